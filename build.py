@@ -1,0 +1,534 @@
+#!/usr/bin/env python3
+"""Build Table Companion into dist/, serve it, test it, measure it.
+
+    python3 build.py serve    # set up, build dist/, serve on http://127.0.0.1:8000
+    python3 build.py test     # set up, build dist/, run every test
+    python3 build.py bench    # set up, build dist/, print the performance figures
+    python3 build.py          # set up and build dist/ only
+
+Run with any Python 3.11+: the first thing it does is make ``.venv`` with the
+pinned packages of pyproject.toml and run itself again from there.
+
+The build (see README, "Architecture"):
+
+1. fetches the pinned Pyodide runtime (npm package ``pyodide``) with ``npm pack``
+   and the pinned wasm32 wheels with ``pip download``, checks their sha256 and
+   keeps them in ``.cache/`` so that later builds work offline;
+2. packs ``core/`` into a wheel;
+3. compiles the standard library and every wheel to Python 3.14 bytecode inside
+   Pyodide under Node.js, because Pyodide never writes ``.pyc`` itself and
+   would recompile every module at every start;
+4. writes the lock file Pyodide loads the wheels from, the JSON Schemas of the
+   engine's operations, the pages (jinja2), the web manifest and a service
+   worker whose precache list is every file built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import gzip
+import hashlib
+import http.server
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import venv
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+VENV = ROOT / ".venv"
+WEB = ROOT / "web"
+STATIC = ROOT / "static"
+
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_SHA256 = "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"
+#: The files of the runtime the app needs (the rest of the npm package is docs and maps).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+WASM_PLATFORM = "pyemscripten_2026_0_wasm32"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """A pinned wheel the browser loads, with what it imports and depends on."""
+
+    name: str
+    version: str
+    filename: str
+    sha256: str
+    imports: tuple[str, ...]
+    depends: tuple[str, ...] = ()
+    #: Paths inside the wheel the app never imports, left out of the site.
+    exclude: tuple[str, ...] = ()
+
+
+WHEELS = (
+    Wheel("typing-extensions", "4.16.0", "typing_extensions-4.16.0-py3-none-any.whl",
+          "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
+          ("typing_extensions",)),
+    Wheel("annotated-types", "0.8.0", "annotated_types-0.8.0-py3-none-any.whl",
+          "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0",
+          ("annotated_types",)),
+    Wheel("typing-inspection", "0.4.5", "typing_inspection-0.4.5-py3-none-any.whl",
+          "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39",
+          ("typing_inspection",), ("typing-extensions",)),
+    Wheel("pydantic-core", "2.50.4",
+          f"pydantic_core-2.50.4-cp314-cp314-{WASM_PLATFORM}.whl",
+          "e6da138a1ecc1341c8b788a5ee822670b03788e1f5decf7af9d461de6e508b8e",
+          ("pydantic_core",), ("typing-extensions",)),
+    Wheel("pydantic", "2.14.3", "pydantic-2.14.3-py3-none-any.whl",
+          "3f7b347782ab7e4cf4c798496ae3a82787d9f21ec12676a9c564355eeef8daa8",
+          ("pydantic",),
+          ("typing-extensions", "pydantic-core", "annotated-types", "typing-inspection"),
+          # pydantic 1's API kept for migration, and the mypy plugin: never imported.
+          ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin")),
+)
+CORE_NAME = "tablecompanion-core"
+
+#: Parts of the standard library a rules engine in a browser tab never imports
+#: (debuggers, REPL, test frameworks, mail and server protocols, processes).
+#: Dropping them saves about 0.9 MB of download; tests/test_pyodide.py boots the
+#: trimmed library and runs every engine operation.
+STDLIB_EXCLUDE = (
+    "_pyrepl", "multiprocessing", "unittest", "pdb", "pydoc", "pydoc_data", "doctest",
+    "mailbox", "xmlrpc", "wsgiref", "imaplib", "poplib", "smtplib", "ftplib", "nntplib",
+    "idlelib", "turtle", "turtledemo", "tkinter", "curses", "dbm", "ensurepip", "venv",
+    "lib2to3", "pickletools", "tabnanny", "trace", "profile", "cProfile", "pstats",
+    "timeit", "webbrowser",
+)
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- 0. the environment -------------------------------------------------------------
+
+
+def requirements() -> list[str]:
+    """The pinned packages of pyproject.toml: run-time and dev."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+
+
+def bootstrap() -> None:
+    """Make .venv with the pinned packages (once) and run this script from it."""
+    if Path(sys.prefix).resolve() == VENV.resolve():
+        return
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        log(f"creating {VENV.name}")
+        venv.create(VENV, with_pip=True)
+    wanted = sha256("\n".join(requirements()).encode())
+    stamp = VENV / ".requirements"
+    if not stamp.exists() or stamp.read_text() != wanted:
+        log("installing the pinned Python packages")
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        *requirements()], check=True)
+        stamp.write_text(wanted)
+    os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
+
+
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's Chromium; install it if it is missing."""
+    if CHROMIUM.exists():
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        sys.exit(f"the browser tests need Chromium at {CHROMIUM}: install Debian's 'chromium'")
+    log("installing Debian's chromium")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+
+
+# --- 1. pinned artefacts -------------------------------------------------------------
+
+
+def cached(path: Path, expected: str, fetch: Any) -> bytes:
+    """The bytes of a pinned download, fetched once and checked every time."""
+    if not path.exists():
+        fetch()
+    if not path.exists():
+        sys.exit(f"could not fetch {path.name}")
+    data = path.read_bytes()
+    if sha256(data) != expected:
+        path.unlink()
+        sys.exit(f"{path.name}: sha256 {sha256(data)} is not the pinned {expected}; removed")
+    return data
+
+
+def pyodide_runtime() -> Path:
+    """The unpacked runtime of the pinned npm package ``pyodide``."""
+    folder = CACHE / f"pyodide-{PYODIDE_VERSION}"
+    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if (folder / "package" / "pyodide.asm.wasm").exists():
+        return folder / "package"
+
+    def fetch() -> None:
+        log(f"fetching pyodide {PYODIDE_VERSION} with npm pack")
+        subprocess.run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"],
+                       cwd=CACHE, check=True, stdout=subprocess.DEVNULL)
+
+    data = cached(tarball, PYODIDE_SHA256, fetch)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder / "package"
+
+
+def wheel_file(wheel: Wheel) -> bytes:
+    path = CACHE / "wheels" / wheel.filename
+
+    def fetch() -> None:
+        log(f"fetching {wheel.filename} with pip download")
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
+                        "--disable-pip-version-check", "--only-binary=:all:",
+                        "--platform", WASM_PLATFORM, "--python-version", "3.14",
+                        "--implementation", "cp", "--abi", "cp314",
+                        "-d", str(path.parent), f"{wheel.name}=={wheel.version}"], check=True)
+
+    return cached(path, wheel.sha256, fetch)
+
+
+# --- 2. the core's own wheel -------------------------------------------------------
+
+FIXED_TIME = (2020, 1, 1, 0, 0, 0)
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"sha256={digest}"
+
+
+def write_wheel(files: Iterable[tuple[str, bytes]], dist_info: str) -> bytes:
+    """A wheel (a zip with a RECORD) of ``files``, byte-for-byte reproducible."""
+    out = io.BytesIO()
+    rows = []
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            zf.writestr(zipfile.ZipInfo(name, FIXED_TIME), data, zipfile.ZIP_DEFLATED)
+            rows.append((name, _record_hash(data), str(len(data))))
+        record = io.StringIO()
+        writer = csv.writer(record, lineterminator="\n")
+        writer.writerows([*rows, (f"{dist_info}/RECORD", "", "")])
+        zf.writestr(zipfile.ZipInfo(f"{dist_info}/RECORD", FIXED_TIME), record.getvalue())
+    return out.getvalue()
+
+
+def core_wheel() -> tuple[str, bytes]:
+    """Pack core/ as the wheel the browser installs."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    version = project["version"]
+    stem = CORE_NAME.replace("-", "_")
+    dist_info = f"{stem}-{version}.dist-info"
+    files = [(p.relative_to(ROOT).as_posix(), p.read_bytes())
+             for p in sorted((ROOT / "core").rglob("*.py"))]
+    requires = "".join(f"Requires-Dist: {d}\n" for d in project["dependencies"])
+    files += [
+        (f"{dist_info}/METADATA",
+         f"Metadata-Version: 2.1\nName: {CORE_NAME}\nVersion: {version}\n{requires}".encode()),
+        (f"{dist_info}/WHEEL",
+         b"Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+        (f"{dist_info}/top_level.txt", b"core\n"),
+    ]
+    return f"{stem}-{version}-py3-none-any.whl", write_wheel(files, dist_info)
+
+
+# --- 3. bytecode, compiled inside Pyodide ---------------------------------------------
+
+#: Runs inside Pyodide: rewrites a zip (stdlib or wheel) with every .py as a .pyc.
+COMPILER_PY = r'''
+import base64, csv, hashlib, importlib.util, io, marshal, zipfile
+
+def _record_hash(data):
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return "sha256=" + digest
+
+def compile_archive(src, dst, prefix, optimize, exclude):
+    kept = []
+    with zipfile.ZipFile(src) as zin:
+        for info in zin.infolist():
+            name = info.filename
+            stem = name.removesuffix(".py")
+            if info.is_dir() or any(stem == e or stem.startswith(e + "/") for e in exclude):
+                continue
+            data = zin.read(info)
+            if name.endswith(".py"):
+                try:
+                    code = compile(data, prefix + name, "exec", dont_inherit=True,
+                                   optimize=optimize)
+                except SyntaxError:
+                    kept.append((name, data))
+                    continue
+                header = importlib.util.MAGIC_NUMBER + bytes(8)
+                header += (len(data) & 0xFFFFFFFF).to_bytes(4, "little")
+                kept.append((name[:-3] + ".pyc", header + marshal.dumps(code)))
+            elif not name.endswith(".dist-info/RECORD"):
+                kept.append((name, data))
+    records = [n for n in (i.filename for i in zipfile.ZipFile(src).infolist())
+               if n.endswith(".dist-info/RECORD")]
+    with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for name, data in kept:
+            zout.writestr(zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0)), data,
+                          zipfile.ZIP_DEFLATED, compresslevel=9)
+        for record in records:
+            text = io.StringIO()
+            rows = [(n, _record_hash(d), str(len(d))) for n, d in kept] + [(record, "", "")]
+            csv.writer(text, lineterminator="\n").writerows(rows)
+            zout.writestr(zipfile.ZipInfo(record, (2020, 1, 1, 0, 0, 0)), text.getvalue(),
+                          zipfile.ZIP_DEFLATED)
+'''
+
+#: Runs under Node: boots Pyodide and compiles each job's archive.
+COMPILER_JS = r'''
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [runtime, jobsFile, compilerFile] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(runtime + "/pyodide.mjs").href);
+const py = await loadPyodide({ indexURL: runtime + "/" });
+py.runPython(fs.readFileSync(compilerFile, "utf8"));
+const compile = py.globals.get("compile_archive");
+for (const job of JSON.parse(fs.readFileSync(jobsFile, "utf8"))) {
+  py.FS.writeFile("/tmp/in.zip", fs.readFileSync(job.src));
+  compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude));
+  fs.writeFileSync(job.dst, py.FS.readFile("/tmp/out.zip"));
+}
+'''
+
+
+@dataclass(frozen=True)
+class Archive:
+    """A zip (the stdlib or a wheel) to compile: where its modules live and how."""
+
+    name: str
+    data: bytes
+    prefix: str
+    optimize: int = 0
+    exclude: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        recipe = f"{self.prefix}|{self.optimize}|{','.join(self.exclude)}|{COMPILER_PY}"
+        return sha256(self.data + recipe.encode())[:16]
+
+
+def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]:
+    """Compile each archive to Python 3.14 bytecode inside Pyodide, with a cache.
+
+    Without Node.js the sources are shipped as they are: the app still works,
+    it only starts slower.
+    """
+    out_dir = CACHE / "compiled"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    todo = [a for a in archives if not (out_dir / f"{a.key}-{a.name}").exists()]
+    if todo:
+        node = shutil.which("node")
+        if node is None:
+            log("WARNING: no Node.js, shipping Python sources uncompiled (slower start-up)")
+            return {a.name: a.data for a in archives}
+        work = CACHE / "compile-work"
+        work.mkdir(exist_ok=True)
+        jobs = []
+        for a in todo:
+            (work / a.name).write_bytes(a.data)
+            jobs.append({"src": str(work / a.name), "dst": str(out_dir / f"{a.key}-{a.name}"),
+                         "prefix": a.prefix, "optimize": a.optimize, "exclude": list(a.exclude)})
+        (work / "jobs.json").write_text(json.dumps(jobs))
+        (work / "compiler.py").write_text(COMPILER_PY)
+        (work / "compile.mjs").write_text(COMPILER_JS)
+        log(f"compiling {len(todo)} archive(s) to bytecode inside Pyodide")
+        subprocess.run([node, str(work / "compile.mjs"), str(runtime),
+                        str(work / "jobs.json"), str(work / "compiler.py")], check=True)
+    return {a.name: (out_dir / f"{a.key}-{a.name}").read_bytes() for a in archives}
+
+
+# --- 4. the site ------------------------------------------------------------------
+
+
+def lock_file(runtime: Path, wheels: dict[str, tuple[Wheel, bytes]]) -> dict[str, Any]:
+    """Pyodide's lock file: the runtime's info block and our wheels only."""
+    info = json.loads((runtime / "pyodide-lock.json").read_text())["info"]
+    packages = {}
+    for name, (wheel, data) in wheels.items():
+        packages[wheel.name] = {
+            "name": wheel.name,
+            "version": wheel.version,
+            "file_name": name,
+            "install_dir": "site",
+            "sha256": sha256(data),
+            "package_type": "package",
+            "imports": list(wheel.imports),
+            "depends": list(wheel.depends),
+            "unvendored_tests": False,
+        }
+    return {"info": info, "packages": packages}
+
+
+def render_templates(context: dict[str, Any]) -> None:
+    """Render every web/*.j2 into dist/ (the service worker is rendered last)."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(WEB), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    for template in sorted(WEB.glob("*.j2")):
+        if template.name == "sw.js.j2":
+            continue
+        (DIST / template.name.removesuffix(".j2")).write_text(
+            env.get_template(template.name).render(**context))
+
+
+def render_service_worker(build_id: str) -> list[str]:
+    """Write sw.js with the list of every built file; returns that list."""
+    import jinja2
+
+    files = sorted(p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file())
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(WEB), autoescape=False,
+                             undefined=jinja2.StrictUndefined)
+    (DIST / "sw.js").write_text(env.get_template("sw.js.j2").render(
+        build_id=build_id, precache=json.dumps(files, indent=1)))
+    return files
+
+
+def build() -> dict[str, Any]:
+    """Build dist/ and return a summary (sizes, build id)."""
+    CACHE.mkdir(exist_ok=True)
+    runtime = pyodide_runtime()
+    core_name, core_bytes = core_wheel()
+    core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic",))
+    site = "/lib/python3.14/site-packages/"
+    compiled = compile_bytecode(runtime, [
+        *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude)
+          for w in WHEELS),
+        Archive(core_name, core_bytes, site),
+        Archive("python_stdlib.zip", (runtime / "python_stdlib.zip").read_bytes(),
+                "/lib/python314.zip/", optimize=2, exclude=STDLIB_EXCLUDE),
+    ])
+
+    if DIST.exists():
+        shutil.rmtree(DIST)
+    (DIST / "pyodide").mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        if name != "python_stdlib.zip":
+            shutil.copy(runtime / name, DIST / "pyodide" / name)
+    (DIST / "pyodide" / "python_stdlib.zip").write_bytes(compiled["python_stdlib.zip"])
+    wheels = {w.filename: (w, compiled[w.filename]) for w in (*WHEELS, core)}
+    for name, (_, data) in wheels.items():
+        (DIST / "pyodide" / name).write_bytes(data)
+    (DIST / "pyodide" / "pyodide-lock.json").write_text(
+        json.dumps(lock_file(runtime, wheels), indent=1))
+
+    sys.path.insert(0, str(ROOT))
+    from core import __version__, api
+    from core.systems import SYSTEMS
+
+    (DIST / "schemas.json").write_text(json.dumps(api.schemas(), indent=1))
+    shutil.copytree(STATIC, DIST, dirs_exist_ok=True)
+    for path in WEB.iterdir():
+        if path.suffix in {".js", ".mjs", ".css"}:
+            shutil.copy(path, DIST / path.name)
+
+    # The build id changes whenever any built byte does: it names the service
+    # worker's cache, so a new build replaces the old one and nothing else.
+    digest = hashlib.sha256()
+    for p in sorted(DIST.rglob("*")):
+        if p.is_file():
+            digest.update(p.relative_to(DIST).as_posix().encode() + p.read_bytes())
+    for template in sorted(WEB.glob("*.j2")):
+        digest.update(template.read_bytes())
+    build_id = f"{__version__}-{digest.hexdigest()[:10]}"
+    context = {
+        "version": __version__,
+        "build_id": build_id,
+        "systems": [s.model_dump() for s in SYSTEMS],
+        "core_packages": [CORE_NAME],
+        "pyodide_version": PYODIDE_VERSION,
+    }
+    render_templates(context)
+    files = render_service_worker(build_id)
+    raw = sum((DIST / f).stat().st_size for f in files)
+    zipped = sum(len(gzip.compress((DIST / f).read_bytes(), 6)) for f in files)
+    log(f"dist/ built: {len(files)} files, {raw / 1e6:.1f} MB raw, {zipped / 1e6:.1f} MB gzip, "
+        f"build {build_id}")
+    return {"build_id": build_id, "files": len(files), "raw": raw, "gzip": zipped}
+
+
+# --- serving ----------------------------------------------------------------------
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves dist/ with the right types and no HTTP caching (the service worker caches)."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".webmanifest": "application/manifest+json",
+        ".whl": "application/zip",
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, directory=str(DIST), **kwargs)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if os.environ.get("TC_SERVE_LOG"):
+            super().log_message(format, *args)
+
+
+def serve(port: int) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    log(f"serving dist/ on http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+# --- commands ----------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
+    parser.add_argument("command", nargs="?", default="build",
+                        choices=["build", "serve", "test", "bench"])
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("rest", nargs=argparse.REMAINDER,
+                        help="for test: arguments passed on to pytest")
+    args = parser.parse_args(argv)
+    bootstrap()
+    build()
+    if args.command == "serve":
+        serve(args.port)
+    elif args.command == "test":
+        ensure_chromium()
+        return subprocess.run([sys.executable, "-m", "pytest", *args.rest], cwd=ROOT).returncode
+    elif args.command == "bench":
+        return subprocess.run([sys.executable, str(ROOT / "tests" / "benchmark.py"), *args.rest],
+                              cwd=ROOT).returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,268 @@
+"""The generic dice pool: N dice, success on X+, criticals, rerolls, opposed pools.
+
+This is the procedure the rulebooks share, written once so that every rule
+system's attack can reuse it:
+
+* GUNFRAME (001, L343-353, L1090-1102, L1154-1160): a firepower pool of d6,
+  4+ is a hit, each 6 is also a power point; the defense pool's 4+ cancel hits
+  and its 6s give dodges.  A die is rerolled at most once, and the reroll
+  stands (L353).
+* Mobile Suit Gundam: Skirmish (000): attack dice against armour dice, each
+  block cancels a hit.
+* MechaStellar (003): d10 pools.
+
+A pool is read die by die (GUNFRAME L343-349): each die becomes a vector
+``(successes, criticals)``; the pool is the sum.  An opposed pool's successes
+cancel the attacker's one for one, never below zero.
+
+>>> attack = PoolSpec(dice=3, success_on=4, crit_on=6)
+>>> odds = contest_odds(attack, None)
+>>> odds.probability((3, 0, 0))  # three hits, none of them a six
+Fraction(1, 27)
+
+The book's own example (GUNFRAME L1090-1102): a roll of 4, 4 and 6 is three
+hits and one power point.
+
+>>> roll = roll_contest(PoolSpec(dice=3, success_on=4, crit_on=6), None, TypedDice([4, 4, 6]))
+>>> roll.net, roll.attack.crits
+(3, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.dice import DiceSource, Dist, TypedDice
+
+#: The most dice one pool may hold.  No rulebook here builds a pool near this;
+#: it keeps a typo (200 dice) from freezing a phone.
+MAX_DICE = 60
+#: Dice the tool offers.  d6 and d10 are what the five rulebooks use.
+SIDES = (3, 6, 8, 10, 12, 20)
+
+
+class PoolSpec(BaseModel):
+    """One pool as a rulebook describes it: N dice of S sides, success on X+."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dice: int = Field(ge=1, le=MAX_DICE, description="How many dice are rolled.")
+    sides: int = Field(default=6, description="Faces of each die (d6, d10, ...).")
+    success_on: int = Field(ge=1, description="A die showing this or more is a success.")
+    crit_on: int | None = Field(
+        default=None,
+        description="A die showing this or more is also a critical (counted apart).",
+    )
+    crit_extra: int = Field(
+        default=0, ge=0, le=3, description="Extra successes each critical is worth."
+    )
+    reroll: Literal["none", "failures", "faces"] = Field(
+        default="none",
+        description="Reroll nothing, every failed die, or dice showing chosen faces "
+        "(each die at most once; the new face stands).",
+    )
+    reroll_faces: tuple[int, ...] = Field(
+        default=(), description="Faces rerolled when reroll is 'faces'."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> PoolSpec:
+        if self.sides not in SIDES:
+            raise ValueError(f"dice must be one of {', '.join(f'd{s}' for s in SIDES)}")
+        if not 1 <= self.success_on <= self.sides:
+            raise ValueError(
+                f"a d{self.sides} cannot succeed on {self.success_on}+: "
+                f"choose 1+ to {self.sides}+"
+            )
+        if self.crit_on is not None and not self.success_on <= self.crit_on <= self.sides:
+            raise ValueError(
+                f"a critical on a d{self.sides} must be from {self.success_on}+ "
+                f"(the success number) to {self.sides}+"
+            )
+        bad = [f for f in self.reroll_faces if not 1 <= f <= self.sides]
+        if bad:
+            raise ValueError(f"a d{self.sides} has no face {bad[0]} to reroll")
+        if self.reroll == "faces" and not self.reroll_faces:
+            raise ValueError("choose which faces to reroll")
+        return self
+
+    # -- the per-die procedure, shared by odds and by rolling ---------------------
+
+    def rerolls(self, face: int) -> bool:
+        """Whether a die first showing ``face`` is rolled again (at most once, L353)."""
+        if self.reroll == "failures":
+            return face < self.success_on
+        if self.reroll == "faces":
+            return face in self.reroll_faces
+        return False
+
+    def classify(self, face: int) -> tuple[int, int]:
+        """A die's final face as ``(successes, criticals)``.
+
+        >>> PoolSpec(dice=1, success_on=4, crit_on=6, crit_extra=1).classify(6)
+        (2, 1)
+        """
+        crit = self.crit_on is not None and face >= self.crit_on
+        success = face >= self.success_on
+        return (int(success) + (self.crit_extra if crit else 0), int(crit))
+
+    def die_dist(self) -> Dist[tuple[int, int]]:
+        """One die of this pool, rerolls included, as an exact distribution.
+
+        >>> PoolSpec(dice=1, success_on=4, reroll="failures").die_dist().probability((0, 0))
+        Fraction(1, 4)
+        """
+        die = Dist.die(self.sides)
+        if self.reroll == "none":
+            return die.map(self.classify)
+        again = die.map(self.classify)
+        return die.bind(
+            lambda f: again if self.rerolls(f) else Dist.constant(self.classify(f)).scale(self.sides)
+        )
+
+    def dist(self) -> Dist[tuple[int, int]]:
+        """The whole pool: ``(successes, criticals)`` summed over its dice."""
+        return self.die_dist().repeat(self.dice)
+
+
+# --- odds -----------------------------------------------------------------------------
+
+#: A contest outcome: (net successes, attacker's criticals, defender's criticals).
+Outcome = tuple[int, int, int]
+
+
+def _contest(a: Hashable, d: Hashable) -> Hashable:
+    (a_succ, a_crit), (d_succ, d_crit) = a, d  # type: ignore[misc]
+    return (max(0, a_succ - d_succ), a_crit, d_crit)
+
+
+def contest_odds(attack: PoolSpec, defense: PoolSpec | None) -> Dist[Outcome]:
+    """Exact distribution of (net successes, attack criticals, defense criticals).
+
+    Without a defense pool the net is simply the attacker's successes.
+
+    >>> d = contest_odds(PoolSpec(dice=1, success_on=4), PoolSpec(dice=1, success_on=4))
+    >>> d.probability((1, 0, 0))
+    Fraction(1, 4)
+    """
+    a = attack.dist()
+    if defense is None:
+        return a.map(lambda k: (k[0], k[1], 0))
+    return a.combine(defense.dist(), _contest)  # type: ignore[return-value]
+
+
+class Row(BaseModel):
+    """One line of an odds table."""
+
+    value: int
+    exactly: str = Field(description="Exact probability as 'numerator/denominator'.")
+    at_least: str
+    p_exactly: float
+    p_at_least: float
+
+
+class Table(BaseModel):
+    """A distribution of one count, ready for a bar chart and a table."""
+
+    rows: list[Row]
+    mean: str
+    p_mean: float
+
+
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def table(dist: Dist[int]) -> Table:
+    """Summarise a distribution of counts: P(exactly k), P(at least k), mean.
+
+    >>> t = table(Dist.die(2).map(lambda f: f - 1))
+    >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
+    [(0, '1/2', '1/1'), (1, '1/2', '1/2')]
+    """
+    top = max(k for k, w in dist.weights.items() if w)
+    rows: list[Row] = []
+    tail = Fraction(0)
+    exact = [dist.probability(k) for k in range(top + 1)]
+    at_least = [Fraction(0)] * (top + 1)
+    for k in range(top, -1, -1):
+        tail += exact[k]
+        at_least[k] = tail
+    for k in range(top + 1):
+        rows.append(
+            Row(
+                value=k,
+                exactly=_fraction(exact[k]),
+                at_least=_fraction(at_least[k]),
+                p_exactly=float(exact[k]),
+                p_at_least=float(at_least[k]),
+            )
+        )
+    mean = dist.mean()
+    return Table(rows=rows, mean=_fraction(mean), p_mean=float(mean))
+
+
+# --- rolling ---------------------------------------------------------------------------
+
+
+class DieRoll(BaseModel):
+    """One die of a rolled pool: its first face, its reroll if any, and what it counts."""
+
+    first: int
+    rerolled: int | None = None
+    successes: int
+    crit: bool
+
+    @property
+    def final(self) -> int:
+        return self.first if self.rerolled is None else self.rerolled
+
+
+class PoolRoll(BaseModel):
+    """A rolled pool, die by die."""
+
+    dice: list[DieRoll]
+    successes: int
+    crits: int
+
+
+def roll_pool(spec: PoolSpec, source: DiceSource, purpose: str) -> PoolRoll:
+    """Roll a pool, then reroll the dice its spec names, each at most once (L353)."""
+    faces = source.roll(spec.dice, spec.sides, purpose)
+    again = [i for i, f in enumerate(faces) if spec.rerolls(f)]
+    new = source.roll(len(again), spec.sides, f"{purpose} rerolls") if again else []
+    rerolled: dict[int, int] = dict(zip(again, new, strict=True))
+    dice: list[DieRoll] = []
+    for i, first in enumerate(faces):
+        final = rerolled.get(i, first)
+        succ, crit = spec.classify(final)
+        dice.append(DieRoll(first=first, rerolled=rerolled.get(i), successes=succ, crit=bool(crit)))
+    return PoolRoll(
+        dice=dice,
+        successes=sum(d.successes for d in dice),
+        crits=sum(d.crit for d in dice),
+    )
+
+
+class ContestRoll(BaseModel):
+    """Both pools of a rolled contest and its result."""
+
+    attack: PoolRoll
+    defense: PoolRoll | None
+    net: int
+
+    @property
+    def outcome(self) -> Outcome:
+        return (self.net, self.attack.crits, self.defense.crits if self.defense else 0)
+
+
+def roll_contest(attack: PoolSpec, defense: PoolSpec | None, source: DiceSource) -> ContestRoll:
+    """Roll the attack (and its rerolls), then the defense (and its rerolls)."""
+    a = roll_pool(attack, source, "attack")
+    d = roll_pool(defense, source, "defense") if defense else None
+    net = max(0, a.successes - (d.successes if d else 0))
+    return ContestRoll(attack=a, defense=d, net=net)

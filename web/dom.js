@@ -1,0 +1,12 @@
+// Tiny DOM helpers. Text from anywhere (saved data, share links) goes in as text,
+// never as HTML.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.firstChild.remove();
+}

@@ -1,0 +1,48 @@
+// The page's side of the engine: starts the worker, reports its progress, and turns
+// core.api calls into promises. Every call is `call(op, args)` -> reply object.
+export class Engine extends EventTarget {
+  constructor(url = "./engine.js") {
+    super();
+    this.url = url;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.state = "idle";
+    this.marks = null;
+  }
+
+  start() {
+    if (this.worker) return;
+    this.startedAt = performance.now();
+    this.worker = new Worker(this.url, { type: "module" });
+    this.setState("loading", { stage: "runtime" });
+    this.worker.onmessage = ({ data }) => this.receive(data);
+    this.worker.onerror = (event) => this.setState("failed", { message: event.message || "the engine could not start" });
+  }
+
+  setState(state, detail = {}) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: { state, ...detail } }));
+  }
+
+  receive(data) {
+    if (data.type === "progress") this.setState("loading", data);
+    else if (data.type === "ready") {
+      this.marks = { ...data.marks, page_ready: performance.now() };
+      this.setState("ready", data);
+    } else if (data.type === "failed") this.setState("failed", data);
+    else if (data.type === "reply") {
+      const resolve = this.pending.get(data.id);
+      this.pending.delete(data.id);
+      if (resolve) resolve(JSON.parse(data.reply));
+    }
+  }
+
+  call(op, args = {}) {
+    this.start();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ id, request: JSON.stringify({ op, args }) });
+    });
+  }
+}
