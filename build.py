@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import csv
 import gzip
 import hashlib
@@ -76,25 +77,46 @@ class Wheel:
 
 
 WHEELS = (
-    Wheel("typing-extensions", "4.16.0", "typing_extensions-4.16.0-py3-none-any.whl",
-          "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
-          ("typing_extensions",)),
-    Wheel("annotated-types", "0.8.0", "annotated_types-0.8.0-py3-none-any.whl",
-          "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0",
-          ("annotated_types",)),
-    Wheel("typing-inspection", "0.4.5", "typing_inspection-0.4.5-py3-none-any.whl",
-          "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39",
-          ("typing_inspection",), ("typing-extensions",)),
-    Wheel("pydantic-core", "2.50.4",
-          f"pydantic_core-2.50.4-cp314-cp314-{WASM_PLATFORM}.whl",
-          "e6da138a1ecc1341c8b788a5ee822670b03788e1f5decf7af9d461de6e508b8e",
-          ("pydantic_core",), ("typing-extensions",)),
-    Wheel("pydantic", "2.14.3", "pydantic-2.14.3-py3-none-any.whl",
-          "3f7b347782ab7e4cf4c798496ae3a82787d9f21ec12676a9c564355eeef8daa8",
-          ("pydantic",),
-          ("typing-extensions", "pydantic-core", "annotated-types", "typing-inspection"),
-          # pydantic 1's API kept for migration, and the mypy plugin: never imported.
-          ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin")),
+    Wheel(
+        "typing-extensions",
+        "4.16.0",
+        "typing_extensions-4.16.0-py3-none-any.whl",
+        "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
+        ("typing_extensions",),
+    ),
+    Wheel(
+        "annotated-types",
+        "0.8.0",
+        "annotated_types-0.8.0-py3-none-any.whl",
+        "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0",
+        ("annotated_types",),
+    ),
+    Wheel(
+        "typing-inspection",
+        "0.4.5",
+        "typing_inspection-0.4.5-py3-none-any.whl",
+        "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39",
+        ("typing_inspection",),
+        ("typing-extensions",),
+    ),
+    Wheel(
+        "pydantic-core",
+        "2.50.4",
+        f"pydantic_core-2.50.4-cp314-cp314-{WASM_PLATFORM}.whl",
+        "e6da138a1ecc1341c8b788a5ee822670b03788e1f5decf7af9d461de6e508b8e",
+        ("pydantic_core",),
+        ("typing-extensions",),
+    ),
+    Wheel(
+        "pydantic",
+        "2.14.3",
+        "pydantic-2.14.3-py3-none-any.whl",
+        "3f7b347782ab7e4cf4c798496ae3a82787d9f21ec12676a9c564355eeef8daa8",
+        ("pydantic",),
+        ("typing-extensions", "pydantic-core", "annotated-types", "typing-inspection"),
+        # pydantic 1's API kept for migration, and the mypy plugin: never imported.
+        ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin"),
+    ),
 )
 CORE_NAME = "tablecompanion-core"
 
@@ -103,11 +125,38 @@ CORE_NAME = "tablecompanion-core"
 #: Dropping them saves about 0.9 MB of download; tests/test_pyodide.py boots the
 #: trimmed library and runs every engine operation.
 STDLIB_EXCLUDE = (
-    "_pyrepl", "multiprocessing", "unittest", "pdb", "pydoc", "pydoc_data", "doctest",
-    "mailbox", "xmlrpc", "wsgiref", "imaplib", "poplib", "smtplib", "ftplib", "nntplib",
-    "idlelib", "turtle", "turtledemo", "tkinter", "curses", "dbm", "ensurepip", "venv",
-    "lib2to3", "pickletools", "tabnanny", "trace", "profile", "cProfile", "pstats",
-    "timeit", "webbrowser",
+    "_pyrepl",
+    "multiprocessing",
+    "unittest",
+    "pdb",
+    "pydoc",
+    "pydoc_data",
+    "doctest",
+    "mailbox",
+    "xmlrpc",
+    "wsgiref",
+    "imaplib",
+    "poplib",
+    "smtplib",
+    "ftplib",
+    "nntplib",
+    "idlelib",
+    "turtle",
+    "turtledemo",
+    "tkinter",
+    "curses",
+    "dbm",
+    "ensurepip",
+    "venv",
+    "lib2to3",
+    "pickletools",
+    "tabnanny",
+    "trace",
+    "profile",
+    "cProfile",
+    "pstats",
+    "timeit",
+    "webbrowser",
 )
 
 
@@ -140,8 +189,10 @@ def bootstrap() -> None:
     stamp = VENV / ".requirements"
     if not stamp.exists() or stamp.read_text() != wanted:
         log("installing the pinned Python packages")
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        *requirements()], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *requirements()],
+            check=True,
+        )
         stamp.write_text(wanted)
     os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
 
@@ -155,8 +206,9 @@ def ensure_chromium() -> None:
     log("installing Debian's chromium")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env, stdout=subprocess.DEVNULL
+    )
 
 
 # --- 1. pinned artefacts -------------------------------------------------------------
@@ -184,8 +236,12 @@ def pyodide_runtime() -> Path:
 
     def fetch() -> None:
         log(f"fetching pyodide {PYODIDE_VERSION} with npm pack")
-        subprocess.run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"],
-                       cwd=CACHE, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"],
+            cwd=CACHE,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
 
     data = cached(tarball, PYODIDE_SHA256, fetch)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
@@ -198,11 +254,30 @@ def wheel_file(wheel: Wheel) -> bytes:
 
     def fetch() -> None:
         log(f"fetching {wheel.filename} with pip download")
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                        "--disable-pip-version-check", "--only-binary=:all:",
-                        "--platform", WASM_PLATFORM, "--python-version", "3.14",
-                        "--implementation", "cp", "--abi", "cp314",
-                        "-d", str(path.parent), f"{wheel.name}=={wheel.version}"], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--disable-pip-version-check",
+                "--only-binary=:all:",
+                "--platform",
+                WASM_PLATFORM,
+                "--python-version",
+                "3.14",
+                "--implementation",
+                "cp",
+                "--abi",
+                "cp314",
+                "-d",
+                str(path.parent),
+                f"{wheel.name}=={wheel.version}",
+            ],
+            check=True,
+        )
 
     return cached(path, wheel.sha256, fetch)
 
@@ -238,14 +313,17 @@ def core_wheel() -> tuple[str, bytes]:
     version = project["version"]
     stem = CORE_NAME.replace("-", "_")
     dist_info = f"{stem}-{version}.dist-info"
-    files = [(p.relative_to(ROOT).as_posix(), p.read_bytes())
-             for p in sorted((ROOT / "core").rglob("*.py"))]
+    files = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in sorted((ROOT / "core").rglob("*.py"))]
     requires = "".join(f"Requires-Dist: {d}\n" for d in project["dependencies"])
     files += [
-        (f"{dist_info}/METADATA",
-         f"Metadata-Version: 2.1\nName: {CORE_NAME}\nVersion: {version}\n{requires}".encode()),
-        (f"{dist_info}/WHEEL",
-         b"Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+        (
+            f"{dist_info}/METADATA",
+            f"Metadata-Version: 2.1\nName: {CORE_NAME}\nVersion: {version}\n{requires}".encode(),
+        ),
+        (
+            f"{dist_info}/WHEEL",
+            b"Wheel-Version: 1.0\nGenerator: build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        ),
         (f"{dist_info}/top_level.txt", b"core\n"),
     ]
     return f"{stem}-{version}-py3-none-any.whl", write_wheel(files, dist_info)
@@ -254,7 +332,7 @@ def core_wheel() -> tuple[str, bytes]:
 # --- 3. bytecode, compiled inside Pyodide ---------------------------------------------
 
 #: Runs inside Pyodide: rewrites a zip (stdlib or wheel) with every .py as a .pyc.
-COMPILER_PY = r'''
+COMPILER_PY = r"""
 import base64, csv, hashlib, importlib.util, io, marshal, zipfile
 
 def _record_hash(data):
@@ -294,10 +372,10 @@ def compile_archive(src, dst, prefix, optimize, exclude):
             csv.writer(text, lineterminator="\n").writerows(rows)
             zout.writestr(zipfile.ZipInfo(record, (2020, 1, 1, 0, 0, 0)), text.getvalue(),
                           zipfile.ZIP_DEFLATED)
-'''
+"""
 
 #: Runs under Node: boots Pyodide and compiles each job's archive.
-COMPILER_JS = r'''
+COMPILER_JS = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [runtime, jobsFile, compilerFile] = process.argv.slice(2);
@@ -310,7 +388,7 @@ for (const job of JSON.parse(fs.readFileSync(jobsFile, "utf8"))) {
   compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude));
   fs.writeFileSync(job.dst, py.FS.readFile("/tmp/out.zip"));
 }
-'''
+"""
 
 
 @dataclass(frozen=True)
@@ -348,14 +426,29 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
         jobs = []
         for a in todo:
             (work / a.name).write_bytes(a.data)
-            jobs.append({"src": str(work / a.name), "dst": str(out_dir / f"{a.key}-{a.name}"),
-                         "prefix": a.prefix, "optimize": a.optimize, "exclude": list(a.exclude)})
+            jobs.append(
+                {
+                    "src": str(work / a.name),
+                    "dst": str(out_dir / f"{a.key}-{a.name}"),
+                    "prefix": a.prefix,
+                    "optimize": a.optimize,
+                    "exclude": list(a.exclude),
+                }
+            )
         (work / "jobs.json").write_text(json.dumps(jobs))
         (work / "compiler.py").write_text(COMPILER_PY)
         (work / "compile.mjs").write_text(COMPILER_JS)
         log(f"compiling {len(todo)} archive(s) to bytecode inside Pyodide")
-        subprocess.run([node, str(work / "compile.mjs"), str(runtime),
-                        str(work / "jobs.json"), str(work / "compiler.py")], check=True)
+        subprocess.run(
+            [
+                node,
+                str(work / "compile.mjs"),
+                str(runtime),
+                str(work / "jobs.json"),
+                str(work / "compiler.py"),
+            ],
+            check=True,
+        )
     return {a.name: (out_dir / f"{a.key}-{a.name}").read_bytes() for a in archives}
 
 
@@ -385,13 +478,18 @@ def render_templates(context: dict[str, Any]) -> None:
     """Render every web/*.j2 into dist/ (the service worker is rendered last)."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(WEB), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(WEB),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
     for template in sorted(WEB.glob("*.j2")):
         if template.name == "sw.js.j2":
             continue
         (DIST / template.name.removesuffix(".j2")).write_text(
-            env.get_template(template.name).render(**context))
+            env.get_template(template.name).render(**context)
+        )
 
 
 def render_service_worker(build_id: str) -> list[str]:
@@ -399,10 +497,12 @@ def render_service_worker(build_id: str) -> list[str]:
     import jinja2
 
     files = sorted(p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file())
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(WEB), autoescape=False,
-                             undefined=jinja2.StrictUndefined)
-    (DIST / "sw.js").write_text(env.get_template("sw.js.j2").render(
-        build_id=build_id, precache=json.dumps(files, indent=1)))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(WEB), autoescape=False, undefined=jinja2.StrictUndefined
+    )
+    (DIST / "sw.js").write_text(
+        env.get_template("sw.js.j2").render(build_id=build_id, precache=json.dumps(files, indent=1))
+    )
     return files
 
 
@@ -413,13 +513,20 @@ def build() -> dict[str, Any]:
     core_name, core_bytes = core_wheel()
     core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic",))
     site = "/lib/python3.14/site-packages/"
-    compiled = compile_bytecode(runtime, [
-        *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude)
-          for w in WHEELS),
-        Archive(core_name, core_bytes, site),
-        Archive("python_stdlib.zip", (runtime / "python_stdlib.zip").read_bytes(),
-                "/lib/python314.zip/", optimize=2, exclude=STDLIB_EXCLUDE),
-    ])
+    compiled = compile_bytecode(
+        runtime,
+        [
+            *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude) for w in WHEELS),
+            Archive(core_name, core_bytes, site),
+            Archive(
+                "python_stdlib.zip",
+                (runtime / "python_stdlib.zip").read_bytes(),
+                "/lib/python314.zip/",
+                optimize=2,
+                exclude=STDLIB_EXCLUDE,
+            ),
+        ],
+    )
 
     if DIST.exists():
         shutil.rmtree(DIST)
@@ -431,8 +538,7 @@ def build() -> dict[str, Any]:
     wheels = {w.filename: (w, compiled[w.filename]) for w in (*WHEELS, core)}
     for name, (_, data) in wheels.items():
         (DIST / "pyodide" / name).write_bytes(data)
-    (DIST / "pyodide" / "pyodide-lock.json").write_text(
-        json.dumps(lock_file(runtime, wheels), indent=1))
+    (DIST / "pyodide" / "pyodide-lock.json").write_text(json.dumps(lock_file(runtime, wheels), indent=1))
 
     sys.path.insert(0, str(ROOT))
     from core import __version__, api
@@ -464,29 +570,33 @@ def build() -> dict[str, Any]:
     files = render_service_worker(build_id)
     raw = sum((DIST / f).stat().st_size for f in files)
     zipped = sum(len(gzip.compress((DIST / f).read_bytes(), 6)) for f in files)
-    log(f"dist/ built: {len(files)} files, {raw / 1e6:.1f} MB raw, {zipped / 1e6:.1f} MB gzip, "
-        f"build {build_id}")
+    log(
+        f"dist/ built: {len(files)} files, {raw / 1e6:.1f} MB raw, {zipped / 1e6:.1f} MB gzip, "
+        f"build {build_id}"
+    )
     return {"build_id": build_id, "files": len(files), "raw": raw, "gzip": zipped}
 
 
 # --- serving ----------------------------------------------------------------------
 
 
+#: A .wasm served with another type makes Pyodide hang without an error.
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".whl": "application/zip",
+}
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Serves dist/ with the right types and no HTTP caching (the service worker caches)."""
 
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".wasm": "application/wasm",
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".json": "application/json",
-        ".webmanifest": "application/manifest+json",
-        ".whl": "application/zip",
-    }
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, directory=str(DIST), **kwargs)
+    def __init__(self, *args: Any, directory: str | None = None, **kwargs: Any) -> None:
+        self.extensions_map = {**self.extensions_map, **MIME_TYPES}
+        super().__init__(*args, directory=directory or str(DIST), **kwargs)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
@@ -500,10 +610,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def serve(port: int) -> None:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     log(f"serving dist/ on http://127.0.0.1:{port}/ (Ctrl-C stops)")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
 
 
 # --- commands ----------------------------------------------------------------------
@@ -511,11 +619,9 @@ def serve(port: int) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
-    parser.add_argument("command", nargs="?", default="build",
-                        choices=["build", "serve", "test", "bench"])
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "test", "bench"])
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("rest", nargs=argparse.REMAINDER,
-                        help="for test: arguments passed on to pytest")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help="for test: arguments passed on to pytest")
     args = parser.parse_args(argv)
     bootstrap()
     build()
@@ -525,8 +631,9 @@ def main(argv: list[str]) -> int:
         ensure_chromium()
         return subprocess.run([sys.executable, "-m", "pytest", *args.rest], cwd=ROOT).returncode
     elif args.command == "bench":
-        return subprocess.run([sys.executable, str(ROOT / "tests" / "benchmark.py"), *args.rest],
-                              cwd=ROOT).returncode
+        return subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "benchmark.py"), *args.rest], cwd=ROOT
+        ).returncode
     return 0
 
 

@@ -31,7 +31,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core import __version__
 from core.dice import NeedMoreDice, RandomDice, TypedDice
-from core.pool import MAX_DICE, SIDES, ContestRoll, PoolSpec, Table, contest_odds, roll_contest, table
+from core.pool import (
+    MAX_DICE,
+    SIDES,
+    ContestRoll,
+    PoolSpec,
+    Table,
+    contest_summary,
+    roll_contest,
+    table,
+)
 from core.systems import SYSTEMS, SystemInfo
 
 #: The most faces a player may type for one roll (every die plus its reroll).
@@ -107,13 +116,12 @@ class OddsResult(BaseModel):
 
 def odds(args: ContestArgs) -> OddsResult:
     """Exact odds of a contest, from the same procedure that rolls it."""
-    dist = contest_odds(args.attack, args.defense)
-    both = sum(p for (net, crit, _), p in dist.probabilities() if net >= 1 and crit >= 1)
+    summary = contest_summary(args.attack, args.defense)
     return OddsResult(
-        net=table(dist.map(lambda k: k[0])),
-        attack_crits=table(dist.map(lambda k: k[1])),
-        defense_crits=table(dist.map(lambda k: k[2])) if args.defense else None,
-        p_net_and_crit=float(both),
+        net=table(summary.net),
+        attack_crits=table(summary.attack_crits),
+        defense_crits=table(summary.defense_crits) if summary.defense_crits else None,
+        p_net_and_crit=float(summary.net_and_crit),
     )
 
 
@@ -124,8 +132,7 @@ class RollArgs(ContestArgs):
     faces: list[int] | None = Field(
         default=None,
         max_length=MAX_FACES,
-        description="Faces of physical dice, in the order asked: attack, its rerolls, "
-        "defense, its rerolls.",
+        description="Faces of physical dice, in the order asked: attack, its rerolls, defense, its rerolls.",
     )
 
 
@@ -151,13 +158,14 @@ def roll(args: RollArgs) -> RollResult:
     try:
         result = roll_contest(args.attack, args.defense, source)
     except NeedMoreDice as need:
-        return RollResult(complete=False, need=Need(count=need.needed, sides=need.sides, purpose=need.purpose))
+        return RollResult(
+            complete=False, need=Need(count=need.needed, sides=need.sides, purpose=need.purpose)
+        )
     except ValueError as bad:
         raise RequestError(str(bad), "faces") from bad
     if source.left:
         raise RequestError(
-            f"{len(args.faces)} faces were entered but this roll uses {source.used}: "
-            f"remove {source.left}",
+            f"{len(args.faces)} faces were entered but this roll uses {source.used}: remove {source.left}",
             "faces",
         )
     return RollResult(complete=True, roll=result)
@@ -193,7 +201,7 @@ def _problems(error: ValidationError) -> list[Problem]:
 
 
 def _error(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
-    err = ApiError(code=code, message=message, problems=problems or [])  # type: ignore[arg-type]
+    err = ApiError.model_validate({"code": code, "message": message, "problems": problems or []})
     return {"ok": False, "error": err.model_dump()}
 
 

@@ -35,6 +35,7 @@ from typing import Generic, Protocol, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V", bound=Hashable)
+W = TypeVar("W", bound=Hashable)
 
 #: Outcome vectors are tuples of ints that add element-wise.
 Vector = tuple[int, ...]
@@ -114,9 +115,9 @@ class Dist(Generic[K]):
         """The same distribution over a denominator ``factor`` times larger."""
         return Dist({k: w * factor for k, w in self.weights.items()}, self.total * factor)
 
-    def combine(self, other: Dist[V], f: Callable[[K, V], Hashable]) -> Dist[Hashable]:
+    def combine(self, other: Dist[V], f: Callable[[K, V], W]) -> Dist[W]:
         """The distribution of ``f(a, b)`` for independent ``a`` and ``b``."""
-        out: dict[Hashable, int] = {}
+        out: dict[W, int] = {}
         for a, wa in self.weights.items():
             for b, wb in other.weights.items():
                 key = f(a, b)
@@ -125,7 +126,7 @@ class Dist(Generic[K]):
 
     def __add__(self, other: Dist[K]) -> Dist[K]:
         """Convolution: the sum of two independent outcomes, element-wise."""
-        return self.combine(other, _add)  # type: ignore[return-value]
+        return self.combine(other, _add)  # type: ignore[arg-type]
 
     def repeat(self, n: int) -> Dist[K]:
         """The sum of ``n`` independent copies, by repeated squaring.
@@ -156,13 +157,14 @@ class Dist(Generic[K]):
             if w:
                 yield k, Fraction(w, self.total)
 
-    def marginal(self, index: int) -> Dist[int]:
-        """The distribution of one component of a vector outcome."""
-        return self.map(lambda k: k[index])  # type: ignore[index]
 
-    def mean(self) -> Fraction:
-        """Exact mean of an integer-valued distribution."""
-        return Fraction(sum(k * w for k, w in self.weights.items()), self.total)  # type: ignore[operator]
+def mean(dist: Dist[int]) -> Fraction:
+    """Exact mean of a distribution of counts.
+
+    >>> mean(Dist.die(6))
+    Fraction(7, 2)
+    """
+    return Fraction(sum(k * w for k, w in dist.weights.items()), dist.total)
 
 
 # --- dice sources -----------------------------------------------------------------

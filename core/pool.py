@@ -23,6 +23,7 @@ Fraction(1, 27)
 The book's own example (GUNFRAME L1090-1102): a roll of 4, 4 and 6 is three
 hits and one power point.
 
+>>> from core.dice import TypedDice
 >>> roll = roll_contest(PoolSpec(dice=3, success_on=4, crit_on=6), None, TypedDice([4, 4, 6]))
 >>> roll.net, roll.attack.crits
 (3, 1)
@@ -30,13 +31,14 @@ hits and one power point.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from core.dice import DiceSource, Dist, TypedDice
+from core.dice import DiceSource, Dist, mean
 
 #: The most dice one pool may hold.  No rulebook here builds a pool near this;
 #: it keeps a typo (200 dice) from freezing a phone.
@@ -57,17 +59,13 @@ class PoolSpec(BaseModel):
         default=None,
         description="A die showing this or more is also a critical (counted apart).",
     )
-    crit_extra: int = Field(
-        default=0, ge=0, le=3, description="Extra successes each critical is worth."
-    )
+    crit_extra: int = Field(default=0, ge=0, le=3, description="Extra successes each critical is worth.")
     reroll: Literal["none", "failures", "faces"] = Field(
         default="none",
         description="Reroll nothing, every failed die, or dice showing chosen faces "
         "(each die at most once; the new face stands).",
     )
-    reroll_faces: tuple[int, ...] = Field(
-        default=(), description="Faces rerolled when reroll is 'faces'."
-    )
+    reroll_faces: tuple[int, ...] = Field(default=(), description="Faces rerolled when reroll is 'faces'.")
 
     @model_validator(mode="after")
     def _check(self) -> PoolSpec:
@@ -75,8 +73,7 @@ class PoolSpec(BaseModel):
             raise ValueError(f"dice must be one of {', '.join(f'd{s}' for s in SIDES)}")
         if not 1 <= self.success_on <= self.sides:
             raise ValueError(
-                f"a d{self.sides} cannot succeed on {self.success_on}+: "
-                f"choose 1+ to {self.sides}+"
+                f"a d{self.sides} cannot succeed on {self.success_on}+: choose 1+ to {self.sides}+"
             )
         if self.crit_on is not None and not self.success_on <= self.crit_on <= self.sides:
             raise ValueError(
@@ -125,8 +122,18 @@ class PoolSpec(BaseModel):
         )
 
     def dist(self) -> Dist[tuple[int, int]]:
-        """The whole pool: ``(successes, criticals)`` summed over its dice."""
-        return self.die_dist().repeat(self.dice)
+        """The whole pool: ``(successes, criticals)`` summed over its dice (cached)."""
+        return _pool_dist(self)
+
+
+@lru_cache(maxsize=64)
+def _pool_dist(spec: PoolSpec) -> Dist[tuple[int, int]]:
+    return spec.die_dist().repeat(spec.dice)
+
+
+def cancel(attack_successes: int, defense_successes: int) -> int:
+    """Net successes: each opposed success cancels one, never below zero (GUNFRAME L1170)."""
+    return max(0, attack_successes - defense_successes)
 
 
 # --- odds -----------------------------------------------------------------------------
@@ -135,9 +142,8 @@ class PoolSpec(BaseModel):
 Outcome = tuple[int, int, int]
 
 
-def _contest(a: Hashable, d: Hashable) -> Hashable:
-    (a_succ, a_crit), (d_succ, d_crit) = a, d  # type: ignore[misc]
-    return (max(0, a_succ - d_succ), a_crit, d_crit)
+def _contest(a: tuple[int, int], d: tuple[int, int]) -> Outcome:
+    return (cancel(a[0], d[0]), a[1], d[1])
 
 
 def contest_odds(attack: PoolSpec, defense: PoolSpec | None) -> Dist[Outcome]:
@@ -152,7 +158,46 @@ def contest_odds(attack: PoolSpec, defense: PoolSpec | None) -> Dist[Outcome]:
     a = attack.dist()
     if defense is None:
         return a.map(lambda k: (k[0], k[1], 0))
-    return a.combine(defense.dist(), _contest)  # type: ignore[return-value]
+    return a.combine(defense.dist(), _contest)
+
+
+@dataclass(frozen=True)
+class ContestSummary:
+    """What the odds table shows of a contest, without building the whole joint."""
+
+    net: Dist[int]
+    attack_crits: Dist[int]
+    defense_crits: Dist[int] | None
+    #: P(at least one net success and at least one attack critical).
+    net_and_crit: Fraction
+
+
+def contest_summary(attack: PoolSpec, defense: PoolSpec | None) -> ContestSummary:
+    """The marginals of :func:`contest_odds`, computed from the pools' marginals.
+
+    Equal to mapping the joint (the tests check it), but works on a dozen
+    outcomes a side instead of thousands, which matters at 3x slower in Pyodide.
+
+    >>> s = contest_summary(PoolSpec(dice=2, success_on=4, crit_on=6), PoolSpec(dice=1, success_on=4))
+    >>> s.net.probability(2), s.net_and_crit
+    (Fraction(1, 8), Fraction(2, 9))
+    """
+    a = attack.dist()
+    attack_succ = a.map(lambda k: k[0])
+    attack_crits = a.map(lambda k: k[1])
+    if defense is None:
+        hit_and_crit = sum(w for (s, c), w in a.weights.items() if s >= 1 and c >= 1)
+        return ContestSummary(attack_succ, attack_crits, None, Fraction(hit_and_crit, a.total))
+    d = defense.dist()
+    defense_succ = d.map(lambda k: k[0])
+    net = attack_succ.combine(defense_succ, cancel)
+    # Weight of defense rolls with fewer than s successes, for every s.
+    below = [0] * (max(a_s for a_s, _ in a.weights) + 1)
+    for d_s, w in defense_succ.weights.items():
+        for s in range(d_s + 1, len(below)):
+            below[s] += w
+    both = sum(w * below[s] for (s, c), w in a.weights.items() if c >= 1)
+    return ContestSummary(net, attack_crits, d.map(lambda k: k[1]), Fraction(both, a.total * d.total))
 
 
 class Row(BaseModel):
@@ -202,8 +247,8 @@ def table(dist: Dist[int]) -> Table:
                 p_at_least=float(at_least[k]),
             )
         )
-    mean = dist.mean()
-    return Table(rows=rows, mean=_fraction(mean), p_mean=float(mean))
+    average = mean(dist)
+    return Table(rows=rows, mean=_fraction(average), p_mean=float(average))
 
 
 # --- rolling ---------------------------------------------------------------------------
@@ -264,5 +309,4 @@ def roll_contest(attack: PoolSpec, defense: PoolSpec | None, source: DiceSource)
     """Roll the attack (and its rerolls), then the defense (and its rerolls)."""
     a = roll_pool(attack, source, "attack")
     d = roll_pool(defense, source, "defense") if defense else None
-    net = max(0, a.successes - (d.successes if d else 0))
-    return ContestRoll(attack=a, defense=d, net=net)
+    return ContestRoll(attack=a, defense=d, net=cancel(a.successes, d.successes if d else 0))

@@ -1,6 +1,6 @@
 // The dice tool: a pool form, the exact odds as a bar chart and a table, and rolling
 // (by the app or from real dice typed in). All arithmetic happens in core.api.
-import { el, clear } from "./dom.js";
+import { el, clear, notify } from "./dom.js";
 
 const STORE_KEY = "tc.dice";
 const STORE_VERSION = 1;
@@ -95,7 +95,7 @@ export class DiceView {
       // A hand-edited or damaged save: keep it aside, say so, start from defaults.
       localStorage.setItem(`${STORE_KEY}.unreadable`, raw);
       localStorage.removeItem(STORE_KEY);
-      this.showError("Saved dice settings could not be read, so the defaults are shown. The old text was kept aside.");
+      notify("Saved dice settings could not be read, so the defaults are shown. The old text was kept aside.");
       return;
     }
     for (const input of this.form.querySelectorAll("input, select")) {

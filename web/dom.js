@@ -10,3 +10,11 @@ export function el(tag, attrs = {}, ...children) {
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
 }
+
+// A message the player must see (a damaged save, a bad link): stays until dismissed.
+export function notify(text) {
+  const box = document.getElementById("notice");
+  document.getElementById("notice-text").textContent = text;
+  box.hidden = false;
+  document.getElementById("notice-close").onclick = () => { box.hidden = true; };
+}

@@ -1,0 +1,82 @@
+"""What build.py writes: pinned, verified, precompiled, precached, and nothing from outside."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import struct
+import zipfile
+from pathlib import Path
+
+import build
+from core import api
+
+
+def test_lock_file_names_every_wheel_with_its_true_hash(dist: Path) -> None:
+    lock = json.loads((dist / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["info"]["python"].startswith("3.14")
+    names = {p["name"] for p in lock["packages"].values()}
+    assert names == {w.name for w in build.WHEELS} | {build.CORE_NAME}
+    for package in lock["packages"].values():
+        data = (dist / "pyodide" / package["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == package["sha256"]
+        for dependency in package["depends"]:
+            assert dependency in lock["packages"]
+
+
+def test_python_ships_as_bytecode_only(dist: Path) -> None:
+    for archive in (dist / "pyodide").glob("*.whl"):
+        names = zipfile.ZipFile(archive).namelist()
+        assert any(n.endswith(".pyc") for n in names), archive.name
+        assert not [n for n in names if n.endswith(".py")], archive.name
+    stdlib = zipfile.ZipFile(dist / "pyodide" / "python_stdlib.zip").namelist()
+    assert "json/__init__.pyc" in stdlib
+    assert not any(n.endswith(".py") for n in stdlib)
+    assert not any(n.startswith(("unittest/", "multiprocessing/", "pydoc_data/")) for n in stdlib)
+
+
+def test_core_wheel_holds_every_core_module(dist: Path) -> None:
+    (wheel,) = (dist / "pyodide").glob("tablecompanion_core-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for source in (build.ROOT / "core").rglob("*.py"):
+        assert source.relative_to(build.ROOT).with_suffix(".pyc").as_posix() in names
+
+
+def test_service_worker_precaches_every_built_file(dist: Path) -> None:
+    text = (dist / "sw.js").read_text()
+    listed = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))  # type: ignore[union-attr]
+    built = sorted(
+        p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js"
+    )
+    assert listed == built
+    build_id = (dist / "index.html").read_text().split('name="tc-build" content="')[1].split('"')[0]
+    assert f'const CACHE = "tc-{build_id}";' in text
+
+
+def test_manifest_icons_are_real_pngs_of_their_size(dist: Path) -> None:
+    manifest = json.loads((dist / "manifest.webmanifest").read_text())
+    for icon in manifest["icons"]:
+        data = (dist / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", data[16:24])
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_page_has_a_strict_content_security_policy(dist: Path) -> None:
+    html = (dist / "index.html").read_text()
+    csp = html.split('http-equiv="Content-Security-Policy" content="')[1].split('"')[0]
+    assert "default-src 'self'" in csp
+    assert "script-src 'self' 'wasm-unsafe-eval'" in csp
+    assert "unsafe-inline" not in csp
+    assert "<script>" not in html, "no inline script"
+
+
+def test_our_own_files_reference_nothing_outside_the_origin(dist: Path) -> None:
+    for path in dist.iterdir():
+        if path.suffix in {".html", ".js", ".css", ".webmanifest"}:
+            assert not re.search(r"https?://", path.read_text()), path.name
+
+
+def test_schemas_are_the_engine_schemas(dist: Path) -> None:
+    assert json.loads((dist / "schemas.json").read_text()) == json.loads(json.dumps(api.schemas()))

@@ -1,0 +1,24 @@
+"""ruff and mypy stay clean on core/ and build.py (and ruff on the tests)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+def test_ruff() -> None:
+    done = run("ruff", "check", "core", "build.py", "tests")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy() -> None:
+    done = run("mypy")
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -1,0 +1,70 @@
+"""The core as the browser gets it (compiled wheels, trimmed stdlib) inside real Pyodide.
+
+Node.js boots dist/pyodide with our lock file, and every request of a corpus is
+answered both there and by CPython: the answers must be identical, so the
+browser build cannot drift from what the CPython tests check.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core import api
+
+RUNNER = Path(__file__).parent / "pyodide_runner.mjs"
+
+POOLS: list[dict[str, Any]] = [
+    {"dice": 1, "success_on": 4},
+    {"dice": 6, "success_on": 4, "crit_on": 6},
+    {"dice": 12, "success_on": 4, "crit_on": 6, "reroll": "failures"},
+    {"dice": 8, "success_on": 4, "crit_on": 6, "reroll": "faces", "reroll_faces": [1]},
+    {"dice": 5, "sides": 10, "success_on": 7, "crit_on": 10, "crit_extra": 1},
+    {"dice": 60, "sides": 20, "success_on": 11},
+]
+CORPUS: list[dict[str, Any]] = [
+    {"op": "meta"},
+    *({"op": "dice.odds", "args": {"attack": p}} for p in POOLS),
+    *({"op": "dice.odds", "args": {"attack": p, "defense": q}} for p in POOLS[:4] for q in POOLS[:3]),
+    *({"op": "dice.roll", "args": {"attack": p, "seed": 5}} for p in POOLS),
+    {"op": "dice.roll", "args": {"attack": POOLS[2], "faces": [1, 2, 3]}},
+    {"op": "dice.roll", "args": {"attack": POOLS[0], "faces": [9]}},
+    {"op": "dice.odds", "args": {"attack": {"dice": 200, "success_on": 7}}},
+    {"op": "nope"},
+]
+
+
+def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in reply.items() if k != "ms"}
+
+
+@pytest.fixture(scope="module")
+def pyodide_replies(dist: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("Node.js is needed to run the core inside Pyodide")
+    lines = "\n".join(json.dumps(r) for r in CORPUS) + "\n"
+    done = subprocess.run(
+        [node, str(RUNNER), str(dist)], input=lines, capture_output=True, text=True, timeout=300, check=True
+    )
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    return out[0]["boot"], [o["reply"] for o in out[1:]]
+
+
+def test_pyodide_boots_python_3_14_with_exactly_our_packages(pyodide_replies: Any) -> None:
+    boot, _ = pyodide_replies
+    assert boot["python"].startswith("3.14")
+    assert {"tablecompanion-core", "pydantic", "pydantic-core"} <= set(boot["loaded"])
+
+
+def test_every_reply_in_pyodide_equals_cpython(pyodide_replies: Any) -> None:
+    _, replies = pyodide_replies
+    assert len(replies) == len(CORPUS)
+    for request, reply in zip(CORPUS, replies, strict=True):
+        expected = json.loads(api.handle(json.dumps(request)))
+        assert strip_timing(reply) == strip_timing(expected), request
