@@ -108,6 +108,15 @@ WHEELS = (
         ("typing-extensions",),
     ),
     Wheel(
+        "segno",
+        "1.6.6",
+        "segno-1.6.6-py3-none-any.whl",
+        "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7",
+        ("segno",),
+        # The command line and the optional writers (PIL, PDF...) are never used.
+        exclude=("segno/cli", "segno/helpers", "*.pyi", "segno-*.data"),
+    ),
+    Wheel(
         "pydantic",
         "2.14.3",
         "pydantic-2.14.3-py3-none-any.whl",
@@ -115,49 +124,26 @@ WHEELS = (
         ("pydantic",),
         ("typing-extensions", "pydantic-core", "annotated-types", "typing-inspection"),
         # pydantic 1's API kept for migration, and the mypy plugin: never imported.
-        ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin"),
+        ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin", "*.pyi"),
     ),
 )
 CORE_NAME = "tablecompanion-core"
 
 #: Parts of the standard library a rules engine in a browser tab never imports
-#: (debuggers, REPL, test frameworks, mail and server protocols, processes).
-#: Dropping them saves about 0.9 MB of download; tests/test_pyodide.py boots the
-#: trimmed library and runs every engine operation.
+#: (debuggers, REPL, test frameworks, mail and server protocols, processes, the
+#: legacy 8-bit codecs). Dropping them saves about 1 MB of download; the tests boot
+#: the trimmed library and run every engine operation in it. Patterns are fnmatch
+#: patterns on module paths; "!" keeps a module a pattern would drop (zipfile
+#: decodes older wheel names with cp437).
 STDLIB_EXCLUDE = (
-    "_pyrepl",
-    "multiprocessing",
-    "unittest",
-    "pdb",
-    "pydoc",
-    "pydoc_data",
-    "doctest",
-    "mailbox",
-    "xmlrpc",
-    "wsgiref",
-    "imaplib",
-    "poplib",
-    "smtplib",
-    "ftplib",
-    "nntplib",
-    "idlelib",
-    "turtle",
-    "turtledemo",
-    "tkinter",
-    "curses",
-    "dbm",
-    "ensurepip",
-    "venv",
-    "lib2to3",
-    "pickletools",
-    "tabnanny",
-    "trace",
-    "profile",
-    "cProfile",
-    "pstats",
-    "timeit",
-    "webbrowser",
-)
+    "_pyrepl", "multiprocessing", "unittest", "pdb", "pydoc", "pydoc_data", "doctest",
+    "mailbox", "xmlrpc", "wsgiref", "imaplib", "poplib", "smtplib", "ftplib", "nntplib",
+    "idlelib", "turtle", "turtledemo", "tkinter", "curses", "dbm", "ensurepip", "venv",
+    "lib2to3", "pickletools", "tabnanny", "trace", "profile", "cProfile", "pstats",
+    "timeit", "webbrowser",
+    "encodings/cp[0-9]*", "encodings/mac_*", "encodings/koi8_*", "encodings/iso8859_*",
+    "!encodings/cp437",
+)  # fmt: skip
 
 
 def log(message: str) -> None:
@@ -333,19 +319,27 @@ def core_wheel() -> tuple[str, bytes]:
 
 #: Runs inside Pyodide: rewrites a zip (stdlib or wheel) with every .py as a .pyc.
 COMPILER_PY = r"""
-import base64, csv, hashlib, importlib.util, io, marshal, zipfile
+import base64, csv, fnmatch, hashlib, importlib.util, io, marshal, zipfile
 
 def _record_hash(data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return "sha256=" + digest
+
+def _excluded(name, exclude):
+    stem = name.removesuffix(".py")
+    for pattern in exclude:
+        if pattern.startswith("!"):
+            continue
+        if fnmatch.fnmatch(stem, pattern) or stem.startswith(pattern + "/"):
+            return not any(fnmatch.fnmatch(stem, keep[1:]) for keep in exclude if keep.startswith("!"))
+    return False
 
 def compile_archive(src, dst, prefix, optimize, exclude):
     kept = []
     with zipfile.ZipFile(src) as zin:
         for info in zin.infolist():
             name = info.filename
-            stem = name.removesuffix(".py")
-            if info.is_dir() or any(stem == e or stem.startswith(e + "/") for e in exclude):
+            if info.is_dir() or _excluded(name, exclude):
                 continue
             data = zin.read(info)
             if name.endswith(".py"):
@@ -511,7 +505,7 @@ def build() -> dict[str, Any]:
     CACHE.mkdir(exist_ok=True)
     runtime = pyodide_runtime()
     core_name, core_bytes = core_wheel()
-    core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic",))
+    core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic", "segno"))
     site = "/lib/python3.14/site-packages/"
     compiled = compile_bytecode(
         runtime,

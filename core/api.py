@@ -29,8 +29,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core import __version__
-from core.dice import NeedMoreDice, RandomDice, TypedDice
+from core import __version__, share, storage
+from core import game as games
+from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
+from core.game import Event, Game
 from core.pool import (
     MAX_DICE,
     SIDES,
@@ -41,7 +43,18 @@ from core.pool import (
     roll_contest,
     table,
 )
-from core.systems import SYSTEMS, SystemInfo
+from core.squad import Squad, SquadReport, SquadUnit
+from core.squad import check as squad_check
+from core.systems import SYSTEMS, SystemInfo, implementation
+from core.systems.base import (
+    ActionOdds,
+    CatalogueUnit,
+    Change,
+    ResourceDef,
+    RuleSystem,
+    TrackedDef,
+    Violation,
+)
 
 #: The most faces a player may type for one roll (every die plus its reroll).
 MAX_FACES = 2 * 2 * MAX_DICE
@@ -171,6 +184,278 @@ def roll(args: RollArgs) -> RollResult:
     return RollResult(complete=True, roll=result)
 
 
+# --- systems, squads, share links ------------------------------------------------------
+
+
+class SystemArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    system: str
+
+
+class ActionInfo(BaseModel):
+    name: str
+    label: str
+    help: str
+    input_schema: dict[str, Any]
+    has_odds: bool
+
+
+class SystemDescription(BaseModel):
+    """Everything the interface needs to build a system's screens."""
+
+    info: SystemInfo
+    profile_schema: dict[str, Any]
+    catalogue: list[CatalogueUnit]
+    tracked: list[TrackedDef]
+    resources: list[ResourceDef]
+    actions: list[ActionInfo]
+    options_schema: dict[str, Any] | None
+
+
+def describe(args: SystemArgs) -> SystemDescription:
+    """A system's profile format, catalogue, tracked values and actions (with schemas)."""
+    system = _system(args.system)
+    return SystemDescription(
+        info=system.info,
+        profile_schema=system.profile_model.model_json_schema(),
+        catalogue=system.catalogue(),
+        tracked=list(system.tracked),
+        resources=list(system.resources),
+        actions=[
+            ActionInfo(
+                name=a.name,
+                label=a.label,
+                help=a.help,
+                input_schema=a.input.model_json_schema(),
+                has_odds=a.odds is not None,
+            )
+            for a in system.actions.values()
+        ],
+        options_schema=system.options.model_json_schema() if system.options else None,
+    )
+
+
+def _system(system_id: str) -> RuleSystem:
+    try:
+        return implementation(system_id)
+    except ValueError as bad:
+        raise RequestError(str(bad), "system") from bad
+
+
+class UnitArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    system: str
+    profile: dict[str, Any]
+
+
+class UnitCheck(BaseModel):
+    valid: bool
+    name: str
+    cost: int | None
+    violations: list[Violation]
+    profile: dict[str, Any] | None = Field(description="The profile as the system normalises it.")
+
+
+def check_unit(args: UnitArgs) -> UnitCheck:
+    """Validate one unit (an own unit being entered): its cost and every rule it breaks."""
+    report = check_squad(
+        SquadArgs(
+            squad=Squad(
+                id="check",
+                name="check",
+                system=args.system,
+                units=[SquadUnit(key="u1", profile=args.profile)],
+            )
+        )
+    )
+    unit = report.units[0]
+    profile = None
+    if unit.cost is not None:
+        system = _system(args.system)
+        profile = system.profile_model.model_validate(args.profile).model_dump(mode="json")
+    return UnitCheck(
+        valid=unit.cost is not None,
+        name=unit.name,
+        cost=unit.cost,
+        violations=unit.violations,
+        profile=profile,
+    )
+
+
+class SquadArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    squad: Squad
+
+
+def check_squad(args: SquadArgs) -> SquadReport:
+    """Points and every violation of a squad, unit by unit."""
+    _system(args.squad.system)
+    return squad_check(args.squad)
+
+
+class ShareArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    squad: Squad | None = None
+    game: Game | None = None
+
+
+class Token(BaseModel):
+    token: str
+    length: int
+
+
+def share_encode(args: ShareArgs) -> Token:
+    """A share token for a squad or a game."""
+    if (args.squad is None) == (args.game is None):
+        raise RequestError("share either a squad or a game")
+    token = share.encode_squad(args.squad) if args.squad else share.encode_game(args.game)  # type: ignore[arg-type]
+    return Token(token=token, length=len(token))
+
+
+class DecodeArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: str = Field(max_length=share.MAX_TOKEN * 2)
+
+
+def share_decode(args: DecodeArgs) -> share.Shared:
+    """Open a share token; a damaged one is an error with a message for the player."""
+    try:
+        return share.decode(args.token)
+    except share.ShareError as bad:
+        raise RequestError(str(bad), "token") from bad
+
+
+class QrArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(max_length=4000)
+
+
+class Qr(BaseModel):
+    svg: str
+    version: int
+
+
+def qr(args: QrArgs) -> Qr:
+    """The text as a QR code in SVG, drawn here (no network)."""
+    import segno
+
+    try:
+        code = segno.make(args.text, error="l", micro=False)
+    except segno.DataOverflowError as bad:
+        raise RequestError("too long for a QR code: share the link instead", "text") from bad
+    return Qr(svg=code.svg_inline(scale=4, dark="#000", light="#fff"), version=int(code.version))
+
+
+# --- games ----------------------------------------------------------------------------
+
+
+class NewSide(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=80)
+    squad: Squad
+
+
+class NewGameArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=40)
+    name: str = Field(default="Game", max_length=80)
+    sides: list[NewSide] = Field(min_length=2, max_length=8)
+
+
+def game_new(args: NewGameArgs) -> Game:
+    """A game from two or more squads of one system, every unit fresh."""
+    return games.new_game(args.id, args.name, [(s.name, s.squad) for s in args.sides])
+
+
+class GameArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+
+
+class ActArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    action: str
+    input: dict[str, Any]
+    seed: int | None = None
+    faces: list[int] | None = Field(default=None, max_length=MAX_FACES)
+
+
+class ActResult(BaseModel):
+    complete: bool
+    need: Need | None = None
+    game: Game | None = None
+    event: Event | None = None
+
+
+def game_odds(args: ActArgs) -> ActionOdds:
+    """Exact odds of an action before it is rolled."""
+    return games.odds(args.game, args.action, args.input)
+
+
+def game_act(args: ActArgs) -> ActResult:
+    """Resolve an action with the app's dice or typed faces, and log it."""
+    source: DiceSource = RandomDice(args.seed) if args.faces is None else TypedDice(args.faces)
+    try:
+        game = games.act(args.game, args.action, args.input, source)
+    except NeedMoreDice as need:
+        return ActResult(complete=False, need=Need(count=need.needed, sides=need.sides, purpose=need.purpose))
+    if isinstance(source, TypedDice) and source.left:
+        raise RequestError(
+            f"{source.used + source.left} faces were entered but this roll uses {source.used}: "
+            f"remove {source.left}",
+            "faces",
+        )
+    return ActResult(complete=True, game=game, event=game.log[game.cursor - 1])
+
+
+class AdjustArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    changes: list[Change] = Field(min_length=1, max_length=50)
+    text: str = Field(default="", max_length=200)
+
+
+def game_adjust(args: AdjustArgs) -> Game:
+    """A manual change of any tracked value, logged like any other step."""
+    return games.adjust(args.game, args.changes, args.text)
+
+
+def game_undo(args: GameArgs) -> Game:
+    return games.step_back(args.game)
+
+
+def game_redo(args: GameArgs) -> Game:
+    return games.step_forward(args.game)
+
+
+def game_round(args: GameArgs) -> Game:
+    """Advance to the next round, with the system's start-of-round effects."""
+    return games.next_round(args.game)
+
+
+class StoreArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    data: Any
+
+
+def store_load(args: StoreArgs) -> storage.Loaded:
+    """Bring saved data up to the current format; unreadable items are set aside, never dropped."""
+    return storage.load(args.data)
+
+
 @dataclass(frozen=True)
 class Operation:
     """An entry of the API: its input model, its function and its output model."""
@@ -185,6 +470,20 @@ OPERATIONS: dict[str, Operation] = {
     "meta": Operation(MetaArgs, meta, MetaResult, "What the engine is and can do."),
     "dice.odds": Operation(ContestArgs, odds, OddsResult, "Exact odds of a dice contest."),
     "dice.roll": Operation(RollArgs, roll, RollResult, "Roll a dice contest."),
+    "system.describe": Operation(SystemArgs, describe, SystemDescription, "A system's formats and actions."),
+    "unit.check": Operation(UnitArgs, check_unit, UnitCheck, "Cost and violations of one unit."),
+    "squad.check": Operation(SquadArgs, check_squad, SquadReport, "Points and violations of a squad."),
+    "share.encode": Operation(ShareArgs, share_encode, Token, "A share token for a squad or game."),
+    "share.decode": Operation(DecodeArgs, share_decode, share.Shared, "Open a share token."),
+    "share.qr": Operation(QrArgs, qr, Qr, "A QR code as SVG."),
+    "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
+    "game.odds": Operation(ActArgs, game_odds, ActionOdds, "Exact odds of an action."),
+    "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
+    "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
+    "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),
+    "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
+    "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
+    "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
 }
 
 

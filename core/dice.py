@@ -27,6 +27,8 @@ either, so "the app rolls" and "I rolled these" can never disagree.
 
 from __future__ import annotations
 
+import math
+import operator
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -44,10 +46,19 @@ Vector = tuple[int, ...]
 def _add(a: Hashable, b: Hashable) -> Hashable:
     """Element-wise sum of two outcome vectors (or two ints)."""
     if isinstance(a, tuple) and isinstance(b, tuple):
-        return tuple(x + y for x, y in zip(a, b, strict=True))
+        return tuple(map(operator.add, a, b))
     if isinstance(a, int) and isinstance(b, int):
         return a + b
     raise TypeError(f"cannot add outcomes {a!r} and {b!r}")
+
+
+def _times(a: Hashable, n: int) -> Hashable:
+    """An outcome added to itself ``n`` times."""
+    if isinstance(a, tuple):
+        return tuple(n * x for x in a)
+    if isinstance(a, int):
+        return n * a
+    raise TypeError(f"cannot multiply outcome {a!r}")
 
 
 @dataclass(frozen=True)
@@ -129,13 +140,23 @@ class Dist(Generic[K]):
         return self.combine(other, _add)  # type: ignore[arg-type]
 
     def repeat(self, n: int) -> Dist[K]:
-        """The sum of ``n`` independent copies, by repeated squaring.
+        """The sum of ``n`` independent copies.
+
+        A die with at most three outcomes (miss, success, critical: every pool
+        here) is summed by counting how many dice show each outcome, weighted
+        by the multinomial coefficient: O(n^2) terms.  Anything else is summed
+        by repeated squaring.
 
         >>> Dist.die(6).repeat(2).probability(7)
         Fraction(1, 6)
+        >>> Dist.die(3).repeat(4).weights == (Dist.die(3) + Dist.die(3)).repeat(2).weights
+        True
         """
         if n < 1:
             raise ValueError("repeat() needs at least one copy")
+        items = [(k, w) for k, w in self.weights.items() if w]
+        if len(items) <= 3:
+            return self._multinomial(items, n)
         result: Dist[K] | None = None
         base: Dist[K] = self
         while n:
@@ -146,6 +167,26 @@ class Dist(Generic[K]):
                 base = base + base
         assert result is not None
         return result
+
+    def _multinomial(self, items: list[tuple[K, int]], n: int) -> Dist[K]:
+        while len(items) < 3:  # pad with impossible outcomes so one loop serves
+            items.append((items[0][0], 0))
+        (a, wa), (b, wb), (c, wc) = items
+        pa = [wa**i for i in range(n + 1)]
+        pb = [wb**i for i in range(n + 1)]
+        pc = [wc**i for i in range(n + 1)]
+        out: dict[K, int] = {}
+        for i in range(n + 1):
+            ways_i = math.comb(n, i) * pa[i]
+            if not ways_i:
+                continue
+            for j in range(n - i + 1):
+                k = n - i - j
+                weight = ways_i * math.comb(n - i, j) * pb[j] * pc[k]
+                if weight:
+                    key: K = _add(_add(_times(a, i), _times(b, j)), _times(c, k))  # type: ignore[assignment]
+                    out[key] = out.get(key, 0) + weight
+        return Dist(out, self.total**n)
 
     def probability(self, outcome: K) -> Fraction:
         """Exact probability of one outcome."""

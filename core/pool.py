@@ -31,6 +31,7 @@ hits and one power point.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -218,37 +219,38 @@ class Table(BaseModel):
     p_mean: float
 
 
-def _fraction(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
+def _ratio(weight: int, total: int) -> str:
+    g = math.gcd(weight, total)
+    return f"{weight // g}/{total // g}"
 
 
 def table(dist: Dist[int]) -> Table:
     """Summarise a distribution of counts: P(exactly k), P(at least k), mean.
 
+    Integer arithmetic throughout (Fractions are slow in Pyodide).
+
     >>> t = table(Dist.die(2).map(lambda f: f - 1))
     >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
     [(0, '1/2', '1/1'), (1, '1/2', '1/2')]
     """
+    total = dist.total
     top = max(k for k, w in dist.weights.items() if w)
+    exact = [dist.weights.get(k, 0) for k in range(top + 1)]
     rows: list[Row] = []
-    tail = Fraction(0)
-    exact = [dist.probability(k) for k in range(top + 1)]
-    at_least = [Fraction(0)] * (top + 1)
-    for k in range(top, -1, -1):
-        tail += exact[k]
-        at_least[k] = tail
-    for k in range(top + 1):
+    tail = sum(exact)
+    for k, weight in enumerate(exact):
         rows.append(
             Row(
                 value=k,
-                exactly=_fraction(exact[k]),
-                at_least=_fraction(at_least[k]),
-                p_exactly=float(exact[k]),
-                p_at_least=float(at_least[k]),
+                exactly=_ratio(weight, total),
+                at_least=_ratio(tail, total),
+                p_exactly=weight / total,
+                p_at_least=tail / total,
             )
         )
+        tail -= weight
     average = mean(dist)
-    return Table(rows=rows, mean=_fraction(average), p_mean=float(average))
+    return Table(rows=rows, mean=f"{average.numerator}/{average.denominator}", p_mean=float(average))
 
 
 # --- rolling ---------------------------------------------------------------------------

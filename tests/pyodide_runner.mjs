@@ -15,7 +15,7 @@ const t0 = performance.now();
 const py = await loadPyodide({
   indexURL: runtime + "/",
   lockFileURL: path.join(runtime, "pyodide-lock.json"),
-  packages: ["tablecompanion-core"],
+  packages: ["tablecompanion-core"], env: { PYDANTIC_DISABLE_PLUGINS: "1" },
   stdout: (line) => process.stderr.write(line + "\n"),
 });
 const booted = performance.now() - t0;

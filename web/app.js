@@ -1,6 +1,11 @@
 // App shell: service worker, engine start-up, status line, routing between views.
 import { Engine } from "./engine-client.js";
 import { DiceView } from "./dice-view.js";
+import { GamesView } from "./game-view.js";
+import { openShared } from "./open-view.js";
+import { SquadsView } from "./squads-view.js";
+import { Store } from "./store.js";
+import { Systems } from "./systems.js";
 
 const BOOT_PATIENCE_MS = 45000;
 const engine = new Engine();
@@ -77,14 +82,32 @@ function watchForUpdates(registration, hadController) {
   }
 }
 
-const views = { home: document.getElementById("home"), dice: document.getElementById("dice") };
+const views = { home: document.getElementById("home"), dice: document.getElementById("dice"), app: document.getElementById("app-view") };
 const dice = new DiceView(views.dice, engine);
+const store = new Store(engine);
+const systems = new Systems(engine);
+const squads = new SquadsView(views.app, engine, store, systems);
+const games = new GamesView(views.app, engine, store, systems);
+window.tc.store = store;
+
+// #/<view>/<arg>/<arg>: each dynamic view draws itself into #app-view.
+const ROUTES = {
+  squads: () => squads.list(),
+  squad: (id) => squads.edit(id),
+  unit: (squadId, key) => squads.unit(squadId, key),
+  roster: (id) => squads.roster(id),
+  games: (sub, id) => games.list(sub === "new" ? id : null),
+  game: (id) => games.show(id),
+  open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
+};
 
 function route() {
-  const name = location.hash.replace(/^#\/?/, "").split("/")[0] || "home";
-  const shown = views[name] ? name : "home";
+  const [name, ...args] = location.hash.replace(/^#\/?/, "").split("/");
+  const shown = name === "dice" ? "dice" : ROUTES[name] ? "app" : "home";
   for (const [key, el] of Object.entries(views)) el.hidden = key !== shown;
+  document.body.dataset.view = name || "home";
   if (shown === "dice") dice.show();
+  else if (shown === "app") ROUTES[name](...args.map(decodeURIComponent));
 }
 
 window.addEventListener("hashchange", route);

@@ -127,6 +127,7 @@ export class DiceView {
     this.showError("");
     this.root.querySelector("#odds").classList.remove("stale");
     this.renderOdds(reply.result);
+    if (!performance.getEntriesByName("tc-first-odds").length) performance.mark("tc-first-odds");
   }
 
   renderOdds(result) {

@@ -18,3 +18,9 @@ export function notify(text) {
   box.hidden = false;
   document.getElementById("notice-close").onclick = () => { box.hidden = true; };
 }
+
+export function button(text, onClick, attrs = {}) {
+  const node = el("button", { type: "button", ...attrs }, text);
+  node.addEventListener("click", onClick);
+  return node;
+}

@@ -7,9 +7,13 @@ listed here with ``status="planned"`` so the home screen can say so honestly.
 
 from __future__ import annotations
 
-from typing import Literal
+import importlib
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from core.systems.base import RuleSystem
 
 
 class SystemInfo(BaseModel):
@@ -67,3 +71,29 @@ SYSTEMS: tuple[SystemInfo, ...] = (
         status="planned",
     ),
 )
+
+
+#: Where each playable system's implementation lives (imported on first use,
+#: so start-up only pays for the systems a player opens).
+IMPLEMENTATIONS: dict[str, str] = {
+    "gunframe": "core.systems.gunframe",
+}
+
+
+def info(system_id: str) -> SystemInfo:
+    """The listing of a system; raises ValueError for an unknown id."""
+    for s in SYSTEMS:
+        if s.id == system_id:
+            return s
+    raise ValueError(f"unknown rule system {system_id!r}")
+
+
+def implementation(system_id: str) -> RuleSystem:
+    """The :class:`~core.systems.base.RuleSystem` of a system; ValueError if it is not built yet."""
+    info(system_id)
+    module_name = IMPLEMENTATIONS.get(system_id)
+    if module_name is None:
+        raise ValueError(f"{info(system_id).name} is not playable yet")
+    module = importlib.import_module(module_name)
+    system: RuleSystem = module.SYSTEM
+    return system

@@ -1,0 +1,247 @@
+"""A game in progress: sides, their units' tracked state, and a log that can be undone.
+
+Every change to a game is an :class:`Event` in its log: an action's result, a
+manual adjustment, a new round.  An event keeps the new value and the old value
+of every path it changed, so any number of steps can be undone and redone:
+
+>>> from core.systems.base import Change, UnitState
+>>> unit = GameUnit(key="u1", name="Alpha", profile={}, state=UnitState(max_damage=4))
+>>> g = Game(id="g", system="gunframe", sides=[Side(name="Red", units=[unit])])
+>>> hit = Change(path=["sides", 0, "units", 0, "state", "damage"], value=2)
+>>> g = record(g, "adjust", "Alpha takes 2", [hit])
+>>> g.sides[0].units[0].state.damage, len(g.log)
+(2, 1)
+>>> g = undo(g)
+>>> g.sides[0].units[0].state.damage, g.cursor
+(0, 0)
+>>> redo(g).sides[0].units[0].state.damage
+2
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.dice import DiceSource
+from core.squad import Squad
+from core.systems import implementation
+from core.systems.base import ActionOdds, ActionSpec, Change, UnitState
+
+#: Version of the saved game format; core.storage migrates older saves forward.
+GAME_SCHEMA = 1
+MAX_LOG = 5000
+
+
+class GameUnit(BaseModel):
+    """One unit on the table: its definition (as the squad had it) and its state."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    name: str
+    profile: dict[str, Any]
+    state: UnitState
+
+
+class Side(BaseModel):
+    """One player's side: its units and side-level resources."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=80)
+    squad_name: str = Field(default="", max_length=80)
+    units: list[GameUnit]
+    resources: dict[str, int] = Field(default_factory=dict)
+
+
+class Event(BaseModel):
+    """One step of the log: what changed, from what, and how it reads."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["action", "adjust", "round", "start"]
+    text: str
+    changes: list[Change]
+    before: list[Any]
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class Game(BaseModel):
+    """A whole game: what is saved, shared and passed to every engine call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = GAME_SCHEMA
+    id: str
+    system: str
+    name: str = Field(default="Game", max_length=80)
+    round: int = 1
+    sides: list[Side] = Field(min_length=1, max_length=8)
+    log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
+    cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    def unit(self, ref: str) -> tuple[int, int, GameUnit]:
+        """Find a unit by ``"side/key"`` (e.g. ``"0/u2"``); raises ValueError if absent."""
+        side_text, _, key = ref.partition("/")
+        if not side_text.isdigit() or int(side_text) >= len(self.sides):
+            raise ValueError(f"no side for unit {ref!r}")
+        s = int(side_text)
+        for u, unit in enumerate(self.sides[s].units):
+            if unit.key == key:
+                return s, u, unit
+        raise ValueError(f"no unit {ref!r}")
+
+
+def _get(data: Any, path: list[str | int]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _set(data: Any, path: list[str | int], value: Any) -> None:
+    if not path:
+        raise ValueError("a change needs a path")
+    parent = _get(data, path[:-1])
+    last = path[-1]
+    if isinstance(parent, list):
+        if not isinstance(last, int) or not 0 <= last < len(parent):
+            raise ValueError(f"no item {last!r} at {path}")
+    elif isinstance(parent, dict):
+        if not isinstance(last, str):
+            raise ValueError(f"no key {last!r} at {path}")
+    else:
+        raise ValueError(f"cannot set {path}")
+    parent[last] = value
+
+
+def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
+    data = game.model_dump(mode="json")
+    before = []
+    for change in changes:
+        try:
+            before.append(copy.deepcopy(_get(data, change.path)))
+        except (KeyError, IndexError, TypeError):
+            before.append(None)
+        try:
+            _set(data, change.path, copy.deepcopy(change.value))
+        except (KeyError, IndexError, TypeError) as bad:
+            raise ValueError(f"no value at {change.path}") from bad
+    return Game.model_validate(data), before
+
+
+def record(
+    game: Game,
+    kind: Literal["action", "adjust", "round", "start"],
+    text: str,
+    changes: list[Change],
+    detail: dict[str, Any] | None = None,
+) -> Game:
+    """Apply ``changes`` as one new event; anything that had been undone is dropped."""
+    changed, before = _apply(game, changes)
+    event = Event(kind=kind, text=text, changes=changes, before=before, detail=detail or {})
+    log = [*game.log[: game.cursor], event]
+    return changed.model_copy(update={"log": log, "cursor": len(log)})
+
+
+def undo(game: Game) -> Game:
+    """Take back the last applied event (it stays in the log, ready to redo)."""
+    if game.cursor == 0:
+        raise ValueError("nothing to undo")
+    event = game.log[game.cursor - 1]
+    back = [Change(path=c.path, value=v) for c, v in zip(event.changes, event.before, strict=True)]
+    restored, _ = _apply(game, list(reversed(back)))
+    return restored.model_copy(update={"log": game.log, "cursor": game.cursor - 1})
+
+
+def redo(game: Game) -> Game:
+    """Apply again the next undone event."""
+    if game.cursor >= len(game.log):
+        raise ValueError("nothing to redo")
+    event = game.log[game.cursor]
+    changed, _ = _apply(game, event.changes)
+    return changed.model_copy(update={"log": game.log, "cursor": game.cursor + 1})
+
+
+# --- what players do with a game -----------------------------------------------------
+
+
+def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
+    """A game from squads of one system: every unit fresh, every resource at its start."""
+    systems = {squad.system for _, squad in sides}
+    if len(systems) != 1:
+        raise ValueError("every side of a game must use the same rule system")
+    system = implementation(systems.pop())
+    out = []
+    for side_name, squad in sides:
+        units = []
+        for entry in squad.units:
+            profile = system.profile_model.model_validate(entry.profile)
+            units.append(
+                GameUnit(
+                    key=entry.key,
+                    name=system.unit_name(profile),
+                    profile=profile.model_dump(mode="json"),
+                    state=system.initial_state(profile),
+                )
+            )
+        resources = {r.key: r.initial for r in system.resources}
+        out.append(Side(name=side_name, squad_name=squad.name, units=units, resources=resources))
+    game = Game(id=game_id, system=system.info.id, name=name, sides=out)
+    return record(game, "start", f"{name} begins: " + " vs ".join(s.name for s in out), [])
+
+
+def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, BaseModel]:
+    system = implementation(game.system)
+    spec = system.actions.get(action)
+    if spec is None:
+        raise ValueError(f"{system.info.name} has no action {action!r}")
+    return spec, spec.input.model_validate(raw)
+
+
+def odds(game: Game, action: str, raw: dict[str, Any]) -> ActionOdds:
+    """Exact odds of an action with these inputs."""
+    spec, parsed = _action(game, action, raw)
+    if spec.odds is None:
+        raise ValueError(f"{spec.label} has no odds to show")
+    return spec.odds(game, parsed)
+
+
+def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:
+    """Resolve an action with ``dice`` and record its result as one event."""
+    spec, parsed = _action(game, action, raw)
+    result = spec.resolve(game, parsed, dice)
+    detail = {**result.detail, "action": action, "input": parsed.model_dump(mode="json")}
+    return record(game, "action", result.text, result.changes, detail)
+
+
+def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
+    """A manual change (players settle disputes; the app never stands in their way)."""
+    for change in changes:
+        if not change.path or change.path[0] not in {"sides", "round", "options"}:
+            raise ValueError("only sides, round and options can be adjusted")
+    label = text or "Manual change: " + ", ".join(
+        f"{'.'.join(str(p) for p in c.path)} = {c.value}" for c in changes
+    )
+    return record(game, "adjust", label, changes)
+
+
+def step_back(game: Game) -> Game:
+    """Undo, never past the start of the game."""
+    if game.cursor <= 1 and game.log and game.log[0].kind == "start":
+        raise ValueError("nothing to undo")
+    return undo(game)
+
+
+def step_forward(game: Game) -> Game:
+    return redo(game)
+
+
+def next_round(game: Game) -> Game:
+    """The next round, with the system's start-of-round changes, as one event."""
+    system = implementation(game.system)
+    changes = [Change(path=["round"], value=game.round + 1), *system.start_round(game)]
+    return record(game, "round", f"Round {game.round + 1} begins", changes)

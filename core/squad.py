@@ -1,0 +1,118 @@
+"""Squads: a named list of units of one rule system, with points and rule checks.
+
+A squad keeps every unit's full profile (in its system's stat format), so a
+squad, saved or shared, carries the definitions of the user's own units with it.
+The system decides what is legal; this module only asks it and reports.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.systems import implementation
+from core.systems.base import Violation
+
+SQUAD_SCHEMA = 1
+MAX_UNITS = 60
+
+
+class SquadUnit(BaseModel):
+    """One entry of a squad: a key unique in the squad, and the unit's profile."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str = Field(min_length=1, max_length=12, pattern=r"^[A-Za-z0-9_-]+$")
+    profile: dict[str, Any]
+    origin: str = Field(default="", max_length=80, description="'catalogue:<id>' or 'own:<id>'.")
+
+
+class Squad(BaseModel):
+    """A squad as saved, exported and shared."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SQUAD_SCHEMA
+    id: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=80)
+    system: str
+    limit: int | None = Field(default=None, ge=1, le=10000, description="Points limit, if any.")
+    units: list[SquadUnit] = Field(default_factory=list, max_length=MAX_UNITS)
+
+
+class UnitReport(BaseModel):
+    key: str
+    name: str
+    cost: int | None
+    violations: list[Violation]
+
+
+class SquadReport(BaseModel):
+    """Points and every rule a squad breaks, unit by unit."""
+
+    total: int
+    limit: int | None
+    units: list[UnitReport]
+    violations: list[Violation] = Field(description="Rules the squad as a whole breaks.")
+    legal: bool
+
+
+def _problem_text(error: ValidationError) -> str:
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def check(squad: Squad) -> SquadReport:
+    """Cost every unit and list every violation (invalid profiles are violations too)."""
+    system = implementation(squad.system)
+    reports: list[UnitReport] = []
+    valid: list[tuple[str, BaseModel]] = []
+    keys: set[str] = set()
+    squad_violations: list[Violation] = []
+    for entry in squad.units:
+        if entry.key in keys:
+            squad_violations.append(
+                Violation(unit=entry.key, rule="duplicate-key", message="two entries share a key")
+            )
+        keys.add(entry.key)
+        try:
+            profile = system.profile_model.model_validate(entry.profile)
+        except ValidationError as invalid:
+            name = str(entry.profile.get("name", entry.key))
+            reports.append(
+                UnitReport(
+                    key=entry.key,
+                    name=name,
+                    cost=None,
+                    violations=[Violation(unit=entry.key, rule="invalid", message=_problem_text(invalid))],
+                )
+            )
+            continue
+        valid.append((entry.key, profile))
+        reports.append(
+            UnitReport(
+                key=entry.key,
+                name=system.unit_name(profile),
+                cost=system.unit_cost(profile),
+                violations=[
+                    v.model_copy(update={"unit": entry.key}) for v in system.unit_violations(profile)
+                ],
+            )
+        )
+    squad_violations += system.squad_violations(valid, squad.limit)
+    by_unit = {r.key: r for r in reports}
+    for v in squad_violations:
+        if v.unit in by_unit:
+            by_unit[v.unit].violations.append(v)
+    total = sum(r.cost or 0 for r in reports)
+    legal = all(not r.violations for r in reports) and not [v for v in squad_violations if v.unit is None]
+    return SquadReport(
+        total=total,
+        limit=squad.limit,
+        units=reports,
+        violations=[v for v in squad_violations if v.unit is None],
+        legal=legal,
+    )

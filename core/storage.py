@@ -1,0 +1,140 @@
+"""Saved data: one versioned store of squads, own units and games, migrated forward.
+
+The browser keeps the store as JSON in localStorage and hands it to
+:func:`load` at every start.  Loading never loses anything:
+
+* a store from an older version is migrated step by step (:data:`MIGRATIONS`);
+* a store from a newer version is left untouched and reported read-only, so
+  an old copy of the app cannot overwrite what a newer one saved;
+* an item that cannot be read (a hand-edited save, a bug) is set aside with
+  the reason, kept verbatim in ``set_aside`` for the player to export.
+
+>>> loaded = load({"schema_version": STORE_SCHEMA, "squads": [{"broken": True}]})
+>>> loaded.store.squads, loaded.set_aside[0].kind
+([], 'squads')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.game import Game
+from core.squad import Squad
+
+STORE_SCHEMA = 1
+
+
+class OwnUnit(BaseModel):
+    """A unit the player defined, in its system's format, kept in their library."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=40)
+    system: str
+    profile: dict[str, Any]
+
+
+class Store(BaseModel):
+    """Everything the app saves."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = STORE_SCHEMA
+    squads: list[Squad] = Field(default_factory=list)
+    units: list[OwnUnit] = Field(default_factory=list)
+    games: list[Game] = Field(default_factory=list)
+
+
+class SetAside(BaseModel):
+    """Something saved that could not be read, kept as it was."""
+
+    kind: str
+    reason: str
+    raw: Any
+
+
+class Loaded(BaseModel):
+    store: Store
+    set_aside: list[SetAside] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    readonly: bool = False
+
+
+#: ``MIGRATIONS[n]`` turns a store of schema ``n`` into one of schema ``n + 1``.
+#: Schema 1 is the first; the next change of format adds an entry here and a test.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+_ITEMS: tuple[tuple[Literal["squads", "units", "games"], type[BaseModel]], ...] = (
+    ("squads", Squad),
+    ("units", OwnUnit),
+    ("games", Game),
+)
+
+
+def _reason(error: ValidationError) -> str:
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
+def load(data: Any) -> Loaded:
+    """Read a saved store of any version; see the module docstring for the guarantees."""
+    if data is None:
+        return Loaded(store=Store())
+    if not isinstance(data, dict):
+        return Loaded(
+            store=Store(),
+            set_aside=[SetAside(kind="store", reason="not a saved store", raw=data)],
+            notes=["Saved data could not be read; it was set aside."],
+        )
+    schema = data.get("schema_version", 0)
+    if not isinstance(schema, int) or schema < 0:
+        return Loaded(
+            store=Store(),
+            set_aside=[SetAside(kind="store", reason="unknown format", raw=data)],
+            notes=["Saved data has an unknown format; it was set aside."],
+        )
+    if schema > STORE_SCHEMA:
+        return Loaded(
+            store=Store(),
+            readonly=True,
+            notes=[
+                "This data was saved by a newer version of the app. Update the app: "
+                "nothing will be changed until then."
+            ],
+        )
+    notes = []
+    while schema < STORE_SCHEMA:
+        step = MIGRATIONS.get(schema)
+        if step is None:
+            return Loaded(
+                store=Store(),
+                set_aside=[SetAside(kind="store", reason=f"no way from schema {schema}", raw=data)],
+                notes=[f"Saved data of format {schema} cannot be brought up to date; it was set aside."],
+            )
+        data = step(data)
+        schema += 1
+        data["schema_version"] = schema
+        notes.append(f"Saved data was updated to format {schema}.")
+    store = Store()
+    set_aside: list[SetAside] = []
+    for kind, model in _ITEMS:
+        items = data.get(kind, [])
+        if not isinstance(items, list):
+            set_aside.append(SetAside(kind=kind, reason="not a list", raw=items))
+            continue
+        kept = []
+        for item in items:
+            try:
+                kept.append(model.model_validate(item))
+            except ValidationError as bad:
+                set_aside.append(SetAside(kind=kind, reason=_reason(bad), raw=item))
+        setattr(store, kind, kept)
+    if set_aside:
+        notes.append(
+            f"{len(set_aside)} saved item(s) could not be read and were set aside (nothing was deleted)."
+        )
+    return Loaded(store=store, set_aside=set_aside, notes=notes)

@@ -1,0 +1,179 @@
+"""What every rule system supplies to the shared squad and game layer.
+
+The layer (squads, share links, games, undo, the interface) is the same for
+all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
+
+* a **profile model**: the pydantic model of one unit in the book's own stat
+  format.  Own units are entered in it (the interface draws the form from its
+  JSON Schema) and validated by it;
+* a **catalogue** of ready-made units, where the book prints some;
+* **costs and violations** of a unit and of a squad, each violation naming the
+  unit it concerns and the rulebook line it comes from;
+* the **tracked state** of a unit in a game and the **resources** of a side;
+* **actions**: an input model (its JSON Schema becomes the modifier form) and
+  a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
+  computed by the same procedure;
+* optionally a compact **packing** of profiles for share links.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.dice import DiceSource
+from core.pool import Table
+
+if TYPE_CHECKING:
+    from core.game import Game
+    from core.systems import SystemInfo
+
+
+class Violation(BaseModel):
+    """A broken building rule, shown next to the unit it concerns."""
+
+    unit: str | None = Field(default=None, description="Key of the squad entry; None for the squad.")
+    rule: str = Field(description="Short identifier of the rule, e.g. 'loadout-max'.")
+    message: str = Field(description="What is wrong, in plain words.")
+    ref: str = Field(default="", description="Rulebook line reference, e.g. 'L2146'.")
+
+
+class CatalogueUnit(BaseModel):
+    """A ready-made unit printed in the rulebook."""
+
+    id: str
+    name: str
+    profile: dict[str, Any]
+    note: str = Field(default="", description="E.g. where the printed cost disagrees with the rules.")
+    ref: str = ""
+
+
+class UnitState(BaseModel):
+    """What a tracker keeps of one unit during a game (the same shape for every system)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    damage: int = 0
+    max_damage: int = Field(description="Damage that destroys the unit (e.g. GUNFRAME's Armour).")
+    destroyed: bool = False
+    activated: bool = False
+    conditions: list[str] = Field(default_factory=list, description="Conditions in force, by key.")
+    counters: dict[str, int] = Field(default_factory=dict)
+    extra: dict[str, Any] = Field(default_factory=dict, description="System-specific values.")
+
+
+class TrackedDef(BaseModel):
+    """A condition or counter a system's unit cards show."""
+
+    key: str
+    label: str
+    kind: Literal["condition", "counter"]
+    max: int | None = None
+    help: str = ""
+
+
+class ResourceDef(BaseModel):
+    """A side-level value (points pool, initiative, victory points...)."""
+
+    key: str
+    label: str
+    initial: int = 0
+    min: int | None = 0
+    max: int | None = None
+    help: str = ""
+
+
+class Change(BaseModel):
+    """One value of a game set to a new value; the game layer records the old one for undo."""
+
+    path: list[str | int]
+    value: Any
+
+
+class ActionResult(BaseModel):
+    """What resolving an action does to the game, and how it reads in the log."""
+
+    changes: list[Change]
+    text: str
+    detail: dict[str, Any] = Field(default_factory=dict, description="Dice and numbers, for display.")
+
+
+class ActionOdds(BaseModel):
+    """Exact odds of an action's outcomes, from the procedure that resolves it."""
+
+    tables: dict[str, Table] = Field(description="E.g. 'damage' and 'power' distributions.")
+    facts: dict[str, float] = Field(default_factory=dict, description="E.g. {'destroyed': 0.23}.")
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action a unit can take: its input model and its resolution."""
+
+    name: str
+    label: str
+    input: type[BaseModel]
+    resolve: Callable[[Game, Any, DiceSource], ActionResult]
+    odds: Callable[[Game, Any], ActionOdds] | None = None
+    help: str = ""
+
+
+@dataclass
+class RuleSystem(ABC):
+    """A rule system's contribution to the shared layer."""
+
+    info: SystemInfo
+    profile_model: type[BaseModel]
+    tracked: Sequence[TrackedDef] = ()
+    resources: Sequence[ResourceDef] = ()
+    actions: dict[str, ActionSpec] = field(default_factory=dict)
+    #: Named options where players may read an ambiguous rule differently.
+    options: type[BaseModel] | None = None
+
+    def catalogue(self) -> list[CatalogueUnit]:
+        """Ready-made units (none by default)."""
+        return []
+
+    @abstractmethod
+    def unit_cost(self, profile: BaseModel) -> int:
+        """Points of one unit."""
+
+    def unit_violations(self, profile: BaseModel) -> list[Violation]:
+        """Building rules one unit breaks on its own (none by default)."""
+        return []
+
+    def squad_violations(self, units: Sequence[tuple[str, BaseModel]], limit: int | None) -> list[Violation]:
+        """Rules the squad as a whole breaks: by default only the points limit."""
+        total = sum(self.unit_cost(p) for _, p in units)
+        if limit is not None and total > limit:
+            return [Violation(rule="points-limit", message=f"{total} points is over the {limit}-point limit")]
+        return []
+
+    def unit_name(self, profile: BaseModel) -> str:
+        """The name to show for a unit (its profile's ``name`` by default)."""
+        return str(getattr(profile, "name", "Unit"))
+
+    @abstractmethod
+    def initial_state(self, profile: BaseModel) -> UnitState:
+        """A unit's tracked state at the start of a game."""
+
+    def start_round(self, game: Game) -> list[Change]:
+        """Changes made when a new round starts (by default every unit is ready again)."""
+        changes: list[Change] = []
+        for s, side in enumerate(game.sides):
+            for u, unit in enumerate(side.units):
+                if unit.state.activated:
+                    changes.append(Change(path=["sides", s, "units", u, "state", "activated"], value=False))
+        return changes
+
+    def pack_profile(self, profile: BaseModel) -> Any:
+        """A compact JSON form for share links (the plain dump by default)."""
+        return profile.model_dump(mode="json", exclude_defaults=True)
+
+    def unpack_profile(self, packed: Any) -> BaseModel:
+        """Inverse of :meth:`pack_profile`; raises ValueError on anything invalid."""
+        return self.profile_model.model_validate(packed)

@@ -1,0 +1,205 @@
+"""Performance figures of the built site: run by `python3 build.py bench`. Prints, never fails.
+
+Medians over RUNS runs each, on a 390x844 phone viewport in headless Chromium:
+
+* time to first paint, to engine ready and to the first odds on screen, cold (new
+  browser profile, empty cache) and warm (service-worker cache), in three settings:
+  unthrottled; Chromium's CPU throttling at 4x (DevTools' setting, which slows only
+  the page's main thread: Chromium refuses it for workers, where Pyodide runs); and
+  a slow phone, the whole browser confined to half of one core (two cores at a quarter
+  speed) with a cgroup
+  (root only), which slows the worker too;
+* bytes served on a cold load (raw, and gzip-equivalent: each file gzipped at level 6);
+* memory after boot: the page's JS heap (CDP) and the worker's wasm memory;
+* in-engine times inside Pyodide under Node.js: boot, import of pydantic and of the
+  core, and the exact distribution of 12 dice against 8 dice with rerolls, by our core
+  and by icepool.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import statistics
+import subprocess
+import sys
+import threading
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import build  # noqa: E402
+from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+ICEPOOL = ("icepool", "2.1.3")
+
+
+class CountingHandler(build.Handler):
+    """The app's handler, counting what it serves."""
+
+    served: list[str] = []  # noqa: RUF012 - shared by design: one bench at a time
+
+    def do_GET(self) -> None:
+        CountingHandler.served.append(self.path.split("?")[0].lstrip("/") or "index.html")
+        super().do_GET()
+
+
+def serve() -> tuple[str, Any]:
+    import http.server
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(CountingHandler))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{httpd.server_address[1]}/", httpd
+
+
+def served_bytes() -> tuple[int, int]:
+    raw = gz = 0
+    for name in CountingHandler.served:
+        path = build.DIST / name
+        if path.is_file():
+            data = path.read_bytes()
+            raw += len(data)
+            gz += len(gzip.compress(data, 6))
+    return raw, gz
+
+
+def load(page: Any, url: str, throttle: float) -> dict[str, float]:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.goto(url + "#/dice")
+    page.wait_for_function("() => performance.getEntriesByName('tc-first-odds').length > 0", timeout=180_000)
+    figures = page.evaluate(
+        """() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+        ready: window.tc.engine.marks.page_ready,
+        odds: performance.getEntriesByName('tc-first-odds')[0].startTime,
+        wasm: window.tc.engine.marks.wasm_bytes,
+        worker_ready: window.tc.engine.marks.ready,
+    })"""
+    )
+    figures["heap"] = cdp.send("Runtime.getHeapUsage")["usedSize"]
+    cdp.detach()
+    return figures
+
+
+CGROUP = Path("/sys/fs/cgroup/cpu/tcbench")
+
+
+def slow_phone_chromium() -> Path | None:
+    """A Chromium launcher confined with all its processes to 50% of one core, if possible."""
+    try:
+        CGROUP.mkdir(exist_ok=True)
+        (CGROUP / "cpu.cfs_period_us").write_text("100000")
+        (CGROUP / "cpu.cfs_quota_us").write_text("50000")
+    except OSError:
+        return None
+    launcher = build.CACHE / "bench" / "chromium-slow-phone"
+    launcher.write_text(f'#!/bin/sh\necho $$ > {CGROUP}/cgroup.procs\nexec {build.CHROMIUM} "$@"\n')
+    launcher.chmod(0o755)
+    return launcher
+
+
+def browser_figures(url: str) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    settings: list[tuple[str, Path, float]] = [("1x", build.CHROMIUM, 1), ("cdp 4x", build.CHROMIUM, 4)]
+    slow = slow_phone_chromium()
+    if slow:
+        settings.append(("slow phone", slow, 1))
+    else:
+        print("(no cgroup here: the slow-phone setting is skipped)")
+    results: dict[str, Any] = {}
+    with sync_playwright() as p:
+        for name, executable, throttle in settings:
+            browser = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+            cold: list[dict[str, float]] = []
+            warm: list[dict[str, float]] = []
+            transfer: list[tuple[int, int]] = []
+            for _ in range(RUNS):
+                context = browser.new_context(**PHONE)
+                CountingHandler.served.clear()
+                page = context.new_page()
+                cold.append(load(page, url, throttle))
+                transfer.append(served_bytes())
+                page.close()
+                page = context.new_page()
+                warm.append(load(page, url, throttle))
+                context.close()
+            results[name] = {"cold": cold, "warm": warm, "transfer": transfer}
+            browser.close()
+    return results
+
+
+def engine_figures() -> dict[str, Any]:
+    wheel_dir = build.CACHE / "bench"
+    wheel_dir.mkdir(parents=True, exist_ok=True)
+    if not list(wheel_dir.glob("icepool-*.whl")):
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "-d",
+                str(wheel_dir),
+                f"{ICEPOOL[0]}=={ICEPOOL[1]}",
+            ],
+            check=True,
+        )
+    (wheel,) = wheel_dir.glob("icepool-*.whl")
+    done = subprocess.run(
+        ["node", str(ROOT / "tests" / "bench_engine.mjs"), str(build.DIST), str(wheel), "9"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return figures
+
+
+def med(rows: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in rows)
+
+
+def main() -> None:
+    url, httpd = serve()
+    print(f"Table Companion benchmark: {RUNS} runs each, build {build_id()}\n")
+    engine = engine_figures()
+    print("In-engine, Pyodide under Node.js (median of 9 where repeated):")
+    for key, value in engine.items():
+        print(f"  {key:34s} {value:9.1f} ms")
+    browser = browser_figures(url)
+    httpd.shutdown()
+    print("\nBrowser, 390x844, medians (ms from navigation start):")
+    print(f"  {'':16s} {'first paint':>12s} {'engine ready':>13s} {'first odds':>11s}")
+    for setting, data in browser.items():
+        for kind in ("cold", "warm"):
+            rows = data[kind]
+            print(
+                f"  {kind + ' ' + setting:16s} {med(rows, 'paint'):12.0f} {med(rows, 'ready'):13.0f}"
+                f" {med(rows, 'odds'):11.0f}"
+            )
+    raw, gz = browser["1x"]["transfer"][0]
+    print(f"\nCold load served: {raw / 1e6:.2f} MB raw, {gz / 1e6:.2f} MB gzip-equivalent")
+    warm = browser["1x"]["warm"]
+    print(
+        f"Memory after boot (warm, 1x): page JS heap {med(warm, 'heap') / 1e6:.1f} MB, "
+        f"worker wasm memory {med(warm, 'wasm') / 1e6:.1f} MB, "
+        f"total {(med(warm, 'heap') + med(warm, 'wasm')) / 1e6:.1f} MB"
+    )
+
+
+def build_id() -> str:
+    html = (build.DIST / "index.html").read_text()
+    return html.split('name="tc-build" content="')[1].split('"')[0]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+// Games: start one from squads, track every unit and side, resolve actions with exact
+// odds, apply the result in one tap, undo and redo anything, adjust anything by hand.
+// Every change goes through the engine (game.*) and is saved at once.
+import { el, clear, notify, button } from "./dom.js";
+import { schemaForm } from "./schema-form.js";
+import { newId } from "./store.js";
+import { shareBox } from "./share-box.js";
+
+const pct = (p) => (p > 0 && p < 0.001 ? "<0.1%" : `${(p * 100).toFixed(1)}%`);
+
+export class GamesView {
+  constructor(root, engine, store, systems) {
+    Object.assign(this, { root, engine, store, systems });
+  }
+
+  // #/games and #/games/new/<opponent squad id>
+  async list(opponentId = null) {
+    clear(this.root);
+    await this.store.ready;
+    this.root.append(el("h1", {}, "Games"));
+    const list = el("ul", { class: "list" });
+    for (const game of this.store.data.games) {
+      list.append(el("li", { class: "card" }, el("a", { href: `#/game/${game.id}` }, el("strong", {}, game.name)),
+        el("small", {}, ` ${this.systems.name(game.system)} · round ${game.round} · ${game.sides.map((s) => s.name).join(" vs ")}`)));
+    }
+    if (!this.store.data.games.length) list.append(el("li", { class: "muted" }, "No games yet."));
+    this.root.append(list, el("h2", {}, "New game"));
+    const squads = this.store.data.squads;
+    if (squads.length < 1) {
+      this.root.append(el("p", {}, "Build a squad first, or open one from a share link."));
+      return;
+    }
+    const pick = (id, chosen) => el("select", { id },
+      ...squads.map((s) => { const o = el("option", { value: s.id }, `${s.name} (${this.systems.name(s.system)})`); o.selected = s.id === chosen; return o; }));
+    const first = pick("side-a-squad", squads.find((s) => s.id !== opponentId)?.id ?? squads[0].id);
+    const second = pick("side-b-squad", opponentId ?? squads[squads.length - 1].id);
+    const nameA = el("input", { id: "side-a-name", value: "Player 1", maxlength: "80" });
+    const nameB = el("input", { id: "side-b-name", value: opponentId ? "Opponent" : "Player 2", maxlength: "80" });
+    const start = button("Start game", async () => {
+      const a = this.store.squad(first.value);
+      const b = this.store.squad(second.value);
+      const reply = await this.engine.call("game.new", {
+        id: newId("g"), name: `${a.name} vs ${b.name}`,
+        sides: [{ name: nameA.value || "Player 1", squad: a }, { name: nameB.value || "Player 2", squad: b }],
+      });
+      if (!reply.ok) { notify(reply.error.message); return; }
+      this.store.putGame(reply.result);
+      location.hash = `#/game/${reply.result.id}`;
+    }, { class: "primary", id: "start-game" });
+    this.root.append(
+      el("div", { class: "row" }, el("label", {}, "Side 1 ", nameA), first),
+      el("div", { class: "row" }, el("label", {}, "Side 2 ", nameB), second),
+      el("div", { class: "actions" }, start));
+  }
+
+  // #/game/<id>
+  async show(id) {
+    clear(this.root);
+    await this.store.ready;
+    const game = this.store.game(id);
+    if (!game) {
+      this.root.append(el("p", { class: "error" }, "This game no longer exists."), el("a", { href: "#/games" }, "All games"));
+      return;
+    }
+    this.game = game;
+    this.info = await this.systems.describe(game.system);
+    if (!this.info) return;
+    this.render();
+  }
+
+  async change(op, args = {}) {
+    const reply = await this.engine.call(op, { game: this.game, ...args });
+    if (!reply.ok) { notify(reply.error.message); return false; }
+    this.commit(reply.result);
+    return true;
+  }
+
+  commit(game) {
+    this.game = game;
+    this.store.putGame(game);
+    this.render();
+  }
+
+  render() {
+    const game = this.game;
+    const scrollY = window.scrollY;
+    clear(this.root);
+    const undoable = game.cursor > 1;
+    const redoable = game.cursor < game.log.length;
+    this.root.append(
+      el("h1", {}, game.name),
+      el("div", { class: "actions sticky-tools" },
+        el("span", { class: "round", id: "round" }, `Round ${game.round}`),
+        button("Next round", () => this.change("game.round"), { id: "next-round" }),
+        button("↶ Undo", () => this.change("game.undo"), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
+        button("↷ Redo", () => this.change("game.redo"), { id: "redo", ...(redoable ? {} : { disabled: "" }) })),
+    );
+    game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
+    this.root.append(this.actionPanel(), this.logBlock(),
+      el("div", { class: "actions" },
+        button("Share this game", async (event) => { event.target.after(await shareBox(this.engine, { game: this.game }, "game")); }, { id: "share-game" }),
+        button("Delete game", () => { if (confirm("Delete this game?")) { this.store.removeGame(game.id); location.hash = "#/games"; } }, { class: "danger" })));
+    window.scrollTo(0, scrollY);
+  }
+
+  adjust(path, value, text) {
+    return this.change("game.adjust", { changes: [{ path, value }], text });
+  }
+
+  sideBlock(side, s) {
+    const resources = el("div", { class: "resources" });
+    for (const def of this.info.resources) {
+      const value = side.resources[def.key] ?? 0;
+      resources.append(stepper(def.label, value, (v) => this.adjust(["sides", s, "resources", def.key], v, `${side.name}: ${def.label} ${v}`),
+        { min: def.min, max: def.max, id: `res-${s}-${def.key}` }));
+    }
+    const cards = el("div", { class: "unit-cards" });
+    side.units.forEach((unit, u) => cards.append(this.unitCard(unit, s, u)));
+    return el("section", { class: "side", "data-side": String(s) }, el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`)), resources, cards);
+  }
+
+  unitCard(unit, s, u) {
+    const state = unit.state;
+    const base = ["sides", s, "units", u, "state"];
+    const card = el("article", { class: `unit-card${state.destroyed ? " destroyed" : ""}${state.activated ? " done" : ""}`, "data-unit": `${s}/${unit.key}` });
+    card.append(el("div", { class: "card-head" }, el("strong", {}, unit.name),
+      state.destroyed ? el("span", { class: "badge" }, "destroyed") : ""));
+    const damage = stepper("Damage", state.damage, (v) => this.adjust([...base, "damage"], v, `${unit.name}: damage set to ${v}`),
+      { min: 0, max: state.max_damage, suffix: ` / ${state.max_damage}`, id: `dmg-${s}-${unit.key}` });
+    const bar = el("div", { class: "track" }, el("span", { class: "track-fill" }));
+    bar.firstChild.style.width = `${Math.min(100, (state.damage / Math.max(1, state.max_damage)) * 100)}%`;
+    card.append(damage, bar);
+    const flags = el("div", { class: "chips" });
+    const activated = button(state.activated ? "Activated" : "Ready", () => this.adjust([...base, "activated"], !state.activated,
+      `${unit.name}: ${state.activated ? "ready again" : "activated"}`), { class: `chip${state.activated ? " on" : ""}`, "data-flag": "activated" });
+    flags.append(activated);
+    for (const def of this.info.tracked.filter((t) => t.kind === "condition")) {
+      const on = state.conditions.includes(def.key);
+      const next = on ? state.conditions.filter((c) => c !== def.key) : [...state.conditions, def.key];
+      flags.append(button(def.label, () => this.adjust([...base, "conditions"], next, `${unit.name}: ${def.label} ${on ? "off" : "on"}`),
+        { class: `chip${on ? " on" : ""}`, title: def.help, "data-flag": def.key }));
+    }
+    card.append(flags);
+    for (const def of this.info.tracked.filter((t) => t.kind === "counter")) {
+      const value = state.counters[def.key] ?? 0;
+      card.append(stepper(def.label, value, (v) => this.adjust([...base, "counters", def.key], v, `${unit.name}: ${def.label} ${v}`),
+        { min: 0, max: def.max, id: `ctr-${s}-${unit.key}-${def.key}` }));
+    }
+    const destroyed = button(state.destroyed ? "Back in play" : "Mark destroyed", () => this.adjust([...base, "destroyed"], !state.destroyed,
+      `${unit.name}: ${state.destroyed ? "back in play" : "destroyed"}`), { class: "small" });
+    card.append(destroyed);
+    return card;
+  }
+
+  // --- actions: pick, see the odds, roll or type dice, apply in one tap ------------------
+  actionPanel() {
+    const panel = el("section", { class: "action-panel", id: "action-panel" }, el("h2", {}, "Action"));
+    if (!this.info.actions.length) { panel.append(el("p", { class: "muted" }, "This system has no actions yet.")); return panel; }
+    const chooser = el("select", { id: "action-pick" }, ...this.info.actions.map((a) => el("option", { value: a.name }, a.label)));
+    const body = el("div");
+    panel.append(chooser, body);
+    const draw = () => { clear(body); body.append(this.actionForm(this.info.actions.find((a) => a.name === chooser.value))); };
+    chooser.addEventListener("change", draw);
+    draw();
+    return panel;
+  }
+
+  unitPicker(filter) {
+    return (node, current, onChange, name) => {
+      const select = el("select", { name, id: `pick-${name}` });
+      this.game.sides.forEach((side, s) => {
+        const group = el("optgroup", { label: side.name });
+        for (const unit of side.units.filter((x) => !x.state.destroyed)) {
+          const ref = `${s}/${unit.key}`;
+          if (!filter(s)) continue;
+          const option = el("option", { value: ref }, unit.name);
+          option.selected = ref === current;
+          group.append(option);
+        }
+        if (group.children.length) select.append(group);
+      });
+      select.addEventListener("change", onChange);
+      return { element: select, read: () => select.value };
+    };
+  }
+
+  actionForm(action) {
+    const box = el("div", { class: "action-form" });
+    const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
+    const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
+    let form;
+    let typed = null;
+    const refresh = async () => {
+      if (!action.has_odds) return;
+      const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input: form.read() });
+      clear(odds);
+      if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
+      odds.append(oddsBlock(reply.result));
+    };
+    const custom = {
+      "own-unit": this.unitPicker(() => true),
+      "enemy-unit": this.unitPicker(() => true),
+    };
+    form = schemaForm(action.input_schema, this.lastInput?.[action.name] ?? {}, { onChange: () => { typed = null; refresh(); }, custom });
+    const run = async (faces) => {
+      const input = form.read();
+      this.lastInput = { ...this.lastInput, [action.name]: input };
+      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, ...(faces ? { faces } : {}) });
+      clear(result);
+      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (!reply.result.complete) {
+        const need = reply.result.need;
+        result.append(el("p", { class: "prompt", id: "action-prompt" }, `Roll ${need.count} d${need.sides} for ${need.purpose}, then tap each face.`),
+          el("output", { class: "faces-typed" }, typed.join(" ") || "no dice yet"),
+          el("div", { class: "keypad" }, ...Array.from({ length: need.sides }, (_, i) => button(String(i + 1), () => { typed.push(i + 1); run(typed); }, { class: "key", "data-face": String(i + 1) }))),
+          el("div", { class: "actions" }, button("⌫ Undo", () => { typed.pop(); run(typed); })));
+        return;
+      }
+      const pending = reply.result.game;
+      result.append(el("p", { class: "verdict", id: "action-text" }, reply.result.event.text), diceLine(reply.result.event.detail),
+        el("div", { class: "actions" },
+          button("Apply", () => { typed = null; this.commit(pending); }, { class: "primary", id: "apply-result" }),
+          button("Discard", () => { typed = null; clear(result); })));
+    };
+    box.append(form.element, odds,
+      el("div", { class: "actions" },
+        button("Roll for me", () => { typed = null; run(null); }, { class: "primary", id: "action-roll" }),
+        button("I rolled real dice", () => { typed = []; run(typed); }, { id: "action-typed" })),
+      result);
+    refresh();
+    return box;
+  }
+
+  logBlock() {
+    const list = el("ol", { class: "log", id: "game-log", reversed: "" });
+    this.game.log.forEach((event, i) => {
+      list.prepend(el("li", { class: i < this.game.cursor ? "" : "undone" }, event.text));
+    });
+    return el("section", {}, el("h2", {}, "Log"), list);
+  }
+}
+
+function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" } = {}) {
+  const down = button("−", () => set(value - 1), { class: "step", "aria-label": `${label} down`, ...(min !== null && value <= min ? { disabled: "" } : {}) });
+  const up = button("+", () => set(value + 1), { class: "step", "aria-label": `${label} up`, ...(max !== null && max !== undefined && value >= max ? { disabled: "" } : {}) });
+  return el("div", { class: "stepper", id }, el("span", { class: "step-label" }, label), down, el("output", {}, `${value}${suffix}`), up);
+}
+
+function oddsBlock(odds) {
+  const box = el("div", {});
+  if (odds.summary) box.append(el("p", { class: "summary" }, odds.summary));
+  for (const [name, table] of Object.entries(odds.tables)) {
+    const rows = table.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
+    box.append(el("table", { class: "odds", "data-table": name },
+      el("caption", {}, `${name} (mean ${table.p_mean.toFixed(2)})`),
+      el("thead", {}, el("tr", {}, el("th", {}, name), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows)));
+  }
+  for (const [name, p] of Object.entries(odds.facts)) box.append(el("p", { "data-fact": name }, `${name.replaceAll("_", " ")}: ${pct(p)}`));
+  return box;
+}
+
+function diceLine(detail) {
+  const line = el("div", { class: "pool-roll" });
+  for (const key of ["attack", "defense"]) {
+    const pool = detail?.[key];
+    if (!pool?.dice) continue;
+    line.append(el("span", { class: "label" }, `${key}:`));
+    for (const die of pool.dice) {
+      const text = die.rerolled == null ? String(die.first) : `${die.first}→${die.rerolled}`;
+      line.append(el("span", { class: `die ${die.successes ? "hit" : "miss"}${die.crit ? " crit" : ""}` }, text));
+    }
+  }
+  return line;
+}

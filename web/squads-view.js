@@ -1,0 +1,233 @@
+// Squads: the list, the editor (catalogue and own units, live points and violations),
+// own-unit entry in the system's format, roster printing, JSON export/import, sharing.
+import { el, clear, notify, button } from "./dom.js";
+import { schemaForm } from "./schema-form.js";
+import { newId } from "./store.js";
+import { shareBox } from "./share-box.js";
+
+export class SquadsView {
+  constructor(root, engine, store, systems) {
+    Object.assign(this, { root, engine, store, systems });
+  }
+
+  // #/squads
+  async list() {
+    clear(this.root);
+    await this.store.ready;
+    const playable = await this.systems.playable();
+    this.root.append(el("h1", {}, "Squads"));
+    const list = el("ul", { class: "list" });
+    for (const squad of this.store.data.squads) {
+      const name = this.systems.name(squad.system);
+      list.append(el("li", { class: "card" },
+        el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, squad.name)),
+        el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
+    }
+    if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
+    const system = el("select", { id: "new-squad-system" },
+      ...playable.map((s) => el("option", { value: s.id }, s.name)));
+    const create = button("New squad", async () => {
+      const squad = { id: newId("s"), name: "New squad", system: system.value, limit: null, units: [] };
+      this.store.putSquad(squad);
+      location.hash = `#/squad/${squad.id}`;
+    }, { id: "new-squad", class: "primary" });
+    const file = el("input", { type: "file", accept: "application/json,.json", id: "import-file", hidden: "" });
+    file.addEventListener("change", () => this.importFile(file.files[0]));
+    const importButton = button("Import JSON", () => file.click(), { id: "import-json" });
+    this.root.append(list, el("div", { class: "actions" }, system, create), el("div", { class: "actions" }, importButton, file));
+  }
+
+  async importFile(file) {
+    if (!file) return;
+    let squad;
+    try {
+      squad = JSON.parse(await file.text());
+    } catch {
+      notify("That file is not JSON: nothing was imported.");
+      return;
+    }
+    const reply = await this.engine.call("squad.check", { squad: { ...squad, id: newId("s") } });
+    if (!reply.ok) {
+      notify(`That file is not a squad: ${reply.error.message}. Nothing was imported.`);
+      return;
+    }
+    this.store.putSquad({ ...squad, id: newId("s") });
+    this.list();
+  }
+
+  // #/squad/<id>
+  async edit(id) {
+    clear(this.root);
+    await this.store.ready;
+    const squad = this.store.squad(id);
+    if (!squad) {
+      this.root.append(el("p", { class: "error" }, "This squad no longer exists."), el("a", { href: "#/squads" }, "All squads"));
+      return;
+    }
+    const info = await this.systems.describe(squad.system);
+    if (!info) return;
+    const name = el("input", { id: "squad-name", value: squad.name, maxlength: "80", "aria-label": "Squad name" });
+    const limit = el("input", { id: "squad-limit", type: "number", inputmode: "numeric", min: "1", value: squad.limit ?? "", placeholder: "none" });
+    const summary = el("p", { id: "squad-total", class: "total", "aria-live": "polite" });
+    const units = el("ul", { class: "list units", id: "squad-units" });
+    const squadProblems = el("ul", { class: "violations", id: "squad-violations" });
+    const persist = () => {
+      squad.name = name.value.trim() || "Unnamed squad";
+      squad.limit = limit.value ? Number(limit.value) : null;
+      this.store.putSquad(squad);
+      refresh();
+    };
+    name.addEventListener("change", persist);
+    limit.addEventListener("change", persist);
+
+    const refresh = async () => {
+      const reply = await this.engine.call("squad.check", { squad });
+      if (!reply.ok) { summary.textContent = reply.error.message; return; }
+      const report = reply.result;
+      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
+        (report.legal ? " · legal" : " · not legal yet");
+      summary.dataset.legal = String(report.legal);
+      clear(units);
+      clear(squadProblems);
+      for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")));
+      for (const unit of report.units) {
+        const entry = squad.units.find((u) => u.key === unit.key);
+        const problems = el("ul", { class: "violations" },
+          ...unit.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : ""))));
+        const actions = el("div", { class: "unit-actions" },
+          el("a", { href: `#/unit/${squad.id}/${unit.key}`, class: "button small" }, "Edit"),
+          button("Copy", () => { squad.units.push({ ...structuredClone(entry), key: nextKey(squad) }); persist(); }, { class: "small" }),
+          button("Remove", () => { squad.units = squad.units.filter((u) => u.key !== unit.key); persist(); }, { class: "small" }));
+        units.append(el("li", { class: "card unit-row", "data-key": unit.key },
+          el("div", { class: "card-head" }, el("strong", {}, unit.name), el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
+          problems, actions));
+      }
+      if (!report.units.length) units.append(el("li", { class: "muted" }, "No units yet: add one from the book or define your own."));
+    };
+
+    const catalogue = el("select", { id: "catalogue-pick", "aria-label": "Unit from the book" },
+      el("option", { value: "" }, info.catalogue.length ? "Add a unit from the book…" : "(this book prints no units)"),
+      ...info.catalogue.map((c) => el("option", { value: c.id }, c.name)));
+    catalogue.addEventListener("change", () => {
+      const picked = info.catalogue.find((c) => c.id === catalogue.value);
+      if (!picked) return;
+      squad.units.push({ key: nextKey(squad), profile: structuredClone(picked.profile), origin: `catalogue:${picked.id}` });
+      catalogue.value = "";
+      persist();
+      if (picked.note) notify(`${picked.name}: ${picked.note}`);
+    });
+    const library = el("select", { id: "library-pick", "aria-label": "Unit from my library" },
+      el("option", { value: "" }, "Add one of my own units…"),
+      ...this.store.data.units.filter((u) => u.system === squad.system).map((u) => el("option", { value: u.id }, u.profile.name ?? u.id)));
+    library.addEventListener("change", () => {
+      const own = this.store.data.units.find((u) => u.id === library.value);
+      if (!own) return;
+      squad.units.push({ key: nextKey(squad), profile: structuredClone(own.profile), origin: `own:${own.id}` });
+      library.value = "";
+      persist();
+    });
+
+    const share = el("div", { id: "share-area" });
+    this.root.append(
+      el("h1", {}, info.info.name),
+      el("div", { class: "row" }, el("label", {}, "Name ", name), el("label", {}, "Points limit ", limit)),
+      summary, squadProblems, units,
+      el("div", { class: "actions" }, catalogue),
+      el("div", { class: "actions" }, library, el("a", { href: `#/unit/${squad.id}/new`, class: "button", id: "new-unit" }, "Define a unit")),
+      el("h2", {}, "Squad"),
+      el("div", { class: "actions" },
+        button("Share", async () => { clear(share); share.append(await shareBox(this.engine, { squad }, "squad")); }, { id: "share-squad", class: "primary" }),
+        el("a", { href: `#/roster/${squad.id}`, class: "button" }, "Roster"),
+        button("Export JSON", () => download(`${squad.name}.json`, squad), { id: "export-json" })),
+      el("div", { class: "actions" },
+        button("Duplicate", () => { const copy = { ...structuredClone(squad), id: newId("s"), name: `${squad.name} (copy)` }; this.store.putSquad(copy); location.hash = `#/squad/${copy.id}`; }),
+        button("Delete", () => { if (confirm(`Delete ${squad.name}?`)) { this.store.removeSquad(squad.id); location.hash = "#/squads"; } }, { class: "danger" })),
+      share,
+    );
+    await refresh();
+  }
+
+  // #/unit/<squadId>/<key|new>: a unit in the system's own stat format.
+  async unit(squadId, key) {
+    clear(this.root);
+    await this.store.ready;
+    const squad = this.store.squad(squadId);
+    if (!squad) { this.root.append(el("p", { class: "error" }, "This squad no longer exists.")); return; }
+    const info = await this.systems.describe(squad.system);
+    const entry = squad.units.find((u) => u.key === key);
+    const start = entry?.profile ?? info.catalogue[0]?.profile ?? {};
+    const status = el("div", { id: "unit-status", "aria-live": "polite" });
+    let form;
+    const check = async () => {
+      const reply = await this.engine.call("unit.check", { system: squad.system, profile: form.read() });
+      clear(status);
+      if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
+      const r = reply.result;
+      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
+        el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")))));
+      return r;
+    };
+    form = schemaForm(info.profile_schema, start, { onChange: debounce(check, 200) });
+    const saveTo = async (alsoLibrary) => {
+      const r = await check();
+      if (!r?.valid) { notify("Fix the marked fields first: the unit was not saved."); return; }
+      if (entry) entry.profile = r.profile;
+      else squad.units.push({ key: nextKey(squad), profile: r.profile, origin: "own" });
+      if (alsoLibrary) this.store.putUnit({ id: newId("u"), system: squad.system, profile: r.profile });
+      this.store.putSquad(squad);
+      location.hash = `#/squad/${squad.id}`;
+    };
+    this.root.append(el("h1", {}, entry ? "Edit unit" : "Define a unit"), form.element, status,
+      el("div", { class: "actions" },
+        button("Save to squad", () => saveTo(false), { class: "primary", id: "save-unit" }),
+        button("Save, and keep in my library", () => saveTo(true), { id: "save-unit-library" }),
+        el("a", { href: `#/squad/${squad.id}`, class: "button" }, "Cancel")));
+    await check();
+  }
+
+  // #/roster/<id>: a printable page.
+  async roster(id) {
+    clear(this.root);
+    await this.store.ready;
+    const squad = this.store.squad(id);
+    if (!squad) return;
+    const reply = await this.engine.call("squad.check", { squad });
+    const report = reply.ok ? reply.result : { total: "?", units: [] };
+    const table = el("table", { class: "roster" }, el("thead", {}, el("tr", {}, el("th", {}, "Unit"), el("th", {}, "Profile"), el("th", {}, "Points"))));
+    const body = el("tbody");
+    for (const unit of squad.units) {
+      const r = report.units.find((u) => u.key === unit.key);
+      body.append(el("tr", {}, el("td", {}, r?.name ?? unit.key), el("td", {}, profileText(unit.profile)), el("td", {}, String(r?.cost ?? "?"))));
+    }
+    table.append(body);
+    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), table,
+      el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
+  }
+}
+
+export function nextKey(squad) {
+  let n = squad.units.length + 1;
+  while (squad.units.some((u) => u.key === `u${n}`)) n++;
+  return `u${n}`;
+}
+
+export function profileText(profile) {
+  return Object.entries(profile)
+    .filter(([k]) => k !== "name")
+    .map(([k, v]) => `${k.replaceAll("_", " ")}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .join(" · ");
+}
+
+function download(name, data) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+  const link = el("a", { href: url, download: name.replace(/[^\w.-]+/g, "_") });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function debounce(f, ms) {
+  let timer;
+  return () => { clearTimeout(timer); timer = setTimeout(f, ms); };
+}
