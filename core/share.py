@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import zlib
 from typing import Any, Literal
 
@@ -39,6 +40,7 @@ from core.systems import implementation
 FORMAT = 1
 #: Longest token accepted: a squad is far shorter; a long game may come near.
 MAX_TOKEN = 200_000
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 #: Largest JSON a token may inflate to (a guard against deflate bombs).
 MAX_JSON = 2_000_000
 
@@ -87,6 +89,8 @@ def _unwrap(token: str) -> dict[str, Any]:
         raise ShareError("This link holds no squad or game.")
     if len(token) > MAX_TOKEN:
         raise ShareError("This link is too long to be one of ours.")
+    if not TOKEN_CHARS.fullmatch(token):
+        raise ShareError("This link is damaged: it has characters a share code never has.")
     try:
         blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError) as bad:

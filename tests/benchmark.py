@@ -32,10 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import build  # noqa: E402
 from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
 
-RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+import build  # noqa: E402
+
+RUNS = 5
 ICEPOOL = ("icepool", "2.1.3")
 
 
@@ -169,6 +170,8 @@ def med(rows: list[dict[str, float]], key: str) -> float:
 
 
 def main() -> None:
+    global RUNS
+    RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
     url, httpd = serve()
     print(f"Table Companion benchmark: {RUNS} runs each, build {build_id()}\n")
     engine = engine_figures()

@@ -1,0 +1,332 @@
+"""The shared layer with any rule system plugged in: squads, share links, games, saves.
+
+A small test system (tests/toy_system.py) is plugged into the real layer, so
+these tests pin the layer's behaviour whatever the real systems do.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from toy_system import INFO
+
+import core.systems
+from core import api, share, storage
+from core.dice import NeedMoreDice, TypedDice
+from core.game import Game, act, adjust, new_game, next_round, redo, step_back, undo
+from core.squad import Squad, SquadUnit, check
+from core.systems.base import Change
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(core.systems, "SYSTEMS", (*core.systems.SYSTEMS, INFO))
+    monkeypatch.setitem(core.systems.IMPLEMENTATIONS, "toy", "toy_system")
+    yield
+
+
+def unit(key: str, name: str = "Grunt", hp: int = 3, dice: int = 2) -> SquadUnit:
+    return SquadUnit(key=key, profile={"name": name, "hp": hp, "dice": dice})
+
+
+def squad(*units: SquadUnit, limit: int | None = None, name: str = "Reds") -> Squad:
+    return Squad(id="s1", name=name, system="toy", limit=limit, units=list(units))
+
+
+# --- squads ------------------------------------------------------------------------
+
+
+def test_points_and_violations_are_reported_per_unit() -> None:
+    report = check(squad(unit("u1"), unit("u2", hp=2, dice=4), limit=10))
+    assert [u.cost for u in report.units] == [7, 10]
+    assert report.total == 17
+    assert [v.rule for v in report.units[1].violations] == ["dice-over-hp"]
+    assert [v.rule for v in report.violations] == ["points-limit"]
+    assert not report.legal
+
+
+def test_an_invalid_profile_is_a_violation_not_a_crash() -> None:
+    report = check(squad(SquadUnit(key="u1", profile={"name": "X", "hp": 99, "dice": 1})))
+    assert report.units[0].cost is None
+    assert "hp" in report.units[0].violations[0].message
+
+
+def test_a_system_that_is_not_built_yet_is_a_clear_error() -> None:
+    reply = api.call("squad.check", {"squad": {"id": "s", "name": "n", "system": "skirmishers"}})
+    assert reply["error"]["message"] == "Skirmishers is not playable yet"
+
+
+# --- share links ----------------------------------------------------------------------
+
+names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=40)
+toy_units = st.builds(
+    lambda n, h, d: {"name": n, "hp": h, "dice": d}, names, st.integers(1, 20), st.integers(0, 10)
+)
+
+
+@st.composite
+def squads(draw: st.DrawFn) -> Squad:
+    profiles = draw(st.lists(toy_units, max_size=12))
+    keys = draw(
+        st.one_of(
+            st.just(None),
+            st.lists(
+                st.from_regex(r"[a-z0-9]{1,6}", fullmatch=True),
+                min_size=len(profiles),
+                max_size=len(profiles),
+                unique=True,
+            ),
+        )
+    )
+    units = [SquadUnit(key=keys[i] if keys else f"u{i + 1}", profile=p) for i, p in enumerate(profiles)]
+    return Squad(
+        id="shared", name=draw(names), system="toy", limit=draw(st.none() | st.integers(1, 500)), units=units
+    )
+
+
+@given(squads())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_valid_squad_round_trips_exactly(s: Squad) -> None:
+    back = share.decode(share.encode_squad(s))
+    assert back.kind == "squad"
+    assert back.squad == s
+
+
+@given(st.binary(max_size=300))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_tokens_raise_only_the_documented_error(blob: bytes) -> None:
+    for token in (base64.urlsafe_b64encode(blob).decode().rstrip("="), blob.decode("latin-1")):
+        try:
+            share.decode(token)
+        except share.ShareError as bad:
+            assert str(bad)
+
+
+@given(squads(), st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_mutated_tokens_raise_only_the_documented_error(s: Squad, data: st.DataObject) -> None:
+    token = share.encode_squad(s)
+    i = data.draw(st.integers(0, len(token) - 1))
+    c = data.draw(st.sampled_from("AZaz09-_+/=%~ "))
+    for mutated in (token[:i] + c + token[i + 1 :], token[:i], token + c):
+        with contextlib.suppress(share.ShareError):
+            share.decode(mutated)
+
+
+def _token(payload: Any, version: int = share.FORMAT, crc: int | None = None) -> str:
+    raw = json.dumps(payload).encode()
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = deflate.compress(raw) + deflate.flush()
+    head = bytes([version]) + (zlib.crc32(raw) if crc is None else crc).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(head + body).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "token, message",
+    [
+        ("", "holds no squad"),
+        ("!!!!", "characters a share code never has"),
+        ("AAAA", "too short"),
+        (_token({"k": "squad"}, version=9), "newer version of the app"),
+        (_token({"k": "squad"}, version=0), "not a Table Companion share code"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": []}}, crc=1), "does not match its checksum"),
+        (_token({"k": "other"}), "neither a squad nor a game"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": [["u1", [1, 2]]]}}), "unit 1 cannot be read"),
+        (_token({"k": "squad", "s": "nope", "d": {"u": []}}), "cannot open"),
+        ("A" * (share.MAX_TOKEN + 1), "too long"),
+    ],
+)
+def test_bad_tokens_get_a_clear_message(token: str, message: str) -> None:
+    with pytest.raises(share.ShareError, match=message):
+        share.decode(token)
+
+
+def test_a_deflate_bomb_is_refused() -> None:
+    token = _token({"k": "squad", "s": "toy", "d": {"n": "x" * (share.MAX_JSON + 10), "u": []}})
+    assert len(token) < 10_000
+    with pytest.raises(share.ShareError, match="more than a squad"):
+        share.decode(token)
+
+
+def test_the_api_reports_a_damaged_link_as_an_error() -> None:
+    reply = api.call("share.decode", {"token": "AAAA"})
+    assert reply["ok"] is False
+    assert reply["error"]["problems"][0]["field"] == "token"
+
+
+def test_a_game_travels_whole() -> None:
+    game = start()
+    back = share.decode(share.encode_game(game))
+    assert back.kind == "game"
+    assert back.game == game
+
+
+def test_qr_code_of_a_link() -> None:
+    reply = api.call("share.qr", {"text": "http://127.0.0.1:8000/#/open/" + "A" * 300})
+    assert reply["ok"]
+    assert reply["result"]["svg"].startswith("<svg")
+
+
+# --- games ------------------------------------------------------------------------------
+
+
+def start() -> Game:
+    reds = squad(unit("u1", "Red One", hp=3, dice=3), unit("u2", "Red Two"))
+    blues = squad(unit("u1", "Blue One", hp=2, dice=1), name="Blues")
+    return new_game("g1", "Test", [("Red", reds), ("Blue", blues)])
+
+
+def test_a_new_game_has_fresh_units_and_resources() -> None:
+    game = start()
+    assert [len(s.units) for s in game.sides] == [2, 1]
+    assert game.sides[0].units[0].state.max_damage == 3
+    assert game.sides[1].resources == {"command": 2}
+    assert game.log[0].kind == "start"
+
+
+def test_an_action_with_typed_dice_is_applied_and_logged() -> None:
+    game = act(start(), "shoot", {"attacker": "0/u1", "target": "1/u1"}, TypedDice([4, 1, 6]))
+    target = game.sides[1].units[0].state
+    assert (target.damage, target.destroyed) == (2, True)
+    assert game.log[-1].text == "Red One shoots Blue One: 2 damage"
+
+
+def test_an_action_asks_for_the_dice_it_still_needs() -> None:
+    with pytest.raises(NeedMoreDice) as need:
+        act(start(), "shoot", {"attacker": "0/u1", "target": "1/u1", "bonus": 1}, TypedDice([4]))
+    assert need.value.needed == 3
+
+
+def test_any_number_of_steps_undo_and_redo() -> None:
+    game = start()
+    states = [game]
+    game = act(game, "shoot", {"attacker": "0/u2", "target": "1/u1"}, TypedDice([4, 1]))
+    states.append(game)
+    game = adjust(game, [Change(path=["sides", 0, "resources", "command"], value=5)])
+    states.append(game)
+    game = next_round(game)
+    states.append(game)
+    assert game.round == 2
+    for expected in reversed(states[:-1]):
+        game = step_back(game)
+        assert game.sides == expected.sides
+        assert game.round == expected.round
+    with pytest.raises(ValueError, match="nothing to undo"):
+        step_back(game)
+    for expected in states[1:]:
+        game = redo(game)
+        assert game.sides == expected.sides
+    with pytest.raises(ValueError, match="nothing to redo"):
+        redo(game)
+
+
+def test_a_new_step_after_undo_drops_the_undone_ones() -> None:
+    game = adjust(start(), [Change(path=["round"], value=4)])
+    game = undo(game)
+    game = adjust(game, [Change(path=["round"], value=6)])
+    assert [e.kind for e in game.log] == ["start", "adjust"]
+    assert game.round == 6
+
+
+def test_manual_adjustments_reach_anything_tracked_but_nothing_else() -> None:
+    game = adjust(start(), [Change(path=["sides", 1, "units", 0, "state", "conditions"], value=["pinned"])])
+    assert game.sides[1].units[0].state.conditions == ["pinned"]
+    assert game.log[-1].kind == "adjust"
+    with pytest.raises(ValueError):
+        adjust(game, [Change(path=["id"], value="hijack")])
+    reply = api.call(
+        "game.adjust",
+        {"game": game.model_dump(mode="json"), "changes": [{"path": ["sides", 9, "units"], "value": []}]},
+    )
+    assert reply["ok"] is False
+
+
+def test_odds_come_from_the_same_pool_as_the_roll() -> None:
+    reply = api.call(
+        "game.odds",
+        {
+            "game": start().model_dump(mode="json"),
+            "action": "shoot",
+            "input": {"attacker": "0/u1", "target": "1/u1"},
+        },
+    )
+    damage = reply["result"]["tables"]["damage"]
+    assert [r["exactly"] for r in damage["rows"]] == ["1/8", "3/8", "3/8", "1/8"]
+    assert reply["result"]["facts"]["destroyed"] == 0.5
+
+
+def test_game_act_through_the_api_with_typed_faces() -> None:
+    game = start().model_dump(mode="json")
+    args = {"game": game, "action": "shoot", "input": {"attacker": "0/u2", "target": "1/u1"}}
+    need = api.call("game.act", {**args, "faces": [5]})["result"]
+    assert need["complete"] is False
+    assert need["need"]["count"] == 1
+    done = api.call("game.act", {**args, "faces": [5, 5]})["result"]
+    assert done["game"]["sides"][1]["units"][0]["state"]["destroyed"] is True
+    too_many = api.call("game.act", {**args, "faces": [5, 5, 5]})
+    assert "remove 1" in too_many["error"]["message"]
+
+
+# --- saved data ---------------------------------------------------------------------------
+
+
+def test_nothing_saved_yet_is_an_empty_store() -> None:
+    assert storage.load(None).store == storage.Store()
+
+
+def test_unreadable_items_are_set_aside_and_the_rest_kept() -> None:
+    good = squad(unit("u1")).model_dump(mode="json")
+    loaded = storage.load({"schema_version": 1, "squads": [good, {"name": 3}], "games": "oops"})
+    assert [s.name for s in loaded.store.squads] == ["Reds"]
+    assert [a.kind for a in loaded.set_aside] == ["squads", "games"]
+    assert loaded.set_aside[0].raw == {"name": 3}
+    assert "set aside" in loaded.notes[0]
+
+
+def test_a_newer_save_is_left_untouched() -> None:
+    loaded = storage.load({"schema_version": storage.STORE_SCHEMA + 1, "squads": [{}]})
+    assert loaded.readonly
+    assert loaded.store.squads == []
+    assert "newer version" in loaded.notes[0]
+
+
+def test_older_saves_are_migrated_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store without a version (schema 0) is brought to the current one by MIGRATIONS."""
+
+    def from_0(data: dict[str, Any]) -> dict[str, Any]:
+        squads = [{**{k: v for k, v in s.items() if k != "uid"}, "id": s["uid"]} for s in data["squads"]]
+        return {"squads": squads}
+
+    monkeypatch.setitem(storage.MIGRATIONS, 0, from_0)
+    old = squad(unit("u1")).model_dump(mode="json")
+    old["uid"] = old.pop("id")
+    loaded = storage.load({"squads": [old]})
+    assert loaded.store.squads[0].id == "s1"
+    assert loaded.notes == ["Saved data was updated to format 1."]
+
+
+def test_a_save_with_no_way_forward_is_set_aside() -> None:
+    loaded = storage.load({"schema_version": 0, "squads": []})
+    assert loaded.set_aside[0].kind == "store"
+
+
+def test_a_saved_game_round_trips_through_the_store() -> None:
+    game = start()
+    loaded = storage.load({"schema_version": 1, "games": [game.model_dump(mode="json")]})
+    assert loaded.store.games == [game]
+
+
+def test_describe_gives_the_schemas_the_interface_draws() -> None:
+    reply = api.call("system.describe", {"system": "toy"})["result"]
+    assert reply["profile_schema"]["properties"]["hp"]["maximum"] == 20
+    shoot = reply["actions"][0]
+    assert shoot["input_schema"]["properties"]["attacker"]["ui"] == "own-unit"
+    assert shoot["has_odds"]
