@@ -34,6 +34,50 @@ for (let i = 0; i < runs; i++) {
 out.odds_12v8_uncached_median_ms = median(uncached);
 out.odds_12v8_cached_median_ms = median(Array.from({ length: runs }, call));
 
+// Every engine call a game needs, on a typical GUNFRAME squadron: time of the whole
+// handle() call (JSON in and out included), median of `runs`, and the share link's length.
+const ask = (op, args) => JSON.parse(py.globals.get("core").api.handle(JSON.stringify({ op, args })));
+py.runPython("import core.api");
+const timed = (op, args) => {
+  const times = [];
+  let reply;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    reply = ask(op, args);
+    times.push(performance.now() - t);
+  }
+  if (!reply.ok) throw new Error(`${op}: ${reply.error.message}`);
+  out[`call_${op}_ms`] = median(times);
+  return reply.result;
+};
+const describe = ask("system.describe", { system: "gunframe" });
+if (describe.ok) {
+  out.call_system_describe_first_ms = time(() => ask("system.describe", { system: "gunframe" }));
+  timed("system.describe", { system: "gunframe" });
+  const units = [];
+  let total = 0;
+  for (const c of describe.result.catalogue) {
+    const cost = ask("unit.check", { system: "gunframe", profile: c.profile }).result.cost ?? 99;
+    if (units.length < 5 && total + cost <= 100) { units.push({ key: `u${units.length + 1}`, profile: c.profile }); total += cost; }
+  }
+  const squad = { id: "bench", name: "Bench squadron", system: "gunframe", limit: 100, units };
+  timed("squad.check", { squad });
+  const token = timed("share.encode", { squad }).token;
+  out.share_squad_units = units.length;
+  out.share_squad_points = total;
+  out.share_link_chars = `http://127.0.0.1:8000/#/open/${token}`.length;
+  timed("share.decode", { token });
+  timed("share.qr", { text: `http://127.0.0.1:8000/#/open/${token}` });
+  const game = timed("game.new", { id: "g", name: "Bench", sides: [{ name: "A", squad }, { name: "B", squad }] });
+  const attack = { attacker: "0/u1", target: "1/u2", weapon: "short" };
+  timed("game.odds", { game, action: "attack", input: attack });
+  const played = timed("game.act", { game, action: "attack", input: attack, seed: 1 }).game;
+  timed("game.undo", { game: played });
+  timed("game.round", { game: played });
+  timed("game.adjust", { game: played, changes: [{ path: ["sides", 0, "resources", "focus_points"], value: 3 }] });
+  timed("store.load", { data: { schema_version: 1, squads: [squad], games: [played] } });
+}
+
 if (icepoolWheel) {
   py.unpackArchive(new Uint8Array(fs.readFileSync(icepoolWheel)), "wheel");
   out.icepool_import_ms = time(() => py.runPython("import icepool"));

@@ -177,7 +177,8 @@ def main() -> None:
     engine = engine_figures()
     print("In-engine, Pyodide under Node.js (median of 9 where repeated):")
     for key, value in engine.items():
-        print(f"  {key:34s} {value:9.1f} ms")
+        unit = " ms" if key.endswith("_ms") else ""
+        print(f"  {key:34s} {value:9.1f}{unit}" if unit else f"  {key:34s} {value:9}")
     browser = browser_figures(url)
     httpd.shutdown()
     print("\nBrowser, 390x844, medians (ms from navigation start):")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -72,3 +72,15 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+#: How long a test waits for the engine to boot (first visits precache ~16 MB first).
+BOOT_MS = 90_000
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser profile on a phone-sized screen."""
+    context = browser.new_context(**PHONE)
+    yield context
+    context.close()

@@ -8,22 +8,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PHONE, Server
+from conftest import BOOT_MS, PHONE, Server
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-
-BOOT_MS = 90_000
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(**PHONE)
-    yield context
-    context.close()
 
 
 def open_dice(page: Page, url: str) -> None:

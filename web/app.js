@@ -101,13 +101,17 @@ const ROUTES = {
   open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
 };
 
+function safeDecode(part) {
+  try { return decodeURIComponent(part); } catch { return part; }
+}
+
 function route() {
   const [name, ...args] = location.hash.replace(/^#\/?/, "").split("/");
   const shown = name === "dice" ? "dice" : ROUTES[name] ? "app" : "home";
   for (const [key, el] of Object.entries(views)) el.hidden = key !== shown;
   document.body.dataset.view = name || "home";
   if (shown === "dice") dice.show();
-  else if (shown === "app") ROUTES[name](...args.map(decodeURIComponent));
+  else if (shown === "app") ROUTES[name](...args.map(safeDecode));
 }
 
 window.addEventListener("hashchange", route);

@@ -30,27 +30,29 @@ export class GamesView {
       this.root.append(el("p", {}, "Build a squad first, or open one from a share link."));
       return;
     }
-    const pick = (id, chosen) => el("select", { id },
-      ...squads.map((s) => { const o = el("option", { value: s.id }, `${s.name} (${this.systems.name(s.system)})`); o.selected = s.id === chosen; return o; }));
-    const first = pick("side-a-squad", squads.find((s) => s.id !== opponentId)?.id ?? squads[0].id);
-    const second = pick("side-b-squad", opponentId ?? squads[squads.length - 1].id);
-    const nameA = el("input", { id: "side-a-name", value: "Player 1", maxlength: "80" });
-    const nameB = el("input", { id: "side-b-name", value: opponentId ? "Opponent" : "Player 2", maxlength: "80" });
+    const rows = el("div", { class: "side-rows" });
+    const sides = [];
+    const addSide = (label, chosen) => {
+      const n = sides.length;
+      const select = el("select", { id: `side-${n}-squad`, "aria-label": `Squad of side ${n + 1}` },
+        ...squads.map((q) => { const o = el("option", { value: q.id }, `${q.name} (${this.systems.name(q.system)})`); o.selected = q.id === chosen; return o; }));
+      const name = el("input", { id: `side-${n}-name`, value: label, maxlength: "80", "aria-label": `Name of side ${n + 1}` });
+      sides.push({ select, name });
+      rows.append(el("div", { class: "row" }, name, select));
+    };
+    addSide("Player 1", squads.find((q) => q.id !== opponentId)?.id ?? squads[0].id);
+    addSide(opponentId ? "Opponent" : "Player 2", opponentId ?? squads[squads.length - 1].id);
+    const more = button("+ Side", () => { if (sides.length < 8) addSide(`Player ${sides.length + 1}`, squads[0].id); }, { id: "add-side" });
     const start = button("Start game", async () => {
-      const a = this.store.squad(first.value);
-      const b = this.store.squad(second.value);
+      const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
       const reply = await this.engine.call("game.new", {
-        id: newId("g"), name: `${a.name} vs ${b.name}`,
-        sides: [{ name: nameA.value || "Player 1", squad: a }, { name: nameB.value || "Player 2", squad: b }],
+        id: newId("g"), name: chosen.map((c) => c.squad.name).join(" vs "), sides: chosen,
       });
       if (!reply.ok) { notify(reply.error.message); return; }
       this.store.putGame(reply.result);
       location.hash = `#/game/${reply.result.id}`;
     }, { class: "primary", id: "start-game" });
-    this.root.append(
-      el("div", { class: "row" }, el("label", {}, "Side 1 ", nameA), first),
-      el("div", { class: "row" }, el("label", {}, "Side 2 ", nameB), second),
-      el("div", { class: "actions" }, start));
+    this.root.append(rows, el("div", { class: "actions" }, more, start));
   }
 
   // #/game/<id>

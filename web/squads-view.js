@@ -35,6 +35,14 @@ export class SquadsView {
     file.addEventListener("change", () => this.importFile(file.files[0]));
     const importButton = button("Import JSON", () => file.click(), { id: "import-json" });
     this.root.append(list, el("div", { class: "actions" }, system, create), el("div", { class: "actions" }, importButton, file));
+    // The personal library: own units kept for reuse in any squad of their system.
+    const own = el("ul", { class: "list", id: "library" });
+    for (const unit of this.store.data.units) {
+      own.append(el("li", { class: "card" }, el("div", { class: "card-head" },
+        el("strong", {}, unit.profile.name ?? unit.id), el("small", {}, this.systems.name(unit.system))),
+        button("Remove from library", () => { this.store.removeUnit(unit.id); this.list(); }, { class: "small" })));
+    }
+    if (this.store.data.units.length) this.root.append(el("h2", {}, "My units"), own);
   }
 
   async importFile(file) {
