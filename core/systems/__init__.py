@@ -44,7 +44,7 @@ SYSTEMS: tuple[SystemInfo, ...] = (
         rulebook="001_c60598db3e91d492.txt",
         dice="d6",
         summary="Firepower against defense pools, power attacks, Focus Points, squadron building.",
-        status="planned",
+        status="playable",
     ),
     SystemInfo(
         id="ms_battles",

@@ -1,0 +1,200 @@
+"""GUNFRAME (Peril Planet, 2018): the rule system as the shared layer sees it.
+
+The package reads in the order the rulebook plays: :mod:`.catalogue` (frames,
+upgrades, power attacks, example units), :mod:`.building` (profile model,
+costs, construction rules, share-link packing), the game state defined here,
+and :mod:`.attack` (the attack action and its exact odds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.systems import info
+from core.systems.base import CatalogueUnit, ResourceDef, RuleSystem, TrackedDef, UnitState, Violation
+from core.systems.gunframe.attack import ATTACK, AttackInput, GunframeOptions, attack_odds, plan, resolve
+from core.systems.gunframe.building import (
+    GAME_SIZES,
+    GunframeForm,
+    GunframeUnit,
+    UpgradeRef,
+    assign_slots,
+    build_cost,
+    game_size,
+    pack,
+    squad_violations,
+    unit_cost,
+    unit_violations,
+    unpack,
+)
+from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+
+__all__ = [
+    "ATTACK",
+    "EXAMPLE_UNITS",
+    "FRAMES",
+    "GAME_SIZES",
+    "POWER_ATTACKS",
+    "PRINTED_POINTS",
+    "SYSTEM",
+    "UPGRADES",
+    "AttackInput",
+    "Gunframe",
+    "GunframeForm",
+    "GunframeOptions",
+    "GunframeUnit",
+    "UpgradeRef",
+    "attack_odds",
+    "build_cost",
+    "game_size",
+    "plan",
+    "resolve",
+]
+
+#: Conditions and counters a unit card shows (L948-960, L1264-1270, L1367, L1394, L2700-2733).
+TRACKED: tuple[TrackedDef, ...] = (
+    TrackedDef(
+        key="knocked_down",
+        label="Knocked down",
+        kind="condition",
+        help="Must stand up with a move; no reactions or dodges; attacks count as from behind (L950).",
+    ),
+    TrackedDef(
+        key="shut_down",
+        label="Shut down",
+        kind="condition",
+        help="Only reboots; Defense halved, no Evade or dodge, attackers +1D (L956-960, L1088).",
+    ),
+    TrackedDef(
+        key="distracted",
+        label="Distracted",
+        kind="condition",
+        help="Its next activation has a single action (L1268).",
+    ),
+    TrackedDef(
+        key="engaged",
+        label="Engaged",
+        kind="condition",
+        help="In contact with an enemy: close attacks only (L1108).",
+    ),
+    TrackedDef(
+        key="flying",
+        label="Flying",
+        kind="condition",
+        help='8" up for sight, never in cover, elevated against walkers (L920, L1084).',
+    ),
+    TrackedDef(
+        key="crippled",
+        label="Crippled",
+        kind="condition",
+        help="Optional rule: Speed and weapons halved, no Focus Point (L2727-2733).",
+    ),
+    TrackedDef(
+        key="target_lock",
+        label="Target Lock",
+        kind="counter",
+        max=1,
+        help="Enemies may spend it for Focus Fire or Precise Strike (L1367-1379).",
+    ),
+    TrackedDef(
+        key="evade",
+        label="Evade",
+        kind="counter",
+        max=1,
+        help="Spend it to reroll defense dice showing 1-3 (L1394-1400).",
+    ),
+)
+
+#: Side-level values (L694, L700-706, L1616-1639).
+RESOURCES: tuple[ResourceDef, ...] = (
+    ResourceDef(
+        key="focus_points",
+        label="Focus Points",
+        initial=0,
+        min=0,
+        help="Half the side's running gunframes, rounded up, each turn; spent, never kept (L694, L740).",
+    ),
+    ResourceDef(
+        key="victory_points",
+        label="Victory Points",
+        initial=0,
+        min=0,
+        help="Scored as the mission says (L1616).",
+    ),
+    ResourceDef(
+        key="initiative",
+        label="Initiative roll",
+        initial=0,
+        min=0,
+        help="This turn's D6 plus bonuses; higher picks who goes first (L700-706).",
+    ),
+)
+
+
+class Gunframe(RuleSystem):
+    """GUNFRAME's contribution to the shared squad and game layer."""
+
+    def catalogue(self) -> list[CatalogueUnit]:
+        """The book's example units, with every upgrade's slot filled in."""
+        out = []
+        for unit in EXAMPLE_UNITS:
+            profile = dict(unit.profile)
+            profile["upgrades"] = _with_slots(profile["upgrades"])
+            if "forms" in profile:
+                profile["forms"] = [{**f, "upgrades": _with_slots(f["upgrades"])} for f in profile["forms"]]
+            out.append(unit.model_copy(update={"profile": profile}))
+        return out
+
+    def unit_cost(self, profile: BaseModel) -> int:
+        return unit_cost(_unit(profile))
+
+    def unit_violations(self, profile: BaseModel) -> list[Violation]:
+        return unit_violations(_unit(profile))
+
+    def squad_violations(self, units: Sequence[tuple[str, BaseModel]], limit: int | None) -> list[Violation]:
+        return squad_violations([(k, _unit(p)) for k, p in units], limit)
+
+    def initial_state(self, profile: BaseModel) -> UnitState:
+        """Fresh and undamaged: Armour is the damage that destroys it (L1174-1182)."""
+        unit = _unit(profile)
+        flying = unit.frame == "flyer" or any(r.id in ("fly", "fast_flyer") for r in unit.upgrades)
+        return UnitState(
+            max_damage=unit.armour,
+            counters={"target_lock": 0, "evade": 0},
+            # Fliers start airborne; a Fast Flyer may start grounded (L2625): players adjust.
+            conditions=["flying"] if flying else [],
+            extra={"form": 0} if unit.forms else {},
+        )
+
+    def pack_profile(self, profile: BaseModel) -> Any:
+        return pack(_unit(profile))
+
+    def unpack_profile(self, packed: Any) -> BaseModel:
+        return unpack(packed)
+
+
+def _unit(profile: BaseModel) -> GunframeUnit:
+    if isinstance(profile, GunframeUnit):
+        return profile
+    return GunframeUnit.model_validate(profile.model_dump())
+
+
+def _with_slots(refs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    models = [UpgradeRef.model_validate(r) for r in refs]
+    return [
+        {**r, "slot": slot} if slot is not None else r
+        for r, slot in zip(refs, assign_slots(models), strict=True)
+    ]
+
+
+SYSTEM = Gunframe(
+    info=info("gunframe"),
+    profile_model=GunframeUnit,
+    tracked=TRACKED,
+    resources=RESOURCES,
+    actions={"attack": ATTACK},
+    options=GunframeOptions,
+)

@@ -1,0 +1,441 @@
+"""The GUNFRAME attack (L974-1200): firepower pool against defense pool.
+
+One plan (:func:`plan`) gathers both pools from the units, their upgrades, their
+state and the situational modifiers the players tick; :func:`resolve` rolls it
+with :func:`core.pool.roll_pool` and :func:`attack_odds` computes its exact
+distribution from the same :class:`~core.pool.PoolSpec` objects.
+
+* Firepower: the weapon system's value (L1062) + 1D per attack modifier
+  (L1074-1088) + Focus Fire 2D (L1375; +1D Extra Ammo, L2436) + Anti-Aircraft
+  2D against a flying target (L2428).  4+ hits, each 6 is a power point
+  (L1092-1100).
+* Defense: Defense, or the Close value against a Close attack (L1111, L1146);
+  flat bonuses, then halved if shut down or climbing (L958, L896), then dice
+  modifiers (L1129-1132 and upgrades).  4+ cancels a hit (L1156).
+* Damage = hits not cancelled (L1176); power points may be spent only when the
+  attack rolled a 6 and did damage (L1188).  Each die is rerolled at most once
+  (L353).
+
+Spending power points on power attacks is not done here yet: the points are
+reported in the result's detail.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.dice import DiceSource, Dist
+from core.pool import PoolRoll, PoolSpec, cancel, roll_pool, table
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+
+if TYPE_CHECKING:
+    from core.game import Game, GameUnit
+
+Weapon = Literal["close", "short", "medium", "long"]
+
+
+class GunframeOptions(BaseModel):
+    """Readings of unclear rules that players may choose differently (digest section 11).
+
+    The defaults are the recommended readings.  A game stores them by name in
+    ``Game.options``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    powerful_needs_six: bool = Field(
+        default=False,
+        description="Powerful's extra point only counts when the attack also rolled a 6 (strict reading of "
+        "L1188). Default: the extra point alone opens power attacks once damage is done (L2456).",
+    )
+    parry_only_when_all_cancelled: bool = Field(
+        default=False,
+        description="Parry may be used only when the defense cancelled every hit, as in its example (L2450). "
+        "Default: whenever defending in close combat (L2448).",
+    )
+    deflect_vs_knocked_down: bool = Field(
+        default=False,
+        description="Deflect still adds its die when a knocked-down unit is attacked. Default: no, since "
+        "every attack on it counts as from behind (L950, L2388).",
+    )
+    hard_cover_adds_to_cover: bool = Field(
+        default=False,
+        description="Hard cover's 2D come on top of cover's 1D. Default: hard cover replaces cover (L1132).",
+    )
+
+
+def _flag(ref: str, text: str) -> Any:
+    return Field(default=False, description=f"{text} ({ref})")
+
+
+class AttackInput(BaseModel):
+    """What the players tell the app about one attack; the units' upgrades and state add the rest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: str = Field(
+        description="The attacking unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"}
+    )
+    target: str = Field(
+        description="The unit attacked, as 'side/key'.", json_schema_extra={"ui": "enemy-unit"}
+    )
+    weapon: Weapon = Field(
+        default="short", description="Range band, and so the weapon system used (L1036-1040)."
+    )
+    charge: bool = _flag(
+        "L1076", "+1D: the attacker's first action this turn moved it into contact with the target"
+    )
+    crossfire: bool = _flag(
+        "L1080", '+1D: an unactivated friend within 8" sees the target from its other arc'
+    )
+    elevated: bool = _flag(
+        "L1084", "+1D: attacker on high ground, target not (automatic for a flyer vs a walker)"
+    )
+    rear: bool = _flag(
+        "L1086", "+1D: line of sight enters the target's back arc (automatic if it is knocked down)"
+    )
+    focus_fire: bool = _flag("L1375", "Spend the target's Target Lock for +2D (+3D with Extra Ammo, L2436)")
+    precise_strike: bool = _flag(
+        "L1377", "Spend the target's Target Lock to reroll firepower dice showing 1-3"
+    )
+    indirect_fire: bool = _flag(
+        "L2440",
+        "Fire without line of sight with an Indirect Fire system: spends the Target Lock; the target "
+        "is obscured and never in cover",
+    )
+    bonus_attack_dice: int = Field(
+        default=0,
+        ge=0,
+        le=12,
+        description="Other firepower dice: group followers' values (L2657), a swung object (L3013).",
+    )
+    obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target")
+    cover: bool = _flag("L1136", "+1D defense: the target touches solid terrain between it and the attacker")
+    hard_cover: bool = _flag("L1138", "+2D defense instead: the cover is dense or fortified")
+    defend_with_close: bool = _flag(
+        "L1146", "Close attacks only: the target rolls its Close value, not Defense"
+    )
+    evade: bool = _flag("L1400", "Spend the target's Evade counter to reroll defense dice showing 1-3")
+    shield_wall: bool = _flag(
+        "L2414", "+1 Defense: the target touches a friendly unit that also has Shield Wall"
+    )
+    in_building: bool = _flag("L2948", "+1 Defense: the target is infantry inside a building")
+    climbing: bool = _flag("L896", "The target stopped part-way up a climb: its Defense is halved")
+    underwater: bool = _flag("L2093", "Underwater environment: +1D defense against Long attacks")
+    bonus_defense_dice: int = Field(
+        default=0, ge=0, le=12, description="Other defense dice the players agree on (L1127)."
+    )
+    parry: bool = _flag(
+        "L2448", "The target uses its Parry: 1 damage to the attacker per defensive 6, no dodge"
+    )
+
+    @model_validator(mode="after")
+    def _one_use_of_the_lock(self) -> AttackInput:
+        if self.focus_fire + self.precise_strike + self.indirect_fire > 1:
+            raise ValueError(
+                "a Target Lock is spent once: choose Focus Fire, Precise Strike or Indirect Fire"
+            )
+        return self
+
+
+@dataclass
+class Plan:
+    """Both pools of one attack and everything needed to read the result."""
+
+    attack: PoolSpec
+    defense: PoolSpec | None
+    attack_notes: list[str]
+    defense_notes: list[str]
+    attacker: tuple[int, int, GameUnit]
+    target: tuple[int, int, GameUnit]
+    armour_left: int
+    powerful: bool
+    options: GunframeOptions
+    spent: list[str] = field(default_factory=list)
+    can_dodge: bool = True
+    agile: bool = False
+    parry: bool = False
+
+
+def _options(game: Game) -> GunframeOptions:
+    known = GunframeOptions.model_fields
+    return GunframeOptions.model_validate({k: v for k, v in game.options.items() if k in known})
+
+
+def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
+    profile = GunframeUnit.model_validate(unit.profile)
+    form = unit.state.extra.get("form", 0)
+    if not isinstance(form, int) or not 0 <= form < len(all_forms(profile)):
+        form = 0
+    return profile, form
+
+
+def plan(game: Game, inp: AttackInput) -> Plan:
+    """Gather both pools; ValueError when the attack cannot be made as described."""
+    opts = _options(game)
+    a_side, a_idx, attacker = game.unit(inp.attacker)
+    t_side, t_idx, target = game.unit(inp.target)
+    if a_side == t_side and a_idx == t_idx:
+        raise ValueError("a unit cannot attack itself")
+    a_prof, a_form = _form(attacker)
+    t_prof, t_form = _form(target)
+    a_ups = set(form_upgrades(a_prof, a_form))
+    t_ups = set(form_upgrades(t_prof, t_form))
+    w_ups = weapon_upgrades(a_prof, a_form)[inp.weapon]
+    t_weapons = weapon_upgrades(t_prof, t_form)
+    a_cond, t_cond = set(attacker.state.conditions), set(target.state.conditions)
+    close = inp.weapon == "close"
+
+    # Firepower (L1062-1088).
+    value = getattr(all_forms(a_prof)[a_form], inp.weapon)
+    notes = [f"{inp.weapon.capitalize()} {value}"]
+    if "crippled" in a_cond and not a_ups & {"anger_issues", "reinforced"}:
+        value = math.ceil(value / 2)  # crippled halves weapons, rounding up (L2733, L357)
+        notes.append(f"crippled: halved to {value}")
+    if "crippled" in a_cond and close and "anger_issues" in a_ups:
+        value += 2  # L2300
+        notes.append("Anger Issues +2")
+    if value < 1:
+        raise ValueError(f"{attacker.name} has no {inp.weapon} weapon system to attack with (L1064)")
+    dice = value
+    spent: list[str] = []
+    flying_t, flying_a = "flying" in t_cond, "flying" in a_cond
+    bonuses = [
+        (inp.charge, "charge", "L1076"),
+        (inp.crossfire, "crossfire", "L1080"),
+        (inp.elevated or (flying_a and not flying_t), "elevated", "L1084"),
+        (inp.rear or "knocked_down" in t_cond, "rear", "L1086, L950"),
+        ("shut_down" in t_cond, "target shut down", "L1088"),
+    ]
+    for on, label, _ref in bonuses:
+        if on:
+            dice += 1
+            notes.append(f"{label} +1")
+    lock_spent = inp.focus_fire or inp.precise_strike or inp.indirect_fire
+    if lock_spent and target.state.counters.get("target_lock", 0) < 1:
+        raise ValueError(f"{target.name} has no Target Lock to spend (L1373)")
+    if inp.indirect_fire and "indirect_fire" not in w_ups:
+        raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Indirect Fire (L2440)")
+    if lock_spent:
+        spent.append("target_lock")
+    if inp.focus_fire:
+        extra = 3 if "extra_ammo" in w_ups else 2  # L1375, L2436
+        dice += extra
+        notes.append(f"focus fire +{extra}")
+    if "anti_aircraft" in w_ups and flying_t:
+        dice += 2  # L2428
+        notes.append("anti-aircraft +2")
+    if inp.bonus_attack_dice:
+        dice += inp.bonus_attack_dice
+        notes.append(f"other +{inp.bonus_attack_dice}")
+    # Rerolls, each die once (L353): Precise Strike's 1-3 include Warrior's 1s (digest 11.3).
+    if inp.precise_strike:
+        attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1, 2, 3))
+        notes.append("precise strike: reroll 1-3")
+    elif close and "warrior" in a_ups:
+        attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1,))
+        notes.append("Warrior: reroll 1s")
+    else:
+        attack = PoolSpec(dice=dice, success_on=4, crit_on=6)
+
+    # Defense (L1111-1152): base, flat bonuses, halving, then dice (digest 11.5).
+    shut = "shut_down" in t_cond
+    d_notes: list[str] = []
+    if inp.defend_with_close and not close:
+        raise ValueError("the Close value defends only against Close attacks (L1146)")
+    if inp.defend_with_close and not shut:
+        base = all_forms(t_prof)[t_form].close
+        d_notes.append(f"Close {base}")
+    else:
+        base = all_forms(t_prof)[t_form].defense
+        d_notes.append(f"Defense {base}")
+    if inp.shield_wall and "shield_wall" in t_ups:
+        base += 1
+        d_notes.append("shield wall +1")
+    if inp.in_building:
+        base += 1
+        d_notes.append("in a building +1")
+    if shut or inp.climbing:
+        base = math.ceil(base / 2)
+        d_notes.append(f"{'shut down' if shut else 'climbing'}: halved to {base}")
+    d_dice = base
+    knocked = "knocked_down" in t_cond
+    obscured = inp.obscured or inp.indirect_fire or ("stealth" in t_ups and inp.weapon in ("medium", "long"))
+    if obscured and "eagle_eyes" in a_ups:
+        d_notes.append("obscured ignored (Eagle Eyes)")
+    elif obscured:
+        d_dice += 1
+        d_notes.append("obscured +1")
+    hard = inp.hard_cover or (inp.cover and "cautious" in t_ups)
+    if (inp.cover or hard) and (flying_t or inp.indirect_fire or "piercing" in w_ups):
+        why = "flying" if flying_t else "indirect fire" if inp.indirect_fire else "Piercing"
+        d_notes.append(f"cover ignored ({why})")
+    elif hard:
+        d_dice += 3 if opts.hard_cover_adds_to_cover and inp.cover else 2
+        d_notes.append("hard cover +2")
+    elif inp.cover:
+        d_dice += 1
+        d_notes.append("cover +1")
+    from_front = not (inp.rear or (knocked and not opts.deflect_vs_knocked_down))
+    extras = [
+        ("deflect" in t_ups and from_front, "deflect"),
+        ("dogfighter" in t_ups and flying_t and flying_a, "dogfighter"),
+        ("chaff" in t_ups and flying_t and inp.weapon == "long", "chaff"),
+        (inp.underwater and inp.weapon == "long", "underwater"),
+    ]
+    for on, label in extras:
+        if on:
+            d_dice += 1
+            d_notes.append(f"{label} +1")
+    if inp.bonus_defense_dice:
+        d_dice += inp.bonus_defense_dice
+        d_notes.append(f"other +{inp.bonus_defense_dice}")
+    if inp.evade:
+        if shut:
+            raise ValueError(f"{target.name} is shut down and cannot use its Evade (L958)")
+        if target.state.counters.get("evade", 0) < 1:
+            raise ValueError(f"{target.name} has no Evade counter to spend (L1400)")
+        spent.append("evade")
+        d_notes.append("evade: reroll 1-3")
+    if inp.parry and not (close and "parry" in t_weapons["close"]):
+        raise ValueError(f"{target.name} has no Parry to use against this attack (L2448)")
+    defense = None
+    if d_dice > 0:
+        reroll: Literal["none", "faces"] = "faces" if inp.evade else "none"
+        defense = PoolSpec(
+            dice=d_dice, success_on=4, crit_on=6, reroll=reroll, reroll_faces=(1, 2, 3) if inp.evade else ()
+        )
+    return Plan(
+        attack=attack,
+        defense=defense,
+        attack_notes=notes,
+        defense_notes=d_notes,
+        attacker=(a_side, a_idx, attacker),
+        target=(t_side, t_idx, target),
+        armour_left=max(0, target.state.max_damage - target.state.damage),
+        powerful="powerful" in w_ups,
+        options=opts,
+        spent=spent,
+        can_dodge=not (knocked or shut),
+        agile="agile" in t_ups,
+        parry=inp.parry,
+    )
+
+
+def power_points(p: Plan, damage: int, sixes: int) -> int:
+    """Points to spend on power attacks (L1188-1190), Powerful's +1 after damage (L2454-2456)."""
+    if damage < 1:
+        return 0
+    if p.powerful and (sixes or not p.options.powerful_needs_six):
+        return sixes + 1
+    return sixes
+
+
+def _state_path(side: int, idx: int) -> list[str | int]:
+    return ["sides", side, "units", idx, "state"]
+
+
+def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
+    """Roll the attack, then the defense, and apply the damage."""
+    p = plan(game, inp)
+    a_roll = roll_pool(p.attack, dice, "attack")
+    d_roll: PoolRoll | None = roll_pool(p.defense, dice, "defense") if p.defense else None
+    hits, cancels = a_roll.successes, d_roll.successes if d_roll else 0
+    d_sixes = d_roll.crits if d_roll else 0
+    damage = cancel(hits, cancels)
+    power = power_points(p, damage, a_roll.crits)
+    t_side, t_idx, target = p.target
+    a_side, a_idx, attacker = p.attacker
+    path = _state_path(t_side, t_idx)
+    changes: list[Change] = []
+    destroyed = False
+    if damage:
+        new = min(target.state.max_damage, target.state.damage + damage)
+        changes.append(Change(path=[*path, "damage"], value=new))
+        if new >= target.state.max_damage:  # Armour 0: destroyed (L1182)
+            destroyed = True
+            changes.append(Change(path=[*path, "destroyed"], value=True))
+    for counter in p.spent:
+        changes.append(Change(path=[*path, "counters", counter], value=0))
+    parry_damage = 0
+    if p.parry and d_sixes and (damage == 0 or not p.options.parry_only_when_all_cancelled):
+        parry_damage = d_sixes  # L2448: 1 damage per defensive 6, and no dodge
+        a_path = _state_path(a_side, a_idx)
+        a_new = min(attacker.state.max_damage, attacker.state.damage + parry_damage)
+        changes.append(Change(path=[*a_path, "damage"], value=a_new))
+        if a_new >= attacker.state.max_damage:
+            changes.append(Change(path=[*a_path, "destroyed"], value=True))
+    # Dodge when every hit is cancelled (L1164), 2" per 6 with Agile (L2370); never when down (L950, L958).
+    dodge = 0
+    if damage == 0 and p.can_dodge and not parry_damage:
+        dodge = d_sixes * (2 if p.agile else 1)
+    band = inp.weapon.capitalize()
+    if damage:
+        text = f"{attacker.name} hits {target.name} with {band}: {damage} damage"
+        text += f", {power} power point{'s' if power != 1 else ''}" if power else ""
+        text += ", destroyed" if destroyed else ""
+    else:
+        text = f"{attacker.name} attacks {target.name} with {band}: no damage"
+        text += f', dodge {dodge}"' if dodge else ""
+    if parry_damage:
+        text += f"; Parry deals {parry_damage} back"
+    detail = {
+        "attack_pool": {"dice": p.attack.dice, "from": p.attack_notes},
+        "defense_pool": {"dice": p.defense.dice if p.defense else 0, "from": p.defense_notes},
+        "attack": a_roll.model_dump(mode="json"),
+        "defense": d_roll.model_dump(mode="json") if d_roll else None,
+        "hits": hits,
+        "cancelled": min(hits, cancels),
+        "damage": damage,
+        "power_points": power,
+        "sixes": a_roll.crits,
+        "dodge_inches": dodge,
+        "parry_damage": parry_damage,
+        "destroyed": destroyed,
+        "spent": p.spent,
+    }
+    return ActionResult(changes=changes, text=text, detail=detail)
+
+
+def outcome_dist(p: Plan) -> Dist[tuple[int, int]]:
+    """Exact joint distribution of (damage, power points) for a plan."""
+    a = p.attack.dist()
+    d: Dist[int] = p.defense.dist().map(lambda k: k[0]) if p.defense else Dist.constant(0)
+
+    def read(att: tuple[int, int], cancels: int) -> tuple[int, int]:
+        damage = cancel(att[0], cancels)
+        return damage, power_points(p, damage, att[1])
+
+    return a.combine(d, read)
+
+
+def attack_odds(game: Game, inp: AttackInput) -> ActionOdds:
+    """Damage and power point tables, and the chance to destroy the target."""
+    p = plan(game, inp)
+    joint = outcome_dist(p)
+    damage = joint.map(lambda k: k[0])
+    power = joint.map(lambda k: k[1])
+    left = p.armour_left
+    kill = sum(w for k, w in damage.weights.items() if k >= left) / damage.total
+    summary = f"{p.attack.dice} firepower dice against {p.defense.dice if p.defense else 0} defense dice"
+    return ActionOdds(
+        tables={"damage": table(damage), "power": table(power)},
+        facts={"destroyed": kill},
+        summary=summary,
+    )
+
+
+ATTACK = ActionSpec(
+    name="attack",
+    label="Attack",
+    input=AttackInput,
+    resolve=resolve,
+    odds=attack_odds,
+    help="Firepower dice hit on 4+, defense dice cancel on 4+, each attacking 6 is a power point "
+    "(L1090-1190).",
+)

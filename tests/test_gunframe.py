@@ -1,0 +1,532 @@
+"""GUNFRAME, checked against the rulebook's own examples (line numbers are in 001_c60598db3e91d492.txt)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.dice import TypedDice
+from core.game import Game, GameUnit, Side, record
+from core.systems import implementation
+from core.systems.gunframe import SYSTEM, AttackInput, GunframeUnit, build_cost, game_size, resolve
+from core.systems.gunframe.attack import attack_odds, outcome_dist, plan
+from core.systems.gunframe.building import pack, unpack
+from core.systems.gunframe.catalogue import FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+
+CATALOGUE = {u.id: u for u in SYSTEM.catalogue()}
+
+
+def unit(uid: str, **changes: Any) -> GunframeUnit:
+    return GunframeUnit.model_validate({**CATALOGUE[uid].profile, **changes})
+
+
+def make(**fields: Any) -> GunframeUnit:
+    base: dict[str, Any] = {"name": "Test", "frame": "medium", "speed": 5, "defense": 3, "armour": 8}
+    base.update({"close": 3, "short": 3, "medium": 3, "long": 3})
+    return GunframeUnit.model_validate({**base, **fields})
+
+
+def rules(profile: GunframeUnit) -> set[str]:
+    return {v.rule for v in SYSTEM.unit_violations(profile)}
+
+
+def game(attacker: GunframeUnit, target: GunframeUnit, **state: Any) -> Game:
+    """Side 0 holds the attacker as '0/a', side 1 the target as '1/t'; ``state`` sets the target's state."""
+    a_state = SYSTEM.initial_state(attacker)
+    t_state = SYSTEM.initial_state(target).model_copy(update=state)
+    return Game(
+        id="g",
+        system="gunframe",
+        sides=[
+            Side(
+                name="A",
+                units=[GameUnit(key="a", name=attacker.name, profile=attacker.model_dump(), state=a_state)],
+            ),
+            Side(
+                name="B",
+                units=[GameUnit(key="t", name=target.name, profile=target.model_dump(), state=t_state)],
+            ),
+        ],
+    )
+
+
+def attack(g: Game, weapon: str, faces: list[int], **mods: Any) -> dict[str, Any]:
+    inp = AttackInput(attacker="0/a", target="1/t", weapon=weapon, **mods)  # type: ignore[arg-type]
+    dice = TypedDice(faces)
+    result = resolve(g, inp, dice)
+    assert dice.left == 0, "every typed face is used"
+    return {"text": result.text, "changes": result.changes, **result.detail}
+
+
+# --- the system plugs in --------------------------------------------------------------
+
+
+def test_registered_system() -> None:
+    assert implementation("gunframe") is SYSTEM
+    assert SYSTEM.info.id == "gunframe"
+    assert SYSTEM.options is not None and SYSTEM.options().powerful_needs_six is False
+
+
+def test_catalogue_counts() -> None:
+    """Five frames and three conventional ones (L2137-2142, L2687-2692); 31 pilot upgrades + Well Read,
+    29 frame, 15 loadout (L2296-2466); 8 basic + 5 special power attacks (L1208-1222); 58 example units."""
+    assert len(FRAMES) == 8
+    cats = Counter(u.category for u in UPGRADES.values())
+    assert cats == {"pilot": 32, "frame": 29, "loadout": 15}
+    assert Counter(p.kind for p in POWER_ATTACKS.values()) == {"basic": 8, "special": 5}
+    assert len(CATALOGUE) == 58
+    assert UPGRADES["extreme_range"].slots == ("long",) and UPGRADES["extreme_range"].restricted
+    assert UPGRADES["ace"].unique and UPGRADES["ace"].stackable
+    assert UPGRADES["lovers"].linked and UPGRADES["reinforced"].optional
+
+
+# --- costs ---------------------------------------------------------------------------------
+
+RULE_BREAKERS = {"alpha_guardian": 27, "terror_bot": 25, "criminal_mastermind": 14, "military_droid": 16}
+
+
+@pytest.mark.parametrize("uid", sorted(CATALOGUE))
+def test_example_unit_cost(uid: str) -> None:
+    """Every printed example unit costs what the book prints, except four the notes explain (L3075-3193)."""
+    profile = unit(uid)
+    cost = build_cost(profile)
+    if uid in RULE_BREAKERS:
+        assert cost == RULE_BREAKERS[uid] != PRINTED_POINTS[uid]
+        assert str(cost) in CATALOGUE[uid].note
+    else:
+        assert cost == PRINTED_POINTS[uid]
+    assert pack(profile) == SYSTEM.pack_profile(profile)
+
+
+def test_eagle_vf_transform_cost() -> None:
+    """Fighter form 13, mecha form 14, unit 15 (L2254-2256)."""
+    eagle = unit("eagle_vf")
+    fighter = eagle.model_copy(update={"forms": []})
+    mecha_form = eagle.forms[0]
+    mecha = eagle.model_copy(update={"forms": [], "upgrades": mecha_form.upgrades})
+    assert build_cost(fighter) == 13
+    assert build_cost(mecha) == 14
+    assert build_cost(eagle) == 15
+    assert rules(eagle) == set()
+
+
+def test_pilot_and_stackable_costs() -> None:
+    """3+ costs 1 (L2172); Leader (3) costs 3 (L2290); dropping to 4+ refunds 1 (L3043)."""
+    assert build_cost(make()) == 12
+    assert build_cost(make(skill=3)) == 13
+    assert build_cost(make(upgrades=[{"id": "leader", "n": 3}])) == 15
+    assert build_cost(unit("goro", skill=4)) == 15
+
+
+def test_conventional_free_upgrade() -> None:
+    """A tank gets one of its four upgrades free, and it still fills the slot (L2618, L2685)."""
+    assert build_cost(unit("wombat")) == 5
+    assert build_cost(unit("power_trooper")) == 6
+    flyer = make(frame="flyer", speed=6, defense=2, armour=2, close=0, short=3, medium=0, long=0)
+    two = GunframeUnit.model_validate(
+        {**flyer.model_dump(), "upgrades": [{"id": "fly"}, {"id": "fast_flyer"}]}
+    )
+    assert build_cost(two) == 5
+    assert "slot-limit" in rules(two)
+
+
+# --- construction rules --------------------------------------------------------------------
+
+
+def test_customise_limits() -> None:
+    """One point Speed<->Defense, up to two Armour<->Loadout (L2133), loadout shared out exactly (L2148)."""
+    assert rules(make(speed=4, defense=4)) == set()
+    assert rules(make(speed=6, defense=2)) == set()
+    assert "speed-defense" in rules(make(speed=3, defense=5))
+    assert "speed-defense" in rules(make(speed=6, defense=3))
+    assert rules(make(armour=10, close=1)) == set()
+    assert rules(make(armour=6, close=5)) == set()
+    assert "armour-loadout" in rules(make(armour=11, close=1, short=2))
+    assert "loadout-total" in rules(make(close=4))
+
+
+def test_weapon_range() -> None:
+    """Each system holds 0-6 points (L2150); Lewis's medium frame splits 12 as 6/2/2/2 (L2152-2154)."""
+    assert rules(make(close=2, short=2, medium=2, long=6)) == set()
+    assert "weapon-range" in rules(make(close=0, short=0, medium=5, long=7))
+
+
+def test_conventional_customise() -> None:
+    """One point between any two values (L2673): heavy infantry and a light tank (L2675)."""
+    infantry = {"frame": "infantry", "speed": 4, "defense": 2, "armour": 1, "close": 1, "short": 1}
+    assert rules(make(**{**infantry, "medium": 0, "long": 0})) == set()
+    heavy = make(**{**infantry, "speed": 3, "close": 2, "medium": 0, "long": 0})
+    assert rules(heavy) == set()
+    light_tank = make(frame="tank", speed=6, defense=2, armour=2, close=0, short=3, medium=0, long=0)
+    assert rules(light_tank) == set()
+    assert "conventional-customise" in rules(light_tank.model_copy(update={"defense": 3}))
+
+
+def test_upgrade_slots() -> None:
+    """One frame upgrade per value, one loadout upgrade per system, restricted ones (L2210-2216, L2272)."""
+    assert "slot-limit" in rules(make(upgrades=[{"id": "deflect"}, {"id": "cloaking"}]))
+    assert rules(make(upgrades=[{"id": "heavy"}, {"id": "stabilised"}])) == set()  # Heavy moves to Speed
+    assert "slot-limit" in rules(
+        make(upgrades=[{"id": "blast", "slot": "long"}, {"id": "burn", "slot": "long"}])
+    )
+    assert "upgrade-slot" in rules(make(upgrades=[{"id": "extreme_range", "slot": "short"}]))
+    assert "upgrade-slot" in rules(make(upgrades=[{"id": "blast"}]))  # which system?
+    assert "upgrade-slot" in rules(make(upgrades=[{"id": "fly", "slot": "defense"}]))
+    assert (
+        rules(make(upgrades=[{"id": "piercing", "slot": "medium"}, {"id": "piercing", "slot": "long"}]))
+        == set()
+    )
+    assert "unknown-upgrade" in rules(make(upgrades=[{"id": "laser_sword"}]))
+    assert "not-stackable" in rules(make(upgrades=[{"id": "hero", "n": 2}]))
+    assert "repeat-upgrade" in rules(make(upgrades=[{"id": "hero"}, {"id": "hero"}]))
+
+
+def test_conventional_pilot_upgrades() -> None:
+    """Conventional units take no pilot upgrades (L2683)."""
+    cops = unit("cops", upgrades=[{"id": "hero"}])
+    assert "conventional-pilot" in rules(cops)
+
+
+def test_book_slot_breaches_are_flagged() -> None:
+    """Bison form 1 has two Defense upgrades (L3081); Jordan + Rhino four frame upgrades (L3143)."""
+    assert "slot-limit" in rules(unit("bison"))
+    assert "slot-limit" in rules(unit("rhino"))
+
+
+def test_squad_rules() -> None:
+    """Points limit (L1494), unique (L2284), linked pairs (L2278-2280)."""
+    sasha, michiko, izumi, goro = unit("sasha"), unit("michiko"), unit("izumi"), unit("goro")
+    ok = [("s", sasha), ("m", michiko), ("i", izumi), ("g", goro)]
+    assert SYSTEM.squad_violations(ok, 100) == []
+    assert {v.rule for v in SYSTEM.squad_violations(ok, 50)} == {"points-limit"}
+    assert {v.rule for v in SYSTEM.squad_violations(ok[:3], None)} == {"linked"}
+    three = [*ok, ("r", unit("rogue_robot", upgrades=[{"id": "rivals"}]))]
+    assert {v.rule for v in SYSTEM.squad_violations(three, None)} == {"linked"}
+    two_tacticians = [("s", sasha), ("c", unit("criminal_mastermind"))]
+    found = SYSTEM.squad_violations(two_tacticians, None)
+    assert any(v.rule == "unique" and "Tactician" in v.message for v in found)
+    partner = [("s", sasha.model_copy(update={"partner": "Michiko"})), ("m", michiko)]
+    assert SYSTEM.squad_violations(partner, None) == []
+    wrong = [("s", sasha.model_copy(update={"partner": "Izumi"})), ("m", michiko), ("i", izumi), ("g", goro)]
+    assert {v.rule for v in SYSTEM.squad_violations(wrong, None)} == {"linked-partner"}
+
+
+def test_combined_form() -> None:
+    """The Centurions' combined form is not paid for (L2531) but is capped (L2527)."""
+    team = [(uid, unit(uid)) for uid in ("eagle", "gorilla", "wolf", "tiger", "rhino", "alpha_guardian")]
+    assert SYSTEM.unit_cost(unit("alpha_guardian")) == 0
+    assert sum(SYSTEM.unit_cost(p) for _, p in team) == 20 + 21 + 19 + 19 + 21
+    assert "combiner-cap" in {v.rule for v in SYSTEM.squad_violations(team, None)}
+    assert rules(unit("alpha_guardian")) == set()  # two upgrades per system are allowed (L2512)
+
+
+def test_game_sizes() -> None:
+    """Skirmish 50-75, Clash 100, Battle 200 (L1482-1490)."""
+    assert [game_size(p) for p in (50, 75, 100, 200, 150)] == [
+        "Skirmish",
+        "Skirmish",
+        "Clash",
+        "Battle",
+        None,
+    ]
+
+
+def test_profile_accepts_rule_breaches_but_not_garbage() -> None:
+    make(speed=20, close=9, upgrades=[{"id": "whatever"}])
+    with pytest.raises(ValueError):
+        make(frame="colossal")
+    with pytest.raises(ValueError):
+        make(skill=5)
+    with pytest.raises(ValueError):
+        make(colour="red")
+    schema = GunframeUnit.model_json_schema()
+    assert "description" in schema["properties"]["armour"]
+
+
+# --- packing --------------------------------------------------------------------------------
+
+
+def test_pack_round_trip_and_size() -> None:
+    """Every example unit round-trips; a five-unit squad packs into a short JSON text."""
+    for uid in CATALOGUE:
+        profile = unit(uid)
+        packed = SYSTEM.pack_profile(profile)
+        assert SYSTEM.unpack_profile(json.loads(json.dumps(packed))) == profile
+    squad = [
+        SYSTEM.pack_profile(unit(uid)) for uid in ("the_centurion", "carrus", "eagle_vf", "owl_bear", "cops")
+    ]
+    assert len(json.dumps(squad, separators=(",", ":"))) < 400
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [],
+        "x",
+        ["A", 99, 8, [5, 3, [3, 3, 3, 3], []]],
+        ["A", 2, 8, [5, 3, [3, 3], []]],
+        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [9999]]],
+        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "p", 5],
+        ["A", 2, "8", [5, 3, [3, 3, 3, 3], []]],
+        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [[1, 99, 1]]]],
+        ["A", True, 8, [5, 3, [3, 3, 3, 3], []]],
+        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "", 4, "", [1]],
+    ],
+)
+def test_unpack_rejects(bad: Any) -> None:
+    with pytest.raises(ValueError):
+        unpack(bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.builds(
+        dict,
+        name=st.text(min_size=1, max_size=12),
+        frame=st.sampled_from(sorted(FRAMES)),
+        speed=st.integers(0, 20),
+        defense=st.integers(0, 20),
+        armour=st.integers(1, 40),
+        close=st.integers(0, 20),
+        long=st.integers(0, 20),
+        skill=st.sampled_from([3, 4]),
+        pilot=st.text(max_size=8),
+        upgrades=st.lists(
+            st.builds(
+                dict,
+                id=st.sampled_from([*sorted(UPGRADES), "homebrew"]),
+                slot=st.sampled_from([None, "speed", "close", "long"]),
+                n=st.integers(1, 3),
+            ),
+            max_size=4,
+        ),
+        combined_members=st.integers(0, 3),
+    )
+)
+def test_pack_round_trip_any_profile(fields: dict[str, Any]) -> None:
+    profile = GunframeUnit.model_validate(fields)
+    assert unpack(json.loads(json.dumps(pack(profile)))) == profile
+
+
+# --- game state -----------------------------------------------------------------------------
+
+
+def test_initial_state() -> None:
+    state = SYSTEM.initial_state(unit("carrus"))
+    assert state.max_damage == 10 and state.damage == 0
+    assert state.counters == {"target_lock": 0, "evade": 0}
+    assert SYSTEM.initial_state(unit("orca")).conditions == ["flying"]
+    tracked = {t.key: t for t in SYSTEM.tracked}
+    assert tracked["target_lock"].max == 1 and tracked["evade"].max == 1  # L1367, L1394
+    assert {"knocked_down", "shut_down", "distracted", "engaged", "flying", "crippled"} <= set(tracked)
+    assert {r.key for r in SYSTEM.resources} == {"focus_points", "victory_points", "initiative"}
+
+
+# --- the attack -----------------------------------------------------------------------------
+
+DUMMY = make(name="Dummy", defense=1, armour=10, close=3, short=3, medium=3, long=3)
+
+
+def test_firefly_example() -> None:
+    """Firefly: Medium 5 gives 5D6 (L1066-1070); 4, 4 and 6 make 3 hits and 1 power point (L1102)."""
+    g = game(unit("firefly"), DUMMY)
+    out = attack(g, "medium", [4, 4, 6, 1, 2, 3])
+    assert out["attack_pool"]["dice"] == 5
+    assert (out["hits"], out["sixes"], out["damage"], out["power_points"]) == (3, 1, 3, 1)
+    assert out["text"] == "Firefly hits Dummy with Medium: 3 damage, 1 power point"
+
+
+def test_jackhammer_and_owl_bear_defense_pools() -> None:
+    """Jackhammer defends with 4D6 (L1123); Owl Bear may use Close 6 against close attacks (L1148)."""
+    assert plan(
+        game(DUMMY, unit("jackhammer")), AttackInput(attacker="0/a", target="1/t", weapon="short")
+    ).defense
+    p = plan(game(DUMMY, unit("jackhammer")), AttackInput(attacker="0/a", target="1/t", weapon="short"))
+    assert p.defense is not None and p.defense.dice == 4
+    inp = AttackInput(attacker="0/a", target="1/t", weapon="close", defend_with_close=True)
+    p = plan(game(DUMMY, unit("owl_bear")), inp)
+    assert p.defense is not None and p.defense.dice == 6
+    with pytest.raises(ValueError):
+        plan(game(DUMMY, unit("owl_bear")), inp.model_copy(update={"weapon": "short"}))
+
+
+def test_owl_bear_power_example() -> None:
+    """Five hits with three 6s, four blocked: 1 damage and all three power points (L1192)."""
+    attacker = make(name="Owl Bear", close=5, short=5, medium=2, long=0)
+    target = make(name="Target", defense=5)
+    out = attack(game(attacker, target), "close", [6, 6, 6, 4, 5, 4, 4, 4, 5, 1])
+    assert (out["hits"], out["damage"], out["power_points"]) == (5, 1, 3)
+
+
+def test_dodge_example() -> None:
+    """Three hits all cancelled by five defense dice with a 6: the target may dodge 1" (L1158)."""
+    attacker = make(name="A", short=3, close=3, medium=3, long=3)
+    target = make(name="B", defense=5)
+    out = attack(game(attacker, target), "short", [4, 5, 4, 6, 4, 5, 1, 2])
+    assert (out["damage"], out["power_points"], out["dodge_inches"]) == (0, 0, 1)
+    assert out["text"].endswith('no damage, dodge 1"')
+    agile = GunframeUnit.model_validate({**target.model_dump(), "upgrades": [{"id": "agile"}]})
+    assert attack(game(attacker, agile), "short", [4, 5, 4, 6, 4, 5, 1, 2])["dodge_inches"] == 2
+
+
+def test_legionnaire_damage_and_destruction() -> None:
+    """Armour 10 taking 2 damage is left with 8 (L1178); Armour 0 destroys (L1182)."""
+    g = game(unit("legionnaire"), make(name="Legionnaire", armour=10, close=1))
+    out = attack(g, "close", [4, 4, 1, 1, 1, 1, 1])
+    g2 = record(g, "action", out["text"], out["changes"])
+    state = g2.sides[1].units[0].state
+    assert state.max_damage - state.damage == 8 and not state.destroyed
+    g3 = game(unit("legionnaire"), make(name="Legionnaire", armour=10, close=1), damage=9)
+    out = attack(g3, "close", [4, 1, 1, 1, 1, 1, 1])
+    assert out["destroyed"] and out["text"].endswith("1 damage, destroyed")
+
+
+def test_parry_example() -> None:
+    """Owl Bear blocks all hits with two 6s and Parries: 2 damage to the attacker, no dodge (L2450)."""
+    attacker = make(name="Brawler", close=2, short=4)
+    g = game(attacker, unit("owl_bear"))
+    out = attack(g, "close", [4, 4, 6, 6, 1], defend_with_close=False, parry=True)
+    assert (out["damage"], out["parry_damage"], out["dodge_inches"]) == (0, 2, 0)
+    assert out["changes"][0].path == ["sides", 0, "units", 0, "state", "damage"]
+    with pytest.raises(ValueError):
+        attack(game(attacker, DUMMY), "close", [4, 4, 1], parry=True)
+
+
+def test_powerful_example() -> None:
+    """Powerful: two 6s make 3 points, no 6s still 1 point, once damage is done (L2454-2456)."""
+    gun = make(name="Gun", upgrades=[{"id": "powerful", "slot": "short"}])
+    g = game(gun, DUMMY)
+    assert attack(g, "short", [6, 6, 1, 1])["power_points"] == 3
+    assert attack(g, "short", [4, 1, 1, 1])["power_points"] == 1
+    assert attack(g, "short", [4, 1, 1, 4])["power_points"] == 0  # no damage, no power attack (L1188)
+    strict = g.model_copy(update={"options": {"powerful_needs_six": True}})
+    assert attack(strict, "short", [4, 1, 1, 1])["power_points"] == 0
+
+
+def test_target_lock_uses() -> None:
+    """Focus Fire +2D (L1375), +3D with Extra Ammo (L2436); Precise Strike rerolls 1-3 (L1377); spent."""
+    g = game(make(name="A"), DUMMY, counters={"target_lock": 1, "evade": 0})
+    out = attack(g, "short", [4, 4, 4, 4, 4, 1], focus_fire=True)
+    assert out["attack_pool"]["dice"] == 5 and out["spent"] == ["target_lock"]
+    assert any(c.path[-1] == "target_lock" and c.value == 0 for c in out["changes"])
+    ammo = make(name="A", upgrades=[{"id": "extra_ammo", "slot": "short"}])
+    g2 = game(ammo, DUMMY, counters={"target_lock": 1, "evade": 0})
+    assert attack(g2, "short", [1] * 7, focus_fire=True)["attack_pool"]["dice"] == 6
+    out = attack(g, "short", [1, 2, 6, 5, 6, 1], precise_strike=True)
+    assert out["hits"] == 3 and out["attack"]["dice"][0]["rerolled"] == 5
+    with pytest.raises(ValueError):
+        attack(game(make(name="A"), DUMMY), "short", [4, 4, 4], focus_fire=True)
+    with pytest.raises(ValueError):
+        AttackInput(attacker="0/a", target="1/t", weapon="short", focus_fire=True, precise_strike=True)
+
+
+def test_warrior_and_evade() -> None:
+    """Warrior rerolls 1s up close (L2354); Evade rerolls defense 1-3 and is spent (L1400)."""
+    warrior = make(name="W", upgrades=[{"id": "warrior"}])
+    g = game(warrior, DUMMY, counters={"target_lock": 0, "evade": 1})
+    out = attack(g, "close", [1, 2, 3, 4, 2, 6], evade=True)
+    assert out["attack"]["dice"][0]["rerolled"] == 4 and out["hits"] == 1
+    assert out["defense"]["dice"][0]["rerolled"] == 6 and out["damage"] == 0
+    assert attack(g, "short", [1, 2, 3, 1])["hits"] == 0  # Warrior is for Close attacks only
+    with pytest.raises(ValueError):
+        attack(game(warrior, DUMMY), "close", [1, 1, 1], evade=True)
+
+
+def test_automatic_modifiers() -> None:
+    """Shut down (L958, L1088), knocked down (L950), flying (L920, L1084, L2428), upgrades."""
+    inp = AttackInput(attacker="0/a", target="1/t", weapon="short", cover=True)
+    shut = plan(game(make(name="A"), make(name="T", defense=3), conditions=["shut_down"]), inp)
+    assert shut.attack.dice == 4 and shut.defense is not None and shut.defense.dice == 3  # ceil(3/2) + cover
+    deflect = make(name="T", upgrades=[{"id": "deflect"}])
+    p = plan(game(make(name="A"), deflect), inp)
+    assert p.defense is not None and p.defense.dice == 5
+    p = plan(game(make(name="A"), deflect, conditions=["knocked_down"]), inp)
+    assert p.attack.dice == 4 and p.defense is not None and p.defense.dice == 4
+    aa = make(
+        name="A", upgrades=[{"id": "anti_aircraft", "slot": "short"}, {"id": "piercing", "slot": "medium"}]
+    )
+    p = plan(game(aa, make(name="T"), conditions=["flying"]), inp)
+    assert p.attack.dice == 5 and p.defense is not None and p.defense.dice == 3  # flyers get no cover
+    p = plan(game(aa, make(name="T")), inp.model_copy(update={"weapon": "medium"}))
+    assert p.defense is not None and p.defense.dice == 3  # Piercing ignores cover
+    stealth = make(name="T", upgrades=[{"id": "stealth"}])
+    p = plan(game(make(name="A"), stealth), inp.model_copy(update={"weapon": "long", "cover": False}))
+    assert p.defense is not None and p.defense.dice == 4
+    eyes = make(name="A", upgrades=[{"id": "eagle_eyes"}])
+    p = plan(game(eyes, stealth), inp.model_copy(update={"weapon": "long", "cover": False}))
+    assert p.defense is not None and p.defense.dice == 3
+    cautious = make(name="T", upgrades=[{"id": "cautious"}])
+    p = plan(game(make(name="A"), cautious), inp)
+    assert p.defense is not None and p.defense.dice == 5  # cover counts as hard cover (L2304)
+    with pytest.raises(ValueError):
+        plan(game(unit("firefly"), DUMMY), inp.model_copy(update={"weapon": "close"}))  # Close 0 (L1064)
+
+
+def test_attack_input_schema() -> None:
+    schema = AttackInput.model_json_schema()
+    props = schema["properties"]
+    assert props["attacker"]["ui"] == "own-unit" and props["target"]["ui"] == "enemy-unit"
+    assert all("(L" in p["description"] for k, p in props.items() if k not in ("attacker", "target"))
+
+
+# --- odds -----------------------------------------------------------------------------------
+
+
+def brute_force(g: Game, inp: AttackInput, length: int) -> dict[tuple[int, int], Fraction]:
+    """Every face sequence long enough for the most dice the attack could need, resolved one by one."""
+    counts: Counter[tuple[int, int]] = Counter()
+    for faces in itertools.product(range(1, 7), repeat=length):
+        detail = resolve(g, inp, TypedDice(faces)).detail
+        counts[(detail["damage"], detail["power_points"])] += 1
+    return {k: Fraction(v, 6**length) for k, v in counts.items()}
+
+
+@pytest.mark.parametrize(
+    ("weapon", "attacker_fields", "mods", "defense", "length"),
+    [
+        ("short", {"short": 3}, {}, 2, 5),  # 3 attack dice, 2 defense dice
+        ("short", {"short": 2}, {"precise_strike": True}, 1, 5),  # up to 2 attack rerolls
+        ("close", {"close": 2, "upgrades": [{"id": "warrior"}]}, {}, 1, 5),  # up to 2 rerolls of 1s
+        ("short", {"short": 2, "upgrades": [{"id": "powerful", "slot": "short"}]}, {"evade": True}, 1, 4),
+    ],
+)
+def test_odds_match_brute_force(
+    weapon: str, attacker_fields: dict[str, Any], mods: dict[str, Any], defense: int, length: int
+) -> None:
+    """The exact odds equal resolving every possible sequence of faces with the same procedure."""
+    attacker = make(name="A", **attacker_fields)
+    target = make(name="T", defense=defense, armour=2)
+    g = game(attacker, target, counters={"target_lock": 1, "evade": 1})
+    inp = AttackInput(attacker="0/a", target="1/t", weapon=weapon, **mods)  # type: ignore[arg-type]
+    exact = {k: p for k, p in outcome_dist(plan(g, inp)).probabilities()}
+    assert exact == brute_force(g, inp, length)
+    odds = attack_odds(g, inp)
+    destroyed = sum(p for (damage, _), p in exact.items() if damage >= 2)
+    assert odds.facts["destroyed"] == pytest.approx(float(destroyed))
+    assert {r.value for r in odds.tables["damage"].rows} == {d for d, _ in exact} | set(
+        range(max(d for d, _ in exact))
+    )
+
+
+def test_odds_no_damage_no_power() -> None:
+    """Power points are zero whenever damage is zero (L1188)."""
+    g = game(make(name="A"), make(name="T", defense=6))
+    joint = outcome_dist(plan(g, AttackInput(attacker="0/a", target="1/t", weapon="long")))
+    assert all(power == 0 for (damage, power), _ in joint.probabilities() if damage == 0)
+    odds = attack_odds(g, AttackInput(attacker="0/a", target="1/t", weapon="long"))
+    assert odds.tables["damage"].rows[0].at_least == "1/1"
+
+
+def test_example_units_follow_the_rules() -> None:
+    """Printed units follow the construction rules, bar two slot breaches the notes name (L3081, L3143)."""
+    breaking = {uid for uid in CATALOGUE if rules(unit(uid))}
+    assert breaking == {"bison", "rhino"}
+    assert all(CATALOGUE[uid].note for uid in breaking)
