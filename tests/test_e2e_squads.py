@@ -68,12 +68,12 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         expect(page.locator("#action-odds table")).not_to_have_count(0)
         page.click("#action-typed")
         for _ in range(40):
-            prompt = page.locator("#action-prompt")
-            if not prompt.is_visible():
+            shown = page.wait_for_selector("#action-prompt, #action-text")
+            if shown.get_attribute("id") == "action-text":
                 break
-            face = "6" if "attack" in prompt.inner_text() else "1"
+            face = "6" if "attack" in shown.inner_text() else "1"
             page.locator(f'#action-result [data-face="{face}"]').first.click()
-            page.wait_for_timeout(50)
+            shown.wait_for_element_state("hidden")  # the result box is drawn anew
         expect(page.locator("#action-text")).to_contain_text(re.compile(r"\d+ damage"))
         page.click("#apply-result")
         target = page.locator('[data-unit="1/u2"]')

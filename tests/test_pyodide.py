@@ -39,6 +39,52 @@ CORPUS: list[dict[str, Any]] = [
 ]
 
 
+def _layer_corpus() -> list[dict[str, Any]]:
+    """Squads, share links and a game of GUNFRAME, built by asking CPython's engine."""
+    catalogue = api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"]
+    units = [{"key": f"u{i + 1}", "profile": c["profile"]} for i, c in enumerate(catalogue[:5])]
+    squad = {"id": "s", "name": "Corpus", "system": "gunframe", "limit": 100, "units": units}
+    token = api.call("share.encode", {"squad": squad})["result"]["token"]
+    game = api.call(
+        "game.new",
+        {"id": "g", "name": "G", "sides": [{"name": "A", "squad": squad}, {"name": "B", "squad": squad}]},
+    )["result"]
+    attack = {"attacker": "0/u1", "target": "1/u2", "weapon": "close"}
+    played = api.call("game.act", {"game": game, "action": "attack", "input": attack, "seed": 3})["result"][
+        "game"
+    ]
+    return [
+        {"op": "system.describe", "args": {"system": "gunframe"}},
+        {"op": "squad.check", "args": {"squad": squad}},
+        {"op": "unit.check", "args": {"system": "gunframe", "profile": catalogue[7]["profile"]}},
+        {"op": "share.encode", "args": {"squad": squad}},
+        {"op": "share.decode", "args": {"token": token}},
+        {"op": "share.decode", "args": {"token": token[:-4]}},
+        {"op": "share.qr", "args": {"text": "http://127.0.0.1/#/open/" + token}},
+        {
+            "op": "game.new",
+            "args": {
+                "id": "g",
+                "name": "G",
+                "sides": [{"name": "A", "squad": squad}, {"name": "B", "squad": squad}],
+            },
+        },
+        {"op": "game.odds", "args": {"game": game, "action": "attack", "input": attack}},
+        {
+            "op": "game.act",
+            "args": {"game": game, "action": "attack", "input": attack, "faces": [6, 6, 6, 6, 1]},
+        },
+        {"op": "game.act", "args": {"game": game, "action": "attack", "input": attack, "seed": 3}},
+        {"op": "game.undo", "args": {"game": played}},
+        {"op": "game.round", "args": {"game": played}},
+        {"op": "store.load", "args": {"data": {"schema_version": 1, "squads": [squad], "games": [played]}}},
+        {"op": "store.load", "args": {"data": {"schema_version": 99}}},
+    ]
+
+
+CORPUS += _layer_corpus()
+
+
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in reply.items() if k != "ms"}
 
