@@ -53,6 +53,7 @@ from core.systems.base import (
     ResourceDef,
     RuleSystem,
     TrackedDef,
+    UnitCard,
     Violation,
 )
 
@@ -255,6 +256,7 @@ class UnitCheck(BaseModel):
     name: str
     cost: int | None
     violations: list[Violation]
+    card: UnitCard | None = None
     profile: dict[str, Any] | None = Field(description="The profile as the system normalises it.")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.systems import implementation
-from core.systems.base import Violation
+from core.systems.base import UnitCard, Violation
 
 SQUAD_SCHEMA = 1
 MAX_UNITS = 60
@@ -46,6 +46,7 @@ class UnitReport(BaseModel):
     name: str
     cost: int | None
     violations: list[Violation]
+    card: UnitCard | None = None
 
 
 class SquadReport(BaseModel):
@@ -100,6 +101,7 @@ def check(squad: Squad) -> SquadReport:
                 violations=[
                     v.model_copy(update={"unit": entry.key}) for v in system.unit_violations(profile)
                 ],
+                card=system.card(profile),
             )
         )
     squad_violations += system.squad_violations(valid, squad.limit)

@@ -5,6 +5,7 @@ import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
+import { cardElement } from "./unit-card.js";
 
 const pct = (p) => (p > 0 && p < 0.001 ? "<0.1%" : `${(p * 100).toFixed(1)}%`);
 
@@ -67,6 +68,7 @@ export class GamesView {
     this.game = game;
     this.info = await this.systems.describe(game.system);
     if (!this.info) return;
+    this.cards = await this.unitCards(game);
     this.render();
   }
 
@@ -103,6 +105,18 @@ export class GamesView {
         button("Share this game", async (event) => { event.target.after(await shareBox(this.engine, { game: this.game }, "game")); }, { id: "share-game" }),
         button("Delete game", () => { if (confirm("Delete this game?")) { this.store.removeGame(game.id); location.hash = "#/games"; } }, { class: "danger" })));
     window.scrollTo(0, scrollY);
+  }
+
+  // The cards of every unit, asked once per game screen (profiles do not change in play).
+  async unitCards(game) {
+    const cards = {};
+    for (const [s, side] of game.sides.entries()) {
+      const squad = { id: "cards", name: side.squad_name || side.name, system: game.system,
+        units: side.units.map((u) => ({ key: u.key, profile: u.profile })) };
+      const reply = await this.engine.call("squad.check", { squad });
+      if (reply.ok) for (const u of reply.result.units) cards[`${s}/${u.key}`] = u.card;
+    }
+    return cards;
   }
 
   adjust(path, value, text) {
@@ -143,14 +157,17 @@ export class GamesView {
         { class: `chip${on ? " on" : ""}`, title: def.help, "data-flag": def.key }));
     }
     card.append(flags);
+    const counters = el("div", { class: "counters" });
     for (const def of this.info.tracked.filter((t) => t.kind === "counter")) {
       const value = state.counters[def.key] ?? 0;
-      card.append(stepper(def.label, value, (v) => this.adjust([...base, "counters", def.key], v, `${unit.name}: ${def.label} ${v}`),
+      counters.append(stepper(def.label, value, (v) => this.adjust([...base, "counters", def.key], v, `${unit.name}: ${def.label} ${v}`),
         { min: 0, max: def.max, id: `ctr-${s}-${unit.key}-${def.key}` }));
     }
+    card.append(counters);
     const destroyed = button(state.destroyed ? "Back in play" : "Mark destroyed", () => this.adjust([...base, "destroyed"], !state.destroyed,
       `${unit.name}: ${state.destroyed ? "back in play" : "destroyed"}`), { class: "small" });
-    card.append(destroyed);
+    const profile = this.cards?.[`${s}/${unit.key}`];
+    card.append(el("details", { class: "profile" }, el("summary", {}, "Profile"), cardElement(profile)), destroyed);
     return card;
   }
 

@@ -95,6 +95,14 @@ function control(root, node, current, onChange, name) {
   const input = el("input", { type: "text", name });
   if (node.maxLength) input.maxLength = node.maxLength;
   input.value = current ?? "";
+  // Known values (e.g. upgrade ids) are offered as suggestions; others may still be typed.
+  if (Array.isArray(node.examples) && node.examples.length) {
+    const id = `list-${name}-${node.examples.length}`;
+    if (!document.getElementById(id)) {
+      document.body.append(el("datalist", { id }, ...node.examples.map((v) => el("option", { value: String(v) }))));
+    }
+    input.setAttribute("list", id);
+  }
   input.addEventListener("input", onChange);
   return { element: input, read: () => input.value };
 }

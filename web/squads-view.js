@@ -4,6 +4,7 @@ import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
+import { cardElement } from "./unit-card.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -108,7 +109,7 @@ export class SquadsView {
           button("Remove", () => { squad.units = squad.units.filter((u) => u.key !== unit.key); persist(); }, { class: "small" }));
         units.append(el("li", { class: "card unit-row", "data-key": unit.key },
           el("div", { class: "card-head" }, el("strong", {}, unit.name), el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
-          problems, actions));
+          cardElement(unit.card), problems, actions));
       }
       if (!report.units.length) units.append(el("li", { class: "muted" }, "No units yet: add one from the book or define your own."));
     };
@@ -201,14 +202,17 @@ export class SquadsView {
     if (!squad) return;
     const reply = await this.engine.call("squad.check", { squad });
     const report = reply.ok ? reply.result : { total: "?", units: [] };
-    const table = el("table", { class: "roster" }, el("thead", {}, el("tr", {}, el("th", {}, "Unit"), el("th", {}, "Profile"), el("th", {}, "Points"))));
-    const body = el("tbody");
+    const cards = el("div", { class: "roster" });
     for (const unit of squad.units) {
       const r = report.units.find((u) => u.key === unit.key);
-      body.append(el("tr", {}, el("td", {}, r?.name ?? unit.key), el("td", {}, profileText(unit.profile)), el("td", {}, String(r?.cost ?? "?"))));
+      const card = cardElement(r?.card, { notes: false });
+      cards.append(el("article", { class: "roster-card" },
+        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} pts`)),
+        card || el("p", {}, profileText(unit.profile)),
+        r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, n))) : "",
+        r?.violations.length ? el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message))) : ""));
     }
-    table.append(body);
-    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), table,
+    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
 }

@@ -52,6 +52,23 @@ class CatalogueUnit(BaseModel):
     ref: str = ""
 
 
+class CardLine(BaseModel):
+    """One line of a unit card: a value, and what sits on it (an upgrade, a note)."""
+
+    label: str
+    value: str
+    note: str = ""
+
+
+class UnitCard(BaseModel):
+    """A unit laid out for reading at the table (squad editor, roster, game)."""
+
+    title: str
+    kind: str = ""
+    lines: list[CardLine] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="What its special rules do, briefly.")
+
+
 class UnitState(BaseModel):
     """What a tracker keeps of one unit during a game (the same shape for every system)."""
 
@@ -152,6 +169,14 @@ class RuleSystem(ABC):
         if limit is not None and total > limit:
             return [Violation(rule="points-limit", message=f"{total} points is over the {limit}-point limit")]
         return []
+
+    def card(self, profile: BaseModel) -> UnitCard:
+        """The unit as a card: by default each plain field of the profile, in order."""
+        lines = []
+        for name, value in profile.model_dump(mode="json").items():
+            if name != "name" and isinstance(value, str | int | float | bool) and value not in ("", None):
+                lines.append(CardLine(label=name.replace("_", " ").capitalize(), value=str(value)))
+        return UnitCard(title=self.unit_name(profile), lines=lines)
 
     def unit_name(self, profile: BaseModel) -> str:
         """The name to show for a unit (its profile's ``name`` by default)."""
