@@ -77,6 +77,7 @@ SYSTEMS: tuple[SystemInfo, ...] = (
 #: so start-up only pays for the systems a player opens).
 IMPLEMENTATIONS: dict[str, str] = {
     "gunframe": "core.systems.gunframe",
+    "ms_battles": "core.systems.ms_battles",
 }
 
 

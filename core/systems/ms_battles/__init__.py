@@ -1,0 +1,178 @@
+"""Mobile Suit Battles v0.3 (002_c5caa4b4fc3fd928.txt): the rule system as the shared layer sees it.
+
+The package reads in the order the book plays: :mod:`.cards` (card and frame
+anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
+:mod:`.sample` (the app's own sample set: the book prints no cards),
+:mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
+planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
+chance is the order of each deck, and the odds of the "draw" action are exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.systems import info
+from core.systems.base import (
+    CardLine,
+    CatalogueUnit,
+    ResourceDef,
+    RuleSystem,
+    TrackedDef,
+    UnitCard,
+    UnitState,
+    Violation,
+)
+from core.systems.ms_battles.cards import (
+    MARKER,
+    ZONES,
+    Armor,
+    AttackMark,
+    Card,
+    Effect,
+    Frame,
+    MobileSuit,
+    Pilot,
+    ReshuffleMarker,
+    Weapon,
+)
+from core.systems.ms_battles.decks import deck_violations
+from core.systems.ms_battles.options import MsbOptions
+from core.systems.ms_battles.play import ACTIONS, SuitPlay, draw_odds, fresh_play, hand_dist, hypergeometric
+from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+
+__all__ = [
+    "ACTIONS",
+    "MARKER",
+    "SYSTEM",
+    "Armor",
+    "AttackMark",
+    "Card",
+    "Effect",
+    "Frame",
+    "MobileSuit",
+    "MobileSuitBattles",
+    "MsbOptions",
+    "Pilot",
+    "ReshuffleMarker",
+    "SuitPlay",
+    "Weapon",
+    "deck_violations",
+    "draw_odds",
+    "hand_dist",
+    "hypergeometric",
+]
+
+#: Damage per zone and the penalties it brings (L95-L101).
+TRACKED: tuple[TrackedDef, ...] = (
+    TrackedDef(
+        key="high", label="High damage", kind="counter", help="2 or more: -1 initiative on every card (L99)."
+    ),
+    TrackedDef(key="mid", label="Mid damage", kind="counter", help="2 or more: draw one card fewer (L100)."),
+    TrackedDef(key="low", label="Low damage", kind="counter", help="2 or more: -1 base movement (L101)."),
+    TrackedDef(key="high_penalty", label="High penalty", kind="condition", help="Initiative -1 (L99)."),
+    TrackedDef(key="mid_penalty", label="Mid penalty", kind="condition", help="Draw 4, not 5 (L100)."),
+    TrackedDef(key="low_penalty", label="Low penalty", kind="condition", help="Base movement -1 (L101)."),
+)
+
+#: The priority marker (L50, L77, L105): 1 on the side holding it.
+RESOURCES: tuple[ResourceDef, ...] = (
+    ResourceDef(
+        key="priority",
+        label="Priority marker",
+        initial=0,
+        min=0,
+        max=1,
+        help="Picks first in ties (L77); passes one seat anticlockwise at cleanup (L105).",
+    ),
+)
+
+
+def _suit(profile: BaseModel) -> MobileSuit:
+    if isinstance(profile, MobileSuit):
+        return profile
+    return MobileSuit.model_validate(profile.model_dump())
+
+
+class MobileSuitBattles(RuleSystem):
+    """Mobile Suit Battles' contribution to the shared squad and game layer."""
+
+    def catalogue(self) -> list[CatalogueUnit]:
+        """The app's own sample decks (the book prints none, L9)."""
+        return [
+            CatalogueUnit(id=key, name=suit.name, profile=suit.model_dump(mode="json"), note=LABEL, ref="")
+            for key, suit in SAMPLE_SUITS.items()
+        ]
+
+    def unit_cost(self, profile: BaseModel) -> int:
+        """The book has no points: every side brings the same number of suits (L9)."""
+        return 0
+
+    def unit_violations(self, profile: BaseModel) -> list[Violation]:
+        return deck_violations(_suit(profile))
+
+    def card(self, profile: BaseModel) -> UnitCard:
+        suit = _suit(profile)
+        f = suit.frame
+        lines = [
+            CardLine(label="Frame", value=f.name, note=f.ability),
+            CardLine(label="Base movement", value=str(f.base_movement)),
+            CardLine(label="Armour H/M/L", value=f"{f.armor.high}/{f.armor.mid}/{f.armor.low}"),
+            CardLine(label="Slots", value=f"{f.weapon_slots} weapons, {f.booster_slots} boosters"),
+            CardLine(label="Pilot", value=suit.pilot or "none"),
+            CardLine(label="Weapons", value=", ".join(suit.weapons) or "none"),
+        ]
+        for c in suit.cards:
+            marks = " ".join(
+                f"{a.form[0].upper()}{a.range if a.range is not None else ''}:{a.zone}x{a.count}"
+                for a in c.attacks
+            )
+            blocks = "block " + "/".join(c.blocks) if c.blocks else ""
+            value = " ".join(x for x in (f"i{c.initiative}", f"m{c.movement:+d}", marks, blocks) if x)
+            lines.append(
+                CardLine(label=c.name, value=value, note=("single use. " if c.single_use else "") + c.ability)
+            )
+        return UnitCard(title=suit.name, kind=f.name, lines=lines, notes=[suit.note] if suit.note else [])
+
+    def initial_state(self, profile: BaseModel) -> UnitState:
+        """Undamaged, the deck in list order until setup shuffles it (L50)."""
+        suit = _suit(profile)
+        return UnitState(
+            max_damage=sum(suit.frame.armor.of(z) for z in ZONES),
+            counters={z: 0 for z in ZONES},
+            extra=fresh_play(suit).model_dump(mode="json"),
+        )
+
+    def pack_profile(self, profile: BaseModel) -> Any:
+        """Sample cards travel as their id only."""
+        data = _suit(profile).model_dump(mode="json", exclude_defaults=True)
+        data["cards"] = [
+            c.id if c.id in CARDS and CARDS[c.id] == c else c.model_dump(mode="json", exclude_defaults=True)
+            for c in _suit(profile).cards
+        ]
+        return data
+
+    def unpack_profile(self, packed: Any) -> BaseModel:
+        if not isinstance(packed, dict) or not isinstance(packed.get("cards"), list):
+            raise ValueError("not a packed mobile suit")
+        cards = []
+        for c in packed["cards"]:
+            if isinstance(c, str):
+                if c not in CARDS:
+                    raise ValueError(f"unknown sample card {c!r}")
+                cards.append(CARDS[c].model_dump(mode="json"))
+            else:
+                cards.append(c)
+        return MobileSuit.model_validate({**packed, "cards": cards})
+
+
+SYSTEM = MobileSuitBattles(
+    info=info("ms_battles"),
+    profile_model=MobileSuit,
+    tracked=TRACKED,
+    resources=RESOURCES,
+    actions=ACTIONS,
+    options=MsbOptions,
+)
