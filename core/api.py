@@ -54,6 +54,7 @@ from core.systems.base import (
     RuleSystem,
     TrackedDef,
     UnitCard,
+    UnitView,
     Violation,
 )
 
@@ -434,6 +435,22 @@ def game_adjust(args: AdjustArgs) -> Game:
     return games.adjust(args.game, args.changes, args.text)
 
 
+class Views(BaseModel):
+    views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
+
+
+def game_views(args: GameArgs) -> Views:
+    """What each unit holds beyond its tracked values (hands, piles), private parts marked."""
+    system = _system(args.game.system)
+    views = {}
+    for s, side in enumerate(args.game.sides):
+        for u, unit in enumerate(side.units):
+            view = system.unit_view(args.game, s, u)
+            if view is not None:
+                views[f"{s}/{unit.key}"] = view
+    return Views(views=views)
+
+
 def game_undo(args: GameArgs) -> Game:
     return games.step_back(args.game)
 
@@ -482,6 +499,7 @@ OPERATIONS: dict[str, Operation] = {
     "game.odds": Operation(ActArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
+    "game.views": Operation(GameArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),

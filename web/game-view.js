@@ -69,20 +69,30 @@ export class GamesView {
     this.info = await this.systems.describe(game.system);
     if (!this.info) return;
     this.cards = await this.unitCards(game);
+    this.peek = null;
+    await this.loadViews();
     this.render();
   }
 
   async change(op, args = {}) {
     const reply = await this.engine.call(op, { game: this.game, ...args });
     if (!reply.ok) { notify(reply.error.message); return false; }
-    this.commit(reply.result);
+    await this.commit(reply.result);
     return true;
   }
 
-  commit(game) {
+  async commit(game) {
     this.game = game;
     this.store.putGame(game);
+    this.peek = null; // private holdings hide again after every change
+    await this.loadViews();
     this.render();
+  }
+
+  // Hands, piles and other holdings the system shows (core: RuleSystem.unit_view).
+  async loadViews() {
+    const reply = await this.engine.call("game.views", { game: this.game });
+    this.views = reply.ok ? reply.result.views : {};
   }
 
   render() {
@@ -166,9 +176,49 @@ export class GamesView {
     card.append(counters);
     const destroyed = button(state.destroyed ? "Back in play" : "Mark destroyed", () => this.adjust([...base, "destroyed"], !state.destroyed,
       `${unit.name}: ${state.destroyed ? "back in play" : "destroyed"}`), { class: "small" });
+    const view = this.views?.[`${s}/${unit.key}`];
+    for (const section of view?.sections ?? []) card.append(this.viewSection(section, `${s}/${unit.key}`, s));
     const profile = this.cards?.[`${s}/${unit.key}`];
     card.append(el("details", { class: "profile" }, el("summary", {}, "Profile"), cardElement(profile)), destroyed);
     return card;
+  }
+
+  // A section of holdings. A private one (a hand) stays hidden on a shared phone until its
+  // owner taps to look; a bound one lets the owner act by picking its items.
+  viewSection(section, ref, s) {
+    const key = `${ref}:${section.title}`;
+    const box = el("div", { class: "holding", "data-section": section.title });
+    box.append(el("strong", {}, section.title));
+    if (section.private && this.peek !== key) {
+      box.append(button(`Show (only ${this.game.sides[s].name} looking)`, () => { this.peek = key; this.render(); },
+        { class: "small peek" }));
+      return box;
+    }
+    const picked = new Set();
+    const list = el("ul", { class: "items" });
+    for (const item of section.items) {
+      const text = el("span", {}, el("b", {}, item.label), ` (${item.id})`, item.detail ? el("small", {}, ` ${item.detail}`) : "");
+      if (section.bind) {
+        const tick = el("input", { type: "checkbox", value: item.id, "aria-label": item.label });
+        tick.addEventListener("change", () => { if (tick.checked) picked.add(item.id); else picked.delete(item.id); });
+        list.append(el("li", {}, el("label", {}, tick, text)));
+      } else {
+        list.append(el("li", {}, text));
+      }
+    }
+    box.append(list);
+    if (section.bind) {
+      const bind = section.bind;
+      box.append(button(bind.label, async () => {
+        if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
+        const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
+          input: { ...bind.fixed, [bind.field]: [...picked] } });
+        if (!reply.ok) { notify(reply.error.message); return; }
+        if (reply.result.complete) await this.commit(reply.result.game);
+      }, { class: "primary small", "data-bind": bind.action }));
+    }
+    if (section.private) box.append(button("Hide", () => { this.peek = null; this.render(); }, { class: "small" }));
+    return box;
   }
 
   // --- actions: pick, see the odds, roll or type dice, apply in one tap ------------------
@@ -187,6 +237,8 @@ export class GamesView {
   unitPicker(filter) {
     return (node, current, onChange, name) => {
       const select = el("select", { name, id: `pick-${name}` });
+      const optional = (node.anyOf ?? []).some((v) => v.type === "null");
+      if (optional) select.append(el("option", { value: "" }, "— none (or every unit) —"));
       this.game.sides.forEach((side, s) => {
         const group = el("optgroup", { label: side.name });
         for (const unit of side.units.filter((x) => !x.state.destroyed)) {
@@ -198,8 +250,9 @@ export class GamesView {
         }
         if (group.children.length) select.append(group);
       });
+      if (optional && !current) select.value = "";
       select.addEventListener("change", onChange);
-      return { element: select, read: () => select.value };
+      return { element: select, read: () => (optional && !select.value ? null : select.value) };
     };
   }
 

@@ -52,7 +52,7 @@ SYSTEMS: tuple[SystemInfo, ...] = (
         rulebook="002_c5caa4b4fc3fd928.txt",
         dice="cards",
         summary="Twenty-card decks, hidden planning, initiative and damage by zone.",
-        status="planned",
+        status="playable",
     ),
     SystemInfo(
         id="mechastellar",

@@ -69,6 +69,39 @@ class UnitCard(BaseModel):
     notes: list[str] = Field(default_factory=list, description="What its special rules do, briefly.")
 
 
+class ViewItem(BaseModel):
+    """One thing a unit holds (a card in hand, a planned card...)."""
+
+    id: str
+    label: str
+    detail: str = ""
+
+
+class ViewBinding(BaseModel):
+    """Lets the player act by picking items of a section: the chosen ids fill one input field."""
+
+    action: str
+    field: str
+    count: int = Field(default=0, description="How many items must be picked; 0 for any number.")
+    label: str
+    fixed: dict[str, Any] = Field(default_factory=dict, description="The action's other inputs.")
+
+
+class ViewSection(BaseModel):
+    """A group of items on a unit's card; a private one is hidden until its owner looks."""
+
+    title: str
+    items: list[ViewItem] = Field(default_factory=list)
+    private: bool = False
+    bind: ViewBinding | None = None
+
+
+class UnitView(BaseModel):
+    """What a system shows of a unit in play beyond damage, conditions and counters."""
+
+    sections: list[ViewSection] = Field(default_factory=list)
+
+
 class UnitState(BaseModel):
     """What a tracker keeps of one unit during a game (the same shape for every system)."""
 
@@ -177,6 +210,10 @@ class RuleSystem(ABC):
             if name != "name" and isinstance(value, str | int | float | bool) and value not in ("", None):
                 lines.append(CardLine(label=name.replace("_", " ").capitalize(), value=str(value)))
         return UnitCard(title=self.unit_name(profile), lines=lines)
+
+    def unit_view(self, game: Game, side: int, index: int) -> UnitView | None:
+        """Piles, hands and other holdings of a unit in play (none by default)."""
+        return None
 
     def unit_name(self, profile: BaseModel) -> str:
         """The name to show for a unit (its profile's ``name`` by default)."""

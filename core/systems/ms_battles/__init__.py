@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from core.game import Game
 from core.systems import info
 from core.systems.base import (
     CardLine,
@@ -23,6 +24,7 @@ from core.systems.base import (
     TrackedDef,
     UnitCard,
     UnitState,
+    UnitView,
     Violation,
 )
 from core.systems.ms_battles.cards import (
@@ -42,6 +44,7 @@ from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
 from core.systems.ms_battles.play import ACTIONS, SuitPlay, draw_odds, fresh_play, hand_dist, hypergeometric
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+from core.systems.ms_battles.view import unit_view
 
 __all__ = [
     "ACTIONS",
@@ -135,6 +138,10 @@ class MobileSuitBattles(RuleSystem):
                 CardLine(label=c.name, value=value, note=("single use. " if c.single_use else "") + c.ability)
             )
         return UnitCard(title=suit.name, kind=f.name, lines=lines, notes=[suit.note] if suit.note else [])
+
+    def unit_view(self, game: Game, side: int, index: int) -> UnitView:
+        """Hand (private, picked to plan), face-down cards, piles."""
+        return unit_view(game, side, index)
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Undamaged, the deck in list order until setup shuffles it (L50)."""
