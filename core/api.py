@@ -283,6 +283,7 @@ def check_unit(args: UnitArgs) -> UnitCheck:
         name=unit.name,
         cost=unit.cost,
         violations=unit.violations,
+        card=unit.card,
         profile=profile,
     )
 
@@ -538,6 +539,8 @@ def call(op: str, args: Any) -> dict[str, Any]:
         return _error("invalid", problems[0].message if problems else "invalid request", problems)
     except RequestError as bad:
         return _error("invalid", str(bad), [Problem(field=bad.field, message=str(bad))])
+    except ValueError as bad:  # a rule refusing the request (e.g. no card left to resolve)
+        return _error("invalid", str(bad))
     except Exception as crash:  # the seam never lets a traceback reach the page
         return _error("internal", f"the engine failed: {type(crash).__name__}: {crash}")
     ms = (time.perf_counter() - started) * 1000

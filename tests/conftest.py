@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -84,3 +84,10 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
     context = browser.new_context(**PHONE)
     yield context
     context.close()
+
+
+def apply_result(page: Page) -> None:
+    """Tap "Apply" on a resolved action and wait until the game screen shows it logged."""
+    logged = page.locator("#game-log li").count()
+    page.click("#apply-result")
+    expect(page.locator("#game-log li")).to_have_count(logged + 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BOOT_MS, PHONE, Server
+from conftest import BOOT_MS, PHONE, Server, apply_result
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 
@@ -63,6 +63,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         expect(page.locator(".unit-card")).to_have_count(6)
 
         # Attack with typed dice: every attack die a 6, every defense die a 1.
+        page.select_option("#action-pick", "attack")
         page.select_option("#pick-attacker", "0/u1")
         page.select_option("#pick-target", "1/u2")
         expect(page.locator("#action-odds table")).not_to_have_count(0)
@@ -75,7 +76,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
             page.locator(f'#action-result [data-face="{face}"]').first.click()
             shown.wait_for_element_state("hidden")  # the result box is drawn anew
         expect(page.locator("#action-text")).to_contain_text(re.compile(r"\d+ damage"))
-        page.click("#apply-result")
+        apply_result(page)
         target = page.locator('[data-unit="1/u2"]')
         damage = target.locator(".stepper output").first.inner_text()
         assert not damage.startswith("0 /"), damage

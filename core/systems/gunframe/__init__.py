@@ -2,20 +2,32 @@
 
 The package reads in the order the rulebook plays: :mod:`.catalogue` (frames,
 upgrades, power attacks, example units), :mod:`.building` (profile model,
-costs, construction rules, share-link packing), the game state defined here,
-and :mod:`.attack` (the attack action and its exact odds).
+costs, construction rules, share-link packing), the game state defined here
+and in :mod:`.state`, :mod:`.turn` (Focus Points, initiative, Target Lock,
+Evade, reboot), :mod:`.attack` (the attack action and its exact odds),
+:mod:`.power` (spending power points) and :mod:`.missions` (missions, the End
+phase, game length).  :mod:`.options` holds the readings of unclear rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from core.systems import info
-from core.systems.base import CatalogueUnit, ResourceDef, RuleSystem, TrackedDef, UnitState, Violation
-from core.systems.gunframe.attack import ATTACK, AttackInput, GunframeOptions, attack_odds, plan, resolve
+from core.systems.base import (
+    CatalogueUnit,
+    Change,
+    ResourceDef,
+    RuleSystem,
+    TrackedDef,
+    UnitCard,
+    UnitState,
+    Violation,
+)
+from core.systems.gunframe.attack import ATTACK, AttackInput, attack_odds, plan, resolve
 from core.systems.gunframe.building import (
     GAME_SIZES,
     GunframeForm,
@@ -30,13 +42,34 @@ from core.systems.gunframe.building import (
     unit_violations,
     unpack,
 )
+from core.systems.gunframe.card import card
 from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
+from core.systems.gunframe.options import GunframeOptions
+from core.systems.gunframe.power import POWER, PowerInput
+from core.systems.gunframe.turn import (
+    ACTIVATE,
+    EVADE,
+    INITIATIVE,
+    LEADER,
+    REBOOT,
+    RESERVES,
+    SPEND_FP,
+    TARGET_LOCK,
+    WELL_READ,
+    start_round,
+)
+
+if TYPE_CHECKING:
+    from core.game import Game
 
 __all__ = [
+    "ACTIONS",
     "ATTACK",
     "EXAMPLE_UNITS",
     "FRAMES",
     "GAME_SIZES",
+    "MISSIONS",
     "POWER_ATTACKS",
     "PRINTED_POINTS",
     "SYSTEM",
@@ -46,6 +79,7 @@ __all__ = [
     "GunframeForm",
     "GunframeOptions",
     "GunframeUnit",
+    "PowerInput",
     "UpgradeRef",
     "attack_odds",
     "build_cost",
@@ -93,6 +127,12 @@ TRACKED: tuple[TrackedDef, ...] = (
         help="Optional rule: Speed and weapons halved, no Focus Point (L2727-2733).",
     ),
     TrackedDef(
+        key="in_reserve",
+        label="In reserve",
+        kind="condition",
+        help="Off the table: no Focus Point, no attrition, no initiative bonus (L1542, L1628).",
+    ),
+    TrackedDef(
         key="target_lock",
         label="Target Lock",
         kind="counter",
@@ -137,6 +177,10 @@ RESOURCES: tuple[ResourceDef, ...] = (
 class Gunframe(RuleSystem):
     """GUNFRAME's contribution to the shared squad and game layer."""
 
+    def card(self, profile: BaseModel) -> UnitCard:
+        """The unit card as the book lays it out (L569-613)."""
+        return card(_unit(profile))
+
     def catalogue(self) -> list[CatalogueUnit]:
         """The book's example units, with every upgrade's slot filled in."""
         out = []
@@ -169,6 +213,10 @@ class Gunframe(RuleSystem):
             extra={"form": 0} if unit.forms else {},
         )
 
+    def start_round(self, game: Game) -> list[Change]:
+        """A new turn: Focus Points, ready units, per-turn flags cleared (see :func:`.turn.start_round`)."""
+        return start_round(game)
+
     def pack_profile(self, profile: BaseModel) -> Any:
         return pack(_unit(profile))
 
@@ -190,11 +238,33 @@ def _with_slots(refs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+#: Actions in the order a turn uses them (L670-750, L784-792, L1184).
+ACTIONS = {
+    a.name: a
+    for a in (
+        MISSION,
+        INITIATIVE,
+        WELL_READ,
+        ACTIVATE,
+        TARGET_LOCK,
+        EVADE,
+        ATTACK,
+        POWER,
+        REBOOT,
+        LEADER,
+        SPEND_FP,
+        INVESTIGATE,
+        DEACTIVATE,
+        RESERVES,
+        END_PHASE,
+    )
+}
+
 SYSTEM = Gunframe(
     info=info("gunframe"),
     profile_model=GunframeUnit,
     tracked=TRACKED,
     resources=RESOURCES,
-    actions={"attack": ATTACK},
+    actions=ACTIONS,
     options=GunframeOptions,
 )

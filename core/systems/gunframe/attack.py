@@ -16,8 +16,10 @@ distribution from the same :class:`~core.pool.PoolSpec` objects.
   attack rolled a 6 and did damage (L1188).  Each die is rerolled at most once
   (L353).
 
-Spending power points on power attacks is not done here yet: the points are
-reported in the result's detail.
+The power points are reported in the result's detail and kept on the attacker
+(``state.extra["power"]``) for the ``power`` action (:mod:`.power`) to spend.
+A reaction attack (L1414-1434) or a rapid fire (L1052-1058) pays its Focus
+Point here.
 """
 
 from __future__ import annotations
@@ -32,41 +34,13 @@ from core.dice import DiceSource, Dist
 from core.pool import PoolRoll, PoolSpec, cancel, roll_pool, table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.state import Edits, react, spend_fp
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
 
 Weapon = Literal["close", "short", "medium", "long"]
-
-
-class GunframeOptions(BaseModel):
-    """Readings of unclear rules that players may choose differently (digest section 11).
-
-    The defaults are the recommended readings.  A game stores them by name in
-    ``Game.options``.
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    powerful_needs_six: bool = Field(
-        default=False,
-        description="Powerful's extra point only counts when the attack also rolled a 6 (strict reading of "
-        "L1188). Default: the extra point alone opens power attacks once damage is done (L2456).",
-    )
-    parry_only_when_all_cancelled: bool = Field(
-        default=False,
-        description="Parry may be used only when the defense cancelled every hit, as in its example (L2450). "
-        "Default: whenever defending in close combat (L2448).",
-    )
-    deflect_vs_knocked_down: bool = Field(
-        default=False,
-        description="Deflect still adds its die when a knocked-down unit is attacked. Default: no, since "
-        "every attack on it counts as from behind (L950, L2388).",
-    )
-    hard_cover_adds_to_cover: bool = Field(
-        default=False,
-        description="Hard cover's 2D come on top of cover's 1D. Default: hard cover replaces cover (L1132).",
-    )
 
 
 def _flag(ref: str, text: str) -> Any:
@@ -133,6 +107,13 @@ class AttackInput(BaseModel):
     parry: bool = _flag(
         "L2448", "The target uses its Parry: 1 damage to the attacker per defensive 6, no dodge"
     )
+    reaction: bool = _flag(
+        "L1414-1434", "The attacker reacts to this target: 1 FP, once a turn, only before it activates"
+    )
+    quick_reflexes: bool = _flag("L2338", "The reaction is free: the attacker's once-a-game Quick Reflexes")
+    rapid_fire: bool = _flag(
+        "L1052-1058", "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)"
+    )
 
     @model_validator(mode="after")
     def _one_use_of_the_lock(self) -> AttackInput:
@@ -140,6 +121,12 @@ class AttackInput(BaseModel):
             raise ValueError(
                 "a Target Lock is spent once: choose Focus Fire, Precise Strike or Indirect Fire"
             )
+        if self.reaction and self.rapid_fire:
+            raise ValueError(
+                "a reaction attack never counts against its system, so needs no rapid fire (L1434)"
+            )
+        if self.quick_reflexes and not self.reaction:
+            raise ValueError("Quick Reflexes pays for a reaction (L2338)")
         return self
 
 
@@ -162,11 +149,6 @@ class Plan:
     parry: bool = False
 
 
-def _options(game: Game) -> GunframeOptions:
-    known = GunframeOptions.model_fields
-    return GunframeOptions.model_validate({k: v for k, v in game.options.items() if k in known})
-
-
 def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
     profile = GunframeUnit.model_validate(unit.profile)
     form = unit.state.extra.get("form", 0)
@@ -177,11 +159,17 @@ def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
 
 def plan(game: Game, inp: AttackInput) -> Plan:
     """Gather both pools; ValueError when the attack cannot be made as described."""
-    opts = _options(game)
+    opts = options_of(game)
     a_side, a_idx, attacker = game.unit(inp.attacker)
     t_side, t_idx, target = game.unit(inp.target)
     if a_side == t_side and a_idx == t_idx:
         raise ValueError("a unit cannot attack itself")
+    if attacker.state.destroyed or target.state.destroyed:
+        raise ValueError(f"{attacker.name if attacker.state.destroyed else target.name} is destroyed")
+    if "shut_down" in attacker.state.conditions:
+        raise ValueError(f"{attacker.name} is shut down: it can only reboot (L956)")
+    if "knocked_down" in attacker.state.conditions:
+        raise ValueError(f"{attacker.name} must stand up with a move action before attacking (L952)")
     a_prof, a_form = _form(attacker)
     t_prof, t_form = _form(target)
     a_ups = set(form_upgrades(a_prof, a_form))
@@ -343,6 +331,7 @@ def _state_path(side: int, idx: int) -> list[str | int]:
 def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     """Roll the attack, then the defense, and apply the damage."""
     p = plan(game, inp)
+    paid = _pay(game, inp, p)
     a_roll = roll_pool(p.attack, dice, "attack")
     d_roll: PoolRoll | None = roll_pool(p.defense, dice, "defense") if p.defense else None
     hits, cancels = a_roll.successes, d_roll.successes if d_roll else 0
@@ -374,6 +363,8 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     dodge = 0
     if damage == 0 and p.can_dodge and not parry_damage:
         dodge = d_sixes * (2 if p.agile else 1)
+    _hold(paid, inp, p, power, damage, destroyed)
+    changes += paid.changes()
     band = inp.weapon.capitalize()
     if damage:
         text = f"{attacker.name} hits {target.name} with {band}: {damage} damage"
@@ -400,6 +391,34 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
         "spent": p.spent,
     }
     return ActionResult(changes=changes, text=text, detail=detail)
+
+
+def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
+    """Focus Points for a reaction (L1414-1428) or a rapid fire (L1052-1058), checked before any roll."""
+    edits = Edits(game)
+    pos = (p.attacker[0], p.attacker[1])
+    if inp.reaction:
+        react(edits, pos, inp.quick_reflexes, p.options.react_more_than_once)
+    if inp.rapid_fire and "rapid_reload" not in weapon_upgrades(*_form(p.attacker[2]))[inp.weapon]:
+        spend_fp(edits, pos)  # Rapid Reload fires again for free (L2458)
+    return edits
+
+
+def _hold(edits: Edits, inp: AttackInput, p: Plan, power: int, damage: int, destroyed: bool) -> None:
+    """The power points the attack leaves the attacker holding until it spends them (L1188-1196)."""
+    pos = (p.attacker[0], p.attacker[1])
+    if power:
+        held = {
+            "points": power,
+            "target": inp.target,
+            "weapon": inp.weapon,
+            "close": inp.weapon == "close",
+            "damage": damage,
+            "destroyed": destroyed,
+        }
+        edits.set_extra(pos, "power", held)
+    else:
+        edits.drop_extra(pos, "power")  # points not spent after an earlier attack are gone (L1196)
 
 
 def outcome_dist(p: Plan) -> Dist[tuple[int, int]]:

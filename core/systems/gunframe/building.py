@@ -43,7 +43,13 @@ class UpgradeRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_]+$", description=_UPGRADE_HELP)
+    id: str = Field(
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-z0-9_]+$",
+        description=_UPGRADE_HELP,
+        examples=list(UPGRADE_IDS),
+    )
     slot: Slot | None = Field(
         default=None,
         description="Frame value (frame upgrades, L2208) or weapon system (loadout upgrades, L2216) it sits "

@@ -1,0 +1,298 @@
+"""Reading and changing a GUNFRAME game's tracked state.
+
+Every action builds its changes with an :class:`Edits`: it reads the current
+values (with the edits made so far), and emits one :class:`Change` per value it
+touched.  Lists and dicts (conditions, counters, ``extra``) are replaced whole,
+so undoing the event restores them exactly.
+
+What a unit keeps in ``state.extra`` (runtime state of digest 2.4):
+
+* ``power``: power points held after an attack, until spent (L1188-1196):
+  ``{"points", "target", "weapon", "close", "damage", "destroyed"}``;
+* ``fp_spent``: Focus Points spent on it this turn (L776-782);
+* ``reacted``, ``locked``, ``evaded``: a reaction, a Target Lock action and an
+  Evade action made this turn (L3339, L1358, L1385);
+* ``reboot``: special actions already put into rebooting (L960);
+* ``used``: once-per-battle upgrades spent (Lucky, Ablative Armour, Quick
+  Reflexes, Well Read);
+* ``form``: the current form of a transforming unit.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import TYPE_CHECKING, Any
+
+from core.dice import DiceSource, Dist
+from core.pool import PoolSpec, cancel, roll_pool
+from core.systems.base import Change
+from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.catalogue import FRAMES
+
+if TYPE_CHECKING:
+    from core.game import Game, GameUnit
+
+Pos = tuple[int, int]
+
+#: Per-turn values cleared at the start of every turn (L740, L776-782, L1358, L1385, L3339).
+TURN_FLAGS: dict[str, Any] = {"fp_spent": 0, "reacted": False, "locked": False, "evaded": False}
+
+
+def profile_of(unit: GameUnit) -> GunframeUnit:
+    return GunframeUnit.model_validate(unit.profile)
+
+
+def form_of(unit: GameUnit) -> int:
+    profile = profile_of(unit)
+    form = unit.state.extra.get("form", 0)
+    return form if isinstance(form, int) and 0 <= form < len(all_forms(profile)) else 0
+
+
+def upgrades_of(unit: GameUnit) -> set[str]:
+    """Upgrade ids the unit has in its current form (pilot ones included)."""
+    return set(form_upgrades(profile_of(unit), form_of(unit)))
+
+
+def weapon_ups(unit: GameUnit, weapon: str) -> set[str]:
+    return weapon_upgrades(profile_of(unit), form_of(unit))[weapon]
+
+
+def upgrade_n(unit: GameUnit, uid: str) -> int:
+    """How many times an (N) upgrade was bought (0 if the unit lacks it)."""
+    return sum(r.n for r in profile_of(unit).upgrades if r.id == uid)
+
+
+def defense_value(unit: GameUnit) -> int:
+    return all_forms(profile_of(unit))[form_of(unit)].defense
+
+
+def is_conventional(unit: GameUnit) -> bool:
+    """Infantry, tanks and flyers (L2597); they never make Focus Points (L764)."""
+    return FRAMES[profile_of(unit).frame].conventional
+
+
+class Edits:
+    """Changes to a game under construction; reads see the edits made so far."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._state: dict[Pos, dict[str, Any]] = {}
+        self._resources: dict[tuple[int, str], int] = {}
+        self._options: dict[str, Any] = {}
+        self.notes: list[str] = []
+
+    # -- units ------------------------------------------------------------------------
+    def find(self, ref: str) -> Pos:
+        s, u, _ = self.game.unit(ref)
+        return s, u
+
+    def unit(self, pos: Pos) -> GameUnit:
+        return self.game.sides[pos[0]].units[pos[1]]
+
+    def name(self, pos: Pos) -> str:
+        return self.unit(pos).name
+
+    def get(self, pos: Pos, field: str) -> Any:
+        edited = self._state.get(pos, {})
+        if field in edited:
+            return edited[field]
+        return getattr(self.unit(pos).state, field)
+
+    def set(self, pos: Pos, field: str, value: Any) -> None:
+        self._state.setdefault(pos, {})[field] = value
+
+    def has(self, pos: Pos, condition: str) -> bool:
+        return condition in self.get(pos, "conditions")
+
+    def add_condition(self, pos: Pos, condition: str) -> None:
+        conditions = list(self.get(pos, "conditions"))
+        if condition not in conditions:
+            self.set(pos, "conditions", [*conditions, condition])
+
+    def remove_condition(self, pos: Pos, condition: str) -> None:
+        conditions = list(self.get(pos, "conditions"))
+        if condition in conditions:
+            self.set(pos, "conditions", [c for c in conditions if c != condition])
+
+    def counter(self, pos: Pos, key: str) -> int:
+        return int(self.get(pos, "counters").get(key, 0))
+
+    def set_counter(self, pos: Pos, key: str, value: int) -> None:
+        self.set(pos, "counters", {**self.get(pos, "counters"), key: value})
+
+    def extra(self, pos: Pos, key: str, default: Any = None) -> Any:
+        return self.get(pos, "extra").get(key, default)
+
+    def set_extra(self, pos: Pos, key: str, value: Any) -> None:
+        self.set(pos, "extra", {**self.get(pos, "extra"), key: copy.deepcopy(value)})
+
+    def drop_extra(self, pos: Pos, key: str) -> None:
+        extra = dict(self.get(pos, "extra"))
+        if key in extra:
+            del extra[key]
+            self.set(pos, "extra", extra)
+
+    def armour_left(self, pos: Pos) -> int:
+        return int(self.get(pos, "max_damage")) - int(self.get(pos, "damage"))
+
+    def damage(self, pos: Pos, amount: int) -> bool:
+        """Take ``amount`` damage (L1176); True if it destroys the unit at Armour 0 (L1182)."""
+        if amount <= 0 or self.get(pos, "destroyed"):
+            return False
+        top = int(self.get(pos, "max_damage"))
+        new = min(top, int(self.get(pos, "damage")) + amount)
+        self.set(pos, "damage", new)
+        if new >= top:
+            self.set(pos, "destroyed", True)
+            return True
+        return False
+
+    # -- sides and game -----------------------------------------------------------------
+    def resource(self, side: int, key: str) -> int:
+        if (side, key) in self._resources:
+            return self._resources[(side, key)]
+        return int(self.game.sides[side].resources.get(key, 0))
+
+    def set_resource(self, side: int, key: str, value: int) -> None:
+        self._resources[(side, key)] = value
+
+    def option(self, key: str, default: Any = None) -> Any:
+        if key in self._options:
+            return self._options[key]
+        return self.game.options.get(key, default)
+
+    def set_option(self, key: str, value: Any) -> None:
+        self._options[key] = copy.deepcopy(value)
+
+    def changes(self) -> list[Change]:
+        out: list[Change] = []
+        for (s, u), fields in self._state.items():
+            base: list[str | int] = ["sides", s, "units", u, "state"]
+            for field, value in fields.items():
+                if getattr(self.unit((s, u)).state, field) != value:
+                    out.append(Change(path=[*base, field], value=value))
+        for (s, key), value in self._resources.items():
+            if self.game.sides[s].resources.get(key) != value:
+                out.append(Change(path=["sides", s, "resources", key], value=value))
+        options = {**self.game.options, **self._options}
+        if options != self.game.options:  # replaced whole, so undo removes keys it added
+            out.append(Change(path=["options"], value=options))
+        return out
+
+
+# --- Focus Points on a unit (L776-782, L2298) ---------------------------------------------
+
+
+def fp_cap(unit: GameUnit) -> int:
+    """Focus Points that may be spent on it in one turn: 1 (L778), +N for Ace (N) (L2298)."""
+    return 1 + upgrade_n(unit, "ace")
+
+
+def spend_fp(edits: Edits, pos: Pos, amount: int = 1, outside_cap: bool = False) -> None:
+    """Pay Focus Points from the unit's side for it; ValueError when the pool or its cap is short."""
+    side = pos[0]
+    pool = edits.resource(side, "focus_points")
+    if pool < amount:
+        raise ValueError(
+            f"{edits.game.sides[side].name} has {pool} Focus Point(s) left, {amount} needed (L774)"
+        )
+    spent = int(edits.extra(pos, "fp_spent", 0))
+    if not outside_cap and spent + amount > fp_cap(edits.unit(pos)):
+        raise ValueError(
+            f"{edits.name(pos)} already had {spent} Focus Point(s) spent on it this turn; "
+            f"its limit is {fp_cap(edits.unit(pos))} (L778, L2298)"
+        )
+    edits.set_resource(side, "focus_points", pool - amount)
+    if not outside_cap:
+        edits.set_extra(pos, "fp_spent", spent + amount)
+
+
+def react(edits: Edits, pos: Pos, free: bool, more_than_once: bool) -> str:
+    """A reaction (L1414-1428): unactivated, not down, not yet reacted, and 1 FP unless Quick Reflexes."""
+    name = edits.name(pos)
+    if edits.get(pos, "activated"):
+        raise ValueError(f"{name} has already activated this turn and cannot react (L1422)")
+    if edits.extra(pos, "reacted", False) and not more_than_once:
+        raise ValueError(f"{name} has already reacted this turn (L3339)")
+    if edits.has(pos, "knocked_down"):
+        raise ValueError(f"{name} is knocked down and cannot react (L950)")
+    if edits.has(pos, "shut_down"):
+        raise ValueError(f"{name} is shut down and can do nothing until it reboots (L956)")
+    edits.set_extra(pos, "reacted", True)
+    if free:
+        used = list(edits.extra(pos, "used", []))
+        if "quick_reflexes" not in upgrades_of(edits.unit(pos)):
+            raise ValueError(f"{name} has no Quick Reflexes (L2338)")
+        if "quick_reflexes" in used:
+            raise ValueError(f"{name} has used its Quick Reflexes already (L2338)")
+        edits.set_extra(pos, "used", [*used, "quick_reflexes"])
+        return "reacts for free (Quick Reflexes)"
+    spend_fp(edits, pos)
+    return "reacts for 1 FP"
+
+
+def can_act(edits: Edits, pos: Pos, what: str) -> None:
+    """An ordinary action: not by a wreck, a shut-down unit (L956) or one lying down (L952)."""
+    name = edits.name(pos)
+    if edits.get(pos, "destroyed"):
+        raise ValueError(f"{name} is destroyed")
+    if edits.has(pos, "shut_down"):
+        raise ValueError(f"{name} is shut down: it can only reboot (L956)")
+    if edits.has(pos, "knocked_down"):
+        raise ValueError(f"{name} must stand up with a move action before it can {what} (L952)")
+
+
+# --- small dice procedures -----------------------------------------------------------------
+
+
+def skill_of(unit: GameUnit) -> int:
+    return profile_of(unit).skill
+
+
+def pilot_roll(unit: GameUnit, dice: DiceSource, purpose: str) -> tuple[bool, int]:
+    """A Pilot Skill roll: one die, passed on the skill number or more (L555-563)."""
+    face = dice.roll(1, 6, purpose)[0]
+    return face >= skill_of(unit), face
+
+
+def pass_chance(skill: int) -> float:
+    return (7 - skill) / 6
+
+
+def hits_dist(hits: int, defense: int) -> Dist[int]:
+    """Damage from ``hits`` automatic hits met by ``defense`` dice saving on 4+ (L1154-1176)."""
+    if defense <= 0:
+        return Dist.constant(hits)
+    saves = PoolSpec(dice=defense, success_on=4).dist().map(lambda k: k[0])
+    return saves.map(lambda s: cancel(hits, s))
+
+
+def roll_hits(hits: int, defense: int, dice: DiceSource, purpose: str) -> tuple[int, list[int]]:
+    """Roll ``defense`` dice against ``hits``: the damage, and the faces shown."""
+    if defense <= 0 or hits <= 0:
+        return max(0, hits), []
+    roll = roll_pool(PoolSpec(dice=defense, success_on=4), dice, purpose)
+    return cancel(hits, roll.successes), [d.final for d in roll.dice]
+
+
+def halve(value: int) -> int:
+    """Halving always rounds up (L355-357)."""
+    return math.ceil(value / 2)
+
+
+def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
+    """A flyer knocked down or shut down lands as if it fell 8" (L926): hits per inch, a plain defense
+    roll, knocked down if hurt (L900); Reckless halves the hits (L2340)."""
+    edits.remove_condition(pos, "flying")
+    unit = edits.unit(pos)
+    hits = halve(inches) if "reckless" in upgrades_of(unit) else inches
+    defense = defense_value(unit)
+    if edits.has(pos, "shut_down"):
+        defense = halve(defense)
+    damage, _ = roll_hits(hits, defense, dice, f"{unit.name} falls")
+    destroyed = edits.damage(pos, damage)
+    if damage and not destroyed:
+        edits.add_condition(pos, "knocked_down")
+    text = f"{unit.name} falls from the sky: {hits} hits, {damage} damage"
+    return text + (", destroyed" if destroyed else "")

@@ -1,0 +1,697 @@
+"""The GUNFRAME turn (L670-750): Focus Points, initiative, and the small actions of a turn.
+
+* :func:`start_round`: a new turn's Focus Point pools (L692-694, L756-766,
+  L2320, L2727) and the per-turn flags cleared (L740, L776-782, L1358, L1385).
+* ``initiative``: the Initiative phase as one action: start-of-turn effects
+  (the Doomsday clock, L1863), the Focus Point pools, then each side's D6 with
+  its bonuses (L1520, L2348, L2380) and the tie rule (L704-706).
+* ``well_read``: the once-a-battle initiative reroll (L92).
+* ``target_lock``, ``evade`` (L1354-1400), ``reboot`` (L960, L2406) and
+  ``spend_fp`` (L770-782) for the Focus Point uses no other action pays.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.dice import DiceSource, Dist
+from core.pool import table
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.state import (
+    TURN_FLAGS,
+    Edits,
+    can_act,
+    halve,
+    is_conventional,
+    pass_chance,
+    pilot_roll,
+    profile_of,
+    react,
+    skill_of,
+    spend_fp,
+    upgrades_of,
+)
+
+if TYPE_CHECKING:
+    from core.game import Game, GameUnit
+
+
+# --- Focus Points (L692-694, L756-766) -----------------------------------------------------
+
+
+def on_table(unit: GameUnit) -> bool:
+    """Deployed and not destroyed: reserves are off the table (L1542)."""
+    return not unit.state.destroyed and "in_reserve" not in unit.state.conditions
+
+
+def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
+    """A unit that adds to its side's Focus Points: on the table, running (L694, L758), a gunframe (L764),
+    not crippled (L2727) unless the option lets Anger Issues or Reinforced units count (digest 11.36)."""
+    state = unit.state
+    if not on_table(unit) or "shut_down" in state.conditions or is_conventional(unit):
+        return False
+    if "crippled" in state.conditions:
+        return opts.crippled_immune_counts_for_fp and bool(upgrades_of(unit) & {"anger_issues", "reinforced"})
+    return True
+
+
+def focus_points(game: Game, side: int) -> tuple[int, str]:
+    """A side's pool for the turn: half its counting units, rounded up (L758), +1 per Hero on the table
+    and running (L2320; a crippled Hero still adds its point, digest 11.18)."""
+    opts = options_of(game)
+    units = game.sides[side].units
+    count = sum(counts_for_fp(u, opts) for u in units)
+    heroes = sum(
+        "hero" in upgrades_of(u) and on_table(u) and "shut_down" not in u.state.conditions for u in units
+    )
+    total = math.ceil(count / 2) + heroes
+    why = f"{count} unit(s) count" + (f", +{heroes} Hero" if heroes else "")
+    return total, why
+
+
+def start_round(game: Game) -> list[Change]:
+    """A new turn: fresh Focus Point pools (unused ones are gone, L740), every unit ready (L798), the
+    per-turn flags and any unspent power points cleared, suppression tokens gone (L1318)."""
+    edits = Edits(game)
+    for s, side in enumerate(game.sides):
+        edits.set_resource(s, "focus_points", focus_points(game, s)[0])
+        edits.set_resource(s, "initiative", 0)
+        for u, unit in enumerate(side.units):
+            pos = (s, u)
+            edits.set(pos, "activated", False)
+            extra = {k: v for k, v in unit.state.extra.items() if k not in TURN_FLAGS and k != "power"}
+            if extra != unit.state.extra:
+                edits.set(pos, "extra", extra)
+    if game.options.get("suppression"):
+        edits.set_option("suppression", [])
+    return edits.changes()
+
+
+# --- initiative (L700-706) ------------------------------------------------------------------
+
+
+def initiative_bonus(game: Game, side: int, attacker: int | None = None) -> tuple[int, list[str]]:
+    """+1 for the mission's attacker on turn 1 (L1520), +1 for a Tactician (L2348), +1 for one Command
+    Module (L2380), each while its unit is on the table; they add up (digest 11.19)."""
+    opts = options_of(game)
+    parts: list[str] = []
+    if attacker is None:
+        attacker = game.options.get("attacker_side")
+    if game.round == 1 and attacker == side:
+        parts.append("attacker +1")
+    units = [u for u in game.sides[side].units if on_table(u)]
+    if any("tactician" in upgrades_of(u) for u in units):
+        parts.append("Tactician +1")
+    if any("command_module" in upgrades_of(u) for u in units):
+        parts.append("Command Module +1")
+    if opts.initiative_best_bonus_only:
+        return min(1, len(parts)), parts[:1]
+    return len(parts), parts
+
+
+def settle(totals: dict[int, int], fp: dict[int, int]) -> tuple[int | None, list[int]]:
+    """The winner of the initiative, or None and the sides that must reroll: highest total; a tie goes
+    to the fewest Focus Points; still level, those sides roll again (L702-706)."""
+    top = max(totals.values())
+    tied = [s for s, t in totals.items() if t == top]
+    if len(tied) == 1:
+        return tied[0], []
+    least = min(fp[s] for s in tied)
+    fewest = [s for s in tied if fp[s] == least]
+    if len(fewest) == 1:
+        return fewest[0], []
+    return None, fewest
+
+
+class InitiativeInput(BaseModel):
+    """The Initiative phase: nothing to choose but who is the attacker, if not set up yet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker_side: int | None = Field(
+        default=None,
+        ge=0,
+        le=7,
+        description="Side that is the mission's attacker (+1 on turn 1, L1520); empty: as set up.",
+    )
+
+
+def _roll_off(
+    game: Game, edits: Edits, dice: DiceSource, totals: dict[int, int], sides: list[int], attacker: int | None
+) -> tuple[int, list[str]]:
+    """Roll for ``sides`` and settle, rerolling ties of equal Focus Points (L706)."""
+    lines: list[str] = []
+    fp = {s: edits.resource(s, "focus_points") for s in range(len(game.sides))}
+    while True:
+        for s in sides:
+            face = dice.roll(1, 6, f"initiative: {game.sides[s].name}")[0]
+            bonus, parts = initiative_bonus(game, s, attacker)
+            totals[s] = face + bonus
+            lines.append(
+                f"{game.sides[s].name} {face}" + (f" ({', '.join(parts)}) = {totals[s]}" if bonus else "")
+            )
+        winner, sides = settle(totals, fp)
+        if winner is not None:
+            return winner, lines
+        lines.append("level on Focus Points too: roll again")
+
+
+def resolve_initiative(game: Game, inp: InitiativeInput, dice: DiceSource) -> ActionResult:
+    edits = Edits(game)
+    attacker = game.options.get("attacker_side")
+    if inp.attacker_side is not None:
+        if inp.attacker_side >= len(game.sides):
+            raise ValueError(f"there is no side {inp.attacker_side}")
+        attacker = inp.attacker_side
+        edits.set_option("attacker_side", attacker)
+    lines: list[str] = []
+    if game.options.get("mission") == "doomsday" and not game.options.get("ended"):
+        d3 = math.ceil(dice.roll(1, 6, "Doomsday clock (D3)")[0] / 2)  # D3 is a halved D6 (L351)
+        clock = int(game.options.get("clock", 0)) + d3
+        edits.set_option("clock", clock)
+        lines.append(
+            f"Doomsday clock +{d3} = {clock}" + (": the device goes off this turn" if clock >= 12 else "")
+        )
+    pools = []
+    for s in range(len(game.sides)):
+        fp, why = focus_points(game, s)
+        edits.set_resource(s, "focus_points", fp)
+        pools.append(f"{game.sides[s].name} {fp} FP ({why})")
+    totals: dict[int, int] = {}
+    winner, rolls = _roll_off(game, edits, dice, totals, list(range(len(game.sides))), attacker)
+    for s, total in totals.items():
+        edits.set_resource(s, "initiative", total)
+    edits.set_option("initiative_side", winner)
+    text = f"Turn {game.round}: " + "; ".join([*lines, *pools, "initiative " + ", ".join(rolls)])
+    text += f"; {game.sides[winner].name} chooses who activates first"
+    detail = {
+        "totals": totals,
+        "winner": winner,
+        "focus_points": [edits.resource(s, "focus_points") for s in totals],
+    }
+    return ActionResult(changes=edits.changes(), text=text, detail=detail)
+
+
+def initiative_odds(game: Game, inp: InitiativeInput) -> ActionOdds:
+    """Exact chance of each side taking the initiative, ties and rerolls included (two sides)."""
+    attacker = inp.attacker_side if inp.attacker_side is not None else game.options.get("attacker_side")
+    bonus = [initiative_bonus(game, s, attacker)[0] for s in range(len(game.sides))]
+    g = game
+    fp = {s: focus_points(g, s)[0] for s in range(len(g.sides))}
+    if len(g.sides) != 2:
+        return ActionOdds(tables={}, summary="odds are shown for two sides")
+    wins = [0, 0]
+    rerolls = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            winner, _again = settle({0: a + bonus[0], 1: b + bonus[1]}, fp)
+            if winner is None:
+                rerolls += 1
+            else:
+                wins[winner] += 1
+    decided = 36 - rerolls  # a reroll starts over, so each side's chance is its share of decided rolls
+    facts = {f"{g.sides[s].name} wins": wins[s] / decided for s in (0, 1)}
+    return ActionOdds(tables={}, facts=facts, summary=f"bonuses {bonus[0]} and {bonus[1]}")
+
+
+INITIATIVE = ActionSpec(
+    name="initiative",
+    label="Initiative phase",
+    input=InitiativeInput,
+    resolve=resolve_initiative,
+    odds=initiative_odds,
+    help="Start-of-turn effects, Focus Points for each side, then the initiative roll (L680-706).",
+)
+
+
+class WellReadInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    side: int = Field(ge=0, le=7, description="The side rerolling its initiative die (L92).")
+
+
+def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> ActionResult:
+    """Once a battle, with the Well Read unit on the table, reroll the side's initiative die and keep it."""
+    if inp.side >= len(game.sides):
+        raise ValueError(f"there is no side {inp.side}")
+    edits = Edits(game)
+    if game.options.get("initiative_side") is None or not game.sides[inp.side].resources.get("initiative"):
+        raise ValueError("roll the initiative first")
+    readers = [
+        (inp.side, u)
+        for u, unit in enumerate(game.sides[inp.side].units)
+        if on_table(unit)
+        and "well_read" in upgrades_of(unit)
+        and "well_read" not in unit.state.extra.get("used", [])
+    ]
+    if not readers:
+        raise ValueError("that side has no unused Well Read pilot on the table (L92)")
+    pos = readers[0]
+    edits.set_extra(pos, "used", [*edits.extra(pos, "used", []), "well_read"])
+    totals = {s: int(side.resources.get("initiative", 0)) for s, side in enumerate(game.sides)}
+    face = dice.roll(1, 6, f"initiative reroll: {game.sides[inp.side].name}")[0]
+    totals[inp.side] = face + initiative_bonus(game, inp.side)[0]
+    fp = {s: edits.resource(s, "focus_points") for s in totals}
+    winner, again = settle(totals, fp)
+    lines = [f"{game.sides[inp.side].name} rerolls with Well Read: {face}, total {totals[inp.side]}"]
+    if winner is None:
+        lines.append("level on Focus Points: roll again")
+        winner, more = _roll_off(game, edits, dice, totals, again, None)
+        lines += more
+    for s, total in totals.items():
+        edits.set_resource(s, "initiative", total)
+    edits.set_option("initiative_side", winner)
+    text = "; ".join(lines) + f"; {game.sides[winner].name} has the initiative"
+    return ActionResult(changes=edits.changes(), text=text, detail={"totals": totals, "winner": winner})
+
+
+WELL_READ = ActionSpec(
+    name="well_read",
+    label="Well Read reroll",
+    input=WellReadInput,
+    resolve=resolve_well_read,
+    help="Once a battle: reroll your initiative die and keep the new one (L92).",
+)
+
+
+# --- Target Lock and Evade (L1354-1400) -----------------------------------------------------
+
+
+class LockInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit locking on, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+    target: str = Field(description="The enemy it can see (L1362).", json_schema_extra={"ui": "enemy-unit"})
+
+
+def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
+    """Strip the target's Evade, or lock it (L1364-1367); once a turn (L1358); Defense Matrix asks a
+    Pilot Skill pass first (L2386); Target Tracking locks even after stripping (L2424)."""
+    edits = Edits(game)
+    pos, t_pos = edits.find(inp.unit), edits.find(inp.target)
+    if pos[0] == t_pos[0]:
+        raise ValueError("a Target Lock goes on an enemy unit")
+    can_act(edits, pos, "lock on")
+    name, target = edits.name(pos), edits.name(t_pos)
+    if edits.get(t_pos, "destroyed"):
+        raise ValueError(f"{target} is destroyed")
+    if edits.extra(pos, "locked", False):
+        raise ValueError(f"{name} has made its Target Lock action this turn (L1358)")
+    edits.set_extra(pos, "locked", True)
+    detail: dict[str, Any] = {}
+    if "defense_matrix" in upgrades_of(edits.unit(t_pos)):
+        ok, face = pilot_roll(edits.unit(pos), dice, f"{name} against Defense Matrix")
+        detail["pilot_roll"] = face
+        if not ok:
+            text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face})"
+            return ActionResult(changes=edits.changes(), text=text, detail=detail)
+    if edits.counter(t_pos, "evade"):
+        edits.set_counter(t_pos, "evade", 0)
+        text = f"{name} strips {target}'s Evade"
+        if "target_tracking" in upgrades_of(edits.unit(pos)):
+            edits.set_counter(t_pos, "target_lock", 1)
+            text += " and locks it (Target Tracking)"
+    else:
+        edits.set_counter(t_pos, "target_lock", 1)
+        text = f"{name} locks {target}"
+    text += f"; {target} may react (L1425)"
+    return ActionResult(changes=edits.changes(), text=text, detail=detail)
+
+
+def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
+    _, _, unit = game.unit(inp.unit)
+    _, _, target = game.unit(inp.target)
+    p = pass_chance(skill_of(unit)) if "defense_matrix" in upgrades_of(target) else 1.0
+    return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
+
+
+TARGET_LOCK = ActionSpec(
+    name="target_lock",
+    label="Target Lock",
+    input=LockInput,
+    resolve=resolve_lock,
+    odds=lock_odds,
+    help="Strip an Evade or place a Target Lock, once a turn (L1354-1367).",
+)
+
+
+class EvadeInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit evading, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+    reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
+    quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
+    darkness: bool = Field(
+        default=False,
+        description="The Darkness free evade after a move in obscuring terrain far from enemies: 1 FP, none "
+        "with Stealth or Cloaking (L2009).",
+    )
+
+
+def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult:
+    """Shake off a Target Lock, or take an Evade (L1389-1394); once a turn (L1385); Veteran takes an
+    Evade after shaking off a lock (L2352)."""
+    edits = Edits(game)
+    opts = options_of(game)
+    pos = edits.find(inp.unit)
+    can_act(edits, pos, "evade")
+    name = edits.name(pos)
+    how = ""
+    if inp.darkness:
+        if inp.reaction or inp.quick_reflexes:
+            raise ValueError("the Darkness evade is a free action, not a reaction (L2009)")
+        if upgrades_of(edits.unit(pos)) & {"stealth", "cloaking"}:
+            how = " (free in the dark)"
+        else:
+            spend_fp(edits, pos)
+            how = " (1 FP in the dark)"
+    elif edits.extra(pos, "evaded", False):
+        raise ValueError(f"{name} has made its evade action this turn (L1385)")
+    elif inp.reaction:
+        how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + ")"
+    elif inp.quick_reflexes:
+        raise ValueError("Quick Reflexes pays for a reaction (L2338)")
+    if not inp.darkness:  # a free action does not use up the one evade a turn (L802)
+        edits.set_extra(pos, "evaded", True)
+    if edits.counter(pos, "target_lock"):
+        edits.set_counter(pos, "target_lock", 0)
+        text = f"{name} shakes off the Target Lock"
+        if "veteran" in upgrades_of(edits.unit(pos)):
+            edits.set_counter(pos, "evade", 1)
+            text += " and takes an Evade (Veteran)"
+    else:
+        edits.set_counter(pos, "evade", 1)
+        text = f"{name} takes an Evade"
+    return ActionResult(changes=edits.changes(), text=text + how)
+
+
+EVADE = ActionSpec(
+    name="evade",
+    label="Evade",
+    input=EvadeInput,
+    resolve=resolve_evade,
+    help="Remove a Target Lock on the unit, or give it an Evade counter, once a turn (L1381-1394).",
+)
+
+
+# --- rebooting (L954-960, L2406) -----------------------------------------------------------
+
+
+class RebootInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The shut-down unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+    actions: Literal[1, 2] = Field(
+        default=1, description="Special actions it spends on rebooting now (L960)."
+    )
+
+
+def resolve_reboot(game: Game, inp: RebootInput, dice: DiceSource) -> ActionResult:
+    """Two special actions in a row reboot a shut-down unit, across two turns if need be (L960); one with
+    Rapid Reboot (L2406).  Progress is kept in ``extra["reboot"]``."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    name = edits.name(pos)
+    if not edits.has(pos, "shut_down"):
+        raise ValueError(f"{name} is not shut down")
+    needed = 1 if "rapid_reboot" in upgrades_of(edits.unit(pos)) else 2
+    done = int(edits.extra(pos, "reboot", 0) or 0) + inp.actions
+    if done >= needed:
+        edits.remove_condition(pos, "shut_down")
+        edits.set_extra(pos, "reboot", 0)
+        text = f"{name} reboots and is running again"
+    else:
+        edits.set_extra(pos, "reboot", done)
+        text = f"{name} starts rebooting: one more special action in a row finishes it"
+    return ActionResult(changes=edits.changes(), text=text)
+
+
+REBOOT = ActionSpec(
+    name="reboot",
+    label="Reboot",
+    input=RebootInput,
+    resolve=resolve_reboot,
+    help="Special actions that bring a shut-down unit back (L960, L2406).",
+)
+
+
+# --- Focus Points spent for other reasons (L770-782) -----------------------------------------
+
+FpUse = Literal[
+    "fast_move",
+    "reaction_move",
+    "upgrade",
+    "dramatic_cry",
+    "jump",
+    "combine",
+    "other",
+]
+
+_FP_USES: dict[str, str] = {
+    "fast_move": "moves fast (L906)",
+    "reaction_move": "reacts with a move (L1428-1440)",
+    "upgrade": "powers an upgrade (Guardian, Rivals, Well-Oiled, Wingman, Swift Transform)",
+    "dramatic_cry": "lets out a dramatic cry instead of running (L2786)",
+    "jump": "jumps in odd gravity (L2055, L2069)",
+    "combine": "pays for a team member to combine (L2537, outside the per-unit limit)",
+    "other": "spends a Focus Point",
+}
+
+
+class SpendInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit the points are spent on.", json_schema_extra={"ui": "own-unit"})
+    use: FpUse = Field(default="other", description="What the points pay for (L770-782).")
+    points: int = Field(
+        default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
+    )
+    quick_reflexes: bool = Field(default=False, description="A free reaction move, once a game (L2338).")
+
+
+def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult:
+    """Pay Focus Points from the side's pool; at most 1 a turn on a unit (L778), +N with Ace (L2298),
+    except for combining (L2537).  A move reaction also uses up the unit's reaction (L3339)."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    name = edits.name(pos)
+    if inp.points > 1 and inp.use != "combine":
+        raise ValueError("only combining spends more than one Focus Point at once (L2537)")
+    if inp.use == "fast_move" and "fast" in upgrades_of(edits.unit(pos)):
+        raise ValueError(f"{name} has Fast: moving fast costs it nothing (L2392)")
+    if inp.use == "reaction_move":
+        text = f"{name} " + react(edits, pos, inp.quick_reflexes, options_of(game).react_more_than_once)
+        return ActionResult(changes=edits.changes(), text=text + " with a move")
+    if inp.quick_reflexes:
+        raise ValueError("Quick Reflexes pays for a reaction (L2338)")
+    spend_fp(edits, pos, inp.points, outside_cap=inp.use == "combine")
+    side = game.sides[pos[0]].name
+    left = edits.resource(pos[0], "focus_points")
+    return ActionResult(
+        changes=edits.changes(), text=f"{name} {_FP_USES[inp.use]}: {side} has {left} FP left"
+    )
+
+
+SPEND_FP = ActionSpec(
+    name="spend_fp",
+    label="Spend a Focus Point",
+    input=SpendInput,
+    resolve=resolve_spend,
+    help="Focus Points for moves, upgrades and the like; attacks and evades pay their own (L770-782).",
+)
+
+
+# --- Leader (L2326) ---------------------------------------------------------------------------
+
+
+class LeaderInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit with Leader (N).", json_schema_extra={"ui": "own-unit"})
+    units: list[str] = Field(
+        default_factory=list,
+        max_length=9,
+        description="Up to N other friendly units near it (L2326).",
+    )
+
+
+def resolve_leader(game: Game, inp: LeaderInput, dice: DiceSource) -> ActionResult:
+    """A special action giving an Evade counter to up to N friendly units within 8" (L2326)."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    can_act(edits, pos, "lead")
+    n = sum(r.n for r in profile_of(edits.unit(pos)).upgrades if r.id == "leader")
+    if not n:
+        raise ValueError(f"{edits.name(pos)} has no Leader upgrade (L2326)")
+    if len(inp.units) > n or len(set(inp.units)) != len(inp.units):
+        raise ValueError(f"Leader ({n}) reaches at most {n} different units (L2326)")
+    names = []
+    for ref in inp.units:
+        other = edits.find(ref)
+        if other[0] != pos[0] or other == pos or edits.get(other, "destroyed"):
+            raise ValueError(f"{edits.name(other)} is not another friendly unit on the table")
+        edits.set_counter(other, "evade", 1)
+        names.append(edits.name(other))
+    text = f"{edits.name(pos)} leads: Evade for " + (", ".join(names) or "nobody")
+    return ActionResult(changes=edits.changes(), text=text)
+
+
+LEADER = ActionSpec(
+    name="leader",
+    label="Leader",
+    input=LeaderInput,
+    resolve=resolve_leader,
+    help="Special action: Evade counters on N friendly units nearby (L2326).",
+)
+
+
+# --- reserves, HALO and ambush (L1538-1570) -----------------------------------------------------
+
+#: Upgrades that let a reserve drop in anywhere (L1556, L2340, L2398, L2404) or ambush (L1566).
+HALO_UPGRADES = {"jump", "halo", "reckless"}
+AMBUSH_UPGRADES = {"cloaking", "guerrilla", "recon", "stealth"}
+
+
+class ReservesInput(BaseModel):
+    """Reserves called in: every unit nominated at once, a Pilot Skill roll each (L1546-1552)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    units: list[str] = Field(
+        min_length=1, max_length=12, description="The reserves called, all from one side (L1548)."
+    )
+    halo: list[str] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Those dropping in anywhere outside the enemy zone, then scattered (L1554-1562).",
+    )
+    ambush: bool = Field(
+        default=False,
+        description="One unit arriving from ambush during the turn instead of in the End phase (L1564-1570).",
+    )
+
+
+def _reserve_rules(game: Game, side: int, ambush: bool) -> None:
+    """Missions that limit reserves: none in Carnage (L1675), no ambush in Investigate (L1726) or for
+    Ambush's defender (L1819), Breakthrough's defender only ambushes and its attacker never (L1839)."""
+    mission = game.options.get("mission")
+    attacking = side == game.options.get("attacker_side", 0)
+    if mission == "carnage":
+        raise ValueError("Carnage is played without reserves (L1675)")
+    if ambush and (mission == "investigate" or (mission == "ambush" and not attacking)):
+        raise ValueError("nobody may ambush in this mission (L1726, L1819)")
+    if mission == "breakthrough" and ambush == attacking:
+        raise ValueError("Breakthrough: the defender only ambushes, the attacker never does (L1839)")
+
+
+def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> ActionResult:
+    edits = Edits(game)
+    spots = [edits.find(ref) for ref in inp.units]
+    sides = {s for s, _ in spots}
+    if len(sides) != 1 or len(set(spots)) != len(spots):
+        raise ValueError("call each reserve once, one side at a time (L1546)")
+    if inp.ambush and len(spots) != 1:
+        raise ValueError("a single unit comes out of ambush at a time (L1568)")
+    if not set(inp.halo) <= set(inp.units):
+        raise ValueError("a HALO drop is one of the called reserves")
+    _reserve_rules(game, sides.pop(), inp.ambush)
+    lines = []
+    for ref, pos in zip(inp.units, spots, strict=True):
+        unit = edits.unit(pos)
+        ups = upgrades_of(unit)
+        if not edits.has(pos, "in_reserve"):
+            raise ValueError(f"{unit.name} is not in reserve")
+        if inp.ambush and not ups & AMBUSH_UPGRADES:
+            raise ValueError(
+                f"{unit.name} cannot ambush: it needs Cloaking, Guerrilla, Recon or Stealth (L1566)"
+            )
+        if ref in inp.halo and not ups & HALO_UPGRADES:
+            raise ValueError(f"{unit.name} cannot drop in: it needs Jump, HALO or Reckless (L1556, L2340)")
+        ok, face = pilot_roll(unit, dice, f"{unit.name} from reserve")
+        if not ok:
+            if inp.ambush:
+                edits.remove_condition(pos, "in_reserve")
+                edits.set(pos, "activated", True)
+                lines.append(f"{unit.name} is placed from ambush but rolled {face}: no action this turn")
+            else:
+                lines.append(f"{unit.name} rolled {face} and stays in reserve")
+            continue
+        edits.remove_condition(pos, "in_reserve")
+        if inp.ambush:
+            edits.set(pos, "activated", True)
+            lines.append(f"{unit.name} springs its ambush (rolled {face}): one action, in obscuring terrain")
+        elif ref in inp.halo:
+            scatter = dice.roll(1, 6, f"{unit.name} scatter")[0]
+            if "halo" in ups:
+                scatter = halve(scatter)  # D3 (L2398, L351)
+            lines.append(f'{unit.name} drops in (rolled {face}); the opponent scatters it {scatter}"')
+        else:
+            lines.append(f"{unit.name} arrives (rolled {face}) touching an edge of its own half")
+    return ActionResult(changes=edits.changes(), text="; ".join(lines))
+
+
+def _passes(skill: int) -> Dist[int]:
+    return Dist.die(6).map(lambda face: int(face >= skill))
+
+
+def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
+    """How many of the called reserves arrive: a sum of Pilot Skill passes."""
+    dist: Dist[int] = Dist.constant(0)
+    for ref in inp.units:
+        dist = dist + _passes(skill_of(game.unit(ref)[2]))
+    return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
+
+
+RESERVES = ActionSpec(
+    name="reserves",
+    label="Call reserves",
+    input=ReservesInput,
+    resolve=resolve_reserves,
+    odds=reserves_odds,
+    help="End phase: reserves arrive on a Pilot Skill pass; or spring an ambush (L1538-1570).",
+)
+
+
+# --- activating a unit (L712-718, L784-798) ---------------------------------------------------
+
+
+class ActivateInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit whose activation begins.", json_schema_extra={"ui": "own-unit"})
+
+
+def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> ActionResult:
+    """Mark the unit activated (once a turn, L798) and say how many actions it has: two (L786), one if
+    distracted, which that activation uses up (L1268, digest 11.15)."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    name = edits.name(pos)
+    if edits.get(pos, "destroyed") or edits.has(pos, "in_reserve"):
+        raise ValueError(f"{name} is not on the table")
+    if edits.get(pos, "activated"):
+        raise ValueError(f"{name} has already activated this turn (L798)")
+    edits.set(pos, "activated", True)
+    actions = "two actions"
+    if edits.has(pos, "distracted"):
+        edits.remove_condition(pos, "distracted")
+        actions = "a single action (distracted)"
+    text = f"{name} activates: {actions}"
+    if edits.has(pos, "shut_down"):
+        text = f"{name} activates: shut down, it can only take special actions to reboot (L956-960)"
+    elif edits.has(pos, "knocked_down"):
+        text += "; the first must be a move to stand up (L952)"
+    return ActionResult(changes=edits.changes(), text=text)
+
+
+ACTIVATE = ActionSpec(
+    name="activate",
+    label="Activate",
+    input=ActivateInput,
+    resolve=resolve_activate,
+    help="Start a unit's activation: up to two actions, one if distracted (L784-798, L1268).",
+)

@@ -1,0 +1,100 @@
+"""Mobile Suit Battles at the table, on one shared phone, in headless Chromium.
+
+Two decks from the app's sample set; the decks are shuffled with typed dice so
+the hands are known (every die shows 1); each player looks at their own hand
+only after tapping to show it, keeps two cards face down; the cards are
+revealed and resolved by initiative: a ranged hit on the middle zone, a melee
+hit high, then a guard-breaking blow that the defender must block with its
+face-down Dig In. Then reload and airplane mode: all still there.
+"""
+
+from __future__ import annotations
+
+from conftest import BOOT_MS, Server, apply_result
+from playwright.sync_api import BrowserContext, Page, expect
+
+
+def new_squad(page: Page, server: Server, sample: int) -> None:
+    page.goto(server.url + "#/squads")
+    page.select_option("#new-squad-system", "ms_battles")
+    page.click("#new-squad")
+    expect(page.locator("#squad-name")).to_be_visible()
+    page.select_option("#catalogue-pick", index=sample)
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    expect(page.locator("#squad-total")).to_contain_text("legal")
+
+
+def act(page: Page, action: str, **fields: str) -> None:
+    page.select_option("#action-pick", action)
+    for name, value in fields.items():
+        page.locator(f'#action-panel [name="{name}"]').first.select_option(value) if name in {
+            "unit",
+            "target",
+        } else page.locator(f'#action-panel [name="{name}"]').fill(value)
+    page.click("#action-roll")
+    apply_result(page)
+
+
+def expect_zones(page: Page, ref: str, high: int, mid: int, low: int) -> None:
+    """The unit card's damage by zone (high, mid, low)."""
+    zones = page.locator(f'[data-unit="{ref}"] .counters output')
+    expect(zones).to_have_text([str(high), str(mid), str(low)], timeout=BOOT_MS)
+
+
+def plan(page: Page, ref: str, keep: list[str]) -> None:
+    card = page.locator(f'[data-unit="{ref}"]')
+    hand = card.locator('.holding[data-section="Hand"]')
+    expect(hand.locator(".items")).to_have_count(0)  # hidden until its owner looks
+    hand.locator(".peek").click()
+    for card_id in keep:
+        hand.locator(f'input[value="{card_id}"]').check()
+    hand.locator('[data-bind="plan"]').click()
+    expect(card.locator('.holding[data-section="Face down"]')).to_be_visible()
+
+
+def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    page.goto(server.url)
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    new_squad(page, server, 1)
+    new_squad(page, server, 2)
+    page.goto(server.url + "#/games")
+    page.select_option("#side-0-squad", index=0)
+    page.select_option("#side-1-squad", index=1)
+    page.click("#start-game")
+    expect(page.locator(".unit-card")).to_have_count(2)
+
+    # Setup with real dice: the priority roll and both shuffles, every die a 1.
+    page.select_option("#action-pick", "setup")
+    page.click("#action-typed")
+    for _ in range(60):
+        shown = page.wait_for_selector("#action-prompt, #action-text")
+        if shown.get_attribute("id") == "action-text":
+            break
+        page.locator('#action-result [data-face="1"]').click()
+        shown.wait_for_element_state("hidden")
+    apply_result(page)
+    act(page, "draw")
+
+    plan(page, "0/u1", ["SB-1", "TR-3"])
+    plan(page, "1/u1", ["HB-2", "HB-3"])
+    expect(page.locator("#game-log")).not_to_contain_text("Rising Cut")  # the plan stays secret
+    act(page, "reveal")
+    expect(page.locator("#game-log li").first).to_contain_text("Rising Cut")
+
+    act(page, "resolve_card", unit="1/u1", card="HB-2", target="0/u1")
+    act(page, "resolve_card", unit="0/u1", card="SB-1", target="1/u1")
+    act(page, "resolve_card", unit="0/u1", card="TR-3", target="1/u1")
+    expect(page.locator("#game-log li").first).to_contain_text("blocks with Dig In")
+    expect_zones(page, "0/u1", 0, 1, 0)
+    expect_zones(page, "1/u1", 1, 1, 0)
+
+    page.reload()
+    expect_zones(page, "1/u1", 1, 1, 0)
+    phone.set_offline(True)
+    page.reload()
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect_zones(page, "1/u1", 1, 1, 0)
+    page.click("#undo")
+    expect(page.locator("#game-log li.undone")).to_have_count(1)
+    expect_zones(page, "1/u1", 1, 0, 0)
