@@ -140,7 +140,8 @@ STDLIB_EXCLUDE = (
     "mailbox", "xmlrpc", "wsgiref", "imaplib", "poplib", "smtplib", "ftplib", "nntplib",
     "idlelib", "turtle", "turtledemo", "tkinter", "curses", "dbm", "ensurepip", "venv",
     "lib2to3", "pickletools", "tabnanny", "trace", "profile", "cProfile", "pstats",
-    "timeit", "webbrowser",
+    "timeit", "webbrowser", "html", "_pydatetime", "_pyio",
+    "xml/dom", "xml/etree", "xml/parsers",
     "encodings/cp[0-9]*", "encodings/mac_*", "encodings/koi8_*", "encodings/iso8859_*",
     "!encodings/cp437",
 )  # fmt: skip

@@ -3,7 +3,6 @@
 // usage: node tests/pyodide_runner.mjs DIST_DIR < requests.jsonl > replies.jsonl
 // Each input line is a core.api request; each output line is {reply, ms}.
 // The first output line is {boot: {...timings}}.
-import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -29,7 +28,9 @@ const core = performance.now() - t2;
 const info = py.runPython("import sys; sys.version.split()[0]");
 process.stdout.write(JSON.stringify({ boot: { booted, pydantic, core, loaded, python: info } }) + "\n");
 
-const input = fs.readFileSync(0, "utf8");
+// Read stdin as a stream: readFileSync(0) fails with EAGAIN on a large piped input.
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
 for (const line of input.split("\n")) {
   if (!line.trim()) continue;
   const t = performance.now();
