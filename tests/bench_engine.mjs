@@ -1,12 +1,12 @@
 // In-engine figures inside real Pyodide under Node.js (run by tests/benchmark.py):
 // boot, import costs, and the exact 12-dice-vs-8-dice distribution with rerolls,
 // by our core and, for comparison, by icepool.
-// usage: node tests/bench_engine.mjs DIST_DIR ICEPOOL_WHEEL RUNS
+// usage: node tests/bench_engine.mjs DIST_DIR ICEPOOL_WHEEL RUNS FULL_STDLIB_ZIP
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [distArg, icepoolWheel, runsArg] = process.argv.slice(2);
+const [distArg, icepoolWheel, runsArg, fullStdlib] = process.argv.slice(2);
 const runtime = path.join(path.resolve(distArg), "pyodide");
 const runs = Number(runsArg ?? 9);
 const { loadPyodide } = await import(pathToFileURL(path.join(runtime, "pyodide.mjs")).href);
@@ -80,6 +80,14 @@ if (describe.ok) {
 
 if (icepoolWheel) {
   py.unpackArchive(new Uint8Array(fs.readFileSync(icepoolWheel)), "wheel");
+  // icepool imports `html`, which the app's trimmed standard library leaves out: add it back
+  // from the untrimmed library, for this comparison only.
+  py.FS.writeFile("/tmp/stdlib.zip", new Uint8Array(fs.readFileSync(fullStdlib)));
+  py.runPython(`import zipfile
+with zipfile.ZipFile("/tmp/stdlib.zip") as z:
+    for n in z.namelist():
+        if n.startswith("html/"):
+            z.extract(n, "/lib/python3.14/site-packages")`);
   out.icepool_import_ms = time(() => py.runPython("import icepool"));
   py.runPython(`
 import icepool

@@ -156,7 +156,14 @@ def engine_figures() -> dict[str, Any]:
         )
     (wheel,) = wheel_dir.glob("icepool-*.whl")
     done = subprocess.run(
-        ["node", str(ROOT / "tests" / "bench_engine.mjs"), str(build.DIST), str(wheel), "9"],
+        [
+            "node",
+            str(ROOT / "tests" / "bench_engine.mjs"),
+            str(build.DIST),
+            str(wheel),
+            "9",
+            str(build.pyodide_runtime() / "python_stdlib.zip"),
+        ],
         capture_output=True,
         text=True,
         check=True,
