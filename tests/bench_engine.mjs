@@ -54,11 +54,20 @@ const describe = ask("system.describe", { system: "gunframe" });
 if (describe.ok) {
   out.call_system_describe_first_ms = time(() => ask("system.describe", { system: "gunframe" }));
   timed("system.describe", { system: "gunframe" });
+  // A typical Clash squadron: five of the book's units, as close to 100 points as they go
+  // (each pick the dearest that still leaves 8 points, a scout, for every slot after it).
+  const priced = describe.result.catalogue
+    .map((c) => ({ profile: c.profile, cost: ask("unit.check", { system: "gunframe", profile: c.profile }).result.cost }))
+    .filter((c) => c.cost !== null)
+    .sort((a, b) => b.cost - a.cost);
   const units = [];
   let total = 0;
-  for (const c of describe.result.catalogue) {
-    const cost = ask("unit.check", { system: "gunframe", profile: c.profile }).result.cost ?? 99;
-    if (units.length < 5 && total + cost <= 100) { units.push({ key: `u${units.length + 1}`, profile: c.profile }); total += cost; }
+  for (let slot = 0; slot < 5; slot++) {
+    const budget = 100 - total - 8 * (4 - slot);
+    const pick = priced.find((c) => c.cost <= budget && !units.some((u) => u.profile === c.profile));
+    if (!pick) break;
+    units.push({ key: `u${units.length + 1}`, profile: pick.profile });
+    total += pick.cost;
   }
   const squad = { id: "bench", name: "Bench squadron", system: "gunframe", limit: 100, units };
   timed("squad.check", { squad });
@@ -73,6 +82,21 @@ if (describe.ok) {
   timed("game.odds", { game, action: "attack", input: attack });
   const played = timed("game.act", { game, action: "attack", input: attack, seed: 1 }).game;
   timed("game.undo", { game: played });
+  // The same calls late in a game: 60 attacks already in the log.
+  let long = played;
+  for (let i = 0; i < 60; i++) {
+    const reply = ask("game.act", { game: long, action: "attack", input: { ...attack, attacker: `${i % 2}/u1`, target: `${(i + 1) % 2}/u3` }, seed: i });
+    if (reply.ok) long = reply.result.game;
+  }
+  out.long_game_events = long.log.length;
+  out.long_game_json_kb = JSON.stringify(long).length / 1000;
+  const before = { ...out };
+  timed("game.act", { game: long, action: "attack", input: attack, seed: 1 });
+  timed("game.undo", { game: long });
+  out.call_game_act_long_ms = out["call_game.act_ms"];
+  out.call_game_undo_long_ms = out["call_game.undo_ms"];
+  out["call_game.act_ms"] = before["call_game.act_ms"];
+  out["call_game.undo_ms"] = before["call_game.undo_ms"];
   timed("game.round", { game: played });
   timed("game.adjust", { game: played, changes: [{ path: ["sides", 0, "resources", "focus_points"], value: 3 }] });
   timed("store.load", { data: { schema_version: 1, squads: [squad], games: [played] } });

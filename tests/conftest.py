@@ -46,7 +46,15 @@ class Server:
     """dist/ served on 127.0.0.1 in a thread, as `build.py serve` serves it."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        handler = functools.partial(build.Handler, directory=str(directory or build.DIST))
+        served: list[str] = []
+        self.served = served
+
+        class Counting(build.Handler):
+            def do_GET(self) -> None:
+                served.append(self.path.split("?")[0])
+                super().do_GET()
+
+        handler = functools.partial(Counting, directory=str(directory or build.DIST))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -49,7 +49,10 @@ def test_boot_odds_roll_typed_dice_then_offline(phone: BrowserContext, server: S
     page = phone.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    first = len(server.served)
     open_dice(page, server.url)
+    # A first visit downloads the 10 MB runtime once: the engine waits for the service worker.
+    assert server.served[first:].count("/pyodide/pyodide.asm.wasm") == 1
 
     # Exact odds of 3 dice, success on 4+: 1/8, 3/8, 3/8, 1/8.
     set_pool(page, "attack", dice=3, success_on=4, crit_on=6, reroll="none")

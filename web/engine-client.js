@@ -8,8 +8,11 @@ export class Engine extends EventTarget {
     this.nextId = 1;
     this.state = "idle";
     this.marks = null;
+    this.queue = [];
   }
 
+  // Started by the app once the service worker controls the page (so the runtime is
+  // downloaded once); calls made before that wait in a queue.
   start() {
     if (this.worker) return;
     this.startedAt = performance.now();
@@ -17,6 +20,7 @@ export class Engine extends EventTarget {
     this.setState("loading", { stage: "runtime" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => this.setState("failed", { message: event.message || "the engine could not start" });
+    for (const message of this.queue.splice(0)) this.worker.postMessage(message);
   }
 
   setState(state, detail = {}) {
@@ -38,11 +42,12 @@ export class Engine extends EventTarget {
   }
 
   call(op, args = {}) {
-    this.start();
     const id = this.nextId++;
+    const message = { id, request: JSON.stringify({ op, args }) };
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      this.worker.postMessage({ id, request: JSON.stringify({ op, args }) });
+      if (this.worker) this.worker.postMessage(message);
+      else this.queue.push(message);
     });
   }
 }
