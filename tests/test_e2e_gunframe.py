@@ -1,0 +1,118 @@
+"""GUNFRAME at the table: a 100-point Clash squadron from the book, shared, played.
+
+Build it from the book's units, share it, open the link in a fresh browser, start a
+game against the shared copy, attack with real dice (every firepower die a 6, every
+defense die a 1), spend the power points on Knock Down, undo it, reload in airplane
+mode: all still there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from conftest import BOOT_MS, PHONE, Server, apply_result
+from playwright.sync_api import Browser, Page, expect
+
+from core import api
+
+WEAPONS = ("close", "short", "medium", "long")
+
+
+def clash_squadron() -> list[dict[str, Any]]:
+    """Five units of the book making a legal squadron, as near 100 points as they go."""
+    catalogue = api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"]
+    priced = []
+    for unit in catalogue:
+        check = api.call("unit.check", {"system": "gunframe", "profile": unit["profile"]})["result"]
+        if check["valid"] and not check["violations"]:
+            priced.append({**unit, "cost": check["cost"]})
+    priced.sort(key=lambda u: -u["cost"])
+
+    def legal(units: list[dict[str, Any]]) -> bool:
+        entries = [{"key": f"u{i + 1}", "profile": u["profile"]} for i, u in enumerate(units)]
+        squad = {"id": "s", "name": "s", "system": "gunframe", "limit": 100, "units": entries}
+        return bool(api.call("squad.check", {"squad": squad})["result"]["legal"])
+
+    chosen: list[dict[str, Any]] = []
+    for slot in range(5):
+        budget = 100 - sum(u["cost"] for u in chosen) - 8 * (4 - slot)
+        chosen.append(
+            next(u for u in priced if u["cost"] <= budget and u not in chosen and legal([*chosen, u]))
+        )
+    return chosen
+
+
+def type_dice(page: Page) -> None:
+    """Answer every dice prompt: 6 for the attack, 1 for everything else."""
+    for _ in range(60):
+        shown = page.wait_for_selector("#action-prompt, #action-text")
+        if shown.get_attribute("id") == "action-text":
+            return
+        face = "6" if "attack" in shown.inner_text() else "1"
+        page.locator(f'#action-result [data-face="{face}"]').first.click()
+        shown.wait_for_element_state("hidden")
+
+
+def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, server: Server) -> None:
+    units = clash_squadron()
+    total = sum(u["cost"] for u in units)
+    home = browser.new_context(**PHONE)
+    page = home.new_page()
+    page.goto(server.url + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.select_option("#new-squad-system", "gunframe")
+    page.click("#new-squad")
+    page.fill("#squad-limit", "100")
+    page.locator("#squad-limit").dispatch_event("change")
+    for unit in units:
+        page.select_option("#catalogue-pick", unit["id"])
+    expect(page.locator("#squad-units .unit-row")).to_have_count(5)
+    expect(page.locator("#squad-total")).to_have_text(f"{total} / 100 points · legal")
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    assert len(link) < 600
+    home.close()
+
+    other = browser.new_context(**PHONE)
+    try:
+        page = other.new_page()
+        page.goto(link)
+        expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
+        page.click("#play-shared")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(10)
+
+        attacker = units[0]["profile"]
+        weapon = max(WEAPONS, key=lambda w: attacker.get(w, 0))
+        page.select_option("#action-pick", "attack")
+        page.select_option("#pick-attacker", "0/u1")
+        page.select_option("#pick-target", "1/u2")
+        page.locator('#action-panel select[name="weapon"]').select_option(f'"{weapon}"')
+        page.click("#action-typed")
+        type_dice(page)
+        expect(page.locator("#action-text")).to_contain_text("power point")
+        apply_result(page)
+
+        page.select_option("#action-pick", "power")
+        page.select_option("#pick-attacker", "0/u1")
+        page.locator('#action-panel [data-field="spend"] button', has_text="+ Add").click()
+        page.locator('#action-panel [data-field="spend"] select[name="power"]').select_option('"knock_down"')
+        page.click("#action-roll")
+        type_dice(page)
+        apply_result(page)
+        target = page.locator('[data-unit="1/u2"]')
+        expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
+
+        page.click("#undo")
+        expect(target.locator('[data-flag="knocked_down"]')).not_to_have_class(re.compile(r"\bon\b"))
+        page.click("#redo")
+        expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
+
+        other.set_offline(True)
+        page.reload()
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
+        expect(page.locator("#game-log li").first).to_contain_text("Knock")
+    finally:
+        other.close()
