@@ -615,19 +615,21 @@ def serve(port: int) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "test", "bench"])
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help="for test: arguments passed on to pytest")
-    args = parser.parse_args(argv)
+    parser.add_argument("--port", type=int, default=8000, help="for serve")
+    # Anything else goes on to pytest (test) or to the benchmark (bench: the number of runs).
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command not in {"test", "bench"}:
+        parser.error(f"unrecognised arguments: {' '.join(rest)}")
     bootstrap()
     build()
     if args.command == "serve":
         serve(args.port)
     elif args.command == "test":
         ensure_chromium()
-        return subprocess.run([sys.executable, "-m", "pytest", *args.rest], cwd=ROOT).returncode
+        return subprocess.run([sys.executable, "-m", "pytest", *rest], cwd=ROOT).returncode
     elif args.command == "bench":
         return subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "benchmark.py"), *args.rest], cwd=ROOT
+            [sys.executable, str(ROOT / "tests" / "benchmark.py"), *rest], cwd=ROOT
         ).returncode
     return 0
 
