@@ -47,6 +47,7 @@ from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
 from core.systems.gunframe.power import POWER, PowerInput
+from core.systems.gunframe.special import SPECIAL_ACTIONS, with_crippled
 from core.systems.gunframe.turn import (
     ACTIVATE,
     EVADE,
@@ -74,6 +75,7 @@ __all__ = [
     "PRINTED_POINTS",
     "SYSTEM",
     "UPGRADES",
+    "UPGRADE_ACTIONS",
     "AttackInput",
     "Gunframe",
     "GunframeForm",
@@ -238,9 +240,10 @@ def _with_slots(refs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-#: Actions in the order a turn uses them (L670-750, L784-792, L1184).
+#: Actions in the order a turn uses them (L670-750, L784-792, L1184); each keeps the optional
+#: crippled condition in step with the damage it deals or repairs (L2700-2733).
 ACTIONS = {
-    a.name: a
+    a.name: with_crippled(a)
     for a in (
         MISSION,
         INITIATIVE,
@@ -259,6 +262,10 @@ ACTIONS = {
         END_PHASE,
     )
 }
+
+#: Special actions of upgrades and transforming (:mod:`.special`).
+UPGRADE_ACTIONS = {a.name: with_crippled(a) for a in SPECIAL_ACTIONS}
+ACTIONS |= UPGRADE_ACTIONS
 
 SYSTEM = Gunframe(
     info=info("gunframe"),

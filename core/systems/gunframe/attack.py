@@ -114,6 +114,17 @@ class AttackInput(BaseModel):
     rapid_fire: bool = _flag(
         "L1052-1058", "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)"
     )
+    lucky: Literal["none", "attacker", "defender"] = Field(
+        default="none",
+        description="Once per battle, a Lucky unit rerolls its pool (L2330): declared with the attack, it "
+        "rerolls every die showing 1-3 that was not rerolled already (each die once, L353).",
+    )
+    guardian: str | None = Field(
+        default=None,
+        description='A friendly unit with Guardian within 3" of the target (L2316): if the attack does '
+        "damage, it pays 1 Focus Point and takes the damage, and the power attacks, instead.",
+        json_schema_extra={"ui": "enemy-unit"},
+    )
 
     @model_validator(mode="after")
     def _one_use_of_the_lock(self) -> AttackInput:
@@ -147,6 +158,7 @@ class Plan:
     can_dodge: bool = True
     agile: bool = False
     parry: bool = False
+    guardian: tuple[int, int, GameUnit] | None = None
 
 
 def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
@@ -222,9 +234,13 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         dice += inp.bonus_attack_dice
         notes.append(f"other +{inp.bonus_attack_dice}")
     # Rerolls, each die once (L353): Precise Strike's 1-3 include Warrior's 1s (digest 11.3).
-    if inp.precise_strike:
+    if inp.lucky == "attacker":
+        _check_lucky(attacker, a_ups, inp.precise_strike)
+    if inp.lucky == "defender":
+        _check_lucky(target, t_ups, inp.evade)
+    if inp.precise_strike or inp.lucky == "attacker":
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1, 2, 3))
-        notes.append("precise strike: reroll 1-3")
+        notes.append("precise strike: reroll 1-3" if inp.precise_strike else "Lucky: reroll 1-3")
     elif close and "warrior" in a_ups:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1,))
         notes.append("Warrior: reroll 1s")
@@ -294,10 +310,14 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         raise ValueError(f"{target.name} has no Parry to use against this attack (L2448)")
     defense = None
     if d_dice > 0:
-        reroll: Literal["none", "faces"] = "faces" if inp.evade else "none"
+        rerolls = inp.evade or inp.lucky == "defender"
+        if inp.lucky == "defender":
+            d_notes.append("Lucky: reroll 1-3")
+        reroll: Literal["none", "faces"] = "faces" if rerolls else "none"
         defense = PoolSpec(
-            dice=d_dice, success_on=4, crit_on=6, reroll=reroll, reroll_faces=(1, 2, 3) if inp.evade else ()
+            dice=d_dice, success_on=4, crit_on=6, reroll=reroll, reroll_faces=(1, 2, 3) if rerolls else ()
         )
+    guardian = _guardian(game, inp, t_side, t_idx)
     return Plan(
         attack=attack,
         defense=defense,
@@ -305,14 +325,47 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         defense_notes=d_notes,
         attacker=(a_side, a_idx, attacker),
         target=(t_side, t_idx, target),
-        armour_left=max(0, target.state.max_damage - target.state.damage),
+        armour_left=_armour_left(guardian[2] if guardian else target),
         powerful="powerful" in w_ups,
         options=opts,
         spent=spent,
         can_dodge=not (knocked or shut),
         agile="agile" in t_ups,
         parry=inp.parry,
+        guardian=guardian,
     )
+
+
+def _armour_left(unit: GameUnit) -> int:
+    return max(0, unit.state.max_damage - unit.state.damage)
+
+
+def _check_lucky(unit: GameUnit, ups: set[str], rerolled: bool) -> None:
+    """Lucky: once per battle (L2330), on dice not rerolled yet (digest 11.3)."""
+    if "lucky" not in ups:
+        raise ValueError(f"{unit.name} is not Lucky (L2330)")
+    if "lucky" in unit.state.extra.get("used", []):
+        raise ValueError(f"{unit.name} has used its Lucky reroll already (L2330)")
+    if rerolled:
+        raise ValueError(
+            f"{unit.name}'s dice showing 1-3 are rerolled already: Lucky would add nothing (L353)"
+        )
+
+
+def _guardian(game: Game, inp: AttackInput, t_side: int, t_idx: int) -> tuple[int, int, GameUnit] | None:
+    """The friendly unit that takes the target's damage (L2316), checked before any die is rolled."""
+    if inp.guardian is None:
+        return None
+    g_side, g_idx, guard = game.unit(inp.guardian)
+    if g_side != t_side or g_idx == t_idx:
+        raise ValueError(f"{guard.name} is not a friend of the target, so cannot guard it (L2316)")
+    if guard.state.destroyed:
+        raise ValueError(f"{guard.name} is destroyed")
+    profile, form = _form(guard)
+    if "guardian" not in form_upgrades(profile, form):
+        raise ValueError(f"{guard.name} has no Guardian (L2316)")
+    spend_fp(Edits(game), (g_side, g_idx))  # the Focus Point must be there before the roll (L774-778)
+    return g_side, g_idx, guard
 
 
 def power_points(p: Plan, damage: int, sixes: int) -> int:
@@ -340,15 +393,19 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     power = power_points(p, damage, a_roll.crits)
     t_side, t_idx, target = p.target
     a_side, a_idx, attacker = p.attacker
+    hurt_side, hurt_idx, hurt = p.guardian if p.guardian and damage else p.target
+    if p.guardian and damage:
+        spend_fp(paid, (hurt_side, hurt_idx))  # L2316
     path = _state_path(t_side, t_idx)
+    h_path = _state_path(hurt_side, hurt_idx)
     changes: list[Change] = []
     destroyed = False
     if damage:
-        new = min(target.state.max_damage, target.state.damage + damage)
-        changes.append(Change(path=[*path, "damage"], value=new))
-        if new >= target.state.max_damage:  # Armour 0: destroyed (L1182)
+        new = min(hurt.state.max_damage, hurt.state.damage + damage)
+        changes.append(Change(path=[*h_path, "damage"], value=new))
+        if new >= hurt.state.max_damage:  # Armour 0: destroyed (L1182)
             destroyed = True
-            changes.append(Change(path=[*path, "destroyed"], value=True))
+            changes.append(Change(path=[*h_path, "destroyed"], value=True))
     for counter in p.spent:
         changes.append(Change(path=[*path, "counters", counter], value=0))
     parry_damage = 0
@@ -363,11 +420,12 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     dodge = 0
     if damage == 0 and p.can_dodge and not parry_damage:
         dodge = d_sixes * (2 if p.agile else 1)
-    _hold(paid, inp, p, power, damage, destroyed)
+    _hold(paid, inp, p, power, damage, destroyed, hurt_side, hurt_idx)
     changes += paid.changes()
     band = inp.weapon.capitalize()
     if damage:
         text = f"{attacker.name} hits {target.name} with {band}: {damage} damage"
+        text += f", taken by {hurt.name} (Guardian, 1 FP)" if hurt is not target else ""
         text += f", {power} power point{'s' if power != 1 else ''}" if power else ""
         text += ", destroyed" if destroyed else ""
     else:
@@ -389,6 +447,7 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
         "parry_damage": parry_damage,
         "destroyed": destroyed,
         "spent": p.spent,
+        "damaged": f"{hurt_side}/{hurt.key}" if damage else None,
     }
     return ActionResult(changes=changes, text=text, detail=detail)
 
@@ -401,16 +460,24 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
         react(edits, pos, inp.quick_reflexes, p.options.react_more_than_once)
     if inp.rapid_fire and "rapid_reload" not in weapon_upgrades(*_form(p.attacker[2]))[inp.weapon]:
         spend_fp(edits, pos)  # Rapid Reload fires again for free (L2458)
+    if inp.lucky != "none":  # spent once per battle, whatever the reroll gives (L2330)
+        lucky = pos if inp.lucky == "attacker" else (p.target[0], p.target[1])
+        edits.set_extra(lucky, "used", [*edits.extra(lucky, "used", []), "lucky"])
     return edits
 
 
-def _hold(edits: Edits, inp: AttackInput, p: Plan, power: int, damage: int, destroyed: bool) -> None:
-    """The power points the attack leaves the attacker holding until it spends them (L1188-1196)."""
+def _hold(
+    edits: Edits, inp: AttackInput, p: Plan, power: int, damage: int, destroyed: bool, side: int, idx: int
+) -> None:
+    """The power points the attack leaves the attacker holding until it spends them (L1188-1196), against
+    the unit that took the damage (a Guardian, L2316)."""
     pos = (p.attacker[0], p.attacker[1])
     if power:
         held = {
             "points": power,
-            "target": inp.target,
+            "target": inp.target
+            if (side, idx) == (p.target[0], p.target[1])
+            else f"{side}/{edits.unit((side, idx)).key}",
             "weapon": inp.weapon,
             "close": inp.weapon == "close",
             "damage": damage,

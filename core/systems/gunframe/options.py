@@ -88,6 +88,13 @@ class GunframeOptions(BaseModel):
         description="A crippled unit with Anger Issues or Reinforced still counts toward Focus Points. "
         "Default: it ignores only the halving, so it adds no Focus Point (L2727, L2733; digest 11.36).",
     )
+    # --- optional modules (L2292-2294) ----------------------------------------------------
+    crippled_rules: bool = Field(
+        default=False,
+        description="Play the optional crippled rules: a unit at or below a quarter of its starting Armour "
+        "is crippled, halving Speed and weapons and adding no Focus Point (L2700-2733). Default: off, "
+        "as every optional module.",
+    )
     # --- missions (digest 11.33, 11.35) --------------------------------------------------
     escort_destroyed_score: bool = Field(
         default=False,
