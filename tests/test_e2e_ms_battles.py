@@ -84,7 +84,14 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
 
     act(page, "resolve_card", unit="1/u1", card="HB-2", target="0/u1")
     act(page, "resolve_card", unit="0/u1", card="SB-1", target="1/u1")
-    act(page, "resolve_card", unit="0/u1", card="TR-3", target="1/u1")
+    # The last card is picked on the suit's card, which fills the resolve form.
+    face_up = page.locator('[data-unit="0/u1"] .holding', has_text="resolves next")
+    face_up.locator('input[value="TR-3"]').check()
+    face_up.locator('[data-prefill="resolve_card"]').click()
+    expect(page.locator('#action-panel [name="card"]')).to_have_value("TR-3")
+    page.locator('#action-panel [name="target"]').select_option("1/u1")
+    page.click("#action-roll")
+    apply_result(page)
     expect(page.locator("#game-log li").first).to_contain_text("blocks with Dig In")
     expect_zones(page, "0/u1", 0, 1, 0)
     expect_zones(page, "1/u1", 1, 1, 0)

@@ -207,7 +207,18 @@ export class GamesView {
       }
     }
     box.append(list);
-    if (section.bind) {
+    if (section.bind?.mode === "prefill") {
+      // Picking an item fills the action form; the player completes it (a target) and rolls.
+      const bind = section.bind;
+      box.append(button(bind.label, () => {
+        if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
+        const ids = [...picked];
+        this.lastInput = { ...this.lastInput, [bind.action]: { ...bind.fixed, [bind.field]: bind.count === 1 ? ids[0] : ids } };
+        this.selectedAction = bind.action;
+        this.render();
+        document.getElementById("action-panel")?.scrollIntoView({ block: "start" });
+      }, { class: "primary small", "data-prefill": bind.action }));
+    } else if (section.bind) {
       const bind = section.bind;
       box.append(button(bind.label, async () => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
@@ -225,11 +236,15 @@ export class GamesView {
   actionPanel() {
     const panel = el("section", { class: "action-panel", id: "action-panel" }, el("h2", {}, "Action"));
     if (!this.info.actions.length) { panel.append(el("p", { class: "muted" }, "This system has no actions yet.")); return panel; }
-    const chooser = el("select", { id: "action-pick" }, ...this.info.actions.map((a) => el("option", { value: a.name }, a.label)));
+    const chooser = el("select", { id: "action-pick" }, ...this.info.actions.map((a) => {
+      const option = el("option", { value: a.name }, a.label);
+      option.selected = a.name === this.selectedAction;
+      return option;
+    }));
     const body = el("div");
     panel.append(chooser, body);
     const draw = () => { clear(body); body.append(this.actionForm(this.info.actions.find((a) => a.name === chooser.value))); };
-    chooser.addEventListener("change", draw);
+    chooser.addEventListener("change", () => { this.selectedAction = chooser.value; draw(); });
     draw();
     return panel;
   }

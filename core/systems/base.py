@@ -85,6 +85,11 @@ class ViewBinding(BaseModel):
     count: int = Field(default=0, description="How many items must be picked; 0 for any number.")
     label: str
     fixed: dict[str, Any] = Field(default_factory=dict, description="The action's other inputs.")
+    mode: Literal["act", "prefill"] = Field(
+        default="act",
+        description="'act' runs the action at once; 'prefill' fills the action form for the player "
+        "to complete (e.g. a target) and roll.",
+    )
 
 
 class ViewSection(BaseModel):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from core.game import Game
 from core.systems.base import UnitView, ViewBinding, ViewItem, ViewSection
 from core.systems.ms_battles.cards import MARKER, Card, MobileSuit
-from core.systems.ms_battles.play import KEEP, SuitPlay
+from core.systems.ms_battles.play import KEEP, SuitPlay, load, next_pick
 
 
 def describe(card: Card) -> str:
@@ -61,14 +61,10 @@ def unit_view(game: Game, side: int, index: int) -> UnitView:
                 ),
             )
         )
-    if play.planned:
-        sections.append(
-            ViewSection(
-                title="Face up" if play.revealed else "Face down",
-                items=_items(suit, play.planned),
-                private=not play.revealed,
-            )
-        )
+    if play.planned and not play.revealed:
+        sections.append(ViewSection(title="Face down", items=_items(suit, play.planned), private=True))
+    elif play.planned:
+        sections += _face_up(game, suit, play, ref)
     left = len([p for p in play.deck if p != MARKER])
     sections.append(ViewSection(title=f"Draw pile: {left} cards", items=[]))
     if play.discard:
@@ -76,3 +72,33 @@ def unit_view(game: Game, side: int, index: int) -> UnitView:
     if play.set_aside:
         sections.append(ViewSection(title="Set aside (single use)", items=_items(suit, play.set_aside)))
     return UnitView(sections=sections)
+
+
+def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[ViewSection]:
+    """Revealed cards: those still to resolve (picking one fills the resolve form), then the rest.
+
+    The title says when this suit holds the card that resolves next (L77).
+    """
+    done = {r.card for r in play.resolved}
+    waiting = [p for p in play.planned if p not in done]
+    out = []
+    if waiting:
+        title = "Face up"
+        try:
+            pick = next_pick(load(game))
+        except ValueError:
+            pick = None
+        if pick and any(q.seat.ref == ref for q in pick.choices):
+            title = f"Face up: one resolves next (initiative {pick.init})"
+        bind = ViewBinding(
+            action="resolve_card",
+            field="card",
+            count=1,
+            label="Resolve this card",
+            fixed={"unit": ref},
+            mode="prefill",
+        )
+        out.append(ViewSection(title=title, items=_items(suit, waiting), bind=bind))
+    if done:
+        out.append(ViewSection(title="Resolved", items=_items(suit, [p for p in play.planned if p in done])))
+    return out
