@@ -193,3 +193,22 @@ def test_a_new_build_replaces_the_old_and_keeps_saved_data(
     finally:
         context.close()
         server.stop()
+
+
+def test_a_broken_download_is_reported_not_hung(browser: Browser, dist: Path, tmp_path: Path) -> None:
+    """A wheel that fails its hash makes Pyodide skip it silently: the app must say so."""
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    (core_wheel,) = (site / "pyodide").glob("tablecompanion_core-*.whl")
+    core_wheel.write_bytes(core_wheel.read_bytes() + b"tampered")
+    server = Server(site)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "#/squads")
+        status = page.locator("#engine-status")
+        expect(status).to_have_attribute("data-state", "failed", timeout=BOOT_MS)
+        expect(status).to_contain_text("tablecompanion-core")
+    finally:
+        context.close()
+        server.stop()

@@ -25,6 +25,13 @@ export class Engine extends EventTarget {
 
   setState(state, detail = {}) {
     this.state = state;
+    if (state === "failed") {
+      // Nothing waits for ever on a dead engine: every pending call gets an error reply.
+      const reply = { ok: false, error: { code: "internal", message: `The engine could not start: ${detail.message ?? "unknown error"}`, problems: [] } };
+      for (const resolve of this.pending.values()) resolve(reply);
+      this.pending.clear();
+      this.queue = [];
+    }
     this.dispatchEvent(new CustomEvent("state", { detail: { state, ...detail } }));
   }
 
@@ -45,6 +52,10 @@ export class Engine extends EventTarget {
     const id = this.nextId++;
     const message = { id, request: JSON.stringify({ op, args }) };
     return new Promise((resolve) => {
+      if (this.state === "failed") {
+        resolve({ ok: false, error: { code: "internal", message: "The engine is not running: reload the page.", problems: [] } });
+        return;
+      }
       this.pending.set(id, resolve);
       if (this.worker) this.worker.postMessage(message);
       else this.queue.push(message);
