@@ -135,3 +135,21 @@ def test_own_unit_entered_in_the_system_format(phone: BrowserContext, server: Se
     expect(page.locator("#squad-units")).to_contain_text("Homebrew")
     page.goto(server.url + "#/squads")
     expect(page.locator("#library")).to_contain_text("Homebrew")
+
+
+def test_a_hand_edited_save_keeps_what_it_can_and_sets_the_rest_aside(
+    phone: BrowserContext, server: Server
+) -> None:
+    good = {"id": "s1", "name": "Kept squad", "system": "gunframe", "units": []}
+    broken = {"id": "s2", "name": "Broken", "system": "gunframe", "units": "not a list"}
+    store = {"schema_version": 1, "squads": [good, broken], "units": [], "games": []}
+    page = phone.new_page()
+    page.goto(server.url + "#/squads")
+    expect(page.locator("#new-squad")).to_be_visible(timeout=BOOT_MS)  # the first store is saved
+    page.evaluate("(s) => localStorage.setItem('tc.store', JSON.stringify(s))", store)
+    page.reload()
+    expect(page.locator(".squad-link")).to_have_count(1, timeout=BOOT_MS)
+    expect(page.locator(".squad-link")).to_have_text("Kept squad")
+    expect(page.locator("#notice")).to_contain_text("set aside")
+    aside = page.evaluate("JSON.parse(localStorage.getItem('tc.store.aside'))")
+    assert aside[0]["raw"] == broken

@@ -1,0 +1,426 @@
+"""Linked pilot upgrades, Nemesis and the optional panic rule.
+
+* Linked upgrades (L2276-2280) are bought by two units of a force; the profile's
+  ``partner`` names the other one.  Their triggers read the game log: the
+  *window* is the events since the current activation began (the latest
+  ``activate`` or End phase, or a new turn).
+
+  - Buddies (L2302): when the partner is attacked, this unit may react too; an
+    attack with ``trigger="buddies"`` and ``reaction`` on, aimed at the enemy
+    that attacked the partner.
+  - Rivals (L2342): after the partner destroys an enemy, 1 FP for an attack.
+  - Well-Oiled (L2356): after the partner locks an enemy, 1 FP for an attack
+    on that enemy.
+  - Wingman (L2358): after the partner's attack, 1 FP for an attack
+    (``trigger="wingman"``); after its move, 1 FP for a move (``wingman_move``).
+  - Lovers (L2328): the partner destroyed in sight gives a free activation of
+    two actions (``lovers``).
+
+  A triggered attack is not an activation; each triggering event serves once
+  (``state.extra["links_used"]`` keeps the log index it used).
+* Nemesis (L2336): ``nemesis`` nominates an enemy (``state.extra["nemesis"]``);
+  the attack scores +1VP when it destroys it, the End phase that ends the game
+  gives its side +1VP if it survived.
+* Panic (L2767-2794, optional): ``panic`` is the Pilot Skill roll of a friend
+  of a destroyed gunframe; Fearless passes (L2314), Inspiring re-rolls a
+  failure (L2324); a failure costs 1 FP (dramatic cry) or D6" of running for
+  cover.  An upgrade trigger such as Lovers goes first (L2776).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.dice import DiceSource
+from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.gunframe.state import (
+    Edits,
+    Pos,
+    can_act,
+    is_conventional,
+    pass_chance,
+    pilot_roll,
+    profile_of,
+    skill_of,
+    spend_fp,
+    upgrades_of,
+)
+
+if TYPE_CHECKING:
+    from core.game import Event, Game
+
+Trigger = Literal["none", "buddies", "rivals", "well_oiled", "wingman"]
+
+#: Upgrade id and rulebook line of each trigger.
+TRIGGERS: dict[str, tuple[str, str, str]] = {
+    "buddies": ("buddies", "Buddies", "L2302"),
+    "rivals": ("rivals", "Rivals", "L2342"),
+    "well_oiled": ("well_oiled", "Well-Oiled", "L2356"),
+    "wingman": ("wingman", "Wingman", "L2358"),
+    "lovers": ("lovers", "Lovers", "L2328"),
+}
+
+
+# --- the partner and the log ------------------------------------------------------------------
+
+
+def partner_of(edits: Edits, pos: Pos, upgrade: str) -> Pos:
+    """The linked partner sharing ``upgrade`` (L2278); ValueError when there is none."""
+    uid, label, ref = TRIGGERS[upgrade]
+    unit = edits.unit(pos)
+    if uid not in upgrades_of(unit):
+        raise ValueError(f"{unit.name} has no {label} ({ref})")
+    name = profile_of(unit).partner
+    if not name:
+        raise ValueError(f"{unit.name} names no partner for its {label} (L2278)")
+    side = edits.game.sides[pos[0]]
+    for i, other in enumerate(side.units):
+        if i != pos[1] and (other.name == name or other.profile.get("name") == name):
+            if uid not in upgrades_of(other):
+                raise ValueError(f"{other.name} does not share {label} with {unit.name} (L2278)")
+            return pos[0], i
+    raise ValueError(f"{unit.name}'s partner '{name}' is not in its force (L2278)")
+
+
+def _ref(edits: Edits, pos: Pos) -> str:
+    return f"{pos[0]}/{edits.unit(pos).key}"
+
+
+def window(game: Game) -> list[tuple[int, Event]]:
+    """Events of the current activation, latest first: back to the latest activate, End phase or turn."""
+    out: list[tuple[int, Event]] = []
+    for i in range(game.cursor - 1, -1, -1):
+        event = game.log[i]
+        if event.kind in ("round", "start"):
+            break
+        if event.kind != "action":
+            continue
+        if event.detail.get("action") in ("activate", "end_phase"):
+            break
+        out.append((i, event))
+    return out
+
+
+def _actor(event: Event) -> str | None:
+    raw = event.detail.get("input", {})
+    return raw.get("attacker") or raw.get("unit")
+
+
+def _destroys_enemy(event: Event, side: int) -> bool:
+    for change in event.changes:
+        p = change.path
+        if len(p) == 6 and p[0] == "sides" and p[1] != side and p[5] == "destroyed" and change.value is True:
+            return True
+    return False
+
+
+def _locks(event: Event, target: str, game: Game) -> bool:
+    t_side, t_idx, _ = game.unit(target)
+    for change in event.changes:
+        p = change.path
+        if p == ["sides", t_side, "units", t_idx, "state", "counters"] and isinstance(change.value, dict):
+            return bool(change.value.get("target_lock"))
+    return False
+
+
+def _destroys(event: Event, pos: Pos) -> bool:
+    path = ["sides", pos[0], "units", pos[1], "state", "destroyed"]
+    return any(c.path == path and c.value is True for c in event.changes)
+
+
+def find_trigger(edits: Edits, pos: Pos, trigger: str, target: str | None) -> int:
+    """The log index of the event that lets ``pos`` use ``trigger``; ValueError when there is none."""
+    partner = partner_of(edits, pos, trigger)
+    p_ref = _ref(edits, partner)
+    game = edits.game
+    used = edits.extra(pos, "links_used", {}) or {}
+    _, label, ref = TRIGGERS[trigger]
+    for i, event in window(game):
+        action = event.detail.get("action")
+        raw = event.detail.get("input", {})
+        if trigger == "buddies":
+            ok = action == "attack" and raw.get("target") == p_ref and raw.get("attacker") == target
+        elif trigger == "rivals":
+            ok = _actor(event) == p_ref and _destroys_enemy(event, pos[0])
+        elif trigger == "well_oiled":
+            ok = (
+                action == "target_lock"
+                and _actor(event) == p_ref
+                and raw.get("target") == target
+                and target is not None
+                and _locks(event, target, game)
+            )
+        elif trigger == "wingman":
+            ok = action == "attack" and _actor(event) == p_ref
+        else:  # lovers
+            ok = _destroys(event, partner)
+        if ok:
+            if used.get(trigger) == i:
+                raise ValueError(f"{edits.name(pos)} has already answered that event with its {label} ({ref})")
+            return i
+    needs = {
+        "buddies": f"the enemy {target} attacking {edits.name(partner)}",
+        "rivals": f"{edits.name(partner)} destroying an enemy",
+        "well_oiled": f"{edits.name(partner)} placing a Target Lock on {target}",
+        "wingman": f"{edits.name(partner)} completing an attack",
+        "lovers": f"{edits.name(partner)} being destroyed",
+    }[trigger]
+    raise ValueError(f"{label} needs {needs} just now, in this activation ({ref})")
+
+
+def _mark(edits: Edits, pos: Pos, trigger: str, index: int) -> None:
+    edits.set_extra(pos, "links_used", {**(edits.extra(pos, "links_used", {}) or {}), trigger: index})
+
+
+def pay_trigger(edits: Edits, pos: Pos, trigger: str, target: str, reaction: bool) -> str:
+    """Check a triggered attack's condition and pay for it (the reaction pays its own FP for Buddies)."""
+    if trigger == "none":
+        return ""
+    _, label, ref = TRIGGERS[trigger]
+    if trigger == "buddies" and not reaction:
+        raise ValueError(f"a {label} attack is a reaction: tick reaction too ({ref}, L1414-1428)")
+    if trigger != "buddies" and reaction:
+        raise ValueError(f"a {label} attack is not a reaction: it costs its own Focus Point ({ref})")
+    index = find_trigger(edits, pos, trigger, target)
+    _mark(edits, pos, trigger, index)
+    if trigger != "buddies":
+        spend_fp(edits, pos)  # L2342, L2356, L2358: one Focus Point, under the usual cap (L778)
+    return f"{label}, 1 FP"
+
+
+# --- Lovers and Wingman moves --------------------------------------------------------------------
+
+
+class LinkInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit using its linked upgrade.", json_schema_extra={"ui": "own-unit"})
+
+
+def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult:
+    """The survivor of a destroyed lover takes a free two-action activation at once (L2328)."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    can_act(edits, pos, "take its free activation")
+    index = find_trigger(edits, pos, "lovers", None)
+    _mark(edits, pos, "lovers", index)
+    partner = partner_of(edits, pos, "lovers")
+    text = (
+        f"{edits.name(pos)} sees {edits.name(partner)} fall and takes a free activation: two actions, "
+        "not counted as its own activation"
+    )
+    return ActionResult(changes=edits.changes(), text=text, detail={"trigger_event": index})
+
+
+LOVERS = ActionSpec(
+    name="lovers",
+    label="Lovers: free activation",
+    input=LinkInput,
+    resolve=resolve_lovers,
+    help="When its lover is destroyed in its sight, the survivor at once activates for free with two "
+    "actions (L2328); it goes before any panic roll (L2776).",
+)
+
+
+def resolve_wingman_move(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult:
+    """After the partner completes a move, 1 FP for a move of its own (L2358); the app cannot see moves,
+    so the players vouch for the partner's move."""
+    edits = Edits(game)
+    pos = edits.find(inp.unit)
+    can_act(edits, pos, "move")
+    partner = partner_of(edits, pos, "wingman")
+    spend_fp(edits, pos)
+    text = f"{edits.name(pos)} follows {edits.name(partner)}'s move for 1 FP (Wingman): one move action"
+    return ActionResult(changes=edits.changes(), text=text)
+
+
+WINGMAN_MOVE = ActionSpec(
+    name="wingman_move",
+    label="Wingman: copy a move",
+    input=LinkInput,
+    resolve=resolve_wingman_move,
+    help="Right after its wingman completes a move, pay 1 FP to make a move too (L2358).",
+)
+
+
+# --- Nemesis (L2336) -----------------------------------------------------------------------------
+
+
+class NemesisInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit with Nemesis.", json_schema_extra={"ui": "own-unit"})
+    target: str = Field(description="The enemy it nominates.", json_schema_extra={"ui": "enemy-unit"})
+
+
+def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionResult:
+    edits = Edits(game)
+    pos, t_pos = edits.find(inp.unit), edits.find(inp.target)
+    name = edits.name(pos)
+    if "nemesis" not in upgrades_of(edits.unit(pos)):
+        raise ValueError(f"{name} has no Nemesis (L2336)")
+    if pos[0] == t_pos[0]:
+        raise ValueError("a nemesis is an enemy unit (L2336)")
+    if edits.extra(pos, "nemesis"):
+        raise ValueError(f"{name} has nominated its nemesis already (L2336)")
+    if edits.get(t_pos, "destroyed"):
+        raise ValueError(f"{edits.name(t_pos)} is destroyed")
+    edits.set_extra(pos, "nemesis", inp.target)
+    text = f"{name} names {edits.name(t_pos)} its nemesis: +1VP if {name} destroys it, +1VP to the foe if it lives"
+    return ActionResult(changes=edits.changes(), text=text)
+
+
+NEMESIS = ActionSpec(
+    name="nemesis",
+    label="Nominate nemesis",
+    input=NemesisInput,
+    resolve=resolve_nemesis,
+    help="After deployment, a Nemesis unit names one enemy; destroying it scores 1VP, its survival gives "
+    "the opponent 1VP (L2336).",
+)
+
+
+def nemesis_kill(edits: Edits, attacker: Pos, victim: Pos) -> str:
+    """+1VP at once when the attacker destroys its own nemesis (L2336)."""
+    if edits.extra(attacker, "nemesis") != _ref(edits, victim):
+        return ""
+    side = attacker[0]
+    edits.set_resource(side, "victory_points", edits.resource(side, "victory_points") + 1)
+    return f"; nemesis destroyed, {edits.game.sides[side].name} +1VP"
+
+
+def nemesis_end(game: Game, vp: dict[int, int]) -> list[str]:
+    """At the game's end each nemesis still standing gives its own side +1VP (L2336)."""
+    lines = []
+    for side in game.sides:
+        for unit in side.units:
+            ref = unit.state.extra.get("nemesis")
+            if not ref:
+                continue
+            t_side, _, target = game.unit(str(ref))
+            if not target.state.destroyed:
+                vp[t_side] += 1
+                lines.append(f"{game.sides[t_side].name} +1VP: {target.name} survived its nemesis {unit.name}")
+    return lines
+
+
+# --- Panic (L2767-2794) --------------------------------------------------------------------------
+
+
+class PanicInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="The unit that must roll.", json_schema_extra={"ui": "own-unit"})
+    fallen: str = Field(
+        description='The friendly gunframe destroyed within 8" and in its sight (L2771).',
+        json_schema_extra={"ui": "own-unit"},
+    )
+    inspiring: str | None = Field(
+        default=None,
+        description='A friendly Inspiring unit within 8": a failed roll is re-rolled (L2324).',
+        json_schema_extra={"ui": "own-unit"},
+    )
+    response: Literal["dramatic_cry", "run_for_cover"] = Field(
+        default="dramatic_cry",
+        description="If it panics: 1 FP to keep control (L2786), or drop what it carries and move D6\" "
+        "toward its deployment zone (L2790). Without a Focus Point to pay, it runs.",
+    )
+
+
+def _panic_checks(edits: Edits, inp: PanicInput) -> tuple[Pos, Pos, Pos | None]:
+    pos, fallen = edits.find(inp.unit), edits.find(inp.fallen)
+    name = edits.name(pos)
+    if pos[0] != fallen[0] or pos == fallen:
+        raise ValueError("panic comes from a friendly unit's loss (L2771)")
+    if not edits.get(fallen, "destroyed"):
+        raise ValueError(f"{edits.name(fallen)} is not destroyed")
+    if is_conventional(edits.unit(fallen)):
+        raise ValueError("only the loss of a gunframe, not a conventional unit, causes panic (L2771)")
+    if edits.get(pos, "destroyed") or edits.has(pos, "in_reserve"):
+        raise ValueError(f"{name} is not on the table")
+    lover = "lovers" in upgrades_of(edits.unit(pos))
+    if lover and profile_of(edits.unit(pos)).partner in (edits.name(fallen), edits.unit(fallen).profile.get("name")):
+        used = (edits.extra(pos, "links_used", {}) or {}).get("lovers")
+        if used is None or not any(i == used for i, _ in window(edits.game)):
+            raise ValueError(f"{name} takes its Lovers free activation before any panic (L2776, L2328)")
+    inspirer = None
+    if inp.inspiring is not None:
+        inspirer = edits.find(inp.inspiring)
+        if inspirer[0] != pos[0] or inspirer == pos:
+            raise ValueError("Inspiring helps friendly units around it, not itself (L2324)")
+        if "inspiring" not in upgrades_of(edits.unit(inspirer)) or edits.get(inspirer, "destroyed"):
+            raise ValueError(f"{edits.name(inspirer)} has no Inspiring to lend (L2324)")
+    return pos, fallen, inspirer
+
+
+def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult:
+    edits = Edits(game)
+    pos, fallen, inspirer = _panic_checks(edits, inp)
+    unit = edits.unit(pos)
+    name = unit.name
+    detail: dict[str, Any] = {"rolls": [], "panicked": False}
+    if "fearless" in upgrades_of(unit):
+        text = f"{name} is Fearless and keeps its nerve (L2314)"
+        return ActionResult(changes=edits.changes(), text=text, detail=detail)
+    ok, face = pilot_roll(unit, dice, f"{name} panic roll")
+    detail["rolls"].append(face)
+    how = f"rolled {face}"
+    if not ok and inspirer is not None:
+        ok, face = pilot_roll(unit, dice, f"{name} panic re-roll (Inspiring)")
+        detail["rolls"].append(face)
+        how += f", re-rolled {face} (Inspiring)"
+    if ok:
+        return ActionResult(
+            changes=edits.changes(), text=f"{name} keeps control after {edits.name(fallen)} falls ({how})", detail=detail
+        )
+    detail["panicked"] = True
+    cry = False
+    if inp.response == "dramatic_cry":
+        try:
+            spend_fp(edits, pos)
+            cry = True
+        except ValueError as short:
+            how += f"; no dramatic cry ({short})"
+    if cry:
+        text = f"{name} panics ({how}) but regains control with a dramatic cry for 1 FP (L2786)"
+    elif edits.has(pos, "knocked_down") or edits.has(pos, "shut_down"):
+        text = f"{name} panics ({how}) but is down and stays where it is (L2790)"
+    else:
+        inches = dice.roll(1, 6, f"{name} runs for cover")[0]
+        detail["run_inches"] = inches
+        text = (
+            f"{name} panics ({how}): it drops anything it carries and runs {inches}\" straight toward "
+            "its own deployment zone, going round blocking terrain (L2790)"
+        )
+    return ActionResult(changes=edits.changes(), text=text, detail=detail)
+
+
+def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
+    edits = Edits(game)
+    pos, _, inspirer = _panic_checks(edits, inp)
+    unit = edits.unit(pos)
+    if "fearless" in upgrades_of(unit):
+        keep = 1.0
+    else:
+        p = pass_chance(skill_of(unit))
+        keep = p + (1 - p) * p if inspirer is not None else p
+    return ActionOdds(
+        tables={},
+        facts={"keeps control": keep, "panics": 1 - keep},
+        summary=f"Pilot Skill {skill_of(unit)}+" + (", a failure re-rolled" if inspirer else ""),
+    )
+
+
+PANIC = ActionSpec(
+    name="panic",
+    label="Panic roll",
+    input=PanicInput,
+    resolve=resolve_panic,
+    odds=panic_odds,
+    help="Optional: friends within 8\" that see a gunframe destroyed make a Pilot Skill roll; on a failure "
+    "they pay 1 FP or run D6\" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).",
+)
+
+LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC)
