@@ -190,7 +190,9 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
             )
         resources = {r.key: r.initial for r in system.resources}
         out.append(Side(name=side_name, squad_name=squad.name, units=units, resources=resources))
-    game = Game(id=game_id, system=system.info.id, name=name, sides=out)
+    # Every named reading starts at its default, so changing one is an exact, undoable edit.
+    options = system.options().model_dump(mode="json") if system.options else {}
+    game = Game(id=game_id, system=system.info.id, name=name, sides=out, options=options)
     return record(game, "start", f"{name} begins: " + " vs ".join(s.name for s in out), [])
 
 

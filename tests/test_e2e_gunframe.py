@@ -109,10 +109,17 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         page.click("#redo")
         expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
 
+        # A named reading of the rules, chosen for this game, is a logged change too.
+        page.locator("#rules-options summary").click()
+        page.locator('#rules-options input[name="crippled_rules"]').check()
+        expect(page.locator("#game-log li").first).to_contain_text("crippled_rules")
+
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
         expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
-        expect(page.locator("#game-log li").first).to_contain_text("Knock")
+        expect(page.locator("#game-log li").nth(1)).to_contain_text("Knock")
+        page.locator("#rules-options summary").click()
+        expect(page.locator('#rules-options input[name="crippled_rules"]')).to_be_checked()
     finally:
         other.close()

@@ -109,6 +109,7 @@ export class GamesView {
         button("↶ Undo", () => this.change("game.undo"), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
         button("↷ Redo", () => this.change("game.redo"), { id: "redo", ...(redoable ? {} : { disabled: "" }) })),
     );
+    if (this.info.options_schema) this.root.append(this.optionsBlock());
     game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
     this.root.append(this.actionPanel(), this.logBlock(),
       el("div", { class: "actions" },
@@ -127,6 +128,25 @@ export class GamesView {
       if (reply.ok) for (const u of reply.result.units) cards[`${s}/${u.key}`] = u.card;
     }
     return cards;
+  }
+
+  // The named readings of ambiguous rules this game plays by (the system's options model).
+  optionsBlock() {
+    const schema = this.info.options_schema;
+    const keys = Object.keys(schema.properties ?? {});
+    const current = Object.fromEntries(keys.filter((k) => k in this.game.options).map((k) => [k, this.game.options[k]]));
+    let form;
+    const save = async () => {
+      const chosen = form.read();
+      const changes = keys.filter((k) => JSON.stringify(chosen[k]) !== JSON.stringify(current[k]))
+        .map((k) => ({ path: ["options", k], value: chosen[k] }));
+      if (changes.length) await this.change("game.adjust", { changes, text: `Rules reading changed: ${changes.map((c) => c.path[1]).join(", ")}` });
+    };
+    form = schemaForm(schema, current, { onChange: save });
+    const box = el("details", { class: "rules-options", id: "rules-options" }, el("summary", {}, "Readings of unclear rules"), form.element);
+    box.open = this.optionsOpen ?? false;
+    box.addEventListener("toggle", () => { this.optionsOpen = box.open; });
+    return box;
   }
 
   adjust(path, value, text) {
