@@ -44,6 +44,7 @@ from core.systems.gunframe.building import (
 )
 from core.systems.gunframe.card import card
 from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
 from core.systems.gunframe.power import POWER, PowerInput
@@ -266,6 +267,9 @@ ACTIONS = {
 #: Special actions of upgrades and transforming (:mod:`.special`).
 UPGRADE_ACTIONS = {a.name: with_crippled(a) for a in SPECIAL_ACTIONS}
 ACTIONS |= UPGRADE_ACTIONS
+
+#: Linked upgrades, Nemesis and the optional panic rule (:mod:`.links`).
+ACTIONS |= {a.name: with_crippled(a) for a in LINK_ACTIONS}
 
 SYSTEM = Gunframe(
     info=info("gunframe"),

@@ -34,6 +34,7 @@ from core.dice import DiceSource, Dist
 from core.pool import PoolRoll, PoolSpec, cancel, roll_pool, table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.links import Trigger, nemesis_kill, pay_trigger
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import Edits, react, spend_fp
 
@@ -113,6 +114,13 @@ class AttackInput(BaseModel):
     quick_reflexes: bool = _flag("L2338", "The reaction is free: the attacker's once-a-game Quick Reflexes")
     rapid_fire: bool = _flag(
         "L1052-1058", "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)"
+    )
+    trigger: Trigger = Field(
+        default="none",
+        description="A linked upgrade's attack, not an activation (L2276-2280): 'buddies' reacts to the "
+        "enemy that attacked the partner (L2302); 'rivals' after the partner destroyed an enemy (L2342), "
+        "'well_oiled' on the enemy the partner just locked (L2356), 'wingman' after the partner's attack "
+        "(L2358), each for 1 FP.",
     )
     lucky: Literal["none", "attacker", "defender"] = Field(
         default="none",
@@ -421,6 +429,7 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     if damage == 0 and p.can_dodge and not parry_damage:
         dodge = d_sixes * (2 if p.agile else 1)
     _hold(paid, inp, p, power, damage, destroyed, hurt_side, hurt_idx)
+    nemesis = nemesis_kill(paid, (a_side, a_idx), (hurt_side, hurt_idx)) if destroyed else ""
     changes += paid.changes()
     band = inp.weapon.capitalize()
     if damage:
@@ -433,6 +442,7 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
         text += f', dodge {dodge}"' if dodge else ""
     if parry_damage:
         text += f"; Parry deals {parry_damage} back"
+    text += "".join(f" ({note})" for note in paid.notes) + nemesis
     detail = {
         "attack_pool": {"dice": p.attack.dice, "from": p.attack_notes},
         "defense_pool": {"dice": p.defense.dice if p.defense else 0, "from": p.defense_notes},
@@ -458,6 +468,9 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
     pos = (p.attacker[0], p.attacker[1])
     if inp.reaction:
         react(edits, pos, inp.quick_reflexes, p.options.react_more_than_once)
+    trigger = pay_trigger(edits, pos, inp.trigger, inp.target, inp.reaction)
+    if trigger:
+        edits.notes.append(trigger)
     if inp.rapid_fire and "rapid_reload" not in weapon_upgrades(*_form(p.attacker[2]))[inp.weapon]:
         spend_fp(edits, pos)  # Rapid Reload fires again for free (L2458)
     if inp.lucky != "none":  # spent once per battle, whatever the reroll gives (L2330)

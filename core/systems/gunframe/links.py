@@ -105,7 +105,8 @@ def window(game: Game) -> list[tuple[int, Event]]:
 
 def _actor(event: Event) -> str | None:
     raw = event.detail.get("input", {})
-    return raw.get("attacker") or raw.get("unit")
+    actor = raw.get("attacker") or raw.get("unit")
+    return str(actor) if actor else None
 
 
 def _destroys_enemy(event: Event, side: int) -> bool:
@@ -158,7 +159,9 @@ def find_trigger(edits: Edits, pos: Pos, trigger: str, target: str | None) -> in
             ok = _destroys(event, partner)
         if ok:
             if used.get(trigger) == i:
-                raise ValueError(f"{edits.name(pos)} has already answered that event with its {label} ({ref})")
+                raise ValueError(
+                    f"{edits.name(pos)} has already answered that event with its {label} ({ref})"
+                )
             return i
     needs = {
         "buddies": f"the enemy {target} attacking {edits.name(partner)}",
@@ -268,7 +271,8 @@ def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionRe
     if edits.get(t_pos, "destroyed"):
         raise ValueError(f"{edits.name(t_pos)} is destroyed")
     edits.set_extra(pos, "nemesis", inp.target)
-    text = f"{name} names {edits.name(t_pos)} its nemesis: +1VP if {name} destroys it, +1VP to the foe if it lives"
+    foe = edits.name(t_pos)
+    text = f"{name} names {foe} its nemesis: +1VP if {name} destroys it, +1VP to the foe if it lives"
     return ActionResult(changes=edits.changes(), text=text)
 
 
@@ -291,6 +295,17 @@ def nemesis_kill(edits: Edits, attacker: Pos, victim: Pos) -> str:
     return f"; nemesis destroyed, {edits.game.sides[side].name} +1VP"
 
 
+def nemesis_by_power(edits: Edits, attacker: Pos) -> str:
+    """A power attack (Explode, Blast...) that finishes the attacker's nemesis scores too (L2336)."""
+    ref = edits.extra(attacker, "nemesis")
+    if not ref:
+        return ""
+    victim = edits.find(str(ref))
+    if edits.get(victim, "destroyed") and not edits.unit(victim).state.destroyed:
+        return nemesis_kill(edits, attacker, victim)
+    return ""
+
+
 def nemesis_end(game: Game, vp: dict[int, int]) -> list[str]:
     """At the game's end each nemesis still standing gives its own side +1VP (L2336)."""
     lines = []
@@ -302,7 +317,9 @@ def nemesis_end(game: Game, vp: dict[int, int]) -> list[str]:
             t_side, _, target = game.unit(str(ref))
             if not target.state.destroyed:
                 vp[t_side] += 1
-                lines.append(f"{game.sides[t_side].name} +1VP: {target.name} survived its nemesis {unit.name}")
+                lines.append(
+                    f"{game.sides[t_side].name} +1VP: {target.name} survived its nemesis {unit.name}"
+                )
     return lines
 
 
@@ -324,7 +341,7 @@ class PanicInput(BaseModel):
     )
     response: Literal["dramatic_cry", "run_for_cover"] = Field(
         default="dramatic_cry",
-        description="If it panics: 1 FP to keep control (L2786), or drop what it carries and move D6\" "
+        description='If it panics: 1 FP to keep control (L2786), or drop what it carries and move D6" '
         "toward its deployment zone (L2790). Without a Focus Point to pay, it runs.",
     )
 
@@ -341,7 +358,10 @@ def _panic_checks(edits: Edits, inp: PanicInput) -> tuple[Pos, Pos, Pos | None]:
     if edits.get(pos, "destroyed") or edits.has(pos, "in_reserve"):
         raise ValueError(f"{name} is not on the table")
     lover = "lovers" in upgrades_of(edits.unit(pos))
-    if lover and profile_of(edits.unit(pos)).partner in (edits.name(fallen), edits.unit(fallen).profile.get("name")):
+    if lover and profile_of(edits.unit(pos)).partner in (
+        edits.name(fallen),
+        edits.unit(fallen).profile.get("name"),
+    ):
         used = (edits.extra(pos, "links_used", {}) or {}).get("lovers")
         if used is None or not any(i == used for i, _ in window(edits.game)):
             raise ValueError(f"{name} takes its Lovers free activation before any panic (L2776, L2328)")
@@ -373,7 +393,9 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
         how += f", re-rolled {face} (Inspiring)"
     if ok:
         return ActionResult(
-            changes=edits.changes(), text=f"{name} keeps control after {edits.name(fallen)} falls ({how})", detail=detail
+            changes=edits.changes(),
+            text=f"{name} keeps control after {edits.name(fallen)} falls ({how})",
+            detail=detail,
         )
     detail["panicked"] = True
     cry = False
@@ -391,7 +413,7 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
         inches = dice.roll(1, 6, f"{name} runs for cover")[0]
         detail["run_inches"] = inches
         text = (
-            f"{name} panics ({how}): it drops anything it carries and runs {inches}\" straight toward "
+            f'{name} panics ({how}): it drops anything it carries and runs {inches}" straight toward '
             "its own deployment zone, going round blocking terrain (L2790)"
         )
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
@@ -419,8 +441,8 @@ PANIC = ActionSpec(
     input=PanicInput,
     resolve=resolve_panic,
     odds=panic_odds,
-    help="Optional: friends within 8\" that see a gunframe destroyed make a Pilot Skill roll; on a failure "
-    "they pay 1 FP or run D6\" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).",
+    help='Optional: friends within 8" that see a gunframe destroyed make a Pilot Skill roll; on a failure '
+    'they pay 1 FP or run D6" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).',
 )
 
 LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC)

@@ -21,6 +21,7 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.building import unit_cost
+from core.systems.gunframe.links import nemesis_end
 from core.systems.gunframe.options import options_of
 from core.systems.gunframe.state import Edits, profile_of, upgrades_of
 from core.systems.gunframe.turn import on_table
@@ -458,6 +459,7 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
         lines += _score_end(scoring, variant and mission.id != "remember_love", game, inp, vp, attacker)
         if mission.id == "remember_love":
             lines += _score_end("remember_love", False, game, inp, vp, attacker)
+        lines += nemesis_end(game, vp)  # L2336
         totals, bonus = _attrition(game)
         for s, n in bonus.items():
             if n:

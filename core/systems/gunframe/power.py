@@ -19,6 +19,7 @@ from core.dice import DiceSource
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.catalogue import POWER_ATTACKS, PowerAttackDef
+from core.systems.gunframe.links import nemesis_by_power
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import (
     Edits,
@@ -381,6 +382,7 @@ def resolve(game: Game, inp: PowerInput, dice: DiceSource) -> ActionResult:
         head = f"{attacker} lets {held['points']} power point(s) go"
     text = head if inp.ablative_armour else "; ".join([head, *lines])
     spent = sum(cost_of(POWER_ATTACKS[b.power], b) for b in inp.spend)
+    text += nemesis_by_power(edits, edits.find(inp.attacker))  # L2336
     detail = {"held": held, "spent": spent, "effects": lines}
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
