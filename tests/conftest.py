@@ -99,3 +99,20 @@ def apply_result(page: Page) -> None:
     logged = page.locator("#game-log li").count()
     page.click("#apply-result")
     expect(page.locator("#game-log li")).to_have_count(logged + 1)
+
+
+def type_dice(page: Page, face_for: dict[str, str] | None = None, default: str = "1") -> None:
+    """Answer every "roll N dice" prompt of the action panel by tapping faces.
+
+    ``face_for`` maps a word of the prompt (e.g. "attack") to the face to tap; any
+    other prompt gets ``default``.  Returns once the action's result is shown.
+    """
+    for _ in range(80):
+        shown = page.wait_for_selector("#action-prompt, #action-text")
+        if shown.get_attribute("id") == "action-text":
+            return
+        prompt = shown.inner_text()
+        face = next((f for word, f in (face_for or {}).items() if word in prompt), default)
+        page.locator(f'#action-result [data-face="{face}"]').first.click()
+        shown.wait_for_element_state("hidden")  # the result box is drawn anew
+    raise AssertionError("the action kept asking for dice")

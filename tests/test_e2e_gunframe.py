@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from conftest import BOOT_MS, PHONE, Server, apply_result
-from playwright.sync_api import Browser, Page, expect
+from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
+from playwright.sync_api import Browser, expect
 
 from core import api
 
@@ -41,17 +41,6 @@ def clash_squadron() -> list[dict[str, Any]]:
             next(u for u in priced if u["cost"] <= budget and u not in chosen and legal([*chosen, u]))
         )
     return chosen
-
-
-def type_dice(page: Page) -> None:
-    """Answer every dice prompt: 6 for the attack, 1 for everything else."""
-    for _ in range(60):
-        shown = page.wait_for_selector("#action-prompt, #action-text")
-        if shown.get_attribute("id") == "action-text":
-            return
-        face = "6" if "attack" in shown.inner_text() else "1"
-        page.locator(f'#action-result [data-face="{face}"]').first.click()
-        shown.wait_for_element_state("hidden")
 
 
 def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, server: Server) -> None:
@@ -90,7 +79,7 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         page.select_option("#pick-target", "1/u2")
         page.locator('#action-panel select[name="weapon"]').select_option(f'"{weapon}"')
         page.click("#action-typed")
-        type_dice(page)
+        type_dice(page, {"attack": "6"})
         expect(page.locator("#action-text")).to_contain_text("power point")
         apply_result(page)
 
@@ -99,7 +88,7 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         page.locator('#action-panel [data-field="spend"] button', has_text="+ Add").click()
         page.locator('#action-panel [data-field="spend"] select[name="power"]').select_option('"knock_down"')
         page.click("#action-roll")
-        type_dice(page)
+        type_dice(page, {"attack": "6"})
         apply_result(page)
         target = page.locator('[data-unit="1/u2"]')
         expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))

@@ -10,7 +10,7 @@ face-down Dig In. Then reload and airplane mode: all still there.
 
 from __future__ import annotations
 
-from conftest import BOOT_MS, Server, apply_result
+from conftest import BOOT_MS, Server, apply_result, type_dice
 from playwright.sync_api import BrowserContext, Page, expect
 
 
@@ -67,12 +67,7 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     # Setup with real dice: the priority roll and both shuffles, every die a 1.
     page.select_option("#action-pick", "setup")
     page.click("#action-typed")
-    for _ in range(60):
-        shown = page.wait_for_selector("#action-prompt, #action-text")
-        if shown.get_attribute("id") == "action-text":
-            break
-        page.locator('#action-result [data-face="1"]').click()
-        shown.wait_for_element_state("hidden")
+    type_dice(page)
     apply_result(page)
     act(page, "draw")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BOOT_MS, PHONE, Server, apply_result
+from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 
@@ -68,13 +68,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         page.select_option("#pick-target", "1/u2")
         expect(page.locator("#action-odds table")).not_to_have_count(0)
         page.click("#action-typed")
-        for _ in range(40):
-            shown = page.wait_for_selector("#action-prompt, #action-text")
-            if shown.get_attribute("id") == "action-text":
-                break
-            face = "6" if "attack" in shown.inner_text() else "1"
-            page.locator(f'#action-result [data-face="{face}"]').first.click()
-            shown.wait_for_element_state("hidden")  # the result box is drawn anew
+        type_dice(page, {"attack": "6"})
         expect(page.locator("#action-text")).to_contain_text(re.compile(r"\d+ damage"))
         apply_result(page)
         target = page.locator('[data-unit="1/u2"]')
