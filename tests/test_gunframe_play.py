@@ -832,6 +832,7 @@ def test_every_action_is_registered_and_cites_the_book() -> None:
     names |= {"activate", "leader", "spend_fp", "investigate", "deactivate", "reserves", "end_phase"}
     names |= {"mechanic", "repair_systems", "spiteful", "transform"}
     names |= {"lovers", "wingman_move", "nemesis", "panic"}
+    names |= {"jump_charge", "combine", "split"}
     assert names == set(SYSTEM.actions)
     for spec in SYSTEM.actions.values():
         assert "(L" in spec.help

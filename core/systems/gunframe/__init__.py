@@ -44,6 +44,7 @@ from core.systems.gunframe.building import (
 )
 from core.systems.gunframe.card import card
 from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+from core.systems.gunframe.combine import COMBINE_ACTIONS
 from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
@@ -136,6 +137,12 @@ TRACKED: tuple[TrackedDef, ...] = (
         help="Off the table: no Focus Point, no attrition, no initiative bonus (L1542, L1628).",
     ),
     TrackedDef(
+        key="off_table",
+        label="Off the table",
+        kind="condition",
+        help="A combined form not formed yet, or a team member inside one: no Focus Point (L2533-2551).",
+    ),
+    TrackedDef(
         key="target_lock",
         label="Target Lock",
         kind="counter",
@@ -208,6 +215,9 @@ class Gunframe(RuleSystem):
         """Fresh and undamaged: Armour is the damage that destroys it (L1174-1182)."""
         unit = _unit(profile)
         flying = unit.frame == "flyer" or any(r.id in ("fly", "fast_flyer") for r in unit.upgrades)
+        if unit.combined_members:  # only comes into play by combining (L2537)
+            counters = {"target_lock": 0, "evade": 0}
+            return UnitState(max_damage=unit.armour, counters=counters, conditions=["off_table"])
         return UnitState(
             max_damage=unit.armour,
             counters={"target_lock": 0, "evade": 0},
@@ -270,6 +280,9 @@ ACTIONS |= UPGRADE_ACTIONS
 
 #: Linked upgrades, Nemesis and the optional panic rule (:mod:`.links`).
 ACTIONS |= {a.name: with_crippled(a) for a in LINK_ACTIONS}
+
+#: Jump charges and combiner teams (:mod:`.combine`).
+ACTIONS |= {a.name: with_crippled(a) for a in COMBINE_ACTIONS}
 
 SYSTEM = Gunframe(
     info=info("gunframe"),

@@ -83,6 +83,13 @@ class AttackInput(BaseModel):
         "Fire without line of sight with an Indirect Fire system: spends the Target Lock; the target "
         "is obscured and never in cover",
     )
+    split_dice: int = Field(
+        default=0,
+        ge=0,
+        le=20,
+        description="Split Fire (L2462): the weapon's dice sent at this target, before modifiers; the rest "
+        "go at other targets, one attack entry each (0: the whole system fires here).",
+    )
     bonus_attack_dice: int = Field(
         default=0,
         ge=0,
@@ -210,6 +217,13 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         notes.append("Anger Issues +2")
     if value < 1:
         raise ValueError(f"{attacker.name} has no {inp.weapon} weapon system to attack with (L1064)")
+    if inp.split_dice:
+        if "split_fire" not in w_ups:
+            raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Split Fire (L2462)")
+        if inp.split_dice > value:
+            raise ValueError(f"{attacker.name}'s {inp.weapon} system has only {value} dice to split (L2462)")
+        value = inp.split_dice
+        notes.append(f"split fire: {value} of them at this target")
     dice = value
     spent: list[str] = []
     flying_t, flying_a = "flying" in t_cond, "flying" in a_cond

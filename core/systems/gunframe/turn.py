@@ -44,8 +44,9 @@ if TYPE_CHECKING:
 
 
 def on_table(unit: GameUnit) -> bool:
-    """Deployed and not destroyed: reserves are off the table (L1542)."""
-    return not unit.state.destroyed and "in_reserve" not in unit.state.conditions
+    """Deployed and not destroyed: reserves (L1542) and combiner parts not in play (L2537) are off it."""
+    conditions = unit.state.conditions
+    return not unit.state.destroyed and "in_reserve" not in conditions and "off_table" not in conditions
 
 
 def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
