@@ -23,8 +23,6 @@ import json
 import statistics
 import subprocess
 import sys
-import threading
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import CHROMIUM_ARGS, PHONE  # noqa: E402
+from conftest import CHROMIUM_ARGS, PHONE, Server  # noqa: E402
 
 import build  # noqa: E402
 
@@ -40,28 +38,11 @@ RUNS = 5
 ICEPOOL = ("icepool", "2.1.3")
 
 
-class CountingHandler(build.Handler):
-    """The app's handler, counting what it serves."""
-
-    served: list[str] = []  # noqa: RUF012 - shared by design: one bench at a time
-
-    def do_GET(self) -> None:
-        CountingHandler.served.append(self.path.split("?")[0].lstrip("/") or "index.html")
-        super().do_GET()
-
-
-def serve() -> tuple[str, Any]:
-    import http.server
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(CountingHandler))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{httpd.server_address[1]}/", httpd
-
-
-def served_bytes() -> tuple[int, int]:
+def served_bytes(paths: list[str]) -> tuple[int, int]:
+    """Bytes of the files served, raw and gzipped at level 6."""
     raw = gz = 0
-    for name in CountingHandler.served:
-        path = build.DIST / name
+    for served in paths:
+        path = build.DIST / (served.lstrip("/") or "index.html")
         if path.is_file():
             data = path.read_bytes()
             raw += len(data)
@@ -105,7 +86,7 @@ def slow_phone_chromium() -> Path | None:
     return launcher
 
 
-def browser_figures(url: str) -> dict[str, Any]:
+def browser_figures(server: Server) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     settings: list[tuple[str, Path, float]] = [("1x", build.CHROMIUM, 1), ("cdp 4x", build.CHROMIUM, 4)]
@@ -123,13 +104,13 @@ def browser_figures(url: str) -> dict[str, Any]:
             transfer: list[tuple[int, int]] = []
             for _ in range(RUNS):
                 context = browser.new_context(**PHONE)
-                CountingHandler.served.clear()
+                first = len(server.served)
                 page = context.new_page()
-                cold.append(load(page, url, throttle))
-                transfer.append(served_bytes())
+                cold.append(load(page, server.url, throttle))
+                transfer.append(served_bytes(server.served[first:]))
                 page.close()
                 page = context.new_page()
-                warm.append(load(page, url, throttle))
+                warm.append(load(page, server.url, throttle))
                 context.close()
             results[name] = {"cold": cold, "warm": warm, "transfer": transfer}
             browser.close()
@@ -179,15 +160,15 @@ def med(rows: list[dict[str, float]], key: str) -> float:
 def main() -> None:
     global RUNS
     RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
-    url, httpd = serve()
+    server = Server()
     print(f"Table Companion benchmark: {RUNS} runs each, build {build_id()}\n")
     engine = engine_figures()
     print("In-engine, Pyodide under Node.js (median of 9 where repeated):")
     for key, value in engine.items():
         unit = " ms" if key.endswith("_ms") else ""
         print(f"  {key:34s} {value:9.1f}{unit}" if unit else f"  {key:34s} {value:9}")
-    browser = browser_figures(url)
-    httpd.shutdown()
+    browser = browser_figures(server)
+    server.stop()
     print("\nBrowser, 390x844, medians (ms from navigation start):")
     print(f"  {'':16s} {'first paint':>12s} {'engine ready':>13s} {'first odds':>11s}")
     for setting, data in browser.items():

@@ -8,49 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from gunframe_table import mech, run, set_state, state
+from gunframe_table import start as table_start
 
-from core.dice import TypedDice
-from core.game import Game, act, adjust, new_game, odds, undo
-from core.squad import Squad, SquadUnit
-from core.systems.base import Change
+from core.game import Game, odds, undo
 
-BASE: dict[str, Any] = {"frame": "medium", "speed": 5, "defense": 3, "armour": 8}
-BASE.update({"close": 3, "short": 3, "medium": 3, "long": 3})
-
-
-def mech(name: str, *upgrades: str, **fields: Any) -> dict[str, Any]:
-    return {**BASE, "name": name, "upgrades": [{"id": u} for u in upgrades], **fields}
+# --- jump charge ------------------------------------------------------------------------------
 
 
 def start(red: list[dict[str, Any]], blue: list[dict[str, Any]] | None = None, red_fp: int = 3) -> Game:
-    """Red is side 0 with keys a, b, c, d; Blue is side 1 with keys t, u."""
-    blue = blue or [mech("Tom"), mech("Uli")]
-
-    def squad(profiles: list[dict[str, Any]], keys: str) -> Squad:
-        units = [SquadUnit(key=k, profile=p) for k, p in zip(keys, profiles, strict=False)]
-        return Squad(id="s", name="S", system="gunframe", units=units)
-
-    g = new_game("g", "Test", [("Red", squad(red, "abcd")), ("Blue", squad(blue, "tu"))])
-    return adjust(g, [Change(path=["sides", 0, "resources", "focus_points"], value=red_fp)])
-
-
-def setv(g: Game, ref: str, field: str, value: Any) -> Game:
-    side, idx, _ = g.unit(ref)
-    return adjust(g, [Change(path=["sides", side, "units", idx, "state", field], value=value)])
-
-
-def run(g: Game, action: str, faces: list[int], **raw: Any) -> Game:
-    typed = TypedDice(faces)
-    out = act(g, action, raw, typed)
-    assert typed.left == 0, "every typed face is used"
-    return out
-
-
-def state(g: Game, ref: str) -> Any:
-    return g.unit(ref)[2].state
-
-
-# --- jump charge ------------------------------------------------------------------------------
+    """Red (keys a, b, ...) against Blue (t, u), Red holding 3 Focus Points."""
+    return table_start(red, blue, red_fp=red_fp)
 
 
 def test_jump_charge_pass_hurts_both_and_engages() -> None:
@@ -83,7 +51,7 @@ def test_jump_charge_odds() -> None:
     plain = odds(start([mech("Hop", "jump")]), "jump_charge", {"unit": "0/a", "target": "1/t"})
     assert plain.facts["pilot roll passes"] == pytest.approx(0.5)
     assert [r.exactly for r in plain.tables["target damage"].rows] == ["1/2", "1/2"]
-    g = setv(start([mech("Hop", "jump", "death_from_above")]), "1/t", "damage", 6)
+    g = set_state(start([mech("Hop", "jump", "death_from_above")]), "1/t", "damage", 6)
     dfa = odds(g, "jump_charge", {"unit": "0/a", "target": "1/t"})
     # target has 2 Armour left: a fail deals 1 (1/2); a pass deals D3, 2+ on 2/3 of passes
     assert dfa.facts["target destroyed"] == pytest.approx(1 / 3)
@@ -107,8 +75,8 @@ def test_combined_form_starts_off_the_table() -> None:
 
 
 def test_combine_removes_the_team_and_brings_in_the_combiner() -> None:
-    g0 = setv(start(team()), "0/b", "damage", 3)
-    g0 = setv(g0, "0/b", "counters", {"target_lock": 1, "evade": 0})
+    g0 = set_state(start(team()), "0/b", "damage", 3)
+    g0 = set_state(g0, "0/b", "counters", {"target_lock": 1, "evade": 0})
     g = combine(g0)
     for ref in ("0/a", "0/b", "0/c"):
         assert "off_table" in state(g, ref).conditions
@@ -120,8 +88,8 @@ def test_combine_removes_the_team_and_brings_in_the_combiner() -> None:
 
 
 def test_combine_costs_fp_per_far_shut_down_or_destroyed_member_beyond_the_cap() -> None:
-    g = setv(start(team()), "0/b", "conditions", ["shut_down"])
-    g = setv(g, "0/c", "destroyed", True)
+    g = set_state(start(team()), "0/b", "conditions", ["shut_down"])
+    g = set_state(g, "0/c", "destroyed", True)
     g = combine(g, far=["0/b", "0/c"])
     assert g.sides[0].resources["focus_points"] == 1  # two members, each counted once
     with pytest.raises(ValueError, match="Focus Point"):
@@ -140,8 +108,8 @@ def test_combine_checks_the_team_and_is_once_per_battle() -> None:
 
 
 def test_split_returns_members_with_their_armour_ready_to_activate() -> None:
-    g = combine(setv(start(team()), "0/b", "damage", 3))
-    g = setv(g, "0/d", "damage", 4)
+    g = combine(set_state(start(team()), "0/b", "damage", 3))
+    g = set_state(g, "0/d", "damage", 4)
     g = run(g, "split", [], combined="0/d")
     assert "off_table" in state(g, "0/d").conditions
     for ref in ("0/a", "0/b", "0/c"):
@@ -151,7 +119,7 @@ def test_split_returns_members_with_their_armour_ready_to_activate() -> None:
 
 def test_destroyed_combiner_throws_its_members_out() -> None:
     g = combine(start(team()))
-    g = setv(setv(g, "0/d", "damage", 10), "0/d", "destroyed", True)
+    g = set_state(set_state(g, "0/d", "damage", 10), "0/d", "destroyed", True)
     out = run(g, "split", [5, 3, 1], combined="0/d")
     assert [state(out, r).damage for r in ("0/a", "0/b", "0/c")] == [0, 3, 1]
     assert all(state(out, r).activated for r in ("0/a", "0/b", "0/c"))

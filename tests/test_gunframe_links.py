@@ -8,52 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from gunframe_table import hurt, mech, run, state
+from gunframe_table import start as table_start
 
-from core.dice import TypedDice
-from core.game import Game, act, adjust, new_game, odds, undo
-from core.squad import Squad, SquadUnit
+from core.game import Game, adjust, odds, undo
 from core.systems.base import Change
 
-BASE: dict[str, Any] = {"frame": "medium", "speed": 5, "defense": 3, "armour": 8}
-BASE.update({"close": 3, "short": 3, "medium": 3, "long": 3})
 MISS = [1, 1, 1, 1, 1, 1]  # three firepower dice and three defense dice, all misses
 KILL = [4, 4, 4, 1, 1, 1]  # three hits, none cancelled
 
 
-def mech(name: str, *upgrades: str, **fields: Any) -> dict[str, Any]:
-    return {**BASE, "name": name, "upgrades": [{"id": u} for u in upgrades], **fields}
+def start(red: list[dict[str, Any]], blue: list[dict[str, Any]] | None = None, red_fp: int = 2) -> Game:
+    """Red (keys a, b, ...) against Blue (t, u), Red holding 2 Focus Points."""
+    return table_start(red, blue, red_fp=red_fp)
 
 
 def pair(link: str, *extra: str) -> list[dict[str, Any]]:
     return [mech("Ann", link, *extra, partner="Bea"), mech("Bea", link, partner="Ann")]
-
-
-def start(red: list[dict[str, Any]], blue: list[dict[str, Any]] | None = None, red_fp: int = 2) -> Game:
-    """Red is side 0 with keys a, b, c; Blue is side 1 with keys t, u."""
-    blue = blue or [mech("Tom"), mech("Uli")]
-
-    def squad(profiles: list[dict[str, Any]], keys: str) -> Squad:
-        units = [SquadUnit(key=k, profile=p) for k, p in zip(keys, profiles, strict=False)]
-        return Squad(id="s", name="S", system="gunframe", units=units)
-
-    g = new_game("g", "Test", [("Red", squad(red, "abc")), ("Blue", squad(blue, "tu"))])
-    return adjust(g, [Change(path=["sides", 0, "resources", "focus_points"], value=red_fp)])
-
-
-def hurt(g: Game, ref: str, damage: int) -> Game:
-    side, idx, _ = g.unit(ref)
-    return adjust(g, [Change(path=["sides", side, "units", idx, "state", "damage"], value=damage)])
-
-
-def run(g: Game, action: str, faces: list[int], **raw: Any) -> Game:
-    typed = TypedDice(faces)
-    out = act(g, action, raw, typed)
-    assert typed.left == 0, "every typed face is used"
-    return out
-
-
-def state(g: Game, ref: str) -> Any:
-    return g.unit(ref)[2].state
 
 
 def fp(g: Game) -> int:

@@ -10,39 +10,15 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from gunframe_table import mech, start, state
 
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, new_game, next_round, odds, undo
-from core.squad import Squad, SquadUnit
+from core.game import Game, act, next_round, odds, undo
 from core.systems.gunframe import SYSTEM
 from core.systems.gunframe.missions import MISSIONS, continues, length_dist
 from core.systems.gunframe.options import GunframeOptions
 from core.systems.gunframe.state import Edits, fall
 from core.systems.gunframe.turn import focus_points, settle
-
-BASE: dict[str, Any] = {"frame": "medium", "speed": 5, "defense": 3, "armour": 8}
-BASE.update({"close": 3, "short": 3, "medium": 3, "long": 3})
-
-
-def mech(name: str, *upgrades: str | tuple[str, str], **fields: Any) -> dict[str, Any]:
-    """A medium gunframe; upgrades as ids, or (id, weapon system) for loadout ones."""
-    refs = [{"id": u} if isinstance(u, str) else {"id": u[0], "slot": u[1]} for u in upgrades]
-    return {**BASE, "name": name, "upgrades": refs, **fields}
-
-
-def squad(*profiles: dict[str, Any], keys: str = "abcdefghij") -> Squad:
-    units = [SquadUnit(key=k, profile=p) for k, p in zip(keys, profiles, strict=False)]
-    return Squad(id="s", name="S", system="gunframe", units=units)
-
-
-def start(red: list[dict[str, Any]], blue: list[dict[str, Any]], **options: Any) -> Game:
-    """Red is side 0 with keys a, b, ...; Blue is side 1 with keys t, u, v, ..."""
-    g = new_game("g", "Test", [("Red", squad(*red)), ("Blue", squad(*blue, keys="tuvwxyz"))])
-    return g.model_copy(update={"options": options}) if options else g
-
-
-def state(g: Game, ref: str) -> Any:
-    return g.unit(ref)[2].state
 
 
 def dice(*faces: int) -> TypedDice:

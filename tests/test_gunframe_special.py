@@ -8,55 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from gunframe_table import hurt, mech, run, set_fp, start, state
 
-from core.dice import TypedDice
-from core.game import Game, act, adjust, new_game, undo
-from core.squad import Squad, SquadUnit
+from core.game import Game, adjust, undo
 from core.systems.base import Change
 from core.systems.gunframe import SYSTEM, UPGRADE_ACTIONS
 from core.systems.gunframe.special import crippled_at
 
-BASE: dict[str, Any] = {"frame": "medium", "speed": 5, "defense": 3, "armour": 8}
-BASE.update({"close": 3, "short": 3, "medium": 3, "long": 3})
-
 
 def test_the_special_actions_are_registered() -> None:
     assert set(UPGRADE_ACTIONS) <= set(SYSTEM.actions)
-
-
-def mech(name: str, *upgrades: str, **fields: Any) -> dict[str, Any]:
-    return {**BASE, "name": name, "upgrades": [{"id": u} for u in upgrades], **fields}
-
-
-def squad(*profiles: dict[str, Any], keys: str) -> Squad:
-    units = [SquadUnit(key=k, profile=p) for k, p in zip(keys, profiles, strict=False)]
-    return Squad(id="s", name="S", system="gunframe", units=units)
-
-
-def start(red: list[dict[str, Any]], blue: list[dict[str, Any]], **options: Any) -> Game:
-    """Red is side 0 with keys a, b, ...; Blue is side 1 with keys t, u, ..."""
-    g = new_game("g", "Test", [("Red", squad(*red, keys="abc")), ("Blue", squad(*blue, keys="tuv"))])
-    return g.model_copy(update={"options": options}) if options else g
-
-
-def state(g: Game, ref: str) -> Any:
-    return g.unit(ref)[2].state
-
-
-def hurt(g: Game, ref: str, damage: int) -> Game:
-    side, idx, _ = g.unit(ref)
-    return adjust(g, [Change(path=["sides", side, "units", idx, "state", "damage"], value=damage)])
-
-
-def fp(g: Game, side: int, points: int) -> Game:
-    return adjust(g, [Change(path=["sides", side, "resources", "focus_points"], value=points)])
-
-
-def run(g: Game, action: str, faces: list[int], **raw: Any) -> Game:
-    typed = TypedDice(faces)
-    out = act(g, action, raw, typed)
-    assert typed.left == 0, "every typed face is used"
-    return out
 
 
 def attack(g: Game, faces: list[int], **mods: Any) -> Game:
@@ -173,7 +134,7 @@ def test_transform_switches_the_form_the_attack_uses() -> None:
 
 def test_swift_transform_costs_a_focus_point_and_maverick_is_free() -> None:
     swift = {**JET, "upgrades": [{"id": "swift_transform"}]}
-    g = fp(start([mech("S", "swift_transform", forms=[swift])], [mech("T")]), 0, 1)
+    g = set_fp(start([mech("S", "swift_transform", forms=[swift])], [mech("T")]), 0, 1)
     g = run(g, "transform", [], unit="0/a", how="swift_transform")
     assert g.sides[0].resources["focus_points"] == 0 and state(g, "0/a").extra["form"] == 1
     with pytest.raises(ValueError, match="Focus Point"):
@@ -216,7 +177,7 @@ def test_lucky_defender_rerolls_failed_saves_but_not_on_top_of_evade() -> None:
 
 
 def test_guardian_pays_a_focus_point_and_takes_the_damage_and_power() -> None:
-    g = fp(start([mech("A")], [mech("T"), mech("G", "guardian")]), 1, 1)
+    g = set_fp(start([mech("A")], [mech("T"), mech("G", "guardian")]), 1, 1)
     g = attack(g, [6, 4, 4, 1, 1, 1], guardian="1/u")
     assert state(g, "1/t").damage == 0 and state(g, "1/u").damage == 3
     assert g.sides[1].resources["focus_points"] == 0
@@ -226,7 +187,7 @@ def test_guardian_pays_a_focus_point_and_takes_the_damage_and_power() -> None:
 
 
 def test_guardian_keeps_its_point_when_nothing_gets_through() -> None:
-    g = fp(start([mech("A")], [mech("T"), mech("G", "guardian")]), 1, 1)
+    g = set_fp(start([mech("A")], [mech("T"), mech("G", "guardian")]), 1, 1)
     g = attack(g, [4, 1, 1, 4, 1, 1], guardian="1/u")
     assert g.sides[1].resources["focus_points"] == 1 and state(g, "1/u").damage == 0
 
@@ -235,7 +196,7 @@ def test_guardian_needs_the_upgrade_a_friend_and_a_focus_point() -> None:
     g = start([mech("A"), mech("B", "guardian")], [mech("T"), mech("G", "guardian"), mech("N")])
     with pytest.raises(ValueError, match="Focus Point"):
         attack(g, [4, 4, 4, 1, 1, 1], guardian="1/u")
-    g = fp(g, 1, 1)
+    g = set_fp(g, 1, 1)
     with pytest.raises(ValueError, match="no Guardian"):
         attack(g, [4, 4, 4, 1, 1, 1], guardian="1/v")
     with pytest.raises(ValueError, match="not a friend"):

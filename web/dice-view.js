@@ -1,6 +1,7 @@
 // The dice tool: a pool form, the exact odds as a bar chart and a table, and rolling
 // (by the app or from real dice typed in). All arithmetic happens in core.api.
 import { el, clear, notify } from "./dom.js";
+import { pct, poolLine } from "./dice-display.js";
 
 const STORE_KEY = "tc.dice";
 const STORE_VERSION = 1;
@@ -224,20 +225,4 @@ export class DiceView {
       `${roll.net} net success${roll.net === 1 ? "" : "es"}` +
       (crits ? `, ${crits} critical${crits === 1 ? "" : "s"}` : "")));
   }
-}
-
-function poolLine(label, pool) {
-  const line = el("div", { class: "pool-roll" }, el("span", { class: "label" }, `${label}:`));
-  for (const die of pool.dice) {
-    const classes = ["die", die.successes ? "hit" : "miss", die.crit ? "crit" : ""].join(" ").trim();
-    const text = die.rerolled == null ? String(die.first) : `${die.first}→${die.rerolled}`;
-    line.append(el("span", { class: classes }, text));
-  }
-  line.append(el("span", { class: "count" }, `${pool.successes} success${pool.successes === 1 ? "" : "es"}`));
-  return line;
-}
-
-function pct(p) {
-  if (p > 0 && p < 0.001) return "<0.1%";
-  return `${(p * 100).toFixed(1)}%`;
 }

@@ -6,8 +6,7 @@ import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
-
-const pct = (p) => (p > 0 && p < 0.001 ? "<0.1%" : `${(p * 100).toFixed(1)}%`);
+import { pct, poolLine } from "./dice-display.js";
 
 export class GamesView {
   constructor(root, engine, store, systems) {
@@ -367,15 +366,9 @@ function oddsBlock(odds) {
 }
 
 function diceLine(detail) {
-  const line = el("div", { class: "pool-roll" });
+  const box = el("div", {});
   for (const key of ["attack", "defense"]) {
-    const pool = detail?.[key];
-    if (!pool?.dice) continue;
-    line.append(el("span", { class: "label" }, `${key}:`));
-    for (const die of pool.dice) {
-      const text = die.rerolled == null ? String(die.first) : `${die.first}→${die.rerolled}`;
-      line.append(el("span", { class: `die ${die.successes ? "hit" : "miss"}${die.crit ? " crit" : ""}` }, text));
-    }
+    if (detail?.[key]?.dice) box.append(poolLine(key, detail[key]));
   }
-  return line;
+  return box;
 }

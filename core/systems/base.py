@@ -19,9 +19,9 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -163,6 +163,21 @@ class ActionOdds(BaseModel):
     tables: dict[str, Table] = Field(description="E.g. 'damage' and 'power' distributions.")
     facts: dict[str, float] = Field(default_factory=dict, description="E.g. {'destroyed': 0.23}.")
     summary: str = ""
+
+
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+
+
+def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
+    """A system's named readings as a game stores them (``Game.options``), keys of other uses ignored.
+
+    >>> class Readings(BaseModel):
+    ...     strict: bool = False
+    >>> read_options(Readings, {"strict": True, "mission": "raid"})
+    Readings(strict=True)
+    """
+    known = model.model_fields
+    return model.model_validate({k: v for k, v in stored.items() if k in known})
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.systems.base import read_options
+
 if TYPE_CHECKING:
     from core.game import Game
 
@@ -105,5 +107,4 @@ class GunframeOptions(BaseModel):
 
 def options_of(game: Game) -> GunframeOptions:
     """The readings a game uses: its stored choices over the defaults."""
-    known = GunframeOptions.model_fields
-    return GunframeOptions.model_validate({k: v for k, v in game.options.items() if k in known})
+    return read_options(GunframeOptions, game.options)

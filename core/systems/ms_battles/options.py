@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.systems.base import read_options
+
 
 class MsbOptions(BaseModel):
     """House readings for Mobile Suit Battles."""
@@ -73,5 +75,4 @@ class MsbOptions(BaseModel):
 
 def options_of(raw: dict[str, Any]) -> MsbOptions:
     """The options stored in a game (unknown keys ignored)."""
-    known = MsbOptions.model_fields
-    return MsbOptions.model_validate({k: v for k, v in raw.items() if k in known})
+    return read_options(MsbOptions, raw)
