@@ -48,7 +48,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent
-DIST = ROOT / "dist"
+#: Where the site is built; TC_DIST moves it (two builds side by side, e.g. while a test runs).
+DIST = Path(os.environ.get("TC_DIST") or ROOT / "dist")
 CACHE = ROOT / ".cache"
 VENV = ROOT / ".venv"
 WEB = ROOT / "web"

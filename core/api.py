@@ -50,6 +50,8 @@ from core.systems.base import (
     ActionOdds,
     CatalogueUnit,
     Change,
+    Choice,
+    NeedChoice,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -395,9 +397,19 @@ class ActArgs(BaseModel):
     faces: list[int] | None = Field(default=None, max_length=MAX_FACES)
 
 
+class Ask(BaseModel):
+    """A player must pick before the action can go on (a tie, a blocker...): see NeedChoice."""
+
+    field: str
+    prompt: str
+    options: list[Choice]
+    many: bool = False
+
+
 class ActResult(BaseModel):
     complete: bool
     need: Need | None = None
+    ask: Ask | None = None
     game: Game | None = None
     event: Event | None = None
 
@@ -414,6 +426,9 @@ def game_act(args: ActArgs) -> ActResult:
         game = games.act(args.game, args.action, args.input, source)
     except NeedMoreDice as need:
         return ActResult(complete=False, need=Need(count=need.needed, sides=need.sides, purpose=need.purpose))
+    except NeedChoice as pick:
+        ask = Ask(field=pick.field, prompt=pick.prompt, options=pick.options, many=pick.many)
+        return ActResult(complete=False, ask=ask)
     if isinstance(source, TypedDice) and source.left:
         raise RequestError(
             f"{source.used + source.left} faces were entered but this roll uses {source.used}: "
@@ -476,6 +491,76 @@ def store_load(args: StoreArgs) -> storage.Loaded:
     return storage.load(args.data)
 
 
+# --- Mobile Suit Battles deck builder ----------------------------------------------------
+# The models live in core.systems.ms_battles.builder (Parts, DeckChoice, Built, Card), which
+# is imported on first use like every system, so start-up still pays only for what is opened.
+# Legality is decks.deck_violations alone (L107-L125); these operations assemble and count.
+
+
+class MsbPartsArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MsbChoiceArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    choice: dict[str, Any] = Field(description="A builder.DeckChoice: name, frame, picks per slot, own cards.")
+
+
+class MsbProfileArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    profile: dict[str, Any] = Field(description="A MobileSuit profile, as squads hold it.")
+
+
+class MsbCardArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    card: dict[str, Any] = Field(description="One card (cards.Card, L54-L61).")
+
+
+class MsbResult(BaseModel):
+    """The builder's answer, shaped by the model named in the operation's summary."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def _msb(model: BaseModel) -> MsbResult:
+    return MsbResult.model_validate(model.model_dump(mode="json"))
+
+
+def msb_parts(_: MsbPartsArgs) -> MsbResult:
+    """Frames, pilots, weapons, boosters and generic cards to build a deck from."""
+    from core.systems.ms_battles import builder
+
+    return _msb(builder.parts())
+
+
+def msb_assemble(args: MsbChoiceArgs) -> MsbResult:
+    """A suit from the builder's picks, its counters by slot and its deck violations."""
+    from core.systems.ms_battles import builder
+
+    try:
+        return _msb(builder.build(builder.DeckChoice.model_validate(args.choice)))
+    except builder.BuildError as bad:
+        raise RequestError(str(bad), bad.field) from bad
+
+
+def msb_split(args: MsbProfileArgs) -> MsbResult:
+    """The builder's picks that make a saved suit again (sample cards by id, the rest as own cards)."""
+    from core.systems.ms_battles import builder
+    from core.systems.ms_battles.cards import MobileSuit
+
+    return _msb(builder.split(MobileSuit.model_validate(args.profile)))
+
+
+def msb_card(args: MsbCardArgs) -> MsbResult:
+    """One card checked against the card anatomy (L54-L61), as the card editor saves it."""
+    from core.systems.ms_battles.cards import Card
+
+    return _msb(Card.model_validate(args.card))
+
+
 @dataclass(frozen=True)
 class Operation:
     """An entry of the API: its input model, its function and its output model."""
@@ -505,6 +590,10 @@ OPERATIONS: dict[str, Operation] = {
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
     "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
+    "msb.parts": Operation(MsbPartsArgs, msb_parts, MsbResult, "Deck builder parts (builder.Parts)."),
+    "msb.assemble": Operation(MsbChoiceArgs, msb_assemble, MsbResult, "Picks to a suit (builder.Built)."),
+    "msb.split": Operation(MsbProfileArgs, msb_split, MsbResult, "A suit to picks (builder.DeckChoice)."),
+    "msb.card": Operation(MsbCardArgs, msb_card, MsbResult, "Check one card (cards.Card)."),
 }
 
 

@@ -228,7 +228,9 @@ def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     label = text or "Manual change: " + ", ".join(
         f"{'.'.join(str(p) for p in c.path)} = {c.value}" for c in changes
     )
-    return record(game, "adjust", label, changes)
+    # Derived values follow in the same event (e.g. GUNFRAME's crippled condition after damage).
+    settled = implementation(game.system).settle(_apply(game, changes)[0])
+    return record(game, "adjust", label, [*changes, *settled])
 
 
 def step_back(game: Game) -> Game:

@@ -35,6 +35,17 @@ def act(page: Page, action: str, **fields: str) -> None:
     apply_result(page)
 
 
+def resolve_next(page: Page, target: str) -> None:
+    """Resolve the next card without naming it; answer the engine's question for a target."""
+    page.select_option("#action-pick", "resolve_card")
+    page.click("#action-roll")
+    asked = page.locator("#action-ask")
+    expect(asked).to_contain_text("attack")
+    expect(asked.locator("[data-choice]")).to_have_count(2)  # the other suit, or no attack
+    asked.locator(f"[data-choice='\"{target}\"']").click()
+    apply_result(page)
+
+
 def expect_zones(page: Page, ref: str, high: int, mid: int, low: int) -> None:
     """The unit card's damage by zone (high, mid, low)."""
     zones = page.locator(f'[data-unit="{ref}"] .counters output')
@@ -77,8 +88,10 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     act(page, "reveal")
     expect(page.locator("#game-log li").first).to_contain_text("Rising Cut")
 
-    act(page, "resolve_card", unit="1/u1", card="HB-2", target="0/u1")
-    act(page, "resolve_card", unit="0/u1", card="SB-1", target="1/u1")
+    # "Resolve card" with nothing named takes the next card by initiative and asks for its target.
+    resolve_next(page, target="0/u1")
+    expect(page.locator("#game-log li").first).to_contain_text("Hollis Brack resolves")
+    resolve_next(page, target="1/u1")
     # The last card is picked on the suit's card, which fills the resolve form.
     face_up = page.locator('[data-unit="0/u1"] .holding', has_text="resolves next")
     face_up.locator('input[value="TR-3"]').check()

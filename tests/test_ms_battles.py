@@ -16,7 +16,7 @@ import pytest
 
 from core.dice import RandomDice, TypedDice
 from core.game import Game, GameUnit, Side, record, undo
-from core.systems.base import Violation
+from core.systems.base import NeedChoice, Violation
 from core.systems.ms_battles import SYSTEM, Card, Frame, MobileSuit, MsbOptions, deck_violations
 from core.systems.ms_battles.cards import MARKER, AttackMark
 from core.systems.ms_battles.play import (
@@ -47,6 +47,13 @@ def game(*suits: MobileSuit, **options: Any) -> Game:
 
 
 def act(g: Game, name: str, dice: Any = None, **raw: Any) -> Game:
+    """Run one action; a resolve step that names no target makes no attack (the app would ask)."""
+    if name == "resolve_card" and "target" not in raw:
+        raw.setdefault("hold_fire", True)
+    if name == "resolve_turn":
+        raw["steps"] = [
+            {"hold_fire": True, **step} if "target" not in step else step for step in raw["steps"]
+        ]
     spec = SYSTEM.actions[name]
     result = spec.resolve(g, spec.input.model_validate(raw), dice or RandomDice(7))
     return record(g, "action", result.text, result.changes, result.detail)
@@ -549,8 +556,10 @@ def test_a_block_mark_in_another_zone_does_not_block() -> None:
 def test_the_defender_chooses_between_several_blocks() -> None:
     """L91: 'they must choose one of those cards'."""
     g = planned(game(DECK_B, DECK_A), {0: ["HC-1", "GN-1"], 1: ["BO-3", "TR-4"]})
-    with pytest.raises(ValueError, match="must block with one of"):
+    with pytest.raises(NeedChoice, match="must block") as asked:
         act(g, "resolve_card", unit="0/u", card="HC-1", target="1/u")
+    assert asked.value.field == "blockers"
+    assert [c.value for c in asked.value.options] == [["BO-3"], ["TR-4"]]
     g = act(g, "resolve_card", unit="0/u", card="HC-1", target="1/u", blockers=["TR-4"])
     assert ids(g, 1, "discard") == ["TR-4"] and ids(g, 1, "planned") == ["BO-3"]
 
@@ -867,3 +876,68 @@ def test_any_mix_of_marks_on_a_card_is_allowed() -> None:
         "X-1", attacks=[{"zone": "high"}, {"zone": "low", "form": "ranged", "range": 3}], blocks=["mid"]
     )
     assert rules(swap(DECK_A, "BO-1", mixed)) == set()
+
+
+# --- what the app asks the players (NeedChoice): the tie pick, the target, the blocker ---------------
+
+
+def ask(g: Game, name: str, **raw: Any) -> NeedChoice:
+    """The question an action puts to the players; nothing changes until it is answered."""
+    spec = SYSTEM.actions[name]
+    with pytest.raises(NeedChoice) as asked:
+        spec.resolve(g, spec.input.model_validate(raw), RandomDice(7))
+    return asked.value
+
+
+def test_resolving_without_naming_a_card_takes_the_next_by_initiative() -> None:
+    """L77: the highest initiative resolves first; with no tie nobody needs to be asked."""
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "SB-3"], 1: ["PS-1", "RM-1"]})
+    top = next_pick(load(g))
+    g = act(g, "resolve_card")
+    assert g.log[-1].detail["card"] == top.choices[0].seat.card(top.choices[0].pos).id
+
+
+def test_a_tie_asks_the_chooser_which_of_their_cards_goes_first() -> None:
+    """L77 and [Q-20]: at a tie the player whose turn it is picks; the app offers their tied cards."""
+    g = planned(
+        game(DECK_A, DECK_B, DECK_A),
+        {0: ["HC-1", "GN-1"], 1: ["HC-1", "GN-1"], 2: ["HC-1", "GN-1"]},
+        priority=1,
+    )
+    g = act(g, "resolve_card")  # side 1 holds priority and has one tied card: no question
+    assert g.log[-1].detail["card"] == "HC-1" and load(g).seat("1/u").done(
+        load(g).seat("1/u").play.planned[0]
+    )
+    g = planned(game(DECK_A, DECK_B, tie_pick_any_card=True), {0: ["HC-1", "GN-1"], 1: ["HC-1", "GN-1"]})
+    question = ask(g, "resolve_card")
+    assert question.field == "card" and "tied" in question.prompt
+    assert [(c.value, c.also) for c in question.options] == [
+        ("HC-1", {"unit": "0/u"}),
+        ("HC-1", {"unit": "1/u"}),
+    ]
+    answered = act(g, "resolve_card", card="HC-1", unit="1/u")
+    assert next_pick(load(answered)).chooser == 1
+
+
+def test_a_card_with_attack_marks_asks_for_its_target_or_none() -> None:
+    """L91: the attacker names one target suit, or makes no attack."""
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "SB-3"], 1: ["PS-1", "RM-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    spec = SYSTEM.actions["resolve_card"]
+    question = ask(g, "resolve_card", unit="1/u", card="PS-1")
+    assert question.field == "target"
+    assert [c.value for c in question.options] == ["0/u", None]
+    assert question.options[-1].also == {"hold_fire": True}
+    quiet = spec.resolve(
+        g, spec.input.model_validate({"unit": "1/u", "card": "PS-1", "hold_fire": True}), None
+    )
+    assert "attacks no one" in quiet.text
+
+
+def test_a_list_of_steps_names_the_step_that_lacks_a_pick() -> None:
+    """resolve_turn is written out in full, so a missing pick is an error naming the step."""
+    g = planned(game(DECK_B, DECK_A), {0: ["HC-1", "GN-1"], 1: ["BO-3", "TR-4"]})
+    spec = SYSTEM.actions["resolve_turn"]
+    steps = {"steps": [{"unit": "0/u", "card": "HC-1", "target": "1/u"}]}
+    with pytest.raises(ValueError, match=r"step 1: .*must block"):
+        spec.resolve(g, spec.input.model_validate(steps), RandomDice(1))

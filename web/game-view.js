@@ -308,12 +308,21 @@ export class GamesView {
       "enemy-unit": this.unitPicker(() => true),
     };
     form = schemaForm(action.input_schema, this.lastInput?.[action.name] ?? {}, { onChange: () => { typed = null; refresh(); }, custom });
+    // Picks a player made when the engine asked (a tie, a blocker) and the seed of this roll:
+    // both are kept while the same roll is asked again, so the dice do not change under a pick.
+    let picks = {};
+    let seed = null;
     const run = async (faces) => {
-      const input = form.read();
-      this.lastInput = { ...this.lastInput, [action.name]: input };
-      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, ...(faces ? { faces } : {}) });
+      const input = { ...form.read(), ...picks };
+      this.lastInput = { ...this.lastInput, [action.name]: form.read() };
+      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
       clear(result);
       if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (reply.result.ask) {
+        result.append(askBlock(reply.result.ask, (value, also) => { picks = { ...picks, [reply.result.ask.field]: value, ...also }; run(faces); }),
+          el("div", { class: "actions" }, button("Cancel", () => { picks = {}; clear(result); })));
+        return;
+      }
       if (!reply.result.complete) {
         const need = reply.result.need;
         result.append(el("p", { class: "prompt", id: "action-prompt" }, `Roll ${need.count} d${need.sides} for ${need.purpose}, then tap each face.`),
@@ -325,13 +334,13 @@ export class GamesView {
       const pending = reply.result.game;
       result.append(el("p", { class: "verdict", id: "action-text" }, reply.result.event.text), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
-          button("Apply", () => { typed = null; this.commit(pending); }, { class: "primary", id: "apply-result" }),
-          button("Discard", () => { typed = null; clear(result); })));
+          button("Apply", () => { typed = null; picks = {}; this.commit(pending); }, { class: "primary", id: "apply-result" }),
+          button("Discard", () => { typed = null; picks = {}; clear(result); })));
     };
     box.append(form.element, odds,
       el("div", { class: "actions" },
-        button("Roll for me", () => { typed = null; run(null); }, { class: "primary", id: "action-roll" }),
-        button("I rolled real dice", () => { typed = []; run(typed); }, { id: "action-typed" })),
+        button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+        button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
       result);
     refresh();
     return box;
@@ -350,6 +359,28 @@ function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" 
   const down = button("−", () => set(value - 1), { class: "step", "aria-label": `${label} down`, ...(min !== null && value <= min ? { disabled: "" } : {}) });
   const up = button("+", () => set(value + 1), { class: "step", "aria-label": `${label} up`, ...(max !== null && max !== undefined && value >= max ? { disabled: "" } : {}) });
   return el("div", { class: "stepper", id }, el("span", { class: "step-label" }, label), down, el("output", {}, `${value}${suffix}`), up);
+}
+
+// The engine's question when an action needs a player's pick: one button per option, or ticks
+// and a confirm button when several may be chosen.
+function askBlock(ask, choose) {
+  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": ask.prompt }, el("p", { class: "prompt" }, ask.prompt));
+  if (!ask.many) {
+    box.append(el("div", { class: "actions" }, ...ask.options.map((o) => button(o.label, () => choose(o.value, o.also ?? {}), { class: "primary", "data-choice": JSON.stringify(o.value) }))));
+    return box;
+  }
+  const chosen = new Set();
+  box.append(el("ul", { class: "items" }, ...ask.options.map((o) => {
+    const tick = el("input", { type: "checkbox", "data-choice": JSON.stringify(o.value) });
+    tick.addEventListener("change", () => { if (tick.checked) chosen.add(o.value); else chosen.delete(o.value); });
+    return el("li", {}, el("label", {}, tick, ` ${o.label}`));
+  })), button("Confirm", () => choose([...chosen], {}), { class: "primary", id: "ask-confirm" }));
+  return box;
+}
+
+// A fresh seed for "Roll for me"; the engine rolls from it, the same again if a pick is asked for.
+function newSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
 function oddsBlock(odds) {

@@ -157,6 +157,27 @@ class ActionResult(BaseModel):
     detail: dict[str, Any] = Field(default_factory=dict, description="Dice and numbers, for display.")
 
 
+class Choice(BaseModel):
+    """One option of a :class:`NeedChoice` prompt: the value to put in the field, and how it reads."""
+
+    value: Any
+    label: str
+    also: dict[str, Any] = Field(default_factory=dict, description="Other input fields this pick sets.")
+
+
+class NeedChoice(Exception):
+    """An action cannot go on until a player picks: a tie, a blocker, a target...
+
+    Like :class:`core.dice.NeedMoreDice` for dice, it stops the resolution
+    without changing anything; the interface asks ``prompt`` of the player,
+    puts the chosen value in the input ``field`` and runs the action again.
+    """
+
+    def __init__(self, field: str, prompt: str, options: Sequence[Choice], many: bool = False) -> None:
+        super().__init__(prompt)
+        self.field, self.prompt, self.options, self.many = field, prompt, list(options), many
+
+
 class ActionOdds(BaseModel):
     """Exact odds of an action's outcomes, from the procedure that resolves it."""
 
@@ -251,6 +272,14 @@ class RuleSystem(ABC):
                 if unit.state.activated:
                     changes.append(Change(path=["sides", s, "units", u, "state", "activated"], value=False))
         return changes
+
+    def settle(self, game: Game) -> list[Change]:
+        """Changes that bring derived values up to date after a manual adjustment (none by default).
+
+        E.g. a condition that follows from damage: when players edit the damage by hand, the layer
+        records these changes in the same event, so one undo takes back both.
+        """
+        return []
 
     def pack_profile(self, profile: BaseModel) -> Any:
         """A compact JSON form for share links (the plain dump by default)."""

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.pool import Table, table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choice, NeedChoice
 from core.systems.ms_battles.cards import MARKER, ZONES, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
 
@@ -456,15 +456,19 @@ class ResolveInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    unit: str = Field(
-        description="The suit whose card resolves, as 'side/key'.", json_schema_extra={"ui": "own-unit"}
+    unit: str | None = Field(
+        default=None,
+        description="The suit whose card resolves, as 'side/key'; empty: the next card by initiative "
+        "(the app asks whoever picks in a tie, L77).",
+        json_schema_extra={"ui": "own-unit"},
     )
-    card: str = Field(description="Id of the face-up card that resolves now.")
+    card: str | None = Field(default=None, description="Id of the face-up card that resolves now.")
     target: str | None = Field(
         default=None,
-        description="The suit attacked, as 'side/key'; empty to make no attack (L91).",
+        description="The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.",
         json_schema_extra={"ui": "enemy-unit"},
     )
+    hold_fire: bool = Field(default=False, description="The card makes no attack this time (L91).")
     out_of_range: list[int] = Field(
         default_factory=list,
         description="Attack entries of the card (0 = first) that cannot reach the target (L40, L91).",
@@ -482,7 +486,20 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
     """The Attack step (L89-L91, L139)."""
     card = seat.card(pos)
     opts = board.options
-    if inp.target is None:
+    if inp.target is None and card.attacks and not inp.hold_fire:
+        # the attacker names a target, or none (L91): asked of the player
+        targets = [
+            t
+            for t in living(board)
+            if t is not seat and not (opts.enemy_targets_only and t.side == seat.side)
+        ]
+        raise NeedChoice(
+            "target",
+            f"Whom does {seat.name} attack with {card.name}?",
+            [Choice(value=t.ref, label=f"{t.name} ({board.game.sides[t.side].name})") for t in targets]
+            + [Choice(value=None, label="No attack", also={"hold_fire": True})],
+        )
+    if inp.target is None or inp.hold_fire:
         return ([f"{card.name} attacks no one"] if card.attacks else []), {}
     if not card.attacks:
         raise ValueError(f"{card.name} has no attack marks (L91)")
@@ -509,8 +526,22 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
         elif len({defender.card(p).id for p in eligible}) == 1:
             blockers = eligible[:1]
         else:
-            names = ", ".join(defender.card(p).id for p in eligible)
-            raise ValueError(f"{defender.name} must block with one of {names}: choose which (L91)")
+            # the defender must block, and picks with which card (L91)
+            many = guard and opts.guard_break_many_blocks
+            raise NeedChoice(
+                "blockers",
+                f"{board.game.sides[defender.side].name}: {defender.name} must block. With which card?"
+                if not many
+                else f"{defender.name} must block: tick the cards it blocks with ([Q-12])",
+                [
+                    Choice(
+                        value=defender.card(p).id if many else [defender.card(p).id],
+                        label=f"{defender.card(p).name}: blocks {'/'.join(defender.card(p).blocks)}",
+                    )
+                    for p in eligible
+                ],
+                many=many,
+            )
         most = len(eligible) if guard and opts.guard_break_many_blocks else 1
         if len(blockers) > most:
             raise ValueError(f"{defender.name} blocks with {most} card(s) here ([Q-12])")
@@ -552,8 +583,31 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
 
 def resolve_card(board: Board, inp: ResolveInput) -> tuple[list[str], dict[str, Any]]:
     """Resolve the next card: effect, movement, attack, in that order (L77-L93)."""
-    seat = board.seat(inp.unit)
     pick = next_pick(board)
+    if inp.card is None:
+        # no card named: the next by initiative, the chooser asked in a tie (L77)
+        offered = [q for q in pick.choices if inp.unit is None or q.seat.ref == inp.unit]
+        if len({(q.seat.ref, q.seat.card(q.pos).id) for q in offered}) > 1:
+            raise NeedChoice(
+                "card",
+                f"Initiative {pick.init} is tied: {board.game.sides[pick.chooser].name} picks which card "
+                "resolves first (L77)",
+                [
+                    Choice(
+                        value=q.seat.card(q.pos).id,
+                        label=f"{q.seat.name}: {q.seat.card(q.pos).name}",
+                        also={"unit": q.seat.ref},
+                    )
+                    for q in offered
+                ],
+            )
+        if offered:
+            inp = inp.model_copy(
+                update={"unit": offered[0].seat.ref, "card": offered[0].seat.card(offered[0].pos).id}
+            )
+    if inp.unit is None:
+        raise ValueError("name the suit whose card resolves, with its card")
+    seat = board.seat(inp.unit)
     mine = [q for q in pick.choices if q.seat is seat and seat.card(q.pos).id == inp.card]
     if not mine:
         names = ", ".join(f"{q.seat.name}: {q.seat.card(q.pos).id}" for q in pick.choices)
@@ -756,8 +810,12 @@ def do_turn(game: Game, inp: TurnInput, dice: DiceSource) -> ActionResult:
     board = load(game)
     notes: list[str] = []
     details = []
-    for step in inp.steps:
-        more, detail = resolve_card(board, step)
+    for n, step in enumerate(inp.steps, 1):
+        try:
+            more, detail = resolve_card(board, step)
+        except NeedChoice as ask:
+            # a list of steps is written out in full: say which step lacks what
+            raise ValueError(f"step {n}: {ask.prompt} (set '{ask.field}' in that step)") from ask
         notes += more
         details.append(detail)
     return _result(board, notes, {"steps": details})
