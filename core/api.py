@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core import __version__, share, storage
+from core import __version__, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -336,6 +336,54 @@ def share_decode(args: DecodeArgs) -> share.Shared:
         raise RequestError(str(bad), "token") from bad
 
 
+class RemoteRequestArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    side: int = Field(ge=0)
+
+
+class RemoteRequest(BaseModel):
+    request: remote.Request
+    token: str
+    length: int
+
+
+def remote_request(args: RemoteRequestArgs) -> RemoteRequest:
+    """One side's secret choices as a link for another phone (see core.remote)."""
+    req = remote.request(args.game, args.side)
+    if not req.picks:
+        raise RequestError(f"{req.side_name} has nothing secret to choose just now", "side")
+    token = share.encode_request(req)
+    return RemoteRequest(request=req, token=token, length=len(token))
+
+
+class RemoteAnswerArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    request: remote.Request
+    chosen: list[remote.Chosen] = Field(max_length=20)
+
+
+def remote_answer(args: RemoteAnswerArgs) -> Token:
+    """The picks made on this phone as a link back to the host."""
+    token = share.encode_answer(remote.answer(args.request, args.chosen), args.request.system)
+    return Token(token=token, length=len(token))
+
+
+class RemoteApplyArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    answer: remote.Answer
+    seed: int | None = None
+
+
+def remote_apply(args: RemoteApplyArgs) -> Game:
+    """The host's game with the other phone's choices resolved (all or none)."""
+    return remote.apply(args.game, args.answer, RandomDice(args.seed))
+
+
 class QrArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -504,7 +552,9 @@ class MsbPartsArgs(BaseModel):
 class MsbChoiceArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    choice: dict[str, Any] = Field(description="A builder.DeckChoice: name, frame, picks per slot, own cards.")
+    choice: dict[str, Any] = Field(
+        description="A builder.DeckChoice: name, frame, picks per slot, own cards."
+    )
 
 
 class MsbProfileArgs(BaseModel):
@@ -580,6 +630,11 @@ OPERATIONS: dict[str, Operation] = {
     "squad.check": Operation(SquadArgs, check_squad, SquadReport, "Points and violations of a squad."),
     "share.encode": Operation(ShareArgs, share_encode, Token, "A share token for a squad or game."),
     "share.decode": Operation(DecodeArgs, share_decode, share.Shared, "Open a share token."),
+    "remote.request": Operation(
+        RemoteRequestArgs, remote_request, RemoteRequest, "A side's secret choices as a link."
+    ),
+    "remote.answer": Operation(RemoteAnswerArgs, remote_answer, Token, "Picks made here, as a link back."),
+    "remote.apply": Operation(RemoteApplyArgs, remote_apply, Game, "Apply choices made on another phone."),
     "share.qr": Operation(QrArgs, qr, Qr, "A QR code as SVG."),
     "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
     "game.odds": Operation(ActArgs, game_odds, ActionOdds, "Exact odds of an action."),

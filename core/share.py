@@ -7,7 +7,9 @@ send to a server.  Layout, before base64url (no padding)::
     bytes 1-4   CRC-32 of the JSON below, big-endian
     bytes 5-    the JSON, raw-deflated at level 9
 
-The JSON is ``{"k": kind, "s": system, "d": data}``; a squad's units are
+The JSON is ``{"k": kind, "s": system, "d": data}``, the kind one of squad,
+game, and the request and answer of secret choices made on another phone
+(:mod:`core.remote`); a squad's units are
 packed by their rule system (short positional arrays), so a typical squad fits
 a QR code.  Decoding never raises anything but :class:`ShareError`, whose
 message is meant for the player.
@@ -34,6 +36,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from core.game import Game
+from core.remote import Answer, Request
 from core.squad import Squad, SquadUnit
 from core.systems import implementation
 
@@ -52,9 +55,14 @@ class ShareError(ValueError):
 class Shared(BaseModel):
     """What a token held."""
 
-    kind: Literal["squad", "game"]
+    kind: Literal["squad", "game", "request", "answer"]
     squad: Squad | None = None
     game: Game | None = None
+    request: Request | None = None
+    answer: Answer | None = None
+
+
+KINDS = {"squad", "game", "request", "answer"}
 
 
 def _wrap(payload: dict[str, Any]) -> str:
@@ -81,6 +89,16 @@ def encode_squad(squad: Squad) -> str:
 def encode_game(game: Game) -> str:
     """The token of a whole game (its state and log)."""
     return _wrap({"k": "game", "s": game.system, "d": game.model_dump(mode="json")})
+
+
+def encode_request(req: Request) -> str:
+    """The token asking another phone for one side's secret choices."""
+    return _wrap({"k": "request", "s": req.system, "d": req.model_dump(mode="json", exclude_defaults=True)})
+
+
+def encode_answer(ans: Answer, system: str) -> str:
+    """The token carrying those choices back to the host."""
+    return _wrap({"k": "answer", "s": system, "d": ans.model_dump(mode="json")})
 
 
 def _unwrap(token: str) -> dict[str, Any]:
@@ -118,7 +136,7 @@ def _unwrap(token: str) -> dict[str, Any]:
         payload = json.loads(raw)
     except ValueError as bad:
         raise ShareError("This link is damaged: its contents are not readable.") from bad
-    if not isinstance(payload, dict) or payload.get("k") not in {"squad", "game"}:
+    if not isinstance(payload, dict) or payload.get("k") not in KINDS:
         raise ShareError("This link is damaged: it holds neither a squad nor a game.")
     return payload
 
@@ -160,6 +178,19 @@ def decode(token: str) -> Shared:
         raise ShareError("This link is damaged: it names no rule system.")
     if payload["k"] == "squad":
         return Shared(kind="squad", squad=_squad(system_id, payload.get("d")))
+    if payload["k"] == "request":
+        try:
+            req = Request.model_validate(payload.get("d"))
+        except ValidationError as bad:
+            raise ShareError("This link is damaged: the choices it asks for cannot be read.") from bad
+        if req.system != system_id:
+            raise ShareError("This link is damaged: its request is for another rule system.")
+        return Shared(kind="request", request=req)
+    if payload["k"] == "answer":
+        try:
+            return Shared(kind="answer", answer=Answer.model_validate(payload.get("d")))
+        except ValidationError as bad:
+            raise ShareError("This link is damaged: the choices it carries cannot be read.") from bad
     try:
         game = Game.model_validate(payload.get("d"))
     except ValidationError as bad:

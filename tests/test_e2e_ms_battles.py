@@ -10,8 +10,8 @@ face-down Dig In. Then reload and airplane mode: all still there.
 
 from __future__ import annotations
 
-from conftest import BOOT_MS, Server, apply_result, type_dice
-from playwright.sync_api import BrowserContext, Page, expect
+from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 
 def new_squad(page: Page, server: Server, sample: int) -> None:
@@ -113,3 +113,56 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     page.click("#undo")
     expect(page.locator("#game-log li.undone")).to_have_count(1)
     expect_zones(page, "1/u1", 1, 0, 0)
+
+
+def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
+    """The guest keeps their cards on their own phone: a request link out, an answer link back."""
+    table = browser.new_context(**PHONE)
+    guest = browser.new_context(**PHONE)
+    page = table.new_page()
+    page.goto(server.url)
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    new_squad(page, server, 1)
+    new_squad(page, server, 2)
+    page.goto(server.url + "#/games")
+    page.select_option("#side-0-squad", index=0)
+    page.select_option("#side-1-squad", index=1)
+    page.click("#start-game")
+    page.select_option("#action-pick", "setup")
+    page.click("#action-typed")
+    type_dice(page)
+    apply_result(page)
+    act(page, "draw")
+    game_url = page.url
+
+    page.click("#remote-ask-1")
+    request = page.locator("#remote-1-url").input_value()
+    expect(page.locator("#remote-1-qr")).to_be_visible()
+
+    phone = guest.new_page()
+    phone.goto(request)
+    expect(phone.locator("#remote-title")).to_contain_text("Player 2", timeout=BOOT_MS)
+    expect(phone.locator("[data-pick]")).to_have_count(5)  # side 1's hand, and nothing of side 0's
+    expect(phone.locator("body")).not_to_contain_text("Rising Cut")
+    phone.click("#make-answer")
+    expect(phone.locator("#remote-answer .error")).to_contain_text("pick exactly 2")
+    phone.locator('[data-pick="0"][value="HB-2"]').check()
+    phone.locator('[data-pick="0"][value="HB-3"]').check()
+    phone.click("#make-answer")
+    answer = phone.locator("#answer-url").input_value()
+    expect(phone.locator("#answer-qr")).to_be_visible()
+
+    page.goto(answer)
+    expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_visible(
+        timeout=BOOT_MS
+    )
+    expect(page.locator("#remote-ask-1")).to_have_count(0)  # nothing left for side 1 to choose
+    expect(page.locator("#game-log")).not_to_contain_text("Suppressing Fire")  # still secret on the table
+    page.goto(answer)  # the same answer again: refused, the game kept as it is
+    expect(page.locator("#open-error")).to_contain_text("earlier moment")
+    page.goto(game_url)
+    plan(page, "0/u1", ["SB-1", "TR-3"])
+    act(page, "reveal")
+    expect(page.locator("#game-log li").first).to_contain_text("Suppressing Fire")
+    table.close()
+    guest.close()

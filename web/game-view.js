@@ -4,7 +4,7 @@
 import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
-import { shareBox } from "./share-box.js";
+import { shareBox, tokenBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 
@@ -161,7 +161,26 @@ export class GamesView {
     }
     const cards = el("div", { class: "unit-cards" });
     side.units.forEach((unit, u) => cards.append(this.unitCard(unit, s, u)));
-    return el("section", { class: "side", "data-side": String(s) }, el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`)), resources, cards);
+    const head = el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`));
+    return el("section", { class: "side", "data-side": String(s) }, head, resources, this.remoteButton(side, s), cards);
+  }
+
+  // When a side has secret choices to make (a hand to keep cards from), its player can make
+  // them on their own phone: a link out (QR), and their answer link back (see core/remote.py).
+  remoteButton(side, s) {
+    const secret = side.units.some((unit) => (this.views?.[`${s}/${unit.key}`]?.sections ?? [])
+      .some((x) => x.private && x.bind && x.bind.mode === "act"));
+    if (!secret) return "";
+    const box = el("div", { class: "remote", id: `remote-${s}` });
+    box.append(button(`${side.name} chooses on their own phone`, async () => {
+      const reply = await this.engine.call("remote.request", { game: this.game, side: s });
+      clear(box);
+      if (!reply.ok) { box.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      box.append(el("p", { class: "muted" }, `${side.name}: scan this with your phone and pick there. `
+        + "Then scan the answer code your phone shows with this phone. Only your hand travels in the link."),
+        await tokenBox(this.engine, reply.result.token, `Choices for ${side.name}`, `remote-${s}`));
+    }, { class: "small", id: `remote-ask-${s}` }));
+    return box;
   }
 
   unitCard(unit, s, u) {

@@ -1,6 +1,7 @@
 // #/open/<token>: a squad or game from a share link. Nothing is saved until the player
 // says so, and a damaged link only produces a message: what is saved stays as it was.
-import { el, clear, button } from "./dom.js";
+import { el, clear, button, notify } from "./dom.js";
+import { tokenBox } from "./share-box.js";
 import { newId } from "./store.js";
 import { profileText } from "./squads-view.js";
 
@@ -17,6 +18,8 @@ export async function openShared(root, engine, store, systems, token) {
     return;
   }
   const shared = reply.result;
+  if (shared.kind === "request") { await pickHere(root, engine, shared.request); return; }
+  if (shared.kind === "answer") { await applyAnswer(root, engine, store, shared.answer); return; }
   if (shared.kind === "game") {
     const game = shared.game;
     root.append(el("p", {}, `A game of ${systems.name(game.system)}: ${game.sides.map((s) => s.name).join(" vs ")}, round ${game.round}.`),
@@ -45,4 +48,47 @@ export async function openShared(root, engine, store, systems, token) {
       button("Save to my squads", () => { const copy = save(); location.hash = `#/squad/${copy.id}`; }, { class: "primary", id: "save-shared" }),
       button("Play against it", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; }, { id: "play-shared" })),
   );
+}
+
+// A request from the table's phone: this player's secret choices, made here. Nothing is
+// saved on this phone; the picks go back as an answer link (core/remote.py).
+async function pickHere(root, engine, request) {
+  root.append(el("h2", { id: "remote-title" }, `${request.side_name}: your choices in ${request.game_name}`),
+    el("p", { class: "muted" }, "Only you see these. Pick, then show the answer code to the table's phone."));
+  const picked = request.picks.map(() => new Set());
+  request.picks.forEach((pick, i) => {
+    const bind = pick.section.bind;
+    const list = el("ul", { class: "items" });
+    for (const item of pick.section.items) {
+      const tick = el("input", { type: "checkbox", value: item.id, "data-pick": String(i), "aria-label": item.label });
+      tick.addEventListener("change", () => { if (tick.checked) picked[i].add(item.id); else picked[i].delete(item.id); });
+      list.append(el("li", {}, el("label", {}, tick, el("b", {}, item.label), ` (${item.id})`, item.detail ? el("small", {}, ` ${item.detail}`) : "")));
+    }
+    root.append(el("section", { class: "holding" }, el("h3", {}, `${pick.unit_name}: ${pick.section.title}`),
+      el("p", {}, bind.count ? `${bind.label}: pick ${bind.count}.` : bind.label), list));
+  });
+  const out = el("div", { id: "remote-answer" });
+  root.append(el("div", { class: "actions" }, button("Done: make the answer code", async () => {
+    const chosen = picked.map((set, i) => ({ pick: i, items: [...set] }));
+    const reply = await engine.call("remote.answer", { request, chosen });
+    clear(out);
+    if (!reply.ok) { out.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+    out.append(el("p", {}, "Scan this with the table's phone (or send it the link)."),
+      await tokenBox(engine, reply.result.token, "Your answer", "answer"));
+  }, { class: "primary", id: "make-answer" })), out);
+}
+
+// An answer coming back to the table's phone: applied to the saved game it answers, or
+// refused with a message, the game untouched.
+async function applyAnswer(root, engine, store, answer) {
+  const game = store.game(answer.game);
+  const fail = (message) => root.append(el("p", { class: "error", id: "open-error", role: "alert" }, message),
+    el("p", {}, "Nothing was changed in your saved games."), el("a", { href: "#/games", class: "button" }, "Games"));
+  if (!game) { fail("This answer belongs to a game that is not on this phone."); return; }
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  const reply = await engine.call("remote.apply", { game, answer, seed });
+  if (!reply.ok) { fail(reply.error.message); return; }
+  store.putGame(reply.result);
+  location.hash = `#/game/${game.id}`;
+  notify(`${game.sides[answer.side]?.name ?? "The other player"} has chosen; the cards stay face down.`);
 }

@@ -6,19 +6,24 @@ import { el, button } from "./dom.js";
 export async function shareBox(engine, what, kind) {
   const reply = await engine.call("share.encode", what);
   if (!reply.ok) return el("p", { class: "error" }, reply.error.message);
-  const url = `${location.origin}${location.pathname}#/open/${reply.result.token}`;
-  const field = el("input", { readonly: "", value: url, id: `share-url`, "aria-label": "Share link" });
-  const box = el("div", { class: "share" },
-    el("p", {}, `Link to this ${kind} (${url.length} characters):`), field,
+  return tokenBox(engine, reply.result.token, `Link to this ${kind}`);
+}
+
+// Any token as a link: the field, copy, the share sheet and the QR code another phone scans.
+export async function tokenBox(engine, token, label, id = "share") {
+  const url = `${location.origin}${location.pathname}#/open/${token}`;
+  const field = el("input", { readonly: "", value: url, id: `${id}-url`, "aria-label": label });
+  const box = el("div", { class: "share", id: `${id}-box` },
+    el("p", {}, `${label} (${url.length} characters):`), field,
     el("div", { class: "actions" },
       button("Copy link", async () => {
         field.select();
         try { await navigator.clipboard.writeText(url); } catch { document.execCommand?.("copy"); }
-      }, { id: "copy-link" }),
+      }, { id: `${id === "share" ? "copy-link" : `${id}-copy`}` }),
       navigator.share ? button("Share…", () => navigator.share({ title: "Table Companion", url }).catch(() => {})) : ""));
   const qr = await engine.call("share.qr", { text: url });
   if (qr.ok) {
-    box.append(el("img", { class: "qr", id: "share-qr", alt: `QR code of the link (version ${qr.result.version})`,
+    box.append(el("img", { class: "qr", id: `${id}-qr`, alt: `QR code of the link (version ${qr.result.version})`,
       src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr.result.svg)}` }));
   } else {
     box.append(el("p", { class: "muted" }, qr.error.message));
