@@ -114,6 +114,21 @@ def _ms_battles_corpus() -> list[dict[str, Any]]:
             "args": {"game": ready, "action": "draw", "input": {"unit": "0/u1", "watch_zone": "mid"}},
         },
         {"op": "game.views", "args": {"game": drawn}},
+        *_remote_corpus(drawn),
+    ]
+
+
+def _remote_corpus(drawn: dict[str, Any]) -> list[dict[str, Any]]:
+    """Side 1 keeps its cards on another phone: request, answer, apply."""
+    asked = api.call("remote.request", {"game": drawn, "side": 1})["result"]
+    hand = [item["id"] for item in asked["request"]["picks"][0]["section"]["items"][:2]]
+    chosen = [{"pick": 0, "items": hand}]
+    token = api.call("remote.answer", {"request": asked["request"], "chosen": chosen})["result"]["token"]
+    answer = api.call("share.decode", {"token": token})["result"]["answer"]
+    return [
+        {"op": "remote.request", "args": {"game": drawn, "side": 1}},
+        {"op": "remote.answer", "args": {"request": asked["request"], "chosen": chosen}},
+        {"op": "remote.apply", "args": {"game": drawn, "answer": answer, "seed": 2}},
     ]
 
 
