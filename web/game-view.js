@@ -258,13 +258,21 @@ export class GamesView {
       }, { class: "primary small", "data-prefill": bind.action }));
     } else if (section.bind) {
       const bind = section.bind;
-      box.append(button(bind.label, async () => {
+      const asked = el("div");
+      const send = async (extra) => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
         const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
-          input: { ...bind.fixed, [bind.field]: [...picked] } });
+          input: { ...bind.fixed, [bind.field]: [...picked], ...extra } });
+        clear(asked);
         if (!reply.ok) { notify(reply.error.message); return; }
-        if (reply.result.complete) await this.commit(reply.result.game);
-      }, { class: "primary small", "data-bind": bind.action }));
+        if (reply.result.ask) {
+          const ask = reply.result.ask;
+          asked.append(askBlock(ask, (value, also) => send({ ...extra, [ask.field]: value, ...also })));
+        } else if (reply.result.complete) {
+          await this.commit(reply.result.game);
+        }
+      };
+      box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
     }
     if (section.private) box.append(button("Hide", () => { this.peek = null; this.render(); }, { class: "small" }));
     return box;
