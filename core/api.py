@@ -48,6 +48,7 @@ from core.squad import check as squad_check
 from core.systems import SYSTEMS, SystemInfo, implementation
 from core.systems.base import (
     ActionOdds,
+    CardLine,
     CatalogueUnit,
     Change,
     Choice,
@@ -501,6 +502,7 @@ def game_adjust(args: AdjustArgs) -> Game:
 
 class Views(BaseModel):
     views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
+    status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
 
 
 def game_views(args: GameArgs) -> Views:
@@ -512,7 +514,7 @@ def game_views(args: GameArgs) -> Views:
             view = system.unit_view(args.game, s, u)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views)
+    return Views(views=views, status=system.status(args.game))
 
 
 def game_undo(args: GameArgs) -> Game:

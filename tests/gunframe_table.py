@@ -65,3 +65,13 @@ def run(g: Game, action: str, faces: list[int], **raw: Any) -> Game:
     out = act(g, action, raw, typed)
     assert typed.left == 0, "every typed face is used"
     return out
+
+
+def place(g: Game, side: int, kind: str, count: int = 1, **fields: Any) -> Game:
+    """Structures of a kind added to a side (keys st1, st2, ...)."""
+    return run(g, "place_structure", [], side=side, kind=kind, count=count, **fields)
+
+
+def environment(g: Game, env: str, faces: list[int] | None = None, **fields: Any) -> Game:
+    """The battle's environment, picked (no dice unless a sub-roll is asked for)."""
+    return run(g, "environment", faces or [], environment=env, **fields)

@@ -72,6 +72,13 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(10)
 
+        # The environment, rolled with real dice: 4 is gravity, then 5 is low (L1989-1995).
+        page.select_option("#action-pick", "environment")
+        page.click("#action-typed")
+        type_dice(page, {"gravity": "5"}, default="4")
+        apply_result(page)
+        expect(page.locator("#game-status")).to_contain_text("Low gravity")
+
         attacker = units[0]["profile"]
         weapon = max(WEAPONS, key=lambda w: attacker.get(w, 0))
         page.select_option("#action-pick", "attack")

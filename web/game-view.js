@@ -92,6 +92,7 @@ export class GamesView {
   async loadViews() {
     const reply = await this.engine.call("game.views", { game: this.game });
     this.views = reply.ok ? reply.result.views : {};
+    this.status = reply.ok ? reply.result.status : [];
   }
 
   render() {
@@ -108,6 +109,11 @@ export class GamesView {
         button("↶ Undo", () => this.change("game.undo"), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
         button("↷ Redo", () => this.change("game.redo"), { id: "redo", ...(redoable ? {} : { disabled: "" }) })),
     );
+    if (this.status?.length) {
+      // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
+      this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
+        [el("dt", {}, line.label), el("dd", { title: line.note }, line.value)])));
+    }
     if (this.info.options_schema) this.root.append(this.optionsBlock());
     game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
     this.root.append(this.actionPanel(), this.logBlock(),

@@ -29,6 +29,11 @@ export function schemaForm(schema, value = {}, { onChange = () => {}, custom = {
     if (skip.includes(name)) continue;
     const field = resolve(root, raw);
     const current = value?.[name] ?? field.default;
+    if (field.ui === "hidden" || raw.ui === "hidden") {
+      // a value the game sets, not the player (e.g. a GUNFRAME structure's kind): kept as it was
+      if (value && name in value) readers[name] = () => value[name];
+      continue;
+    }
     if (custom[name] || (field.ui && custom[field.ui])) {
       const made = (custom[name] ?? custom[field.ui])(field, current, onChange, name);
       readers[name] = made.read;

@@ -273,6 +273,10 @@ class RuleSystem(ABC):
                     changes.append(Change(path=["sides", s, "units", u, "state", "activated"], value=False))
         return changes
 
+    def status(self, game: Game) -> list[CardLine]:
+        """The state of the game as a whole (mission, environment, clocks), shown under its title."""
+        return []
+
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from core.systems import info
 from core.systems.base import (
+    CardLine,
     CatalogueUnit,
     Change,
     ResourceDef,
@@ -45,11 +46,13 @@ from core.systems.gunframe.building import (
 from core.systems.gunframe.card import card
 from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
 from core.systems.gunframe.combine import COMBINE_ACTIONS
+from core.systems.gunframe.environment import ENVIRONMENT_ACTIONS, ENVIRONMENTS, environment_of
 from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
 from core.systems.gunframe.power import POWER, PowerInput
-from core.systems.gunframe.special import SPECIAL_ACTIONS, with_crippled
+from core.systems.gunframe.special import SPECIAL_ACTIONS, settle_crippled, with_crippled
+from core.systems.gunframe.structures import STRUCTURE_ACTIONS, STRUCTURES
 from core.systems.gunframe.turn import (
     ACTIVATE,
     EVADE,
@@ -69,12 +72,14 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIONS",
     "ATTACK",
+    "ENVIRONMENTS",
     "EXAMPLE_UNITS",
     "FRAMES",
     "GAME_SIZES",
     "MISSIONS",
     "POWER_ATTACKS",
     "PRINTED_POINTS",
+    "STRUCTURES",
     "SYSTEM",
     "UPGRADES",
     "UPGRADE_ACTIONS",
@@ -188,8 +193,18 @@ class Gunframe(RuleSystem):
     """GUNFRAME's contribution to the shared squad and game layer."""
 
     def card(self, profile: BaseModel) -> UnitCard:
-        """The unit card as the book lays it out (L569-613)."""
-        return card(_unit(profile))
+        """The unit card as the book lays it out (L569-613); a structure's shows its kind (L2903)."""
+        unit = _unit(profile)
+        shown = card(unit)
+        if unit.structure:
+            d = STRUCTURES[unit.structure]
+            shown = shown.model_copy(
+                update={
+                    "kind": f"Structure: {d.name}",
+                    "notes": [f"{d.summary} ({d.ref})", *shown.notes],
+                }
+            )
+        return shown
 
     def catalogue(self) -> list[CatalogueUnit]:
         """The book's example units, with every upgrade's slot filled in."""
@@ -225,6 +240,44 @@ class Gunframe(RuleSystem):
             conditions=["flying"] if flying else [],
             extra={"form": 0} if unit.forms else {},
         )
+
+    def status(self, game: Game) -> list[CardLine]:
+        """Mission and roles, environment, and the counts that end a game (clock, hull breaches)."""
+        opts = game.options
+        lines = []
+
+        def side(key: str) -> str | None:
+            n = opts.get(key)
+            return game.sides[n].name if isinstance(n, int) and 0 <= n < len(game.sides) else None
+
+        mission = MISSIONS.get(str(opts.get("mission") or ""))
+        if mission:
+            lines.append(CardLine(label="Mission", value=mission.name, note=mission.ref))
+        if side("attacker_side"):
+            lines.append(CardLine(label="Attacker", value=str(side("attacker_side"))))
+        if side("initiative_side"):
+            lines.append(CardLine(label="Initiative", value=str(side("initiative_side"))))
+        env = environment_of(game)
+        if env and env in ENVIRONMENTS:
+            storm = str(opts.get("storm_type") or "")
+            name = ENVIRONMENTS[env].name + (f" ({storm})" if env == "storm" and storm else "")
+            if env == "darkness" and opts.get("dark_over"):
+                name += ", now over"
+            lines.append(CardLine(label="Environment", value=name, note=ENVIRONMENTS[env].summary))
+        if opts.get("hull_breaches"):
+            lines.append(CardLine(label="Hull breaches", value=str(opts["hull_breaches"]), note="L2085"))
+        if mission and mission.id == "doomsday":
+            lines.append(CardLine(label="Doomsday clock", value=str(opts.get("clock", 0)), note="L1853-1872"))
+        if opts.get("last_turn"):
+            lines.append(CardLine(label="Last turn", value=str(opts["last_turn"])))
+        if opts.get("ended"):
+            lines.append(CardLine(label="Game over", value="yes"))
+        return lines
+
+    def settle(self, game: Game) -> list[Change]:
+        """After a manual adjustment: the optional crippled condition of any unit whose damage or Armour
+        was edited, brought in step with it (L2700-2733; see :func:`.special.settle_crippled`)."""
+        return settle_crippled(game)
 
     def start_round(self, game: Game) -> list[Change]:
         """A new turn: Focus Points, ready units, per-turn flags cleared (see :func:`.turn.start_round`)."""
@@ -283,6 +336,10 @@ ACTIONS |= {a.name: with_crippled(a) for a in LINK_ACTIONS}
 
 #: Jump charges and combiner teams (:mod:`.combine`).
 ACTIONS |= {a.name: with_crippled(a) for a in COMBINE_ACTIONS}
+
+#: The battle's environment and hull breaches (:mod:`.environment`), structures and buildings
+#: (:mod:`.structures`).
+ACTIONS |= {a.name: with_crippled(a) for a in (*ENVIRONMENT_ACTIONS, *STRUCTURE_ACTIONS)}
 
 SYSTEM = Gunframe(
     info=info("gunframe"),

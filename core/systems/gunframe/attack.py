@@ -34,9 +34,12 @@ from core.dice import DiceSource, Dist
 from core.pool import PoolRoll, PoolSpec, cancel, roll_pool, table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.environment import environment_of, storm_active
+from core.systems.gunframe.groups import followers
 from core.systems.gunframe.links import Trigger, nemesis_kill, pay_trigger
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import Edits, react, spend_fp
+from core.systems.gunframe.structures import bury, kind_of
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -88,13 +91,21 @@ class AttackInput(BaseModel):
         ge=0,
         le=20,
         description="Split Fire (L2462): the weapon's dice sent at this target, before modifiers; the rest "
-        "go at other targets, one attack entry each (0: the whole system fires here).",
+        "go at other targets, one attack entry each, and the shares must add up to the system's value "
+        "(0: the whole system fires here).",
+    )
+    followers: list[str] = Field(
+        default_factory=list,
+        max_length=11,
+        description="Group attack (L2635-2661): conventional units of the attacker's side, not activated "
+        "yet, within 2 inches of it and seeing the target, as 'side/key'. Each adds its value in the same "
+        "weapon system; all of them count as activated afterwards (L2641).",
     )
     bonus_attack_dice: int = Field(
         default=0,
         ge=0,
         le=12,
-        description="Other firepower dice: group followers' values (L2657), a swung object (L3013).",
+        description="Other firepower dice the players agree on, e.g. a swung object (L3013).",
     )
     obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target")
     cover: bool = _flag("L1136", "+1D defense: the target touches solid terrain between it and the attacker")
@@ -108,7 +119,11 @@ class AttackInput(BaseModel):
     )
     in_building: bool = _flag("L2948", "+1 Defense: the target is infantry inside a building")
     climbing: bool = _flag("L896", "The target stopped part-way up a climb: its Defense is halved")
-    underwater: bool = _flag("L2093", "Underwater environment: +1D defense against Long attacks")
+    underwater: bool = _flag(
+        "L2093",
+        "Underwater environment: +1D defense against Long attacks (on by itself when the game's environment "
+        "is underwater)",
+    )
     bonus_defense_dice: int = Field(
         default=0, ge=0, le=12, description="Other defense dice the players agree on (L1127)."
     )
@@ -174,6 +189,9 @@ class Plan:
     agile: bool = False
     parry: bool = False
     guardian: tuple[int, int, GameUnit] | None = None
+    structure: bool = False
+    group: list[tuple[int, int, GameUnit, int]] = field(default_factory=list)
+    split_value: int = 0
 
 
 def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
@@ -195,6 +213,13 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         raise ValueError(f"{attacker.name if attacker.state.destroyed else target.name} is destroyed")
     if "shut_down" in attacker.state.conditions:
         raise ValueError(f"{attacker.name} is shut down: it can only reboot (L956)")
+    if kind_of(attacker) is not None and not inp.reaction:
+        raise ValueError(
+            f"{attacker.name} is a structure: only a gun emplacement fires, and only as a reaction paid "
+            "with a Focus Point (L1943)"
+        )
+    env = environment_of(game)
+    t_struct = kind_of(target) is not None
     if "knocked_down" in attacker.state.conditions:
         raise ValueError(f"{attacker.name} must stand up with a move action before attacking (L952)")
     a_prof, a_form = _form(attacker)
@@ -217,14 +242,16 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         notes.append("Anger Issues +2")
     if value < 1:
         raise ValueError(f"{attacker.name} has no {inp.weapon} weapon system to attack with (L1064)")
+    split_value = value
+    _check_split(attacker, inp, value, w_ups)
     if inp.split_dice:
-        if "split_fire" not in w_ups:
-            raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Split Fire (L2462)")
-        if inp.split_dice > value:
-            raise ValueError(f"{attacker.name}'s {inp.weapon} system has only {value} dice to split (L2462)")
         value = inp.split_dice
         notes.append(f"split fire: {value} of them at this target")
     dice = value
+    group = followers(game, inp.followers, (a_side, a_idx, attacker), inp.weapon, inp.trigger != "none")
+    for _s, _i, member, extra_dice in group:
+        dice += extra_dice  # L2657
+        notes.append(f"{member.name} +{extra_dice}")
     spent: list[str] = []
     flying_t, flying_a = "flying" in t_cond, "flying" in a_cond
     bonuses = [
@@ -235,7 +262,9 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         ("shut_down" in t_cond, "target shut down", "L1088"),
     ]
     for on, label, _ref in bonuses:
-        if on:
+        if on and t_struct:
+            notes.append(f"no {label} against a structure (L2925)")
+        elif on:
             dice += 1
             notes.append(f"{label} +1")
     lock_spent = inp.focus_fire or inp.precise_strike or inp.indirect_fire
@@ -243,6 +272,8 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         raise ValueError(f"{target.name} has no Target Lock to spend (L1373)")
     if inp.indirect_fire and "indirect_fire" not in w_ups:
         raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Indirect Fire (L2440)")
+    if inp.indirect_fire and env == "space_structure":
+        raise ValueError("Indirect Fire cannot be used inside a space structure (L2077)")
     if lock_spent:
         spent.append("target_lock")
     if inp.focus_fire:
@@ -283,8 +314,8 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     if inp.shield_wall and "shield_wall" in t_ups:
         base += 1
         d_notes.append("shield wall +1")
-    if inp.in_building:
-        base += 1
+    if inp.in_building or target.state.extra.get("inside"):
+        base += 1  # infantry in a building (L2948)
         d_notes.append("in a building +1")
     if shut or inp.climbing:
         base = math.ceil(base / 2)
@@ -292,13 +323,17 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     d_dice = base
     knocked = "knocked_down" in t_cond
     obscured = inp.obscured or inp.indirect_fire or ("stealth" in t_ups and inp.weapon in ("medium", "long"))
+    storm = storm_active(game) and inp.weapon in ("medium", "long")  # L2025
+    obscured = obscured or storm
     if obscured and "eagle_eyes" in a_ups:
         d_notes.append("obscured ignored (Eagle Eyes)")
     elif obscured:
         d_dice += 1
-        d_notes.append("obscured +1")
+        d_notes.append("obscured +1" + (" (storm)" if storm and not inp.obscured else ""))
     hard = inp.hard_cover or (inp.cover and "cautious" in t_ups)
-    if (inp.cover or hard) and (flying_t or inp.indirect_fire or "piercing" in w_ups):
+    if (inp.cover or hard) and t_struct:
+        d_notes.append("a structure is never in cover (L2927)")
+    elif (inp.cover or hard) and (flying_t or inp.indirect_fire or "piercing" in w_ups):
         why = "flying" if flying_t else "indirect fire" if inp.indirect_fire else "Piercing"
         d_notes.append(f"cover ignored ({why})")
     elif hard:
@@ -312,7 +347,7 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         ("deflect" in t_ups and from_front, "deflect"),
         ("dogfighter" in t_ups and flying_t and flying_a, "dogfighter"),
         ("chaff" in t_ups and flying_t and inp.weapon == "long", "chaff"),
-        (inp.underwater and inp.weapon == "long", "underwater"),
+        ((inp.underwater or env == "underwater") and inp.weapon == "long", "underwater"),
     ]
     for on, label in extras:
         if on:
@@ -351,11 +386,46 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         powerful="powerful" in w_ups,
         options=opts,
         spent=spent,
-        can_dodge=not (knocked or shut),
+        can_dodge=not (knocked or shut or t_struct),  # a structure never dodges (L2928)
         agile="agile" in t_ups,
         parry=inp.parry,
         guardian=guardian,
+        structure=t_struct,
+        group=group,
+        split_value=split_value,
     )
+
+
+def _check_split(attacker: GameUnit, inp: AttackInput, value: int, w_ups: set[str]) -> None:
+    """Split Fire (L2462): the shares, one attack entry per target, add up to the system's value; the
+    share still owed is kept on the attacker (``extra["split"]``) until the last one is sent."""
+    pending = attacker.state.extra.get("split")
+    left = int(pending["value"]) - int(pending["sent"]) if isinstance(pending, dict) else 0
+    if left > 0 and isinstance(pending, dict):
+        if not inp.split_dice or pending["weapon"] != inp.weapon:
+            raise ValueError(
+                f"{attacker.name} still has {left} {pending['weapon']} dice of its Split Fire to send at "
+                "another target first: the shares add up to the system's value (L2462)"
+            )
+        if inp.target in pending["targets"]:
+            raise ValueError("each share of a Split Fire goes at a different target (L2462)")
+        if inp.split_dice > left:
+            raise ValueError(
+                f"only {left} of the {pending['value']} dice of {attacker.name}'s {inp.weapon} system are "
+                "left to split: the shares add up to the system's value (L2462)"
+            )
+        return
+    if not inp.split_dice:
+        return
+    if "split_fire" not in w_ups:
+        raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Split Fire (L2462)")
+    if inp.split_dice > value:
+        raise ValueError(f"{attacker.name}'s {inp.weapon} system has only {value} dice to split (L2462)")
+    if inp.split_dice == value:
+        raise ValueError(
+            f"a Split Fire sends part of the {value} dice here and the rest at other targets; to fire all "
+            "of them at this one, do not split (L2462)"
+        )
 
 
 def _armour_left(unit: GameUnit) -> int:
@@ -391,8 +461,9 @@ def _guardian(game: Game, inp: AttackInput, t_side: int, t_idx: int) -> tuple[in
 
 
 def power_points(p: Plan, damage: int, sixes: int) -> int:
-    """Points to spend on power attacks (L1188-1190), Powerful's +1 after damage (L2454-2456)."""
-    if damage < 1:
+    """Points to spend on power attacks (L1188-1190), Powerful's +1 after damage (L2454-2456); none
+    against a structure, which power attacks do not affect (L2926)."""
+    if damage < 1 or p.structure:
         return 0
     if p.powerful and (sixes or not p.options.powerful_needs_six):
         return sixes + 1
@@ -444,6 +515,9 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
         dodge = d_sixes * (2 if p.agile else 1)
     _hold(paid, inp, p, power, damage, destroyed, hurt_side, hurt_idx)
     nemesis = nemesis_kill(paid, (a_side, a_idx), (hurt_side, hurt_idx)) if destroyed else ""
+    if destroyed and kind_of(hurt) is not None:
+        paid.notes += bury(paid, (hurt_side, hurt_idx))
+    _after_group_and_split(paid, inp, p)
     changes += paid.changes()
     band = inp.weapon.capitalize()
     if damage:
@@ -491,6 +565,34 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
         lucky = pos if inp.lucky == "attacker" else (p.target[0], p.target[1])
         edits.set_extra(lucky, "used", [*edits.extra(lucky, "used", []), "lucky"])
     return edits
+
+
+def _after_group_and_split(edits: Edits, inp: AttackInput, p: Plan) -> None:
+    """Every group member counts as activated after a group attack (L2641); a Split Fire share is added
+    to what the attacker has sent (L2462)."""
+    pos = (p.attacker[0], p.attacker[1])
+    if p.group:
+        for side, idx, _unit, _dice in p.group:
+            edits.set((side, idx), "activated", True)
+        if not (inp.reaction and p.options.group_reaction_spares_leader):
+            edits.set(pos, "activated", True)
+    if inp.split_dice:
+        pending = edits.extra(pos, "split")
+        total, sent, targets = p.split_value, inp.split_dice, [inp.target]
+        if (
+            isinstance(pending, dict)
+            and pending["weapon"] == inp.weapon
+            and pending["sent"] < pending["value"]
+        ):
+            total, sent = int(pending["value"]), sent + int(pending["sent"])
+            targets = [*pending["targets"], inp.target]
+        left = total - sent
+        if left > 0:
+            share = {"weapon": inp.weapon, "value": total, "sent": sent, "targets": targets}
+            edits.set_extra(pos, "split", share)
+            edits.notes.append(f"split fire: {left} dice still to send at other targets")
+        else:
+            edits.drop_extra(pos, "split")
 
 
 def _hold(

@@ -32,6 +32,19 @@ from core.systems.gunframe.catalogue import (
 )
 
 FrameId = Literal["scout", "light", "medium", "heavy", "super_heavy", "infantry", "tank", "flyer"]
+#: Kinds of structure a game can hold (L2903-2907, L1701, L1921-1947, L1969-1973); see :mod:`.structures`.
+StructureId = Literal[
+    "",
+    "civilian",
+    "hard_civilian",
+    "military",
+    "hard_military",
+    "objective_building",
+    "raid_target",
+    "bunker",
+    "gun_emplacement",
+    "beacon",
+]
 
 _UPGRADE_HELP = "Upgrade id from the catalogue, e.g. 'deflect' or 'piercing'. Known ids: " + ", ".join(
     UPGRADE_IDS
@@ -116,6 +129,12 @@ class GunframeUnit(BaseModel):
         ge=0,
         le=8,
         description="For a combiner's combined form: how many units form it (L2517); 0 for any other unit.",
+    )
+    structure: StructureId = Field(
+        default="",
+        description="Only for a structure put into a game (a building, a Raid target, a bunker...): its kind "
+        "(L2884-2955). Empty for every unit of a squad.",
+        json_schema_extra={"ui": "hidden"},
     )
 
 
@@ -356,6 +375,14 @@ def unit_violations(profile: GunframeUnit) -> list[Violation]:
                             "L2258",
                         )
                     )
+    if profile.structure:  # its values are the structure table's, not a build (L2903)
+        return [
+            _v(
+                "structure-in-squad",
+                "A structure is terrain the players agree on, placed in a game, not a unit to buy",
+                "L2888",
+            )
+        ]
     seen: Counter[tuple[int, str, str | None]] = Counter()
     for i, form in enumerate(forms):
         for r in form.upgrades:
@@ -543,8 +570,8 @@ def pack(profile: GunframeUnit) -> list[Any]:
     """Compact positional form for share links.
 
     ``[name, frame#, armour, [speed, defense, [c, s, m, l], upgrades], pilot, skill, partner, forms,
-    members]`` with trailing defaults dropped; an upgrade is ``index*8 + slot#`` (slot# 0 for none), or
-    ``[index or id, slot#, n]`` when bought N times or unknown to the catalogue.
+    members, structure]`` with trailing defaults dropped; an upgrade is ``index*8 + slot#`` (slot# 0 for
+    none), or ``[index or id, slot#, n]`` when bought N times or unknown to the catalogue.
     """
     out: list[Any] = [
         profile.name,
@@ -556,8 +583,9 @@ def pack(profile: GunframeUnit) -> list[Any]:
         profile.partner,
         [_pack_form(f) for f in profile.forms],
         profile.combined_members,
+        profile.structure,
     ]
-    defaults: list[Any] = ["", 4, "", [], 0]
+    defaults: list[Any] = ["", 4, "", [], 0, ""]
     while len(out) > 4 and out[-1] == defaults[len(out) - 5]:
         out.pop()
     return out
@@ -565,8 +593,8 @@ def pack(profile: GunframeUnit) -> list[Any]:
 
 def unpack(data: Any) -> GunframeUnit:
     """Inverse of :func:`pack`; ValueError on anything malformed."""
-    if not isinstance(data, list) or not 4 <= len(data) <= 9:
-        raise ValueError("a packed GUNFRAME unit is a list of 4 to 9 items")
+    if not isinstance(data, list) or not 4 <= len(data) <= 10:
+        raise ValueError("a packed GUNFRAME unit is a list of 4 to 10 items")
     try:
         name, frame, armour, first, *rest = data
         if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame < len(_FRAME_IDS):
@@ -577,7 +605,7 @@ def unpack(data: Any) -> GunframeUnit:
             "armour": armour,
             **_unpack_form(first),
         }
-        keys = ("pilot", "skill", "partner", "forms", "combined_members")
+        keys = ("pilot", "skill", "partner", "forms", "combined_members", "structure")
         fields.update(zip(keys, rest, strict=False))
         if "forms" in fields:
             if not isinstance(fields["forms"], list):

@@ -4,7 +4,8 @@
   a Pilot Skill roll; it always takes 1 damage, the target takes 1 on a pass
   and none on a fail.  With Death From Above (L2308) the target takes D3 on a
   pass and 1 on a fail.  Both are then in base contact, so both are marked
-  ``engaged``.
+  ``engaged``.  In high gravity the jump costs 1 FP (L2055); in low gravity a
+  unit without Jump may make it for 1 FP (L2069).
 * ``combine`` (L2533-2541) and ``split`` (L2543-2551): the shared layer has a
   fixed list of units per side and no positions, so the combined form is a
   unit of the squad (``combined_members`` > 0) that starts the game with the
@@ -30,6 +31,7 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.building import all_forms
+from core.systems.gunframe.environment import environment_of
 from core.systems.gunframe.state import (
     Edits,
     Pos,
@@ -65,8 +67,12 @@ class JumpChargeInput(BaseModel):
 def _charge_checks(edits: Edits, inp: JumpChargeInput) -> tuple[Pos, Pos, bool]:
     pos = edits.find(inp.unit)
     can_act(edits, pos, "jump")
-    if "jump" not in upgrades_of(edits.unit(pos)):
+    env = environment_of(edits.game)
+    has_jump = "jump" in upgrades_of(edits.unit(pos))
+    if not has_jump and env != "low_gravity":
         raise ValueError(f"{edits.name(pos)} has no Jump (L2404)")
+    if env == "high_gravity" or not has_jump:
+        spend_fp(edits, pos)  # the jump costs 1 FP in high gravity (L2055), or without Jump in low (L2069)
     tpos = edits.find(inp.target)
     if tpos[0] == pos[0]:
         raise ValueError(f"{edits.name(tpos)} is not an enemy (L940)")

@@ -49,7 +49,7 @@ from core.systems.gunframe.state import (
 )
 
 if TYPE_CHECKING:
-    from core.game import Event, Game
+    from core.game import Event, Game, GameUnit
 
 Trigger = Literal["none", "buddies", "rivals", "well_oiled", "wingman"]
 
@@ -365,14 +365,45 @@ def _panic_checks(edits: Edits, inp: PanicInput) -> tuple[Pos, Pos, Pos | None]:
         used = (edits.extra(pos, "links_used", {}) or {}).get("lovers")
         if used is None or not any(i == used for i, _ in window(edits.game)):
             raise ValueError(f"{name} takes its Lovers free activation before any panic (L2776, L2328)")
-    inspirer = None
-    if inp.inspiring is not None:
-        inspirer = edits.find(inp.inspiring)
-        if inspirer[0] != pos[0] or inspirer == pos:
-            raise ValueError("Inspiring helps friendly units around it, not itself (L2324)")
-        if "inspiring" not in upgrades_of(edits.unit(inspirer)) or edits.get(inspirer, "destroyed"):
-            raise ValueError(f"{edits.name(inspirer)} has no Inspiring to lend (L2324)")
-    return pos, fallen, inspirer
+    return pos, fallen, _inspirer(edits, pos, inp.inspiring)
+
+
+def _inspirer(edits: Edits, pos: Pos, ref: str | None) -> Pos | None:
+    """The friendly Inspiring unit that lets a failed panic roll be re-rolled (L2324)."""
+    if ref is None:
+        return None
+    inspirer = edits.find(ref)
+    if inspirer[0] != pos[0] or inspirer == pos:
+        raise ValueError("Inspiring helps friendly units around it, not itself (L2324)")
+    if "inspiring" not in upgrades_of(edits.unit(inspirer)) or edits.get(inspirer, "destroyed"):
+        raise ValueError(f"{edits.name(inspirer)} has no Inspiring to lend (L2324)")
+    return inspirer
+
+
+def panic_roll(
+    edits: Edits, pos: Pos, inspirer: Pos | None, dice: DiceSource, rolls: list[int]
+) -> tuple[bool, str]:
+    """A panic roll: a Pilot Skill roll (L563), always passed with Fearless (L2314), a failure re-rolled
+    once with a friendly Inspiring unit near (L2324).  The faces go in ``rolls``."""
+    unit = edits.unit(pos)
+    if "fearless" in upgrades_of(unit):
+        return True, "Fearless, it always passes (L2314)"
+    ok, face = pilot_roll(unit, dice, f"{unit.name} panic roll")
+    rolls.append(face)
+    how = f"rolled {face}"
+    if not ok and inspirer is not None:
+        ok, face = pilot_roll(unit, dice, f"{unit.name} panic re-roll (Inspiring)")
+        rolls.append(face)
+        how += f", re-rolled {face} (Inspiring)"
+    return ok, how
+
+
+def keep_chance(unit: GameUnit, inspired: bool) -> float:
+    """The chance a panic roll passes, from the same reading as :func:`panic_roll`."""
+    if "fearless" in upgrades_of(unit):
+        return 1.0
+    p = pass_chance(skill_of(unit))
+    return p + (1 - p) * p if inspired else p
 
 
 def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult:
@@ -384,13 +415,7 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
     if "fearless" in upgrades_of(unit):
         text = f"{name} is Fearless and keeps its nerve (L2314)"
         return ActionResult(changes=edits.changes(), text=text, detail=detail)
-    ok, face = pilot_roll(unit, dice, f"{name} panic roll")
-    detail["rolls"].append(face)
-    how = f"rolled {face}"
-    if not ok and inspirer is not None:
-        ok, face = pilot_roll(unit, dice, f"{name} panic re-roll (Inspiring)")
-        detail["rolls"].append(face)
-        how += f", re-rolled {face} (Inspiring)"
+    ok, how = panic_roll(edits, pos, inspirer, dice, detail["rolls"])
     if ok:
         return ActionResult(
             changes=edits.changes(),
@@ -416,6 +441,10 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
             f'{name} panics ({how}): it drops anything it carries and runs {inches}" straight toward '
             "its own deployment zone, going round blocking terrain (L2790)"
         )
+        if edits.extra(pos, "inside"):  # a run for cover leaves the building (L2951)
+            edits.drop_extra(pos, "inside")
+            edits.set_extra(pos, "left_building", game.round)
+            text += "; it leaves its building from the side away from the fallen unit (L2951)"
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
 
@@ -423,11 +452,7 @@ def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
     edits = Edits(game)
     pos, _, inspirer = _panic_checks(edits, inp)
     unit = edits.unit(pos)
-    if "fearless" in upgrades_of(unit):
-        keep = 1.0
-    else:
-        p = pass_chance(skill_of(unit))
-        keep = p + (1 - p) * p if inspirer is not None else p
+    keep = keep_chance(unit, inspirer is not None)
     return ActionOdds(
         tables={},
         facts={"keeps control": keep, "panics": 1 - keep},
@@ -445,4 +470,74 @@ PANIC = ActionSpec(
     'they pay 1 FP or run D6" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).',
 )
 
-LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC)
+# --- Terrifying (L2350) ----------------------------------------------------------------------------
+
+
+class TerrifyingInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(
+        description="The unit moving into base contact with the terrifying enemy.",
+        json_schema_extra={"ui": "own-unit"},
+    )
+    terrifying: str = Field(
+        description="The enemy unit with Terrifying it moves up to.", json_schema_extra={"ui": "enemy-unit"}
+    )
+    inspiring: str | None = Field(
+        default=None,
+        description='A friendly Inspiring unit within 8" of the mover: a failed roll is re-rolled (L2324).',
+        json_schema_extra={"ui": "own-unit"},
+    )
+
+
+def _terror_checks(edits: Edits, inp: TerrifyingInput) -> tuple[Pos, Pos, Pos | None]:
+    pos, t_pos = edits.find(inp.unit), edits.find(inp.terrifying)
+    if pos[0] == t_pos[0]:
+        raise ValueError("only an enemy's Terrifying calls for the roll (L2350)")
+    if "terrifying" not in upgrades_of(edits.unit(t_pos)):
+        raise ValueError(f"{edits.name(t_pos)} is not Terrifying (L2350)")
+    for p in (pos, t_pos):
+        if edits.get(p, "destroyed"):
+            raise ValueError(f"{edits.name(p)} is destroyed")
+    return pos, t_pos, _inspirer(edits, pos, inp.inspiring)
+
+
+def resolve_terrifying(game: Game, inp: TerrifyingInput, dice: DiceSource) -> ActionResult:
+    """A panic roll for the mover (L2350): passed, it makes contact; failed, it stops just outside close
+    range instead.  Fearless passes, Inspiring re-rolls, as for panic (L2314, L2324)."""
+    edits = Edits(game)
+    pos, t_pos, inspirer = _terror_checks(edits, inp)
+    rolls: list[int] = []
+    ok, how = panic_roll(edits, pos, inspirer, dice, rolls)
+    name, foe = edits.name(pos), edits.name(t_pos)
+    if ok:
+        text = f"{name} faces down the terrifying {foe} ({how}) and moves into contact"
+    else:
+        text = (
+            f"{name} loses its nerve before the terrifying {foe} ({how}): it stops just outside close range"
+        )
+    return ActionResult(changes=edits.changes(), text=text, detail={"rolls": rolls, "passed": ok})
+
+
+def terrifying_odds(game: Game, inp: TerrifyingInput) -> ActionOdds:
+    edits = Edits(game)
+    pos, _, inspirer = _terror_checks(edits, inp)
+    keep = keep_chance(edits.unit(pos), inspirer is not None)
+    return ActionOdds(
+        tables={},
+        facts={"makes contact": keep, "stops short": 1 - keep},
+        summary=f"Pilot Skill {skill_of(edits.unit(pos))}+" + (", a failure re-rolled" if inspirer else ""),
+    )
+
+
+TERRIFYING = ActionSpec(
+    name="terrifying",
+    label="Terrifying: panic roll",
+    input=TerrifyingInput,
+    resolve=resolve_terrifying,
+    odds=terrifying_odds,
+    help="A unit moving into contact with a Terrifying enemy makes a panic roll; failing, it stops short "
+    "of close range (L2350); Fearless passes, Inspiring re-rolls (L2314, L2324).",
+)
+
+LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC, TERRIFYING)

@@ -21,9 +21,11 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.building import unit_cost
+from core.systems.gunframe.environment import end_odds_facts, end_of_turn
 from core.systems.gunframe.links import nemesis_end
 from core.systems.gunframe.options import options_of
-from core.systems.gunframe.state import Edits, profile_of, upgrades_of
+from core.systems.gunframe.state import Edits, is_structure, profile_of, upgrades_of
+from core.systems.gunframe.structures import BEACON_KINDS, BUNKER_KINDS, RAID_KINDS, tally
 from core.systems.gunframe.turn import on_table
 
 if TYPE_CHECKING:
@@ -295,16 +297,35 @@ class EndPhaseInput(BaseModel):
         default=None, ge=0, le=7, description="Investigate, Ambush: the side holding the loot (L1746, L1823)."
     )
     targets_destroyed: int = Field(
-        default=0, ge=0, le=12, description="Vehicles, targets, bunkers or beacons destroyed so far."
+        default=0,
+        ge=0,
+        le=12,
+        description="Vehicles, targets, bunkers or beacons destroyed so far; targets, bunkers and beacons "
+        "placed in the game as structures are counted by the app instead.",
     )
     targets_in_zone: int = Field(
         default=0, ge=0, le=3, description="Escort: surviving vehicles wholly in the attacker's zone (L1899)."
     )
     targets_battered: int = Field(
-        default=0, ge=0, le=3, description="Bunker Assault: surviving bunkers with 4 Armour or less (L1949)."
+        default=0,
+        ge=0,
+        le=3,
+        description="Bunker Assault: surviving bunkers with 4 Armour or less (L1949); counted by the app "
+        "when the bunkers were placed as structures.",
     )
     device_off: bool = Field(
         default=False, description="Doomsday: the attacker switched the device off (L1876)."
+    )
+    sheltered: list[str] = Field(
+        default_factory=list,
+        max_length=24,
+        description="Bombardment: units inside a building or touching hard cover, which do not roll (L2003).",
+    )
+    storm_struck: list[str] = Field(
+        default_factory=list,
+        max_length=24,
+        description="Dust storm: units touching no terrain feature (L2035). Lightning storm: units touching "
+        "water or on high ground; flying units are added by the app (L2047). Each loses 1 Armour.",
     )
 
 
@@ -319,7 +340,7 @@ def _attrition(game: Game) -> tuple[dict[int, int], dict[int, int]]:
         s: sum(
             unit_cost(profile_of(u))
             for u in side.units
-            if on_table(u) and "shut_down" not in u.state.conditions
+            if on_table(u) and "shut_down" not in u.state.conditions and not is_structure(u)
         )
         for s, side in enumerate(game.sides)
     }
@@ -383,16 +404,20 @@ def _score_end(
         give(defender, home * home_count + alive * others, "cargo brought through")
     elif mission == "raid":
         if variant:  # L1949
-            destroyed = min(inp.targets_destroyed, 3)
-            battered = min(inp.targets_battered, 3 - destroyed)
+            total, destroyed, battered = tally(game, BUNKER_KINDS) or (
+                3,
+                min(inp.targets_destroyed, 3),
+                min(inp.targets_battered, 3 - min(inp.targets_destroyed, 3)),
+            )
             give(attacker, 2 * destroyed, "bunkers destroyed")
-            give(defender, 2 * (3 - destroyed - battered) + battered, "bunkers standing")
+            give(defender, 2 * (total - destroyed - battered) + battered, "bunkers standing")
         else:  # L1929
-            destroyed = min(inp.targets_destroyed, 6)
+            total, destroyed, _ = tally(game, RAID_KINDS) or (6, min(inp.targets_destroyed, 6), 0)
             give(attacker, destroyed, "targets destroyed")
-            give(defender, 6 - destroyed, "targets standing")
+            give(defender, total - destroyed, "targets standing")
     elif mission == "remember_love":  # L1979
-        give(attacker, 2 * min(inp.targets_destroyed, 2), "beacons destroyed")
+        _, destroyed, _ = tally(game, BEACON_KINDS) or (2, min(inp.targets_destroyed, 2), 0)
+        give(attacker, 2 * destroyed, "beacons destroyed")
     return lines
 
 
@@ -413,7 +438,9 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
     basic = str(game.options.get("basic_mission") or "carnage")
     scoring = basic if mission.id == "remember_love" else mission.id
     base = MISSIONS.get(scoring, NO_MISSION)
-    lines: list[str] = []
+    # The environment's End-phase events come first, at the end of the turn (L724-726).
+    lines: list[str] = end_of_turn(edits, dice, inp.sheltered, inp.storm_struck)
+    seen = edits.preview()
     for s in range(len(game.sides)):
         edits.set_resource(s, "focus_points", 0)  # L738-740
     if game.options.get("suppression"):
@@ -426,8 +453,10 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
     ended, winner, why = False, None, ""
     down = [
         s
-        for s, side in enumerate(game.sides)
-        if not any(on_table(u) and "shut_down" not in u.state.conditions for u in side.units)
+        for s, side in enumerate(seen.sides)
+        if not any(
+            on_table(u) and "shut_down" not in u.state.conditions and not is_structure(u) for u in side.units
+        )
     ]
     if down:  # L1614
         ended, why = (
@@ -442,6 +471,9 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
         elif int(game.options.get("clock", 0)) >= 12 and len(game.sides) == 2:
             ended, winner, why = True, 1 - attacker, "the device goes off (L1878)"
     face = None
+    last = edits.option("last_turn")
+    if not ended and isinstance(last, int) and game.round >= last:
+        ended, why = True, "the space structure gives way (L2085)"
     if not ended:
         if base.random_length and game.round >= 4:
             if game.round >= LAST_TURN:
@@ -456,11 +488,11 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
             if mission.id == "breakthrough" and len(game.sides) == 2:
                 winner = 1 - attacker  # L1845
     if ended:
-        lines += _score_end(scoring, variant and mission.id != "remember_love", game, inp, vp, attacker)
+        lines += _score_end(scoring, variant and mission.id != "remember_love", seen, inp, vp, attacker)
         if mission.id == "remember_love":
-            lines += _score_end("remember_love", False, game, inp, vp, attacker)
-        lines += nemesis_end(game, vp)  # L2336
-        totals, bonus = _attrition(game)
+            lines += _score_end("remember_love", False, seen, inp, vp, attacker)
+        lines += nemesis_end(seen, vp)  # L2336
+        totals, bonus = _attrition(seen)
         for s, n in bonus.items():
             if n:
                 vp[s] += n
@@ -481,17 +513,18 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
 
 
 def end_odds(game: Game, inp: EndPhaseInput) -> ActionOdds:
-    """The chance of playing another turn, and the last turn's distribution, for random-length games."""
+    """The chance of playing another turn, and the last turn's distribution, for random-length games;
+    and the chances the environment's End-phase dice bring."""
     mission_id = str(game.options.get("mission") or "")
     base_id = str(game.options.get("basic_mission") or "") if mission_id == "remember_love" else mission_id
     if base_id not in MISSIONS or not MISSIONS[base_id].random_length:
-        return ActionOdds(tables={}, summary="this mission's length is fixed")
+        return ActionOdds(tables={}, facts=end_odds_facts(game), summary="this mission's length is fixed")
     dist = length_dist(game.round)
     more = sum(w for k, w in dist.weights.items() if k > game.round) / dist.total
     last = dist.map(lambda t: t)
     return ActionOdds(
         tables={"last turn": table(last)},
-        facts={"another turn": float(more) if game.round >= 4 else 1.0},
+        facts={"another turn": float(more) if game.round >= 4 else 1.0, **end_odds_facts(game)},
         summary="from turn 4 a die decides: another turn on the turn number or more (L1602-1610)",
     )
 

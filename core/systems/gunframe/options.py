@@ -97,6 +97,13 @@ class GunframeOptions(BaseModel):
         "is crippled, halving Speed and weapons and adding no Focus Point (L2700-2733). Default: off, "
         "as every optional module.",
     )
+    # --- groups (L2635-2665) ------------------------------------------------------------
+    group_reaction_spares_leader: bool = Field(
+        default=False,
+        description="A conventional unit that leads a group as a reaction may still activate later this "
+        "turn: only its followers count as activated (L2641 speaks of a group activation). Default: every "
+        "member of the group, leader included, counts as activated after the group attack.",
+    )
     # --- missions (digest 11.33, 11.35) --------------------------------------------------
     escort_destroyed_score: bool = Field(
         default=False,

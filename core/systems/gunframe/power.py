@@ -19,6 +19,12 @@ from core.dice import DiceSource
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.catalogue import POWER_ATTACKS, PowerAttackDef
+from core.systems.gunframe.environment import (
+    BREACH_CHANCE,
+    breach_roll,
+    environment_of,
+    knockback_environment,
+)
 from core.systems.gunframe.links import nemesis_by_power
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import (
@@ -36,6 +42,7 @@ from core.systems.gunframe.state import (
     upgrades_of,
     weapon_ups,
 )
+from core.systems.gunframe.structures import kind_of, leave
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -111,11 +118,20 @@ class PowerInput(BaseModel):
         description="The target uses its Ablative Armour first: every point is cancelled, once per battle "
         "(L2366).",
     )
-    environment: Environment = Field(
-        default="normal",
+    environment: Environment | None = Field(
+        default=None,
         description='Knock-back changes: high gravity halves (L2057), low gravity +1" (L2067), space +2" '
-        "(L2809); underwater, Burn does nothing (L2095).",
+        "(L2809); underwater, Burn does nothing (L2095). Empty: the game's environment.",
     )
+
+
+def environment(game: Game, inp: PowerInput) -> Environment:
+    """The environment the spending happens in: as given, else the game's setting."""
+    if inp.environment is not None:
+        return inp.environment
+    env = knockback_environment(game)
+    assert env in ("normal", "high_gravity", "low_gravity", "space", "underwater")
+    return env  # type: ignore[return-value]
 
 
 def held_power(edits: Edits, pos: Pos) -> dict[str, Any]:
@@ -183,7 +199,7 @@ def _check(edits: Edits, inp: PowerInput, opts: GunframeOptions) -> tuple[Pos, P
                 raise ValueError(f"{target.name} is shut down and cannot be distracted (L1270)")
         if buy.power == "recoil" and (edits.has(t_pos, "knocked_down") or edits.has(t_pos, "shut_down")):
             raise ValueError(f"{target.name} is down and cannot be recoiled (L1296)")
-        if buy.power == "burn" and inp.environment == "underwater":
+        if buy.power == "burn" and environment(edits.game, inp) == "underwater":
             raise ValueError("Burn has no effect underwater (L2095)")
         if buy.power == "chain_attack":
             if len(buy.units) != buy.points or len(set(buy.units)) != len(buy.units):
@@ -194,6 +210,8 @@ def _check(edits: Edits, inp: PowerInput, opts: GunframeOptions) -> tuple[Pos, P
                     raise ValueError("the attack's own target cannot be chained (L1256)")
                 if pos[0] == a_pos[0]:
                     raise ValueError(f"{edits.name(pos)} is not an enemy: Chain Attack picks enemies (L1254)")
+                if kind_of(edits.unit(pos)) is not None:
+                    raise ValueError(f"{edits.name(pos)} is a structure: power attacks leave it be (L2926)")
         if buy.power in ("blast", "explode"):
             if len(set(buy.units)) != len(buy.units):
                 raise ValueError(f"{d.name} reaches each unit once")
@@ -298,12 +316,15 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
                 lines.append(f"Recoil: {target.name} is down by now and stays put (L1296)")
                 continue
             base = damage if opts.knockback_main_damage_only else damage + burned
-            inches, why = knockback(edits, t_pos, base, inp.environment)
+            inches, why = knockback(edits, t_pos, base, environment(game, inp))
             how = f" ({', '.join(why)})" if why else ""
             if p == "recoil":
                 way = "toward the attacker" if buy.pull else "straight away from the attacker"
                 follow = "; the attacker may follow, staying in contact" if close and not buy.pull else ""
                 lines.append(f'Recoil: move {target.name} {inches}" {way}{how}{follow}')
+                out = leave(edits, t_pos, "recoiled")
+                if out:
+                    lines.append(out)
             else:
                 lines.append(f'Throw: move {target.name} {inches}" in a direction the attacker picks{how}')
                 lines.append(_knock_down(edits, t_pos, dice))
@@ -328,7 +349,9 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
                 pos = edits.find(ref)
                 unit = edits.unit(pos)
                 immune = "bracketed" in upgrades_of(unit) or profile_of(unit).frame == "infantry"
-                if immune and not opts.explode_hits_immune_bystanders:
+                if kind_of(unit) is not None:
+                    lines.append(f"{unit.name} is a structure: power attacks leave it be (L2926)")
+                elif immune and not opts.explode_hits_immune_bystanders:
                     lines.append(f"{unit.name} is immune to the explosion (L2374, L2607)")
                 elif edits.get(pos, "destroyed"):
                     lines.append(f"{unit.name} is already destroyed")
@@ -353,7 +376,11 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
         elif p == "blast":
             lines.append(f'Blast: {x} hits on every unit within 3" of {target.name}')
             for ref in buy.units:
-                lines.append(_hit(edits, edits.find(ref), x, _blast_defense(edits, buy, ref), dice, "blast"))
+                pos = edits.find(ref)
+                if kind_of(edits.unit(pos)) is not None:
+                    lines.append(f"{edits.name(pos)} is a structure: power attacks leave it be (L2926)")
+                    continue
+                lines.append(_hit(edits, pos, x, _blast_defense(edits, buy, ref), dice, "blast"))
         elif p == "burn":
             before = int(edits.get(t_pos, "damage"))
             lines.append("Burn: " + _hit(edits, t_pos, x, _base_defense(edits, t_pos, opts), dice, "burn"))
@@ -364,6 +391,8 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
                 lines.append("Chain: " + _hit(edits, pos, 2, _base_defense(edits, pos, opts), dice, "chain"))
         elif p == "run_and_gun":
             lines.append(f'Run and Gun: {attacker.name} may move up to {x}" any way, ignoring terrain')
+        if p in ("explode", "blast") and environment_of(game) == "space_structure":
+            lines.append("Space structure: " + breach_roll(edits, dice, POWER_ATTACKS[p].name))  # L2081
     return edits, lines, held
 
 
@@ -404,6 +433,8 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
         elif buy.power in ("blast", "chain_attack"):
             for ref in buy.units:
                 pos = edits.find(ref)
+                if kind_of(edits.unit(pos)) is not None:
+                    continue  # L2926
                 if buy.power == "blast":
                     dist = hits_dist(buy.points, _blast_defense(edits, buy, ref))
                 else:
@@ -411,6 +442,9 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
                 tables[f"{buy.power}: {edits.name(pos)}"] = table(dist)
         elif buy.power in ("knock_down", "throw") and "stabilised" in upgrades_of(target):
             facts["stays standing (Stabilised)"] = pass_chance(skill_of(target))
+    rolls = sum(b.power in ("explode", "blast") for b in ([] if inp.ablative_armour else inp.spend))
+    if rolls and environment_of(game) == "space_structure":
+        facts["hull breach"] = float(1 - (1 - BREACH_CHANCE) ** rolls)  # a 1-2 on any of the dice (L2081)
     summary = f"{held['points']} power point(s) held against {target.name}"
     return ActionOdds(tables=tables, facts=facts, summary=summary)
 

@@ -68,6 +68,51 @@ def _crippled_changes(game: Game, changes: list[Change]) -> list[Change]:
     return out
 
 
+def _logged(game: Game, path: list[str | int], default: Any) -> Any:
+    """The value ``path`` had before the change being settled: the last one the applied log set (a change
+    to the path itself or to a list or dict holding it), else ``default``, the value it starts with."""
+    for event in reversed(game.log[: game.cursor]):
+        for change in reversed(event.changes):
+            n = len(change.path)
+            if change.path == path[:n]:
+                value: Any = change.value
+                try:
+                    for step in path[n:]:
+                        value = value[step]
+                except (KeyError, IndexError, TypeError):
+                    continue
+                return value
+    return default
+
+
+def settle_crippled(game: Game) -> list[Change]:
+    """After a manual adjustment, the crippled condition of every unit whose damage or Armour was just
+    changed by hand, put in step with it (L2706, L2719, L2723), when the optional rule is on.
+
+    A unit whose damage and Armour are what the log last set keeps its conditions as they are, so a
+    condition the players set or cleared by hand stays (the app never stands in their way).  Turning the
+    option on part-way through a game does not mark anyone until their damage changes."""
+    if not game.options.get("crippled_rules"):
+        return []
+    out: list[Change] = []
+    for s, side in enumerate(game.sides):
+        for u, unit in enumerate(side.units):
+            state = unit.state
+            base: list[str | int] = ["sides", s, "units", u, "state"]
+            start = int(unit.profile.get("armour", state.max_damage))  # Armour at the start (L1174)
+            before = (_logged(game, [*base, "damage"], 0), _logged(game, [*base, "max_damage"], start))
+            if before == (state.damage, state.max_damage) or state.destroyed:
+                continue
+            at = crippled_at(state.max_damage)
+            crippled = at is not None and state.max_damage - state.damage <= at
+            if crippled == ("crippled" in state.conditions):
+                continue
+            conditions = list(state.conditions)
+            new = [*conditions, "crippled"] if crippled else [c for c in conditions if c != "crippled"]
+            out.append(Change(path=[*base, "conditions"], value=new))
+    return out
+
+
 def with_crippled(spec: ActionSpec) -> ActionSpec:
     """The same action, with the crippled condition kept in step with damage when the option is on."""
     inner = spec.resolve

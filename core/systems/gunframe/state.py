@@ -35,8 +35,15 @@ if TYPE_CHECKING:
 
 Pos = tuple[int, int]
 
-#: Per-turn values cleared at the start of every turn (L740, L776-782, L1358, L1385, L3339).
-TURN_FLAGS: dict[str, Any] = {"fp_spent": 0, "reacted": False, "locked": False, "evaded": False}
+#: Per-turn values cleared at the start of every turn (L740, L776-782, L1358, L1385, L3339), and a Split
+#: Fire still being shared out (L2462).
+TURN_FLAGS: dict[str, Any] = {
+    "fp_spent": 0,
+    "reacted": False,
+    "locked": False,
+    "evaded": False,
+    "split": None,
+}
 
 
 def profile_of(unit: GameUnit) -> GunframeUnit:
@@ -70,6 +77,12 @@ def defense_value(unit: GameUnit) -> int:
 def is_conventional(unit: GameUnit) -> bool:
     """Infantry, tanks and flyers (L2597); they never make Focus Points (L764)."""
     return FRAMES[profile_of(unit).frame].conventional
+
+
+def is_structure(unit: GameUnit) -> bool:
+    """A structure placed in the game (L2884-2955): a terrain feature kept as a unit of a side so it can
+    be attacked, never a unit for Focus Points, attrition, panic or groups."""
+    return bool(unit.profile.get("structure"))
 
 
 class Edits:
@@ -164,6 +177,17 @@ class Edits:
 
     def set_option(self, key: str, value: Any) -> None:
         self._options[key] = copy.deepcopy(value)
+
+    def preview(self) -> Game:
+        """The game as it will be once these unit and side edits are applied (options aside)."""
+        out = self.game.model_copy(deep=True)
+        for (s, u), fields in self._state.items():
+            state = out.sides[s].units[u].state
+            for field, value in fields.items():
+                setattr(state, field, copy.deepcopy(value))
+        for (s, key), value in self._resources.items():
+            out.sides[s].resources[key] = value
+        return out
 
     def changes(self) -> list[Change]:
         out: list[Change] = []
@@ -283,10 +307,18 @@ def halve(value: int) -> int:
 
 def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
     """A flyer knocked down or shut down lands as if it fell 8" (L926): hits per inch, a plain defense
-    roll, knocked down if hurt (L900); Reckless halves the hits (L2340)."""
+    roll, knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
+    (L2065), space spares them all (L2808); Reckless halves them too (L2340), each halving rounding up."""
     edits.remove_condition(pos, "flying")
     unit = edits.unit(pos)
-    hits = halve(inches) if "reckless" in upgrades_of(unit) else inches
+    env = edits.option("environment")
+    if env == "space":
+        return f"{unit.name} drifts down unharmed: no falling damage in space"
+    hits = inches * 2 if env == "high_gravity" else inches
+    if env == "low_gravity":
+        hits = halve(hits)
+    if "reckless" in upgrades_of(unit):
+        hits = halve(hits)
     defense = defense_value(unit)
     if edits.has(pos, "shut_down"):
         defense = halve(defense)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.gunframe.environment import dark, environment_of
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import (
     TURN_FLAGS,
@@ -27,6 +28,7 @@ from core.systems.gunframe.state import (
     can_act,
     halve,
     is_conventional,
+    is_structure,
     pass_chance,
     pilot_roll,
     profile_of,
@@ -142,14 +144,23 @@ class InitiativeInput(BaseModel):
 
 
 def _roll_off(
-    game: Game, edits: Edits, dice: DiceSource, totals: dict[int, int], sides: list[int], attacker: int | None
+    game: Game,
+    edits: Edits,
+    dice: DiceSource,
+    totals: dict[int, int],
+    sides: list[int],
+    attacker: int | None,
+    first: dict[int, int] | None = None,
 ) -> tuple[int, list[str]]:
-    """Roll for ``sides`` and settle, rerolling ties of equal Focus Points (L706)."""
+    """Roll for ``sides`` and settle, rerolling ties of equal Focus Points (L706); ``first`` gets the
+    faces of the first roll."""
     lines: list[str] = []
     fp = {s: edits.resource(s, "focus_points") for s in range(len(game.sides))}
     while True:
         for s in sides:
             face = dice.roll(1, 6, f"initiative: {game.sides[s].name}")[0]
+            if first is not None and s not in first:
+                first[s] = face
             bonus, parts = initiative_bonus(game, s, attacker)
             totals[s] = face + bonus
             lines.append(
@@ -183,7 +194,16 @@ def resolve_initiative(game: Game, inp: InitiativeInput, dice: DiceSource) -> Ac
         edits.set_resource(s, "focus_points", fp)
         pools.append(f"{game.sides[s].name} {fp} FP ({why})")
     totals: dict[int, int] = {}
-    winner, rolls = _roll_off(game, edits, dice, totals, list(range(len(game.sides))), attacker)
+    faces: dict[int, int] = {}
+    winner, rolls = _roll_off(game, edits, dice, totals, list(range(len(game.sides))), attacker, faces)
+    if (
+        environment_of(game) == "storm"
+        and game.options.get("eye_of_the_storm")
+        and len(set(faces.values())) == 1
+    ):
+        calm = not game.options.get("storm_calm")  # matching dice before bonuses (L2027)
+        edits.set_option("storm_calm", calm)
+        rolls.append("the eye of the storm: " + ("the storm dies down" if calm else "the storm breaks again"))
     for s, total in totals.items():
         edits.set_resource(s, "initiative", total)
     edits.set_option("initiative_side", winner)
@@ -365,6 +385,8 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     if inp.darkness:
         if inp.reaction or inp.quick_reflexes:
             raise ValueError("the Darkness evade is a free action, not a reaction (L2009)")
+        if environment_of(game) is not None and not dark(game):
+            raise ValueError("the free evade needs the battle to be in darkness (L2009, L2013, L2019)")
         if upgrades_of(edits.unit(pos)) & {"stealth", "cloaking"}:
             how = " (free in the dark)"
         else:
@@ -457,10 +479,30 @@ _FP_USES: dict[str, str] = {
     "reaction_move": "reacts with a move (L1428-1440)",
     "upgrade": "powers an upgrade (Guardian, Rivals, Well-Oiled, Wingman, Swift Transform)",
     "dramatic_cry": "lets out a dramatic cry instead of running (L2786)",
-    "jump": "jumps in odd gravity (L2055, L2069)",
+    "jump": "jumps: 1 FP in high gravity, or without Jump in low gravity (L2055, L2069)",
     "combine": "pays for a team member to combine (L2537, outside the per-unit limit)",
     "other": "spends a Focus Point",
 }
+
+
+def _gravity(game: Game, use: str, ups: set[str], name: str) -> None:
+    """Moving fast and jumping as the gravity has it: in high gravity only Fast units move fast, and pay
+    for it (L2053-2055); elsewhere Fast moves fast for free (L2392).  Jumping costs a Focus Point in high
+    gravity (L2055), and in low gravity for a unit without Jump (L2069); nowhere else.  A game with no
+    environment recorded leaves the jump to the players."""
+    env = environment_of(game)
+    if use == "fast_move":
+        if env == "high_gravity" and "fast" not in ups:
+            raise ValueError(f"in high gravity only units with Fast can move fast; {name} has none (L2053)")
+        if env != "high_gravity" and "fast" in ups:
+            raise ValueError(f"{name} has Fast: moving fast costs it nothing (L2392)")
+    if use == "jump" and env is not None:
+        if env == "high_gravity" and "jump" not in ups:
+            raise ValueError(f"{name} has no Jump upgrade to jump with (L2404)")
+        if env == "low_gravity" and "jump" in ups:
+            raise ValueError(f"{name} has Jump: in low gravity only units without it pay to jump (L2069)")
+        if env not in ("high_gravity", "low_gravity"):
+            raise ValueError("jumping costs a Focus Point only in high or low gravity (L2055, L2069)")
 
 
 class SpendInput(BaseModel):
@@ -482,8 +524,7 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
     name = edits.name(pos)
     if inp.points > 1 and inp.use != "combine":
         raise ValueError("only combining spends more than one Focus Point at once (L2537)")
-    if inp.use == "fast_move" and "fast" in upgrades_of(edits.unit(pos)):
-        raise ValueError(f"{name} has Fast: moving fast costs it nothing (L2392)")
+    _gravity(game, inp.use, upgrades_of(edits.unit(pos)), name)
     if inp.use == "reaction_move":
         text = f"{name} " + react(edits, pos, inp.quick_reflexes, options_of(game).react_more_than_once)
         return ActionResult(changes=edits.changes(), text=text + " with a move")
@@ -610,6 +651,8 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
             raise ValueError(
                 f"{unit.name} cannot ambush: it needs Cloaking, Guerrilla, Recon or Stealth (L1566)"
             )
+        if ref in inp.halo and environment_of(game) == "space_structure":
+            raise ValueError("nobody drops in from reserve inside a space structure (L2075)")
         if ref in inp.halo and not ups & HALO_UPGRADES:
             raise ValueError(f"{unit.name} cannot drop in: it needs Jump, HALO or Reckless (L1556, L2340)")
         ok, face = pilot_roll(unit, dice, f"{unit.name} from reserve")
@@ -674,6 +717,8 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     name = edits.name(pos)
     if edits.get(pos, "destroyed") or edits.has(pos, "in_reserve"):
         raise ValueError(f"{name} is not on the table")
+    if is_structure(edits.unit(pos)):
+        raise ValueError(f"{name} is a structure: it never activates (L2892, L1943)")
     if edits.get(pos, "activated"):
         raise ValueError(f"{name} has already activated this turn (L798)")
     edits.set(pos, "activated", True)
