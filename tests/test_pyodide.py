@@ -132,7 +132,23 @@ def _remote_corpus(drawn: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-CORPUS += _layer_corpus() + _ms_battles_corpus()
+def _ms_builder_corpus() -> list[dict[str, Any]]:
+    """The Mobile Suit Battles deck builder: parts, picks to a suit (legal, short, bad), a suit to picks."""
+    samples = api.call("system.describe", {"system": "ms_battles"})["result"]["catalogue"]
+    choice = api.call("msb.split", {"profile": samples[0]["profile"]})["result"]
+    own = {"id": "own-1", "name": "Flare", "type": "booster", "initiative": 6, "keywords": ["guard_break"]}
+    return [
+        {"op": "msb.parts", "args": {}},
+        {"op": "msb.split", "args": {"profile": samples[1]["profile"]}},
+        {"op": "msb.assemble", "args": {"choice": choice}},
+        {"op": "msb.assemble", "args": {"choice": {**choice, "boosters": [], "own_cards": [own]}}},
+        {"op": "msb.assemble", "args": {"choice": {**choice, "boosters": ["SB-1"]}}},
+        {"op": "msb.card", "args": {"card": own}},
+        {"op": "msb.card", "args": {"card": {**own, "initiative": 99}}},
+    ]
+
+
+CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus()
 
 
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:

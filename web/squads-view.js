@@ -5,6 +5,7 @@ import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
+import { deckBuilder } from "./deck-builder.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -156,15 +157,27 @@ export class SquadsView {
     await refresh();
   }
 
-  // #/unit/<squadId>/<key|new>: a unit in the system's own stat format.
+  // #/unit/<squadId>/<key|new>: Mobile Suit Battles opens its deck builder (web/deck-builder.js),
+  // which can hand its current suit to the form below ("Edit as data").
   async unit(squadId, key) {
+    await this.store.ready;
+    const squad = this.store.squad(squadId);
+    if (squad?.system === "ms_battles") {
+      return deckBuilder(this.root, this.engine, this.store, squad, key,
+        { asData: (profile) => this.unitForm(squadId, key, profile), nextKey });
+    }
+    return this.unitForm(squadId, key);
+  }
+
+  // A unit in the system's own stat format (a form drawn from its schema), from `profile` if given.
+  async unitForm(squadId, key, profile = null) {
     clear(this.root);
     await this.store.ready;
     const squad = this.store.squad(squadId);
     if (!squad) { this.root.append(el("p", { class: "error" }, "This squad no longer exists.")); return; }
     const info = await this.systems.describe(squad.system);
     const entry = squad.units.find((u) => u.key === key);
-    const start = entry?.profile ?? info.catalogue[0]?.profile ?? {};
+    const start = profile ?? entry?.profile ?? info.catalogue[0]?.profile ?? {};
     const status = el("div", { id: "unit-status", "aria-live": "polite" });
     let form;
     const check = async () => {

@@ -3,6 +3,7 @@
 The package reads in the order the book plays: :mod:`.cards` (card and frame
 anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
 :mod:`.sample` (the app's own sample set: the book prints no cards),
+:mod:`.builder` (the deck builder's parts, picks assembled into a suit, counters by slot),
 :mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
 planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
 chance is the order of each deck, and the odds of the "draw" action are exact.
