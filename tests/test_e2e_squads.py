@@ -56,7 +56,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         page = other.new_page()
         boot(page, link)
         expect(page.locator("#shared-name")).to_have_text("Red Lancers")
-        expect(page.locator("#shared-units li")).to_have_count(3)
+        expect(page.locator("#shared-units > li")).to_have_count(3)
         page.click("#play-shared")
         expect(page.locator("#start-game")).to_be_visible()
         page.click("#start-game")

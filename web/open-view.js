@@ -4,6 +4,7 @@ import { el, clear, button, notify } from "./dom.js";
 import { tokenBox } from "./share-box.js";
 import { newId } from "./store.js";
 import { profileText } from "./squads-view.js";
+import { cardElement } from "./unit-card.js";
 
 export async function openShared(root, engine, store, systems, token) {
   clear(root);
@@ -37,7 +38,8 @@ export async function openShared(root, engine, store, systems, token) {
   for (const unit of squad.units) {
     const r = report?.units.find((u) => u.key === unit.key);
     list.append(el("li", { class: "card" }, el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key),
-      el("span", {}, r?.cost != null ? `${r.cost} pts` : "")), el("small", {}, profileText(unit.profile))));
+      el("span", {}, r?.cost != null ? `${r.cost} pts` : "")),
+      r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
   const save = () => { const copy = { ...squad, id: newId("s") }; store.putSquad(copy); return copy; };
   root.append(
