@@ -488,11 +488,19 @@ def render_templates(context: dict[str, Any]) -> None:
         )
 
 
+#: Built for developers (the seam's JSON Schemas), never fetched by the app: phones do not download it.
+NOT_PRECACHED = {"schemas.json"}
+
+
 def render_service_worker(build_id: str) -> list[str]:
     """Write sw.js with the list of every built file; returns that list."""
     import jinja2
 
-    files = sorted(p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file())
+    files = sorted(
+        p.relative_to(DIST).as_posix()
+        for p in DIST.rglob("*")
+        if p.is_file() and p.name not in NOT_PRECACHED
+    )
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(WEB), autoescape=False, undefined=jinja2.StrictUndefined
     )

@@ -44,12 +44,15 @@ def test_core_wheel_holds_every_core_module(dist: Path) -> None:
 
 
 def test_service_worker_precaches_every_built_file(dist: Path) -> None:
+    """Every file the app uses; the seam's schemas are for developers and stay off phones."""
     text = (dist / "sw.js").read_text()
     listed = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", text, re.S).group(1))  # type: ignore[union-attr]
     built = sorted(
-        p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file() and p.name != "sw.js"
+        p.relative_to(dist).as_posix()
+        for p in dist.rglob("*")
+        if p.is_file() and p.name not in {"sw.js", *build.NOT_PRECACHED}
     )
-    assert listed == built
+    assert listed == built and "schemas.json" not in listed
     build_id = (dist / "index.html").read_text().split('name="tc-build" content="')[1].split('"')[0]
     assert f'const CACHE = "tc-{build_id}";' in text
 
