@@ -142,6 +142,7 @@ STDLIB_EXCLUDE = (
     "idlelib", "turtle", "turtledemo", "tkinter", "curses", "dbm", "ensurepip", "venv",
     "lib2to3", "pickletools", "tabnanny", "trace", "profile", "cProfile", "pstats",
     "timeit", "webbrowser", "html", "_pydatetime", "_pyio",
+    "argparse", "optparse", "configparser", "statistics", "difflib", "bdb", "ctypes",
     "xml/dom", "xml/etree", "xml/parsers",
     "encodings/cp[0-9]*", "encodings/mac_*", "encodings/koi8_*", "encodings/iso8859_*",
     "!encodings/cp437",

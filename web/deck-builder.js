@@ -10,6 +10,13 @@ import { newId } from "./store.js";
 const ZONES = ["high", "mid", "low"];
 const FORMS = ["melee", "ranged"];
 const TYPES = ["pilot", "weapon", "booster", "generic"];
+// The effect kinds of core/systems/ms_battles/cards.py (EffectKind), as the editor names them.
+const EFFECTS = {
+  partner_initiative: "initiative of this suit's other card",
+  partner_movement: "movement of this suit's other card",
+  partner_range: "range of this suit's other card",
+  repair: "repair damage on one zone",
+};
 
 // A card in one line, as printed values (display only).
 export function cardText(card) {
@@ -279,6 +286,27 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
       box.addEventListener("change", () => set(box.checked));
       return el("label", {}, box, label);
     };
+    // Effects the app applies by itself (core: cards.Effect); the ability text says the same in words.
+    const effects = el("div", { class: "rows", id: "card-effects" });
+    const drawEffects = () => {
+      clear(effects);
+      card.effects.forEach((effect, i) => {
+        const kind = el("select", { name: "effect-kind", "aria-label": "Effect" },
+          ...Object.entries(EFFECTS).map(([value, label]) => el("option", { value }, label)));
+        kind.value = effect.kind;
+        kind.addEventListener("change", () => { effect.kind = kind.value; });
+        const amount = el("input", { type: "number", inputmode: "numeric", name: "effect-amount", value: effect.amount, "aria-label": "Amount" });
+        amount.addEventListener("input", () => { effect.amount = amount.value === "" ? undefined : Number(amount.value); });
+        effects.append(el("div", { class: "row-item" }, kind, amount,
+          button("✕", () => { card.effects.splice(i, 1); drawEffects(); }, { class: "small", "aria-label": "Remove effect" })));
+      });
+    };
+    drawEffects();
+    const addEffect = button("+ Effect", () => { card.effects.push({ kind: "partner_initiative", amount: 1 }); drawEffects(); }, { class: "small", id: "card-add-effect" });
+    const timing = el("select", { name: "card-timing", "aria-label": "When the effects apply" },
+      el("option", { value: "on_resolve" }, "when the card resolves"), el("option", { value: "on_reveal" }, "as soon as it is revealed"));
+    timing.value = card.timing ?? "on_resolve";
+    timing.addEventListener("change", () => { card.timing = timing.value; });
     const ability = el("textarea", { name: "card-ability", maxlength: "400", rows: "2", "aria-label": "Ability text" });
     ability.value = card.ability ?? "";
     ability.addEventListener("input", () => { card.ability = ability.value; });
@@ -304,6 +332,8 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
         flag("Guard break", () => card.keywords.includes("guard_break"),
           (v) => { card.keywords = v ? [...new Set([...card.keywords, "guard_break"])] : card.keywords.filter((k) => k !== "guard_break"); }, "card-guard-break")),
       el("label", { class: "wide" }, "Ability ", ability),
+      el("div", { class: "field-group" }, el("strong", {}, "Effects the app applies"), effects, addEffect,
+        el("label", {}, "Applied ", timing)),
       error,
       el("div", { class: "actions" },
         button(index >= 0 ? "Save card" : "Add to deck", save, { class: "primary", id: "card-save" }),
