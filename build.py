@@ -498,9 +498,7 @@ def render_service_worker(build_id: str) -> list[str]:
     import jinja2
 
     files = sorted(
-        p.relative_to(DIST).as_posix()
-        for p in DIST.rglob("*")
-        if p.is_file() and p.name not in NOT_PRECACHED
+        p.relative_to(DIST).as_posix() for p in DIST.rglob("*") if p.is_file() and p.name not in NOT_PRECACHED
     )
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(WEB), autoescape=False, undefined=jinja2.StrictUndefined
