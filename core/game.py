@@ -142,7 +142,13 @@ def record(
 ) -> Game:
     """Apply ``changes`` as one new event; anything that had been undone is dropped."""
     changed, before = _apply(game, changes)
-    event = Event(kind=kind, text=text, changes=changes, before=before, detail=detail or {})
+    return _logged(
+        game, changed, Event(kind=kind, text=text, changes=changes, before=before, detail=detail or {})
+    )
+
+
+def _logged(game: Game, changed: Game, event: Event) -> Game:
+    """``changed`` with ``event`` as the last step of ``game``'s log (the undone steps dropped)."""
     log = [*game.log[: game.cursor], event]
     return changed.model_copy(update={"log": log, "cursor": len(log)})
 
@@ -228,9 +234,13 @@ def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     label = text or "Manual change: " + ", ".join(
         f"{'.'.join(str(p) for p in c.path)} = {c.value}" for c in changes
     )
+    changed, before = _apply(game, changes)
     # Derived values follow in the same event (e.g. GUNFRAME's crippled condition after damage).
-    settled = implementation(game.system).settle(_apply(game, changes)[0])
-    return record(game, "adjust", label, [*changes, *settled])
+    settled = implementation(game.system).settle(changed)
+    if settled:
+        changed, more = _apply(changed, settled)
+        changes, before = [*changes, *settled], [*before, *more]
+    return _logged(game, changed, Event(kind="adjust", text=label, changes=changes, before=before))
 
 
 def step_back(game: Game) -> Game:

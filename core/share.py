@@ -170,6 +170,14 @@ def _squad(system_id: str, data: Any) -> Squad:
         raise ShareError(f"This link is damaged: {bad.errors(include_url=False)[0]['msg']}.") from bad
 
 
+#: Kinds stored whole (not packed like a squad): their model, and what a damaged one fails to hold.
+_WHOLE: dict[str, tuple[type[BaseModel], str]] = {
+    "game": (Game, "its game"),
+    "request": (Request, "the choices it asks for"),
+    "answer": (Answer, "the choices it carries"),
+}
+
+
 def decode(token: str) -> Shared:
     """Open a token; raises only :class:`ShareError`, with a message for the player."""
     payload = _unwrap(token)
@@ -178,23 +186,12 @@ def decode(token: str) -> Shared:
         raise ShareError("This link is damaged: it names no rule system.")
     if payload["k"] == "squad":
         return Shared(kind="squad", squad=_squad(system_id, payload.get("d")))
-    if payload["k"] == "request":
-        try:
-            req = Request.model_validate(payload.get("d"))
-        except ValidationError as bad:
-            raise ShareError("This link is damaged: the choices it asks for cannot be read.") from bad
-        if req.system != system_id:
-            raise ShareError("This link is damaged: its request is for another rule system.")
-        return Shared(kind="request", request=req)
-    if payload["k"] == "answer":
-        try:
-            return Shared(kind="answer", answer=Answer.model_validate(payload.get("d")))
-        except ValidationError as bad:
-            raise ShareError("This link is damaged: the choices it carries cannot be read.") from bad
+    kind = payload["k"]
+    model, what = _WHOLE[kind]
     try:
-        game = Game.model_validate(payload.get("d"))
+        value = model.model_validate(payload.get("d"))
     except ValidationError as bad:
-        raise ShareError("This link is damaged: its game cannot be read.") from bad
-    if game.system != system_id:
-        raise ShareError("This link is damaged: its game is for another rule system.")
-    return Shared(kind="game", game=game)
+        raise ShareError(f"This link is damaged: {what} cannot be read.") from bad
+    if getattr(value, "system", system_id) != system_id:
+        raise ShareError(f"This link is damaged: its {kind} is for another rule system.")
+    return Shared.model_validate({"kind": kind, kind: value})

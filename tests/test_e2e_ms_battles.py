@@ -63,8 +63,9 @@ def plan(page: Page, ref: str, keep: list[str]) -> None:
     expect(card.locator('.holding[data-section="Face down"]')).to_be_visible()
 
 
-def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None:
-    page = phone.new_page()
+def drawn_game(page: Page, server: Server) -> None:
+    """Two sample suits in a new game, set up with real dice (every die a 1, so the hands are
+    known: the priority roll and both shuffles), and both hands drawn."""
     page.goto(server.url)
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
     new_squad(page, server, 1)
@@ -74,13 +75,16 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     page.select_option("#side-1-squad", index=1)
     page.click("#start-game")
     expect(page.locator(".unit-card")).to_have_count(2)
-
-    # Setup with real dice: the priority roll and both shuffles, every die a 1.
     page.select_option("#action-pick", "setup")
     page.click("#action-typed")
     type_dice(page)
     apply_result(page)
     act(page, "draw")
+
+
+def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    drawn_game(page, server)
 
     plan(page, "0/u1", ["SB-1", "TR-3"])
     plan(page, "1/u1", ["HB-2", "HB-3"])
@@ -120,19 +124,7 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     table = browser.new_context(**PHONE)
     guest = browser.new_context(**PHONE)
     page = table.new_page()
-    page.goto(server.url)
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    new_squad(page, server, 1)
-    new_squad(page, server, 2)
-    page.goto(server.url + "#/games")
-    page.select_option("#side-0-squad", index=0)
-    page.select_option("#side-1-squad", index=1)
-    page.click("#start-game")
-    page.select_option("#action-pick", "setup")
-    page.click("#action-typed")
-    type_dice(page)
-    apply_result(page)
-    act(page, "draw")
+    drawn_game(page, server)
     game_url = page.url
 
     page.click("#remote-ask-1")

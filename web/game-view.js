@@ -3,7 +3,7 @@
 // Every change goes through the engine (game.*) and is saved at once.
 import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
-import { newId } from "./store.js";
+import { newId, newSeed } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
@@ -409,11 +409,6 @@ function askBlock(ask, choose) {
     return el("li", {}, el("label", {}, tick, ` ${o.label}`));
   })), button("Confirm", () => choose([...chosen], {}), { class: "primary", id: "ask-confirm" }));
   return box;
-}
-
-// A fresh seed for "Roll for me"; the engine rolls from it, the same again if a pick is asked for.
-function newSeed() {
-  return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
 function oddsBlock(odds) {

@@ -2,7 +2,7 @@
 // says so, and a damaged link only produces a message: what is saved stays as it was.
 import { el, clear, button, notify } from "./dom.js";
 import { tokenBox } from "./share-box.js";
-import { newId } from "./store.js";
+import { newId, newSeed } from "./store.js";
 import { profileText } from "./squads-view.js";
 import { cardElement } from "./unit-card.js";
 
@@ -87,8 +87,7 @@ async function applyAnswer(root, engine, store, answer) {
   const fail = (message) => root.append(el("p", { class: "error", id: "open-error", role: "alert" }, message),
     el("p", {}, "Nothing was changed in your saved games."), el("a", { href: "#/games", class: "button" }, "Games"));
   if (!game) { fail("This answer belongs to a game that is not on this phone."); return; }
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  const reply = await engine.call("remote.apply", { game, answer, seed });
+  const reply = await engine.call("remote.apply", { game, answer, seed: newSeed() });
   if (!reply.ok) { fail(reply.error.message); return; }
   store.putGame(reply.result);
   location.hash = `#/game/${game.id}`;

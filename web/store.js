@@ -77,6 +77,11 @@ function read(key) {
   }
 }
 
+// A seed for a roll by the app: the engine rolls from it, the same again if it has to ask a pick.
+export function newSeed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
 export function newId(prefix) {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return prefix + Array.from(bytes, (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 10);

@@ -33,8 +33,7 @@ from core.systems.gunframe.catalogue import (
 
 FrameId = Literal["scout", "light", "medium", "heavy", "super_heavy", "infantry", "tank", "flyer"]
 #: Kinds of structure a game can hold (L2903-2907, L1701, L1921-1947, L1969-1973); see :mod:`.structures`.
-StructureId = Literal[
-    "",
+StructureKind = Literal[
     "civilian",
     "hard_civilian",
     "military",
@@ -45,6 +44,8 @@ StructureId = Literal[
     "gun_emplacement",
     "beacon",
 ]
+#: A unit's structure field: empty for every unit that is not a structure.
+StructureId = Literal["", StructureKind]
 
 _UPGRADE_HELP = "Upgrade id from the catalogue, e.g. 'deflect' or 'piercing'. Known ids: " + ", ".join(
     UPGRADE_IDS

@@ -448,16 +448,20 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
 
+def _nerve_odds(unit: GameUnit, inspired: bool, passed: str, failed: str) -> ActionOdds:
+    """The chance a panic-type Pilot Skill roll passes (Fearless, Inspiring: L2314, L2324)."""
+    keep = keep_chance(unit, inspired)
+    return ActionOdds(
+        tables={},
+        facts={passed: keep, failed: 1 - keep},
+        summary=f"Pilot Skill {skill_of(unit)}+" + (", a failure re-rolled" if inspired else ""),
+    )
+
+
 def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
     edits = Edits(game)
     pos, _, inspirer = _panic_checks(edits, inp)
-    unit = edits.unit(pos)
-    keep = keep_chance(unit, inspirer is not None)
-    return ActionOdds(
-        tables={},
-        facts={"keeps control": keep, "panics": 1 - keep},
-        summary=f"Pilot Skill {skill_of(unit)}+" + (", a failure re-rolled" if inspirer else ""),
-    )
+    return _nerve_odds(edits.unit(pos), inspirer is not None, "keeps control", "panics")
 
 
 PANIC = ActionSpec(
@@ -522,12 +526,7 @@ def resolve_terrifying(game: Game, inp: TerrifyingInput, dice: DiceSource) -> Ac
 def terrifying_odds(game: Game, inp: TerrifyingInput) -> ActionOdds:
     edits = Edits(game)
     pos, _, inspirer = _terror_checks(edits, inp)
-    keep = keep_chance(edits.unit(pos), inspirer is not None)
-    return ActionOdds(
-        tables={},
-        facts={"makes contact": keep, "stops short": 1 - keep},
-        summary=f"Pilot Skill {skill_of(edits.unit(pos))}+" + (", a failure re-rolled" if inspirer else ""),
-    )
+    return _nerve_odds(edits.unit(pos), inspirer is not None, "makes contact", "stops short")
 
 
 TERRIFYING = ActionSpec(

@@ -25,13 +25,13 @@ among the units caught.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource
 from core.systems.base import ActionResult, ActionSpec, Change, UnitState
-from core.systems.gunframe.building import GunframeUnit
+from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
 
 if TYPE_CHECKING:
@@ -172,17 +172,7 @@ class PlaceInput(BaseModel):
     side: int = Field(
         ge=0, le=7, description="The side the structures belong to (the defender's, in a Raid)."
     )
-    kind: Literal[
-        "civilian",
-        "hard_civilian",
-        "military",
-        "hard_military",
-        "objective_building",
-        "raid_target",
-        "bunker",
-        "gun_emplacement",
-        "beacon",
-    ] = Field(
+    kind: StructureKind = Field(
         default="civilian",
         description="Civilian 2/5, hard civilian 2/10, military 3/6, hard military 3/12 (Defense/Armour, "
         "L2903-2907); objective building 3/6 (L1701); Raid target 2/5 (L1921); bunker 3/12 (L1935); gun "
