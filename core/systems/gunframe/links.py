@@ -210,6 +210,7 @@ def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult
     index = find_trigger(edits, pos, "lovers", None)
     _mark(edits, pos, "lovers", index)
     partner = partner_of(edits, pos, "lovers")
+    edits.drop_extra(pos, "systems_used")  # a fresh activation: each weapon system once more (L1046-1050)
     text = (
         f"{edits.name(pos)} sees {edits.name(partner)} fall and takes a free activation: two actions, "
         "not counted as its own activation"

@@ -15,7 +15,9 @@ What a unit keeps in ``state.extra`` (runtime state of digest 2.4):
 * ``reboot``: special actions already put into rebooting (L960);
 * ``used``: once-per-battle upgrades spent (Lucky, Ablative Armour, Quick
   Reflexes, Well Read);
-* ``form``: the current form of a transforming unit.
+* ``form``: the current form of a transforming unit;
+* ``systems_used``: the weapon systems that attacked in the unit's current activation (L1046-1050),
+  cleared when it next activates and at the start of a turn.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ TURN_FLAGS: dict[str, Any] = {
     "locked": False,
     "evaded": False,
     "split": None,
+    "systems_used": None,
 }
 
 

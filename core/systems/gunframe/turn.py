@@ -22,6 +22,7 @@ from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
 from core.systems.gunframe.environment import dark, environment_of
 from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
 from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
@@ -366,6 +367,7 @@ class EvadeInput(BaseModel):
     unit: str = Field(description="The unit evading, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
     quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
+    reaction_trigger: ReactionTrigger | None = trigger_field()
     darkness: bool = Field(
         default=False,
         description="The Darkness free evade after a move in obscuring terrain far from enemies: 1 FP, none "
@@ -395,7 +397,8 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     elif edits.extra(pos, "evaded", False):
         raise ValueError(f"{name} has made its evade action this turn (L1385)")
     elif inp.reaction:
-        how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + ")"
+        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
+        how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + f", {why})"
     elif inp.quick_reflexes:
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     if not inp.darkness:  # a free action does not use up the one evade a turn (L802)
@@ -514,6 +517,7 @@ class SpendInput(BaseModel):
         default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
     )
     quick_reflexes: bool = Field(default=False, description="A free reaction move, once a game (L2338).")
+    reaction_trigger: ReactionTrigger | None = trigger_field()
 
 
 def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult:
@@ -526,8 +530,9 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
         raise ValueError("only combining spends more than one Focus Point at once (L2537)")
     _gravity(game, inp.use, upgrades_of(edits.unit(pos)), name)
     if inp.use == "reaction_move":
+        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
         text = f"{name} " + react(edits, pos, inp.quick_reflexes, options_of(game).react_more_than_once)
-        return ActionResult(changes=edits.changes(), text=text + " with a move")
+        return ActionResult(changes=edits.changes(), text=text + f" with a move, {why}")
     if inp.quick_reflexes:
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     spend_fp(edits, pos, inp.points, outside_cap=inp.use == "combine")
@@ -722,6 +727,7 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     if edits.get(pos, "activated"):
         raise ValueError(f"{name} has already activated this turn (L798)")
     edits.set(pos, "activated", True)
+    edits.drop_extra(pos, "systems_used")  # a new activation: each weapon system once more (L1046-1050)
     actions = "two actions"
     if edits.has(pos, "distracted"):
         edits.remove_condition(pos, "distracted")
