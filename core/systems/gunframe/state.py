@@ -310,7 +310,8 @@ def halve(value: int) -> int:
 
 def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
     """A flyer knocked down or shut down lands as if it fell 8" (L926): hits per inch, a plain defense
-    roll, knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
+    roll with the full Defense even when shut down (L900; halved only under the named option, L958),
+    knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
     (L2065), space spares them all (L2808); Reckless halves them too (L2340), each halving rounding up."""
     edits.remove_condition(pos, "flying")
     unit = edits.unit(pos)
@@ -322,8 +323,8 @@ def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
         hits = halve(hits)
     if "reckless" in upgrades_of(unit):
         hits = halve(hits)
-    defense = defense_value(unit)
-    if edits.has(pos, "shut_down"):
+    defense = defense_value(unit)  # an unmodified defense roll (L900): a fall is not an attack (L958)
+    if edits.has(pos, "shut_down") and edits.option("fall_defense_halved_when_shut_down"):
         defense = halve(defense)
     damage, _ = roll_hits(hits, defense, dice, f"{unit.name} falls")
     destroyed = edits.damage(pos, damage)

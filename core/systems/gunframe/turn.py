@@ -53,10 +53,15 @@ def on_table(unit: GameUnit) -> bool:
 
 
 def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
-    """A unit that adds to its side's Focus Points: on the table, running (L694, L758), a gunframe (L764),
-    not crippled (L2727) unless the option lets Anger Issues or Reinforced units count (digest 11.36)."""
+    """A unit that adds to its side's Focus Points: on the table, running (L694, L758), a gunframe (L764)
+    or an Escort convoy vehicle (L1890, unless the option leaves it out), not crippled (L2727) unless the
+    option lets Anger Issues or Reinforced units count (digest 11.36)."""
     state = unit.state
-    if not on_table(unit) or "shut_down" in state.conditions or is_conventional(unit):
+    if not on_table(unit) or "shut_down" in state.conditions:
+        return False
+    if unit.profile.get("mission_unit") == "convoy":  # operates as a unit (L1890)
+        return not opts.convoy_adds_no_fp and "crippled" not in state.conditions
+    if is_conventional(unit):
         return False
     if "crippled" in state.conditions:
         return opts.crippled_immune_counts_for_fp and bool(upgrades_of(unit) & {"anger_issues", "reinforced"})
