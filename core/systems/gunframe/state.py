@@ -287,6 +287,43 @@ def pass_chance(skill: int) -> float:
     return (7 - skill) / 6
 
 
+def check_lucky(edits: Edits, pos: Pos) -> None:
+    """A unit may use Lucky (L2330): it has the upgrade and has not spent it this battle."""
+    name = edits.name(pos)
+    if "lucky" not in upgrades_of(edits.unit(pos)):
+        raise ValueError(f"{name} is not Lucky (L2330)")
+    if "lucky" in (edits.extra(pos, "used", []) or []):
+        raise ValueError(f"{name} has used its Lucky reroll already (L2330)")
+
+
+def lucky_pilot_roll(
+    edits: Edits, pos: Pos, dice: DiceSource, purpose: str, lucky: bool
+) -> tuple[bool, int, str]:
+    """A Pilot Skill roll (L555-563) that a Lucky unit rolls again when it fails, once per battle (L2330):
+    its one die is the dice it picks, and a player rerolls only a failure.  Lucky is spent only when
+    used.  Returns the result, the face that stands and a note for the log."""
+    unit = edits.unit(pos)
+    ok, face = pilot_roll(unit, dice, purpose)
+    if ok or not lucky:
+        return ok, face, ""
+    edits.set_extra(pos, "used", [*(edits.extra(pos, "used", []) or []), "lucky"])
+    again = dice.roll(1, 6, f"{purpose} (Lucky)")[0]
+    return again >= skill_of(unit), again, f" (Lucky: {face} rolled again)"
+
+
+def lucky_pass_dist(skill: int, lucky: bool) -> Dist[int]:
+    """1 for a pass, 0 for a fail, of a Pilot Skill roll a Lucky unit rolls again on a fail (L2330),
+    exactly as :func:`lucky_pilot_roll` resolves it.
+
+    >>> lucky_pass_dist(4, True).probability(1)
+    Fraction(3, 4)
+    """
+    once = Dist.die(6).map(lambda face: int(face >= skill))
+    if not lucky:
+        return once
+    return Dist.die(6).bind(lambda face: Dist.constant(1).scale(6) if face >= skill else once)
+
+
 def hits_dist(hits: int, defense: int) -> Dist[int]:
     """Damage from ``hits`` automatic hits met by ``defense`` dice saving on 4+ (L1154-1176)."""
     if defense <= 0:

@@ -27,11 +27,12 @@ from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
     can_act,
+    check_lucky,
     halve,
     is_conventional,
     is_structure,
-    pass_chance,
-    pilot_roll,
+    lucky_pass_dist,
+    lucky_pilot_roll,
     profile_of,
     react,
     skill_of,
@@ -313,6 +314,11 @@ class LockInput(BaseModel):
 
     unit: str = Field(description="The unit locking on, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     target: str = Field(description="The enemy it can see (L1362).", json_schema_extra={"ui": "enemy-unit"})
+    lucky: bool = Field(
+        default=False,
+        description="A Lucky locker rolls its Pilot Skill roll against Defense Matrix again if it fails, "
+        "once per battle (L2330).",
+    )
 
 
 def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
@@ -330,11 +336,17 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{name} has made its Target Lock action this turn (L1358)")
     edits.set_extra(pos, "locked", True)
     detail: dict[str, Any] = {}
-    if "defense_matrix" in upgrades_of(edits.unit(t_pos)):
-        ok, face = pilot_roll(edits.unit(pos), dice, f"{name} against Defense Matrix")
+    matrix = "defense_matrix" in upgrades_of(edits.unit(t_pos))
+    luck = ""
+    if inp.lucky and not matrix:
+        raise ValueError(f"{target} has no Defense Matrix: there is no roll for Lucky to repeat (L2330)")
+    if inp.lucky:
+        check_lucky(edits, pos)
+    if matrix:
+        ok, face, luck = lucky_pilot_roll(edits, pos, dice, f"{name} against Defense Matrix", inp.lucky)
         detail["pilot_roll"] = face
         if not ok:
-            text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face})"
+            text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face}){luck}"
             return ActionResult(changes=edits.changes(), text=text, detail=detail)
     if edits.counter(t_pos, "evade"):
         edits.set_counter(t_pos, "evade", 0)
@@ -345,14 +357,18 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
     else:
         edits.set_counter(t_pos, "target_lock", 1)
         text = f"{name} locks {target}"
-    text += f"; {target} may react (L1425)"
+    text += f"{luck}; {target} may react (L1425)"
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
 
 def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     _, _, unit = game.unit(inp.unit)
     _, _, target = game.unit(inp.target)
-    p = pass_chance(skill_of(unit)) if "defense_matrix" in upgrades_of(target) else 1.0
+    p = (
+        float(lucky_pass_dist(skill_of(unit), inp.lucky).probability(1))
+        if "defense_matrix" in upgrades_of(target)
+        else 1.0
+    )
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
 
 
@@ -625,6 +641,12 @@ class ReservesInput(BaseModel):
         default=False,
         description="One unit arriving from ambush during the turn instead of in the End phase (L1564-1570).",
     )
+    lucky: list[str] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Lucky units among them that roll a failed Pilot Skill roll again, once per battle "
+        "(L2330).",
+    )
 
 
 def _reserve_rules(game: Game, side: int, ambush: bool) -> None:
@@ -650,6 +672,10 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
         raise ValueError("a single unit comes out of ambush at a time (L1568)")
     if not set(inp.halo) <= set(inp.units):
         raise ValueError("a HALO drop is one of the called reserves")
+    if not set(inp.lucky) <= set(inp.units):
+        raise ValueError("Lucky rerolls the roll of one of the called reserves (L2330)")
+    for ref in inp.lucky:
+        check_lucky(edits, edits.find(ref))
     _reserve_rules(game, sides.pop(), inp.ambush)
     lines = []
     for ref, pos in zip(inp.units, spots, strict=True):
@@ -665,7 +691,8 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
             raise ValueError("nobody drops in from reserve inside a space structure (L2075)")
         if ref in inp.halo and not ups & HALO_UPGRADES:
             raise ValueError(f"{unit.name} cannot drop in: it needs Jump, HALO or Reckless (L1556, L2340)")
-        ok, face = pilot_roll(unit, dice, f"{unit.name} from reserve")
+        ok, roll, luck = lucky_pilot_roll(edits, pos, dice, f"{unit.name} from reserve", ref in inp.lucky)
+        face = f"{roll}{luck}"
         if not ok:
             if inp.ambush:
                 edits.remove_condition(pos, "in_reserve")
@@ -688,15 +715,11 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text="; ".join(lines))
 
 
-def _passes(skill: int) -> Dist[int]:
-    return Dist.die(6).map(lambda face: int(face >= skill))
-
-
 def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
     """How many of the called reserves arrive: a sum of Pilot Skill passes."""
     dist: Dist[int] = Dist.constant(0)
     for ref in inp.units:
-        dist = dist + _passes(skill_of(game.unit(ref)[2]))
+        dist = dist + lucky_pass_dist(skill_of(game.unit(ref)[2]), ref in inp.lucky)
     return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
 
 
