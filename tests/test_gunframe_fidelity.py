@@ -158,6 +158,8 @@ def test_with_three_sides_the_app_asks_whom_the_target_is_engaged_with() -> None
     with pytest.raises(NeedChoice) as asked:
         attack(g, MISS)
     assert asked.value.field == "engaged_with_friend"
+    shown = odds(g, "attack", {"attacker": "0/a", "target": "1/t"})  # the odds show before the question
+    assert shown.summary == "3 firepower dice against 3 defense dice"
     assert [c.value for c in asked.value.options] == [True, False]
     with pytest.raises(ValueError, match="only be attacked at Close"):
         attack(g, MISS, engaged_with_friend=True)

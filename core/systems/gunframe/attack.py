@@ -215,6 +215,8 @@ class Plan:
     lucky_base: PoolSpec | None = None
     #: The weapon system counted against one attack per system this activation (L1046-1050), if any.
     counts_system: bool = False
+    #: The target is engaged and the app must ask with whom before rolling (more than two sides, L992).
+    ask_engaged: bool = False
 
 
 def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
@@ -253,7 +255,7 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     t_weapons = weapon_upgrades(t_prof, t_form)
     a_cond, t_cond = set(attacker.state.conditions), set(target.state.conditions)
     close = inp.weapon == "close"
-    _check_engagement(game, inp, attacker, target, a_cond, t_cond)
+    ask_engaged = _check_engagement(game, inp, attacker, target, a_cond, t_cond)
 
     # Firepower (L1062-1088).
     value = getattr(all_forms(a_prof)[a_form], inp.weapon)
@@ -433,6 +435,7 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         split_value=split_value,
         lucky_base=lucky_base,
         counts_system=_check_system_use(attacker, inp),
+        ask_engaged=ask_engaged,
     )
 
 
@@ -453,13 +456,14 @@ def lucky_policy(spec: PoolSpec) -> PoolSpec:
 
 def _check_engagement(
     game: Game, inp: AttackInput, attacker: GameUnit, target: GameUnit, a_cond: set[str], t_cond: set[str]
-) -> None:
+) -> bool:
     """Who may attack whom at which range, from the Engaged and Flying conditions the players set.
 
     * Close attacks pass between two flyers or two ground units only (L922); a ground unit touching a
       flyer uses its Short system on it (L924).
     * An engaged unit attacks only at Close (L990); an enemy engaged with the attacker's side is attacked
-      only at Close (L992).  With more than two sides the app asks whom the target is engaged with.
+      only at Close (L992).  With more than two sides the app asks whom the target is engaged with
+      (True: :func:`resolve` asks before rolling; the odds are shown meanwhile).
     """
     flying_a, flying_t = "flying" in a_cond, "flying" in t_cond
     if inp.weapon == "close" and flying_a != flying_t:
@@ -469,25 +473,20 @@ def _check_engagement(
             "in base contact with a flyer uses its Short system (L922-924)"
         )
     if inp.weapon == "close":
-        return
+        return False
     ground_on_flyer = inp.weapon == "short" and flying_t and not flying_a
     if "engaged" in a_cond and not ground_on_flyer:
         raise ValueError(f"{attacker.name} is engaged: it can only make close attacks (L990)")
     if "engaged" not in t_cond or ground_on_flyer:
-        return
+        return False
     with_friend = inp.engaged_with_friend
     if with_friend is None and len(game.sides) == 2:
         with_friend = True
-    if with_friend is None:
-        raise NeedChoice(
-            "engaged_with_friend",
-            f"Is {target.name} in base contact with a unit of {attacker.name}'s side?",
-            [Choice(value=True, label="Yes"), Choice(value=False, label="No, with another side's unit")],
-        )
     if with_friend:
         raise ValueError(
             f"{target.name} is engaged with a unit of your side: it can only be attacked at Close (L992)"
         )
+    return with_friend is None
 
 
 def _check_system_use(attacker: GameUnit, inp: AttackInput) -> bool:
@@ -591,6 +590,13 @@ def _state_path(side: int, idx: int) -> list[str | int]:
 def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     """Roll the attack, then the defense, and apply the damage."""
     p = plan(game, inp)
+    if p.ask_engaged:
+        t, a = p.target[2], p.attacker[2]
+        raise NeedChoice(
+            "engaged_with_friend",
+            f"Is {t.name} in base contact with a unit of {a.name}'s side?",
+            [Choice(value=True, label="Yes"), Choice(value=False, label="No, with another side's unit")],
+        )
     paid = _pay(game, inp, p)
     a_spec = p.lucky_base if inp.lucky == "attacker" and p.lucky_base else p.attack
     a_roll = roll_pool(a_spec, dice, "attack")
