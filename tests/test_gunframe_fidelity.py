@@ -157,13 +157,13 @@ def test_with_three_sides_the_app_asks_whom_the_target_is_engaged_with() -> None
     g = set_state(g, "1/t", "conditions", ["engaged"])
     with pytest.raises(NeedChoice) as asked:
         attack(g, MISS)
-    assert asked.value.field == "engaged_with_friend"
+    assert asked.value.field == "target_engaged_with"
     shown = odds(g, "attack", {"attacker": "0/a", "target": "1/t"})  # the odds show before the question
     assert shown.summary == "3 firepower dice against 3 defense dice"
-    assert [c.value for c in asked.value.options] == [True, False]
+    assert [c.value for c in asked.value.options] == ["attacker_side", "another_side"]
     with pytest.raises(ValueError, match="only be attacked at Close"):
-        attack(g, MISS, engaged_with_friend=True)
-    assert state(attack(g, [4, 4, 4, 1, 1, 1], engaged_with_friend=False), "1/t").damage == 3
+        attack(g, MISS, target_engaged_with="attacker_side")
+    assert state(attack(g, [4, 4, 4, 1, 1, 1], target_engaged_with="another_side"), "1/t").damage == 3
 
 
 def test_flyers_and_ground_units_do_not_fight_at_close_range() -> None:
@@ -195,12 +195,13 @@ def test_lucky_asks_which_dice_after_the_roll_and_rerolls_only_those() -> None:
         (1, "Die 1: 1"),
         (2, "Die 2: 5"),
         (3, "Die 3: 4"),
+        (0, "None: keep Lucky for later"),
     ]
     out = attack(g, [1, 5, 4, 6], lucky="attacker", lucky_dice=[2])
     assert state(out, "1/t").damage == 2  # the 1 stays a miss; 6 and 4 hit
     assert out.log[-1].detail["power_points"] == 1
     assert state(out, "0/a").extra["used"] == ["lucky"]
-    kept = attack(g, [1, 5, 4], lucky="attacker", lucky_dice=[])
+    kept = attack(g, [1, 5, 4], lucky="attacker", lucky_dice=[0])
     assert "used" not in state(kept, "0/a").extra  # nothing picked: Lucky kept for later
     with pytest.raises(ValueError, match="no die 4"):
         attack(g, [1, 5, 4], lucky="attacker", lucky_dice=[4])
@@ -211,7 +212,7 @@ def test_lucky_never_rerolls_a_die_twice() -> None:
     g = start([mech("L", "lucky", "warrior")], [mech("T", defense=0)])
     with pytest.raises(NeedChoice) as asked:
         attack(g, [1, 2, 5, 3], weapon="close", lucky="attacker")
-    assert [c.label for c in asked.value.options] == ["Die 2: 2", "Die 3: 5"]  # die 1 became a 3
+    assert [c.label for c in asked.value.options][:2] == ["Die 2: 2", "Die 3: 5"]  # die 1 became a 3
     with pytest.raises(ValueError, match="rerolled once"):
         attack(g, [1, 2, 5, 3], weapon="close", lucky="attacker", lucky_dice=[1])
 
@@ -229,8 +230,8 @@ def every_outcome(g: Game, raw: dict[str, Any]) -> dict[int, Fraction]:
             stack += [([*faces, *more], pick) for more in product(range(1, 7), repeat=need.needed)]
             continue
         except NeedChoice as asked:
-            misses = [c.value for c in asked.options if int(c.label.split(": ")[1]) < 4]
-            stack.append((faces, misses))
+            misses = [c.value for c in asked.options if c.value and int(c.label.split(": ")[1]) < 4]
+            stack.append((faces, misses or [0]))
             continue
         damage = state(done, raw["target"]).damage
         out[damage] = out.get(damage, Fraction(0)) + Fraction(1, 6 ** len(faces))

@@ -151,17 +151,19 @@ class AttackInput(BaseModel):
         "the player picks which dice to roll again (each die once, L353). The odds assume it rerolls "
         "every die that missed.",
     )
-    lucky_dice: list[int] | None = Field(
-        default=None,
+    lucky_dice: list[int] = Field(
+        default_factory=list,
         max_length=MAX_DICE,
         description="The dice the Lucky unit rolls again, by their place in its pool (1 = first), picked "
-        "after the roll; asked when left empty. An empty list keeps Lucky for later (L2330).",
+        "after the roll; asked when left empty; [0] keeps Lucky for later (L2330).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     reaction_trigger: ReactionTrigger | None = trigger_field()
-    engaged_with_friend: bool | None = Field(
-        default=None,
-        description="The target is in base contact with one of the attacker's side (L992). Read from the "
-        "Engaged condition with two sides; asked with more.",
+    target_engaged_with: Literal["unknown", "attacker_side", "another_side"] = Field(
+        default="unknown",
+        description="Whom an engaged target is in base contact with (L992): with two sides it can only be "
+        "the attacker's side; with more the app asks.",
+        json_schema_extra={"ui": "hidden"},  # answered through the question before the roll
     )
     guardian: str | None = Field(
         default=None,
@@ -184,7 +186,7 @@ class AttackInput(BaseModel):
             raise ValueError("Quick Reflexes pays for a reaction (L2338)")
         if self.reaction_trigger is not None and not self.reaction:
             raise ValueError("a trigger is only for an attack made as a reaction (L1424-1426)")
-        if self.lucky_dice is not None and self.lucky == "none":
+        if self.lucky_dice and self.lucky == "none":
             raise ValueError("dice to reroll are picked only for a Lucky unit (L2330)")
         return self
 
@@ -479,14 +481,16 @@ def _check_engagement(
         raise ValueError(f"{attacker.name} is engaged: it can only make close attacks (L990)")
     if "engaged" not in t_cond or ground_on_flyer:
         return False
-    with_friend = inp.engaged_with_friend
-    if with_friend is None and len(game.sides) == 2:
-        with_friend = True
-    if with_friend:
+    engaged_with = inp.target_engaged_with
+    if len(game.sides) == 2:
+        if engaged_with == "another_side":
+            raise ValueError("with two sides an engaged target can only be in contact with your side")
+        engaged_with = "attacker_side"
+    if engaged_with == "attacker_side":
         raise ValueError(
             f"{target.name} is engaged with a unit of your side: it can only be attacked at Close (L992)"
         )
-    return with_friend is None
+    return engaged_with == "unknown"
 
 
 def _check_system_use(attacker: GameUnit, inp: AttackInput) -> bool:
@@ -593,9 +597,12 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     if p.ask_engaged:
         t, a = p.target[2], p.attacker[2]
         raise NeedChoice(
-            "engaged_with_friend",
+            "target_engaged_with",
             f"Is {t.name} in base contact with a unit of {a.name}'s side?",
-            [Choice(value=True, label="Yes"), Choice(value=False, label="No, with another side's unit")],
+            [
+                Choice(value="attacker_side", label="Yes"),
+                Choice(value="another_side", label="No, with another side's unit"),
+            ],
         )
     paid = _pay(game, inp, p)
     a_spec = p.lucky_base if inp.lucky == "attacker" and p.lucky_base else p.attack
@@ -708,31 +715,37 @@ def _lucky(
     """Lucky (L2330): the player sees the pool, then picks any of its dice to roll again; a die rerolled
     already keeps its face (L353).  Spent once per battle when at least one die is picked."""
     unit = who[2]
-    if inp.lucky_dice is None:
+    if not inp.lucky_dice:
         faces = ", ".join(str(d.final) for d in roll.dice)
         options = [
             Choice(value=i + 1, label=f"Die {i + 1}: {d.final}")
             for i, d in enumerate(roll.dice)
             if d.rerolled is None
         ]
+        options.append(Choice(value=0, label="None: keep Lucky for later"))
         raise NeedChoice(
             "lucky_dice",
             f"{unit.name} rolled {faces}. Which dice does its Lucky roll again?",
             options,
             many=True,
         )
-    bad = [i for i in inp.lucky_dice if not 1 <= i <= len(roll.dice)]
+    picked = set(inp.lucky_dice) - {0}
+    if picked and 0 in inp.lucky_dice:
+        raise ValueError("pick dice to roll again, or none to keep Lucky, not both")
+    bad = sorted(i for i in picked if not 1 <= i <= len(roll.dice))
     if bad:
         raise ValueError(f"{unit.name}'s {purpose} pool has {len(roll.dice)} dice: there is no die {bad[0]}")
-    again = [i - 1 for i in inp.lucky_dice if roll.dice[i - 1].rerolled is None]
-    if len(again) < len(set(inp.lucky_dice)):
+    again = sorted(i - 1 for i in picked if roll.dice[i - 1].rerolled is None)
+    if len(again) < len(picked):
         raise ValueError("a die already rolled again keeps its face: each die is rerolled once (L353)")
     if not again:
         edits.notes.append(f"{unit.name} keeps its Lucky for later")
         return roll
     pos = (who[0], who[1])
     edits.set_extra(pos, "used", [*edits.extra(pos, "used", []), "lucky"])  # once per battle (L2330)
-    edits.notes.append(f"Lucky: {unit.name} rolls {len(again)} {purpose} dice again")
+    edits.notes.append(
+        f"Lucky: {unit.name} rolls {len(again)} {purpose} {'die' if len(again) == 1 else 'dice'} again"
+    )
     return reroll_chosen(spec, roll, again, dice, purpose)
 
 
