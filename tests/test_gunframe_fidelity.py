@@ -443,3 +443,29 @@ def test_combined_form_must_be_as_big_as_the_largest_member() -> None:
     assert "combiner-frame" not in rules("medium", {"armour": 8 + 3})
     heavy = {"armour": 10 + 3, "close": 4, "short": 4, "medium": 3, "long": 3}
     assert "combiner-frame" not in rules("heavy", heavy)
+
+
+def test_lucky_panic_and_jump_charge_rolls() -> None:
+    """Lucky rolls a failed panic roll (L2771) or jump charge roll (L940) again (L2330), not on top of
+    Inspiring's re-roll of the same die (L2324, L353)."""
+    red = [mech("Ann", "lucky"), mech("Bea"), mech("Cat", "inspiring")]
+    g = hurt(start(red), "0/b", 7)
+    g = run(g, "attack", [4, 4, 4, 1, 1, 1], attacker="1/t", target="0/b")
+    assert state(g, "0/b").destroyed
+    assert odds(g, "panic", {"unit": "0/a", "fallen": "0/b", "lucky": True}).facts["keeps control"] == 0.75
+    kept = run(g, "panic", [2, 4], unit="0/a", fallen="0/b", lucky=True)
+    assert kept.log[-1].text == "Ann keeps control after Bea falls (rolled 2, re-rolled 4 (Lucky))"
+    assert state(kept, "0/a").extra["used"] == ["lucky"]
+    with pytest.raises(ValueError, match="Lucky would add nothing"):
+        run(g, "panic", [2, 4], unit="0/a", fallen="0/b", lucky=True, inspiring="0/c")
+    jumper = start([mech("Hop", "jump", "lucky", "death_from_above")], [mech("T"), mech("U")])
+    jumper = hurt(jumper, "1/t", 6)  # 2 Armour left
+    raw = {"unit": "0/a", "target": "1/t", "lucky": True}
+    facts = odds(jumper, "jump_charge", raw).facts
+    assert facts["pilot roll passes"] == 0.75
+    assert facts["target destroyed"] == pytest.approx(3 / 4 * 2 / 3)  # a pass, then a D3 of 2 or 3
+    out = run(jumper, "jump_charge", [1, 6, 5], **raw)  # 1 fails, 6 passes, D3 from 5 = 3
+    assert out.log[-1].text == (
+        "Hop jump charges T and passes its Pilot Skill roll (6 (Lucky: 1 rolled again)): "
+        "T takes 3 damage and is destroyed, Hop takes 1 (Death From Above)"
+    )
