@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, expect
 
 from core import api
 
-#: Ranged systems first: the Terror-Bot flies, and a flyer never makes close attacks on a walker (L922).
+#: Ranged systems first: the Terror-Bot flies, and a flyer never makes close attacks on a walker (L924).
 WEAPONS = ("short", "medium", "long", "close")
 
 

@@ -127,7 +127,7 @@ def test_rapid_fire_pays_for_the_second_use_and_reactions_do_not_count() -> None
     assert state(attack(fresh, MISS), "0/a").extra["systems_used"] == ["short"]
 
 
-# --- engagement (L990-992) and flyers (L922-924) -----------------------------------------------------
+# --- engagement (L990-992) and flyers (L924) ---------------------------------------------------------
 
 
 def test_engaged_units_attack_and_are_attacked_only_at_close_range() -> None:
@@ -167,7 +167,7 @@ def test_with_three_sides_the_app_asks_whom_the_target_is_engaged_with() -> None
 
 
 def test_flyers_and_ground_units_do_not_fight_at_close_range() -> None:
-    """L922: close attacks only flyer against flyer; L924: a ground unit in contact uses Short."""
+    """L924: close attacks only flyer against flyer, and a ground unit in contact uses Short."""
     g = start([mech("A")], [mech("T", "fly")])
     assert "flying" in state(g, "1/t").conditions
     with pytest.raises(ValueError, match="T is flying: close attacks pass only between two flyers"):

@@ -461,7 +461,7 @@ def _check_engagement(
 ) -> bool:
     """Who may attack whom at which range, from the Engaged and Flying conditions the players set.
 
-    * Close attacks pass between two flyers or two ground units only (L922); a ground unit touching a
+    * Close attacks pass between two flyers or two ground units only (L924); a ground unit touching a
       flyer uses its Short system on it (L924).
     * An engaged unit attacks only at Close (L990); an enemy engaged with the attacker's side is attacked
       only at Close (L992).  With more than two sides the app asks whom the target is engaged with
@@ -472,7 +472,7 @@ def _check_engagement(
         who = attacker.name if flying_a else target.name
         raise ValueError(
             f"{who} is flying: close attacks pass only between two flyers or two ground units; a ground unit "
-            "in base contact with a flyer uses its Short system (L922-924)"
+            "in base contact with a flyer uses its Short system (L924)"
         )
     if inp.weapon == "close":
         return False
