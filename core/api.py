@@ -319,7 +319,12 @@ def share_encode(args: ShareArgs) -> Token:
     """A share token for a squad or a game."""
     if (args.squad is None) == (args.game is None):
         raise RequestError("share either a squad or a game")
-    token = share.encode_squad(args.squad) if args.squad else share.encode_game(args.game)  # type: ignore[arg-type]
+    if args.squad is not None:
+        token = share.encode_squad(args.squad)
+    else:
+        assert args.game is not None
+        # hidden holdings stay on the phone that holds the game (RuleSystem.shareable)
+        token = share.encode_game(games.shareable(args.game))
     return Token(token=token, length=len(token))
 
 
@@ -463,9 +468,15 @@ class ActResult(BaseModel):
     event: Event | None = None
 
 
-def game_odds(args: ActArgs) -> ActionOdds:
-    """Exact odds of an action before it is rolled."""
-    return games.odds(args.game, args.action, args.input)
+class OddsArgs(ActArgs):
+    viewer: int | None = Field(
+        default=None, ge=0, description="Who is looking: a side, or none for the shared table phone."
+    )
+
+
+def game_odds(args: OddsArgs) -> ActionOdds:
+    """Exact odds of an action before it is rolled, from what the viewer may know."""
+    return games.odds(args.game, args.action, args.input, args.viewer)
 
 
 def game_act(args: ActArgs) -> ActResult:
@@ -505,13 +516,23 @@ class Views(BaseModel):
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
 
 
-def game_views(args: GameArgs) -> Views:
-    """What each unit holds beyond its tracked values (hands, piles), private parts marked."""
+class ViewsArgs(GameArgs):
+    viewer: int | None = Field(
+        default=None, ge=0, description="Who is looking: a side, or none for the shared table phone."
+    )
+
+
+def game_views(args: ViewsArgs) -> Views:
+    """What each unit holds beyond its tracked values (hands, piles), as the viewer may see it.
+
+    On the shared phone (no viewer) private parts are marked, for their owner to open; a side
+    sees its own and never another side's.
+    """
     system = _system(args.game.system)
     views = {}
     for s, side in enumerate(args.game.sides):
         for u, unit in enumerate(side.units):
-            view = system.unit_view(args.game, s, u)
+            view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
     return Views(views=views, status=system.status(args.game))
@@ -639,10 +660,10 @@ OPERATIONS: dict[str, Operation] = {
     "remote.apply": Operation(RemoteApplyArgs, remote_apply, Game, "Apply choices made on another phone."),
     "share.qr": Operation(QrArgs, qr, Qr, "A QR code as SVG."),
     "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
-    "game.odds": Operation(ActArgs, game_odds, ActionOdds, "Exact odds of an action."),
+    "game.odds": Operation(OddsArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
-    "game.views": Operation(GameArgs, game_views, Views, "What each unit holds (hands, piles)."),
+    "game.views": Operation(ViewsArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource
 from core.squad import Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, UnitState
+from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
 
 #: Version of the saved game format; core.storage migrates older saves forward.
 GAME_SCHEMA = 1
@@ -181,11 +181,17 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     if len(systems) != 1:
         raise ValueError("every side of a game must use the same rule system")
     system = implementation(systems.pop())
+    profiles = [
+        (side_name, [system.profile_model.model_validate(e.profile) for e in squad.units])
+        for side_name, squad in sides
+    ]
+    problems = system.game_violations(profiles)
+    if problems:
+        raise ValueError("this game cannot start: " + "; ".join(p.message for p in problems))
     out = []
-    for side_name, squad in sides:
+    for (side_name, squad), (_, side_profiles) in zip(sides, profiles, strict=True):
         units = []
-        for entry in squad.units:
-            profile = system.profile_model.model_validate(entry.profile)
+        for entry, profile in zip(squad.units, side_profiles, strict=True):
             units.append(
                 GameUnit(
                     key=entry.key,
@@ -210,20 +216,32 @@ def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, B
     return spec, spec.input.model_validate(raw)
 
 
-def odds(game: Game, action: str, raw: dict[str, Any]) -> ActionOdds:
-    """Exact odds of an action with these inputs."""
+def odds(game: Game, action: str, raw: dict[str, Any], viewer: Viewer = None) -> ActionOdds:
+    """Exact odds of an action with these inputs, from what ``viewer`` may know."""
     spec, parsed = _action(game, action, raw)
     if spec.odds is None:
         raise ValueError(f"{spec.label} has no odds to show")
-    return spec.odds(game, parsed)
+    return spec.odds(game, parsed, viewer) if spec.odds_by_viewer else spec.odds(game, parsed)
 
 
 def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:
-    """Resolve an action with ``dice`` and record its result as one event."""
+    """Resolve an action with ``dice`` and record its result as one event.
+
+    A secret input (a hand's pick) is logged by its size only: the log is shown to everyone.
+    """
     spec, parsed = _action(game, action, raw)
     result = spec.resolve(game, parsed, dice)
-    detail = {**result.detail, "action": action, "input": parsed.model_dump(mode="json")}
+    logged = parsed.model_dump(mode="json")
+    for name in spec.secret_fields:
+        value = logged.get(name)
+        logged[name] = len(value) if isinstance(value, list) else None
+    detail = {**result.detail, "action": action, "input": logged}
     return record(game, "action", result.text, result.changes, detail)
+
+
+def shareable(game: Game) -> Game:
+    """The game as a share link carries it (the system leaves out what is hidden)."""
+    return implementation(game.system).shareable(game)
 
 
 def adjust(game: Game, changes: list[Change], text: str = "") -> Game:

@@ -188,6 +188,10 @@ class ActionOdds(BaseModel):
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
+#: Who is looking at a game: a side (0 = first), or ``None`` for the table's shared phone, which
+#: everyone sees (it marks private holdings for their owner to open, and odds use what all know).
+Viewer = int | None
+
 
 def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     """A system's named readings as a game stores them (``Game.options``), keys of other uses ignored.
@@ -209,8 +213,12 @@ class ActionSpec:
     label: str
     input: type[BaseModel]
     resolve: Callable[[Game, Any, DiceSource], ActionResult]
-    odds: Callable[[Game, Any], ActionOdds] | None = None
+    odds: Callable[..., ActionOdds] | None = None
     help: str = ""
+    #: The odds depend on who is looking (hidden cards): ``odds(game, input, viewer)`` is called.
+    odds_by_viewer: bool = False
+    #: Input fields holding a secret pick: the log keeps their count, never their value.
+    secret_fields: tuple[str, ...] = ()
 
 
 @dataclass
@@ -252,8 +260,12 @@ class RuleSystem(ABC):
                 lines.append(CardLine(label=name.replace("_", " ").capitalize(), value=str(value)))
         return UnitCard(title=self.unit_name(profile), lines=lines)
 
-    def unit_view(self, game: Game, side: int, index: int) -> UnitView | None:
-        """Piles, hands and other holdings of a unit in play (none by default)."""
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
+        """Piles, hands and other holdings of a unit in play (none by default).
+
+        ``viewer`` is who looks: a private section is left out of what another side sees, and
+        marked private (hidden until its owner opens it) on the shared phone.
+        """
         return None
 
     def unit_name(self, profile: BaseModel) -> str:
@@ -276,6 +288,17 @@ class RuleSystem(ABC):
     def status(self, game: Game) -> list[CardLine]:
         """The state of the game as a whole (mission, environment, clocks), shown under its title."""
         return []
+
+    def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
+        """Why these sides (name, unit profiles) cannot start a game together (none by default)."""
+        return []
+
+    def shareable(self, game: Game) -> Game:
+        """The game as a share link may carry it: by default all of it.
+
+        A system with hidden holdings returns a copy without them (see its own notes).
+        """
+        return game
 
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).
