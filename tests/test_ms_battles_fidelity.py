@@ -502,3 +502,12 @@ def test_every_action_undoes_and_redoes_exactly() -> None:
     assert seen == set(SYSTEM.actions)
     hit = [{z: s.units[0].state.counters[z] for z in ("high", "mid", "low")} for s in g.sides]
     assert g.round == 2 and hit == [{"high": 0, "mid": 3, "low": 0}, {"high": 1, "mid": 1, "low": 0}]
+
+
+def test_the_next_round_button_points_to_cleanup() -> None:
+    """L67, L103-L105: the turn counter moves on at cleanup only, not by a separate step."""
+    g = act(game(DECK_A, DECK_B), "setup", priority_side=0)
+    reply = api.call("game.round", {"game": g.model_dump(mode="json")})
+    assert not reply["ok"] and reply["error"]["message"] == (
+        "a turn ends with the Cleanup action, which starts the next one (L67, L103-L105)"
+    )

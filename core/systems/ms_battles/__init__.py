@@ -21,6 +21,7 @@ from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
+    Change,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -160,6 +161,10 @@ class MobileSuitBattles(RuleSystem):
     def unit_view(self, game: Game, side: int, index: int, viewer: int | None = None) -> UnitView:
         """Hand (private, picked to plan), face-down cards, piles, as ``viewer`` may see them."""
         return unit_view(game, side, index, viewer)
+
+    def start_round(self, game: Game) -> list[Change]:
+        """A turn ends with its cleanup, which moves the turn counter on (L67, L103-L105)."""
+        raise ValueError("a turn ends with the Cleanup action, which starts the next one (L67, L103-L105)")
 
     def status(self, game: Game) -> list[CardLine]:
         """Turn, phase, priority marker and the result once the game is over (L9, L44-L46, L67)."""
