@@ -241,7 +241,9 @@ def test_the_turn_counter_advances_at_cleanup_and_undoes() -> None:
 
 
 def test_no_cleanup_before_the_cards_are_revealed() -> None:
+    assert status(game(DECK_A, DECK_B))["Phase"] == "setup (L50)"
     g = act(game(DECK_A, DECK_B), "setup", priority_side=0)
+    assert status(g)["Phase"] == "planning"
     with pytest.raises(ValueError, match="reveal the cards first"):
         act(g, "cleanup", force=True)
     g = act(g, "draw")

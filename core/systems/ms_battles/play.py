@@ -923,6 +923,8 @@ def playing(game: Game) -> None:
 def phase(board: Board) -> str:
     """Where the turn stands (L67): planning until the cards are revealed, then action, then cleanup."""
     seats = living(board)
+    if not started(board):
+        return "setup (L50)"
     if any(s.play.revealed for s in board.seats):
         return "cleanup" if not pending(board) else "action"
     if seats and all((s.play.planned or s.play.drawn) and not s.play.hand for s in seats):
