@@ -7,6 +7,19 @@ anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
 :mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
 planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
 chance is the order of each deck, and the odds of the "draw" action are exact.
+
+**Hidden cards and who may see them (L71).**  A game lives on the table's
+phone.  What the app shows depends on who looks (``viewer``): the shared table
+phone marks hands and face-down cards private, hidden until their owner opens
+them; another side's phone sees how many cards, never which; draw odds for a
+suit are computed from what the viewer knows, so only the owner's odds use the
+cards they put back under the deck.  The log names no hidden card (draws and
+plans log counts; the reveal names the cards), and a game link made while cards
+are hidden carries the game as it stood before that planning began.  This is
+hiding, not encryption: the saved game and a game link hold the deck order and
+the positions of every card as data, and someone who decodes the raw storage or
+link can read them.  Players who need real secrecy plan on their own phones
+(:mod:`core.remote`), where the picks never show on the table phone before the reveal.
 """
 
 from __future__ import annotations
