@@ -18,8 +18,9 @@ plans log counts; the reveal names the cards), and a game link made while cards
 are hidden carries the game as it stood before that planning began.  This is
 hiding, not encryption: the saved game and a game link hold the deck order and
 the positions of every card as data, and someone who decodes the raw storage or
-link can read them.  Players who need real secrecy plan on their own phones
-(:mod:`core.remote`), where the picks never show on the table phone before the reveal.
+link can read them.  Planning on one's own phone (:mod:`core.remote`) also keeps
+the hand off the table phone's screen; the picks still travel in the answer link
+and are stored with the game.
 """
 
 from __future__ import annotations
