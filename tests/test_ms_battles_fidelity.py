@@ -249,6 +249,9 @@ def test_no_cleanup_before_the_cards_are_revealed() -> None:
     g = act(g, "draw")
     with pytest.raises(ValueError, match="reveal the cards first"):
         act(g, "cleanup")
+    for name, raw in (("resolve_card", {}), ("resolve_turn", {"steps": [{}]})):
+        with pytest.raises(ValueError, match="still face down: reveal them first"):
+            act(g, name, **raw)
 
 
 def test_setup_happens_once_and_set_aside_cards_stay_out() -> None:

@@ -1024,9 +1024,16 @@ def do_reveal(game: Game, inp: RevealInput, dice: DiceSource) -> ActionResult:
     return _result(board, ["cards face up: " + "; ".join(shown), *notes])
 
 
+def face_up(board: Board) -> None:
+    """Cards resolve in the action phase, once they are face up (L67, L75)."""
+    if not any(s.play.revealed for s in board.seats):
+        raise ValueError("the cards are still face down: reveal them first (L67, L75)")
+
+
 def do_resolve(game: Game, inp: ResolveInput, dice: DiceSource) -> ActionResult:
     playing(game)
     board = load(game)
+    face_up(board)
     notes, detail = resolve_card(board, inp)
     return _result(board, notes, detail)
 
@@ -1034,6 +1041,7 @@ def do_resolve(game: Game, inp: ResolveInput, dice: DiceSource) -> ActionResult:
 def do_turn(game: Game, inp: TurnInput, dice: DiceSource) -> ActionResult:
     playing(game)
     board = load(game)
+    face_up(board)
     notes: list[str] = []
     details = []
     for n, step in enumerate(inp.steps, 1):
