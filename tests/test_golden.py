@@ -1,0 +1,70 @@
+"""Formats players keep: share links and saves made by an older build open with the same meaning.
+
+``tests/golden/v<version>/`` holds files written by ``tests/golden/generate.py`` with the code of
+that version (never rewritten): each is what a player kept (a token in a link, a saved store) and
+what it meant then.  Every later build must read it to exactly that meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core import share, storage
+
+GOLDEN = Path(__file__).parent / "golden"
+FILES = sorted(GOLDEN.glob("v*/*.json"))
+TOKENS = [f for f in FILES if f.name.startswith("token-")]
+STORES = [f for f in FILES if f.name.startswith("store")]
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def test_there_are_golden_files_of_every_kind_players_keep() -> None:
+    kinds = {_read(f)["means"]["kind"] for f in TOKENS}
+    assert kinds == {"squad", "game", "request"}
+    assert {f.name for f in TOKENS if "squad" in f.name} == {
+        "token-squad-gunframe.json",
+        "token-squad-msb.json",
+    }
+    assert STORES
+
+
+@pytest.mark.parametrize("path", TOKENS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_an_old_share_link_opens_with_the_same_meaning(path: Path) -> None:
+    data = _read(path)
+    assert share.decode(data["token"]).model_dump(mode="json") == data["means"]
+
+
+@pytest.mark.parametrize("path", TOKENS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_what_an_old_link_held_shares_again_to_the_same_meaning(path: Path) -> None:
+    """Today's encoder may pack differently, but what it packs still means the same."""
+    means = share.Shared.model_validate(_read(path)["means"])
+    if means.squad is not None:
+        token = share.encode_squad(means.squad)
+    elif means.game is not None:
+        token = share.encode_game(means.game)
+    else:
+        assert means.request is not None
+        token = share.encode_request(means.request)
+    assert share.decode(token).model_dump(mode="json") == _read(path)["means"]
+
+
+@pytest.mark.parametrize("path", STORES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_an_old_save_loads_with_the_same_meaning_and_nothing_set_aside(path: Path) -> None:
+    data = _read(path)
+    loaded = storage.load(data["saved"])
+    assert loaded.set_aside == []
+    assert loaded.readonly is False
+    # the store keeps the same squads, units and games (a newer schema number only)
+    got = loaded.model_dump(mode="json")["store"]
+    want = data["means"]["store"]
+    assert {k: v for k, v in got.items() if k != "schema_version"} == {
+        k: v for k, v in want.items() if k != "schema_version"
+    }
