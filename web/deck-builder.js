@@ -1,6 +1,6 @@
 // Mobile Suit Battles: the deck builder for an own mobile suit (a frame and its twenty cards).
 // The player picks a frame, a pilot, a weapon per slot, boosters and generic cards, and adds
-// own cards in a one-card-at-a-time editor. Every change asks the engine (msb.assemble) for
+// own cards in a one-card-at-a-time editor. Every change asks the engine (the system's assemble tool) for
 // the assembled suit, the counters by slot and the deck violations: no rule lives here.
 // The picks are kept in `choice` (core: builder.DeckChoice); an engine error is shown and
 // changes nothing the player entered.
@@ -35,13 +35,14 @@ const problemText = (error) => (error.problems.length
 
 export async function deckBuilder(root, engine, store, squad, key, { asData, nextKey }) {
   clear(root);
-  const partsReply = await engine.call("msb.parts");
+  const tool = (name, args = {}) => engine.call("system.tool", { system: squad.system, tool: name, args });
+  const partsReply = await tool("parts");
   if (!partsReply.ok) { root.append(el("p", { class: "error" }, partsReply.error.message)); return; }
   const parts = partsReply.result;
   const entry = squad.units.find((u) => u.key === key);
   let choice = { name: "New mobile suit", frame: structuredClone(parts.frames[0]), pilot_cards: [], weapons: [], boosters: [], generics: [], own_cards: [] };
   if (entry) {
-    const split = await engine.call("msb.split", { profile: entry.profile });
+    const split = await tool("split", entry.profile);
     if (split.ok) choice = split.result;
     else {
       notify(`This suit cannot open in the deck builder (${split.error.message}): edit it as data.`);
@@ -59,7 +60,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
   let asked = 0;
   const refresh = async () => {
     const mine = ++asked;
-    const reply = await engine.call("msb.assemble", { choice: send() });
+    const reply = await tool("assemble", send());
     if (mine !== asked) return reply;
     if (!reply.ok) {
       delete status.dataset.legal;
@@ -312,7 +313,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
     ability.addEventListener("input", () => { card.ability = ability.value; });
 
     const save = async () => {
-      const reply = await engine.call("msb.card", { card });
+      const reply = await tool("card", card);
       if (!reply.ok) { error.textContent = `This card cannot be kept yet: ${problemText(reply.error)}`; return; }
       if (index >= 0) choice.own_cards[index] = reply.result;
       else choice.own_cards.push(reply.result);

@@ -45,6 +45,7 @@ from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
 from core.systems.ms_battles.play import ACTIONS, SuitPlay, draw_odds, fresh_play, hand_dist, hypergeometric
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view
 
 __all__ = [
@@ -183,4 +184,6 @@ SYSTEM = MobileSuitBattles(
     resources=RESOURCES,
     actions=ACTIONS,
     options=MsbOptions,
+    tools=TOOLS,
+    editor=EDITOR,
 )
