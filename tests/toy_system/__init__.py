@@ -19,6 +19,7 @@ from core.systems.base import (
     ActionOdds,
     ActionResult,
     ActionSpec,
+    CatalogueUnit,
     Change,
     ResourceDef,
     RuleSystem,
@@ -41,8 +42,8 @@ class ToyUnit(BaseModel):
 class Shoot(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    attacker: str = Field(json_schema_extra={"ui": "own-unit"})
-    target: str = Field(json_schema_extra={"ui": "enemy-unit"})
+    attacker: str = Field(description="Who shoots.", json_schema_extra={"ui": "own-unit"})
+    target: str = Field(description="Whom it shoots at.", json_schema_extra={"ui": "enemy-unit"})
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
 
 
@@ -80,6 +81,12 @@ def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
 
 
 class Toy(RuleSystem):
+    def catalogue(self) -> list[CatalogueUnit]:
+        return [
+            CatalogueUnit(id="grunt", name="Grunt", profile={"name": "Grunt", "hp": 3, "dice": 2}),
+            CatalogueUnit(id="brute", name="Brute", profile={"name": "Brute", "hp": 6, "dice": 3}),
+        ]
+
     def unit_cost(self, profile: Any) -> int:
         return int(profile.hp + 2 * profile.dice)
 
