@@ -3,6 +3,12 @@
 It is not a rulebook: a unit has hit points and a number of d6 that hit on 4+.
 The layer must work with any system; this one keeps its tests independent of
 how far the real systems have come.
+
+It also shows that a system plugs in with nothing outside its folder but one
+registration line: it has its own editor kind (``toy-dial``, the module
+``editor-toy-dial.js`` beside this file), its own typed state of a unit in play
+(:class:`Heat`, kept in ``UnitState.extra``) and its own tool (``suggest``).  A test
+site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 """
 
 from __future__ import annotations
@@ -21,10 +27,15 @@ from core.systems.base import (
     ActionSpec,
     CatalogueUnit,
     Change,
+    EditorInfo,
     ResourceDef,
     RuleSystem,
+    ToolSpec,
     TrackedDef,
     UnitState,
+    UnitView,
+    ViewItem,
+    ViewSection,
     Violation,
 )
 
@@ -55,6 +66,14 @@ def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
 
+class Heat(BaseModel):
+    """The toy's own state of a unit in play (``UnitState.extra``): shots fired so far."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    shots: int = Field(default=0, ge=0, description="Shots this unit has fired in the game.")
+
+
 def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     spec, s, u, left, a_name, t_name = _pool(game, shot)
     roll = roll_pool(spec, dice, "attack")
@@ -62,6 +81,11 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     target = game.sides[s].units[u]
     path = ["sides", s, "units", u, "state"]
     changes = [Change(path=[*path, "damage"], value=target.state.damage + damage)]
+    a_side, a_index, attacker = game.unit(shot.attacker)
+    heat = Heat.model_validate(attacker.state.extra)
+    changes.append(
+        Change(path=["sides", a_side, "units", a_index, "state", "extra", "shots"], value=heat.shots + 1)
+    )
     if damage >= left:
         changes.append(Change(path=[*path, "destroyed"], value=True))
     return ActionResult(
@@ -77,6 +101,36 @@ def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
     return ActionOdds(
         tables={"damage": table(hits)},
         facts={"destroyed": float(sum(p for k, p in hits.probabilities() if k >= left))},
+    )
+
+
+class Budget(BaseModel):
+    """What the toy editor asks: a name and the points to spend."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40, description="The unit's name.")
+    points: int = Field(ge=3, le=60, description="Points to spend on hit points and dice.")
+
+
+class Suggestion(BaseModel):
+    profile: ToyUnit
+    cost: int
+    text: str = Field(description="The unit in one line, for the editor to show.")
+
+
+def suggest(budget: Budget) -> Suggestion:
+    """The unit a budget buys: as many dice as a third of the points (at most 10), the rest in hit points.
+
+    >>> suggest(Budget(name="Ace", points=12)).text
+    'Ace: 4 hit points, 4 dice, 12 points'
+    """
+    dice = min(10, budget.points // 3)
+    hp = min(20, budget.points - 2 * dice)
+    unit = ToyUnit(name=budget.name, hp=hp, dice=dice)
+    cost = SYSTEM.unit_cost(unit)
+    return Suggestion(
+        profile=unit, cost=cost, text=f"{unit.name}: {hp} hit points, {dice} dice, {cost} points"
     )
 
 
@@ -96,7 +150,13 @@ class Toy(RuleSystem):
         return []
 
     def initial_state(self, profile: Any) -> UnitState:
-        return UnitState(max_damage=profile.hp, counters={"aim": 0})
+        return UnitState(max_damage=profile.hp, counters={"aim": 0}, extra=Heat().model_dump())
+
+    def unit_view(self, game: Game, side: int, index: int) -> UnitView:
+        heat = Heat.model_validate(game.sides[side].units[index].state.extra)
+        return UnitView(
+            sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])]
+        )
 
     def pack_profile(self, profile: Any) -> Any:
         return [profile.name, profile.hp, profile.dice]
@@ -117,4 +177,10 @@ SYSTEM = Toy(
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={"shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds)},
+    tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
+    editor=EditorInfo(
+        kind="toy-dial",
+        tools={"suggest": "suggest"},
+        data={"default_name": "Dialled", "default_points": 12},
+    ),
 )
