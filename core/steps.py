@@ -34,36 +34,45 @@ from core.pool import MAX_DICE, PoolRoll, PoolSpec, roll_pool
 class ShotChain(BaseModel):
     """Roll ``to_hit``; every success is a hit; the target then rolls one save die per hit.
 
-    ``save`` describes one save die (its ``dice`` is ignored: it is rolled once per hit); each
-    of its successes stops one hit.  Without ``save`` every hit goes through.
+    ``save`` describes one save die (its ``dice`` is ignored: it is rolled once per hit, up to
+    ``max_saves``); each of its successes is a passed save.  What a hit does then is the system's:
+    a passed save may stop the hit (:meth:`through`) or a failed one add damage (:meth:`failed`,
+    MechaStellar's Armor Saves, at most three per weapon, L218-L225).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     to_hit: PoolSpec
     save: PoolSpec | None = Field(default=None, description="One save die, rolled for each hit.")
+    max_saves: int | None = Field(default=None, ge=1, le=MAX_DICE, description="Most saves one attack rolls.")
 
     def saves_for(self, hits: int) -> PoolSpec | None:
         """The save pool for this many hits (None when there is nothing to save)."""
-        if self.save is None or hits == 0:
+        rolled = hits if self.max_saves is None else min(hits, self.max_saves)
+        if self.save is None or rolled == 0:
             return None
-        return self.save.model_copy(update={"dice": hits})
+        return self.save.model_copy(update={"dice": rolled})
 
     @staticmethod
     def through(hits: int, saved: int) -> int:
-        """Hits that get through: each save stops one, never below zero."""
-        return max(0, hits - saved)
+        """Hits not stopped by a passed save."""
+        return hits - saved
+
+    def failed(self, hits: int, saved: int) -> int:
+        """Saves rolled and failed."""
+        pool = self.saves_for(hits)
+        return (pool.dice if pool else 0) - saved
 
     def dist(self) -> Dist[tuple[int, int]]:
-        """Exact ``(hits, hits through)``, from the same pools the roll uses.
+        """Exact ``(hits, saves passed)``, from the same pools the roll uses.
 
         >>> chain = ShotChain(to_hit=PoolSpec(dice=1, success_on=4), save=PoolSpec(dice=1, success_on=5))
-        >>> chain.dist().probability((1, 1))  # a hit (1/2) that is not saved (2/3)
+        >>> chain.dist().probability((1, 0))  # a hit (1/2) whose save fails (2/3)
         Fraction(1, 3)
         """
         hits = self.to_hit.dist().map(lambda k: k[0])
         if self.save is None:
-            return hits.map(lambda h: (h, h))
+            return hits.map(lambda h: (h, 0))
         die_total = self.save.die_dist().total
         top = max(hits.weights)
         out: dict[tuple[int, int], int] = {}
@@ -72,28 +81,40 @@ class ShotChain(BaseModel):
             saved = pool.dist().map(lambda k: k[0]) if pool else Dist.constant(0)
             scale = die_total**top // saved.total  # every branch over one denominator
             for s, w2 in saved.weights.items():
-                key = (h, self.through(h, s))
-                out[key] = out.get(key, 0) + w * w2 * scale
+                out[(h, s)] = out.get((h, s), 0) + w * w2 * scale
         return Dist(out, hits.total * die_total**top)
 
     def through_dist(self) -> Dist[int]:
-        """Hits that get through, alone."""
-        return self.dist().map(lambda k: k[1])
+        """Hits not stopped by a save, alone."""
+        return self.dist().map(lambda k: self.through(*k))
+
+    def failed_dist(self) -> Dist[int]:
+        """Failed saves, alone."""
+        return self.dist().map(lambda k: self.failed(*k))
 
     def roll(self, source: DiceSource) -> ChainRoll:
         """Roll to hit, then the saves for the hits (the order a player rolls them)."""
         hit = roll_pool(self.to_hit, source, "to hit")
         pool = self.saves_for(hit.successes)
         saves = roll_pool(pool, source, "saves") if pool else None
-        through = self.through(hit.successes, saves.successes if saves else 0)
-        return ChainRoll(hit=hit, saves=saves, hits=hit.successes, through=through)
+        saved = saves.successes if saves else 0
+        return ChainRoll(
+            hit=hit,
+            saves=saves,
+            hits=hit.successes,
+            saved=saved,
+            through=self.through(hit.successes, saved),
+            failed=self.failed(hit.successes, saved),
+        )
 
 
 class ChainRoll(BaseModel):
     hit: PoolRoll
     saves: PoolRoll | None
     hits: int
+    saved: int
     through: int
+    failed: int
 
 
 # --- sums of dice --------------------------------------------------------------------------

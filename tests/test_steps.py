@@ -48,12 +48,13 @@ CHAINS = [
         save=PoolSpec(dice=1, success_on=5, reroll="faces", reroll_faces=(1,)),
     ),
     ShotChain(to_hit=PoolSpec(dice=2, sides=10, success_on=7), save=PoolSpec(dice=1, sides=10, success_on=9)),
+    ShotChain(to_hit=PoolSpec(dice=3, success_on=3), save=PoolSpec(dice=1, success_on=4), max_saves=2),
 ]
 
 
 @pytest.mark.parametrize("chain", CHAINS, ids=range(len(CHAINS)))
 def test_a_shot_chain_has_the_odds_of_every_roll(chain: ShotChain) -> None:
-    brute = enumerate_rolls(lambda dice: (lambda r: (r.hits, r.through))(chain.roll(dice)))
+    brute = enumerate_rolls(lambda dice: (lambda r: (r.hits, r.saved))(chain.roll(dice)))
     assert as_fractions(chain.dist()) == dict(brute)
     assert sum(brute.values()) == 1
 
@@ -67,6 +68,23 @@ def test_a_shot_chain_by_hand() -> None:
     assert rolled.saves is not None and [d.first for d in rolled.saves.dice] == [1, 4]
     # no hit, no save asked for
     assert chain.roll(TypedDice([1, 2])).saves is None
+
+
+def test_the_armor_save_example_of_mechastellar() -> None:
+    """003, L218-L225: four hits of a PEN 4 weapon on ARM Sv+2: at most three saves, each 2+ on a d10."""
+    four_hits = PoolSpec(dice=4, sides=10, success_on=1)  # the hits are given
+    chain = ShotChain(to_hit=four_hits, save=PoolSpec(dice=1, sides=10, success_on=4 - 2), max_saves=3)
+    with pytest.raises(NeedMoreDice) as asked:
+        chain.roll(TypedDice([5, 5, 5, 5]))
+    assert (asked.value.needed, asked.value.sides, asked.value.purpose) == (3, 10, "saves")
+    rolled = chain.roll(TypedDice([5, 5, 5, 5, 1, 7, 2]))
+    assert (rolled.hits, rolled.saved, rolled.failed) == (4, 2, 1)
+    assert chain.failed_dist().probability(0) == Fraction(9, 10) ** 3
+    # two hits of a PEN 5 weapon: two saves at 3+
+    two = ShotChain(
+        to_hit=PoolSpec(dice=2, sides=10, success_on=1), save=PoolSpec(dice=1, sides=10, success_on=3)
+    )
+    assert two.failed_dist().probability(2) == Fraction(1, 25)
 
 
 @pytest.mark.parametrize(
