@@ -520,7 +520,26 @@ def game_views(args: GameArgs) -> Views:
             view = system.unit_view(args.game, s, u)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views, status=system.status(args.game))
+    return Views(views=views, status=[*system.status(args.game), *_state_lines(args.game)])
+
+
+def _state_lines(game: Game) -> list[CardLine]:
+    """The shared game-wide state (core.game.GameState), where it says anything."""
+    st, names = game.state, [side.name for side in game.sides]
+    lines = [
+        CardLine(label=k.capitalize(), value=v)
+        for k, v in (("mission", st.mission), ("environment", st.environment))
+        if v
+    ]
+    lines += [
+        CardLine(label=key.replace("_", " ").capitalize(), value=str(n)) for key, n in st.clocks.items()
+    ]
+    if st.active_side is not None and st.active_side < len(names) and not st.ended:
+        lines.append(CardLine(label="Turn of", value=names[st.active_side]))
+    if st.ended:
+        won = ", ".join(names[i] for i in st.winners if i < len(names))
+        lines.append(CardLine(label="Game over", value=f"won by {won}" if won else "a draw"))
+    return lines
 
 
 def game_undo(args: GameArgs) -> Game:

@@ -278,6 +278,8 @@ class RuleSystem(ABC):
     tools: dict[str, ToolSpec] = field(default_factory=dict)
     #: The editor its own units are entered with.
     editor: EditorInfo = field(default_factory=EditorInfo)
+    #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
+    state_model: type[BaseModel] | None = None
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
@@ -338,6 +340,15 @@ class RuleSystem(ABC):
         records these changes in the same event, so one undo takes back both.
         """
         return []
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A saved game of this system, as JSON, from game schema ``schema`` to the next one.
+
+        The layer has already made the shared change (e.g. 1 -> 2 added ``state`` at its defaults);
+        a system moves its own values here (e.g. game-wide values it kept among its options into
+        ``state``).  Nothing to do by default.
+        """
+        return data
 
     def pack_profile(self, profile: BaseModel) -> Any:
         """A compact JSON form for share links (the plain dump by default)."""

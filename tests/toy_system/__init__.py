@@ -37,6 +37,7 @@ from core.systems.base import (
     ViewItem,
     ViewSection,
     Violation,
+    read_options,
 )
 
 INFO = SystemInfo(id="toy", name="Toy", rulebook="-", dice="d6", summary="For tests.", status="playable")
@@ -86,6 +87,8 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     changes.append(
         Change(path=["sides", a_side, "units", a_index, "state", "extra", "shots"], value=heat.shots + 1)
     )
+    table = read_options(Volleys, game.state.extra)
+    changes.append(Change(path=["state", "extra", "volleys"], value=table.volleys + 1))
     if damage >= left:
         changes.append(Change(path=[*path, "destroyed"], value=True))
     return ActionResult(
@@ -102,6 +105,12 @@ def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
         tables={"damage": table(hits)},
         facts={"destroyed": float(sum(p for k, p in hits.probabilities() if k >= left))},
     )
+
+
+class Volleys(BaseModel):
+    """The toy's own game-wide state (``Game.state.extra``): shots fired by anyone so far."""
+
+    volleys: int = Field(default=0, ge=0, description="Shots fired in the game.")
 
 
 class Budget(BaseModel):
@@ -158,6 +167,17 @@ class Toy(RuleSystem):
             sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])]
         )
 
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """Game schema 1 kept the volleys among the options: they move to the game's state."""
+        options = dict(data.get("options", {}))
+        if schema == 1 and "volleys" in options:
+            data = {
+                **data,
+                "options": options,
+                "state": {**data["state"], "extra": {"volleys": options.pop("volleys")}},
+            }
+        return data
+
     def pack_profile(self, profile: Any) -> Any:
         return [profile.name, profile.hp, profile.dice]
 
@@ -177,6 +197,7 @@ SYSTEM = Toy(
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={"shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds)},
+    state_model=Volleys,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(
         kind="toy-dial",
