@@ -254,7 +254,7 @@ class EditorInfo(BaseModel):
     tools: dict[str, str] = Field(
         default_factory=dict,
         description="Which of the system's tools the editor calls for each of its steps "
-        "(e.g. {'parts': 'deck.parts'}).",
+        "(e.g. {'assemble': 'assemble'}).",
     )
     data: dict[str, Any] = Field(
         default_factory=dict,
