@@ -1,10 +1,10 @@
 """Write the golden files of the formats players keep, as the code of today makes them.
 
-Run once per change of a kept format (``.venv/bin/python -m tests.golden.generate``): it writes a
-NEW folder named after the engine version and the store schema and refuses to overwrite one, because the files of an
-old build are the point: ``tests/test_golden.py`` checks that every later build opens them with
-the same meaning.  Each file holds what was kept (a share token or a saved store) and what it
-meant when it was made (the decoded squad, game or store, as JSON).
+Run once per change of a kept format (``.venv/bin/python -m tests.golden.generate``): it writes
+a NEW folder named after the engine version and the store schema and refuses to overwrite one,
+because the files of an old build are the point: ``tests/test_golden.py`` checks that every
+later build opens them with the same meaning.  Each file holds what was kept (a share token or
+a saved store) and what it meant when it was made (the decoded squad, game or store, as JSON).
 """
 
 from __future__ import annotations
