@@ -322,7 +322,7 @@ def core_wheel() -> tuple[str, bytes]:
 # --- test sites: test-only rule systems, never in the shipped site -------------------------
 
 
-def test_systems() -> list[tuple[Path, Any]]:
+def extra_systems() -> list[tuple[Path, Any]]:
     """Folders named by ``TC_TEST_SYSTEMS`` (comma-separated, e.g. ``tests/toy_system``), with their INFO.
 
     Set only to build a test site (with ``TC_DIST`` elsewhere than dist/): its core also holds each
@@ -332,7 +332,7 @@ def test_systems() -> list[tuple[Path, Any]]:
     out = []
     for folder in filter(None, os.environ.get("TC_TEST_SYSTEMS", "").split(",")):
         path = (ROOT / folder).resolve()
-        sys.path[:0] = [str(ROOT), str(path.parent)]
+        sys.path[:0] = [p for p in (str(ROOT), str(path.parent)) if p not in sys.path]
         out.append((path, importlib.import_module(path.name).INFO))
     return out
 
@@ -340,7 +340,7 @@ def test_systems() -> list[tuple[Path, Any]]:
 def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """The core's files, plus each test system's package and its registration line."""
     lines = [b"\n# Registered by build.py for a test site (TC_TEST_SYSTEMS)."]
-    for path, info in test_systems():
+    for path, info in extra_systems():
         files = files + [
             (f"core/systems/{info.id}/{p.relative_to(path).as_posix()}", p.read_bytes())
             for p in sorted(path.rglob("*.py"))
@@ -589,7 +589,7 @@ def build() -> dict[str, Any]:
     for path in WEB.iterdir():
         if path.suffix in {".js", ".mjs", ".css"}:
             shutil.copy(path, DIST / path.name)
-    extra = test_systems()
+    extra = extra_systems()
     for folder, _ in extra:
         for path in folder.glob("*.js"):
             shutil.copy(path, DIST / path.name)
