@@ -253,6 +253,12 @@ def test_the_tools_and_editor_are_described_with_real_schemas() -> None:
         "partner_range",
         "repair",
     ]
+    # an own frame starts from a sample's values with the printed-only ones cleared: still a frame
+    data = described["editor"]["data"]
+    own = Frame.model_validate({**sample.FRAMES["vessik"].model_dump(mode="json"), **data["own_frame"]})
+    assert (own.name, own.rule, own.ability, own.base_movement) == ("My frame", "none", "", 4)
+    blank = Card.model_validate({**data["blank_card"], "id": "own-1", "name": "Mine"})
+    assert blank.timing == "on_resolve" and blank.effects == []
     schemas = api.schemas()["system.tool"]["tools"]["ms_battles"]
     assert schemas["assemble"]["args"]["title"] == "DeckChoice"
     assert "own_cards" in schemas["assemble"]["args"]["properties"]

@@ -83,7 +83,7 @@ export async function openEditor(root, { engine, store, squad, key, info, asData
   frameDetails.open = !sameFrame;
   framePick.addEventListener("change", () => {
     const sample = parts.frames.find((f) => f.id === framePick.value);
-    choice.frame = sample ? structuredClone(sample) : { ...choice.frame, id: "", name: "My frame", ability: "", rule: "none" };
+    choice.frame = sample ? structuredClone(sample) : { ...choice.frame, ...structuredClone(data.own_frame) };
     frameDetails.open = !sample;
     drawFrame();
     changed();

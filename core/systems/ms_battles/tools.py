@@ -20,6 +20,7 @@ from core.systems.ms_battles.cards import (
     Card,
     CardType,
     EffectKind,
+    FrameRule,
     MobileSuit,
     Timing,
     Zone,
@@ -133,6 +134,8 @@ EDITOR = EditorInfo(
         "blank_mark": {"zone": "mid", "form": "melee", "count": 1, "range": None},
         "blank_effect": {"kind": get_args(EffectKind)[0], "amount": 1},
         "blank_armor": {z: 4 for z in get_args(Zone)},
+        # an own frame starts from the values on screen, with what only a printed frame has cleared
+        "own_frame": {"id": "", "name": "My frame", "ability": "", "rule": get_args(FrameRule)[0]},
         "new_name": "New mobile suit",
         "unit_label": "mobile suit",
     },
