@@ -13,7 +13,12 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 * **actions**: an input model (its JSON Schema becomes the modifier form) and
   a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
   computed by the same procedure;
-* optionally a compact **packing** of profiles for share links.
+* optionally a compact **packing** of profiles for share links;
+* optionally **tools**: operations of its own beyond the shared ones (e.g. a deck
+  builder's), each an input model, a pure function and a result model, reached
+  through the one generic operation ``system.tool``;
+* the **editor kind** its own units are entered with: ``schema-form`` (a form drawn
+  from the profile's JSON Schema) unless it names another editor of the shell.
 """
 
 from __future__ import annotations
@@ -221,6 +226,51 @@ class ActionSpec:
     secret_fields: tuple[str, ...] = ()
 
 
+class ToolError(ValueError):
+    """A tool's input names something that does not exist (an unknown card...); ``field`` says where."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """An operation a system offers beyond the shared ones (e.g. its deck builder's steps).
+
+    ``run`` is pure: it takes a validated ``input`` and returns a ``result`` model, raising
+    :class:`ToolError` (or ``ValueError``) for a request that cannot be met.  The seam
+    validates the arguments against ``input`` and writes both schemas to the site.
+    """
+
+    name: str
+    input: type[BaseModel]
+    run: Callable[[Any], BaseModel]
+    result: type[BaseModel]
+    doc: str
+
+
+class EditorInfo(BaseModel):
+    """How the shell lets a player enter an own unit of this system."""
+
+    kind: str = Field(
+        default="schema-form",
+        pattern=r"^[a-z][a-z0-9-]{0,39}$",
+        description="The shell's editor module: 'schema-form' draws a form from the profile's JSON "
+        "Schema; another kind names a generic editor (e.g. 'card-deck').",
+    )
+    tools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Which of the system's tools the editor calls for each of its steps "
+        "(e.g. {'assemble': 'assemble'}).",
+    )
+    data: dict[str, Any] = Field(
+        default_factory=dict,
+        description="What the editor needs to know that only the engine knows (choices and their labels, "
+        "blank values).",
+    )
+
+
 @dataclass
 class RuleSystem(ABC):
     """A rule system's contribution to the shared layer."""
@@ -232,6 +282,12 @@ class RuleSystem(ABC):
     actions: dict[str, ActionSpec] = field(default_factory=dict)
     #: Named options where players may read an ambiguous rule differently.
     options: type[BaseModel] | None = None
+    #: Operations of the system's own, by name (see :class:`ToolSpec`).
+    tools: dict[str, ToolSpec] = field(default_factory=dict)
+    #: The editor its own units are entered with.
+    editor: EditorInfo = field(default_factory=EditorInfo)
+    #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
+    state_model: type[BaseModel] | None = None
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
@@ -307,6 +363,15 @@ class RuleSystem(ABC):
         records these changes in the same event, so one undo takes back both.
         """
         return []
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A saved game of this system, as JSON, from game schema ``schema`` to the next one.
+
+        The layer has already made the shared change (e.g. 1 -> 2 added ``state`` at its defaults);
+        a system moves its own values here (e.g. game-wide values it kept among its options into
+        ``state``).  Nothing to do by default.
+        """
+        return data
 
     def pack_profile(self, profile: BaseModel) -> Any:
         """A compact JSON form for share links (the plain dump by default)."""

@@ -70,6 +70,7 @@ from core.systems.ms_battles.play import (
     status_lines,
 )
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view
 
 __all__ = [
@@ -258,4 +259,6 @@ SYSTEM = MobileSuitBattles(
     resources=RESOURCES,
     actions=ACTIONS,
     options=MsbOptions,
+    tools=TOOLS,
+    editor=EDITOR,
 )
