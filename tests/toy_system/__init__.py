@@ -34,6 +34,7 @@ from core.systems.base import (
     TrackedDef,
     UnitState,
     UnitView,
+    Viewer,
     ViewItem,
     ViewSection,
     Violation,
@@ -161,7 +162,7 @@ class Toy(RuleSystem):
     def initial_state(self, profile: Any) -> UnitState:
         return UnitState(max_damage=profile.hp, counters={"aim": 0}, extra=Heat().model_dump())
 
-    def unit_view(self, game: Game, side: int, index: int) -> UnitView:
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView:
         heat = Heat.model_validate(game.sides[side].units[index].state.extra)
         return UnitView(
             sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])]
