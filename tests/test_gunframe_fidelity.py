@@ -349,7 +349,7 @@ def test_escort_brings_three_convoy_vehicles_to_the_defender() -> None:
     assert (profile.speed, profile.defense, profile.armour, profile.skill) == (6, 3, 5, 4)  # L1893-1895
     assert (profile.close, profile.short, profile.medium, profile.long, profile.upgrades) == (0, 0, 0, 0, [])
     assert blue[1].state.max_damage == 5
-    assert {v.rule for v in SYSTEM.unit_violations(profile)} == {"mission-unit-in-squad"}
+    assert blue[1].state.extra == {"mission_unit": "convoy"}  # in the game only, never in a squad
     # It activates and reacts like a unit (L1890), but has no weapon to attack with.
     assert run(escort, "activate", [], unit="1/cv1").log[-1].text == "Convoy vehicle 1 activates: two actions"
     with pytest.raises(ValueError, match="no short weapon system"):

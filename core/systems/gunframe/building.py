@@ -138,12 +138,6 @@ class GunframeUnit(BaseModel):
         "(L2884-2955). Empty for every unit of a squad.",
         json_schema_extra={"ui": "hidden"},
     )
-    mission_unit: Literal["", "convoy"] = Field(
-        default="",
-        description="Only for a unit a mission brings into a game: 'convoy' for an Escort convoy vehicle "
-        "(L1890-1895). Empty for every unit of a squad.",
-        json_schema_extra={"ui": "hidden"},
-    )
 
 
 #: Either the unit itself (its first form) or one of its further forms.
@@ -383,14 +377,6 @@ def unit_violations(profile: GunframeUnit) -> list[Violation]:
                             "L2258",
                         )
                     )
-    if profile.mission_unit:  # the Escort mission brings it, with the book's profile (L1890)
-        return [
-            _v(
-                "mission-unit-in-squad",
-                "A convoy vehicle comes with the Escort mission; it is not a unit to buy",
-                "L1890",
-            )
-        ]
     if profile.structure:  # its values are the structure table's, not a build (L2903)
         return [
             _v(
@@ -586,8 +572,8 @@ def pack(profile: GunframeUnit) -> list[Any]:
     """Compact positional form for share links.
 
     ``[name, frame#, armour, [speed, defense, [c, s, m, l], upgrades], pilot, skill, partner, forms,
-    members, structure, mission_unit]`` with trailing defaults dropped; an upgrade is ``index*8 + slot#``
-    (slot# 0 for none), or ``[index or id, slot#, n]`` when bought N times or unknown to the catalogue.
+    members, structure]`` with trailing defaults dropped; an upgrade is ``index*8 + slot#`` (slot# 0 for
+    none), or ``[index or id, slot#, n]`` when bought N times or unknown to the catalogue.
     """
     out: list[Any] = [
         profile.name,
@@ -600,9 +586,8 @@ def pack(profile: GunframeUnit) -> list[Any]:
         [_pack_form(f) for f in profile.forms],
         profile.combined_members,
         profile.structure,
-        profile.mission_unit,
     ]
-    defaults: list[Any] = ["", 4, "", [], 0, "", ""]
+    defaults: list[Any] = ["", 4, "", [], 0, ""]
     while len(out) > 4 and out[-1] == defaults[len(out) - 5]:
         out.pop()
     return out
@@ -610,8 +595,8 @@ def pack(profile: GunframeUnit) -> list[Any]:
 
 def unpack(data: Any) -> GunframeUnit:
     """Inverse of :func:`pack`; ValueError on anything malformed."""
-    if not isinstance(data, list) or not 4 <= len(data) <= 11:
-        raise ValueError("a packed GUNFRAME unit is a list of 4 to 11 items")
+    if not isinstance(data, list) or not 4 <= len(data) <= 10:
+        raise ValueError("a packed GUNFRAME unit is a list of 4 to 10 items")
     try:
         name, frame, armour, first, *rest = data
         if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame < len(FRAME_NUMBERS):
@@ -622,7 +607,7 @@ def unpack(data: Any) -> GunframeUnit:
             "armour": armour,
             **_unpack_form(first),
         }
-        keys = ("pilot", "skill", "partner", "forms", "combined_members", "structure", "mission_unit")
+        keys = ("pilot", "skill", "partner", "forms", "combined_members", "structure")
         fields.update(zip(keys, rest, strict=False))
         if "forms" in fields:
             if not isinstance(fields["forms"], list):

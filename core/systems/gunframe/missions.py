@@ -24,7 +24,7 @@ from core.systems.gunframe.building import GunframeUnit, unit_cost
 from core.systems.gunframe.environment import end_odds_facts, end_of_turn
 from core.systems.gunframe.links import nemesis_end
 from core.systems.gunframe.options import options_of
-from core.systems.gunframe.state import Edits, is_structure, profile_of, upgrades_of
+from core.systems.gunframe.state import Edits, is_convoy, is_structure, profile_of, upgrades_of
 from core.systems.gunframe.structures import BEACON_KINDS, BUNKER_KINDS, RAID_KINDS, tally
 from core.systems.gunframe.turn import on_table
 
@@ -264,13 +264,12 @@ CONVOY_VEHICLE: dict[str, Any] = {
     "medium": 0,
     "long": 0,
     "upgrades": [],
-    "mission_unit": "convoy",
 }
 
 
 def convoys(game: Game) -> list[Any]:
     """The convoy vehicles in the game (L1886)."""
-    return [u for side in game.sides for u in side.units if u.profile.get("mission_unit") == "convoy"]
+    return [u for side in game.sides for u in side.units if is_convoy(u)]
 
 
 def _add_convoy(game: Game, inp: MissionInput) -> tuple[Change, str] | None:
@@ -296,7 +295,11 @@ def _add_convoy(game: Game, inp: MissionInput) -> tuple[Change, str] | None:
         while f"cv{n}" in keys:
             n += 1
         profile = GunframeUnit.model_validate({**CONVOY_VEHICLE, "name": f"Convoy vehicle {i}"})
-        state = UnitState(max_damage=profile.armour, counters={"target_lock": 0, "evade": 0})
+        state = UnitState(
+            max_damage=profile.armour,
+            counters={"target_lock": 0, "evade": 0},
+            extra={"mission_unit": "convoy"},
+        )
         unit = GameUnit(key=f"cv{n}", name=profile.name, profile=profile.model_dump(mode="json"), state=state)
         units.append(unit.model_dump(mode="json"))
         keys.add(unit.key)
@@ -409,7 +412,7 @@ def _attrition(game: Game) -> tuple[dict[int, int], dict[int, int]]:
             if on_table(u)
             and "shut_down" not in u.state.conditions
             and not is_structure(u)
-            and not u.profile.get("mission_unit")  # a convoy vehicle is not bought (L1890)
+            and not is_convoy(u)  # a convoy vehicle is not bought (L1890)
         )
         for s, side in enumerate(game.sides)
     }

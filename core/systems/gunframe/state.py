@@ -16,6 +16,7 @@ What a unit keeps in ``state.extra`` (runtime state of digest 2.4):
 * ``used``: once-per-battle upgrades spent (Lucky, Ablative Armour, Quick
   Reflexes, Well Read);
 * ``form``: the current form of a transforming unit;
+* ``mission_unit``: ``"convoy"`` for an Escort convoy vehicle the mission added (L1890);
 * ``systems_used``: the weapon systems that attacked in the unit's current activation (L1046-1050),
   cleared when it next activates and at the start of a turn.
 """
@@ -80,6 +81,12 @@ def defense_value(unit: GameUnit) -> int:
 def is_conventional(unit: GameUnit) -> bool:
     """Infantry, tanks and flyers (L2597); they never make Focus Points (L764)."""
     return FRAMES[profile_of(unit).frame].conventional
+
+
+def is_convoy(unit: GameUnit) -> bool:
+    """An Escort convoy vehicle the mission brought into the game (L1886-1895), marked in its state
+    (``extra["mission_unit"]``) since it belongs to no squad."""
+    return unit.state.extra.get("mission_unit") == "convoy"
 
 
 def is_structure(unit: GameUnit) -> bool:

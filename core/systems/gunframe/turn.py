@@ -30,6 +30,7 @@ from core.systems.gunframe.state import (
     check_lucky,
     halve,
     is_conventional,
+    is_convoy,
     is_structure,
     lucky_pass_dist,
     lucky_pilot_roll,
@@ -60,7 +61,7 @@ def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
     state = unit.state
     if not on_table(unit) or "shut_down" in state.conditions:
         return False
-    if unit.profile.get("mission_unit") == "convoy":  # operates as a unit (L1890)
+    if is_convoy(unit):  # operates as a unit (L1890)
         return not opts.convoy_adds_no_fp and "crippled" not in state.conditions
     if is_conventional(unit):
         return False
