@@ -26,9 +26,9 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from core import __version__, limits, remote, share, storage
 from core import game as games
@@ -422,10 +422,21 @@ def qr(args: QrArgs) -> Qr:
 # --- games ----------------------------------------------------------------------------
 
 
+def _fit_name(value: Any) -> Any:
+    """A game's or side's name longer than a game keeps (80) is shortened, never refused:
+    the interface names a game after its squads, and two long squad names must not block it."""
+    if isinstance(value, str) and len(value) > share.MAX_NAME:
+        return value[: share.MAX_NAME - 1].rstrip() + "…"
+    return value
+
+
+FitName = Annotated[str, BeforeValidator(_fit_name)]
+
+
 class NewSide(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=80)
+    name: FitName = Field(min_length=1, max_length=80)
     squad: Squad
 
 
@@ -433,7 +444,7 @@ class NewGameArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=40)
-    name: str = Field(default="Game", max_length=80)
+    name: FitName = Field(default="Game", max_length=80)
     sides: list[NewSide] = Field(min_length=2, max_length=8)
 
 
@@ -707,7 +718,9 @@ def call(op: str, args: Any) -> dict[str, Any]:
     except ValueError as bad:  # a rule refusing the request (e.g. no card left to resolve)
         return _error("invalid", str(bad))
     except Exception as crash:  # the seam never lets a traceback reach the page
-        return _error("internal", f"the engine failed: {type(crash).__name__}: {limits.short(str(crash), 100)}")
+        return _error(
+            "internal", f"the engine failed: {type(crash).__name__}: {limits.short(str(crash), 100)}"
+        )
     ms = (time.perf_counter() - started) * 1000
     return {"ok": True, "result": result, "ms": round(ms, 3)}
 

@@ -61,7 +61,7 @@ class Request(BaseModel):
     side: int
     side_name: str
     at: str = Field(description="Fingerprint of these choices as the game has them now.")
-    picks: list[Pick]
+    picks: list[Pick] = Field(max_length=64)
 
 
 class Chosen(BaseModel):

@@ -67,7 +67,9 @@ class Shared(BaseModel):
     game: Game | None = None
     request: Request | None = None
     answer: Answer | None = None
-    notes: list[str] = Field(default_factory=list, description="What was changed to open it (names shortened).")
+    notes: list[str] = Field(
+        default_factory=list, description="What was changed to open it (names shortened)."
+    )
 
 
 KINDS = {"squad", "game", "request", "answer"}
@@ -189,7 +191,9 @@ def _squad(system_id: str, data: Any, notes: list[str]) -> Squad:
         try:
             profile = system.unpack_profile(packed)
         except ValidationError as bad:
-            raise ShareError(f"This link is damaged: unit {i + 1} cannot be read ({_first_problem(bad)}).") from bad
+            raise ShareError(
+                f"This link is damaged: unit {i + 1} cannot be read ({_first_problem(bad)})."
+            ) from bad
         except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as bad:
             raise ShareError(f"This link is damaged: unit {i + 1} cannot be read.") from bad
         units.append(SquadUnit.model_construct(key=key, profile=profile.model_dump(mode="json")))
