@@ -235,11 +235,15 @@ def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
             check_reply(raw, time.perf_counter() - t0, op)
     elapsed = time.perf_counter() - started
     print(
-        f"\n{len(tokens)} tokens in {elapsed:.1f} s, slowest {slowest * 1000:.0f} ms; {dict(kinds)}; opened {dict(opened)}"
+        f"\n{len(tokens)} tokens in {elapsed:.1f} s, slowest {slowest * 1000:.0f} ms; "
+        f"{dict(kinds)}; opened {dict(opened)}"
     )
     print("seconds by mutation:", {k: round(v, 1) for k, v in spent.items()})
     assert set(kinds) == {"random", "truncated", "flipped", "rechecked", "deep", "huge", "odd"}
     assert opened["game"] > 50 and opened["squad"] > 50  # mutations that stay valid are opened, not refused
+
+
+MS_CARDS = '{"k":"squad","s":"ms_battles","d":{"u":[{"cards":[%s]}]}}'
 
 
 # --- the testers' findings, one test each --------------------------------------------------
@@ -262,22 +266,24 @@ def test_three_thousand_nested_brackets_in_a_42_character_link() -> None:
 
 
 def test_sixty_thousand_empty_cards_in_a_334_character_link() -> None:
-    token = wrap_text('{"k":"squad","s":"ms_battles","d":{"u":[{"cards":[%s]}]}}' % ",".join(["{}"] * 60_000))
+    token = wrap_text(MS_CARDS.replace("%s", ",".join(["{}"] * 60_000)))
     assert len(token) == 334
     reply, seconds = decode(token)
     assert reply["error"]["message"] == (
-        "This link is damaged: unit 1 is too large to be one (it is 240,011 characters long; the most is 200,000)."
+        "This link is damaged: unit 1 is too large to be one "
+        "(it is 240,011 characters long; the most is 200,000)."
     )
     assert seconds < 0.2
 
 
 def test_a_two_kilobyte_deflate_bomb_is_refused_at_once() -> None:
     cards = ",".join(["{}"] * 660_000)
-    token = wrap_text('{"k":"squad","s":"ms_battles","d":{"u":[{"cards":[%s]}]}}' % cards)
+    token = wrap_text(MS_CARDS.replace("%s", cards))
     assert 2000 < len(token) < 3000
     reply, seconds = decode(token)
     assert reply["error"]["message"] == (
-        "This link holds more than a squad or game could: it holds 660,005 lists and objects; the most is 100,000."
+        "This link holds more than a squad or game could: "
+        "it holds 660,005 lists and objects; the most is 100,000."
     )
     assert seconds < 0.5
 
@@ -313,7 +319,7 @@ def test_requests_nested_hundreds_deep(depth: int) -> None:
 
 def test_nan_and_infinity_are_refused_so_every_reply_is_json() -> None:
     for constant in ("NaN", "Infinity", "-Infinity"):
-        request = '{"op":"store.load","args":{"data":{"squads":[],"x":%s}}}' % constant
+        request = '{"op":"store.load","args":{"data":{"squads":[],"x":%s}}}'.replace("%s", constant)
         out = json.loads(api.handle(request))
         assert out["error"]["message"] == "the request is not JSON"
 
