@@ -22,7 +22,8 @@ import pytest
 from core import api, share
 from core.game import Game
 
-#: What every reply is held to.
+#: What every reply is held to (in CPU time of this process: the machine is shared, and the
+#: wall-clock time of a loaded machine measures the other processes).
 MAX_SECONDS = 1.0
 MAX_ERROR_CHARS = 2048
 
@@ -214,11 +215,11 @@ def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
     slowest = 0.0
     spent: Counter[str] = Counter()
     games: list[dict[str, Any]] = []
-    started = time.perf_counter()
+    started = time.process_time()
     for name, token in tokens:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         raw = api.handle(json.dumps({"op": "share.decode", "args": {"token": token}}))
-        seconds = time.perf_counter() - t0
+        seconds = time.process_time() - t0
         slowest = max(slowest, seconds)
         spent[name] += seconds
         reply = check_reply(raw, seconds, name)
@@ -230,10 +231,10 @@ def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
     # what a player does next with an opened game: every step an answer, never a crash
     for game in games:
         for op in ("game.views", "game.undo", "game.redo", "game.round"):
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             raw = api.handle(json.dumps({"op": op, "args": {"game": game}}))
-            check_reply(raw, time.perf_counter() - t0, op)
-    elapsed = time.perf_counter() - started
+            check_reply(raw, time.process_time() - t0, op)
+    elapsed = time.process_time() - started
     print(
         f"\n{len(tokens)} tokens in {elapsed:.1f} s, slowest {slowest * 1000:.0f} ms; "
         f"{dict(kinds)}; opened {dict(opened)}"
@@ -250,9 +251,9 @@ MS_CARDS = '{"k":"squad","s":"ms_battles","d":{"u":[{"cards":[%s]}]}}'
 
 
 def decode(token: str) -> tuple[dict[str, Any], float]:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     raw = api.handle(json.dumps({"op": "share.decode", "args": {"token": token}}))
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     return check_reply(raw, seconds, "decode"), seconds
 
 
