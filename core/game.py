@@ -118,7 +118,9 @@ class Game(BaseModel):
     sides: list[Side] = Field(min_length=1, max_length=8)
     log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
     cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
-    options: dict[str, Any] = Field(default_factory=dict, description="Readings of unclear rules, by key.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, max_length=64, description="Readings of unclear rules, by key."
+    )
     state: GameState = Field(default_factory=GameState)
 
     @model_validator(mode="after")
