@@ -15,8 +15,10 @@ export class Engine extends EventTarget {
     this.marks = null;
     this.queue = [];
     this.restarts = 0;
-    // How long one call may take once the engine is ready before it is given up as hung.
+    // How long a ready engine may stay silent while calls wait before it is given up as hung
+    // (the time since the last reply, so calls queued behind a slow one are not counted twice).
     this.patience = 30000;
+    this.timer = null;
   }
 
   // Started by the app once the service worker controls the page (so the runtime is
@@ -41,15 +43,14 @@ export class Engine extends EventTarget {
       this.answerAll(`The engine could not start: ${detail.message ?? "unknown error"}`);
       this.queue = [];
     }
-    if (state === "ready") for (const entry of this.pending.values()) this.watch(entry);
+    if (state === "ready") this.watch();
     this.dispatchEvent(new CustomEvent("state", { detail: { state, ...detail } }));
   }
 
   answerAll(message) {
-    for (const entry of this.pending.values()) {
-      clearTimeout(entry.timer);
-      entry.resolve({ ok: false, error: { code: "internal", message, problems: [] } });
-    }
+    clearTimeout(this.timer);
+    this.timer = null;
+    for (const resolve of this.pending.values()) resolve({ ok: false, error: { code: "internal", message, problems: [] } });
     this.pending.clear();
   }
 
@@ -67,9 +68,13 @@ export class Engine extends EventTarget {
     this.start();
   }
 
-  watch(entry) {
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => this.restart("The engine stopped answering"), this.patience);
+  // (Re)starts the silence timer while calls wait on a ready engine; stops it when none do.
+  watch() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.state === "ready" && this.pending.size) {
+      this.timer = setTimeout(() => this.restart("The engine stopped answering"), this.patience);
+    }
   }
 
   receive(data) {
@@ -79,17 +84,17 @@ export class Engine extends EventTarget {
       this.setState("ready", data);
     } else if (data.type === "failed") this.setState("failed", data);
     else if (data.type === "reply") {
-      const entry = this.pending.get(data.id);
+      const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
-      if (entry) {
-        clearTimeout(entry.timer);
+      if (!data.fatal) this.watch();
+      if (resolve) {
         let reply;
         try {
           reply = JSON.parse(data.reply);
         } catch {
           reply = { ok: false, error: { code: "internal", message: "The engine gave an answer that could not be read.", problems: [] } };
         }
-        entry.resolve(reply);
+        resolve(reply);
       }
       if (data.fatal) this.restart("The engine failed on that request");
     }
@@ -109,9 +114,8 @@ export class Engine extends EventTarget {
         resolve({ ok: false, error: { code: "internal", message: "The engine is not running: reload the page.", problems: [] } });
         return;
       }
-      const entry = { resolve, timer: null };
-      this.pending.set(id, entry);
-      if (this.state === "ready") this.watch(entry);
+      this.pending.set(id, resolve);
+      if (!this.timer) this.watch();
       if (this.worker) this.worker.postMessage(message);
       else this.queue.push(message);
     });
