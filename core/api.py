@@ -21,6 +21,7 @@ the interface builds forms from them.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Callable
@@ -404,7 +405,27 @@ def qr(args: QrArgs) -> Qr:
         code = segno.make(args.text, error="l", micro=False)
     except segno.DataOverflowError as bad:
         raise RequestError("too long for a QR code: share the link instead", "text") from bad
-    return Qr(svg=code.svg_inline(scale=4, dark="#000", light="#fff"), version=int(code.version))
+    # A standalone SVG document: without its namespace a browser will not draw it as an
+    # <img> (data: URL), so every share box showed a broken image. The viewBox lets the
+    # page scale it; the 4-module quiet zone is kept so a phone camera finds it.
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
+        scale=1,
+        dark="#000",
+        light="#fff",
+        border=4,
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        svgclass=None,
+        lineclass=None,
+        omitsize=True,
+    )
+    size = code.symbol_size(scale=1, border=4)[0]
+    svg = out.getvalue().decode("ascii").replace("<svg ", f'<svg width="{size * 4}" height="{size * 4}" ', 1)
+    return Qr(svg=svg, version=int(code.version))
 
 
 # --- games ----------------------------------------------------------------------------

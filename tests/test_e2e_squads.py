@@ -12,6 +12,7 @@ import re
 import pytest
 from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from qr_scan import decode_png
 
 
 def boot(page: Page, url: str) -> None:
@@ -46,6 +47,8 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
     assert link.startswith(server.url + "#/open/")
     assert len(link) < 600, f"share link of {len(link)} characters"
     expect(page.locator("#share-qr")).to_be_visible()
+    # The QR code as drawn on screen scans back to the exact link.
+    assert decode_png(page.locator("#share-qr").screenshot()) == [link]
     home.close()
 
     # Another phone: a fresh browser opens the link.
@@ -147,3 +150,19 @@ def test_a_hand_edited_save_keeps_what_it_can_and_sets_the_rest_aside(
     expect(page.locator("#notice")).to_contain_text("set aside")
     aside = page.evaluate("JSON.parse(localStorage.getItem('tc.store.aside'))")
     assert aside[0]["raw"] == broken
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_qr_code_on_screen_scans_to_the_link(browser: Browser, server: Server, scheme: str) -> None:
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        build_squad(page, server, picks=2)
+        page.click("#share-squad")
+        link = page.locator("#share-url").input_value()
+        qr = page.locator("#share-qr")
+        expect(qr).to_be_visible()
+        assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR image did not load"
+        assert decode_png(qr.screenshot()) == [link]
+    finally:
+        context.close()
