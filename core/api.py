@@ -48,6 +48,7 @@ from core.squad import Squad, SquadReport, SquadUnit
 from core.squad import check as squad_check
 from core.systems import SYSTEMS, SystemInfo, implementation
 from core.systems.base import (
+    ActionFlow,
     ActionOdds,
     CardLine,
     CatalogueUnit,
@@ -60,6 +61,7 @@ from core.systems.base import (
     UnitCard,
     UnitView,
     Violation,
+    action_flow,
 )
 
 #: The most faces a player may type for one roll (every die plus its reroll).
@@ -205,6 +207,7 @@ class ActionInfo(BaseModel):
     help: str
     input_schema: dict[str, Any]
     has_odds: bool
+    flow: ActionFlow
 
 
 class SystemDescription(BaseModel):
@@ -235,6 +238,7 @@ def describe(args: SystemArgs) -> SystemDescription:
                 help=a.help,
                 input_schema=a.input.model_json_schema(),
                 has_odds=a.odds is not None,
+                flow=action_flow(a),
             )
             for a in system.actions.values()
         ],
