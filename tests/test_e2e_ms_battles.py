@@ -10,6 +10,8 @@ face-down Dig In. Then reload and airplane mode: all still there.
 
 from __future__ import annotations
 
+import re
+
 from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -21,7 +23,7 @@ def new_squad(page: Page, server: Server, sample: int) -> None:
     expect(page.locator("#squad-name")).to_be_visible()
     page.select_option("#catalogue-pick", index=sample)
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
-    expect(page.locator("#squad-total")).to_contain_text("legal")
+    expect(page.locator("#squad-total")).to_contain_text(re.compile(r"· legal$"))
 
 
 def act(page: Page, action: str, **fields: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from qr_scan import decode_png
 
@@ -65,37 +65,50 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(6)
 
-        # Attack with typed dice: every attack die a 6, every defense die a 1.
-        page.select_option("#action-pick", "attack")
-        page.select_option("#pick-attacker", "0/u1")
-        page.select_option("#pick-target", "1/u2")
+        # Attack with typed dice: every attack die a 6, every defense die a 1. The attack is a
+        # button on the attacker's card; the targets offered are the other side's units only.
+        page.locator('[data-unit="0/u1"] [data-act="attack"]').click()
+        expect(page.locator("#targets [data-target]")).to_have_count(3)
+        expect(page.locator('#targets [data-target^="0/"]')).to_have_count(0)
+        page.locator('#targets [data-target="1/u2"]').click()
+        expect(page.locator("#odds-headline")).to_contain_text("Any damage")
         expect(page.locator("#action-odds table")).not_to_have_count(0)
+        before = saved_game(page)
         page.click("#action-typed")
         type_dice(page, {"attack": "6"})
         expect(page.locator("#action-text")).to_contain_text(re.compile(r"\d+ damage"))
         apply_result(page)
+        # Exactly what the engine makes of those dice, on the target's card.
+        after = typed_outcome(
+            before, "attack", {"attacker": "0/u1", "target": "1/u2", "weapon": "short"}, {"attack": "6"}
+        )
+        state = unit_state(after, "1/u2")
+        assert state["damage"] > 0
         target = page.locator('[data-unit="1/u2"]')
-        damage = target.locator(".stepper output").first.inner_text()
-        assert not damage.startswith("0 /"), damage
+        expected = f"{state['damage']}/{state['max_damage']}"
+        expect(target.locator(".dmg")).to_have_text(expected)
+        expect(target.locator(".stepper output").first).to_have_text(
+            f"{state['damage']} / {state['max_damage']}"
+        )
+        expect(page.locator("#toast")).to_contain_text(expected)
         expect(page.locator("#game-log li").first).to_contain_text("damage")
 
-        page.click("#undo")
-        expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^0 /"))
+        page.click("#toast-undo")
+        expect(target.locator(".dmg")).to_have_text(f"0/{state['max_damage']}")
         expect(page.locator("#game-log li.undone")).to_have_count(1)
 
         # A manual adjustment, then reload and airplane mode: all still there.
+        page.locator('[data-unit="0/u1"] .card-toggle').click()
         page.locator('[data-unit="0/u1"] [aria-label="Damage up"]').click()
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^1 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"))
         page.reload()
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(
-            re.compile(r"^1 /"), timeout=BOOT_MS
-        )
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"), timeout=BOOT_MS)
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^1 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"))
         page.click("#undo")
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^0 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^0/"))
         assert outside == []
     finally:
         other.close()
