@@ -147,3 +147,15 @@ def saved_game(page: Page) -> dict[str, Any]:
 def unit_state(game: dict[str, Any], ref: str) -> dict[str, Any]:
     side, key = ref.split("/")
     return dict(next(u for u in game["sides"][int(side)]["units"] if u["key"] == key)["state"])
+
+
+def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
+    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand."""
+    base = url.split("#")[0]
+    page.goto(base + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(page.locator("#new-squad")).to_be_visible()  # the first store is saved: now replace it
+    page.evaluate("(s) => localStorage.setItem('tc.store', JSON.stringify(s))", store)
+    page.goto(url)
+    page.reload()
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

@@ -17,6 +17,8 @@ import { nameOf, plain, setSetting, showRefs } from "./plain.js";
 
 // A game with this many units or fewer shows every card open (nothing to scroll past).
 const OPEN_CARDS_UP_TO = 4;
+// Height of the tallest bar of the small odds chart.
+const CHART_PX = 40;
 
 export class GamesView {
   constructor(root, engine, store, systems) {
@@ -110,15 +112,16 @@ export class GamesView {
     await this.store.putGame(game);
     this.peek = null; // private holdings hide again after every change
     this.changed = changedUnits(before, game);
+    const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);
     if (toast !== null) {
-      const summary = [...this.changed].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
+      const summary = [...hurt].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
       this.toast = { text: toast, summary, undoable };
     } else {
       this.toast = null;
     }
     await this.loadViews();
     this.render();
-    const first = [...this.changed][0];
+    const first = [...hurt, ...this.changed][0];
     if (first && toast !== null) {
       const card = this.root.querySelector(`[data-unit="${first}"]`);
       const bar = document.getElementById("game-bar");
@@ -644,12 +647,13 @@ export class GamesView {
 }
 
 // Units whose tracked state differs between two versions of a game, as "side/key".
-function changedUnits(before, after) {
+// `part` picks what counts (the whole state by default).
+function changedUnits(before, after, part = (st) => st) {
   const out = new Set();
   if (!before) return out;
   after.sides.forEach((side, s) => side.units.forEach((unit) => {
     const old = before.sides[s]?.units.find((u) => u.key === unit.key);
-    if (!old || JSON.stringify(old.state) !== JSON.stringify(unit.state)) out.add(`${s}/${unit.key}`);
+    if (!old || JSON.stringify(part(old.state)) !== JSON.stringify(part(unit.state))) out.add(`${s}/${unit.key}`);
   }));
   return out;
 }
@@ -726,7 +730,7 @@ function oddsBlock(odds, headline = []) {
       "aria-label": `Chance of each ${nameOf(main).toLowerCase()} result` });
     for (const row of table.rows) {
       const fill = el("span", { class: "fill", "data-value": String(row.value), "data-p": String(row.p_exactly) });
-      fill.style.height = `${(row.p_exactly / top) * 100}%`;
+      fill.style.height = `${((row.p_exactly / top) * CHART_PX).toFixed(2)}px`;
       chart.append(el("div", { class: "col" }, fill, el("small", {}, String(row.value))));
     }
     box.append(chart);
