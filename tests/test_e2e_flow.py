@@ -81,7 +81,7 @@ def test_an_attack_rolled_by_the_app_in_five_taps(browser: Browser, server: Serv
         assert all(
             ref.startswith("1/") for ref in targets.evaluate_all("bs => bs.map(b => b.dataset.target)")
         )
-        expect(page.locator("#targets .target-side small")).to_have_text(["Blue"])
+        expect(page.locator("#targets .target-side > small")).to_have_text(["Blue"])
         tap(page.locator('#targets [data-target="1/u2"]'))
         tap(page.locator('[data-mod="rear"]'))
         expect(page.locator('[data-mod="rear"]')).to_have_attribute("aria-pressed", "true")

@@ -500,9 +500,11 @@ export class GamesView {
           ...live.map((unit) => {
             const ref = `${s}/${unit.key}`;
             const on = state[flow.target] === ref;
-            return button(`${unit.name} ${unit.state.damage}/${unit.state.max_damage}`, () => {
+            const pick = button("", () => {
               state[flow.target] = ref; drawTargets(); changed();
             }, { class: `target${on ? " on" : ""}`, "data-target": ref, "aria-pressed": String(on) });
+            pick.append(el("span", { class: "target-name" }, unit.name), el("small", {}, `${unit.state.damage}/${unit.state.max_damage}`));
+            return pick;
           })));
       });
     };
@@ -603,11 +605,13 @@ export class GamesView {
     const restBox = hasLayout
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, choices, chips, restBox, odds,
-      el("div", { class: "actions roll" },
-        button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-        button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
-      result));
+    // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, choices, chips, restBox, odds),
+      el("div", { class: "sheet-foot" },
+        el("div", { class: "actions roll" },
+          button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+          button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
+        result));
     this.root.append(node);
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
