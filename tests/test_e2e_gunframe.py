@@ -55,7 +55,7 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
     page.fill("#squad-limit", "100")
     page.locator("#squad-limit").dispatch_event("change")
     for unit in units:
-        page.select_option("#catalogue-pick", unit["id"])
+        page.locator(f'#catalogue [data-add="{unit["id"]}"]').click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(5)
     expect(page.locator("#squad-total")).to_have_text(f"{total} / 100 points · legal")
     page.click("#share-squad")

@@ -21,7 +21,7 @@ def new_squad(page: Page, server: Server, sample: int) -> None:
     page.select_option("#new-squad-system", "ms_battles")
     page.click("#new-squad")
     expect(page.locator("#squad-name")).to_be_visible()
-    page.select_option("#catalogue-pick", index=sample)
+    page.locator("#catalogue [data-add]").nth(sample - 1).click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
     expect(page.locator("#squad-total")).to_contain_text(re.compile(r"· legal$"))
 

@@ -14,6 +14,8 @@ from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from qr_scan import decode_png
 
+from core import api
+
 
 def boot(page: Page, url: str) -> None:
     page.goto(url)
@@ -24,15 +26,17 @@ def build_squad(page: Page, server: Server, picks: int = 3) -> str:
     boot(page, server.url + "#/squads")
     page.select_option("#new-squad-system", "gunframe")
     page.click("#new-squad")
-    expect(page.locator("#squad-name")).to_be_visible()
+    expect(page.locator("#squad-name")).to_have_value("GUNFRAME squad 1")
     page.fill("#squad-name", "Red Lancers")
     page.locator("#squad-name").dispatch_event("change")
     page.fill("#squad-limit", "100")
     page.locator("#squad-limit").dispatch_event("change")
-    options = page.locator("#catalogue-pick option").all()
-    for option in options[1 : picks + 1]:
-        page.select_option("#catalogue-pick", option.get_attribute("value"))
-        page.locator("#notice-close").click() if page.locator("#notice").is_visible() else None
+    adds = page.locator("#catalogue [data-add]")
+    for n in range(picks):
+        adds.nth(n).click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(n + 1)
+    # A book unit's note is a neutral mark, not an alarm.
+    expect(page.locator("#notice")).to_be_hidden()
     expect(page.locator("#squad-units .unit-row")).to_have_count(picks)
     expect(page.locator("#squad-total")).to_contain_text("/ 100 points")
     return page.url
@@ -179,3 +183,44 @@ def test_the_qr_code_on_screen_scans_to_the_link(browser: Browser, server: Serve
         assert decode_png(qr.screenshot()) == [link]
     finally:
         context.close()
+
+
+def test_the_book_as_a_list_to_search_with_points(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    build_squad(page, server, picks=0)
+    costs = {}
+    for unit in api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"]:
+        costs[unit["id"]] = api.call("unit.check", {"system": "gunframe", "profile": unit["profile"]})[
+            "result"
+        ]
+    rows = page.locator("#catalogue .catalogue-row")
+    expect(rows).to_have_count(len(costs))
+    first = rows.first
+    first_id = first.get_attribute("data-catalogue-id")
+    expect(first.locator(".cost")).to_have_text(f"{costs[first_id]['cost']} pts")
+    # Searching narrows the list; each shown row names what was searched.
+    name = costs[first_id]["name"]
+    page.fill("#catalogue-search", name.lower())
+    shown = page.locator("#catalogue .catalogue-row:visible")
+    expect(shown).not_to_have_count(0)
+    for text in shown.locator(".catalogue-name").all_inner_texts():
+        assert name.lower() in text.lower()
+    # A unit with a note (a misprinted cost) carries a neutral mark that explains on a tap.
+    noted = page.locator("#catalogue .catalogue-row", has=page.locator(".info-mark")).first
+    page.fill("#catalogue-search", "")
+    expect(noted.locator(".note-text")).to_be_hidden()
+    noted.locator(".info-mark").click()
+    expect(noted.locator(".note-text")).to_be_visible()
+    noted.locator("[data-add]").click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#squad-units .unit-row .info-mark")).to_have_count(1)
+    # The total stays in view at the bottom of the screen.
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.locator("#squad-total").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["viewport"]["height"]
+    # New squads get names of their own.
+    for expected in ("GUNFRAME squad 1", "GUNFRAME squad 2"):
+        page.goto(server.url + "#/squads")
+        page.click("#new-squad")
+        expect(page.locator("#squad-name")).to_have_value(expected)
