@@ -23,6 +23,8 @@ const CHART_PX = 40;
 export class GamesView {
   constructor(root, engine, store, systems) {
     Object.assign(this, { root, engine, store, systems });
+    // Leaving the game screen closes an open action sheet (and lets the page scroll again).
+    window.addEventListener("hashchange", () => this.closeSheet());
   }
 
   // #/games and #/games/new/<opponent squad id>
@@ -81,7 +83,7 @@ export class GamesView {
     if (!this.info) return;
     this.cards = await this.unitCards(game);
     this.peek = null;
-    this.sheet = null;
+    this.closeSheet();
     this.toast = null;
     this.changed = new Set();
     const units = game.sides.reduce((n, side) => n + side.units.length, 0);

@@ -26,7 +26,7 @@ export class SquadsView {
         el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
     }
     if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
-    const system = el("select", { id: "new-squad-system" },
+    const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));
     const create = button("New squad", async () => {
       const squad = { id: newId("s"), name: newSquadName(this.store.data.squads, this.systems.name(system.value)), system: system.value, limit: null, units: [] };
