@@ -55,6 +55,7 @@ from core.systems.base import (
     Change,
     Choice,
     NeedChoice,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -528,6 +529,7 @@ def game_adjust(args: AdjustArgs) -> Game:
 class Views(BaseModel):
     views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
+    phase: PhaseView | None = Field(default=None, description="Where the game is in its turn.")
 
 
 def game_views(args: GameArgs) -> Views:
@@ -539,7 +541,7 @@ def game_views(args: GameArgs) -> Views:
             view = system.unit_view(args.game, s, u)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views, status=system.status(args.game))
+    return Views(views=views, status=system.status(args.game), phase=system.phase(args.game))
 
 
 def game_undo(args: GameArgs) -> Game:

@@ -179,3 +179,31 @@ def test_the_bar_stays_at_the_bottom(browser: Browser, server: Server) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= VIEW_W
     finally:
         context.close()
+
+
+def test_the_phase_strip_leads_through_the_turn(browser: Browser, server: Server) -> None:
+    context, page = start(browser, server)
+    try:
+        expect(page.locator("#phase-strip li")).to_have_text(["Initiative", "Activation", "End phase"])
+        expect(page.locator("#phase-strip li.now")).to_have_text("Initiative")
+        expect(page.locator("#phase-next")).to_have_text("Initiative phase")
+        assert_on_screen(page.locator("#phase-next"))
+        page.click("#phase-next")
+        expect(page.locator("#sheet-title")).to_have_text("Initiative phase")
+        page.click("#action-roll")
+        page.click("#apply-result")
+        expect(page.locator("#phase-strip li.now")).to_have_text("Activation")
+        expect(page.locator("#phase-hint")).to_be_visible()
+        expect(page.locator("#phase-next")).to_have_count(0)
+        # Every unit activated: the End phase is next.
+        game = saved_game(page)
+        for side in game["sides"]:
+            for unit in side["units"]:
+                unit["state"]["activated"] = True
+        store = gunframe_store()
+        store["games"] = [game]
+        open_with_store(page, server.url + "#/game/g1", store)
+        expect(page.locator("#phase-strip li.now")).to_have_text("End phase")
+        expect(page.locator("#phase-next")).to_have_text("End phase")
+    finally:
+        context.close()

@@ -160,3 +160,34 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     expect(page.locator("#game-log li").first).to_contain_text("Suppressing Fire")
     table.close()
     guest.close()
+
+
+def test_a_card_resolved_with_a_block_in_four_taps_after_planning(
+    phone: BrowserContext, server: Server
+) -> None:
+    """The phase strip shows where the turn is and offers its next step as the obvious button."""
+    page = phone.new_page()
+    drawn_game(page, server)
+    expect(page.locator("#phase-strip li.now")).to_have_text("Plan")
+    plan(page, "0/u1", ["TR-3", "SB-2"])
+    plan(page, "1/u1", ["HB-3", "HB-4"])
+    expect(page.locator("#phase-strip li.now")).to_have_text("Reveal")
+
+    taps = 0
+    page.click("#phase-next")  # Reveal
+    taps += 1
+    expect(page.locator("#game-log li").first).to_contain_text("Low Sweep")
+    expect(page.locator("#phase-strip li.now")).to_have_text("Resolve")
+    page.click("#phase-next")  # the next card by initiative: Low Sweep, which asks whom it attacks
+    taps += 1
+    asked = page.locator("#phase-ask")
+    expect(asked).to_contain_text("Low Sweep")
+    asked.locator("[data-choice='\"1/u1\"']").click()
+    taps += 1
+    expect(page.locator("#game-log li").first).to_contain_text("blocks with Dig In")
+    expect(page.locator("#toast")).to_contain_text("blocks with Dig In")
+    assert taps <= 4
+    expect_zones(page, "1/u1", 0, 0, 0)  # the block stopped it (L91)
+    page.click("#toast-undo")
+    expect(page.locator("#game-log li.undone")).to_have_count(1)
+    expect(page.locator("#phase-strip li.now")).to_have_text("Resolve")

@@ -85,6 +85,7 @@ export class GamesView {
     this.peek = null;
     this.closeSheet();
     this.toast = null;
+    this.asked = null;
     this.changed = new Set();
     const units = game.sides.reduce((n, side) => n + side.units.length, 0);
     this.open = new Set(units <= OPEN_CARDS_UP_TO ? game.sides.flatMap((side, s) => side.units.map((u) => `${s}/${u.key}`)) : []);
@@ -110,6 +111,7 @@ export class GamesView {
   // with the cards it changed marked and a short line saying what happened.
   async commit(game, { toast = null, undoable = false } = {}) {
     const before = this.game;
+    this.asked = null;
     this.game = game;
     await this.store.putGame(game);
     this.peek = null; // private holdings hide again after every change
@@ -148,6 +150,7 @@ export class GamesView {
     const reply = await this.engine.call("game.views", { game: this.game });
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
+    this.phase = reply.ok ? reply.result.phase : null;
   }
 
   render() {
@@ -155,12 +158,13 @@ export class GamesView {
     const scrollY = window.scrollY;
     clear(this.root);
     this.root.classList.add("game-screen");
-    this.root.append(el("h1", {}, game.name));
+    this.root.append(el("h1", {}, game.name, " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
         [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, line.value)])));
     }
+    if (this.phase) this.root.append(this.phaseStrip());
     game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
     this.root.append(this.gameActions(), this.logBlock());
     if (this.info.options_schema) this.root.append(this.optionsBlock());
@@ -171,7 +175,8 @@ export class GamesView {
           if (confirm("Delete this game?")) { await this.store.removeGame(game.id); location.hash = "#/games"; }
         }, { class: "danger" })),
       this.bottomBar());
-    if (this.toast) this.root.append(this.toastBox());
+    if (this.asked) this.root.append(this.asked);
+    if (this.toast && !this.asked) this.root.append(this.toastBox());
     if (this.sheet) this.root.append(this.sheet.node);
     window.scrollTo(0, scrollY);
   }
@@ -182,11 +187,45 @@ export class GamesView {
     const undoable = game.cursor > 1;
     const redoable = game.cursor < game.log.length;
     const last = game.log[game.cursor - 1]?.text ?? "";
+    const step = this.phase?.steps[this.phase.current];
     return el("nav", { class: "game-bar", id: "game-bar", "aria-label": "Game" },
-      el("span", { class: "round", id: "round" }, `Round ${game.round}`),
       button("↶ Undo", () => this.change("game.undo", {}, { toast: `Undone: ${last}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
       button("↷ Redo", () => this.change("game.redo", {}, { toast: `Redone: ${game.log[game.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
+      step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
       button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
+  }
+
+  // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
+  // the obvious one in the bottom bar.
+  phaseStrip() {
+    const { steps, current } = this.phase;
+    const step = steps[current];
+    return el("nav", { class: "phase-strip", id: "phase-strip", "aria-label": "Turn" },
+      el("ol", {}, ...steps.map((s, i) => el("li", {
+        class: i < current ? "done" : i === current ? "now" : "", "data-step": s.key, ...(i === current ? { "aria-current": "step" } : {}),
+      }, s.label))),
+      step.hint ? el("p", { class: "phase-hint", id: "phase-hint" }, plain(step.hint)) : "");
+  }
+
+  // The next step of the turn: a sheet when it rolls dice or has choices, else done at once
+  // (asking only what the engine cannot decide), and logged with Undo at hand.
+  async runStep(step, picks = {}) {
+    const action = this.action(step.action);
+    if (!action) return;
+    if (step.sheet) { this.openSheet(action, step.input); return; }
+    const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
+    this.asked = null;
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
+    if (reply.result.ask) {
+      const ask = reply.result.ask;
+      this.asked = el("div", { class: "phase-ask", id: "phase-ask" },
+        askBlock(ask, (value, also) => this.runStep(step, { ...picks, [ask.field]: value, ...also })),
+        button("Cancel", () => { this.asked = null; this.render(); }, { class: "small", id: "phase-cancel" }));
+      this.render();
+      return;
+    }
+    if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
+    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
   }
 
   // What the last change did, kept on screen until the next one; Undo right there.

@@ -232,6 +232,27 @@ class ActionSpec:
     primary: bool = False
 
 
+class PhaseStep(BaseModel):
+    """One step of a game turn as the phase strip shows it."""
+
+    key: str
+    label: str
+    action: str | None = Field(default=None, description="The action that carries the step out, if one does.")
+    input: dict[str, Any] = Field(default_factory=dict, description="Its input when run from the strip.")
+    sheet: bool = Field(
+        default=False,
+        description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
+    )
+    hint: str = Field(default="", description="What the players do when it is not one button.")
+
+
+class PhaseView(BaseModel):
+    """Where a game is in its turn: the steps, and the one it is at (its next thing to do)."""
+
+    steps: list[PhaseStep]
+    current: int = Field(ge=0)
+
+
 class ActionFlow(BaseModel):
     """An action's layout on the game screen, read from its declaration (see ActionSpec)."""
 
@@ -252,8 +273,9 @@ def action_flow(spec: ActionSpec) -> ActionFlow:
     ...     band: Literal["near", "far"] = Field(default="near", json_schema_extra={"flow": "choice"})
     ...     aimed: bool = Field(default=False, json_schema_extra={"flow": "common"})
     >>> spec = ActionSpec("shot", "Shot", Shot, lambda g, i, d: ActionResult(changes=[], text=""))
-    >>> action_flow(spec).model_dump()
-    {'actor': 'shooter', 'target': 'victim', 'choices': ['band'], 'common': ['aimed'], 'headline': [], 'primary': False}
+    >>> flow = action_flow(spec)
+    >>> flow.actor, flow.target, flow.choices, flow.common
+    ('shooter', 'victim', ['band'], ['aimed'])
     """
     flow = ActionFlow(headline=list(spec.headline), primary=spec.primary)
     for name, info in spec.input.model_fields.items():
@@ -333,6 +355,10 @@ class RuleSystem(ABC):
     def status(self, game: Game) -> list[CardLine]:
         """The state of the game as a whole (mission, environment, clocks), shown under its title."""
         return []
+
+    def phase(self, game: Game) -> PhaseView | None:
+        """Where the game is in its turn, for a system whose turn has phases (none by default)."""
+        return None
 
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).

@@ -20,6 +20,7 @@ from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -43,6 +44,7 @@ from core.systems.ms_battles.cards import (
 )
 from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
+from core.systems.ms_battles.phases import phase
 from core.systems.ms_battles.play import ACTIONS, SuitPlay, draw_odds, fresh_play, hand_dist, hypergeometric
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
 from core.systems.ms_battles.view import unit_view
@@ -143,6 +145,10 @@ class MobileSuitBattles(RuleSystem):
     def unit_view(self, game: Game, side: int, index: int) -> UnitView:
         """Hand (private, picked to plan), face-down cards, piles."""
         return unit_view(game, side, index)
+
+    def phase(self, game: Game) -> PhaseView:
+        """Setup, then draw, plan, reveal, resolve and cleanup each turn (L50-L105)."""
+        return phase(game)
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Undamaged, the deck in list order until setup shuffles it (L50)."""
