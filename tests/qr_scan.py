@@ -9,6 +9,7 @@ import struct
 import zlib
 
 import zxingcpp
+from playwright.sync_api import Locator
 
 
 def png_gray(data: bytes) -> tuple[bytes, int, int]:
@@ -82,3 +83,10 @@ def decode_svg(svg: str, scale: int = 4) -> list[str]:
     side = size * scale
     gray = bytes(0 if dark[r // scale][c // scale] else 255 for r in range(side) for c in range(side))
     return decode_gray(gray, side, side)
+
+
+def qr_shot(image: Locator) -> bytes:
+    """A screenshot of a QR code on the page, brought to the middle of the screen first (clear of
+    the bars fixed at the top and bottom)."""
+    image.evaluate("img => img.scrollIntoView({ block: 'center' })")
+    return image.screenshot()

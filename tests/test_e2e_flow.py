@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from conftest import PHONE, Server, open_with_store, saved_game, typed_outcome, unit_state
 from playwright.sync_api import Browser, Locator, Page, expect
+from qr_scan import decode_png, qr_shot
 
 from core import api
 
@@ -177,6 +178,12 @@ def test_the_bar_stays_at_the_bottom(browser: Browser, server: Server) -> None:
                 assert_on_screen(page.locator(name))
         # Nothing scrolls sideways.
         assert page.evaluate("document.documentElement.scrollWidth") <= VIEW_W
+        # The game's share link, and its QR code scanning back to it.
+        page.click("#share-game")
+        link = page.locator("#share-url").input_value()
+        assert link.startswith(server.url + "#/open/")
+        expect(page.locator("#share-qr")).to_be_visible()
+        assert decode_png(qr_shot(page.locator("#share-qr"))) == [link]
     finally:
         context.close()
 

@@ -14,6 +14,7 @@ import re
 
 from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from qr_scan import decode_png, qr_shot
 
 
 def new_squad(page: Page, server: Server, sample: int) -> None:
@@ -132,6 +133,7 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     page.click("#remote-ask-1")
     request = page.locator("#remote-1-url").input_value()
     expect(page.locator("#remote-1-qr")).to_be_visible()
+    assert decode_png(qr_shot(page.locator("#remote-1-qr"))) == [request]  # the QR scans to the link
 
     phone = guest.new_page()
     phone.goto(request)
@@ -145,6 +147,7 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     phone.click("#make-answer")
     answer = phone.locator("#answer-url").input_value()
     expect(phone.locator("#answer-qr")).to_be_visible()
+    assert decode_png(qr_shot(phone.locator("#answer-qr"))) == [answer]
 
     page.goto(answer)
     expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_visible(

@@ -12,7 +12,7 @@ import re
 import pytest
 from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from qr_scan import decode_png
+from qr_scan import decode_png, qr_shot
 
 from core import api
 
@@ -52,7 +52,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
     assert len(link) < 600, f"share link of {len(link)} characters"
     expect(page.locator("#share-qr")).to_be_visible()
     # The QR code as drawn on screen scans back to the exact link.
-    assert decode_png(page.locator("#share-qr").screenshot()) == [link]
+    assert decode_png(qr_shot(page.locator("#share-qr"))) == [link]
     home.close()
 
     # Another phone: a fresh browser opens the link.
@@ -180,7 +180,7 @@ def test_the_qr_code_on_screen_scans_to_the_link(browser: Browser, server: Serve
         qr = page.locator("#share-qr")
         expect(qr).to_be_visible()
         assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR image did not load"
-        assert decode_png(qr.screenshot()) == [link]
+        assert decode_png(qr_shot(qr)) == [link]
     finally:
         context.close()
 
