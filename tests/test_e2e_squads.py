@@ -224,3 +224,20 @@ def test_the_book_as_a_list_to_search_with_points(phone: BrowserContext, server:
         page.goto(server.url + "#/squads")
         page.click("#new-squad")
         expect(page.locator("#squad-name")).to_have_value(expected)
+
+
+def test_play_against_a_shared_squad_asks_which_of_mine(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    build_squad(page, server, picks=2)
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    page.goto(server.url + "#/")
+    page.goto(link)
+    page.click("#play-shared")
+    mine = page.locator("#play-with [data-mine]")
+    expect(mine).to_have_count(1)
+    expect(mine).to_have_text("Red Lancers")
+    mine.click()
+    expect(page.locator(".unit-card")).to_have_count(4)
+    expect(page.locator('section.side[data-side="0"] h2')).to_contain_text("Me")
+    expect(page.locator('section.side[data-side="1"] h2')).to_contain_text("Opponent")

@@ -6,6 +6,7 @@ import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { deckBuilder } from "./deck-builder.js";
+import { showRefs } from "./plain.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -100,11 +101,11 @@ export class SquadsView {
       summary.dataset.legal = String(report.legal);
       clear(units);
       clear(squadProblems);
-      for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")));
+      for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")));
       for (const unit of report.units) {
         const entry = squad.units.find((u) => u.key === unit.key);
         const problems = el("ul", { class: "violations" },
-          ...unit.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : ""))));
+          ...unit.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : ""))));
         const actions = el("div", { class: "unit-actions" },
           el("a", { href: `#/unit/${squad.id}/${unit.key}`, class: "button small" }, "Edit"),
           button("Copy", () => { squad.units.push({ ...structuredClone(entry), key: nextKey(squad) }); persist(); }, { class: "small" }),
@@ -215,7 +216,7 @@ export class SquadsView {
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
       status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
-        el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")))));
+        el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;
     };
     form = schemaForm(info.profile_schema, start, { onChange: debounce(check, 200) });
