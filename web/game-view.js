@@ -79,8 +79,11 @@ export class GamesView {
       return;
     }
     this.game = game;
+    // The player may leave while the engine answers: a late answer must not draw over
+    // the screen they went to.
+    const here = () => location.hash === `#/game/${id}`;
     this.info = await this.systems.describe(game.system);
-    if (!this.info) return;
+    if (!this.info || !here()) return;
     this.cards = await this.unitCards(game);
     this.peek = null;
     this.closeSheet();
@@ -90,7 +93,7 @@ export class GamesView {
     const units = game.sides.reduce((n, side) => n + side.units.length, 0);
     this.open = new Set(units <= OPEN_CARDS_UP_TO ? game.sides.flatMap((side, s) => side.units.map((u) => `${s}/${u.key}`)) : []);
     await this.loadViews();
-    this.render();
+    if (here()) this.render();
   }
 
   action(name) { return this.info.actions.find((a) => a.name === name); }
@@ -124,6 +127,7 @@ export class GamesView {
       this.toast = null;
     }
     await this.loadViews();
+    if (location.hash !== `#/game/${game.id}`) return;
     this.render();
     const first = [...hurt, ...this.changed][0];
     if (first && toast !== null) {
