@@ -21,6 +21,7 @@ the interface builds forms from them.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
@@ -48,6 +49,7 @@ from core.squad import Squad, SquadReport, SquadUnit
 from core.squad import check as squad_check
 from core.systems import SYSTEMS, SystemInfo, implementation
 from core.systems.base import (
+    ActionFlow,
     ActionOdds,
     CardLine,
     CatalogueUnit,
@@ -55,6 +57,7 @@ from core.systems.base import (
     Choice,
     EditorInfo,
     NeedChoice,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     ToolError,
@@ -62,6 +65,7 @@ from core.systems.base import (
     UnitCard,
     UnitView,
     Violation,
+    action_flow,
 )
 
 #: The most faces a player may type for one roll (every die plus its reroll).
@@ -207,6 +211,7 @@ class ActionInfo(BaseModel):
     help: str
     input_schema: dict[str, Any]
     has_odds: bool
+    flow: ActionFlow
 
 
 class SystemDescription(BaseModel):
@@ -239,6 +244,7 @@ def describe(args: SystemArgs) -> SystemDescription:
                 help=a.help,
                 input_schema=a.input.model_json_schema(),
                 has_odds=a.odds is not None,
+                flow=action_flow(a),
             )
             for a in system.actions.values()
         ],
@@ -416,7 +422,27 @@ def qr(args: QrArgs) -> Qr:
         code = segno.make(args.text, error="l", micro=False)
     except segno.DataOverflowError as bad:
         raise RequestError("too long for a QR code: share the link instead", "text") from bad
-    return Qr(svg=code.svg_inline(scale=4, dark="#000", light="#fff"), version=int(code.version))
+    # A standalone SVG document: without its namespace a browser will not draw it as an
+    # <img> (data: URL), so every share box showed a broken image. The viewBox lets the
+    # page scale it; the 4-module quiet zone is kept so a phone camera finds it.
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
+        scale=1,
+        dark="#000",
+        light="#fff",
+        border=4,
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        svgclass=None,
+        lineclass=None,
+        omitsize=True,
+    )
+    size = code.symbol_size(scale=1, border=4)[0]
+    svg = out.getvalue().decode("ascii").replace("<svg ", f'<svg width="{size * 4}" height="{size * 4}" ', 1)
+    return Qr(svg=svg, version=int(code.version))
 
 
 # --- games ----------------------------------------------------------------------------
@@ -532,6 +558,7 @@ def game_adjust(args: AdjustArgs) -> Game:
 class Views(BaseModel):
     views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
+    phase: PhaseView | None = Field(default=None, description="Where the game is in its turn.")
 
 
 class ViewsArgs(GameArgs):
@@ -553,7 +580,11 @@ def game_views(args: ViewsArgs) -> Views:
             view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views, status=[*system.status(args.game), *_state_lines(args.game)])
+    return Views(
+        views=views,
+        status=[*system.status(args.game), *_state_lines(args.game)],
+        phase=system.phase(args.game),
+    )
 
 
 def _state_lines(game: Game) -> list[CardLine]:

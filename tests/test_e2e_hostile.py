@@ -147,7 +147,7 @@ def test_a_dead_engine_is_restarted_and_the_page_says_so(phone: BrowserContext, 
         == "The engine stopped answering, so it was restarted: nothing was changed. Try again, or go back."
     )
     assert out["code"] == "internal" and 3000 <= out["ms"] < 5000
-    expect(page.locator("#engine-status")).to_contain_text("restarting after an error")
+    expect(page.locator("#engine-status")).to_contain_text("Restarting after an error")
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
     assert page.evaluate(TIMED_CALL, ["meta", {}])["ok"] is True
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from qr_scan import decode_svg
 from toy_system import INFO
 
 import core.systems
@@ -172,7 +173,11 @@ def test_a_game_travels_whole() -> None:
 def test_qr_code_of_a_link() -> None:
     reply = api.call("share.qr", {"text": "http://127.0.0.1:8000/#/open/" + "A" * 300})
     assert reply["ok"]
-    assert reply["result"]["svg"].startswith("<svg")
+    svg = reply["result"]["svg"]
+    # A standalone SVG document (an <img> draws nothing without the namespace)...
+    assert svg.startswith("<svg ") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    # ...that decodes back to the exact text.
+    assert decode_svg(svg) == ["http://127.0.0.1:8000/#/open/" + "A" * 300]
 
 
 # --- games ------------------------------------------------------------------------------

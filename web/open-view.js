@@ -49,13 +49,34 @@ export async function openShared(root, engine, store, systems, token) {
       r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
   const save = () => { const copy = { ...squad, id: newId("s") }; store.putSquad(copy); return copy; };
+  // "Play against it": which of my squads of this system plays it? Then straight into the game.
+  const chooser = el("div", { id: "play-with" });
+  const chooseMine = () => {
+    const mine = store.data.squads.filter((q) => q.system === squad.system);
+    if (!mine.length) { const copy = save(); location.hash = `#/games/new/${copy.id}`; return; }
+    clear(chooser);
+    const start = async (own) => {
+      const opponent = save();
+      const reply = await engine.call("game.new", { id: newId("g"), name: `${own.name} vs ${opponent.name}`,
+        sides: [{ name: "Me", squad: own }, { name: "Opponent", squad: opponent }] });
+      if (!reply.ok) { notify(reply.error.message); return; }
+      await store.putGame(reply.result);
+      location.hash = `#/game/${reply.result.id}`;
+    };
+    chooser.append(el("h3", {}, "Which of your squads plays it?"),
+      el("div", { class: "list" }, ...mine.map((own) => button(own.name, () => start(own), { class: "primary", "data-mine": own.id }))),
+      el("div", { class: "actions" }, button("Choose on the new game screen", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; },
+        { id: "play-choose-later" })));
+    chooser.scrollIntoView({ block: "nearest" });
+  };
   root.append(
     el("h2", { id: "shared-name" }, bdi(squad.name)),
     el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points${report && !report.legal ? " · breaks some rules" : ""}`),
     list,
     el("div", { class: "actions" },
       button("Save to my squads", () => { const copy = save(); location.hash = hashFor("squad", copy.id); }, { class: "primary", id: "save-shared" }),
-      button("Play against it", () => { const copy = save(); location.hash = hashFor("games", "new", copy.id); }, { id: "play-shared" })),
+      button("Play against it", () => chooseMine(), { id: "play-shared" })),
+    chooser,
   );
 }
 

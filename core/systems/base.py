@@ -212,7 +212,24 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """An action a unit can take: its input model and its resolution."""
+    """An action a unit can take: its input model and its resolution.
+
+    How the game screen lays the action out (its *flow*) is declared, not coded per
+    system: on the input model's fields as UI hints (``json_schema_extra``):
+
+    * ``{"ui": "own-unit"}`` on the first required field: the acting unit (the action is a
+      button on that unit's card);
+    * ``{"ui": "enemy-unit"}`` on the first required field: the unit acted on, picked from
+      the other sides' units only;
+    * ``{"flow": "choice"}``: a choice that changes the dice (a range band): one button per
+      value, each with its headline odds;
+    * ``{"flow": "common"}``: a modifier players use often, shown first; the others sit
+      behind "more";
+
+    and here: ``headline``, the keys of :class:`ActionOdds` tables and facts the headline
+    line of odds shows (the first table's chance of at least 1 and mean come first), and
+    ``primary``, an action offered on every unit's one-line card.
+    """
 
     name: str
     label: str
@@ -269,6 +286,68 @@ class EditorInfo(BaseModel):
         description="What the editor needs to know that only the engine knows (choices and their labels, "
         "blank values).",
     )
+    headline: tuple[str, ...] = ()
+    primary: bool = False
+
+
+class PhaseStep(BaseModel):
+    """One step of a game turn as the phase strip shows it."""
+
+    key: str
+    label: str
+    action: str | None = Field(default=None, description="The action that carries the step out, if one does.")
+    input: dict[str, Any] = Field(default_factory=dict, description="Its input when run from the strip.")
+    sheet: bool = Field(
+        default=False,
+        description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
+    )
+    hint: str = Field(default="", description="What the players do when it is not one button.")
+
+
+class PhaseView(BaseModel):
+    """Where a game is in its turn: the steps, and the one it is at (its next thing to do)."""
+
+    steps: list[PhaseStep]
+    current: int = Field(ge=0)
+
+
+class ActionFlow(BaseModel):
+    """An action's layout on the game screen, read from its declaration (see ActionSpec)."""
+
+    actor: str | None = Field(default=None, description="Input field naming the acting unit.")
+    target: str | None = Field(default=None, description="Input field naming the (enemy) unit acted on.")
+    choices: list[str] = Field(default_factory=list, description="Fields whose values change the dice.")
+    common: list[str] = Field(default_factory=list, description="Modifiers shown first.")
+    headline: list[str] = Field(default_factory=list, description="Odds keys of the headline line.")
+    primary: bool = False
+
+
+def action_flow(spec: ActionSpec) -> ActionFlow:
+    """The flow an action declares through its input model's hints and its spec.
+
+    >>> class Shot(BaseModel):
+    ...     shooter: str = Field(json_schema_extra={"ui": "own-unit"})
+    ...     victim: str = Field(json_schema_extra={"ui": "enemy-unit"})
+    ...     band: Literal["near", "far"] = Field(default="near", json_schema_extra={"flow": "choice"})
+    ...     aimed: bool = Field(default=False, json_schema_extra={"flow": "common"})
+    >>> spec = ActionSpec("shot", "Shot", Shot, lambda g, i, d: ActionResult(changes=[], text=""))
+    >>> flow = action_flow(spec)
+    >>> flow.actor, flow.target, flow.choices, flow.common
+    ('shooter', 'victim', ['band'], ['aimed'])
+    """
+    flow = ActionFlow(headline=list(spec.headline), primary=spec.primary)
+    for name, info in spec.input.model_fields.items():
+        hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        ui, role = hints.get("ui"), hints.get("flow")
+        if ui == "own-unit" and flow.actor is None and info.is_required():
+            flow.actor = name
+        elif ui == "enemy-unit" and flow.target is None and info.is_required():
+            flow.target = name
+        if role == "choice":
+            flow.choices.append(name)
+        elif role == "common":
+            flow.common.append(name)
+    return flow
 
 
 @dataclass
@@ -355,6 +434,10 @@ class RuleSystem(ABC):
         A system with hidden holdings returns a copy without them (see its own notes).
         """
         return game
+
+    def phase(self, game: Game) -> PhaseView | None:
+        """Where the game is in its turn, for a system whose turn has phases (none by default)."""
+        return None
 
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).

@@ -48,8 +48,11 @@ if TYPE_CHECKING:
 Weapon = Literal["close", "short", "medium", "long"]
 
 
-def _flag(ref: str, text: str) -> Any:
-    return Field(default=False, description=f"{text} ({ref})")
+def _flag(ref: str, text: str, common: bool = False) -> Any:
+    # common: a modifier the game screen shows first (core.systems.base.ActionSpec)
+    return Field(
+        default=False, description=f"{text} ({ref})", json_schema_extra={"flow": "common"} if common else None
+    )
 
 
 class AttackInput(BaseModel):
@@ -64,19 +67,25 @@ class AttackInput(BaseModel):
         description="The unit attacked, as 'side/key'.", json_schema_extra={"ui": "enemy-unit"}
     )
     weapon: Weapon = Field(
-        default="short", description="Range band, and so the weapon system used (L1036-1040)."
+        default="short",
+        description="Range band, and so the weapon system used (L1036-1040).",
+        json_schema_extra={"flow": "choice"},
     )
     charge: bool = _flag(
-        "L1076", "+1D: the attacker's first action this turn moved it into contact with the target"
+        "L1076",
+        "+1D: the attacker's first action this turn moved it into contact with the target",
+        common=True,
     )
     crossfire: bool = _flag(
-        "L1080", '+1D: an unactivated friend within 8" sees the target from its other arc'
+        "L1080", '+1D: an unactivated friend within 8" sees the target from its other arc', common=True
     )
     elevated: bool = _flag(
-        "L1084", "+1D: attacker on high ground, target not (automatic for a flyer vs a walker)"
+        "L1084", "+1D: attacker on high ground, target not (automatic for a flyer vs a walker)", common=True
     )
     rear: bool = _flag(
-        "L1086", "+1D: line of sight enters the target's back arc (automatic if it is knocked down)"
+        "L1086",
+        "+1D: line of sight enters the target's back arc (automatic if it is knocked down)",
+        common=True,
     )
     focus_fire: bool = _flag("L1375", "Spend the target's Target Lock for +2D (+3D with Extra Ammo, L2436)")
     precise_strike: bool = _flag(
@@ -108,8 +117,10 @@ class AttackInput(BaseModel):
         le=12,
         description="Other firepower dice the players agree on, e.g. a swung object (L3013).",
     )
-    obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target")
-    cover: bool = _flag("L1136", "+1D defense: the target touches solid terrain between it and the attacker")
+    obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target", common=True)
+    cover: bool = _flag(
+        "L1136", "+1D defense: the target touches solid terrain between it and the attacker", common=True
+    )
     hard_cover: bool = _flag("L1138", "+2D defense instead: the cover is dense or fortified")
     defend_with_close: bool = _flag(
         "L1146", "Close attacks only: the target rolls its Close value, not Defense"
@@ -835,4 +846,6 @@ ATTACK = ActionSpec(
     odds=attack_odds,
     help="Firepower dice hit on 4+, defense dice cancel on 4+, each attacking 6 is a power point "
     "(L1090-1190).",
+    headline=("damage", "destroyed", "power"),
+    primary=True,
 )

@@ -36,6 +36,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -59,6 +60,7 @@ from core.systems.ms_battles.cards import (
 )
 from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
+from core.systems.ms_battles.phases import phase
 from core.systems.ms_battles.play import (
     ACTIONS,
     SuitPlay,
@@ -219,6 +221,10 @@ class MobileSuitBattles(RuleSystem):
         if hidden(game):
             raise ValueError("this game holds hidden cards and no earlier step to share instead")
         return game.model_copy(update={"log": game.log[: game.cursor]})
+
+    def phase(self, game: Game) -> PhaseView:
+        """Setup, then draw, plan, reveal, resolve and cleanup each turn (L50-L105)."""
+        return phase(game)
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Undamaged, the deck in list order until setup shuffles it (L50)."""
