@@ -8,13 +8,15 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+import gunframe_table as table
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.dice import TypedDice
-from core.game import Game, GameUnit, Side, record
+from core.game import Game, GameUnit, Side, adjust, record, redo, undo
 from core.systems import implementation
+from core.systems.base import Change
 from core.systems.gunframe import SYSTEM, AttackInput, GunframeUnit, build_cost, game_size, resolve
 from core.systems.gunframe.attack import attack_odds, outcome_dist, plan
 from core.systems.gunframe.building import pack, unpack
@@ -102,7 +104,7 @@ def test_example_unit_cost(uid: str) -> None:
         assert str(cost) in CATALOGUE[uid].note
     else:
         assert cost == PRINTED_POINTS[uid]
-    assert pack(profile) == SYSTEM.pack_profile(profile)
+    assert unpack(SYSTEM.pack_profile(profile)) == profile
 
 
 def test_eagle_vf_transform_cost() -> None:
@@ -240,11 +242,11 @@ def test_game_sizes() -> None:
 
 def test_profile_accepts_rule_breaches_but_not_garbage() -> None:
     make(speed=20, close=9, upgrades=[{"id": "whatever"}])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"frame\n  Input should be 'scout'"):
         make(frame="colossal")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"skill\n  Input should be 3 or 4"):
         make(skill=5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"colour\n  Extra inputs are not permitted"):
         make(colour="red")
     schema = GunframeUnit.model_json_schema()
     assert "description" in schema["properties"]["armour"]
@@ -265,24 +267,27 @@ def test_pack_round_trip_and_size() -> None:
     assert len(json.dumps(squad, separators=(",", ":"))) < 400
 
 
+FORM = "a form is \\[speed, defense"
+
+
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "message"),
     [
-        None,
-        [],
-        "x",
-        ["A", 99, 8, [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [9999]]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "p", 5],
-        ["A", 2, "8", [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [[1, 99, 1]]]],
-        ["A", True, 8, [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "", 4, "", [1]],
+        (None, "a list of 4 to 10 items"),
+        ([], "a list of 4 to 10 items"),
+        ("x", "a list of 4 to 10 items"),
+        (["A", 99, 8, [5, 3, [3, 3, 3, 3], []]], "no frame number 99"),
+        (["A", 2, 8, [5, 3, [3, 3], []]], FORM),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], [9999]]], "no upgrade number"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "p", 5], r"skill\n  Input should be 3 or 4"),
+        (["A", 2, "8", [5, 3, [3, 3, 3, 3], []]], r"armour\n  Input should be a valid integer"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], [[1, 99, 1]]]], "bad slot in"),
+        (["A", True, 8, [5, 3, [3, 3, 3, 3], []]], "no frame number True"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "", 4, "", [1]], FORM),
     ],
 )
-def test_unpack_rejects(bad: Any) -> None:
-    with pytest.raises(ValueError):
+def test_unpack_rejects(bad: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         unpack(bad)
 
 
@@ -354,7 +359,7 @@ def test_jackhammer_and_owl_bear_defense_pools() -> None:
     inp = AttackInput(attacker="0/a", target="1/t", weapon="close", defend_with_close=True)
     p = plan(game(DUMMY, unit("owl_bear")), inp)
     assert p.defense is not None and p.defense.dice == 6
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"defends only against Close attacks \(L1146\)"):
         plan(game(DUMMY, unit("owl_bear")), inp.model_copy(update={"weapon": "short"}))
 
 
@@ -396,7 +401,7 @@ def test_parry_example() -> None:
     out = attack(g, "close", [4, 4, 6, 6, 1], defend_with_close=False, parry=True)
     assert (out["damage"], out["parry_damage"], out["dodge_inches"]) == (0, 2, 0)
     assert out["changes"][0].path == ["sides", 0, "units", 0, "state", "damage"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Parry to use against this attack \(L2448\)"):
         attack(game(attacker, DUMMY), "close", [4, 4, 1], parry=True)
 
 
@@ -422,9 +427,9 @@ def test_target_lock_uses() -> None:
     assert attack(g2, "short", [1] * 7, focus_fire=True)["attack_pool"]["dice"] == 6
     out = attack(g, "short", [1, 2, 6, 5, 6, 1], precise_strike=True)
     assert out["hits"] == 3 and out["attack"]["dice"][0]["rerolled"] == 5
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Target Lock to spend \(L1373\)"):
         attack(game(make(name="A"), DUMMY), "short", [4, 4, 4], focus_fire=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a Target Lock is spent once"):
         AttackInput(attacker="0/a", target="1/t", weapon="short", focus_fire=True, precise_strike=True)
 
 
@@ -436,7 +441,7 @@ def test_warrior_and_evade() -> None:
     assert out["attack"]["dice"][0]["rerolled"] == 4 and out["hits"] == 1
     assert out["defense"]["dice"][0]["rerolled"] == 6 and out["damage"] == 0
     assert attack(g, "short", [1, 2, 3, 1])["hits"] == 0  # Warrior is for Close attacks only
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Evade counter to spend \(L1400\)"):
         attack(game(warrior, DUMMY), "close", [1, 1, 1], evade=True)
 
 
@@ -466,7 +471,7 @@ def test_automatic_modifiers() -> None:
     cautious = make(name="T", upgrades=[{"id": "cautious"}])
     p = plan(game(make(name="A"), cautious), inp)
     assert p.defense is not None and p.defense.dice == 5  # cover counts as hard cover (L2304)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Firefly has no close weapon system to attack with \(L1064\)"):
         plan(game(unit("firefly"), DUMMY), inp.model_copy(update={"weapon": "close"}))  # Close 0 (L1064)
 
 
@@ -530,3 +535,115 @@ def test_example_units_follow_the_rules() -> None:
     breaking = {uid for uid in CATALOGUE if rules(unit(uid))}
     assert breaking == {"bison", "rhino"}
     assert all(CATALOGUE[uid].note for uid in breaking)
+
+
+# --- the damage track at its boundaries (L1174-1182, L2448) ------------------------------------------
+
+
+def hurt_attacker(g: Game, damage: int) -> Game:
+    """The attacker ('0/a') with ``damage`` already taken."""
+    return record(
+        g, "adjust", "set up", [Change(path=["sides", 0, "units", 0, "state", "damage"], value=damage)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "destroyed"),
+    [(6, 9, False), (7, 10, True), (8, 10, True)],
+    ids=["one-below-armour", "exactly-armour", "one-above-armour"],
+)
+def test_attack_damage_at_the_armour_boundary(before: int, after: int, destroyed: bool) -> None:
+    """3 damage against Armour 10: one short of it leaves 1, reaching it destroys (L1182), and damage
+    beyond it is not kept (the track stops at the Armour, L1174)."""
+    g = game(make(name="A"), DUMMY, damage=before)
+    out = attack(g, "close", [4, 4, 4, 1])
+    assert out["damage"] == 3 and out["destroyed"] is destroyed
+    state = record(g, "action", out["text"], out["changes"]).sides[1].units[0].state
+    assert (state.damage, state.destroyed) == (after, destroyed)
+    assert out["text"] == "A hits Dummy with Close: 3 damage" + (", destroyed" if destroyed else "")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "destroyed"),
+    [(5, 7, False), (6, 8, True), (7, 8, True)],
+    ids=["one-below-armour", "exactly-armour", "one-above-armour"],
+)
+def test_parry_damage_at_the_attackers_armour_boundary(before: int, after: int, destroyed: bool) -> None:
+    """Parry's 2 damage back (L2448) to an Armour 8 attacker: reaching its Armour destroys it (L1182),
+    and the track stops there."""
+    g = hurt_attacker(game(make(name="Brawler", close=2, short=4), unit("owl_bear")), before)
+    out = attack(g, "close", [4, 4, 6, 6, 1], parry=True)
+    assert out["parry_damage"] == 2 and out["destroyed"] is False  # "destroyed" is about the target
+    state = record(g, "action", out["text"], out["changes"]).sides[0].units[0].state
+    assert (state.damage, state.destroyed) == (after, destroyed)
+    assert out["text"] == "Brawler attacks Owl Bear with Close: no damage; Parry deals 2 back"
+
+
+def test_points_limit_is_met_exactly() -> None:
+    """The total may equal the limit but not exceed it (L1494): 55 points fit 55, not 54."""
+    team = [(k, unit(uid)) for k, uid in (("s", "sasha"), ("m", "michiko"), ("i", "izumi"), ("g", "goro"))]
+    assert sum(SYSTEM.unit_cost(p) for _, p in team) == 55
+    assert SYSTEM.squad_violations(team, 55) == []
+    over = SYSTEM.squad_violations(team, 54)
+    assert [(v.rule, v.message, v.ref) for v in over] == [
+        ("points-limit", "55 points is over the 54-point limit", "L1494")
+    ]
+
+
+def _member(name: str, frame: str, armour: int) -> GunframeUnit:
+    weapons = {"close": 2, "short": 2, "medium": 2, "long": 2}
+    speed, defense = FRAMES[frame].speed, FRAMES[frame].defense
+    combiner = [{"id": "combiner", "slot": "armour"}]
+    return make(
+        name=name, frame=frame, speed=speed, defense=defense, armour=armour, upgrades=combiner, **weapons
+    )
+
+
+@pytest.mark.parametrize(
+    ("frame", "broken"),
+    [("scout", True), ("light", True), ("medium", False), ("heavy", False)],
+)
+def test_combined_form_is_at_least_as_big_as_the_largest_member(frame: str, broken: bool) -> None:
+    """L2508-2510: two scouts and a medium gunframe combine into at least a medium form."""
+    team = [
+        ("a", _member("S1", "scout", 4)),
+        ("b", _member("S2", "scout", 4)),
+        ("c", _member("M", "medium", 8)),
+    ]
+    f = FRAMES[frame]
+    form = make(
+        name="Giant", frame=frame, speed=f.speed, defense=f.defense, armour=f.armour + 3, combined_members=3
+    )
+    found = [v for v in SYSTEM.squad_violations([*team, ("g", form)], None) if v.rule == "combiner-frame"]
+    if broken:
+        assert [(v.unit, v.message, v.ref) for v in found] == [
+            ("g", "The combined form must be at least as big as M", "L2508")
+        ]
+    else:
+        assert found == []
+
+
+def test_combined_form_needs_no_combiner_upgrade_and_takes_two_per_system() -> None:
+    """L2512-2513: a combined form holds two frame upgrades on one system and does not buy Combiner."""
+    f = FRAMES["medium"]
+    two = [{"id": "fast", "slot": "speed"}, {"id": "jump", "slot": "speed"}]
+    fields = {"name": "G", "frame": "medium", "speed": f.speed, "defense": f.defense, "armour": f.armour + 3}
+    assert rules(make(**fields, upgrades=two, combined_members=3)) == set()
+    assert "slot-limit" in rules(make(**fields, upgrades=two))
+    three = [*two, {"id": "fly", "slot": "speed"}]
+    assert "slot-limit" in rules(make(**fields, upgrades=three, combined_members=3))
+
+
+def test_undo_of_a_damage_edit_that_also_cripples_restores_the_conditions() -> None:
+    """A manual edit of damage and conditions, plus the crippled condition that follows from it
+    (L2706), changes the conditions twice in one event; undo gives back the conditions before both."""
+    g = table.start([table.mech("Ann")], crippled_rules=True)
+    base = ["sides", 0, "units", 0, "state"]
+    edit = [Change(path=[*base, "damage"], value=6), Change(path=[*base, "conditions"], value=["shut_down"])]
+    hurt = adjust(g, edit)
+    assert table.state(hurt, "0/a").conditions == ["shut_down", "crippled"]
+    assert [c.path[-1] for c in hurt.log[-1].changes] == ["damage", "conditions", "conditions"]
+    back = undo(hurt)
+    assert (table.state(back, "0/a").damage, table.state(back, "0/a").conditions) == (0, [])
+    assert back.sides == g.sides
+    assert redo(back).sides == hurt.sides

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from core.dice import RandomDice, TypedDice
-from core.game import Game, GameUnit, Side, record, undo
+from core.game import Game, GameUnit, Side, record, redo, undo
 from core.systems.base import NeedChoice, Violation
 from core.systems.ms_battles import SYSTEM, Card, Frame, MobileSuit, MsbOptions, deck_violations
 from core.systems.ms_battles.cards import MARKER, AttackMark
@@ -167,7 +167,7 @@ def test_pack_and_unpack_share_sample_cards_by_id() -> None:
     assert SYSTEM.unpack_profile(packed) == DECK_B
     own = swap(DECK_B, "GN-2", card("X-1", name="Own"))
     assert SYSTEM.unpack_profile(SYSTEM.pack_profile(own)) == own
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown sample card 'NOPE'"):
         SYSTEM.unpack_profile({"cards": ["NOPE"]})
 
 
@@ -616,6 +616,26 @@ def test_guard_break_more_blocks_only_with_the_option() -> None:
     assert g.sides[1].units[0].state.counters["mid"] == 0 and len(ids(g, 1, "discard")) == 2
 
 
+@pytest.mark.parametrize(
+    ("marks", "blocker", "left"),
+    [
+        (["high", "mid"], "PS-1", {"high": 1, "mid": 0, "low": 0}),  # Shield Bash blocks mid
+        (["high", "low"], "BO-2", {"high": 1, "mid": 0, "low": 0}),  # Side Jets block low
+        (["low", "mid"], "PS-1", {"high": 0, "mid": 0, "low": 1}),
+    ],
+)
+def test_guard_break_takes_the_block_off_the_blocked_zone(
+    marks: list[str], blocker: str, left: dict[str, int]
+) -> None:
+    """[Q-12]: guard break blocked once loses one damage from the zone the block covers, not another."""
+    gb = card("T-1", initiative=9, attacks=[{"zone": z} for z in marks], keywords=["guard_break"])
+    g = planned(game(swap(DECK_A, "BO-1", gb), DECK_B), {0: ["T-1", "GN-2"], 1: [blocker, "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u")
+    c = g.sides[1].units[0].state.counters
+    assert {z: c[z] for z in ("high", "mid", "low")} == left
+    assert ids(g, 1, "discard") == [blocker]
+
+
 def test_targets() -> None:
     """L91 'one target MS'; [Q-17]: any other suit by default, only other players' with the option."""
     g = planned(game(DECK_A, DECK_B), {0: ["HC-1", "GN-1"], 1: ["GN-2", "BO-1"]})
@@ -687,7 +707,7 @@ def test_a_destroyed_suits_cards_leave_play() -> None:
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", blockers=[])
     assert g.sides[1].units[0].state.destroyed
     assert ids(g, 1, "planned") == [] and sorted(ids(g, 1, "discard")) == ["BO-1", "RM-1"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no card is waiting to resolve"):
         act(g, "resolve_card", unit="1/u", card="RM-1")
     g = act(g, "cleanup")
     with pytest.raises(ValueError, match="destroyed"):
@@ -772,9 +792,37 @@ def test_priority_marker_moves_one_seat_anticlockwise() -> None:
 
 
 def test_every_action_can_be_undone() -> None:
-    g0 = act(game(DECK_A, DECK_B), "setup")
-    g = act(g0, "draw")
-    assert undo(g).sides == g0.sides
+    """Each of the system's actions, undone, gives back the whole game as it was; redone, as it became."""
+    done: list[str] = []
+
+    def step(g: Game, name: str, **raw: Any) -> Game:
+        after = act(g, name, **raw)
+        back = undo(after)
+        assert without_log(back) == without_log(g), name
+        assert without_log(redo(back)) == without_log(after), name
+        done.append(name)
+        return after
+
+    g = step(game(DECK_A, DECK_B), "setup", priority_side=0)
+    for side, keep in ((0, ["GN-2", "SB-3"]), (1, ["PS-1", "RM-1"])):
+        g = set_deck(g, side, keep)
+        g = step(g, "draw", unit=f"{side}/u")
+        g = step(g, "plan", unit=f"{side}/u", keep=keep)
+    g = step(g, "reveal")
+    g = step(g, "resolve_card", unit="0/u", card="GN-2")
+    steps = [
+        {"unit": "1/u", "card": "PS-1", "target": "0/u"},
+        {"unit": "0/u", "card": "SB-3", "target": "1/u"},
+        {"unit": "1/u", "card": "RM-1", "target": "0/u"},
+    ]
+    g = step(g, "resolve_turn", steps=steps)
+    assert g.sides[0].units[0].state.counters["mid"] == 3
+    g = step(g, "cleanup")
+    assert set(done) == set(SYSTEM.actions)
+
+
+def without_log(g: Game) -> Game:
+    return g.model_copy(update={"log": [], "cursor": 0})
 
 
 # --- odds (L71) --------------------------------------------------------------------------------------------
@@ -794,7 +842,7 @@ def test_draw_odds_action_for_a_fresh_deck() -> None:
     assert o.facts["draws GN-1"] == pytest.approx(5 / 20)
     high = 1 - Fraction(math.comb(16, 5), math.comb(20, 5))  # four high blocks in Deck A
     assert o.facts["a high block"] == pytest.approx(float(high)) and "232/323" in o.summary
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="choose the suit whose next hand you want odds for"):
         odds(g, SYSTEM.actions["draw"].input())
 
 
