@@ -171,6 +171,81 @@ def test_bad_tokens_get_a_clear_message(token: str, message: str) -> None:
         share.decode(token)
 
 
+def _raw_token(raw: bytes, version: int = share.FORMAT) -> str:
+    """A well-formed token around any bytes (the checksum right)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = deflate.compress(raw) + deflate.flush()
+    head = bytes([version]) + zlib.crc32(raw).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(head + body).decode().rstrip("=")
+
+
+def _inside(token: str) -> bytes:
+    """The JSON text a token carries, read by hand (not by the code under test)."""
+    blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    return zlib.decompressobj(-15).decompress(blob[5:])
+
+
+GAME = {"id": "g", "system": "toy", "sides": [{"name": "A", "units": []}]}
+
+
+@pytest.mark.parametrize(
+    "token, message",
+    [
+        (_raw_token(b"{not json"), "its contents are not readable"),
+        (_token({"k": "squad", "s": 5, "d": {"u": []}}), "it names no rule system"),
+        (_token({"k": "squad", "s": "toy"}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": [1]}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": "x"}}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": [], "l": 0}}), "damaged: Input should be greater than"),
+        (_token({"k": "game", "s": "toy", "d": {"id": "g"}}), "its game cannot be read"),
+        (_token({"k": "game", "s": "gunframe", "d": GAME}), "its game is for another rule system"),
+    ],
+)
+def test_tokens_with_damaged_contents_get_a_clear_message(token: str, message: str) -> None:
+    with pytest.raises(share.ShareError, match=message):
+        share.decode(token)
+
+
+def test_a_token_of_exactly_the_longest_length_is_read_not_refused_as_too_long() -> None:
+    with pytest.raises(share.ShareError, match="too long"):
+        share.decode("A" * (share.MAX_TOKEN + 1))
+    with pytest.raises(share.ShareError, match="not a Table Companion share code"):
+        share.decode("A" * share.MAX_TOKEN)  # version byte 0
+
+
+def test_the_shortest_token_is_six_bytes() -> None:
+    five = base64.urlsafe_b64encode(bytes([share.FORMAT, 0, 0, 0, 0])).decode().rstrip("=")
+    with pytest.raises(share.ShareError, match="too short"):
+        share.decode(five)
+    # six: an empty deflate stream (0x03) whose checksum (0) matches, holding no JSON
+    six = base64.urlsafe_b64encode(bytes([share.FORMAT, 0, 0, 0, 0, 3])).decode().rstrip("=")
+    with pytest.raises(share.ShareError, match="its contents are not readable"):
+        share.decode(six)
+
+
+def test_contents_of_exactly_the_largest_size_open() -> None:
+    body = b'{"k":"squad","s":"toy","d":{"n":"Reds","u":[]}}'
+    padded = body + b" " * (share.MAX_JSON - len(body))
+    opened = share.decode(_raw_token(padded))
+    assert opened.squad is not None and opened.squad.name == "Reds"
+    with pytest.raises(share.ShareError, match="more than a squad or game could"):
+        share.decode(_raw_token(padded + b" "))
+
+
+def test_squad_tokens_are_compact() -> None:
+    """Names travel as UTF-8, not escapes; units keyed u1, u2... in order carry no key."""
+    s = squad(unit("u1", "Grünt ★"), unit("x9"), unit("u3"))
+    token = share.encode_squad(s)
+    inside = _inside(token)
+    assert json.loads(inside) == {
+        "k": "squad",
+        "s": "toy",
+        "d": {"n": "Reds", "u": [["Grünt ★", 3, 2], ["x9", ["Grunt", 3, 2]], ["Grunt", 3, 2]]},
+    }
+    assert "Grünt ★".encode() in inside
+    assert share.decode(token).squad == s.model_copy(update={"id": "shared"})
+
+
 def test_a_deflate_bomb_is_refused() -> None:
     token = _token({"k": "squad", "s": "toy", "d": {"n": "x" * (share.MAX_JSON + 10), "u": []}})
     assert len(token) < 10_000
