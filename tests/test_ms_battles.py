@@ -989,3 +989,148 @@ def test_a_list_of_steps_names_the_step_that_lacks_a_pick() -> None:
     steps = {"steps": [{"unit": "0/u", "card": "HC-1", "target": "1/u"}]}
     with pytest.raises(ValueError, match=r"step 1: .*must block"):
         spec.resolve(g, spec.input.model_validate(steps), RandomDice(1))
+
+
+# --- piles, effects and notes the players read (tests that pin each step's log text) -------------------
+
+
+def with_play(g: Game, side: int, **fields: Any) -> Game:
+    """Set piles of a suit directly (card positions in its profile, MARKER for the marker)."""
+    st = g.sides[side].units[0].state
+    play = SuitPlay.model_validate({**st.extra, **fields}) if "deck" in st.extra else SuitPlay(**fields)
+    units = [
+        g.sides[side]
+        .units[0]
+        .model_copy(update={"state": st.model_copy(update={"extra": play.model_dump()})})
+    ]
+    sides = list(g.sides)
+    sides[side] = sides[side].model_copy(update={"units": units})
+    return g.model_copy(update={"sides": sides})
+
+
+def test_meeting_the_marker_reshuffles_the_cards_below_it() -> None:
+    """L71 and [Q-7]: two cards above the marker, then the marker, then three more from the reshuffle."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = with_play(g, 0, deck=[0, 1, MARKER, 2, 3, 4, 5], shuffled=True)
+    g = act(g, "draw", unit="0/u")
+    hand = extra(g, 0)["hand"]
+    assert hand[:2] == [0, 1] and len(hand) == 5 and set(hand[2:]) <= {2, 3, 4, 5}
+    assert extra(g, 0)["deck"][-1] == MARKER and len(extra(g, 0)["deck"]) == 2
+    assert "marker drawn: deck reshuffled (L71)" in last(g)
+    assert "ran out" not in last(g)
+
+
+@pytest.mark.parametrize(
+    ("deck", "notes"),
+    [
+        ([0, 1, MARKER], "the deck ran out"),
+        ([0, MARKER, 1], "marker drawn: deck reshuffled (L71), the deck ran out"),
+    ],
+    ids=["marker-last", "marker-twice"],
+)
+def test_a_deck_that_runs_out_leaves_a_short_hand(deck: list[int], notes: str) -> None:
+    """Nothing below the marker, or the marker met a second time: the hand stays short."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = act(with_play(g, 0, deck=deck, shuffled=True), "draw", unit="0/u")
+    assert extra(g, 0)["hand"] == [0, 1] and extra(g, 0)["deck"] == [MARKER]
+    assert last(g) == f"Vessik / Tamsin Reyl draws 2 ({notes})"
+
+
+def test_planned_cards_go_under_the_deck_in_the_order_given() -> None:
+    """[Q-8]: the three cards not kept go under the deck in the order the player lists them."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-1", "GN-2", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    with pytest.raises(ValueError, match="list every card that goes under the deck, or none"):
+        act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"], bottom=["BO-3", "BO-1"])
+    done = act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"], bottom=["BO-3", "BO-1", "BO-2"])
+    assert ids(done, 0, "deck")[-3:] == ["BO-3", "BO-1", "BO-2"]
+    assert ids(done, 0, "planned") == ["GN-1", "GN-2"] and ids(done, 0, "hand") == []
+
+
+def test_repair_takes_damage_off_the_worst_zone_or_the_one_named() -> None:
+    """The app's repair effect: one off the most damaged zone unless a zone is named; nothing to repair."""
+    fix = card("T-9", initiative=9, effects=[{"kind": "repair", "amount": 1}], ability="Patch up.")
+    base = planned(game(swap(DECK_A, "BO-1", fix), DECK_B), {0: ["T-9", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(hurt(base, 0, high=1, mid=2), "resolve_card", unit="0/u", card="T-9")
+    assert {z: g.sides[0].units[0].state.counters[z] for z in ("high", "mid")} == {"high": 1, "mid": 1}
+    assert "T-9 repairs 1 mid" in last(g) and "Patch up." not in last(g)
+    g = act(hurt(base, 0, high=1, mid=2), "resolve_card", unit="0/u", card="T-9", repair_zone="high")
+    assert {z: g.sides[0].units[0].state.counters[z] for z in ("high", "mid")} == {"high": 0, "mid": 2}
+    g = act(hurt(base, 0, high=1), "resolve_card", unit="0/u", card="T-9", repair_zone="low")
+    assert "T-9: nothing to repair" in last(g) and g.sides[0].units[0].state.counters["high"] == 1
+
+
+def test_an_ability_the_app_cannot_apply_is_shown_as_its_text() -> None:
+    text = card("T-8", initiative=9, ability="Players move a token.")
+    g = planned(game(swap(DECK_A, "BO-1", text), DECK_B), {0: ["T-8", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="T-8")
+    assert "T-8: Players move a token." in last(g)
+
+
+def test_damage_notes_the_penalty_once_and_destruction() -> None:
+    """L97-L101: the zone's penalty when its damage reaches 2, not again at 3; destroyed at the armour."""
+    two = card("T-7", initiative=9, attacks=[{"zone": "mid"}])
+    g = planned(game(swap(DECK_A, "BO-1", two), DECK_B), {0: ["T-7", "GN-2"], 1: ["HC-1", "BO-1"]})
+    first = act(hurt(g, 1, mid=1), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert "takes 1 mid (2 now)" in last(first) and "suffers the mid penalty (L97-L101)" in last(first)
+    again = act(hurt(g, 1, mid=2), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert "takes 1 mid (3 now)" in last(again) and "penalty" not in last(again)
+    armour = FRAMES["oruun"].armor.of("mid")
+    end = act(hurt(g, 1, mid=armour - 1), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert end.sides[1].units[0].state.destroyed and last(end).endswith("is destroyed (L97)")
+
+
+def test_attack_entries_out_of_range_must_exist_and_the_target_must_stand() -> None:
+    g = planned(game(DECK_B, DECK_A), {0: ["HC-1", "GN-1"], 1: ["GN-2", "TR-2"]})
+    g = act(g, "resolve_card", unit="1/u", card="GN-2")
+    with pytest.raises(ValueError, match="Snap Shot has no attack entry 1"):
+        act(g, "resolve_card", unit="0/u", card="HC-1", target="1/u", out_of_range=[1])
+    down = g.model_copy(deep=True)
+    down.sides[1].units[0].state.destroyed = True
+    with pytest.raises(ValueError, match="is destroyed and off the table"):
+        act(down, "resolve_card", unit="0/u", card="HC-1", target="1/u")
+
+
+def test_a_named_card_needs_its_suit() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "GN-1"], 1: ["HC-1", "BO-1"]})
+    with pytest.raises(ValueError, match="name the suit whose card resolves, with its card"):
+        act(g, "resolve_card", card="GN-2")
+
+
+def test_cleanup_notes_single_use_cards_and_the_marker() -> None:
+    """L105: single-use cards are set aside, and the log says where the priority marker went."""
+    g = planned(game(DECK_A, DECK_B), {0: ["BO-4", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(g, "cleanup", force=True)
+    assert "sets aside Smoke Canister" in last(g)
+    assert last(g).endswith("priority marker passes to P1")
+
+
+def test_setup_refuses_a_side_that_is_not_there() -> None:
+    with pytest.raises(ValueError, match="there is no side 2"):
+        act(game(DECK_A, DECK_B), "setup", priority_side=2)
+    g = act(game(DECK_A, DECK_B), "setup", priority_side=1)
+    assert [s.resources["priority"] for s in g.sides] == [0, 1]
+
+
+def test_resolve_turn_logs_every_step() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "SB-3"], 1: ["PS-1", "RM-1"]})
+    steps = [{"unit": "0/u", "card": "GN-2"}, {"unit": "1/u", "card": "PS-1", "target": "0/u"}]
+    after = act(g, "resolve_turn", steps=steps)
+    text = last(after)
+    assert "resolves Dodge" in text and "resolves Shield Bash" in text
+    assert [d["card"] for d in after.log[-1].detail["steps"]] == ["GN-2", "PS-1"]
+
+
+def test_hypergeometric_when_every_hand_must_hold_some() -> None:
+    """Three cards from five, four of them wanted: at least two wanted in any hand."""
+    d = hypergeometric(5, 4, 3)
+    assert {k: d.probability(k) for k in range(4)} == {0: 0, 1: 0, 2: Fraction(3, 5), 3: Fraction(2, 5)}
+
+
+def test_draw_odds_name_the_watched_card() -> None:
+    g = act(game(DECK_A, DECK_B), "setup")
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    o = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert o.summary == "next hand of 5: GN-1: 1/4, a high block: 232/323"
