@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import api
 from core.dice import TypedDice
 from core.game import Game, GameUnit, Side, adjust, record, redo, undo
 from core.systems import implementation
@@ -647,3 +648,35 @@ def test_undo_of_a_damage_edit_that_also_cripples_restores_the_conditions() -> N
     assert (table.state(back, "0/a").damage, table.state(back, "0/a").conditions) == (0, [])
     assert back.sides == g.sides
     assert redo(back).sides == hurt.sides
+
+
+def test_status_line_shows_mission_roles_environment_and_counts() -> None:
+    """What the game screen shows under the title (api game.views): each line as the player reads it."""
+    g = table.start([table.mech("Ann")])
+    assert api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"] == []
+    g = table.run(g, "mission", [], mission="doomsday", attacker_side=1)
+    g = table.environment(g, "storm", storm_type="lightning")
+    opts = {"initiative_side": 0, "hull_breaches": 2, "clock": 3, "last_turn": 5, "ended": True}
+    g = adjust(g, [Change(path=["options", k], value=v) for k, v in opts.items()])
+    status = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"]
+    assert [(line["label"], line["value"]) for line in status] == [
+        ("Mission", "Doomsday"),
+        ("Attacker", "Blue"),
+        ("Initiative", "Red"),
+        ("Environment", "Storm (lightning)"),
+        ("Hull breaches", "2"),
+        ("Doomsday clock", "3"),
+        ("Last turn", "5"),
+        ("Game over", "yes"),
+    ]
+    assert (status[0]["note"], status[4]["note"], status[5]["note"]) == ("L1847", "L2085", "L1853-1872")
+    dark = table.environment(table.start([table.mech("Ann")]), "darkness")
+    dark = adjust(
+        dark,
+        [
+            Change(path=["options", "dark_over"], value=True),
+            Change(path=["options", "attacker_side"], value=7),
+        ],
+    )
+    status = SYSTEM.status(dark)
+    assert [(line.label, line.value) for line in status] == [("Environment", "Darkness, now over")]

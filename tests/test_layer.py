@@ -12,6 +12,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
+import gunframe_table as table
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from toy_system import INFO
 import core.systems
 from core import api, share, storage
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, adjust, new_game, next_round, redo, step_back, undo
+from core.game import Game, act, adjust, new_game, next_round, record, redo, step_back, undo
 from core.squad import Squad, SquadUnit, check
 from core.systems.base import Change
 
@@ -443,3 +444,77 @@ def test_describe_gives_the_schemas_the_interface_draws() -> None:
     shoot = reply["actions"][0]
     assert shoot["input_schema"]["properties"]["attacker"]["ui"] == "own-unit"
     assert shoot["has_odds"]
+
+
+# --- the game layer's refusals and log texts -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [("2/u1", "no side for unit '2/u1'"), ("x/u1", "no side for unit 'x/u1'"), ("1/u2", "no unit '1/u2'")],
+)
+def test_unknown_units_are_named_in_the_refusal(ref: str, message: str) -> None:
+    game = start()
+    assert game.unit("1/u1")[:2] == (1, 0)
+    with pytest.raises(ValueError, match=message):
+        game.unit(ref)
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ([], "a change needs a path"),
+        (["sides", 2], r"no item 2 at \['sides', 2\]"),
+        (["sides", -1], r"no item -1 at"),
+        (["sides", "x"], r"no item 'x' at"),
+        (["options", 3], r"no key 3 at \['options', 3\]"),
+        (["round", "x"], r"cannot set \['round', 'x'\]"),
+        (["sides", 0, "nothing", "x"], r"no value at \['sides', 0, 'nothing', 'x'\]"),
+    ],
+)
+def test_a_change_to_a_path_the_game_does_not_have_is_refused(path: list[str | int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        record(start(), "adjust", "bad", [Change(path=path, value=1)])
+
+
+def test_the_last_side_can_be_changed_and_a_new_option_undone() -> None:
+    game = adjust(start(), [Change(path=["sides", 1, "name"], value="Greens")])
+    assert game.sides[1].name == "Greens"
+    game = adjust(game, [Change(path=["options", "house_rule"], value=True)], text="House rule on")
+    assert game.log[-1].before == [None] and game.log[-1].text == "House rule on"
+    assert undo(game).options == {"house_rule": None}
+
+
+def test_log_texts_of_adjustments_and_rounds() -> None:
+    game = adjust(
+        start(), [Change(path=["round"], value=4), Change(path=["sides", 0, "resources", "command"], value=1)]
+    )
+    assert game.log[-1].text == "Manual change: round = 4, sides.0.resources.command = 1"
+    game = next_round(game)
+    assert game.log[-1].text == "Round 5 begins" and game.round == 5
+
+
+def test_nothing_to_undo_in_an_empty_log() -> None:
+    game = start().model_copy(update={"log": [], "cursor": 0})
+    with pytest.raises(ValueError, match="nothing to undo"):
+        undo(game)
+
+
+def test_unknown_actions_and_mixed_systems_are_refused() -> None:
+    with pytest.raises(ValueError, match="Toy has no action 'fly'"):
+        act(start(), "fly", {}, TypedDice([]))
+    gun = Squad(id="s2", name="Guns", system="gunframe", units=[])
+    with pytest.raises(ValueError, match="every side of a game must use the same rule system"):
+        new_game("g", "Mixed", [("Red", squad(unit("u1"))), ("Blue", gun)])
+
+
+def test_odds_of_an_action_without_odds_are_refused() -> None:
+    reply = api.call(
+        "game.odds",
+        {
+            "game": table.start([table.mech("Ann")]).model_dump(mode="json"),
+            "action": "activate",
+            "input": {"unit": "0/a"},
+        },
+    )
+    assert reply["ok"] is False and reply["error"]["message"].endswith("has no odds to show")
