@@ -282,3 +282,48 @@ def test_odds_table_keeps_impossible_counts_below_the_top() -> None:
         (2, "0/1", "1/3"),
         (3, "1/3", "1/3"),
     ]
+
+
+# --- Dist at its edges ---------------------------------------------------------------------------
+
+
+def test_a_die_has_at_least_one_face() -> None:
+    assert Dist.die(1).weights == {1: 1}
+    with pytest.raises(ValueError, match="a die needs at least one face"):
+        Dist.die(0)
+
+
+def test_outcomes_that_cannot_be_added_are_refused() -> None:
+    with pytest.raises(TypeError, match="cannot add outcomes 'a' and 'b'"):
+        Dist({"a": 1}, 1) + Dist({"b": 1}, 1)
+    with pytest.raises(TypeError, match=r"cannot add outcomes \(1,\) and 2"):
+        Dist({(1,): 1}, 1) + Dist({2: 1}, 1)
+    with pytest.raises(TypeError, match=r"cannot add outcomes 1 and \(2,\)"):
+        Dist({1: 1}, 1) + Dist({(2,): 1}, 1)
+    with pytest.raises(TypeError, match="cannot multiply outcome 'a'"):
+        Dist({"a": 1, "b": 1}, 2).repeat(2)
+
+
+def test_repeat_of_plain_numbers() -> None:
+    """Two-outcome dice summed by the multinomial route: 0 or 1 three times."""
+    coin = Dist({0: 1, 1: 1}, 2)
+    assert coin.repeat(3).weights == {0: 1, 1: 3, 2: 3, 3: 1} and coin.repeat(3).total == 8
+    assert coin.repeat(1).weights == {0: 1, 1: 1}
+    with pytest.raises(ValueError, match="repeat\\(\\) needs at least one copy"):
+        coin.repeat(0)
+
+
+def test_bind_needs_one_denominator_and_absent_outcomes_have_no_chance() -> None:
+    d2 = Dist.die(2)
+    with pytest.raises(ValueError, match="every branch of bind\\(\\) must share one denominator"):
+        d2.bind(lambda f: Dist.die(3) if f == 1 else Dist.die(2))
+    assert Dist.die(6).probability(7) == 0
+
+
+def test_typed_dice_ask_for_exactly_the_missing_faces() -> None:
+    typed = TypedDice([3])
+    with pytest.raises(NeedMoreDice) as need:
+        typed.roll(4, 6, "attack")
+    assert (need.value.needed, need.value.sides, need.value.purpose) == (3, 6, "attack")
+    assert str(need.value) == "roll 3 more d6 for attack"
+    assert typed.roll(1, 6, "attack") == [3] and typed.left == 0
