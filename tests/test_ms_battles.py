@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from core import api
 from core.dice import RandomDice, TypedDice
 from core.game import Game, GameUnit, Side, record, redo, undo
 from core.systems.base import NeedChoice, Violation
@@ -1134,3 +1135,70 @@ def test_draw_odds_name_the_watched_card() -> None:
     assert spec.odds is not None
     o = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
     assert o.summary == "next hand of 5: GN-1: 1/4, a high block: 232/323"
+
+
+def views(g: Game) -> dict[str, Any]:
+    """What the game screen shows of each suit (api game.views), section by section."""
+    reply = api.call("game.views", {"game": g.model_dump(mode="json")})
+    assert reply["ok"], reply
+    return {
+        ref: [(s["title"], [i["id"] for i in s["items"]], s["private"]) for s in v["sections"]]
+        for ref, v in reply["result"]["views"].items()
+    }
+
+
+def test_the_screen_shows_hands_face_down_then_face_up_cards_and_which_resolves_next() -> None:
+    """L71-L77: the hand and face-down cards are private; revealed, they are public, and the suit holding
+    the next card by initiative is marked; resolved cards are listed apart; L105: piles after cleanup."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-2", "SB-3", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    hand = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["views"]["0/u"]["sections"][
+        0
+    ]
+    assert (hand["title"], hand["private"], hand["bind"]["action"], hand["bind"]["count"]) == (
+        "Hand",
+        True,
+        "plan",
+        2,
+    )
+    assert [i["id"] for i in hand["items"]] == ["GN-2", "SB-3", "BO-1", "BO-2", "BO-3"]
+    g = act(g, "plan", unit="0/u", keep=["GN-2", "SB-3"])
+    assert views(g)["0/u"][0] == ("Face down", ["GN-2", "SB-3"], True)
+    g = set_deck(g, 1, ["PS-1", "BO-1"])
+    g = act(g, "draw", unit="1/u")
+    g = act(g, "plan", unit="1/u", keep=["PS-1", "BO-1"])
+    g = act(g, "reveal")
+    shown = views(g)
+    assert shown["0/u"] == [
+        ("Face up: one resolves next (initiative 9)", ["GN-2", "SB-3"], False),
+        ("Draw pile: 18 cards", [], False),
+    ]
+    assert shown["1/u"][0] == ("Face up", ["PS-1", "BO-1"], False)
+    reply = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["views"]["1/u"]["sections"][
+        0
+    ]
+    assert reply["bind"] == {
+        "action": "resolve_card",
+        "field": "card",
+        "count": 1,
+        "label": "Resolve this card",
+        "fixed": {"unit": "1/u"},
+        "mode": "prefill",
+    }
+    assert reply["items"][0]["detail"] == "initiative 6; move +1; attack 1x mid melee; blocks mid"
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    shown = views(g)
+    assert shown["0/u"][:2] == [("Face up", ["SB-3"], False), ("Resolved", ["GN-2"], False)]
+    assert shown["1/u"][0] == ("Face up: one resolves next (initiative 7)", ["PS-1", "BO-1"], False)
+    g = act(g, "cleanup", force=True)
+    assert views(g)["0/u"] == [("Draw pile: 20 cards", [], False)]
+
+
+def test_discarded_and_set_aside_cards_are_shown() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["BO-4", "GN-2"], 1: ["PS-4", "HC-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="1/u", card="HC-1", target="0/u", blockers=["BO-4"])
+    assert ("Discarded", ["BO-4"], False) in views(g)["0/u"]
+    g = act(g, "cleanup", force=True)
+    assert ("Set aside (single use)", ["BO-4"], False) in views(g)["0/u"]
