@@ -680,3 +680,39 @@ def test_status_line_shows_mission_roles_environment_and_counts() -> None:
     )
     status = SYSTEM.status(dark)
     assert [(line.label, line.value) for line in status] == [("Environment", "Darkness, now over")]
+
+
+@pytest.mark.parametrize(
+    ("armour", "close", "broken"),
+    [(11, 3, False), (10, 4, False), (8, 6, False), (10, 3, True), (11, 4, True), (7, 7, True)],
+    ids=["all-armour", "two-and-one", "all-loadout", "two-only", "four", "armour-down"],
+)
+def test_combined_form_adds_one_per_member_to_armour_and_loadout(
+    armour: int, close: int, broken: bool
+) -> None:
+    """L2517-2521: three members give 3 bonus points, split between Armour and Loadout as the player
+    likes (medium frame: Armour 8, Loadout 12); no other customising."""
+    form = make(name="G", armour=armour, close=close, combined_members=3)
+    found = [v.message for v in SYSTEM.unit_violations(form) if v.rule == "combiner-customise"]
+    if broken:
+        assert found == [
+            f"a combined form of 3 units adds exactly 3 to Armour and Loadout together "
+            f"(here {armour - 8:+d} and {close - 3:+d})"
+        ]
+    else:
+        assert found == []
+    faster = make(name="G", armour=11, speed=6, combined_members=3)
+    assert [v.message for v in SYSTEM.unit_violations(faster) if v.rule == "combiner-customise"] == [
+        "a combined form keeps the frame's Speed and Defense (5 and 3)"
+    ]
+
+
+def test_a_pilot_upgrade_belongs_to_the_first_form() -> None:
+    """L2258: pilot upgrades are listed once, with the first form, not on another form."""
+    eagle = CATALOGUE["eagle_vf"].profile
+    forms = [{**eagle["forms"][0], "upgrades": [*eagle["forms"][0]["upgrades"], {"id": "ace"}]}]
+    found = [v for v in SYSTEM.unit_violations(GunframeUnit.model_validate({**eagle, "forms": forms}))]
+    assert [(v.rule, v.ref) for v in found if v.rule == "form-pilot-upgrade"] == [
+        ("form-pilot-upgrade", "L2258")
+    ]
+    assert rules(unit("eagle_vf")) == set()

@@ -1202,3 +1202,16 @@ def test_discarded_and_set_aside_cards_are_shown() -> None:
     assert ("Discarded", ["BO-4"], False) in views(g)["0/u"]
     g = act(g, "cleanup", force=True)
     assert ("Set aside (single use)", ["BO-4"], False) in views(g)["0/u"]
+
+
+def test_pilot_and_weapon_cards_name_their_pilot_or_weapon() -> None:
+    """L61: a pilot card belongs to a pilot and a weapon card to a weapon."""
+    nameless = card("X-1", type="weapon", attacks=[{"zone": "mid"}])
+    found = deck_violations(swap(DECK_A, "BO-1", nameless), MsbOptions())
+    assert [(v.message, v.ref) for v in found if v.rule == "card-type"] == [
+        ("X-1: a weapon card must name its weapon", "L61")
+    ]
+    pilot = card("X-2", type="pilot")
+    found = deck_violations(swap(DECK_A, "BO-1", pilot), MsbOptions())
+    assert [v.message for v in found if v.rule == "card-type"] == ["X-2: a pilot card must name its pilot"]
+    assert "card-type" not in rules(DECK_A)
