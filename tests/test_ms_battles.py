@@ -1215,3 +1215,18 @@ def test_pilot_and_weapon_cards_name_their_pilot_or_weapon() -> None:
     found = deck_violations(swap(DECK_A, "BO-1", pilot), MsbOptions())
     assert [v.message for v in found if v.rule == "card-type"] == ["X-2: a pilot card must name its pilot"]
     assert "card-type" not in rules(DECK_A)
+
+
+@pytest.mark.parametrize(
+    ("past", "before", "destroyed"),
+    [(False, 2, False), (False, 3, True), (True, 3, False), (True, 4, True)],
+    ids=["one-below", "at-armour", "at-armour-option", "past-armour-option"],
+)
+def test_destruction_at_the_zone_armour_boundary(past: bool, before: int, destroyed: bool) -> None:
+    """L97 and [Q-13]: high armour 4; one high hit from 2, 3 or 4 damage, by default and with the option."""
+    g = planned(game(DECK_A, DECK_B, destroyed_past_armor=past), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(hurt(g, 1, high=before), "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
+    st = g.sides[1].units[0].state
+    assert (st.counters["high"], st.destroyed) == (before + 1, destroyed)
+    assert last(g).endswith("is destroyed (L97)") is destroyed
