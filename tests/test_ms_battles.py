@@ -1230,3 +1230,46 @@ def test_destruction_at_the_zone_armour_boundary(past: bool, before: int, destro
     st = g.sides[1].units[0].state
     assert (st.counters["high"], st.destroyed) == (before + 1, destroyed)
     assert last(g).endswith("is destroyed (L97)") is destroyed
+
+
+def test_a_deck_is_shuffled_once_before_its_first_draw() -> None:
+    """L50: drawing from a deck never shuffled shuffles it first; after setup no second shuffle."""
+    g = act(game(DECK_A, DECK_B), "draw", unit="0/u")
+    assert "deck shuffled first (L50)" in last(g) and extra(g, 0)["shuffled"] is True
+    g = act(act(game(DECK_A, DECK_B), "setup"), "draw", unit="0/u")
+    assert "shuffled" not in last(g) and len(extra(g, 0)["hand"]) == 5
+
+
+def test_one_card_cannot_be_kept_twice_and_reveal_waits_for_every_plan() -> None:
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-1", "GN-2", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    with pytest.raises(ValueError, match="has no 'GN-1' in hand"):
+        act(g, "plan", unit="0/u", keep=["GN-1", "GN-1"])
+    g = act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"])
+    with pytest.raises(ValueError, match=r"still planning: Oruun / Hollis Brack$"):
+        act(g, "reveal")
+    g = act(g, "draw", unit="1/u")
+    with pytest.raises(ValueError, match=r"still planning: Oruun / Hollis Brack$"):
+        act(g, "reveal")
+
+
+def test_hold_fire_even_with_a_target_named() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", hold_fire=True)
+    assert "Rising Cut attacks no one" in last(g) and g.sides[1].units[0].state.counters["high"] == 0
+
+
+def test_draw_odds_with_the_marker_part_way_down() -> None:
+    """[Q-7]: the two cards above the marker are drawn for sure; the other three come from the 18 below."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    cards = [c.id for c in DECK_A.cards]
+    top = [cards.index("GN-1"), cards.index("BO-1")]
+    g = with_play(g, 0, deck=[*top, MARKER, *(i for i in range(len(cards)) if i not in top)], shuffled=True)
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert sure.facts["draws GN-1"] == 1.0
+    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"))
+    assert below.facts["draws BO-2"] == pytest.approx(3 / 18)
