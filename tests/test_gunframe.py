@@ -716,3 +716,279 @@ def test_a_pilot_upgrade_belongs_to_the_first_form() -> None:
         ("form-pilot-upgrade", "L2258")
     ]
     assert rules(unit("eagle_vf")) == set()
+
+
+# --- the pools as the action panel lists them, modifier by modifier (L1062-1152) -------------------------
+
+
+def duel_plan(
+    a_fields: dict[str, Any],
+    t_fields: dict[str, Any],
+    a_state: dict[str, Any] | None = None,
+    t_state: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    **inp: Any,
+) -> tuple[int, list[str], int, list[str]]:
+    """Attack dice and their sources, defense dice and theirs, for A (medium, 3s) attacking T."""
+    g = game(make(name="A", **a_fields), make(name="T", **t_fields), **(t_state or {}))
+    if a_state:
+        g = g.model_copy(deep=True)
+        g.sides[0].units[0].state = g.sides[0].units[0].state.model_copy(update=a_state)
+    if options:
+        g = g.model_copy(update={"options": options})
+    p = plan(g, AttackInput(attacker="0/a", target="1/t", **inp))
+    return (p.attack.dice, p.attack_notes, p.defense.dice if p.defense else 0, p.defense_notes)
+
+
+CRIPPLED = {"conditions": ["crippled"]}
+FLYING = {"conditions": ["flying"]}
+LOCK = {"counters": {"target_lock": 1, "evade": 0}}
+EVADE = {"counters": {"target_lock": 0, "evade": 1}}
+D3 = ["Defense 3"]
+
+
+@pytest.mark.parametrize(
+    ("a_fields", "t_fields", "a_state", "t_state", "options", "inp", "expected"),
+    [
+        # crippled halves weapons rounding up (L2733); Anger Issues +2 up close instead (L2300)
+        ({}, {}, CRIPPLED, None, None, {"weapon": "short"}, (2, ["Short 3", "crippled: halved to 2"], 3, D3)),
+        (
+            {"upgrades": [{"id": "anger_issues"}]},
+            {},
+            CRIPPLED,
+            None,
+            None,
+            {"weapon": "close"},
+            (5, ["Close 3", "Anger Issues +2"], 3, D3),
+        ),
+        # +1 each (L1076-1088); a shut-down target's Defense is halved (L958)
+        (
+            {},
+            {},
+            None,
+            {"conditions": ["shut_down"]},
+            None,
+            {"weapon": "short", "charge": True, "crossfire": True, "elevated": True, "rear": True},
+            (
+                8,
+                ["Short 3", "charge +1", "crossfire +1", "elevated +1", "rear +1", "target shut down +1"],
+                2,
+                ["Defense 3", "shut down: halved to 2"],
+            ),
+        ),
+        (
+            {},
+            {},
+            None,
+            LOCK,
+            None,
+            {"weapon": "short", "focus_fire": True, "bonus_attack_dice": 2},
+            (7, ["Short 3", "focus fire +2", "other +2"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "anti_aircraft", "slot": "short"}]},
+            {},
+            None,
+            FLYING,
+            None,
+            {"weapon": "short"},
+            (5, ["Short 3", "anti-aircraft +2"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "lucky"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "lucky": "attacker"},
+            (3, ["Short 3", "Lucky: reroll 1-3"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "warrior"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "close"},
+            (3, ["Close 3", "Warrior: reroll 1s"], 3, D3),
+        ),
+        # defending with Close (L1146), Shield Wall, infantry in a building (L2948)
+        (
+            {},
+            {"close": 5, "upgrades": [{"id": "shield_wall"}]},
+            None,
+            None,
+            None,
+            {"weapon": "close", "defend_with_close": True, "shield_wall": True, "in_building": True},
+            (3, ["Close 3"], 7, ["Close 5", "shield wall +1", "in a building +1"]),
+        ),
+        (
+            {},
+            {"defense": 5},
+            None,
+            None,
+            None,
+            {"weapon": "short", "climbing": True, "obscured": True, "cover": True},
+            (3, ["Short 3"], 5, ["Defense 5", "climbing: halved to 3", "obscured +1", "cover +1"]),
+        ),
+        (
+            {"upgrades": [{"id": "eagle_eyes"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "obscured": True, "hard_cover": True},
+            (3, ["Short 3"], 5, ["Defense 3", "obscured ignored (Eagle Eyes)", "hard cover +2"]),
+        ),
+        (
+            {},
+            {},
+            None,
+            None,
+            {"hard_cover_adds_to_cover": True},
+            {"weapon": "short", "hard_cover": True},
+            (3, ["Short 3"], 5, ["Defense 3", "hard cover +2"]),
+        ),
+        (
+            {"upgrades": [{"id": "piercing", "slot": "short"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "cover": True},
+            (3, ["Short 3"], 3, ["Defense 3", "cover ignored (Piercing)"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "dogfighter"}, {"id": "chaff"}]},
+            FLYING,
+            FLYING,
+            None,
+            {"weapon": "long", "underwater": True, "bonus_defense_dice": 1},
+            (3, ["Long 3"], 7, ["Defense 3", "dogfighter +1", "chaff +1", "underwater +1", "other +1"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "chaff"}]},
+            None,
+            FLYING,
+            None,
+            {"weapon": "short"},
+            (3, ["Short 3"], 3, D3),
+        ),
+        (
+            {},
+            {},
+            None,
+            EVADE,
+            None,
+            {"weapon": "short", "evade": True},
+            (3, ["Short 3"], 3, ["Defense 3", "evade: reroll 1-3"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "lucky"}]},
+            None,
+            None,
+            None,
+            {"weapon": "short", "lucky": "defender"},
+            (3, ["Short 3"], 3, ["Defense 3", "Lucky: reroll 1-3"]),
+        ),
+        (
+            {},
+            {},
+            None,
+            None,
+            {"environment": "storm"},
+            {"weapon": "medium"},
+            (3, ["Medium 3"], 4, ["Defense 3", "obscured +1 (storm)"]),
+        ),
+    ],
+    ids=[
+        "crippled",
+        "anger-issues",
+        "flat-bonuses",
+        "focus-fire",
+        "anti-aircraft",
+        "lucky-attacker",
+        "warrior",
+        "close-defense",
+        "climbing",
+        "eagle-eyes",
+        "hard-cover-option-without-cover",
+        "piercing",
+        "flyers",
+        "chaff-only-long",
+        "evade",
+        "lucky-defender",
+        "storm",
+    ],
+)
+def test_pools_list_every_modifier(
+    a_fields: dict[str, Any],
+    t_fields: dict[str, Any],
+    a_state: dict[str, Any] | None,
+    t_state: dict[str, Any] | None,
+    options: dict[str, Any] | None,
+    inp: dict[str, Any],
+    expected: tuple[int, list[str], int, list[str]],
+) -> None:
+    assert duel_plan(a_fields, t_fields, a_state, t_state, options, **inp) == expected
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core bug: with the hard-cover reading (hard_cover_adds_to_cover) and cover both ticked the "
+    "defense gets 3 dice but the pool still lists 'hard cover +2' (attack.py L340-341)",
+)
+def test_hard_cover_on_top_of_cover_lists_what_it_adds() -> None:
+    _, _, d_dice, d_notes = duel_plan(
+        {}, {}, options={"hard_cover_adds_to_cover": True}, weapon="short", hard_cover=True, cover=True
+    )
+    assert d_dice == 6
+    assert sum(int(n.rsplit("+", 1)[1]) for n in d_notes if "+" in n) == d_dice - 3
+
+
+@pytest.mark.parametrize(
+    ("a_state", "t_state", "inp", "message"),
+    [
+        ({"destroyed": True}, None, {}, "A is destroyed"),
+        (None, {"destroyed": True}, {}, "T is destroyed"),
+        ({"conditions": ["shut_down"]}, None, {}, r"A is shut down: it can only reboot \(L956\)"),
+        (
+            {"conditions": ["knocked_down"]},
+            None,
+            {},
+            r"A must stand up with a move action before attacking \(L952\)",
+        ),
+        (
+            None,
+            {"conditions": ["shut_down"], **EVADE},
+            {"evade": True},
+            r"T is shut down and cannot use its Evade",
+        ),
+        (
+            None,
+            LOCK,
+            {"weapon": "long", "indirect_fire": True},
+            r"A's long system has no Indirect Fire \(L2440\)",
+        ),
+    ],
+)
+def test_attacks_the_rules_forbid(
+    a_state: dict[str, Any] | None, t_state: dict[str, Any] | None, inp: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        duel_plan({}, {}, a_state, t_state, **{"weapon": "short", **inp})
+
+
+def test_a_unit_cannot_attack_itself_and_reactions_are_checked() -> None:
+    g = game(make(name="A"), DUMMY)
+    with pytest.raises(ValueError, match="a unit cannot attack itself"):
+        plan(g, AttackInput(attacker="0/a", target="0/a", weapon="short"))
+    with pytest.raises(ValueError, match=r"a reaction attack never counts against its system"):
+        AttackInput(attacker="0/a", target="1/t", reaction=True, rapid_fire=True)
+    with pytest.raises(ValueError, match=r"Quick Reflexes pays for a reaction \(L2338\)"):
+        AttackInput(attacker="0/a", target="1/t", quick_reflexes=True)
+    with pytest.raises(ValueError, match="a Target Lock is spent once"):
+        AttackInput(attacker="0/a", target="1/t", precise_strike=True, indirect_fire=True)
