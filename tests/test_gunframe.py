@@ -992,3 +992,188 @@ def test_a_unit_cannot_attack_itself_and_reactions_are_checked() -> None:
         AttackInput(attacker="0/a", target="1/t", quick_reflexes=True)
     with pytest.raises(ValueError, match="a Target Lock is spent once"):
         AttackInput(attacker="0/a", target="1/t", precise_strike=True, indirect_fire=True)
+
+
+# --- power attacks: what the log says each one does (L1196-1344, L2366, L2460) -------------------------
+
+
+def _spent(
+    red: list[dict[str, Any]], blue: list[dict[str, Any]], *spend: dict[str, Any], **more: Any
+) -> Game:
+    """Red's A attacks Blue's first unit at Short with three 6s unanswered, then spends the 3 power points."""
+    g = table.run(table.start(red, blue), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    faces = more.pop("faces", [])
+    return table.run(g, "power", faces, attacker="0/a", spend=list(spend), **more)
+
+
+M = table.mech
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "spend", "more", "text"),
+    [
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "distract"}],
+            {},
+            "B is distracted: a single action at its next activation",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "shut_down"}],
+            {},
+            "B is shut down until it reboots (drops any loot)",
+        ),
+        (
+            [M("A")],
+            [M("B", "heavy")],
+            [{"power": "recoil"}],
+            {},
+            'Recoil: move B 2" straight away from the attacker (Heavy halves it)',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "high_gravity"},
+            'Recoil: move B 2" straight away from the attacker (high gravity halves it)',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "low_gravity"},
+            'Recoil: move B 4" straight away from the attacker (low gravity +1")',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "space"},
+            'Recoil: move B 5" straight away from the attacker (space +2")',
+        ),
+        (
+            [M("A", ("target_painting", "short"))],
+            [M("B")],
+            [{"power": "target_painting"}],
+            {},
+            "Target Painting locks B",
+        ),
+        (
+            [M("A", ("blast", "short"))],
+            [M("B"), M("C")],
+            [{"power": "blast", "points": 1, "units": ["1/u"]}],
+            {"faces": [1, 1, 1]},
+            'Blast: 1 hits on every unit within 3" of B; C takes 1 of 1 hits, defense [1, 1, 1]',
+        ),
+        (
+            [M("A", ("chain_attack", "short"))],
+            [M("B"), M("C")],
+            [{"power": "chain_attack", "points": 1, "units": ["1/u"]}],
+            {"faces": [1, 1, 1]},
+            "Chain: C takes 2 of 2 hits, defense [1, 1, 1]",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "suppression", "points": 2}],
+            {},
+            'Suppression: put a token touching B; within 2" of it the ground is dangerous'
+            " until the End phase",
+        ),
+    ],
+    ids=[
+        "distract",
+        "shut-down",
+        "heavy",
+        "high-gravity",
+        "low-gravity",
+        "space",
+        "painting",
+        "blast",
+        "chain",
+        "suppression",
+    ],
+)
+def test_power_attack_results_read_in_the_log(
+    red: list[dict[str, Any]],
+    blue: list[dict[str, Any]],
+    spend: list[dict[str, Any]],
+    more: dict[str, Any],
+    text: str,
+) -> None:
+    g = _spent(red, blue, *spend, **more)
+    assert g.log[-1].text.endswith("; " + text), g.log[-1].text
+
+
+def test_target_painting_strips_an_evade_first() -> None:
+    g = table.run(
+        table.start([M("A", ("target_painting", "short"))], [M("B")]),
+        "attack",
+        [6, 6, 6, 1, 1, 1],
+        attacker="0/a",
+        target="1/t",
+    )
+    g = table.set_state(g, "1/t", "counters", {"target_lock": 0, "evade": 1})
+    g = table.run(g, "power", [], attacker="0/a", spend=[{"power": "target_painting"}])
+    assert g.log[-1].text.endswith("Target Painting strips B's Evade")
+    assert table.state(g, "1/t").counters == {"target_lock": 0, "evade": 0}
+
+
+def test_explode_after_a_kill() -> None:
+    g = table.run(
+        table.start([M("A")], [M("B", armour=2)]), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t"
+    )
+    g = table.run(g, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1}])
+    assert (
+        g.log[-1].text
+        == 'A spends power on Explode 1; B explodes: 1 damage to every unit within 1" of its centre'
+    )
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "spend", "more", "message"),
+    [
+        ([M("A")], [M("B")], [], {"ablative_armour": True}, r"B has no Ablative Armour \(L2366\)"),
+        (
+            [M("A")],
+            [M("B", "ablative_armour")],
+            [{"power": "distract"}],
+            {"ablative_armour": True},
+            "Ablative Armour cancels every point before any is spent",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil", "pull": True}],
+            {},
+            r"only a Recoil from a Short system with Reach may pull",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "explode"}],
+            {},
+            r"Explode needs the target destroyed by this attack \(L1276\)",
+        ),
+        (
+            [M("A", ("chain_attack", "short")), M("D")],
+            [M("B"), M("C")],
+            [{"power": "chain_attack", "points": 1, "units": ["0/b"]}],
+            {},
+            r"D is not an enemy: Chain Attack picks enemies \(L1254\)",
+        ),
+    ],
+    ids=["no-ablative", "ablative-and-spend", "pull-without-reach", "explode-alive", "chain-own-unit"],
+)
+def test_power_spending_the_rules_forbid(
+    red: list[dict[str, Any]],
+    blue: list[dict[str, Any]],
+    spend: list[dict[str, Any]],
+    more: dict[str, Any],
+    message: str,
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        _spent(red, blue, *spend, **more)
