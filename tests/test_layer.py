@@ -485,6 +485,14 @@ def test_the_last_side_can_be_changed_and_a_new_option_undone() -> None:
     assert undo(game).options == {"house_rule": None}
 
 
+def test_an_item_of_a_list_can_be_changed_from_the_first() -> None:
+    conditions = ["sides", 1, "units", 0, "state", "conditions"]
+    game = adjust(start(), [Change(path=conditions, value=["pinned", "shaken"])])
+    game = adjust(game, [Change(path=[*conditions, 0], value="hidden")])
+    assert game.sides[1].units[0].state.conditions == ["hidden", "shaken"]
+    assert undo(game).sides[1].units[0].state.conditions == ["pinned", "shaken"]
+
+
 def test_log_texts_of_adjustments_and_rounds() -> None:
     game = adjust(
         start(), [Change(path=["round"], value=4), Change(path=["sides", 0, "resources", "command"], value=1)]
