@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from core import api
 from core.dice import TypedDice
 from core.game import Game, GameUnit, Side, adjust, record, redo, undo
+from core.game import odds as game_odds
 from core.systems import implementation
 from core.systems.base import Change
 from core.systems.gunframe import SYSTEM, AttackInput, GunframeUnit, build_cost, game_size, resolve
@@ -1177,3 +1178,60 @@ def test_power_spending_the_rules_forbid(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         _spent(red, blue, *spend, **more)
+
+
+def test_a_guardian_takes_the_damage_and_the_power_points_follow_it() -> None:
+    """L2316: the friendly Guardian pays 1 Focus Point and takes the damage; power attacks go at it."""
+    g = table.set_fp(table.start([M("A")], [M("B"), M("G", "guardian")]), 1, 2)
+    raw = {"attacker": "0/a", "target": "1/t", "weapon": "short", "guardian": "1/u"}
+    g = act_typed(g, "attack", raw, [6, 4, 4, 1, 1, 1])
+    assert g.log[-1].text == "A hits B with Short: 3 damage, taken by G (Guardian, 1 FP), 1 power point"
+    assert (table.state(g, "1/u").damage, table.state(g, "1/t").damage) == (3, 0)
+    assert g.sides[1].resources["focus_points"] == 1
+    assert table.state(g, "0/a").extra["power"]["target"] == "1/u"
+
+
+def act_typed(g: Game, action: str, raw: dict[str, Any], faces: list[int]) -> Game:
+    typed = TypedDice(faces)
+    out = table.act(g, action, raw, typed)
+    assert typed.left == 0
+    return out
+
+
+def test_attack_detail_with_no_defense_dice_and_more_cancels_than_hits() -> None:
+    """Defense 0 rolls nothing (L1111); cancels beyond the hits cancel nothing more (L1160)."""
+    g = act_typed(
+        table.start([M("A")], [M("B", defense=0)]), "attack", {"attacker": "0/a", "target": "1/t"}, [4, 1, 1]
+    )
+    detail = g.log[-1].detail
+    assert (detail["defense_pool"], detail["cancelled"], detail["damage"]) == (
+        {"dice": 0, "from": ["Defense 0"]},
+        0,
+        1,
+    )
+    g = act_typed(
+        table.start([M("A")], [M("B", defense=5)]),
+        "attack",
+        {"attacker": "0/a", "target": "1/t"},
+        [4, 1, 1, 4, 4, 4, 4, 1],
+    )
+    assert (g.log[-1].detail["hits"], g.log[-1].detail["cancelled"]) == (1, 1)
+    assert g.log[-1].text == "A attacks B with Short: no damage"
+
+
+def test_odds_of_destroying_a_damaged_target() -> None:
+    """Armour 8 with 7 damage: any hit of 3 dice on 4+ destroys it, 7/8."""
+    g = table.hurt(table.start([M("A")], [M("B", defense=0)]), "1/t", 7)
+    o = game_odds(g, "attack", {"attacker": "0/a", "target": "1/t", "weapon": "short"})
+    assert o.summary == "3 firepower dice against 0 defense dice"
+    assert o.facts["destroyed"] == 7 / 8
+
+
+@pytest.mark.parametrize(("only_when_cancelled", "back"), [(False, 1), (True, 0)])
+def test_parry_when_some_hits_get_through(only_when_cancelled: bool, back: int) -> None:
+    """L2448-2450: by default a defensive 6 parries even when damage gets through; the named reading
+    allows Parry only when every hit was cancelled."""
+    g = game(make(name="Brawler", close=3, short=4), unit("owl_bear"))
+    g = g.model_copy(update={"options": {"parry_only_when_all_cancelled": only_when_cancelled}})
+    out = attack(g, "close", [4, 4, 4, 6, 1, 1], parry=True)
+    assert (out["damage"], out["parry_damage"]) == (2, back)
