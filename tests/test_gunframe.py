@@ -1235,3 +1235,42 @@ def test_parry_when_some_hits_get_through(only_when_cancelled: bool, back: int) 
     g = g.model_copy(update={"options": {"parry_only_when_all_cancelled": only_when_cancelled}})
     out = attack(g, "close", [4, 4, 4, 6, 1, 1], parry=True)
     assert (out["damage"], out["parry_damage"]) == (2, back)
+
+
+def test_close_recoil_swing_and_a_target_already_down() -> None:
+    """Up close the attacker may follow a Recoil (L1292); Swing (L1324); a target knocked down first stays
+    put when recoiled (L1296)."""
+    close = table.run(
+        table.start([M("A")], [M("B")]),
+        "attack",
+        [6, 6, 6, 1, 1, 1],
+        attacker="0/a",
+        target="1/t",
+        weapon="close",
+    )
+    out = table.run(close, "power", [], attacker="0/a", spend=[{"power": "recoil"}])
+    assert out.log[-1].text.endswith(
+        'Recoil: move B 3" straight away from the attacker; the attacker may follow, staying in contact'
+    )
+    out = table.run(close, "power", [], attacker="0/a", spend=[{"power": "swing"}])
+    assert out.log[-1].text == (
+        "A spends power on Swing; Swing: A turns as it likes and B swings round it at the same contact "
+        "point; anything in the way stops it and knocks it down"
+    )
+    out = _spent([M("A")], [M("B")], {"power": "knock_down"}, {"power": "recoil"})
+    assert out.log[-1].text.endswith(
+        "B is knocked down (drops anything it carries); Recoil: B is down by now and stays put (L1296)"
+    )
+
+
+def test_shut_down_starts_the_reboot_count_and_a_flyer_falls() -> None:
+    """L1266-1270: shut down, reboot count from 0; a flying target falls (L920)."""
+    out = _spent([M("A")], [M("B")], {"power": "shut_down"})
+    assert table.state(out, "1/t").extra == {"reboot": 0} and table.state(out, "1/t").conditions == [
+        "shut_down"
+    ]
+    g = table.run(table.start([M("A")], [M("B")]), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    g = table.set_state(g, "1/t", "conditions", ["flying"])
+    out = table.run(g, "power", [3, 3], attacker="0/a", spend=[{"power": "shut_down"}])
+    assert "B is shut down until it reboots (drops any loot); B falls from the sky" in out.log[-1].text
+    assert "flying" not in table.state(out, "1/t").conditions
