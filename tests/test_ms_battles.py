@@ -1273,3 +1273,25 @@ def test_draw_odds_with_the_marker_part_way_down() -> None:
     assert sure.facts["draws GN-1"] == 1.0
     below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"))
     assert below.facts["draws BO-2"] == pytest.approx(3 / 18)
+
+
+def test_an_unknown_suit_is_refused() -> None:
+    with pytest.raises(ValueError, match="no unit '0/zz'"):
+        act(game(DECK_A, DECK_B), "draw", unit="0/zz")
+
+
+def test_only_zones_hit_are_logged() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
+    assert "takes 1 high (1 now)" in last(g) and "takes 0" not in last(g)
+
+
+def test_draw_odds_of_a_deck_without_a_marker() -> None:
+    """A deck played without the reshuffle marker: the next hand is five of all twenty cards."""
+    plain = DECK_A.model_copy(update={"reshuffle_marker": False})
+    g = game(plain, DECK_B)
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    o = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert o.facts["draws GN-1"] == 0.25
