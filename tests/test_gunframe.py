@@ -1274,3 +1274,21 @@ def test_shut_down_starts_the_reboot_count_and_a_flyer_falls() -> None:
     out = table.run(g, "power", [3, 3], attacker="0/a", spend=[{"power": "shut_down"}])
     assert "B is shut down until it reboots (drops any loot); B falls from the sky" in out.log[-1].text
     assert "flying" not in table.state(out, "1/t").conditions
+
+
+def test_explode_hurts_the_units_named_around_the_wreck() -> None:
+    """L1276: 1 damage to every unit within the distance; one with 1 Armour left is destroyed; a wreck
+    already destroyed takes nothing more."""
+    g = table.start([M("A")], [M("B", armour=2), M("C", armour=1), M("D")])
+    g = table.run(g, "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    boom = 'A spends power on Explode 1; B explodes: 1 damage to every unit within 1" of its centre; '
+    out = table.run(
+        g, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1, "units": ["1/u", "1/v"]}]
+    )
+    assert out.log[-1].text == boom + "C takes 1 damage, destroyed; D takes 1 damage"
+    assert (table.state(out, "1/u").destroyed, table.state(out, "1/v").damage) == (True, 1)
+    gone = table.set_state(g, "1/u", "destroyed", True)
+    out = table.run(
+        gone, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1, "units": ["1/u"]}]
+    )
+    assert out.log[-1].text == boom + "C is already destroyed"
