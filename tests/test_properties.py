@@ -26,7 +26,7 @@ from core.systems.base import Change, NeedChoice
 from core.systems.ms_battles.sample import DECK_A, DECK_B
 
 #: Fewer examples when tests/mutation.py runs this file once per mutant.
-EXAMPLES = 8 if os.environ.get("TC_MUTATION") else 40
+EXAMPLES = 8 if os.environ.get("TC_MUTATION") else 150
 PROPERTY = settings(
     max_examples=EXAMPLES,
     deadline=None,
