@@ -663,11 +663,14 @@ def serve(port: int) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
-    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "test", "bench"])
+    parser.add_argument(
+        "command", nargs="?", default="build", choices=["build", "serve", "test", "bench", "quality"]
+    )
     parser.add_argument("--port", type=int, default=8000, help="for serve")
-    # Anything else goes on to pytest (test) or to the benchmark (bench: the number of runs).
+    # Anything else goes on to pytest (test), the benchmark (bench: the number of runs) or the
+    # mutation testing of core/ (quality: modules and options of tests/mutation.py; not run in CI).
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command not in {"test", "bench"}:
+    if rest and args.command not in {"test", "bench", "quality"}:
         parser.error(f"unrecognised arguments: {' '.join(rest)}")
     bootstrap()
     build()
@@ -676,10 +679,9 @@ def main(argv: list[str]) -> int:
     elif args.command == "test":
         ensure_chromium()
         return subprocess.run([sys.executable, "-m", "pytest", *rest], cwd=ROOT).returncode
-    elif args.command == "bench":
-        return subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "benchmark.py"), *rest], cwd=ROOT
-        ).returncode
+    elif args.command in ("bench", "quality"):
+        script = "benchmark.py" if args.command == "bench" else "mutation.py"
+        return subprocess.run([sys.executable, str(ROOT / "tests" / script), *rest], cwd=ROOT).returncode
     return 0
 
 

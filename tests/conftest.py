@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -96,10 +97,17 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
 
 
 def apply_result(page: Page) -> None:
-    """Tap "Apply" on a resolved action and wait until the game screen shows it logged."""
-    logged = page.locator("#game-log li").count()
+    """Tap "Apply" on a resolved action and check that the game screen shows it applied: the result
+    the player read is now the newest step of the log, in force (steps undone before are dropped),
+    and the pending result is gone from the action panel."""
+    verdict = page.locator("#action-text").inner_text()
+    applied = page.locator("#game-log li:not(.undone)").count()
     page.click("#apply-result")
-    expect(page.locator("#game-log li")).to_have_count(logged + 1)
+    log = page.locator("#game-log li")
+    expect(log).to_have_count(applied + 1)
+    expect(log.first).to_have_text(verdict)
+    expect(log.first).not_to_have_class(re.compile(r"\bundone\b"))
+    expect(page.locator("#action-text")).to_have_count(0)
 
 
 def type_dice(page: Page, face_for: dict[str, str] | None = None, default: str = "1") -> None:
