@@ -1,0 +1,169 @@
+// Engine start-up from a memory snapshot (issue #13; PLATFORM.md, "Memory snapshots").
+//
+// The first normal start in a browser makes, in the background once the engine has gone
+// quiet, a snapshot of the warmed-up interpreter (runtime, packages and the whole core
+// imported) and keeps it in IndexedDB under the build id and the browser's user agent.
+// Later starts restore it instead of unpacking and importing everything again. Anything
+// wrong with it (another build or browser, truncated, corrupted, a failed check) drops it
+// and the engine starts normally: nothing here can leave the player without an engine.
+// No rules live here.
+
+const DB_NAME = "tc-engine";
+const STORE = "snapshot";
+const RECORD = "current";
+//: Where the wheels are put back after a restore, so that a module first imported after
+//: it (a lazy import) is found by zipimport: the file system is not part of a snapshot.
+const WHEELS_DIR = "/lib/tc-wheels";
+
+/** The key a snapshot is kept under: it is only ever restored by the same build in the same browser. */
+export const snapshotKey = (build) => `${build} | ${navigator.userAgent}`;
+
+function settle(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function withStore(mode, action) {
+  const open = indexedDB.open(DB_NAME, 1);
+  open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+  const db = await settle(open);
+  try {
+    const tx = db.transaction(STORE, mode);
+    const done = new Promise((resolve, reject) => {
+      tx.oncomplete = resolve;
+      tx.onabort = tx.onerror = () => reject(tx.error ?? new Error("transaction aborted"));
+    });
+    const result = await settle(action(tx.objectStore(STORE)));
+    await done;
+    return result;
+  } finally {
+    db.close();
+  }
+}
+
+/** The stored record: a snapshot, a "failed" marker, or undefined. */
+export const readStored = () => withStore("readonly", (store) => store.get(RECORD));
+
+/** Drop the stored snapshot; with `failure`, remember that this key's snapshot failed so it is not made again. */
+export const dropStored = (key, failure) =>
+  withStore("readwrite", (store) => (failure ? store.put({ key, failed: failure }, RECORD) : store.delete(RECORD)));
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Make a snapshot of `py` (loaded with `_makeSnapshot: true`, its core answering) and store it.
+ * `check` is a request whose reply is recorded and compared after every restore.
+ */
+export async function makeSnapshot(py, { key, check, handle }) {
+  const t0 = performance.now();
+  const M = py._module;
+  if (!M.tcLoadedLibs) throw new Error("this runtime is not patched for snapshots");
+  // 1. Import every module the app can ever import, one per task so that the player's
+  //    requests still get through in between.
+  const names = py.runPython(`
+import importlib, pkgutil, core, segno
+[m.name for p in (core, segno) for m in pkgutil.walk_packages(p.__path__, p.__name__ + ".", onerror=lambda n: None)]
+`).toJs();
+  for (const name of names) {
+    await pause(0);
+    py.globals.set("TC_MODULE", name);
+    py.runPython("try:\n    importlib.import_module(TC_MODULE)\nexcept Exception:\n    pass");
+  }
+  await pause(0);
+  const expected = strip(handle(check));
+  const wheels = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]?.file_name).filter(Boolean);
+  // 2. The snapshot itself, in one go (nothing else can run meanwhile). Pyodide refuses it
+  //    while any package is listed as loaded: the list is emptied and put back.
+  const loaded = { ...py.loadedPackages };
+  const handles = {};
+  for (const [handle, dso] of Object.entries(M.LDSO.loadedLibsByHandle)) {
+    if (+handle) (handles[dso.name] ??= []).push(+handle);
+  }
+  py.globals.set("TC_SNAPSHOT_OF", key);
+  py.globals.set("TC_WHEELS", py.toPy(wheels.map((file) => `${WHEELS_DIR}/${file}`)));
+  py.runPython("import gc, sys; TC_PATH = list(sys.path); sys.path.extend(TC_WHEELS); gc.collect()");
+  let snapshot;
+  try {
+    for (const name of Object.keys(py.loadedPackages)) delete py.loadedPackages[name];
+    snapshot = py.makeMemorySnapshot();
+  } finally {
+    Object.assign(py.loadedPackages, loaded);
+    py.runPython("sys.path[:] = TC_PATH; del TC_PATH, TC_WHEELS, TC_SNAPSHOT_OF, TC_MODULE");
+  }
+  const made = performance.now() - t0;
+  // 3. Shared libraries are not in the snapshot: keep their code and where they were placed.
+  const libs = M.tcLoadedLibs.map((lib) => ({
+    ...lib,
+    handles: handles[lib.libName] ?? [],
+    code: new Blob([py.FS.readFile(lib.libName)]),
+  }));
+  const record = {
+    key,
+    made: new Date().toISOString(),
+    bytes: snapshot.length,
+    snapshot: new Blob([snapshot]),
+    libs,
+    loaded,
+    wheels,
+    check: { request: check, reply: expected },
+  };
+  snapshot = null;
+  await withStore("readwrite", (store) => store.put(record, RECORD));
+  return { bytes: record.bytes, made_ms: made, stored_ms: performance.now() - t0 };
+}
+
+const strip = (reply) => {
+  const { ms: _, ...rest } = JSON.parse(reply);
+  return JSON.stringify(rest);
+};
+
+/**
+ * Start Pyodide from `record` (as `makeSnapshot` stored it). Throws on any problem, leaving
+ * the caller to start normally. Returns {py, api} with core.api answering.
+ */
+export async function restoreSnapshot(loadPyodide, options, record, { key, base, marks }) {
+  const t0 = performance.now();
+  const snapshotP = record.snapshot.arrayBuffer();
+  const codeP = Promise.all(record.libs.map(async (lib) => WebAssembly.compile(await lib.code.arrayBuffer())));
+  const wheelsP = Promise.all(record.wheels.map(async (file) => {
+    const response = await fetch(base + file);
+    if (!response.ok) throw new Error(`${file}: ${response.status}`);
+    return [file, new Uint8Array(await response.arrayBuffer())];
+  }));
+  // Nothing may reject unobserved when an earlier step throws.
+  for (const p of [codeP, wheelsP]) p.catch(() => {});
+  const snapshot = new Uint8Array(await snapshotP);
+  if (snapshot.length !== record.bytes) throw new Error(`snapshot has ${snapshot.length} bytes, not ${record.bytes}`);
+  marks.snapshot_read = performance.now() - t0;
+  const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+  marks.snapshot_restored = performance.now() - t0;
+  if (py.globals.get("TC_SNAPSHOT_OF") !== key) throw new Error("the snapshot was made by another build");
+  // Each shared library is loaded again at the memory and table base it had (build.py's
+  // RUNTIME_PATCHES place it there), then its memory is put back as the snapshot has it:
+  // loading re-ran its initialisers.
+  const M = py._module;
+  M.tcFixedLibs = Object.fromEntries(record.libs.map((lib) => [lib.libName, lib]));
+  const offset = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
+  const code = await codeP;
+  record.libs.forEach((lib, i) => {
+    const dso = M.newDSO(lib.libName, undefined, "loading");
+    dso.refcount = Infinity;
+    dso.global = false;
+    dso.exports = M.loadWebAssemblyModule(code[i], { loadAsync: false, allowUndefined: true }, lib.libName, {});
+    const start = offset + lib.memoryBase;
+    M.HEAP8.set(snapshot.subarray(start, start + lib.memorySize), lib.memoryBase);
+    for (const handle of lib.handles) M.LDSO.loadedLibsByHandle[handle] = dso;
+    M.LDSO.loadedLibsByName[lib.libName] = dso;
+  });
+  Object.assign(py.loadedPackages, record.loaded);
+  py.FS.mkdirTree(WHEELS_DIR);
+  for (const [file, bytes] of await wheelsP) py.FS.writeFile(`${WHEELS_DIR}/${file}`, bytes);
+  // The snapshot froze the random generators' state: draw a fresh seed from the browser.
+  py.runPython("import random; random.seed()");
+  const api = py.pyimport("core.api");
+  const reply = strip(api.handle(record.check.request));
+  if (reply !== record.check.reply) throw new Error("the restored engine answered its check differently");
+  return { py, api };
+}
