@@ -94,15 +94,15 @@ import importlib, pkgutil, core, segno
   }
   const made = performance.now() - t0;
   // 3. Shared libraries are not in the snapshot: keep their code and where they were placed.
-  const libs = M.tcLoadedLibs.map((lib) => ({
-    ...lib,
-    handles: handles[lib.libName] ?? [],
-    code: new Blob([py.FS.readFile(lib.libName)]),
-  }));
+  const libs = M.tcLoadedLibs.map((lib) => {
+    const code = py.FS.readFile(lib.libName);
+    return { ...lib, handles: handles[lib.libName] ?? [], checksum: checksum(code), code: new Blob([code]) };
+  });
   const record = {
     key,
     made: new Date().toISOString(),
     bytes: snapshot.length,
+    checksum: checksum(snapshot),
     snapshot: new Blob([snapshot]),
     libs,
     loaded,
@@ -112,6 +112,28 @@ import importlib, pkgutil, core, segno
   snapshot = null;
   await withStore("readwrite", (store) => store.put(record, RECORD));
   return { bytes: record.bytes, made_ms: made, stored_ms: performance.now() - t0 };
+}
+
+// A 64-bit checksum of the bytes (two multiplicative hashes over 32-bit words): it finds
+// accidental damage to a stored snapshot, at a fifth of SHA-256's time on 38 MB.
+function checksum(bytes) {
+  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  const words = new Uint32Array(view.buffer, view.byteOffset, view.byteLength >>> 2);
+  let a = 0x811c9dc5, b = view.byteLength | 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    a = (Math.imul(a, 31) + w) | 0;
+    b = Math.imul(b ^ w, 0x9e3779b1);
+  }
+  for (let i = words.length * 4; i < view.byteLength; i++) a = (Math.imul(a, 31) + view[i]) | 0;
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+async function readChecked(blob, bytes, sum, what) {
+  const buffer = await blob.arrayBuffer();
+  if (buffer.byteLength !== bytes) throw new Error(`${what} has ${buffer.byteLength} bytes, not ${bytes}`);
+  if (checksum(buffer) !== sum) throw new Error(`${what} is damaged (its checksum differs)`);
+  return buffer;
 }
 
 const strip = (reply) => {
@@ -125,19 +147,23 @@ const strip = (reply) => {
  */
 export async function restoreSnapshot(loadPyodide, options, record, { key, base, marks }) {
   const t0 = performance.now();
-  const snapshotP = record.snapshot.arrayBuffer();
-  const codeP = Promise.all(record.libs.map(async (lib) => WebAssembly.compile(await lib.code.arrayBuffer())));
+  // Read while Pyodide fetches and compiles its runtime: loadPyodide waits for it only
+  // just before it instantiates the runtime.
+  const snapshotP = readChecked(record.snapshot, record.bytes, record.checksum, "the snapshot").then((buffer) => {
+    marks.snapshot_read = performance.now() - t0;
+    return new Uint8Array(buffer);
+  });
+  const codeP = Promise.all(record.libs.map(async (lib) =>
+    WebAssembly.compile(await readChecked(lib.code, lib.code.size, lib.checksum, lib.libName))));
   const wheelsP = Promise.all(record.wheels.map(async (file) => {
     const response = await fetch(base + file);
     if (!response.ok) throw new Error(`${file}: ${response.status}`);
     return [file, new Uint8Array(await response.arrayBuffer())];
   }));
   // Nothing may reject unobserved when an earlier step throws.
-  for (const p of [codeP, wheelsP]) p.catch(() => {});
-  const snapshot = new Uint8Array(await snapshotP);
-  if (snapshot.length !== record.bytes) throw new Error(`snapshot has ${snapshot.length} bytes, not ${record.bytes}`);
-  marks.snapshot_read = performance.now() - t0;
-  const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+  for (const p of [snapshotP, codeP, wheelsP]) p.catch(() => {});
+  const py = await loadPyodide({ ...options, _loadSnapshot: snapshotP });
+  const snapshot = await snapshotP;
   marks.snapshot_restored = performance.now() - t0;
   if (py.globals.get("TC_SNAPSHOT_OF") !== key) throw new Error("the snapshot was made by another build");
   // Each shared library is loaded again at the memory and table base it had (build.py's
@@ -163,6 +189,7 @@ export async function restoreSnapshot(loadPyodide, options, record, { key, base,
   // The snapshot froze the random generators' state: draw a fresh seed from the browser.
   py.runPython("import random; random.seed()");
   const api = py.pyimport("core.api");
+  marks.snapshot_attached = performance.now() - t0;
   const reply = strip(api.handle(record.check.request));
   if (reply !== record.check.reply) throw new Error("the restored engine answered its check differently");
   return { py, api };
