@@ -1,0 +1,223 @@
+"""Engine start-up from a memory snapshot (web/snapshot.js), in headless Chromium.
+
+The first start in a browser is a normal one and stores a snapshot once the engine is
+idle; later starts restore it. A restored engine answers exactly as a normal one; a
+damaged snapshot, or one of another build, is dropped and the engine starts normally.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmark import REFUSE_JS, STORED_JS
+from conftest import BOOT_MS, PHONE, Server
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from test_pyodide import CORPUS, strip_timing
+
+from core import api
+
+#: Every request in turn through the page's engine client, as the app sends them.
+CALL_ALL_JS = """async (requests) => {
+  const out = [];
+  for (const r of requests) out.push(await window.tc.engine.call(r.op, r.args ?? {}));
+  return out;
+}"""
+
+#: Damage the stored snapshot as storage can: cut its end off, or zero a megabyte in it.
+DAMAGE_JS = """(how) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("tc-engine", 1);
+  open.onsuccess = async () => {
+    const db = open.result;
+    const record = await new Promise((res) => {
+      const get = db.transaction("snapshot").objectStore("snapshot").get("current");
+      get.onsuccess = () => res(get.result);
+    });
+    const bytes = new Uint8Array(await record.snapshot.arrayBuffer());
+    if (how === "truncated") record.snapshot = new Blob([bytes.subarray(0, bytes.length - 65536)]);
+    else { bytes.fill(0, 8 << 20, 9 << 20); record.snapshot = new Blob([bytes]); }
+    const put = db.transaction("snapshot", "readwrite").objectStore("snapshot").put(record, "current");
+    put.onsuccess = () => { db.close(); resolve(true); };
+    put.onerror = () => reject(put.error);
+  };
+})"""
+
+#: Copy the stored record from one IndexedDB key to another, optionally relabelled.
+COPY_JS = """([from, to, key]) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("tc-engine", 1);
+  open.onsuccess = () => {
+    const store = open.result.transaction("snapshot", "readwrite").objectStore("snapshot");
+    const get = store.get(from);
+    get.onsuccess = () => {
+      const record = get.result;
+      if (key) record.key = key;
+      const put = store.put(record, to);
+      put.onsuccess = () => { open.result.close(); resolve(true); };
+      put.onerror = () => reject(put.error);
+    };
+  };
+})"""
+
+THREE_DICE = {"attack": {"dice": 3, "success_on": 4, "crit_on": 6}}
+
+
+def boot(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.goto(url + "#/dice")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    return page
+
+
+def marks(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate("window.tc.engine.marks")
+    return result
+
+
+def stored_snapshot(page: Page, timeout_s: float = 120) -> dict[str, Any]:
+    """The stored record once the engine has made its snapshot."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        stored: dict[str, Any] | None = page.evaluate(STORED_JS)
+        if stored and (stored["bytes"] or stored["failed"]):
+            return stored
+        time.sleep(0.25)
+    raise AssertionError("no snapshot was stored")
+
+
+def expected_reply(op: str, args: dict[str, Any]) -> dict[str, Any]:
+    return strip_timing(json.loads(api.handle(json.dumps({"op": op, "args": args}))))
+
+
+def assert_engine_works(page: Page) -> None:
+    reply = page.evaluate("(args) => window.tc.engine.call('dice.odds', args)", THREE_DICE)
+    assert strip_timing(reply) == expected_reply("dice.odds", THREE_DICE)
+
+
+def build_id(page: Page) -> str:
+    content = page.locator('meta[name="tc-build"]').get_attribute("content")
+    assert content
+    return content
+
+
+@pytest.fixture
+def snapshotted(phone: BrowserContext, server: Server) -> BrowserContext:
+    """A phone whose first visit has started normally and stored its snapshot."""
+    page = boot(phone, server.url)
+    assert marks(page)["start"] == "normal"
+    stored = stored_snapshot(page)
+    assert stored["failed"] is None
+    assert stored["key"].startswith(build_id(page) + " | Mozilla/")
+    # The whole wasm memory (38 MB here) and pydantic_core's library code.
+    assert stored["bytes"] > 30e6
+    assert stored["code"] > 1e6
+    page.close()
+    return phone
+
+
+def test_restored_snapshot_answers_the_corpus_like_a_normal_start(
+    snapshotted: BrowserContext, server: Server
+) -> None:
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "snapshot"
+    from_snapshot = page.evaluate(CALL_ALL_JS, CORPUS)
+    page.evaluate(REFUSE_JS)
+    page.close()
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "normal"
+    normal = page.evaluate(CALL_ALL_JS, CORPUS)
+    expected = [expected_reply(r["op"], r.get("args", {})) for r in CORPUS]
+    assert len(from_snapshot) == len(normal) == len(CORPUS) > 50
+    for request, a, b, c in zip(CORPUS, from_snapshot, normal, expected, strict=True):
+        assert strip_timing(a) == strip_timing(b) == c, request
+
+
+def test_rolls_differ_between_two_restored_sessions(snapshotted: BrowserContext, server: Server) -> None:
+    rolls = []
+    for _ in range(2):
+        page = boot(snapshotted, server.url)
+        assert marks(page)["start"] == "snapshot"
+        reply = page.evaluate("window.tc.engine.call('dice.roll', {attack: {dice: 40, success_on: 4}})")
+        rolls.append([d["first"] for d in reply["result"]["roll"]["attack"]["dice"]])
+        page.close()
+    assert len(rolls[0]) == 40
+    # 40 dice alike by chance: 1 in 6**40.
+    assert rolls[0] != rolls[1]
+
+
+@pytest.mark.parametrize("how, error", [("truncated", "bytes, not"), ("corrupted", "damaged")])
+def test_damaged_snapshot_falls_back_to_a_normal_start(
+    snapshotted: BrowserContext, server: Server, how: str, error: str
+) -> None:
+    page = snapshotted.new_page()
+    page.goto(server.url)
+    key = stored_snapshot(page)["key"]
+    page.evaluate(DAMAGE_JS, how)
+    page.close()
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "normal"
+    assert error in marks(page)["snapshot_error"]
+    assert_engine_works(page)
+    # Dropped, and not made again for this build in this browser.
+    assert page.evaluate(STORED_JS) == {
+        "key": key,
+        "failed": marks(page)["snapshot_error"],
+        "bytes": None,
+        "code": 0,
+    }
+    page.close()
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "normal"
+    assert_engine_works(page)
+
+
+def test_a_new_build_replaces_the_snapshot_and_never_restores_the_old_one(
+    browser: Browser, dist: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    server = Server(site)
+    context = browser.new_context(**PHONE)
+    errors: list[str] = []
+    try:
+        page = boot(context, server.url)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        old = build_id(page)
+        old_key = stored_snapshot(page)["key"]
+        assert old_key.startswith(old + " | ")
+        page.evaluate(COPY_JS, ["current", "kept-for-the-test", None])
+
+        # A new build: every file that names the build changes.
+        new = old + "-next"
+        for name in ("index.html", "sw.js", "build-info.js"):
+            path = site / name
+            path.write_text(path.read_text().replace(old, new))
+        page.reload()
+        expect(page.locator("#update")).to_be_visible(timeout=30_000)
+        page.click("#update-now")
+        expect(page.locator('meta[name="tc-build"]')).to_have_attribute("content", new, timeout=30_000)
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        assert marks(page)["start"] == "normal"
+        assert marks(page)["snapshot_dropped"] == "another build or browser"
+        assert_engine_works(page)
+        new_key = stored_snapshot(page)["key"]
+        assert new_key == old_key.replace(old, new)
+        page.close()
+
+        page = boot(context, server.url)
+        assert marks(page)["start"] == "snapshot"
+        assert_engine_works(page)
+        # The old build's snapshot labelled as the new one's: its own memory tells.
+        page.evaluate(COPY_JS, ["kept-for-the-test", "current", new_key])
+        page.close()
+        page = boot(context, server.url)
+        assert marks(page)["start"] == "normal"
+        assert marks(page)["snapshot_error"] == "the snapshot was made by another build"
+        assert_engine_works(page)
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
