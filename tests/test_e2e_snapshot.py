@@ -28,7 +28,7 @@ CALL_ALL_JS = """async (requests) => {
   return out;
 }"""
 
-#: Damage the stored snapshot as storage can: cut its end off, or zero a megabyte in it.
+#: Damage the stored snapshot as storage can: cut its end off, or overwrite a megabyte in it.
 DAMAGE_JS = """(how) => new Promise((resolve, reject) => {
   const open = indexedDB.open("tc-engine", 1);
   open.onsuccess = async () => {
@@ -39,7 +39,7 @@ DAMAGE_JS = """(how) => new Promise((resolve, reject) => {
     });
     const bytes = new Uint8Array(await record.snapshot.arrayBuffer());
     if (how === "truncated") record.snapshot = new Blob([bytes.subarray(0, bytes.length - 65536)]);
-    else { bytes.fill(0, 8 << 20, 9 << 20); record.snapshot = new Blob([bytes]); }
+    else { bytes.fill(0xa5, 8 << 20, 9 << 20); record.snapshot = new Blob([bytes]); }
     const put = db.transaction("snapshot", "readwrite").objectStore("snapshot").put(record, "current");
     put.onsuccess = () => { db.close(); resolve(true); };
     put.onerror = () => reject(put.error);

@@ -73,7 +73,10 @@ import importlib, pkgutil, core, segno
   }
   await pause(0);
   const expected = strip(handle(check));
-  const wheels = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]?.file_name).filter(Boolean);
+  const packages = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]).filter(Boolean);
+  const wheels = packages.map((p) => p.file_name);
+  // Where each top-level module's wheel will be after a restore.
+  const zips = Object.fromEntries(packages.flatMap((p) => p.imports.map((top) => [top, `${WHEELS_DIR}/${p.file_name}`])));
   // 2. The snapshot itself, in one go (nothing else can run meanwhile). Pyodide refuses it
   //    while any package is listed as loaded: the list is emptied and put back.
   const loaded = { ...py.loadedPackages };
@@ -82,15 +85,34 @@ import importlib, pkgutil, core, segno
     if (+handle) (handles[dso.name] ??= []).push(+handle);
   }
   py.globals.set("TC_SNAPSHOT_OF", key);
-  py.globals.set("TC_WHEELS", py.toPy(wheels.map((file) => `${WHEELS_DIR}/${file}`)));
-  py.runPython("import gc, sys; TC_PATH = list(sys.path); sys.path.extend(TC_WHEELS); gc.collect()");
+  py.globals.set("TC_ZIPS", py.toPy(zips));
+  // A module first imported after a restore is looked for in the wheel too (zipimport): for
+  // a submodule, in its package's __path__; for a new top-level module, in sys.path.
+  py.runPython(`
+import gc, sys
+TC_SITE = "/lib/python3.14/site-packages/"
+TC_SAVED = [(sys.path, list(sys.path))]
+sys.path.extend(sorted(set(TC_ZIPS.values())))
+for _name, _module in list(sys.modules.items()):
+    _path = getattr(_module, "__path__", None)
+    _zip = TC_ZIPS.get(_name.partition(".")[0])
+    if _zip and isinstance(_path, list) and any(p.startswith(TC_SITE) for p in _path):
+        TC_SAVED.append((_path, list(_path)))
+        _path.extend(_zip + "/" + p.removeprefix(TC_SITE) for p in list(_path) if p.startswith(TC_SITE))
+del _name, _module, _path, _zip
+gc.collect()
+`);
   let snapshot;
   try {
     for (const name of Object.keys(py.loadedPackages)) delete py.loadedPackages[name];
     snapshot = py.makeMemorySnapshot();
   } finally {
     Object.assign(py.loadedPackages, loaded);
-    py.runPython("sys.path[:] = TC_PATH; del TC_PATH, TC_WHEELS, TC_SNAPSHOT_OF, TC_MODULE");
+    py.runPython(`
+for _path, _saved in TC_SAVED:
+    _path[:] = _saved
+del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
+`);
   }
   const made = performance.now() - t0;
   // 3. Shared libraries are not in the snapshot: keep their code and where they were placed.
