@@ -52,7 +52,7 @@ STORED_JS = """() => new Promise((resolve, reject) => {
       const r = get.result;
       open.result.close();
       resolve(r ? { key: r.key, failed: r.failed ?? null, bytes: r.bytes ?? null,
-        code: (r.libs ?? []).reduce((n, lib) => n + lib.code.size, 0) } : null);
+        stored: r.snapshot?.size ?? 0, code: (r.libs ?? []).reduce((n, l) => n + l.code.size, 0) } : null);
     };
   };
 })"""
@@ -246,7 +246,8 @@ def main() -> None:
         stored = data["storage"][0]
         details = ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in stored["details"].items())
         print(
-            f"Storage after the snapshot ({setting}): snapshot {stored['bytes'] / 1e6:.1f} MB + library code "
+            f"Storage after the snapshot ({setting}): snapshot {stored['stored'] / 1e6:.1f} MB (of a"
+            f" {stored['bytes'] / 1e6:.1f} MB wasm memory, zero pages left out) + library code "
             f"{stored['code'] / 1e6:.1f} MB; the browser reports {stored['usage'] / 1e6:.1f} MB in use"
             f" ({details})"
         )

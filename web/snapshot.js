@@ -120,12 +120,15 @@ del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
     const code = py.FS.readFile(lib.libName);
     return { ...lib, handles: handles[lib.libName] ?? [], checksum: checksum(code), code: new Blob([code]) };
   });
+  const { pages, packed } = pack(snapshot);
   const record = {
     key,
     made: new Date().toISOString(),
     bytes: snapshot.length,
-    checksum: checksum(snapshot),
-    snapshot: new Blob([snapshot]),
+    pages,
+    packed: packed.length,
+    checksum: checksum(packed),
+    snapshot: new Blob([packed]),
     libs,
     loaded,
     wheels,
@@ -134,6 +137,46 @@ del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
   snapshot = null;
   await withStore("readwrite", (store) => store.put(record, RECORD));
   return { bytes: record.bytes, made_ms: made, stored_ms: performance.now() - t0 };
+}
+
+// A third of the wasm memory is pages of zeros: only the others are stored, with their numbers.
+const PAGE = 65536;
+
+function pack(bytes) {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  const pages = [];
+  for (let page = 0; page * PAGE < bytes.length; page++) {
+    const end = Math.min((page + 1) * PAGE, bytes.length) >>> 2;
+    for (let i = (page * PAGE) >>> 2; i < end; i++) {
+      if (words[i]) {
+        pages.push(page);
+        break;
+      }
+    }
+  }
+  const last = Math.floor((bytes.length - 1) / PAGE);
+  if (pages.at(-1) !== last) pages.push(last); // keeps any bytes past the last whole word
+  const packed = new Uint8Array(pages.reduce((n, page) => n + Math.min(PAGE, bytes.length - page * PAGE), 0));
+  let at = 0;
+  for (const page of pages) {
+    const chunk = bytes.subarray(page * PAGE, (page + 1) * PAGE);
+    packed.set(chunk, at);
+    at += chunk.length;
+  }
+  return { pages, packed };
+}
+
+function unpack(packed, pages, length) {
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const page of pages) {
+    const size = Math.min(PAGE, length - page * PAGE);
+    if (size <= 0 || at + size > packed.length) throw new Error("the snapshot's pages do not fit its size");
+    bytes.set(packed.subarray(at, at + size), page * PAGE);
+    at += size;
+  }
+  if (at !== packed.length) throw new Error(`the snapshot has ${packed.length - at} bytes too many`);
+  return bytes;
 }
 
 // A 64-bit checksum of the bytes (two multiplicative hashes over 32-bit words): it finds
@@ -171,9 +214,9 @@ export async function restoreSnapshot(loadPyodide, options, record, { key, base,
   const t0 = performance.now();
   // Read while Pyodide fetches and compiles its runtime: loadPyodide waits for it only
   // just before it instantiates the runtime.
-  const snapshotP = readChecked(record.snapshot, record.bytes, record.checksum, "the snapshot").then((buffer) => {
+  const snapshotP = readChecked(record.snapshot, record.packed, record.checksum, "the snapshot").then((buffer) => {
     marks.snapshot_read = performance.now() - t0;
-    return new Uint8Array(buffer);
+    return unpack(new Uint8Array(buffer), record.pages, record.bytes);
   });
   const codeP = Promise.all(record.libs.map(async (lib) =>
     WebAssembly.compile(await readChecked(lib.code, lib.code.size, lib.checksum, lib.libName))));
