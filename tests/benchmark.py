@@ -51,8 +51,9 @@ STORED_JS = """() => new Promise((resolve, reject) => {
     get.onsuccess = () => {
       const r = get.result;
       open.result.close();
-      resolve(r ? { key: r.key, failed: r.failed ?? null, bytes: r.bytes ?? null,
-        stored: r.snapshot?.size ?? 0, code: (r.libs ?? []).reduce((n, l) => n + l.code.size, 0) } : null);
+      resolve(r ? { key: r.key, failed: r.failed ?? null, failures: r.failures ?? 0, bytes: r.bytes ?? null,
+        stored: r.snapshot?.size ?? 0, code: (r.libs ?? []).reduce((n, l) => n + l.code.size, 0),
+        making: r.making ?? null } : null);
     };
   };
 })"""
@@ -250,6 +251,13 @@ def main() -> None:
             f" {stored['bytes'] / 1e6:.1f} MB wasm memory, zero pages left out) + library code "
             f"{stored['code'] / 1e6:.1f} MB; the browser reports {stored['usage'] / 1e6:.1f} MB in use"
             f" ({details})"
+        )
+    for setting, data in browser.items():
+        making = [s["making"] for s in data["storage"]]
+        print(
+            f"Making the snapshot ({setting}, medians): {med(making, 'total_ms'):.0f} ms in the background,"
+            f" of which imports {med(making, 'imports_ms'):.0f} ms (one module per task) and the snapshot"
+            f" itself {med(making, 'snapshot_ms'):.0f} ms (the engine waits that long)"
         )
     warm = browser["1x"]["warm snapshot"]
     print(

@@ -46,17 +46,25 @@ async function withStore(mode, action) {
 /** The stored record: a snapshot, a "failed" marker, or undefined. */
 export const readStored = () => withStore("readonly", (store) => store.get(RECORD));
 
-/** Drop the stored snapshot; with `failure`, remember that this key's snapshot failed so it is not made again. */
-export const dropStored = (key, failure) =>
-  withStore("readwrite", (store) => (failure ? store.put({ key, failed: failure }, RECORD) : store.delete(RECORD)));
+/**
+ * Drop the stored snapshot. With `failure` (a message), remember that this key's snapshot
+ * failed, and how often: `failures` (this one included).
+ */
+export const dropStored = (key, failure, failures = 1) =>
+  withStore("readwrite", (store) =>
+    (failure ? store.put({ key, failed: failure, failures }, RECORD) : store.delete(RECORD)));
+
+//: A snapshot that failed this often for one build in one browser is not made again.
+export const MAX_FAILURES = 2;
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Make a snapshot of `py` (loaded with `_makeSnapshot: true`, its core answering) and store it.
- * `check` is a request whose reply is recorded and compared after every restore.
+ * `check` is a request whose reply is recorded and compared after every restore;
+ * `failures` counts the snapshots of this key that failed before this one.
  */
-export async function makeSnapshot(py, { key, check, handle }) {
+export async function makeSnapshot(py, { key, check, handle, failures = 0 }) {
   const t0 = performance.now();
   const M = py._module;
   if (!M.tcLoadedLibs) throw new Error("this runtime is not patched for snapshots");
@@ -72,6 +80,7 @@ import importlib, pkgutil, core, segno
     py.runPython("try:\n    importlib.import_module(TC_MODULE)\nexcept Exception:\n    pass");
   }
   await pause(0);
+  const imported = performance.now() - t0;
   const expected = strip(handle(check));
   const packages = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]).filter(Boolean);
   const wheels = packages.map((p) => p.file_name);
@@ -103,6 +112,7 @@ del _name, _module, _path, _zip
 gc.collect()
 `);
   let snapshot;
+  const t1 = performance.now();
   try {
     for (const name of Object.keys(py.loadedPackages)) delete py.loadedPackages[name];
     snapshot = py.makeMemorySnapshot();
@@ -114,7 +124,7 @@ for _path, _saved in TC_SAVED:
 del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
 `);
   }
-  const made = performance.now() - t0;
+  const taken = performance.now() - t1;
   // 3. Shared libraries are not in the snapshot: keep their code and where they were placed.
   const libs = M.tcLoadedLibs.map((lib) => {
     const code = py.FS.readFile(lib.libName);
@@ -133,10 +143,14 @@ del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
     loaded,
     wheels,
     check: { request: check, reply: expected },
+    failures,
   };
   snapshot = null;
+  // How long it took: the imports run one module per task; taking the snapshot blocks the
+  // engine in one piece.
+  record.making = { imports_ms: imported, snapshot_ms: taken, total_ms: performance.now() - t0 };
   await withStore("readwrite", (store) => store.put(record, RECORD));
-  return { bytes: record.bytes, made_ms: made, stored_ms: performance.now() - t0 };
+  return { bytes: record.bytes, ...record.making };
 }
 
 // A third of the wasm memory is pages of zeros: only the others are stored, with their numbers.
@@ -229,6 +243,8 @@ export async function restoreSnapshot(loadPyodide, options, record, { key, base,
   for (const p of [snapshotP, codeP, wheelsP]) p.catch(() => {});
   const py = await loadPyodide({ ...options, _loadSnapshot: snapshotP });
   const snapshot = await snapshotP;
+  // Pyodide keeps its options: without this it would hold on to the snapshot's 38 MB.
+  if (py._api?.config) py._api.config._loadSnapshot = undefined;
   marks.snapshot_restored = performance.now() - t0;
   if (py.globals.get("TC_SNAPSHOT_OF") !== key) throw new Error("the snapshot was made by another build");
   // Each shared library is loaded again at the memory and table base it had (build.py's
