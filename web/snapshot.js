@@ -11,8 +11,8 @@
 const DB_NAME = "tc-engine";
 const STORE = "snapshot";
 const RECORD = "current";
-//: Where the wheels are put back after a restore, so that a module first imported after
-//: it (a lazy import) is found by zipimport: the file system is not part of a snapshot.
+// Where the wheels are put back after a restore, so that a module first imported after
+// it (a lazy import) is found by zipimport: the file system is not part of a snapshot.
 const WHEELS_DIR = "/lib/tc-wheels";
 
 /** The key a snapshot is kept under: it is only ever restored by the same build in the same browser. */
@@ -54,7 +54,7 @@ export const dropStored = (key, failure, failures = 1) =>
   withStore("readwrite", (store) =>
     (failure ? store.put({ key, failed: failure, failures }, RECORD) : store.delete(RECORD)));
 
-//: A snapshot that failed this often for one build in one browser is not made again.
+// A snapshot that failed this often for one build in one browser is not made again.
 export const MAX_FAILURES = 2;
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,10 +70,12 @@ export async function makeSnapshot(py, { key, check, handle, failures = 0 }) {
   if (!M.tcLoadedLibs) throw new Error("this runtime is not patched for snapshots");
   // 1. Import every module the app can ever import, one per task so that the player's
   //    requests still get through in between.
-  const names = py.runPython(`
+  const found = py.runPython(`
 import importlib, pkgutil, core, segno
 [m.name for p in (core, segno) for m in pkgutil.walk_packages(p.__path__, p.__name__ + ".", onerror=lambda n: None)]
-`).toJs();
+`);
+  const names = found.toJs();
+  found.destroy();
   for (const name of names) {
     await pause(0);
     py.globals.set("TC_MODULE", name);
@@ -94,7 +96,9 @@ import importlib, pkgutil, core, segno
     if (+handle) (handles[dso.name] ??= []).push(+handle);
   }
   py.globals.set("TC_SNAPSHOT_OF", key);
-  py.globals.set("TC_ZIPS", py.toPy(zips));
+  const pyZips = py.toPy(zips);
+  py.globals.set("TC_ZIPS", pyZips);
+  pyZips.destroy();
   // A module first imported after a restore is looked for in the wheel too (zipimport): for
   // a submodule, in its package's __path__; for a new top-level module, in sys.path.
   py.runPython(`
@@ -121,7 +125,9 @@ gc.collect()
     py.runPython(`
 for _path, _saved in TC_SAVED:
     _path[:] = _saved
-del _path, _saved, TC_SAVED, TC_SITE, TC_ZIPS, TC_SNAPSHOT_OF, TC_MODULE
+for _name in ("_path", "_saved", "TC_SAVED", "TC_SITE", "TC_ZIPS", "TC_SNAPSHOT_OF", "TC_MODULE"):
+    globals().pop(_name, None)
+globals().pop("_name")
 `);
   }
   const taken = performance.now() - t1;
