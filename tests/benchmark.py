@@ -61,13 +61,13 @@ STORED_JS = """() => new Promise((resolve, reject) => {
 REFUSE_JS = """() => new Promise((resolve, reject) => {
   const open = indexedDB.open("tc-engine", 1);
   open.onsuccess = () => {
-    const store = open.result.transaction("snapshot", "readwrite").objectStore("snapshot");
+    const tx = open.result.transaction("snapshot", "readwrite");
+    const store = tx.objectStore("snapshot");
     const get = store.get("current");
-    get.onsuccess = () => {
-      const put = store.put({ key: get.result.key, failed: "refused by the benchmark" }, "current");
-      put.onsuccess = () => { open.result.close(); resolve(true); };
-      put.onerror = () => reject(put.error);
-    };
+    get.onsuccess = () =>
+      store.put({ key: get.result.key, failed: "refused by the benchmark", failures: 2 }, "current");
+    tx.oncomplete = () => { open.result.close(); resolve(true); };
+    tx.onabort = tx.onerror = () => reject(tx.error);
   };
 })"""
 ICEPOOL = ("icepool", "2.1.3")

@@ -215,7 +215,9 @@ function checksum(bytes) {
 }
 
 async function readChecked(blob, bytes, sum, what) {
-  const buffer = await blob.arrayBuffer();
+  const buffer = await blob.arrayBuffer().catch((error) => {
+    throw new Error(`${what} could not be read (${error?.name}: ${error?.message})`);
+  });
   if (buffer.byteLength !== bytes) throw new Error(`${what} has ${buffer.byteLength} bytes, not ${bytes}`);
   if (checksum(buffer) !== sum) throw new Error(`${what} is damaged (its checksum differs)`);
   return buffer;
