@@ -486,6 +486,52 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
     return {a.name: (out_dir / f"{a.key}-{a.name}").read_bytes() for a in archives}
 
 
+# --- 3b. the runtime, patched for memory snapshots (issue #13) ------------------------
+
+#: Text replacements in ``pyodide.asm.mjs`` so that a memory snapshot made in the browser
+#: can be restored with pydantic_core's shared library (see PLATFORM.md, "Memory
+#: snapshots", and web/snapshot.js). Each ``old`` must occur exactly once in the pinned
+#: runtime, or the build stops: a new Pyodide needs these checked again.
+RUNTIME_PATCHES = (
+    # A shared library is placed at the memory and table base recorded when the snapshot
+    # was made (``Module.tcFixedLibs[libName]``), instead of wherever malloc and the table
+    # end are now: the snapshot's pointers into it stay valid (Pyodide issue 6418).
+    (
+        "var memoryBase=metadata.memorySize?alignMemory(getMemory(metadata.memorySize+memAlign),memAlign):0;",
+        "var tcFixed=Module.tcFixedLibs?.[libName];"
+        "if(tcFixed&&metadata.tableSize){if(wasmTable.length>tcFixed.tableBase)"
+        "throw new Error(`function table already at ${wasmTable.length} > ${tcFixed.tableBase}`);"
+        "if(wasmTable.length<tcFixed.tableBase)wasmTable.grow(tcFixed.tableBase-wasmTable.length)}"
+        "var memoryBase=metadata.memorySize?(tcFixed?tcFixed.memoryBase:"
+        "alignMemory(getMemory(metadata.memorySize+memAlign),memAlign)):0;",
+    ),
+    # ... and where each library was placed is recorded, for the snapshot's metadata.
+    (
+        "var tableBase=metadata.tableSize?wasmTable.length:0;",
+        "var tableBase=metadata.tableSize?wasmTable.length:0;"
+        "(Module.tcLoadedLibs??=[]).push({libName,memoryBase,tableBase,"
+        "memorySize:metadata.memorySize,tableSize:metadata.tableSize});",
+    ),
+    # A snapshot larger than the initial heap is copied in only after the memory has grown
+    # to its size: 314.0.7 ignores the requested memory size (Pyodide issue 6254).
+    (
+        "return Module.HEAP8.set(t),l}",
+        "if(t.length>Module.HEAP8.length){wasmMemory.grow(Math.ceil((t.length-Module.HEAP8.length)/65536));"
+        "updateMemoryViews()}return Module.HEAP8.set(t),l}",
+    ),
+)
+
+
+def patch_runtime(source: str) -> str:
+    """``pyodide.asm.mjs`` with RUNTIME_PATCHES applied (each exactly once)."""
+    for old, new in RUNTIME_PATCHES:
+        count = source.count(old)
+        if count != 1:
+            sys.exit(f"pyodide.asm.mjs: expected one {old[:60]!r}..., found {count}: check RUNTIME_PATCHES")
+        source = source.replace(old, new)
+    return source
+
+
 # --- 4. the site ------------------------------------------------------------------
 
 
@@ -574,6 +620,8 @@ def build() -> dict[str, Any]:
     for name in PYODIDE_FILES:
         if name != "python_stdlib.zip":
             shutil.copy(runtime / name, DIST / "pyodide" / name)
+    asm = DIST / "pyodide" / "pyodide.asm.mjs"
+    asm.write_text(patch_runtime(asm.read_text()))
     (DIST / "pyodide" / "python_stdlib.zip").write_bytes(compiled["python_stdlib.zip"])
     wheels = {w.filename: (w, compiled[w.filename]) for w in (*WHEELS, core)}
     for name, (_, data) in wheels.items():
