@@ -541,6 +541,17 @@ def store_load(args: StoreArgs) -> storage.Loaded:
     return storage.load(args.data)
 
 
+class StoreCheckArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    records: list[storage.Record]
+
+
+def store_check(args: StoreCheckArgs) -> storage.Checked:
+    """Saved records read back: each validated and migrated; unreadable ones set aside."""
+    return storage.check(args.records)
+
+
 # --- Mobile Suit Battles deck builder ----------------------------------------------------
 # The models live in core.systems.ms_battles.builder (Parts, DeckChoice, Built, Card), which
 # is imported on first use like every system, so start-up still pays only for what is opened.
@@ -647,6 +658,7 @@ OPERATIONS: dict[str, Operation] = {
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
     "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
+    "store.check": Operation(StoreCheckArgs, store_check, storage.Checked, "Check saved records."),
     "msb.parts": Operation(MsbPartsArgs, msb_parts, MsbResult, "Deck builder parts (builder.Parts)."),
     "msb.assemble": Operation(MsbChoiceArgs, msb_assemble, MsbResult, "Picks to a suit (builder.Built)."),
     "msb.split": Operation(MsbProfileArgs, msb_split, MsbResult, "A suit to picks (builder.DeckChoice)."),
