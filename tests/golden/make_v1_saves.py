@@ -126,7 +126,7 @@ def main() -> None:
             c = browser.new_context(**PHONE)
             pg = c.new_page()
             pg.goto(server.url + "no-such-page")
-            pg.evaluate("(s) => { for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }", setup)
+            pg.evaluate("(s) => Object.entries(s).forEach(([k, v]) => localStorage.setItem(k, v))", setup)
             boot(pg, server.url + "#/squads")
             pg.wait_for_timeout(1000)
             left = dump(pg)
