@@ -49,7 +49,7 @@ export class GamesView {
         id: newId("g"), name: chosen.map((c) => c.squad.name).join(" vs "), sides: chosen,
       });
       if (!reply.ok) { notify(reply.error.message); return; }
-      this.store.putGame(reply.result);
+      if (!(await this.store.putGame(reply.result))) return;
       location.hash = `#/game/${reply.result.id}`;
     }, { class: "primary", id: "start-game" });
     this.root.append(rows, el("div", { class: "actions" }, more, start));
@@ -81,8 +81,9 @@ export class GamesView {
   }
 
   async commit(game) {
+    // Shown only once it is durable; if it was refused, the screen shows what is saved.
+    if (!(await this.store.putGame(game))) { if (this.store.game(game.id)) this.show(game.id); return; }
     this.game = game;
-    this.store.putGame(game);
     this.peek = null; // private holdings hide again after every change
     await this.loadViews();
     this.render();

@@ -24,9 +24,9 @@ export async function openShared(root, engine, store, systems, token) {
   if (shared.kind === "game") {
     const game = shared.game;
     root.append(el("p", {}, `A game of ${systems.name(game.system)}: ${game.sides.map((s) => s.name).join(" vs ")}, round ${game.round}.`),
-      el("div", { class: "actions" }, button("Open this game", () => {
+      el("div", { class: "actions" }, button("Open this game", async () => {
         const copy = { ...game, id: store.game(game.id) ? newId("g") : game.id };
-        store.putGame(copy);
+        if (!(await store.putGame(copy))) return;
         location.hash = `#/game/${copy.id}`;
       }, { class: "primary", id: "open-game" })));
     return;
@@ -89,7 +89,7 @@ async function applyAnswer(root, engine, store, answer) {
   if (!game) { fail("This answer belongs to a game that is not on this phone."); return; }
   const reply = await engine.call("remote.apply", { game, answer, seed: newSeed() });
   if (!reply.ok) { fail(reply.error.message); return; }
-  store.putGame(reply.result);
+  if (!(await store.putGame(reply.result))) return;
   location.hash = `#/game/${game.id}`;
   notify(`${game.sides[answer.side]?.name ?? "The other player"} has chosen; the cards stay face down.`);
 }
