@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 from conftest import BOOT_MS, CHROMIUM_ARGS, PHONE, Server
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import build
 
@@ -182,3 +183,232 @@ def test_a_newer_versions_save_is_read_only_and_says_so(phone: BrowserContext, s
     page.goto(server.url + "#/recover")
     expect(page.locator("#recover-list .recover-item")).to_have_count(8)
     expect(page.locator("#recover-list")).to_contain_text("read-only until the app is updated")
+
+
+# --- two tabs -----------------------------------------------------------------------------------
+
+
+def round_shown(page: Page) -> int:
+    return int(page.locator("#round").inner_text().split()[-1])
+
+
+def next_round(page: Page) -> None:
+    """Tap "Next round" and wait until the screen shows it (it is saved before it shows)."""
+    now = round_shown(page)
+    page.click("#next-round")
+    expect(page.locator("#round")).to_have_text(f"Round {now + 1}")
+
+
+def rename(page: Page, name: str) -> None:
+    page.fill("#squad-name", name)
+    page.locator("#squad-name").dispatch_event("change")
+
+
+def test_two_tabs_lose_no_update(phone: BrowserContext, server: Server) -> None:
+    game_id = legacy()["games"][0]["id"]
+    squad_id = legacy()["squads"][0]["id"]
+    a = phone.new_page()
+    with_local_storage(a, server, golden("v1_store"))
+    boot(a, server.url + f"#/game/{game_id}")
+    expect(a.locator("#round")).to_have_text("Round 3")
+    b = phone.new_page()
+    boot(b, server.url + f"#/squad/{squad_id}")
+
+    # The tester's case: rounds played in one tab, a squad renamed in the other, stale one.
+    next_round(a)
+    next_round(a)
+    rename(b, "Renamed in B")
+    expect(b.locator("#squad-total")).to_be_visible()
+    b.evaluate("tc.store.queue")  # its writes are all done
+    a.reload()
+    expect(a.locator("#round")).to_have_text("Round 5", timeout=BOOT_MS)
+    db = saved(a)
+    assert next(r for r in db["games"] if r["id"] == game_id)["data"]["round"] == 5
+    assert next(r for r in db["squads"] if r["id"] == squad_id)["data"]["name"] == "Renamed in B"
+
+    # The same game in both: a change in one shows in the other.
+    b.goto(server.url + f"#/game/{game_id}")
+    expect(b.locator("#round")).to_have_text("Round 5")
+    next_round(a)
+    expect(b.locator("#round")).to_have_text("Round 6")
+    next_round(b)
+    expect(a.locator("#round")).to_have_text("Round 7")
+
+    # B does not hear of A's change (its channel closed): its stale write is refused, not
+    # saved over A's, and it shows the latest; the next tap works.
+    b.evaluate("tc.store.channel.close()")
+    next_round(a)
+    expect(b.locator("#round")).to_have_text("Round 7")
+    b.click("#next-round")
+    expect(b.locator("#notice")).to_contain_text("changed in another tab or window")
+    expect(b.locator("#round")).to_have_text("Round 8")
+    next_round(b)
+    a.click("#next-round")  # A never heard of round 9 either
+    expect(a.locator("#notice")).to_contain_text("changed in another tab or window")
+    expect(a.locator("#round")).to_have_text("Round 9")
+
+    # Different records at the same moment, in quick succession, nothing waited for.
+    a.click("#next-round")
+    b.goto(server.url + f"#/squad/{squad_id}")
+    for n in range(5):
+        rename(b, f"Name {n}")
+    expect(a.locator("#round")).to_have_text("Round 10")
+    b.evaluate("tc.store.queue")  # its writes are all done
+    db = saved(a)
+    game = next(r for r in db["games"] if r["id"] == game_id)
+    assert game["data"]["round"] == 10 and game["v"] == 8
+    rounds = [e["text"] for e in game["data"]["log"] if e["kind"] == "round"]
+    assert rounds == [f"Round {n} begins" for n in range(2, 11)]  # each once: none lost, none twice
+    assert next(r for r in db["squads"] if r["id"] == squad_id)["data"]["name"] == "Name 4"
+
+
+# --- the browser killed ---------------------------------------------------------------------------
+
+KILLS = 20
+
+
+def browser_pid(profile: Path) -> int:
+    """The main Chromium process of this profile (its children carry --type=)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if f"--user-data-dir={profile}".encode() in args and not any(a.startswith(b"--type=") for a in args):
+            return int(proc.name)
+    raise AssertionError("no browser process for this profile")
+
+
+def test_killing_the_browser_loses_no_action_shown_as_applied(
+    browser: Browser, server: Server, tmp_path: Path
+) -> None:
+    seed = int(os.environ.get("TC_KILL_SEED", time.time_ns() % 100_000))
+    rng = random.Random(seed)
+    profile = tmp_path / "profile"
+    game_id = legacy()["games"][0]["id"]
+    url = server.url + f"#/game/{game_id}"
+
+    def launch() -> tuple[BrowserContext, Page]:
+        context = browser.browser_type.launch_persistent_context(
+            profile, executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS, **PHONE
+        )
+        return context, context.pages[0] if context.pages else context.new_page()
+
+    context, page = launch()
+    with_local_storage(page, server, golden("v1_store"))
+    boot(page, url)
+    shown = 3
+    lost = 0
+    started = time.monotonic()
+    for kill in range(KILLS):
+        for _ in range(rng.randint(1, 3)):
+            next_round(page)
+            shown += 1
+        in_flight = rng.random() < 0.5  # one more tap, not yet shown when the browser dies
+        if in_flight:
+            page.click("#next-round", no_wait_after=True)
+        time.sleep(rng.uniform(0, 0.25))
+        pid = browser_pid(profile)
+        os.kill(pid, signal.SIGKILL)
+        try:
+            context.close()
+        except Exception:
+            pass
+        context, page = launch()
+        boot(page, url)
+        after = round_shown(page)
+        lost += max(0, shown - after)
+        assert shown <= after <= shown + int(in_flight), (
+            f"kill {kill + 1} (seed {seed}): shown {shown}, now {after}"
+        )
+        shown = after
+        rounds = [
+            e["text"] for e in next(r for r in saved(page)["games"] if r["id"] == game_id)["data"]["log"]
+        ]
+        assert [t for t in rounds if t.startswith("Round ")] == [
+            f"Round {n} begins" for n in range(2, shown + 1)
+        ]
+    context.close()
+    print(
+        f"{KILLS} kills in {time.monotonic() - started:.0f} s (seed {seed}): {lost} actions lost, round {shown}"
+    )
+    assert lost == 0
+
+
+# --- a full store ---------------------------------------------------------------------------------
+
+#: Fills the origin's storage with incompressible data in another database, until it is full.
+FILL = """async () => {
+  const db = await new Promise((ok) => {
+    const r = indexedDB.open('filler');
+    r.onupgradeneeded = () => r.result.createObjectStore('x', { autoIncrement: true });
+    r.onsuccess = () => ok(r.result);
+  });
+  const chunk = () => {
+    const a = new Uint8Array(256 * 1024);
+    for (let i = 0; i < a.length; i += 65536) crypto.getRandomValues(a.subarray(i, i + 65536));
+    return a;
+  };
+  let n = 0;
+  for (let size = 8; size >= 1; size /= 2) {
+    for (;;) {
+      const ok = await new Promise((done) => {
+        const t = db.transaction('x', 'readwrite');
+        for (let i = 0; i < size; i++) t.objectStore('x').add(chunk());
+        t.oncomplete = () => done(true);
+        t.onabort = () => done(false);
+      });
+      if (!ok) break;
+      n += size;
+    }
+  }
+  db.close();
+  return n;
+}"""
+
+
+def test_a_full_store_stops_play_offers_export_and_the_app_still_starts(
+    phone: BrowserContext, server: Server
+) -> None:
+    game_id = legacy()["games"][0]["id"]
+    page = phone.new_page()
+    with_local_storage(page, server, golden("v1_store"))
+    boot(page, server.url + f"#/game/{game_id}")
+    expect(page.locator("#round")).to_have_text("Round 3")
+    next_round(page)
+    # A broken record too: at the next start it must be set aside while storage is full.
+    bad = {"id": "s-bad", "v": 1, "format": 1, "data": {"id": "s-bad", "name": "Half a squad"}}
+    page.evaluate(WRITE_DB, ["squads", [bad]])
+    usage = page.evaluate("navigator.storage.estimate().then((e) => e.usage)")
+    cdp = phone.new_cdp_session(page)
+    origin = server.url.rstrip("/")
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": usage + 2_000_000})
+    assert page.evaluate(FILL) > 0
+
+    # The next action cannot be saved: play stops, the screen keeps what is saved, export works.
+    page.click("#next-round")
+    failed = page.locator("#store-failed")
+    expect(failed).to_be_visible()
+    expect(failed).to_contain_text("the storage on this device is full")
+    expect(page.locator("#round")).to_have_text("Round 4")
+    everything = download_json(page, "#store-failed-export")
+    game = next(g for g in everything["games"] if g["id"] == game_id)
+    assert game["round"] == 4
+    assert everything["unsaved"][0]["data"]["round"] == 5  # the change that could not be saved
+    assert len(everything["squads"]) == 4 and len(everything["units"]) == 1 and len(everything["games"]) == 3
+    with pytest.raises(PlaywrightTimeout, match="intercepts pointer events"):  # no more play
+        page.locator("#next-round").click(timeout=1000)
+
+    # Started again, still full, with a broken record it cannot move aside: the app starts,
+    # shows everything saved, says saving is stopped and offers the export.
+    page.reload()
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(failed).to_be_visible(timeout=BOOT_MS)
+    expect(failed).to_contain_text("full")
+    everything = download_json(page, "#store-failed-export")
+    assert len(everything["squads"]) == 4 and everything["set_aside"][0]["raw"] == bad["data"]
+    page.click("#store-failed-recover")
+    expect(page.locator("#recover-list .recover-item")).to_contain_text("Storage is full")
+    assert [r["id"] for r in saved(page)["squads"]].count("s-bad") == 1  # still in its place

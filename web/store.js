@@ -24,6 +24,7 @@ export class Store extends EventTarget {
     this.newer = new Map(); // "kind/id" -> record saved by a newer version: read-only
     this.readonly = null; // why the whole store is read-only, if it is
     this.failed = null; // why saving failed: play stops until the player exports and reloads
+    this.unsaved = []; // changes that could not be written, kept for the export
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
     if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
@@ -123,15 +124,17 @@ export class Store extends EventTarget {
     for (const rec of kept) put(this.data[rec.kind], rec.data);
     if (!bad.length) return;
     for (const item of bad) this.data[item.kind] = this.data[item.kind].filter((x) => String(x.id) !== item.id);
+    let failure = null;
     const entries = bad.map((item) => ({ kind: item.kind, id: item.id, reason: item.reason, raw: item.raw, at: Date.now(), from: "check" }));
     const saved = !this.readonly && !this.failed && await this.tx([...KINDS, "aside"], "readwrite", (t) => {
       for (const entry of entries) {
         t.objectStore("aside").add(entry);
         t.objectStore(entry.kind).delete(entry.id);
       }
-    }).then(() => true, () => false);
+    }).then(() => true, (error) => { failure = error; return false; });
     if (saved) this.aside = (await this.readAll()).aside;
     else this.aside.push(...entries.map((e) => ({ ...e, unsaved: true })));
+    if (failure) this.fail(`what could not be read cannot be set aside (${describe(failure)})`);
     notify(`${bad.length} saved item(s) could not be read and were set aside: nothing was deleted. See "Recover saved data".`);
     this.dispatchEvent(new CustomEvent("change", { detail: { aside: true } }));
   }
@@ -291,12 +294,20 @@ export class Store extends EventTarget {
         this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
         return false;
       }
+      // Kept for the export, and the screen goes back to what is really saved.
+      this.unsaved.push({ kind, id, data, reason: describe(error), at: Date.now() });
+      try {
+        const rec = await this.get(kind, id);
+        if (rec) this.remember(kind, rec);
+        else this.forget(kind, id);
+      } catch { /* reading failed too: the screen keeps what it had */ }
       this.fail(`the last change could not be saved (${describe(error)})`);
+      this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
       return false;
     }
     if (data === null) this.versions.delete(key);
     else this.versions.set(key, v);
-    this.channel?.postMessage({ kind, id, v: data === null ? base + 1 : v });
+    this.tell({ kind, id, v: data === null ? base + 1 : v });
     return true;
   }
 
@@ -307,7 +318,7 @@ export class Store extends EventTarget {
         return false;
       });
       if (!ok) return false;
-      this.channel?.postMessage({ kind: "squads", id: null, v: 0, aside: true });
+      this.tell({ kind: "squads", id: null, v: 0, aside: true });
     }
     this.aside = this.aside.filter((x) => x !== entry);
     return true;
@@ -317,8 +328,13 @@ export class Store extends EventTarget {
     const rec = this.newer.get(key);
     if (!rec || !this.db) return false;
     const ok = await this.tx([rec.kind], "readwrite", (t) => t.objectStore(rec.kind).delete(rec.id)).then(() => true, () => false);
-    if (ok) { this.forget(rec.kind, rec.id); this.channel?.postMessage({ kind: rec.kind, id: rec.id, v: rec.v + 1 }); }
+    if (ok) { this.forget(rec.kind, rec.id); this.tell({ kind: rec.kind, id: rec.id, v: rec.v + 1 }); }
     return ok;
+  }
+
+  // The other tabs read it again (a closed channel only means they learn it at their next write).
+  tell(message) {
+    try { this.channel?.postMessage(message); } catch { /* closed */ }
   }
 
   // --- failure --------------------------------------------------------------------------
@@ -343,7 +359,7 @@ export class Store extends EventTarget {
   everything() {
     return {
       exported: new Date().toISOString(), format: FORMAT, ...this.data,
-      newer: [...this.newer.values()], set_aside: this.aside.map(({ unsaved, ...e }) => e),
+      newer: [...this.newer.values()], set_aside: this.aside.map(({ unsaved, ...e }) => e), unsaved: this.unsaved,
     };
   }
 
