@@ -25,6 +25,7 @@ export class Store extends EventTarget {
     this.readonly = null; // why the whole store is read-only, if it is
     this.failed = null; // why saving failed: play stops until the player exports and reloads
     this.unsaved = []; // changes that could not be written, kept for the export
+    this.damaged = []; // records whose compressed bytes cannot be inflated (left in place)
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
     if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
@@ -77,7 +78,22 @@ export class Store extends EventTarget {
       const meta = t.objectStore("meta").getAll();
       meta.onsuccess = () => { for (const m of meta.result) out.meta.set(m.key, m); };
     });
+    for (const kind of KINDS) out[kind] = await Promise.all(out[kind].map((rec) => this.unpackRecord(kind, rec)));
     return out;
+  }
+
+  // A record as the views use it: `data` inflated from `z` if it was stored compressed. A
+  // record whose bytes are damaged stays where it is and is listed on the recover screen.
+  async unpackRecord(kind, rec) {
+    if (!rec || !rec.z) return rec;
+    try {
+      return { ...rec, data: await unpack(rec.z) };
+    } catch (error) {
+      if (!this.damaged.some((e) => e.kind === kind && e.id === rec.id)) {
+        this.damaged.push({ kind, id: rec.id, reason: `its saved bytes are damaged (${describe(error)})`, raw: rec.z, at: Date.now(), unsaved: true });
+      }
+      return { ...rec, data: null };
+    }
   }
 
   // Records in memory: the views read this.data synchronously.
@@ -86,7 +102,7 @@ export class Store extends EventTarget {
       this.data[kind] = [];
       for (const rec of all[kind]) this.remember(kind, rec);
     }
-    this.aside = all.aside;
+    this.aside = [...all.aside, ...this.damaged];
     if (all.meta.get("format")?.value > FORMAT && !this.readonly) {
       this.readonly = "This data was saved by a newer version of the app. Update the app to change it: until then it is read-only.";
     }
@@ -226,7 +242,7 @@ export class Store extends EventTarget {
       const req = t.objectStore(kind).get(id);
       req.onsuccess = () => { rec = req.result; };
     });
-    return rec;
+    return this.unpackRecord(kind, rec);
   }
 
   squad(id) { return this.data.squads.find((s) => s.id === id); }
@@ -270,6 +286,7 @@ export class Store extends EventTarget {
     let conflict = null;
     let v = base;
     try {
+      const body = data === null ? null : await pack(data);
       await this.tx([kind], "readwrite", (t) => {
         const os = t.objectStore(kind);
         const req = os.get(id);
@@ -282,13 +299,13 @@ export class Store extends EventTarget {
           }
           v = base + 1;
           if (data === null) os.delete(id);
-          else os.put({ id, v, format: FORMAT, data });
+          else os.put({ id, v, format: FORMAT, ...body });
         };
       });
     } catch (error) {
       if (conflict) {
         // Another tab or window saved it first: theirs stays, this screen shows it.
-        if (conflict.rec) this.remember(kind, conflict.rec);
+        if (conflict.rec) this.remember(kind, await this.unpackRecord(kind, conflict.rec));
         else this.forget(kind, id);
         notify(`This ${WHAT[kind]} was changed in another tab or window, so your last change was not saved. The screen now shows the latest.`);
         this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
@@ -403,6 +420,22 @@ function openDb(version = undefined) {
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error("another tab holds an older version of the app open: close it"));
   });
+}
+
+// The saved form: JSON, raw-deflated when that makes it smaller (as share links are): a long
+// game's log repeats itself, so a game of 1 MB of JSON is saved in a few kB.
+const PACK_FROM = 1024;
+
+async function pack(data) {
+  const text = JSON.stringify(data);
+  if (text.length < PACK_FROM || typeof CompressionStream !== "function") return { data: JSON.parse(text) };
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return { z: new Uint8Array(await new Response(stream).arrayBuffer()), n: text.length };
+}
+
+async function unpack(z) {
+  const stream = new Blob([z]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
 }
 
 function isMark(raw) {
