@@ -53,7 +53,7 @@ READ_DB = f"""async () => {{
     for (const rec of out[name] ?? []) {{
       if (!rec.z) continue;
       const stream = new Blob([rec.z]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-      rec.data = JSON.parse(await new Response(stream).text());
+      rec.data = await new Response(stream).text().then(JSON.parse, () => 'damaged');
       rec.z = rec.z.length;  // saved size in bytes
     }}
   }}
@@ -457,3 +457,73 @@ def test_a_long_game_is_saved_no_bigger_than_its_link(phone: BrowserContext, ser
     page.reload()
     expect(page.locator("#round")).to_have_text(f"Round {game.round}", timeout=BOOT_MS)
     expect(page.locator("#game-log li")).to_have_count(len(game.log))
+
+
+# --- damaged and newer records ---------------------------------------------------------------------
+
+#: A squad no version of the app could read, and a game whose compressed bytes are damaged.
+DAMAGE = f"""async () => {{
+  const db = await {OPEN_DB};
+  await new Promise((ok, no) => {{
+    const t = db.transaction(['squads', 'games'], 'readwrite');
+    t.objectStore('squads').put({{ id: 's-bad', v: 1, format: 1, data: {{ id: 's-bad', name: 'Half a squad' }} }});
+    t.objectStore('games').put({{ id: 'g-bad', v: 1, format: 1, z: new Uint8Array([255, 7, 1, 2]), n: 99 }});
+    t.oncomplete = ok;
+    t.onerror = () => no(t.error);
+  }});
+  db.close();
+}}"""
+
+#: What a newer app would do: a new database version, with a store of its own.
+NEWER = """async () => {
+  const old = await new Promise((ok) => { const r = indexedDB.open('tc'); r.onsuccess = () => ok(r.result); });
+  const version = old.version;
+  old.close();
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('tc', version + 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('future', { keyPath: 'id' });
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  db.close();
+}"""
+
+
+def test_damaged_records_are_set_aside_and_a_newer_database_is_read_only(
+    phone: BrowserContext, server: Server
+) -> None:
+    game_id = legacy()["games"][0]["id"]
+    page = phone.new_page()
+    with_local_storage(page, server, golden("v1_store"))
+    boot(page, server.url + "#/squads")
+    expect(page.locator(".squad-link")).to_have_count(4)
+    page.evaluate(DAMAGE)
+    page.reload()
+    expect(page.locator("#notice")).to_contain_text("1 saved item(s) could not be read", timeout=BOOT_MS)
+    expect(page.locator(".squad-link")).to_have_count(4)
+    db = saved(page)
+    assert "s-bad" not in [r["id"] for r in db["squads"]]
+    assert [(a["id"], a["raw"]) for a in db["aside"]] == [("s-bad", {"id": "s-bad", "name": "Half a squad"})]
+    page.goto(server.url + "#/recover")
+    items = page.locator("#recover-list .recover-item")
+    expect(items).to_have_count(2)
+    expect(page.locator("#recover-list")).to_contain_text("Half a squad")
+    expect(page.locator("#recover-list")).to_contain_text("saved bytes are damaged")
+    page.once("dialog", lambda d: d.accept())
+    items.filter(has_text="saved bytes are damaged").locator("[data-do=delete]").click()
+    expect(items).to_have_count(1)
+    assert "g-bad" not in [r["id"] for r in saved(page)["games"]]
+
+    # A newer version of the app upgraded the database: this one reads it but changes nothing.
+    page.goto(server.url + "no-such-page")
+    page.evaluate(NEWER)
+    boot(page, server.url + f"#/game/{game_id}")
+    expect(page.locator("#notice")).to_contain_text("newer version of the app")
+    expect(page.locator("#round")).to_have_text("Round 3")
+    before = saved(page)
+    page.click("#next-round")
+    expect(page.locator("#notice")).to_contain_text("Nothing was changed")
+    expect(page.locator("#round")).to_have_text("Round 3")
+    assert saved(page) == before
+    page.goto(server.url + "#/recover")
+    expect(page.locator("#recover-readonly")).to_contain_text("read-only")

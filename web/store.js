@@ -148,7 +148,7 @@ export class Store extends EventTarget {
         t.objectStore(entry.kind).delete(entry.id);
       }
     }).then(() => true, (error) => { failure = error; return false; });
-    if (saved) this.aside = (await this.readAll()).aside;
+    if (saved) this.aside = [...(await this.readAll()).aside, ...this.damaged];
     else this.aside.push(...entries.map((e) => ({ ...e, unsaved: true })));
     if (failure) this.fail(`what could not be read cannot be set aside (${describe(failure)})`);
     notify(`${bad.length} saved item(s) could not be read and were set aside: nothing was deleted. See "Recover saved data".`);
@@ -226,7 +226,7 @@ export class Store extends EventTarget {
     try {
       await this.queue; // our own writes first
       if (message.aside) {
-        this.aside = (await this.readAll()).aside;
+        this.aside = [...(await this.readAll()).aside, ...this.damaged];
       } else {
         const rec = await this.get(kind, id);
         if (rec) this.remember(kind, rec);
@@ -328,9 +328,12 @@ export class Store extends EventTarget {
     return true;
   }
 
+  // An entry of the aside store, or a record left in place (damaged bytes, or storage full).
   async deleteAside(entry) {
-    if (entry.n !== undefined && this.db) {
-      const ok = await this.tx(["aside"], "readwrite", (t) => t.objectStore("aside").delete(entry.n)).then(() => true, (e) => {
+    const inPlace = entry.n === undefined && KINDS.includes(entry.kind) && entry.id;
+    if ((entry.n !== undefined || inPlace) && this.db) {
+      const [store, key] = inPlace ? [entry.kind, entry.id] : ["aside", entry.n];
+      const ok = await this.tx([store], "readwrite", (t) => t.objectStore(store).delete(key)).then(() => true, (e) => {
         notify(`Could not delete it: ${describe(e)}.`);
         return false;
       });
@@ -338,6 +341,8 @@ export class Store extends EventTarget {
       this.tell({ kind: "squads", id: null, v: 0, aside: true });
     }
     this.aside = this.aside.filter((x) => x !== entry);
+    this.damaged = this.damaged.filter((x) => x !== entry);
+    if (inPlace) this.versions.delete(`${entry.kind}/${entry.id}`);
     return true;
   }
 
