@@ -2,7 +2,7 @@
 // stores that could not be read, and data saved by a newer version of the app (read-only
 // here). Each can be looked at, exported as a file, or deleted (only when the player says so).
 import { el, clear, button } from "./dom.js";
-import { download, whatIs } from "./store.js";
+import { download, plain, whatIs } from "./store.js";
 
 export async function recoverView(root, store) {
   clear(root);
@@ -31,7 +31,7 @@ function draw(root, store) {
       title: `${whatIs(entry.kind)}${entry.id ? ` ${entry.id}` : ""}${nameOf(entry.raw)}`,
       why: `Could not be read: ${entry.reason}.${entry.unsaved ? " (Storage is full: it is still in its old place.)" : ""}`,
       when: entry.at,
-      raw: entry.raw,
+      raw: plain(entry.raw),
       remove: () => store.deleteAside(entry),
     })),
     ...[...store.newer.entries()].map(([key, rec]) => ({

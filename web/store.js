@@ -26,6 +26,8 @@ export class Store extends EventTarget {
     this.failed = null; // why saving failed: play stops until the player exports and reloads
     this.unsaved = []; // changes that could not be written, kept for the export
     this.damaged = []; // records whose compressed bytes cannot be inflated (left in place)
+    this.odd = []; // records whose data is not an item at all: the check sets them aside
+    this.formats = new Map(); // "kind/id" -> format the record was written in
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
     if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
@@ -111,9 +113,11 @@ export class Store extends EventTarget {
   remember(kind, rec) {
     const key = `${kind}/${rec.id}`;
     this.versions.set(key, rec.v);
+    this.formats.set(key, rec.format);
     if (rec.format > FORMAT) this.newer.set(key, { kind, ...rec });
     else this.newer.delete(key);
-    if (rec.data && typeof rec.data === "object") put(this.data[kind], rec.data);
+    if (rec.data && typeof rec.data === "object" && !Array.isArray(rec.data)) put(this.data[kind], rec.data);
+    else if (!rec.z) this.odd.push({ kind, id: String(rec.id), format: rec.format ?? FORMAT, data: rec.data ?? null });
   }
 
   forget(kind, id) {
@@ -130,9 +134,10 @@ export class Store extends EventTarget {
     for (const kind of KINDS) {
       for (const item of this.data[kind]) {
         const key = `${kind}/${item.id}`;
-        if (!this.newer.has(key)) records.push({ kind, id: String(item.id), format: FORMAT, data: item });
+        if (!this.newer.has(key)) records.push({ kind, id: String(item.id), format: this.formats.get(key) ?? FORMAT, data: item });
       }
     }
+    records.push(...this.odd.splice(0));
     if (!records.length) return;
     const reply = await this.engine.call("store.check", { records });
     if (!reply.ok) { notify(`Saved data could not be checked: ${reply.error.message}`); return; }
@@ -281,6 +286,8 @@ export class Store extends EventTarget {
   }
 
   async commit(kind, id, data) {
+    await this.opened; // versions known before anything is written
+    if (this.failed || this.readonly) { notify(this.refusal(`${kind}/${id}`)); return false; }
     const key = `${kind}/${id}`;
     const base = this.versions.get(key) ?? 0;
     let conflict = null;
@@ -323,7 +330,7 @@ export class Store extends EventTarget {
       return false;
     }
     if (data === null) this.versions.delete(key);
-    else this.versions.set(key, v);
+    else { this.versions.set(key, v); this.formats.set(key, FORMAT); }
     this.tell({ kind, id, v: data === null ? base + 1 : v });
     return true;
   }
@@ -381,7 +388,8 @@ export class Store extends EventTarget {
   everything() {
     return {
       exported: new Date().toISOString(), format: FORMAT, ...this.data,
-      newer: [...this.newer.values()], set_aside: this.aside.map(({ unsaved, ...e }) => e), unsaved: this.unsaved,
+      newer: [...this.newer.values()].map((rec) => ({ ...rec, z: plain(rec.z) })),
+      set_aside: this.aside.map(({ unsaved, ...e }) => ({ ...e, raw: plain(e.raw) })), unsaved: this.unsaved,
     };
   }
 
@@ -462,6 +470,14 @@ function legacyKeys() {
 function describe(error) {
   if (error?.name === "QuotaExceededError") return "the storage on this device is full";
   return error?.message || error?.name || String(error);
+}
+
+// Damaged compressed bytes, as text that survives an export (base64).
+export function plain(raw) {
+  if (!(raw instanceof Uint8Array)) return raw;
+  let text = "";
+  for (let i = 0; i < raw.length; i += 8192) text += String.fromCharCode(...raw.subarray(i, i + 8192));
+  return { base64: btoa(text) };
 }
 
 export function whatIs(kind) { return WHAT[kind] ?? kind; }
