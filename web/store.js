@@ -269,10 +269,11 @@ export class Store extends EventTarget {
     const refused = this.refusal(key);
     if (refused) { notify(refused); return Promise.resolve(false); }
     // The screen may read it back at once (e.g. the route to a new squad); undone if refused.
-    const data = item === null ? null : JSON.parse(JSON.stringify(item));
+    const text = item === null ? null : JSON.stringify(item);
+    const data = text === null ? null : JSON.parse(text);
     if (data === null) this.data[kind] = this.data[kind].filter((x) => x.id !== id);
     else put(this.data[kind], data);
-    const run = () => this.commit(kind, id, data);
+    const run = () => this.commit(kind, id, data, text);
     const done = this.queue.then(run, run);
     this.queue = done.catch(() => {});
     return done;
@@ -285,7 +286,7 @@ export class Store extends EventTarget {
     return null;
   }
 
-  async commit(kind, id, data) {
+  async commit(kind, id, data, text) {
     await this.opened; // versions known before anything is written
     if (this.failed || this.readonly) { notify(this.refusal(`${kind}/${id}`)); return false; }
     const key = `${kind}/${id}`;
@@ -293,7 +294,7 @@ export class Store extends EventTarget {
     let conflict = null;
     let v = base;
     try {
-      const body = data === null ? null : await pack(data);
+      const body = data === null ? null : await pack(text);
       await this.tx([kind], "readwrite", (t) => {
         const os = t.objectStore(kind);
         const req = os.get(id);
@@ -439,8 +440,7 @@ function openDb(version = undefined) {
 // game's log repeats itself, so a game of 1 MB of JSON is saved in a few kB.
 const PACK_FROM = 1024;
 
-async function pack(data) {
-  const text = JSON.stringify(data);
+async function pack(text) {
   if (text.length < PACK_FROM || typeof CompressionStream !== "function") return { data: JSON.parse(text) };
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return { z: new Uint8Array(await new Response(stream).arrayBuffer()), n: text.length };
