@@ -466,7 +466,8 @@ DAMAGE = f"""async () => {{
   const db = await {OPEN_DB};
   await new Promise((ok, no) => {{
     const t = db.transaction(['squads', 'games'], 'readwrite');
-    t.objectStore('squads').put({{ id: 's-bad', v: 1, format: 1, data: {{ id: 's-bad', name: 'Half a squad' }} }});
+    const half = {{ id: 's-bad', name: 'Half a squad' }};
+    t.objectStore('squads').put({{ id: 's-bad', v: 1, format: 1, data: half }});
     t.objectStore('games').put({{ id: 'g-bad', v: 1, format: 1, z: new Uint8Array([255, 7, 1, 2]), n: 99 }});
     t.oncomplete = ok;
     t.onerror = () => no(t.error);
@@ -475,18 +476,18 @@ DAMAGE = f"""async () => {{
 }}"""
 
 #: What a newer app would do: a new database version, with a store of its own.
-NEWER = """async () => {
-  const old = await new Promise((ok) => { const r = indexedDB.open('tc'); r.onsuccess = () => ok(r.result); });
+NEWER = f"""async () => {{
+  const old = await {OPEN_DB};
   const version = old.version;
   old.close();
-  const db = await new Promise((ok, no) => {
+  const db = await new Promise((ok, no) => {{
     const r = indexedDB.open('tc', version + 1);
-    r.onupgradeneeded = () => r.result.createObjectStore('future', { keyPath: 'id' });
+    r.onupgradeneeded = () => r.result.createObjectStore('future', {{ keyPath: 'id' }});
     r.onsuccess = () => ok(r.result);
     r.onerror = () => no(r.error);
-  });
+  }});
   db.close();
-}"""
+}}"""
 
 
 def test_damaged_records_are_set_aside_and_a_newer_database_is_read_only(
