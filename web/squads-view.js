@@ -81,10 +81,14 @@ export class SquadsView {
     const summary = el("p", { id: "squad-total", class: "total", "aria-live": "polite" });
     const units = el("ul", { class: "list units", id: "squad-units" });
     const squadProblems = el("ul", { class: "violations", id: "squad-violations" });
-    const persist = () => {
+    const persist = async () => {
       squad.name = name.value.trim() || "Unnamed squad";
       squad.limit = limit.value ? Number(limit.value) : null;
-      this.store.putSquad(squad);
+      // Shown once saved; if refused (read-only, changed elsewhere) the screen shows what is saved.
+      if (!(await this.store.putSquad(squad))) {
+        const saved = this.store.squad(squad.id);
+        if (saved) { Object.assign(squad, saved); name.value = saved.name; limit.value = saved.limit ?? ""; }
+      }
       refresh();
     };
     name.addEventListener("change", persist);

@@ -250,8 +250,10 @@ export class Store extends EventTarget {
     return this.unpackRecord(kind, rec);
   }
 
-  squad(id) { return this.data.squads.find((s) => s.id === id); }
-  game(id) { return this.data.games.find((g) => g.id === id); }
+  // Copies: a screen edits its copy and saves it; until then (or if it is refused) the
+  // store keeps what is saved.
+  squad(id) { return copy(this.data.squads.find((s) => s.id === id)); }
+  game(id) { return copy(this.data.games.find((g) => g.id === id)); }
 
   // --- writing ------------------------------------------------------------------------
 
@@ -491,6 +493,10 @@ export function download(name, data) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function copy(item) {
+  return item === undefined ? undefined : structuredClone(item);
 }
 
 function put(list, item) {
