@@ -431,7 +431,10 @@ def test_a_full_store_stops_play_offers_export_and_the_app_still_starts(
     everything = download_json(page, "#store-failed-export")
     assert len(everything["squads"]) == 4 and everything["set_aside"][0]["raw"] == bad["data"]
     page.click("#store-failed-recover")
+    expect(failed).to_be_hidden()  # the recover screen stays usable: export, delete
+    expect(page.locator("#recover-failed")).to_contain_text("full")
     expect(page.locator("#recover-list .recover-item")).to_contain_text("Storage is full")
+    assert len(download_json(page, "#export-all")["games"]) == 3
     assert [r["id"] for r in saved(page)["squads"]].count("s-bad") == 1  # still in its place
 
 

@@ -131,6 +131,7 @@ function route() {
   const shown = name === "dice" ? "dice" : ROUTES[name] ? "app" : "home";
   for (const [key, el] of Object.entries(views)) el.hidden = key !== shown;
   document.body.dataset.view = name || "home";
+  store.showFailure(); // saving stopped: over every screen but the recover screen
   if (shown === "dice") dice.show();
   else if (shown === "app") ROUTES[name](...args.map(safeDecode));
 }

@@ -376,14 +376,16 @@ export class Store extends EventTarget {
     this.showFailure();
   }
 
+  // Over every screen but the recover screen, where the player can export and delete.
   showFailure() {
     const box = document.getElementById("store-failed");
-    if (!box) return;
+    if (!box || !this.failed) return;
+    box.hidden = location.hash.startsWith("#/recover");
+    if (box.hidden) return;
     document.getElementById("store-failed-text").textContent =
       `Saving stopped: ${this.failed}. Nothing more will be changed. Export everything now to keep it, then free some space or reload.`;
     document.getElementById("store-failed-export").onclick = () => this.exportAll();
     document.getElementById("store-failed-reload").onclick = () => location.reload();
-    box.hidden = false;
     document.getElementById("store-failed-export").focus();
   }
 
