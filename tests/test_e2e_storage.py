@@ -538,3 +538,15 @@ def test_damaged_records_are_set_aside_and_a_newer_database_is_read_only(
     assert saved(page) == before
     page.goto(server.url + "#/recover")
     expect(page.locator("#recover-readonly")).to_contain_text("read-only")
+
+    # A newer app that dropped a store this one needs: the app still starts, says saving is
+    # stopped, and leaves that database as it is.
+    page.goto(server.url + "no-such-page")
+    dropped = NEWER.replace("createObjectStore('future', { keyPath: 'id' })", "deleteObjectStore('games')")
+    page.evaluate(dropped)
+    before = saved(page)
+    boot(page, server.url + "#/squads")
+    failed = page.locator("#store-failed")
+    expect(failed).to_contain_text("a newer version of the app keeps it in another shape")
+    expect(page.locator("#open-recover")).to_be_attached()
+    assert saved(page) == before and "games" not in before

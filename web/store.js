@@ -432,7 +432,9 @@ function openDb(version = undefined) {
       const missing = [...KINDS, "aside", "meta"].filter((n) => !db.objectStoreNames.contains(n));
       if (!missing.length) { resolve(db); return; }
       db.close();
-      if (version) reject(new Error(`the database lacks ${missing.join(", ")}`));
+      // A newer app's database is never changed, even to add what this one needs.
+      if (db.version > DB_VERSION) reject(new Error(`a newer version of the app keeps it in another shape (version ${db.version})`));
+      else if (version) reject(new Error(`the database lacks ${missing.join(", ")}`));
       else openDb(db.version + 1).then(resolve, reject);
     };
     req.onerror = () => reject(req.error);
