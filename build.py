@@ -32,6 +32,7 @@ import csv
 import gzip
 import hashlib
 import http.server
+import importlib
 import io
 import json
 import os
@@ -315,7 +316,43 @@ def core_wheel() -> tuple[str, bytes]:
         ),
         (f"{dist_info}/top_level.txt", b"core\n"),
     ]
-    return f"{stem}-{version}-py3-none-any.whl", write_wheel(files, dist_info)
+    return f"{stem}-{version}-py3-none-any.whl", write_wheel(with_test_systems(files), dist_info)
+
+
+# --- test sites: test-only rule systems, never in the shipped site -------------------------
+
+
+def extra_systems() -> list[tuple[Path, Any]]:
+    """Folders named by ``TC_TEST_SYSTEMS`` (comma-separated, e.g. ``tests/toy_system``), with their INFO.
+
+    Set only to build a test site (with ``TC_DIST`` elsewhere than dist/): its core also holds each
+    package as ``core/systems/<id>/`` with its registration line, and its pages the folder's ``*.js``
+    (the system's editor).  The shipped site is built without it.
+    """
+    out = []
+    for folder in filter(None, os.environ.get("TC_TEST_SYSTEMS", "").split(",")):
+        path = (ROOT / folder).resolve()
+        sys.path[:0] = [p for p in (str(ROOT), str(path.parent)) if p not in sys.path]
+        out.append((path, importlib.import_module(path.name).INFO))
+    return out
+
+
+def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The core's files, plus each test system's package and its registration line."""
+    lines = [b"\n# Registered by build.py for a test site (TC_TEST_SYSTEMS)."]
+    for path, info in extra_systems():
+        files = files + [
+            (f"core/systems/{info.id}/{p.relative_to(path).as_posix()}", p.read_bytes())
+            for p in sorted(path.rglob("*.py"))
+        ]
+        lines.append(
+            f"SYSTEMS = (*SYSTEMS, SystemInfo.model_validate_json({info.model_dump_json()!r}))\n"
+            f"IMPLEMENTATIONS[{info.id!r}] = 'core.systems.{info.id}'".encode()
+        )
+    if len(lines) == 1:
+        return files
+    registry = "core/systems/__init__.py"
+    return [(n, d + b"\n".join(lines) + b"\n" if n == registry else d) for n, d in files]
 
 
 # --- 3. bytecode, compiled inside Pyodide ---------------------------------------------
@@ -552,6 +589,10 @@ def build() -> dict[str, Any]:
     for path in WEB.iterdir():
         if path.suffix in {".js", ".mjs", ".css"}:
             shutil.copy(path, DIST / path.name)
+    extra = extra_systems()
+    for folder, _ in extra:
+        for path in folder.glob("*.js"):
+            shutil.copy(path, DIST / path.name)
 
     # The build id changes whenever any built byte does: it names the service
     # worker's cache, so a new build replaces the old one and nothing else.
@@ -565,7 +606,7 @@ def build() -> dict[str, Any]:
     context = {
         "version": __version__,
         "build_id": build_id,
-        "systems": [s.model_dump() for s in SYSTEMS],
+        "systems": [s.model_dump() for s in (*SYSTEMS, *(i for _, i in extra))],
         "core_packages": [CORE_NAME],
         "pyodide_version": PYODIDE_VERSION,
     }

@@ -52,9 +52,11 @@ from core.systems.base import (
     CatalogueUnit,
     Change,
     Choice,
+    EditorInfo,
     NeedChoice,
     ResourceDef,
     RuleSystem,
+    ToolError,
     TrackedDef,
     UnitCard,
     UnitView,
@@ -216,6 +218,8 @@ class SystemDescription(BaseModel):
     resources: list[ResourceDef]
     actions: list[ActionInfo]
     options_schema: dict[str, Any] | None
+    editor: EditorInfo = Field(description="The editor the shell opens for an own unit of this system.")
+    tools: list[str] = Field(default_factory=list, description="Names of its own tools (system.tool).")
 
 
 def describe(args: SystemArgs) -> SystemDescription:
@@ -238,6 +242,8 @@ def describe(args: SystemArgs) -> SystemDescription:
             for a in system.actions.values()
         ],
         options_schema=system.options.model_json_schema() if system.options else None,
+        editor=system.editor,
+        tools=list(system.tools),
     )
 
 
@@ -319,7 +325,12 @@ def share_encode(args: ShareArgs) -> Token:
     """A share token for a squad or a game."""
     if (args.squad is None) == (args.game is None):
         raise RequestError("share either a squad or a game")
-    token = share.encode_squad(args.squad) if args.squad else share.encode_game(args.game)  # type: ignore[arg-type]
+    if args.squad is not None:
+        token = share.encode_squad(args.squad)
+    else:
+        assert args.game is not None
+        # hidden holdings stay on the phone that holds the game (RuleSystem.shareable)
+        token = share.encode_game(games.shareable(args.game))
     return Token(token=token, length=len(token))
 
 
@@ -463,9 +474,15 @@ class ActResult(BaseModel):
     event: Event | None = None
 
 
-def game_odds(args: ActArgs) -> ActionOdds:
-    """Exact odds of an action before it is rolled."""
-    return games.odds(args.game, args.action, args.input)
+class OddsArgs(ActArgs):
+    viewer: int | None = Field(
+        default=None, ge=0, description="Who is looking: a side, or none for the shared table phone."
+    )
+
+
+def game_odds(args: OddsArgs) -> ActionOdds:
+    """Exact odds of an action before it is rolled, from what the viewer may know."""
+    return games.odds(args.game, args.action, args.input, args.viewer)
 
 
 def game_act(args: ActArgs) -> ActResult:
@@ -505,16 +522,45 @@ class Views(BaseModel):
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
 
 
-def game_views(args: GameArgs) -> Views:
-    """What each unit holds beyond its tracked values (hands, piles), private parts marked."""
+class ViewsArgs(GameArgs):
+    viewer: int | None = Field(
+        default=None, ge=0, description="Who is looking: a side, or none for the shared table phone."
+    )
+
+
+def game_views(args: ViewsArgs) -> Views:
+    """What each unit holds beyond its tracked values (hands, piles), as the viewer may see it.
+
+    On the shared phone (no viewer) private parts are marked, for their owner to open; a side
+    sees its own and never another side's.
+    """
     system = _system(args.game.system)
     views = {}
     for s, side in enumerate(args.game.sides):
         for u, unit in enumerate(side.units):
-            view = system.unit_view(args.game, s, u)
+            view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views, status=system.status(args.game))
+    return Views(views=views, status=[*system.status(args.game), *_state_lines(args.game)])
+
+
+def _state_lines(game: Game) -> list[CardLine]:
+    """The shared game-wide state (core.game.GameState), where it says anything."""
+    st, names = game.state, [side.name for side in game.sides]
+    lines = [
+        CardLine(label=k.capitalize(), value=v)
+        for k, v in (("mission", st.mission), ("environment", st.environment))
+        if v
+    ]
+    lines += [
+        CardLine(label=key.replace("_", " ").capitalize(), value=str(n)) for key, n in st.clocks.items()
+    ]
+    if st.active_side is not None and st.active_side < len(names) and not st.ended:
+        lines.append(CardLine(label="Turn of", value=names[st.active_side]))
+    if st.ended:
+        won = ", ".join(names[i] for i in st.winners if i < len(names))
+        lines.append(CardLine(label="Game over", value=f"won by {won}" if won else "a draw"))
+    return lines
 
 
 def game_undo(args: GameArgs) -> Game:
@@ -552,76 +598,36 @@ def store_check(args: StoreCheckArgs) -> storage.Checked:
     return storage.check(args.records)
 
 
-# --- Mobile Suit Battles deck builder ----------------------------------------------------
-# The models live in core.systems.ms_battles.builder (Parts, DeckChoice, Built, Card), which
-# is imported on first use like every system, so start-up still pays only for what is opened.
-# Legality is decks.deck_violations alone (L107-L125); these operations assemble and count.
+# --- a system's own tools ---------------------------------------------------------------
 
 
-class MsbPartsArgs(BaseModel):
+class ToolArgs(BaseModel):
+    """One of a system's own operations (RuleSystem.tools), e.g. a step of its unit editor."""
+
     model_config = ConfigDict(extra="forbid")
 
-
-class MsbChoiceArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    choice: dict[str, Any] = Field(
-        description="A builder.DeckChoice: name, frame, picks per slot, own cards."
-    )
+    system: str
+    tool: str = Field(description="The tool's name, as system.describe lists it.")
+    args: dict[str, Any] = Field(default_factory=dict, description="The tool's input (see its schema).")
 
 
-class MsbProfileArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    profile: dict[str, Any] = Field(description="A MobileSuit profile, as squads hold it.")
-
-
-class MsbCardArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    card: dict[str, Any] = Field(description="One card (cards.Card, L54-L61).")
-
-
-class MsbResult(BaseModel):
-    """The builder's answer, shaped by the model named in the operation's summary."""
+class ToolAnswer(BaseModel):
+    """A tool's result, shaped by its own result model (schemas()['system.tool']['tools'])."""
 
     model_config = ConfigDict(extra="allow")
 
 
-def _msb(model: BaseModel) -> MsbResult:
-    return MsbResult.model_validate(model.model_dump(mode="json"))
-
-
-def msb_parts(_: MsbPartsArgs) -> MsbResult:
-    """Frames, pilots, weapons, boosters and generic cards to build a deck from."""
-    from core.systems.ms_battles import builder
-
-    return _msb(builder.parts())
-
-
-def msb_assemble(args: MsbChoiceArgs) -> MsbResult:
-    """A suit from the builder's picks, its counters by slot and its deck violations."""
-    from core.systems.ms_battles import builder
-
+def system_tool(args: ToolArgs) -> ToolAnswer:
+    """Run a system's tool on its validated input; problems name fields of that input."""
+    system = _system(args.system)
+    spec = system.tools.get(args.tool)
+    if spec is None:
+        raise RequestError(f"{system.info.name} has no tool {args.tool!r}", "tool")
     try:
-        return _msb(builder.build(builder.DeckChoice.model_validate(args.choice)))
-    except builder.BuildError as bad:
+        result = spec.run(spec.input.model_validate(args.args))
+    except ToolError as bad:
         raise RequestError(str(bad), bad.field) from bad
-
-
-def msb_split(args: MsbProfileArgs) -> MsbResult:
-    """The builder's picks that make a saved suit again (sample cards by id, the rest as own cards)."""
-    from core.systems.ms_battles import builder
-    from core.systems.ms_battles.cards import MobileSuit
-
-    return _msb(builder.split(MobileSuit.model_validate(args.profile)))
-
-
-def msb_card(args: MsbCardArgs) -> MsbResult:
-    """One card checked against the card anatomy (L54-L61), as the card editor saves it."""
-    from core.systems.ms_battles.cards import Card
-
-    return _msb(Card.model_validate(args.card))
+    return ToolAnswer.model_validate(result.model_dump(mode="json"))
 
 
 @dataclass(frozen=True)
@@ -650,19 +656,16 @@ OPERATIONS: dict[str, Operation] = {
     "remote.apply": Operation(RemoteApplyArgs, remote_apply, Game, "Apply choices made on another phone."),
     "share.qr": Operation(QrArgs, qr, Qr, "A QR code as SVG."),
     "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
-    "game.odds": Operation(ActArgs, game_odds, ActionOdds, "Exact odds of an action."),
+    "game.odds": Operation(OddsArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
-    "game.views": Operation(GameArgs, game_views, Views, "What each unit holds (hands, piles)."),
+    "game.views": Operation(ViewsArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
     "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
     "store.check": Operation(StoreCheckArgs, store_check, storage.Checked, "Check saved records."),
-    "msb.parts": Operation(MsbPartsArgs, msb_parts, MsbResult, "Deck builder parts (builder.Parts)."),
-    "msb.assemble": Operation(MsbChoiceArgs, msb_assemble, MsbResult, "Picks to a suit (builder.Built)."),
-    "msb.split": Operation(MsbProfileArgs, msb_split, MsbResult, "A suit to picks (builder.DeckChoice)."),
-    "msb.card": Operation(MsbCardArgs, msb_card, MsbResult, "Check one card (cards.Card)."),
+    "system.tool": Operation(ToolArgs, system_tool, ToolAnswer, "Run one of a system's own tools."),
 }
 
 
@@ -717,8 +720,11 @@ def handle(request: str) -> str:
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """JSON Schemas of every operation's input and output (the build writes them out)."""
-    return {
+    """JSON Schemas of every operation's input and output (the build writes them out).
+
+    ``system.tool`` also lists, under ``tools``, each playable system's tools by system and name.
+    """
+    out: dict[str, dict[str, Any]] = {
         name: {
             "summary": op.summary,
             "args": op.args.model_json_schema(),
@@ -726,3 +732,16 @@ def schemas() -> dict[str, dict[str, Any]]:
         }
         for name, op in OPERATIONS.items()
     }
+    out["system.tool"]["tools"] = {
+        s.id: {
+            name: {
+                "summary": t.doc,
+                "args": t.input.model_json_schema(),
+                "result": t.result.model_json_schema(),
+            }
+            for name, t in implementation(s.id).tools.items()
+        }
+        for s in SYSTEMS
+        if s.status == "playable"
+    }
+    return out

@@ -28,10 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource
 from core.squad import Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, UnitState
+from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
 
-#: Version of the saved game format; core.storage migrates older saves forward.
-GAME_SCHEMA = 1
+#: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
+GAME_SCHEMA = 2
 MAX_LOG = 5000
 
 
@@ -69,6 +69,29 @@ class Event(BaseModel):
     detail: dict[str, Any] = Field(default_factory=dict)
 
 
+class GameState(BaseModel):
+    """The game as a whole, in one shape for every system (its turn is ``Game.round``).
+
+    Kept apart from ``Game.options``, which hold only the players' readings of unclear rules:
+    what the table is playing (mission, environment), its clocks, whose turn it is, and how the
+    game ended.  A system's own game-wide values live in ``extra``, typed by its ``state_model``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    mission: str = Field(default="", max_length=80, description="The mission or scenario played, by id.")
+    environment: str = Field(default="", max_length=80, description="The battlefield's environment, by id.")
+    clocks: dict[str, int] = Field(default_factory=dict, description="Counters of the whole game, by key.")
+    active_side: int | None = Field(
+        default=None, ge=0, description="Whose turn it is, where turns alternate."
+    )
+    ended: bool = Field(default=False, description="The game is over.")
+    winners: list[int] = Field(
+        default_factory=list, description="Sides that won; a game ended with none is a draw."
+    )
+    extra: dict[str, Any] = Field(default_factory=dict, description="The system's own game-wide values.")
+
+
 class Game(BaseModel):
     """A whole game: what is saved, shared and passed to every engine call."""
 
@@ -82,7 +105,8 @@ class Game(BaseModel):
     sides: list[Side] = Field(min_length=1, max_length=8)
     log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
     cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict, description="Readings of unclear rules, by key.")
+    state: GameState = Field(default_factory=GameState)
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:
         """Find a unit by ``"side/key"`` (e.g. ``"0/u2"``); raises ValueError if absent."""
@@ -181,11 +205,17 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     if len(systems) != 1:
         raise ValueError("every side of a game must use the same rule system")
     system = implementation(systems.pop())
+    profiles = [
+        (side_name, [system.profile_model.model_validate(e.profile) for e in squad.units])
+        for side_name, squad in sides
+    ]
+    problems = system.game_violations(profiles)
+    if problems:
+        raise ValueError("this game cannot start: " + "; ".join(p.message for p in problems))
     out = []
-    for side_name, squad in sides:
+    for (side_name, squad), (_, side_profiles) in zip(sides, profiles, strict=True):
         units = []
-        for entry in squad.units:
-            profile = system.profile_model.model_validate(entry.profile)
+        for entry, profile in zip(squad.units, side_profiles, strict=True):
             units.append(
                 GameUnit(
                     key=entry.key,
@@ -198,8 +228,31 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
         out.append(Side(name=side_name, squad_name=squad.name, units=units, resources=resources))
     # Every named reading starts at its default, so changing one is an exact, undoable edit.
     options = system.options().model_dump(mode="json") if system.options else {}
-    game = Game(id=game_id, system=system.info.id, name=name, sides=out, options=options)
+    state = GameState(extra=system.state_model().model_dump(mode="json") if system.state_model else {})
+    game = Game(id=game_id, system=system.info.id, name=name, sides=out, options=options, state=state)
     return record(game, "start", f"{name} begins: " + " vs ".join(s.name for s in out), [])
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A saved game (as JSON) brought up to :data:`GAME_SCHEMA`, step by step.
+
+    1 -> 2: the typed :class:`GameState` arrives, at its defaults, and the game's system may move
+    game-wide values it kept among its options into it (:meth:`RuleSystem.upgrade_game`).
+    """
+    schema = data.get("schema_version", 1)
+    if not isinstance(schema, int) or schema >= GAME_SCHEMA:
+        return data
+    out = copy.deepcopy(data)
+    if schema < 2:
+        out.setdefault("state", GameState().model_dump(mode="json"))
+        try:
+            system = implementation(str(out.get("system")))
+        except ValueError:
+            system = None  # a system this build does not know: its own values stay where they are
+        if system is not None:
+            out = system.upgrade_game(out, 1)
+        out["schema_version"] = 2
+    return out
 
 
 def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, BaseModel]:
@@ -210,27 +263,39 @@ def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, B
     return spec, spec.input.model_validate(raw)
 
 
-def odds(game: Game, action: str, raw: dict[str, Any]) -> ActionOdds:
-    """Exact odds of an action with these inputs."""
+def odds(game: Game, action: str, raw: dict[str, Any], viewer: Viewer = None) -> ActionOdds:
+    """Exact odds of an action with these inputs, from what ``viewer`` may know."""
     spec, parsed = _action(game, action, raw)
     if spec.odds is None:
         raise ValueError(f"{spec.label} has no odds to show")
-    return spec.odds(game, parsed)
+    return spec.odds(game, parsed, viewer) if spec.odds_by_viewer else spec.odds(game, parsed)
 
 
 def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:
-    """Resolve an action with ``dice`` and record its result as one event."""
+    """Resolve an action with ``dice`` and record its result as one event.
+
+    A secret input (a hand's pick) is logged by its size only: the log is shown to everyone.
+    """
     spec, parsed = _action(game, action, raw)
     result = spec.resolve(game, parsed, dice)
-    detail = {**result.detail, "action": action, "input": parsed.model_dump(mode="json")}
+    logged = parsed.model_dump(mode="json")
+    for name in spec.secret_fields:
+        value = logged.get(name)
+        logged[name] = len(value) if isinstance(value, list) else None
+    detail = {**result.detail, "action": action, "input": logged}
     return record(game, "action", result.text, result.changes, detail)
+
+
+def shareable(game: Game) -> Game:
+    """The game as a share link carries it (the system leaves out what is hidden)."""
+    return implementation(game.system).shareable(game)
 
 
 def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     """A manual change (players settle disputes; the app never stands in their way)."""
     for change in changes:
-        if not change.path or change.path[0] not in {"sides", "round", "options"}:
-            raise ValueError("only sides, round and options can be adjusted")
+        if not change.path or change.path[0] not in {"sides", "round", "options", "state"}:
+            raise ValueError("only sides, round, options and state can be adjusted")
     label = text or "Manual change: " + ", ".join(
         f"{'.'.join(str(p) for p in c.path)} = {c.value}" for c in changes
     )

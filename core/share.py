@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from core.game import Game
+from core.game import Game, upgrade
 from core.remote import Answer, Request
 from core.squad import Squad, SquadUnit
 from core.systems import implementation
@@ -188,8 +188,11 @@ def decode(token: str) -> Shared:
         return Shared(kind="squad", squad=_squad(system_id, payload.get("d")))
     kind = payload["k"]
     model, what = _WHOLE[kind]
+    data = payload.get("d")
+    if kind == "game" and isinstance(data, dict):
+        data = upgrade(data)  # a game shared by an older build, in today's format
     try:
-        value = model.model_validate(payload.get("d"))
+        value = model.model_validate(data)
     except ValidationError as bad:
         raise ShareError(f"This link is damaged: {what} cannot be read.") from bad
     if getattr(value, "system", system_id) != system_id:

@@ -16,7 +16,8 @@ from playwright.sync_api import Browser, expect
 
 from core import api
 
-WEAPONS = ("close", "short", "medium", "long")
+#: Ranged systems first: the Terror-Bot flies, and a flyer never makes close attacks on a walker (L924).
+WEAPONS = ("short", "medium", "long", "close")
 
 
 def clash_squadron() -> list[dict[str, Any]]:

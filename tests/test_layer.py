@@ -284,7 +284,9 @@ def test_nothing_saved_yet_is_an_empty_store() -> None:
 
 def test_unreadable_items_are_set_aside_and_the_rest_kept() -> None:
     good = squad(unit("u1")).model_dump(mode="json")
-    loaded = storage.load({"schema_version": 1, "squads": [good, {"name": 3}], "games": "oops"})
+    loaded = storage.load(
+        {"schema_version": storage.STORE_SCHEMA, "squads": [good, {"name": 3}], "games": "oops"}
+    )
     assert [s.name for s in loaded.store.squads] == ["Reds"]
     assert [a.kind for a in loaded.set_aside] == ["squads", "games"]
     assert loaded.set_aside[0].raw == {"name": 3}
@@ -310,7 +312,7 @@ def test_older_saves_are_migrated_step_by_step(monkeypatch: pytest.MonkeyPatch) 
     old["uid"] = old.pop("id")
     loaded = storage.load({"squads": [old]})
     assert loaded.store.squads[0].id == "s1"
-    assert loaded.notes == ["Saved data was updated to format 1."]
+    assert loaded.notes == ["Saved data was updated to format 1.", "Saved data was updated to format 2."]
 
 
 def test_a_save_with_no_way_forward_is_set_aside() -> None:

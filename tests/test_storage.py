@@ -125,3 +125,10 @@ def test_store_check_through_the_seam() -> None:
     )
     assert reply["ok"]
     assert len(reply["result"]["kept"]) == 8 and reply["result"]["set_aside"][0]["id"] == "x"
+
+
+def test_the_browser_store_writes_the_cores_format() -> None:
+    """web/store.js stamps each record with core.storage.STORE_SCHEMA: they must agree."""
+    text = (Path(__file__).resolve().parent.parent / "web" / "store.js").read_text()
+    (line,) = [x for x in text.splitlines() if x.startswith("const FORMAT = ")]
+    assert int(line.split("=")[1].split(";")[0]) == STORE_SCHEMA

@@ -11,6 +11,7 @@ import { pct, poolLine } from "./dice-display.js";
 export class GamesView {
   constructor(root, engine, store, systems) {
     Object.assign(this, { root, engine, store, systems });
+    this.viewer = null; // who looks (core: Viewer): null is the shared table phone
   }
 
   // #/games and #/games/new/<opponent squad id>
@@ -91,7 +92,7 @@ export class GamesView {
 
   // Hands, piles and other holdings the system shows (core: RuleSystem.unit_view).
   async loadViews() {
-    const reply = await this.engine.call("game.views", { game: this.game });
+    const reply = await this.engine.call("game.views", { game: this.game, viewer: this.viewer });
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
   }
@@ -332,7 +333,7 @@ export class GamesView {
     let typed = null;
     const refresh = async () => {
       if (!action.has_odds) return;
-      const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input: form.read() });
+      const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input: form.read(), viewer: this.viewer });
       clear(odds);
       if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
       odds.append(oddsBlock(reply.result));

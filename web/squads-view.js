@@ -5,7 +5,6 @@ import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
-import { deckBuilder } from "./deck-builder.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -161,16 +160,26 @@ export class SquadsView {
     await refresh();
   }
 
-  // #/unit/<squadId>/<key|new>: Mobile Suit Battles opens its deck builder (web/deck-builder.js),
-  // which can hand its current suit to the form below ("Edit as data").
+  // #/unit/<squadId>/<key|new>: the editor of the kind the system names (system.describe: editor.kind).
+  // "schema-form" is the form below; any other kind is the module web/editor-<kind>.js, whose
+  // openEditor(root, context) may hand its current unit to the form below ("Edit as data").
   async unit(squadId, key) {
     await this.store.ready;
     const squad = this.store.squad(squadId);
-    if (squad?.system === "ms_battles") {
-      return deckBuilder(this.root, this.engine, this.store, squad, key,
-        { asData: (profile) => this.unitForm(squadId, key, profile), nextKey });
+    const info = squad ? await this.systems.describe(squad.system) : null;
+    const kind = info?.editor.kind ?? "schema-form";
+    if (kind === "schema-form") return this.unitForm(squadId, key);
+    let editor;
+    try {
+      editor = await import(`./editor-${kind}.js`);
+    } catch {
+      notify(`This app has no "${kind}" editor: the unit opens as data.`);
+      return this.unitForm(squadId, key);
     }
-    return this.unitForm(squadId, key);
+    return editor.openEditor(this.root, {
+      engine: this.engine, store: this.store, squad, key, info, nextKey,
+      asData: (profile) => this.unitForm(squadId, key, profile),
+    });
   }
 
   // A unit in the system's own stat format (a form drawn from its schema), from `profile` if given.

@@ -13,7 +13,12 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 * **actions**: an input model (its JSON Schema becomes the modifier form) and
   a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
   computed by the same procedure;
-* optionally a compact **packing** of profiles for share links.
+* optionally a compact **packing** of profiles for share links;
+* optionally **tools**: operations of its own beyond the shared ones (e.g. a deck
+  builder's), each an input model, a pure function and a result model, reached
+  through the one generic operation ``system.tool``;
+* the **editor kind** its own units are entered with: ``schema-form`` (a form drawn
+  from the profile's JSON Schema) unless it names another editor of the shell.
 """
 
 from __future__ import annotations
@@ -188,6 +193,10 @@ class ActionOdds(BaseModel):
 
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
 
+#: Who is looking at a game: a side (0 = first), or ``None`` for the table's shared phone, which
+#: everyone sees (it marks private holdings for their owner to open, and odds use what all know).
+Viewer = int | None
+
 
 def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     """A system's named readings as a game stores them (``Game.options``), keys of other uses ignored.
@@ -209,8 +218,57 @@ class ActionSpec:
     label: str
     input: type[BaseModel]
     resolve: Callable[[Game, Any, DiceSource], ActionResult]
-    odds: Callable[[Game, Any], ActionOdds] | None = None
+    odds: Callable[..., ActionOdds] | None = None
     help: str = ""
+    #: The odds depend on who is looking (hidden cards): ``odds(game, input, viewer)`` is called.
+    odds_by_viewer: bool = False
+    #: Input fields holding a secret pick: the log keeps their count, never their value.
+    secret_fields: tuple[str, ...] = ()
+
+
+class ToolError(ValueError):
+    """A tool's input names something that does not exist (an unknown card...); ``field`` says where."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """An operation a system offers beyond the shared ones (e.g. its deck builder's steps).
+
+    ``run`` is pure: it takes a validated ``input`` and returns a ``result`` model, raising
+    :class:`ToolError` (or ``ValueError``) for a request that cannot be met.  The seam
+    validates the arguments against ``input`` and writes both schemas to the site.
+    """
+
+    name: str
+    input: type[BaseModel]
+    run: Callable[[Any], BaseModel]
+    result: type[BaseModel]
+    doc: str
+
+
+class EditorInfo(BaseModel):
+    """How the shell lets a player enter an own unit of this system."""
+
+    kind: str = Field(
+        default="schema-form",
+        pattern=r"^[a-z][a-z0-9-]{0,39}$",
+        description="The shell's editor module: 'schema-form' draws a form from the profile's JSON "
+        "Schema; another kind names a generic editor (e.g. 'card-deck').",
+    )
+    tools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Which of the system's tools the editor calls for each of its steps "
+        "(e.g. {'assemble': 'assemble'}).",
+    )
+    data: dict[str, Any] = Field(
+        default_factory=dict,
+        description="What the editor needs to know that only the engine knows (choices and their labels, "
+        "blank values).",
+    )
 
 
 @dataclass
@@ -224,6 +282,12 @@ class RuleSystem(ABC):
     actions: dict[str, ActionSpec] = field(default_factory=dict)
     #: Named options where players may read an ambiguous rule differently.
     options: type[BaseModel] | None = None
+    #: Operations of the system's own, by name (see :class:`ToolSpec`).
+    tools: dict[str, ToolSpec] = field(default_factory=dict)
+    #: The editor its own units are entered with.
+    editor: EditorInfo = field(default_factory=EditorInfo)
+    #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
+    state_model: type[BaseModel] | None = None
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
@@ -252,8 +316,12 @@ class RuleSystem(ABC):
                 lines.append(CardLine(label=name.replace("_", " ").capitalize(), value=str(value)))
         return UnitCard(title=self.unit_name(profile), lines=lines)
 
-    def unit_view(self, game: Game, side: int, index: int) -> UnitView | None:
-        """Piles, hands and other holdings of a unit in play (none by default)."""
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
+        """Piles, hands and other holdings of a unit in play (none by default).
+
+        ``viewer`` is who looks: a private section is left out of what another side sees, and
+        marked private (hidden until its owner opens it) on the shared phone.
+        """
         return None
 
     def unit_name(self, profile: BaseModel) -> str:
@@ -277,6 +345,17 @@ class RuleSystem(ABC):
         """The state of the game as a whole (mission, environment, clocks), shown under its title."""
         return []
 
+    def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
+        """Why these sides (name, unit profiles) cannot start a game together (none by default)."""
+        return []
+
+    def shareable(self, game: Game) -> Game:
+        """The game as a share link may carry it: by default all of it.
+
+        A system with hidden holdings returns a copy without them (see its own notes).
+        """
+        return game
+
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).
 
@@ -284,6 +363,15 @@ class RuleSystem(ABC):
         records these changes in the same event, so one undo takes back both.
         """
         return []
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A saved game of this system, as JSON, from game schema ``schema`` to the next one.
+
+        The layer has already made the shared change (e.g. 1 -> 2 added ``state`` at its defaults);
+        a system moves its own values here (e.g. game-wide values it kept among its options into
+        ``state``).  Nothing to do by default.
+        """
+        return data
 
     def pack_profile(self, profile: BaseModel) -> Any:
         """A compact JSON form for share links (the plain dump by default)."""

@@ -121,7 +121,8 @@ TRACKED: tuple[TrackedDef, ...] = (
         key="engaged",
         label="Engaged",
         kind="condition",
-        help="In contact with an enemy: close attacks only (L1108).",
+        help="Set by the players while in base contact with an enemy (L389): it attacks and is attacked "
+        "only at Close (L990-992, L1108); a ground unit uses Short on a flyer it touches (L924).",
     ),
     TrackedDef(
         key="flying",

@@ -7,19 +7,35 @@ anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
 :mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
 planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
 chance is the order of each deck, and the odds of the "draw" action are exact.
+
+**Hidden cards and who may see them (L71).**  A game lives on the table's
+phone.  What the app shows depends on who looks (``viewer``): the shared table
+phone marks hands and face-down cards private, hidden until their owner opens
+them; another side's phone sees how many cards, never which; draw odds for a
+suit are computed from what the viewer knows, so only the owner's odds use the
+cards they put back under the deck.  The log names no hidden card (draws and
+plans log counts; the reveal names the cards), and a game link made while cards
+are hidden carries the game as it stood before that planning began.  This is
+hiding, not encryption: the saved game and a game link hold the deck order and
+the positions of every card as data, and someone who decodes the raw storage or
+link can read them.  Planning on one's own phone (:mod:`core.remote`) also keeps
+the hand off the table phone's screen; the picks still travel in the answer link
+and are stored with the game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
 
-from core.game import Game
+from core.game import Game, undo
 from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
+    Change,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -43,8 +59,18 @@ from core.systems.ms_battles.cards import (
 )
 from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
-from core.systems.ms_battles.play import ACTIONS, SuitPlay, draw_odds, fresh_play, hand_dist, hypergeometric
+from core.systems.ms_battles.play import (
+    ACTIONS,
+    SuitPlay,
+    draw_odds,
+    fresh_play,
+    hand_dist,
+    hidden,
+    hypergeometric,
+    status_lines,
+)
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view
 
 __all__ = [
@@ -90,6 +116,13 @@ RESOURCES: tuple[ResourceDef, ...] = (
         min=0,
         max=1,
         help="Picks first in ties (L77); passes one seat anticlockwise at cleanup (L105).",
+    ),
+    ResourceDef(
+        key="objectives",
+        label="Objectives held",
+        initial=0,
+        min=0,
+        help="Counted by the players on the table; with a turn limit the most wins (L44-L46).",
     ),
 )
 
@@ -140,9 +173,52 @@ class MobileSuitBattles(RuleSystem):
             )
         return UnitCard(title=suit.name, kind=f.name, lines=lines, notes=[suit.note] if suit.note else [])
 
-    def unit_view(self, game: Game, side: int, index: int) -> UnitView:
-        """Hand (private, picked to plan), face-down cards, piles."""
-        return unit_view(game, side, index)
+    def unit_view(self, game: Game, side: int, index: int, viewer: int | None = None) -> UnitView:
+        """Hand (private, picked to plan), face-down cards, piles, as ``viewer`` may see them."""
+        return unit_view(game, side, index, viewer)
+
+    def start_round(self, game: Game) -> list[Change]:
+        """A turn ends with its cleanup, which moves the turn counter on (L67, L103-L105)."""
+        raise ValueError("a turn ends with the Cleanup action, which starts the next one (L67, L103-L105)")
+
+    def status(self, game: Game) -> list[CardLine]:
+        """Turn, phase, priority marker and the result once the game is over (L9, L44-L46, L67)."""
+        return status_lines(game)
+
+    def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
+        """Every player brings the same number of suits, each with a legal deck (L9, L107-L125)."""
+        out = []
+        counts = {name: len(units) for name, units in sides}
+        if len(set(counts.values())) > 1 or 0 in counts.values():
+            listed = ", ".join(f"{name} {n}" for name, n in counts.items())
+            out.append(
+                Violation(
+                    rule="equal-suits",
+                    message=f"every player brings the same number of suits, at least one (L9): {listed}",
+                    ref="L9",
+                )
+            )
+        for name, units in sides:
+            for profile in units:
+                suit = _suit(profile)
+                for v in deck_violations(suit):
+                    out.append(Violation(rule=v.rule, message=f"{name}, {suit.name}: {v.message}", ref=v.ref))
+        return out
+
+    def shareable(self, game: Game) -> Game:
+        """The game without hidden cards, for a share link.
+
+        Cards drawn or placed face down and not yet revealed stay on the phone
+        that holds the game: the link carries the game as it stood before the
+        planning now under way (those steps undone), and undone steps are left
+        out of its log.  This is the app keeping hands out of links, not
+        encryption: the deck order travels in the link as in the phone's storage.
+        """
+        while game.cursor > 1 and hidden(game):
+            game = undo(game)
+        if hidden(game):
+            raise ValueError("this game holds hidden cards and no earlier step to share instead")
+        return game.model_copy(update={"log": game.log[: game.cursor]})
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Undamaged, the deck in list order until setup shuffles it (L50)."""
@@ -183,4 +259,6 @@ SYSTEM = MobileSuitBattles(
     resources=RESOURCES,
     actions=ACTIONS,
     options=MsbOptions,
+    tools=TOOLS,
+    editor=EDITOR,
 )

@@ -65,6 +65,19 @@ class MsbOptions(BaseModel):
         description="[Q-22] Marks out of range also deal damage when the attack lands; default: only those "
         "in range (L91).",
     )
+    turn_limit: int = Field(
+        default=0,
+        ge=0,
+        le=99,
+        description="[Q-2] Turns the game lasts; then the side holding the most objectives wins "
+        "(L44-L46). 0: the fight goes on until one side is left (L9, L97).",
+    )
+    spent_deck: Literal["play_what_is_left", "withdraw"] = Field(
+        default="play_what_is_left",
+        description="[Q-7] A deck too small for a full hand gives what it has, and a suit that draws "
+        "nothing plays no card that turn; or, with 'withdraw', a suit that cannot draw a single card "
+        "leaves the fight (L71 is silent).",
+    )
     melee_reach: int = Field(
         default=1,
         ge=0,

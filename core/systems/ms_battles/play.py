@@ -31,6 +31,7 @@ wanted cards in the next hand is then hypergeometric (:func:`hand_dist`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -40,8 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.pool import Table, table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choice, NeedChoice
-from core.systems.ms_battles.cards import MARKER, ZONES, Card, MobileSuit, Zone
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, CardLine, Change, Choice, NeedChoice
+from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ class SuitPlay(BaseModel):
 
     deck: list[int] = Field(description="Draw pile, top first, with the marker.")
     shuffled: bool = Field(default=False, description="Shuffled at setup yet (L50).")
+    drawn: bool = Field(default=False, description="Has drawn this turn, even if the deck gave nothing.")
+    seen_below: list[int] = Field(
+        default_factory=list,
+        description="Cards put under the deck face up at cleanup since the last shuffle: everyone saw them.",
+    )
     hand: list[int] = Field(default_factory=list, description="Drawn this planning, not yet chosen (L71).")
     planned: list[int] = Field(default_factory=list, description="Chosen cards on the field (L71, L93).")
     revealed: bool = Field(default=False, description="The chosen cards are face up (L75).")
@@ -218,7 +224,7 @@ def shuffle_deck(seat: Seat, dice: DiceSource) -> None:
     cards = [p for p in seat.play.deck if p != MARKER]
     marker = [MARKER] if MARKER in seat.play.deck else []
     seat.play.deck = shuffle(cards, dice) + marker
-    seat.play.shuffled = True
+    seat.play.shuffled, seat.play.seen_below = True, []
 
 
 def hand_size(seat: Seat) -> int:
@@ -235,8 +241,8 @@ def draw(seat: Seat, dice: DiceSource) -> list[str]:
     """
     if seat.destroyed:
         raise ValueError(f"{seat.name} is destroyed and plays no more cards (L97)")
-    if seat.play.hand or seat.play.planned:
-        raise ValueError(f"{seat.name} has already drawn this turn")
+    if seat.play.drawn or seat.play.hand or seat.play.planned:
+        raise ValueError(f"{seat.name} has already drawn this turn (L71)")
     notes = []
     if not seat.play.shuffled:
         shuffle_deck(seat, dice)
@@ -254,8 +260,9 @@ def draw(seat: Seat, dice: DiceSource) -> list[str]:
             notes.append("the deck ran out")
             break
         deck = [*shuffle(deck, dice), MARKER]
+        seat.play.seen_below = []
         notes.append("marker drawn: deck reshuffled (L71)")
-    seat.play.deck, seat.play.hand = deck, hand
+    seat.play.deck, seat.play.hand, seat.play.drawn = deck, hand, True
     return notes
 
 
@@ -307,7 +314,8 @@ def living(board: Board) -> list[Seat]:
 
 def reveal(board: Board) -> list[str]:
     """Turn every chosen card face up (L75); effects marked for reveal apply now, highest first ([Q-21])."""
-    waiting = [s.name for s in living(board) if s.play.hand or not s.play.planned]
+    # a suit whose spent deck gave it nothing has nothing to place ([Q-7])
+    waiting = [s.name for s in living(board) if s.play.hand or not (s.play.planned or s.play.drawn)]
     if waiting:
         raise ValueError("still planning: " + ", ".join(waiting))
     if any(s.play.revealed for s in board.seats):
@@ -469,9 +477,10 @@ class ResolveInput(BaseModel):
         json_schema_extra={"ui": "enemy-unit"},
     )
     hold_fire: bool = Field(default=False, description="The card makes no attack this time (L91).")
-    out_of_range: list[int] = Field(
-        default_factory=list,
-        description="Attack entries of the card (0 = first) that cannot reach the target (L40, L91).",
+    out_of_range: list[int] | None = Field(
+        default=None,
+        description="Attack entries of the card (0 = first) that cannot reach the target (L40, L91); "
+        "empty: all reach. Left unset, the app asks when the card's marks reach differently.",
     )
     blockers: list[str] = Field(
         default_factory=list,
@@ -482,8 +491,45 @@ class ResolveInput(BaseModel):
     )
 
 
+def reach_of(seat: Seat, pos: int, mark: AttackMark, opts: MsbOptions) -> str:
+    """How far a mark reaches: ranged, its range after effects (L57, [Q-21]); melee, house reach ([Q-10])."""
+    if mark.form == "ranged" and mark.range is not None:
+        return f"ranged {mark.range + seat.mod(pos, 'range')} steps"
+    if mark.form == "ranged":
+        return "ranged, no range printed"
+    steps = opts.melee_reach
+    return f"melee {steps} step{'s' if steps != 1 else ''}"
+
+
+def reaches(seat: Seat, pos: int, opts: MsbOptions) -> dict[str, list[int]]:
+    """The card's attack entries grouped by how far they reach, in card order."""
+    out: dict[str, list[int]] = {}
+    for i, mark in enumerate(seat.card(pos).attacks):
+        out.setdefault(reach_of(seat, pos, mark, opts), []).append(i)
+    return out
+
+
+def range_choices(seat: Seat, pos: int, opts: MsbOptions) -> list[Choice]:
+    """Every non-empty set of reaches the target may be within; the value lists the marks out of range."""
+    groups = reaches(seat, pos, opts)
+    names = list(groups)
+    out = []
+    for size in range(len(names), 0, -1):
+        for inside in itertools.combinations(names, size):
+            outside = sorted(i for name in names if name not in inside for i in groups[name])
+            label = "within " + " and ".join(inside) + (" only" if outside else " (every mark)")
+            out.append(Choice(value=outside, label=label))
+    return out
+
+
 def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[str], dict[str, Any]]:
-    """The Attack step (L89-L91, L139)."""
+    """The Attack step (L89-L91, L139).
+
+    A target must be within a reach of the card (L40, L91): players measure on
+    the table.  When every mark reaches as far, naming the target says it is in
+    range; when they differ the app asks which reach the target is within, as
+    only the marks in range call for blocks and deal damage (L91, [Q-22]).
+    """
     card = seat.card(pos)
     opts = board.options
     if inp.target is None and card.attacks and not inp.hold_fire:
@@ -495,7 +541,9 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
         ]
         raise NeedChoice(
             "target",
-            f"Whom does {seat.name} attack with {card.name}?",
+            f"Whom does {seat.name} attack with {card.name}? It reaches "
+            + ", ".join(reaches(seat, pos, opts))
+            + " (L40, L91).",
             [Choice(value=t.ref, label=f"{t.name} ({board.game.sides[t.side].name})") for t in targets]
             + [Choice(value=None, label="No attack", also={"hold_fire": True})],
         )
@@ -503,13 +551,22 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
         return ([f"{card.name} attacks no one"] if card.attacks else []), {}
     if not card.attacks:
         raise ValueError(f"{card.name} has no attack marks (L91)")
-    bad = [i for i in inp.out_of_range if not 0 <= i < len(card.attacks)]
+    defender = board.seat(inp.target)
+    out_of_range = inp.out_of_range
+    if out_of_range is None:
+        if len(reaches(seat, pos, opts)) > 1 and defender is not seat and not defender.destroyed:
+            raise NeedChoice(
+                "out_of_range",
+                f"How far is {defender.name} from {seat.name}? Only the marks in range count (L40, L91).",
+                range_choices(seat, pos, opts),
+            )
+        out_of_range = []
+    bad = [i for i in out_of_range if not 0 <= i < len(card.attacks)]
     if bad:
         raise ValueError(f"{card.name} has no attack entry {bad[0]}")
-    reach = [a for i, a in enumerate(card.attacks) if i not in inp.out_of_range]
+    reach = [a for i, a in enumerate(card.attacks) if i not in out_of_range]
     if not reach:
         raise ValueError("no mark of the card reaches: it may choose no target (L91)")
-    defender = board.seat(inp.target)
     if defender is seat:
         raise ValueError("a suit does not attack itself")
     if defender.destroyed:
@@ -629,6 +686,8 @@ def resolve_card(board: Board, inp: ResolveInput) -> tuple[list[str], dict[str, 
 
 def cleanup(board: Board, dice: DiceSource, force: bool) -> list[str]:
     """Discard the field: single-use set aside, the rest under the deck; priority moves on (L103-L105)."""
+    if not any(s.play.revealed for s in board.seats):
+        raise ValueError("cleanup ends the turn after the action phase: reveal the cards first (L67, L103)")
     if not force and pending(board):
         raise ValueError("cards are still to resolve; resolve them first or force the cleanup")
     notes = []
@@ -638,10 +697,11 @@ def cleanup(board: Board, dice: DiceSource, force: bool) -> list[str]:
         back = [p for p in field if not seat.card(p).single_use]
         seat.play.set_aside += gone
         to_bottom(seat, back, dice, board.options)
+        seat.play.seen_below += back
         if gone:
             notes.append(f"{seat.name} sets aside " + ", ".join(seat.card(p).name for p in gone))
         seat.play.planned, seat.play.discard, seat.play.resolved = [], [], []
-        seat.play.revealed, seat.play.mods = False, {}
+        seat.play.revealed, seat.play.mods, seat.play.drawn = False, {}, False
     n = len(board.game.sides)
     board.priority = (board.priority - 1) % n
     notes.append(f"priority marker passes to {board.game.sides[board.priority].name}")
@@ -684,9 +744,58 @@ def split(seat: Seat) -> tuple[list[int], list[int]]:
 
 
 def draw_dist(seat: Seat, wanted: Callable[[Card], bool]) -> Dist[int]:
+    """The next hand as the suit's owner knows it: which cards they put under the marker."""
     above, below = split(seat)
     return hand_dist(
         [wanted(seat.card(p)) for p in above], [wanted(seat.card(p)) for p in below], hand_size(seat)
+    )
+
+
+def unseen_hand_dist(
+    unseen: list[bool], above: int, secret: int, seen_below: list[bool], size: int
+) -> Dist[int]:
+    """Wanted cards in the next hand for someone who cannot see a suit's hidden cards.
+
+    ``unseen`` are the cards that viewer cannot place: the hand, cards still face
+    down, and every card of the deck except those seen going under it at cleanup
+    (``seen_below``).  The viewer only knows how many lie above the marker
+    (``above``) and how many were put under it unseen (``secret``): those are
+    random handfuls of the unseen cards (L71).  The hand takes ``size`` of the
+    cards above; if there are fewer, the pile under the marker (seen and secret
+    cards) is reshuffled and gives the rest ([Q-7]).
+    """
+    n, w = len(unseen), sum(unseen)
+    above = min(above, n)
+    if above >= size:
+        return hypergeometric(n, w, size)
+    secret = min(secret, n - above)
+    pile, pile_w = len(seen_below) + secret, sum(seen_below)
+
+    def rest(k1: int) -> Dist[int]:
+        def under(j: int) -> Dist[int]:
+            return hypergeometric(pile, pile_w + j, size - above).map(lambda k2: k1 + k2)
+
+        return hypergeometric(n - above, w - k1, secret).bind(under)
+
+    return hypergeometric(n, w, above).bind(rest)
+
+
+def viewer_dist(seat: Seat, wanted: Callable[[Card], bool], viewer: int | None) -> Dist[int]:
+    """The next hand's odds from what ``viewer`` knows: the owner all of it, anyone else what is public."""
+    if viewer == seat.side:
+        return draw_dist(seat, wanted)
+    above, _ = split(seat)
+    seen = [p for p in seat.play.seen_below if p in seat.play.deck]
+    hidden = [p for p in seat.play.deck if p != MARKER and p not in seen] + seat.play.hand
+    if not seat.play.revealed:
+        hidden += seat.play.planned
+    secret = len([p for p in seat.play.deck if p != MARKER]) - len(above) - len(seen)
+    return unseen_hand_dist(
+        [wanted(seat.card(p)) for p in hidden],
+        len(above),
+        secret,
+        [wanted(seat.card(p)) for p in seen],
+        hand_size(seat),
     )
 
 
@@ -743,7 +852,9 @@ class TurnInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    steps: list[ResolveInput] = Field(min_length=1, max_length=64)
+    steps: list[ResolveInput] = Field(
+        min_length=1, max_length=64, description="Each card to resolve, highest initiative first (L77)."
+    )
 
 
 class CleanupInput(BaseModel):
@@ -758,8 +869,106 @@ def _result(board: Board, notes: list[str], detail: dict[str, Any] | None = None
     return ActionResult(changes=changes(board), text="; ".join(notes), detail=detail or {})
 
 
-def do_setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
+# --- the end of the game (L9, L44-L46, L97) --------------------------------------------------------
+
+
+def hidden(game: Game) -> bool:
+    """Whether any suit holds cards nobody else may see yet: a hand, or cards still face down (L71)."""
+    for side in game.sides:
+        for unit in side.units:
+            play = unit.state.extra
+            if play.get("hand") or (play.get("planned") and not play.get("revealed")):
+                return True
+    return False
+
+
+def sides_standing(game: Game) -> list[int]:
+    """Sides that still have a suit on the table (a destroyed suit is removed, L97)."""
+    return [s for s, side in enumerate(game.sides) if any(not u.state.destroyed for u in side.units)]
+
+
+def outcome(game: Game) -> str | None:
+    """How the game ended, or None while it goes on.
+
+    Win conditions are agreed per game (L9).  Without a scenario the fight goes
+    on until one side is left (destroyed suits leave the fight, L97); with a turn
+    limit ([Q-2]) the side holding the most objectives when it runs out wins
+    (L44-L46), the holdings counted by the players (side resource ``objectives``).
+    """
+    if len(game.sides) < 2:
+        return None
+    standing = sides_standing(game)
+    if not standing:
+        return "every suit is destroyed: a draw (L97)"
+    if len(standing) == 1:
+        return f"{game.sides[standing[0]].name} wins: every other side's suits are destroyed (L9, L97)"
+    limit = options_of(game.options).turn_limit
+    if limit and game.round > limit:
+        held = {s: game.sides[s].resources.get("objectives", 0) for s in standing}
+        best = max(held.values())
+        top = [s for s in standing if held[s] == best]
+        if len(top) > 1:
+            return (
+                f"turn {limit} is over and the lead on objectives is shared ({best} each): a draw (L44-L46)"
+            )
+        return f"{game.sides[top[0]].name} wins with {best} objectives held after turn {limit} (L44-L46)"
+    return None
+
+
+def playing(game: Game) -> None:
+    """Refuse to play on once the game has ended."""
+    end = outcome(game)
+    if end:
+        raise ValueError(f"the game is over: {end}. Undo the last step to play on.")
+
+
+def phase(board: Board) -> str:
+    """Where the turn stands (L67): planning until the cards are revealed, then action, then cleanup."""
+    seats = living(board)
+    if not started(board):
+        return "setup (L50)"
+    if any(s.play.revealed for s in board.seats):
+        return "cleanup" if not pending(board) else "action"
+    if seats and all((s.play.planned or s.play.drawn) and not s.play.hand for s in seats):
+        return "planning: all placed, ready to reveal"
+    return "planning"
+
+
+def status_lines(game: Game) -> list[CardLine]:
+    """Turn, phase, priority and, once decided, the result (shown under the game's title)."""
     board = load(game)
+    lines = [
+        CardLine(label="Turn", value=str(game.round), note="Advances at cleanup (L103-L105)."),
+        CardLine(label="Phase", value=phase(board), note="Planning, action, cleanup (L67)."),
+        CardLine(label="Priority marker", value=game.sides[board.priority].name, note="L50, L77, L105."),
+    ]
+    limit = board.options.turn_limit
+    if limit:
+        lines.append(
+            CardLine(label="Turn limit", value=str(limit), note="Most objectives then wins (L44-L46).")
+        )
+    end = outcome(game)
+    if end:
+        lines.append(CardLine(label="Result", value=end, note="The game is over."))
+    return lines
+
+
+def started(board: Board) -> bool:
+    """Whether play has begun: a deck shuffled, a card drawn, a turn ended."""
+    return board.game.round > 1 or any(
+        s.play.shuffled or s.play.drawn or s.play.hand or s.play.planned or s.play.set_aside
+        for s in board.seats
+    )
+
+
+def do_setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
+    playing(game)
+    board = load(game)
+    if started(board):
+        raise ValueError(
+            "setup happens once, before the first turn (L50): the decks are already in play, "
+            "and set-aside single-use cards stay out (L105). Undo back to the start to set up again."
+        )
     n = len(game.sides)
     if inp.priority_side is not None and inp.priority_side >= n:
         raise ValueError(f"there is no side {inp.priority_side}")
@@ -775,39 +984,66 @@ def do_setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
 
 
 def do_draw(game: Game, inp: DrawInput, dice: DiceSource) -> ActionResult:
+    playing(game)
     board = load(game)
-    seats = [board.seat(inp.unit)] if inp.unit else living(board)
+    if any(s.play.revealed for s in board.seats):
+        raise ValueError("the cards are face up: draw again after the cleanup (L67)")
+    if inp.unit:
+        seats = [board.seat(inp.unit)]
+    else:
+        # every suit that has not drawn yet this turn (L71)
+        seats = [s for s in living(board) if not (s.play.drawn or s.play.hand or s.play.planned)]
+        if not seats:
+            raise ValueError("every suit has drawn this turn")
     notes: list[str] = []
     for seat in seats:
         more = draw(seat, dice)
         notes.append(f"{seat.name} draws {len(seat.play.hand)}" + (f" ({', '.join(more)})" if more else ""))
-    hands = {s.ref: [s.card(p).id for p in s.play.hand] for s in seats}
-    return _result(board, notes, {"hands": hands})
+        if not seat.play.hand and board.options.spent_deck == "withdraw":
+            destroy(seat)
+            notes.append(f"{seat.name} has no card left and leaves the fight (house rule, [Q-7])")
+        elif not seat.play.hand:
+            notes.append(f"{seat.name} has no card to play this turn ([Q-7])")
+    # the log says how many cards each suit drew, never which (L71)
+    return _result(board, notes, {"drawn": {s.ref: len(s.play.hand) for s in seats}})
 
 
 def do_plan(game: Game, inp: PlanInput, dice: DiceSource) -> ActionResult:
+    playing(game)
     board = load(game)
     seat = board.seat(inp.unit)
     plan(seat, inp.keep, inp.bottom, dice, board.options)
-    # the log text keeps the choice face down (L71); the detail holds it for the reveal
-    return _result(board, [f"{seat.name} places two cards face down"], {"planned": inp.keep})
+    # the log keeps the choice face down (L71): the reveal names the cards
+    placed = "two cards" if len(inp.keep) == KEEP else "one card"
+    return _result(board, [f"{seat.name} places {placed} face down"])
 
 
 def do_reveal(game: Game, inp: RevealInput, dice: DiceSource) -> ActionResult:
+    playing(game)
     board = load(game)
     notes = reveal(board)
     shown = [f"{s.name}: " + ", ".join(s.card(p).name for p in s.play.planned) for s in living(board)]
     return _result(board, ["cards face up: " + "; ".join(shown), *notes])
 
 
+def face_up(board: Board) -> None:
+    """Cards resolve in the action phase, once they are face up (L67, L75)."""
+    if not any(s.play.revealed for s in board.seats):
+        raise ValueError("the cards are still face down: reveal them first (L67, L75)")
+
+
 def do_resolve(game: Game, inp: ResolveInput, dice: DiceSource) -> ActionResult:
+    playing(game)
     board = load(game)
+    face_up(board)
     notes, detail = resolve_card(board, inp)
     return _result(board, notes, detail)
 
 
 def do_turn(game: Game, inp: TurnInput, dice: DiceSource) -> ActionResult:
+    playing(game)
     board = load(game)
+    face_up(board)
     notes: list[str] = []
     details = []
     for n, step in enumerate(inp.steps, 1):
@@ -822,12 +1058,32 @@ def do_turn(game: Game, inp: TurnInput, dice: DiceSource) -> ActionResult:
 
 
 def do_cleanup(game: Game, inp: CleanupInput, dice: DiceSource) -> ActionResult:
+    """Cleanup ends the turn: the turn counter moves on (L67, L103-L105).
+
+    Allowed after the game's end too, to finish the last turn; nothing is drawn after it.
+    """
     board = load(game)
-    return _result(board, cleanup(board, dice, inp.force))
+    notes = cleanup(board, dice, inp.force)
+    done = outcome(game)
+    notes.append(f"turn {game.round} ends")
+    out = ActionResult(
+        changes=[*changes(board), Change(path=["round"], value=game.round + 1)], text="; ".join(notes)
+    )
+    if not done:
+        after = game.model_copy(update={"round": game.round + 1})
+        end = outcome(after)
+        if end:
+            out.text += f"; the game is over: {end}"
+    return out
 
 
-def draw_odds(game: Game, inp: DrawInput) -> ActionOdds:
-    """Exact odds for the next hand of a suit: a watched card, and blocks for each zone (L71)."""
+def draw_odds(game: Game, inp: DrawInput, viewer: int | None = None) -> ActionOdds:
+    """Exact odds for the next hand of a suit: a watched card, and blocks for each zone (L71).
+
+    They come from what ``viewer`` knows (:func:`viewer_dist`): the suit's owner
+    knows which cards they put back under the marker; anyone else, and the shared
+    table phone, sees only how many, so the odds give away no hidden card.
+    """
     if inp.unit is None:
         raise ValueError("choose the suit whose next hand you want odds for")
     seat = load(game).seat(inp.unit)
@@ -836,13 +1092,13 @@ def draw_odds(game: Game, inp: DrawInput) -> ActionOdds:
     summary: list[str] = []
     if inp.watch_card:
         cid = inp.watch_card
-        dist = draw_dist(seat, lambda c: c.id == cid)
+        dist = viewer_dist(seat, lambda c: c.id == cid, viewer)
         tables[f"card {cid}"] = table(dist)
         p = 1 - dist.probability(0)
         facts[f"draws {cid}"] = float(p)
         summary.append(f"{cid}: {p}")
     for zone in [inp.watch_zone] if inp.watch_zone else list(ZONES):
-        dist = draw_dist(seat, lambda c, z=zone: z in c.blocks)  # type: ignore[misc]
+        dist = viewer_dist(seat, lambda c, z=zone: z in c.blocks, viewer)  # type: ignore[misc]
         tables[f"{zone} blocks"] = table(dist)
         p = 1 - dist.probability(0)
         facts[f"a {zone} block"] = float(p)
@@ -863,9 +1119,15 @@ ACTIONS: dict[str, ActionSpec] = {
         do_draw,
         draw_odds,
         help="Draw five, or four with the mid penalty (L71, L100).",
+        odds_by_viewer=True,
     ),
     "plan": ActionSpec(
-        "plan", "Plan", PlanInput, do_plan, help="Keep two face down, the rest under the deck (L71)."
+        "plan",
+        "Plan",
+        PlanInput,
+        do_plan,
+        help="Keep two face down, the rest under the deck (L71).",
+        secret_fields=("keep", "bottom"),
     ),
     "reveal": ActionSpec("reveal", "Reveal", RevealInput, do_reveal, help="All chosen cards face up (L75)."),
     "resolve_card": ActionSpec(

@@ -1,8 +1,12 @@
 """What a mobile suit holds during play, for its card on the game screen.
 
-The hand and the face-down cards are private (the shared-phone screen hides
-them until their owner looks, L71); the hand is bound to the "plan" action, so
-the player keeps two cards by picking them.  Piles are public.
+The hand and the face-down cards are private (L71).  Who looks decides what
+they show: on the shared table phone (no viewer) they are marked private and
+the screen hides them until their owner opens them; another side sees only how
+many cards there are; their owner sees them.  The hand is bound to the "plan"
+action, so the player keeps two cards by picking them.  Piles are public.
+Face-up cards show their values in play: initiative after effects and the high
+penalty, the movement allowed, and each mark's reach after effects (L40, L87, L99).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from core.game import Game
 from core.systems.base import UnitView, ViewBinding, ViewItem, ViewSection
 from core.systems.ms_battles.cards import MARKER, Card, MobileSuit
-from core.systems.ms_battles.play import KEEP, SuitPlay, load, next_pick
+from core.systems.ms_battles.play import KEEP, Seat, SuitPlay, load, movement, next_pick, reach_of
 
 
 def describe(card: Card) -> str:
@@ -29,6 +33,28 @@ def describe(card: Card) -> str:
     return "; ".join(parts)
 
 
+def in_play(seat: Seat, pos: int, melee_reach: int) -> str:
+    """A face-up card as it plays now: effects and penalties applied (L54-L58, L87, L99)."""
+    from core.systems.ms_battles.options import MsbOptions
+
+    card = seat.card(pos)
+    opts = MsbOptions(melee_reach=melee_reach)
+    init = seat.initiative(pos)
+    parts = [f"initiative {init}" + (f" (card {card.initiative})" if init != card.initiative else "")]
+    parts.append(f"moves up to {movement(seat, pos)} steps")
+    if card.attacks:
+        parts.append(
+            "attack " + ", ".join(f"{a.count}x {a.zone} {reach_of(seat, pos, a, opts)}" for a in card.attacks)
+        )
+        if seat.mod(pos, "range"):
+            parts.append(f"range {seat.mod(pos, 'range'):+d} this turn")
+    if card.blocks:
+        parts.append("blocks " + "/".join(card.blocks))
+    if card.single_use:
+        parts.append("single use")
+    return "; ".join(parts)
+
+
 def _items(suit: MobileSuit, positions: list[int]) -> list[ViewItem]:
     out = []
     for pos in positions:
@@ -40,13 +66,19 @@ def _items(suit: MobileSuit, positions: list[int]) -> list[ViewItem]:
     return out
 
 
-def unit_view(game: Game, side: int, index: int) -> UnitView:
+def unit_view(game: Game, side: int, index: int, viewer: int | None = None) -> UnitView:
     unit = game.sides[side].units[index]
     suit = MobileSuit.model_validate(unit.profile)
     play = SuitPlay.model_validate(unit.state.extra)
     ref = f"{side}/{unit.key}"
     sections = []
-    if play.hand:
+    if viewer is not None and viewer != side:
+        # another player's phone: how many cards, never which (L71)
+        if play.hand:
+            sections.append(ViewSection(title=f"Hand: {len(play.hand)} cards, hidden"))
+        if play.planned and not play.revealed:
+            sections.append(ViewSection(title=f"Face down: {len(play.planned)} cards, hidden"))
+    elif play.hand:
         sections.append(
             ViewSection(
                 title="Hand",
@@ -62,7 +94,8 @@ def unit_view(game: Game, side: int, index: int) -> UnitView:
             )
         )
     if play.planned and not play.revealed:
-        sections.append(ViewSection(title="Face down", items=_items(suit, play.planned), private=True))
+        if viewer is None or viewer == side:
+            sections.append(ViewSection(title="Face down", items=_items(suit, play.planned), private=True))
     elif play.planned:
         sections += _face_up(game, suit, play, ref)
     left = len([p for p in play.deck if p != MARKER])
@@ -82,10 +115,23 @@ def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[Vie
     done = {r.card for r in play.resolved}
     waiting = [p for p in play.planned if p not in done]
     out = []
+    board = load(game)
+    seat = board.seat(ref)
+
+    def shown(positions: list[int]) -> list[ViewItem]:
+        return [
+            ViewItem(
+                id=suit.cards[p].id,
+                label=suit.cards[p].name,
+                detail=in_play(seat, p, board.options.melee_reach),
+            )
+            for p in positions
+        ]
+
     if waiting:
         title = "Face up"
         try:
-            pick = next_pick(load(game))
+            pick = next_pick(board)
         except ValueError:
             pick = None
         if pick and any(q.seat.ref == ref for q in pick.choices):
@@ -98,7 +144,7 @@ def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[Vie
             fixed={"unit": ref},
             mode="prefill",
         )
-        out.append(ViewSection(title=title, items=_items(suit, waiting), bind=bind))
+        out.append(ViewSection(title=title, items=shown(waiting), bind=bind))
     if done:
-        out.append(ViewSection(title="Resolved", items=_items(suit, [p for p in play.planned if p in done])))
+        out.append(ViewSection(title="Resolved", items=shown([p for p in play.planned if p in done])))
     return out
