@@ -142,7 +142,7 @@ def main() -> None:
         data["units"].append({"id": "u-broken", "system": "gunframe", "profile": "not a profile"})
         out["v1_broken_items"] = after_boot({"tc.store": json.dumps(data)})
         # Data from a newer version: left alone by the release.
-        newer = {**json.loads(full), "schema_version": 2, "future_field": {"kept": True}}
+        newer = {**json.loads(full), "schema_version": 99, "future_field": {"kept": True}}
         out["v1_newer"] = after_boot({"tc.store": json.dumps(newer)})
         browser.close()
     server.stop()
