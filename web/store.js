@@ -101,8 +101,10 @@ export class Store extends EventTarget {
   // Records in memory: the views read this.data synchronously.
   take(all) {
     for (const kind of KINDS) {
-      this.data[kind] = [];
-      for (const rec of all[kind]) this.remember(kind, rec);
+      for (const rec of all[kind]) {
+        // a newer version may already have come from another tab while this one was reading
+        if ((this.versions.get(`${kind}/${rec.id}`) ?? 0) <= rec.v) this.remember(kind, rec);
+      }
     }
     this.aside = [...all.aside, ...this.damaged];
     if (all.meta.get("format")?.value > FORMAT && !this.readonly) {
@@ -226,7 +228,9 @@ export class Store extends EventTarget {
   // Another tab saved a record: read it and show it here.
   async receive(message) {
     const { kind, id, v } = message ?? {};
-    if (!KINDS.includes(kind) || !this.db) return;
+    if (!KINDS.includes(kind)) return;
+    await this.opened; // a message that comes while this tab is still reading waits for it
+    if (!this.db) return;
     if ((this.versions.get(`${kind}/${id}`) ?? 0) >= v && !message.aside) return;
     try {
       await this.queue; // our own writes first
