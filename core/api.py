@@ -22,14 +22,15 @@ the interface builds forms from them.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, remote, share, storage
+from core import __version__, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -421,10 +422,21 @@ def qr(args: QrArgs) -> Qr:
 # --- games ----------------------------------------------------------------------------
 
 
+def _fit_name(value: Any) -> Any:
+    """A game's or side's name longer than a game keeps (80) is shortened, never refused:
+    the interface names a game after its squads, and two long squad names must not block it."""
+    if isinstance(value, str) and len(value) > share.MAX_NAME:
+        return value[: share.MAX_NAME - 1].rstrip() + "…"
+    return value
+
+
+FitName = Annotated[str, BeforeValidator(_fit_name)]
+
+
 class NewSide(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=80)
+    name: FitName = Field(min_length=1, max_length=80)
     squad: Squad
 
 
@@ -432,7 +444,7 @@ class NewGameArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=40)
-    name: str = Field(default="Game", max_length=80)
+    name: FitName = Field(default="Game", max_length=80)
     sides: list[NewSide] = Field(min_length=2, max_length=8)
 
 
@@ -672,51 +684,88 @@ OPERATIONS: dict[str, Operation] = {
 # --- the seam -------------------------------------------------------------------------
 
 
+#: Limits on a request string, checked before it is parsed (core.limits): the saved store
+#: (the largest request, sent once at start) fits well within them.
+REQUEST_LIMITS = limits.Limits()
+#: At most this many problems are listed in an error (the first ones), each message short.
+MAX_PROBLEMS = 5
+_OP_NAME = re.compile(r"[a-z][a-z.]{0,39}")
+
+
 def _problems(error: ValidationError) -> list[Problem]:
     out = []
-    for item in error.errors(include_url=False):
+    for item in error.errors(include_url=False, include_input=False, include_context=False)[:MAX_PROBLEMS]:
         where = ".".join(str(p) for p in item["loc"])
         message = str(item["msg"]).removeprefix("Value error, ")
-        out.append(Problem(field=where, message=message))
+        out.append(Problem(field=limits.short(where, 80), message=limits.short(message)))
     return out
 
 
 def _error(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
-    err = ApiError.model_validate({"code": code, "message": message, "problems": problems or []})
+    """An error reply of bounded length: a short message and at most MAX_PROBLEMS problems."""
+    err = ApiError.model_validate(
+        {"code": code, "message": limits.short(message), "problems": (problems or [])[:MAX_PROBLEMS]}
+    )
     return {"ok": False, "error": err.model_dump()}
 
 
 def call(op: str, args: Any) -> dict[str, Any]:
-    """Run one operation on already-parsed JSON; the reply as a JSON-ready dict."""
+    """Run one operation on already-parsed JSON; the reply as a JSON-ready dict (never raises)."""
     operation = OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
-        return _error("unknown_op", f"unknown operation {op!r}")
+        named = f" {op!r}" if isinstance(op, str) and _OP_NAME.fullmatch(op) else ""
+        return _error("unknown_op", f"unknown operation{named}")
     started = time.perf_counter()
     try:
         parsed = operation.args.model_validate(args if args is not None else {})
-        result = operation.run(parsed)
+        result = operation.run(parsed).model_dump(mode="json")
     except ValidationError as invalid:
         problems = _problems(invalid)
         return _error("invalid", problems[0].message if problems else "invalid request", problems)
     except RequestError as bad:
-        return _error("invalid", str(bad), [Problem(field=bad.field, message=str(bad))])
+        message = limits.short(str(bad))
+        return _error("invalid", message, [Problem(field=limits.short(bad.field, 80), message=message)])
+    except RecursionError:
+        return _error("invalid", "the request nests too deeply")
     except ValueError as bad:  # a rule refusing the request (e.g. no card left to resolve)
         return _error("invalid", str(bad))
     except Exception as crash:  # the seam never lets a traceback reach the page
-        return _error("internal", f"the engine failed: {type(crash).__name__}: {crash}")
+        return _error(
+            "internal", f"the engine failed: {type(crash).__name__}: {limits.short(str(crash), 100)}"
+        )
     ms = (time.perf_counter() - started) * 1000
-    return {"ok": True, "result": result.model_dump(mode="json"), "ms": round(ms, 3)}
+    return {"ok": True, "result": result, "ms": round(ms, 3)}
+
+
+def _reply(reply: dict[str, Any]) -> str:
+    # allow_nan=False: NaN or Infinity would make the reply something the browser cannot parse
+    try:
+        return json.dumps(reply, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return json.dumps(_error("internal", "the engine made a reply that is not JSON"))
 
 
 def handle(request: str) -> str:
-    """The browser's entry point: a JSON request string in, a JSON reply string out."""
+    """The browser's entry point: a JSON request string in, a JSON reply string out (never raises).
+
+    The request is measured before it is parsed (core.limits), so no input can exhaust
+    the stack or the memory of the engine: too deep, too long or too many values is an
+    error naming the limit, never echoing the input.
+    """
     try:
-        data = json.loads(request)
-    except (TypeError, ValueError) as bad:
-        return json.dumps(_error("bad_request", f"the request is not JSON: {bad}"))
-    if not isinstance(data, dict) or "op" not in data:
-        return json.dumps(_error("bad_request", "a request is an object with an 'op'"))
-    return json.dumps(call(data["op"], data.get("args")))
+        if not isinstance(request, str):
+            return _reply(_error("bad_request", "a request is a JSON string"))
+        try:
+            data = limits.loads(request, REQUEST_LIMITS)
+        except limits.TooBig as big:
+            return _reply(_error("bad_request", f"the request is too large: {big}"))
+        except (ValueError, RecursionError):
+            return _reply(_error("bad_request", "the request is not JSON"))
+        if not isinstance(data, dict) or "op" not in data:
+            return _reply(_error("bad_request", "a request is an object with an 'op'"))
+        return _reply(call(data["op"], data.get("args")))
+    except Exception as crash:  # MemoryError and anything else: still an answer
+        return json.dumps(_error("internal", f"the engine failed: {type(crash).__name__}"))
 
 
 def schemas() -> dict[str, dict[str, Any]]:

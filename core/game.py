@@ -23,16 +23,20 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource
-from core.squad import Squad
+from core.squad import Name, Profile, Squad
 from core.systems import implementation
 from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 2
 MAX_LOG = 5000
+#: The most units a side may field (a squad's 60, with room for what a game places: structures).
+MAX_SIDE_UNITS = 200
+#: The most values one event may change (a new round touches every unit a few times).
+MAX_CHANGES = 5000
 
 
 class GameUnit(BaseModel):
@@ -40,9 +44,9 @@ class GameUnit(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    key: str
-    name: str
-    profile: dict[str, Any]
+    key: str = Field(max_length=40)
+    name: Name = Field(max_length=200)
+    profile: Profile
     state: UnitState
 
 
@@ -51,10 +55,10 @@ class Side(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(max_length=80)
-    squad_name: str = Field(default="", max_length=80)
-    units: list[GameUnit]
-    resources: dict[str, int] = Field(default_factory=dict)
+    name: Name = Field(max_length=80)
+    squad_name: Name = Field(default="", max_length=80)
+    units: list[GameUnit] = Field(max_length=MAX_SIDE_UNITS)
+    resources: dict[str, int] = Field(default_factory=dict, max_length=64)
 
 
 class Event(BaseModel):
@@ -63,10 +67,17 @@ class Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["action", "adjust", "round", "start"]
-    text: str
-    changes: list[Change]
-    before: list[Any]
+    text: str = Field(max_length=10_000)
+    changes: list[Change] = Field(max_length=MAX_CHANGES)
+    before: list[Any] = Field(max_length=MAX_CHANGES)
     detail: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _paired(self) -> Event:
+        """Each change keeps the value it replaced: undo needs one old value per change."""
+        if len(self.before) != len(self.changes):
+            raise ValueError(f"an event holds {len(self.changes)} changes but {len(self.before)} old values")
+        return self
 
 
 class GameState(BaseModel):
@@ -81,13 +92,15 @@ class GameState(BaseModel):
 
     mission: str = Field(default="", max_length=80, description="The mission or scenario played, by id.")
     environment: str = Field(default="", max_length=80, description="The battlefield's environment, by id.")
-    clocks: dict[str, int] = Field(default_factory=dict, description="Counters of the whole game, by key.")
+    clocks: dict[str, int] = Field(
+        default_factory=dict, max_length=64, description="Counters of the whole game, by key."
+    )
     active_side: int | None = Field(
         default=None, ge=0, description="Whose turn it is, where turns alternate."
     )
     ended: bool = Field(default=False, description="The game is over.")
     winners: list[int] = Field(
-        default_factory=list, description="Sides that won; a game ended with none is a draw."
+        default_factory=list, max_length=8, description="Sides that won; a game ended with none is a draw."
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="The system's own game-wide values.")
 
@@ -100,13 +113,31 @@ class Game(BaseModel):
     schema_version: int = GAME_SCHEMA
     id: str
     system: str
-    name: str = Field(default="Game", max_length=80)
-    round: int = 1
+    name: Name = Field(default="Game", max_length=80)
+    round: int = Field(default=1, ge=0, le=100_000)
     sides: list[Side] = Field(min_length=1, max_length=8)
     log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
     cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
-    options: dict[str, Any] = Field(default_factory=dict, description="Readings of unclear rules, by key.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, max_length=64, description="Readings of unclear rules, by key."
+    )
     state: GameState = Field(default_factory=GameState)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Game:
+        """The invariants undo, redo and every rule rely on: a cursor within the log, unique keys."""
+        if not 0 <= self.cursor <= len(self.log):
+            raise ValueError(f"the log has {len(self.log)} steps, so its cursor cannot be {self.cursor}")
+        sides = len(self.sides)
+        if self.state.active_side is not None and self.state.active_side >= sides:
+            raise ValueError(f"the game has {sides} sides, so side {self.state.active_side + 1} cannot play")
+        if any(not 0 <= w < sides for w in self.state.winners):
+            raise ValueError(f"the game has {sides} sides: a winner is not one of them")
+        for n, side in enumerate(self.sides):
+            keys = [u.key for u in side.units]
+            if len(set(keys)) != len(keys):
+                raise ValueError(f"side {n + 1} has two units with the same key")
+        return self
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:
         """Find a unit by ``"side/key"`` (e.g. ``"0/u2"``); raises ValueError if absent."""

@@ -145,12 +145,14 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     expect(phone.locator("#answer-qr")).to_be_visible()
 
     page.goto(answer)
+    page.click("#apply-answer", timeout=BOOT_MS)  # an answer changes a saved game: asked first
     expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_visible(
         timeout=BOOT_MS
     )
     expect(page.locator("#remote-ask-1")).to_have_count(0)  # nothing left for side 1 to choose
     expect(page.locator("#game-log")).not_to_contain_text("Suppressing Fire")  # still secret on the table
     page.goto(answer)  # the same answer again: refused, the game kept as it is
+    page.click("#apply-answer")
     expect(page.locator("#open-error")).to_contain_text("earlier moment")
     page.goto(game_url)
     plan(page, "0/u1", ["SB-1", "TR-3"])

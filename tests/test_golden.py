@@ -49,7 +49,8 @@ def game_today(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def shared_today(means: dict[str, Any]) -> dict[str, Any]:
-    """An old token's meaning in today's format."""
+    """An old token's meaning in today's format (no notes: nothing had to be shortened to open it)."""
+    means = {**means, "notes": means.get("notes", [])}
     if means["game"] is not None:
         return {**means, "game": game_today(means["game"])}
     return means

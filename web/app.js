@@ -13,7 +13,7 @@ const engine = new Engine();
 window.tc = { engine, t0: performance.now() };
 
 const status = document.getElementById("engine-status");
-const STAGES = { runtime: "loading Python", import: "loading the rules" };
+const STAGES = { runtime: "loading Python", import: "loading the rules", restart: "restarting after an error" };
 let slowTimer = null;
 
 engine.addEventListener("state", ({ detail }) => {

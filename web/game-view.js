@@ -1,7 +1,7 @@
 // Games: start one from squads, track every unit and side, resolve actions with exact
 // odds, apply the result in one tap, undo and redo anything, adjust anything by hand.
 // Every change goes through the engine (game.*) and is saved at once.
-import { el, clear, notify, button } from "./dom.js";
+import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
@@ -21,7 +21,7 @@ export class GamesView {
     this.root.append(el("h1", {}, "Games"));
     const list = el("ul", { class: "list" });
     for (const game of this.store.data.games) {
-      list.append(el("li", { class: "card" }, el("a", { href: `#/game/${game.id}` }, el("strong", {}, game.name)),
+      list.append(el("li", { class: "card" }, el("a", { href: hashFor("game", game.id) }, el("strong", {}, game.name)),
         el("small", {}, ` ${this.systems.name(game.system)} · round ${game.round} · ${game.sides.map((s) => s.name).join(" vs ")}`)));
     }
     if (!this.store.data.games.length) list.append(el("li", { class: "muted" }, "No games yet."));
@@ -46,12 +46,12 @@ export class GamesView {
     const more = button("+ Side", () => { if (sides.length < 8) addSide(`Player ${sides.length + 1}`, squads[0].id); }, { id: "add-side" });
     const start = button("Start game", async () => {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
-      const reply = await this.engine.call("game.new", {
-        id: newId("g"), name: chosen.map((c) => c.squad.name).join(" vs "), sides: chosen,
-      });
+      const title = chosen.map((c) => c.squad.name).join(" vs ");
+      const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
       if (!reply.ok) { notify(reply.error.message); return; }
       if (!(await this.store.putGame(reply.result))) return;
-      location.hash = `#/game/${reply.result.id}`;
+      location.hash = hashFor("game", reply.result.id);
+      if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
     }, { class: "primary", id: "start-game" });
     this.root.append(rows, el("div", { class: "actions" }, more, start));
   }
