@@ -140,4 +140,8 @@ window.addEventListener("hashchange", route);
 route();
 // Ask the browser not to clear saved data when space runs low (granted to installed apps).
 if (navigator.storage?.persist) navigator.storage.persist().then((granted) => { store.persisted = granted; }, () => {});
-serviceWorker().finally(() => { engine.start(); watchBoot(); });
+// A second visit (the service worker already controls the page) starts the engine at once:
+// the runtime comes from the cache either way, so there is nothing to wait for.
+const startEngine = () => { if (!engine.worker) { engine.start(); watchBoot(); } };
+if (navigator.serviceWorker?.controller) startEngine();
+serviceWorker().finally(startEngine);
