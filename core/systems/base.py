@@ -241,6 +241,8 @@ class ActionSpec:
     odds_by_viewer: bool = False
     #: Input fields holding a secret pick: the log keeps their count, never their value.
     secret_fields: tuple[str, ...] = ()
+    headline: tuple[str, ...] = ()
+    primary: bool = False
 
 
 class ToolError(ValueError):
@@ -286,8 +288,6 @@ class EditorInfo(BaseModel):
         description="What the editor needs to know that only the engine knows (choices and their labels, "
         "blank values).",
     )
-    headline: tuple[str, ...] = ()
-    primary: bool = False
 
 
 class PhaseStep(BaseModel):
