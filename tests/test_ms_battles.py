@@ -1222,7 +1222,11 @@ def test_the_screen_shows_hands_face_down_then_face_up_cards_and_which_resolves_
         "fixed": {"unit": "1/u"},
         "mode": "prefill",
     }
-    assert reply["items"][0]["detail"] == "initiative 6; move +1; attack 1x mid melee; blocks mid"
+    # face up, a card reads as it plays now: base movement 3 + 1 (L87), melee reach 1 step ([Q-10])
+    assert (
+        reply["items"][0]["detail"]
+        == "initiative 6; moves up to 4 steps; attack 1x mid melee 1 step; blocks mid"
+    )
     g = act(g, "resolve_card", unit="0/u", card="GN-2")
     shown = views(g)
     assert shown["0/u"][:2] == [("Face up", ["SB-3"], False), ("Resolved", ["GN-2"], False)]
@@ -1305,10 +1309,16 @@ def test_draw_odds_with_the_marker_part_way_down() -> None:
     g = with_play(g, 0, deck=[*top, MARKER, *(i for i in range(len(cards)) if i not in top)], shuffled=True)
     spec = SYSTEM.actions["draw"]
     assert spec.odds is not None
-    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    # the owner knows the order: the two above the marker are sure, three come from the 18 below
+    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"), 0)
     assert sure.facts["draws GN-1"] == 1.0
-    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"))
+    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"), 0)
     assert below.facts["draws BO-2"] == pytest.approx(3 / 18)
+    # the table phone and the other side never saw the order: any card is 5 of the 20 (L71)
+    for viewer in (None, 1):
+        for cid in ("GN-1", "BO-2"):
+            public = spec.odds(g, spec.input(unit="0/u", watch_card=cid, watch_zone="high"), viewer)
+            assert public.facts[f"draws {cid}"] == pytest.approx(5 / 20)
 
 
 def test_an_unknown_suit_is_refused() -> None:
