@@ -938,11 +938,6 @@ def test_pools_list_every_modifier(
     assert duel_plan(a_fields, t_fields, a_state, t_state, options, **inp) == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: with the hard-cover reading (hard_cover_adds_to_cover) and cover both ticked the "
-    "defense gets 3 dice but the pool still lists 'hard cover +2' (attack.py L340-341)",
-)
 def test_hard_cover_on_top_of_cover_lists_what_it_adds() -> None:
     _, _, d_dice, d_notes = duel_plan(
         {}, {}, options={"hard_cover_adds_to_cover": True}, weapon="short", hard_cover=True, cover=True
