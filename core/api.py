@@ -275,6 +275,10 @@ class UnitCheck(BaseModel):
     violations: list[Violation]
     card: UnitCard | None = None
     profile: dict[str, Any] | None = Field(description="The profile as the system normalises it.")
+    unfit: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="Checklist choices that would not fit the unit now: field path -> choice -> reason.",
+    )
 
 
 def check_unit(args: UnitArgs) -> UnitCheck:
@@ -291,9 +295,12 @@ def check_unit(args: UnitArgs) -> UnitCheck:
     )
     unit = report.units[0]
     profile = None
+    unfit: dict[str, dict[str, str]] = {}
     if unit.cost is not None:
         system = _system(args.system)
-        profile = system.profile_model.model_validate(args.profile).model_dump(mode="json")
+        model = system.profile_model.model_validate(args.profile)
+        profile = model.model_dump(mode="json")
+        unfit = system.unfit_choices(model)
     return UnitCheck(
         valid=unit.cost is not None,
         name=unit.name,
@@ -301,6 +308,7 @@ def check_unit(args: UnitArgs) -> UnitCheck:
         violations=unit.violations,
         card=unit.card,
         profile=profile,
+        unfit=unfit,
     )
 
 

@@ -2,7 +2,13 @@
 // input). A field added to a model in the core appears here without JavaScript changes.
 // Supported: integer/number, boolean, string, enum/const (select), optional (anyOf null),
 // nested objects ($ref) and arrays of objects or enums (rows to add and remove).
+// Labels: an enum's `x-labels` map (value -> label) names its choices. An array marked
+// `"x-checklist": "<key>"` whose items' <key> is an enum is drawn as a checklist: one tick
+// per choice (grouped by the key's `x-groups`), the item's other fields (or those the key's
+// `x-fields` lists for that choice) shown only when ticked, and `x-repeat` choices may be
+// ticked again. `setUnfit({path: {choice: reason}})` greys the choices that do not fit.
 import { el } from "./dom.js";
+import { nameOf, plain } from "./plain.js";
 
 const resolve = (root, node) => {
   let out = node ?? {};
@@ -17,11 +23,13 @@ const optionalOf = (root, node) => {
 };
 
 const label = (name, node) => node.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+const choiceLabel = (node, choice) => node["x-labels"]?.[String(choice)] ?? nameOf(choice);
 
 // Build a form for `schema` holding `value`. `custom[name](node, value, onChange)` may
 // supply the control of a field (e.g. a unit picker). Returns {element, read()}.
-export function schemaForm(schema, value = {}, { onChange = () => {}, custom = {}, skip = [] } = {}) {
+export function schemaForm(schema, value = {}, { onChange = () => {}, custom = {}, skip = [], path = () => "", lists = [] } = {}) {
   const root = schema;
+  const ctx = { path, lists };
   const readers = {};
   const box = el("div", { class: "schema-form" });
   const node = resolve(root, schema);
@@ -40,7 +48,7 @@ export function schemaForm(schema, value = {}, { onChange = () => {}, custom = {
       box.append(wrap(name, field, made.element));
       continue;
     }
-    const made = control(root, field, current, onChange, name);
+    const made = control(root, field, current, onChange, name, ctx);
     readers[name] = made.read;
     box.append(wrap(name, field, made.element, made.inline));
   }
@@ -54,24 +62,28 @@ export function schemaForm(schema, value = {}, { onChange = () => {}, custom = {
       }
       return out;
     },
+    // Grey the checklist choices that would not fit, with the engine's reasons.
+    setUnfit(unfit = {}) {
+      for (const list of lists) list.setUnfit(unfit[list.path()] ?? {});
+    },
   };
 }
 
 function wrap(name, node, control, inline = true) {
-  const help = node.description ? el("small", { class: "help" }, node.description) : "";
+  const help = node.description ? el("small", { class: "help" }, plain(node.description)) : "";
   const title = el("span", { class: "field-label" }, label(name, node));
   if (inline) return el("label", { class: "field", "data-field": name }, title, control, help);
   return el("fieldset", { class: "field-group", "data-field": name }, el("legend", {}, label(name, node)), help, control);
 }
 
-function control(root, node, current, onChange, name) {
+function control(root, node, current, onChange, name, ctx = { path: () => "", lists: [] }) {
   const optional = optionalOf(root, node);
-  if (optional) return optionalControl(root, optional, current, onChange, name);
+  if (optional) return optionalControl(root, optional, current, onChange, name, ctx);
   const choices = node.enum ?? (node.const !== undefined ? [node.const] : null);
   if (choices) {
     const select = el("select", { name });
     for (const choice of choices) {
-      const option = el("option", { value: JSON.stringify(choice) }, String(choice));
+      const option = el("option", { value: JSON.stringify(choice) }, choiceLabel(node, choice));
       if (choice === current) option.selected = true;
       select.append(option);
     }
@@ -92,9 +104,13 @@ function control(root, node, current, onChange, name) {
     input.addEventListener("input", onChange);
     return { element: input, read: () => (input.value === "" ? undefined : Number(input.value)) };
   }
-  if (node.type === "array") return arrayControl(root, resolve(root, node.items), current ?? [], onChange, name);
+  if (node.type === "array" && node["x-checklist"]) {
+    return checklistControl(root, node, current ?? [], onChange, name, ctx);
+  }
+  if (node.type === "array") return arrayControl(root, resolve(root, node.items), current ?? [], onChange, name, ctx);
   if (node.type === "object" || node.properties) {
-    const inner = schemaForm({ ...root, ...node, $defs: root.$defs }, current ?? {}, { onChange });
+    const inner = schemaForm({ ...root, ...node, $defs: root.$defs }, current ?? {},
+      { onChange, path: () => `${ctx.path()}${name}.`, lists: ctx.lists });
     return { element: inner.element, read: inner.read, inline: false };
   }
   const input = el("input", { type: "text", name });
@@ -112,8 +128,8 @@ function control(root, node, current, onChange, name) {
   return { element: input, read: () => input.value };
 }
 
-function optionalControl(root, node, current, onChange, name) {
-  const made = control(root, node, current ?? node.default, onChange, name);
+function optionalControl(root, node, current, onChange, name, ctx) {
+  const made = control(root, node, current ?? node.default, onChange, name, ctx);
   if (made.inline === false || node.type === "boolean") return made;
   const on = el("input", { type: "checkbox", "aria-label": "set" });
   on.checked = current !== null && current !== undefined;
@@ -122,16 +138,18 @@ function optionalControl(root, node, current, onChange, name) {
   return { element: el("span", { class: "optional" }, on, made.element), read: () => (on.checked ? made.read() : null) };
 }
 
-function arrayControl(root, item, current, onChange, name) {
+function arrayControl(root, item, current, onChange, name, ctx) {
   const list = el("div", { class: "rows" });
   const rows = [];
   const addRow = (value) => {
+    const entry = {};
+    const path = () => `${ctx.path()}${name}.${rows.indexOf(entry)}.`;
     const made = item.properties || item.$ref
-      ? schemaForm({ ...item, $defs: root.$defs }, value, { onChange })
+      ? schemaForm({ ...item, $defs: root.$defs }, value, { onChange, path, lists: ctx.lists })
       : control(root, item, value, onChange, name);
     const remove = el("button", { type: "button", class: "small", "aria-label": "Remove" }, "✕");
     const row = el("div", { class: "row-item" }, made.element, remove);
-    const entry = { read: made.read, row };
+    Object.assign(entry, { read: made.read, row });
     remove.addEventListener("click", () => { rows.splice(rows.indexOf(entry), 1); row.remove(); onChange(); });
     rows.push(entry);
     list.append(row);
@@ -140,4 +158,92 @@ function arrayControl(root, item, current, onChange, name) {
   const add = el("button", { type: "button", class: "small" }, "+ Add");
   add.addEventListener("click", () => { addRow(undefined); onChange(); });
   return { element: el("div", {}, list, add), read: () => rows.map((r) => r.read()), inline: false };
+}
+
+// An array of items keyed by an enum field, as a checklist: one tick per choice. The stored
+// value is unchanged (a list of items); items of a choice the schema does not know are kept.
+function checklistControl(root, node, current, onChange, name, ctx) {
+  const item = resolve(root, node.items);
+  const keyName = node["x-checklist"];
+  const key = resolve(root, item.properties?.[keyName]);
+  const choices = key.enum ?? [];
+  const fieldsOf = (choice) => key["x-fields"]?.[choice] ?? Object.keys(item.properties ?? {}).filter((f) => f !== keyName);
+  const repeat = new Set(key["x-repeat"] ?? []);
+  const box = el("div", { class: "checklist", "data-checklist": name });
+  const groups = new Map();
+  const groupOf = (choice) => {
+    const title = choices.includes(choice) ? key["x-groups"]?.[choice] ?? "" : "Not in the lists";
+    if (!groups.has(title)) {
+      const group = el("div", { class: "check-group", "data-group": title }, title ? el("h3", {}, title) : "");
+      groups.set(title, group);
+      box.append(group);
+    }
+    return groups.get(title);
+  };
+  const lines = [];
+  let seq = current.length;
+  const addLine = (choice, value, order, after = null) => {
+    const line = { choice, value, seq: order };
+    const tick = el("input", { type: "checkbox", "data-choice": choice });
+    tick.checked = Boolean(value);
+    const text = el("span", { class: "check-name" }, choiceLabel(key, choice));
+    const help = key["x-help"]?.[choice] ? el("small", { class: "help" }, plain(key["x-help"][choice])) : "";
+    const reason = el("small", { class: "unfit-reason" });
+    const details = el("div", { class: "check-details" });
+    const again = repeat.has(choice) ? el("button", { type: "button", class: "small again" }, "+ Again") : "";
+    const row = el("div", { class: "check-item", "data-choice": choice },
+      el("label", { class: "check-label" }, tick, text), reason, details, help);
+    if (again) details.after(again);
+    let sub = null;
+    const draw = () => {
+      details.replaceChildren();
+      sub = null;
+      if (tick.checked) {
+        const shown = fieldsOf(choice);
+        const skip = Object.keys(item.properties ?? {}).filter((f) => !shown.includes(f));
+        if (shown.length) {
+          sub = schemaForm({ ...item, $defs: root.$defs }, line.value ?? {}, { onChange, skip });
+          details.append(sub.element);
+        }
+      }
+      row.classList.toggle("ticked", tick.checked);
+      if (again) again.hidden = !tick.checked;
+    };
+    tick.addEventListener("change", () => {
+      if (tick.checked && line.seq === Infinity) line.seq = seq++;
+      if (!tick.checked) { line.value = { ...(line.value ?? {}), ...(sub?.read() ?? {}) }; line.seq = Infinity; }
+      draw();
+      onChange();
+    });
+    if (again) again.addEventListener("click", () => { addLine(choice, { [keyName]: choice }, seq++, line); onChange(); });
+    Object.assign(line, {
+      row, tick, reason,
+      read: () => (tick.checked ? { ...(line.value ?? {}), ...(sub?.read() ?? {}), [keyName]: choice } : undefined),
+    });
+    if (after) { after.row.after(row); lines.splice(lines.indexOf(after) + 1, 0, line); }
+    else { groupOf(choice).append(row); lines.push(line); }
+    draw();
+    return line;
+  };
+  // What the unit has, in its order; then each other choice once, unticked.
+  current.forEach((value, i) => {
+    const choice = value?.[keyName];
+    const earlier = lines.findLast((l) => l.choice === choice);
+    addLine(choice, value, i, earlier ?? null);
+  });
+  for (const choice of choices) if (!lines.some((l) => l.choice === choice)) addLine(choice, null, Infinity);
+  const list = {
+    path: () => `${ctx.path()}${name}`,
+    setUnfit(reasons) {
+      for (const line of lines) {
+        const why = line.tick.checked ? "" : reasons[String(line.choice)] ?? "";
+        line.reason.textContent = why;
+        line.row.classList.toggle("unfit", Boolean(why));
+        line.tick.disabled = Boolean(why);
+      }
+    },
+  };
+  ctx.lists.push(list);
+  const read = () => lines.filter((l) => l.tick.checked).sort((a, b) => a.seq - b.seq).map((l) => l.read());
+  return { element: box, read, inline: false };
 }

@@ -227,6 +227,7 @@ export class SquadsView {
       clear(status);
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
+      form.setUnfit(r.unfit);
       status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
         el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;

@@ -380,6 +380,14 @@ class RuleSystem(ABC):
         """Building rules one unit breaks on its own (none by default)."""
         return []
 
+    def unfit_choices(self, profile: BaseModel) -> dict[str, dict[str, str]]:
+        """Why some choices of a checklist field would not fit this unit as it stands (none by default).
+
+        Keyed by the field's path in the profile (``"upgrades"``, ``"forms.0.upgrades"``), then by
+        the choice, with the reason in plain words; the form greys those choices with the reason.
+        """
+        return {}
+
     def squad_violations(self, units: Sequence[tuple[str, BaseModel]], limit: int | None) -> list[Violation]:
         """Rules the squad as a whole breaks: by default only the points limit."""
         total = sum(self.unit_cost(p) for _, p in units)

@@ -40,6 +40,7 @@ from core.systems.gunframe.building import (
     game_size,
     pack,
     squad_violations,
+    unfit_choices,
     unit_cost,
     unit_violations,
     unpack,
@@ -289,6 +290,10 @@ class Gunframe(RuleSystem):
     def start_round(self, game: Game) -> list[Change]:
         """A new turn: Focus Points, ready units, per-turn flags cleared (see :func:`.turn.start_round`)."""
         return start_round(game)
+
+    def unfit_choices(self, profile: BaseModel) -> dict[str, dict[str, str]]:
+        """Upgrades that would not fit the unit now, with the reason (see :func:`.building.unfit_choices`)."""
+        return unfit_choices(_unit(profile))
 
     def pack_profile(self, profile: BaseModel) -> Any:
         return pack(_unit(profile))

@@ -48,9 +48,33 @@ StructureKind = Literal[
 #: A unit's structure field: empty for every unit that is not a structure.
 StructureId = Literal["", StructureKind]
 
-_UPGRADE_HELP = "Upgrade id from the catalogue, e.g. 'deflect' or 'piercing'. Known ids: " + ", ".join(
-    UPGRADE_IDS
-)
+_GROUPS = {"pilot": "Pilot upgrades", "frame": "Frame upgrades", "loadout": "Loadout upgrades"}
+_SLOT_HINT = {"frame": "Frame value", "loadout": "Weapon system"}
+
+
+def _upgrade_choices() -> dict[str, Any]:
+    """The upgrade ids as a closed list for the form: name, group and the fields each one needs.
+
+    The stored value stays the id string (share links and saves unchanged).  Pilot upgrades take
+    no slot (L2202); frame upgrades sit on a frame value (L2208), loadout upgrades on a weapon
+    system (L2216); only (N) upgrades take a count (L2288).  Loadout upgrades may be bought again
+    for another weapon system (one per system, L2216).
+    """
+    fields: dict[str, list[str]] = {}
+    for u in UPGRADES.values():
+        fields[u.id] = ([] if u.category == "pilot" else ["slot"]) + (["n"] if u.stackable else [])
+    return {
+        "enum": list(UPGRADE_IDS),
+        "x-labels": {u.id: u.name for u in UPGRADES.values()},
+        "x-groups": {u.id: _GROUPS[u.category] for u in UPGRADES.values()},
+        "x-help": {u.id: u.summary for u in UPGRADES.values()},
+        "x-fields": fields,
+        "x-repeat": [u.id for u in UPGRADES.values() if u.category == "loadout"],
+    }
+
+
+#: Labels of the frame types for the form (L2137-2142, L2687-2692).
+_FRAME_LABELS = {fid: frame.name for fid, frame in FRAMES.items()}
 
 
 class UpgradeRef(BaseModel):
@@ -62,15 +86,19 @@ class UpgradeRef(BaseModel):
         min_length=1,
         max_length=40,
         pattern=r"^[a-z0-9_]+$",
-        description=_UPGRADE_HELP,
-        examples=list(UPGRADE_IDS),
+        title="Upgrade",
+        description="An upgrade from the rulebook's lists (L2262-2466).",
+        json_schema_extra=_upgrade_choices(),
     )
     slot: Slot | None = Field(
         default=None,
+        title="On",
         description="Frame value (frame upgrades, L2208) or weapon system (loadout upgrades, L2216) it sits "
         "on; a frame upgrade left empty takes a free allowed value.",
     )
-    n: int = Field(default=1, ge=1, le=9, description="Times bought, for (N) upgrades such as Ace (L2288).")
+    n: int = Field(
+        default=1, ge=1, le=9, title="N", description="Times bought, for (N) upgrades such as Ace (L2288)."
+    )
 
 
 def _weapon(label: str) -> Any:
@@ -89,7 +117,10 @@ class GunframeForm(BaseModel):
     medium: int = _weapon("Medium")
     long: int = _weapon("Long")
     upgrades: list[UpgradeRef] = Field(
-        default_factory=list, max_length=20, description="Frame and loadout upgrades of this form."
+        default_factory=list,
+        max_length=20,
+        description="Frame and loadout upgrades of this form.",
+        json_schema_extra={"x-checklist": "id"},
     )
 
 
@@ -103,10 +134,15 @@ class GunframeUnit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, description="The unit's name, e.g. 'Praetorian'.")
-    frame: FrameId = Field(description="Frame type (L2137-2142) or conventional type (L2687-2692).")
+    frame: FrameId = Field(
+        description="Frame type (L2137-2142) or conventional type (L2687-2692).",
+        json_schema_extra={"x-labels": _FRAME_LABELS},
+    )
     pilot: str = Field(default="", max_length=60, description="The pilot's name (L2164).")
     skill: Literal[3, 4] = Field(
-        default=4, description="Pilot Skill target: 4+, or 3+ for a point (L2168-2172)."
+        default=4,
+        description="Pilot Skill target: 4+, or 3+ for a point (L2168-2172).",
+        json_schema_extra={"x-labels": {"3": "3+", "4": "4+"}},
     )
     speed: int = Field(ge=0, le=20, description="Inches per move action, after customising (L2133).")
     defense: int = Field(ge=0, le=20, description="Dice rolled to defend, after customising (L2133).")
@@ -119,6 +155,7 @@ class GunframeUnit(BaseModel):
         default_factory=list,
         max_length=30,
         description="Pilot upgrades and the first form's frame and loadout upgrades.",
+        json_schema_extra={"x-checklist": "id"},
     )
     partner: str = Field(
         default="", max_length=60, description="Name of the squad unit sharing its linked upgrades (L2278)."
@@ -411,6 +448,51 @@ def unit_violations(profile: GunframeUnit) -> list[Violation]:
                         "L2683",
                     )
                 )
+    return out
+
+
+def _names(slots: Sequence[str]) -> str:
+    words = [s.capitalize() for s in slots]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def unfit_choices(profile: GunframeUnit) -> dict[str, dict[str, str]]:
+    """Upgrades not on a form's list that would break a construction rule if ticked now.
+
+    Keyed by the list's path in the profile, then the upgrade id: conventional units take no pilot
+    upgrades (L2683); pilot upgrades go with the first form (L2258); one upgrade per frame value
+    (L2210) and per weapon system (L2216), two on a combined form (L2512); a loadout upgrade for
+    some weapon systems only (L2272).
+    """
+    frame = frame_of(profile)
+    per_slot = 2 if profile.combined_members else 1
+    out: dict[str, dict[str, str]] = {}
+    for i, form in enumerate(all_forms(profile)):
+        path = "upgrades" if i == 0 else f"forms.{i - 1}.upgrades"
+        refs = form.upgrades
+        have = {r.id for r in refs}
+        used: Counter[str] = Counter(s for s in assign_slots(refs) if s is not None)
+        reasons: dict[str, str] = {}
+        for up in UPGRADES.values():
+            if up.id in have and up.category != "loadout":
+                continue
+            if up.category == "pilot":
+                if frame.conventional:
+                    reasons[up.id] = "Conventional units take no pilot upgrades"
+                elif i > 0:
+                    reasons[up.id] = "Pilot upgrades go with the first form"
+                continue
+            free = [s for s in up.slots if used[s] < per_slot]
+            if free:
+                continue
+            full = f"{_names(up.slots)} already {'has' if len(up.slots) == 1 else 'have'} an upgrade"
+            if up.category == "frame":
+                reasons[up.id] = full
+            elif up.restricted:
+                reasons[up.id] = f"{_names(up.slots)} only, and {full[0].lower()}{full[1:]}"
+            else:
+                reasons[up.id] = "Every weapon system already has an upgrade"
+        out[path] = reasons
     return out
 
 
