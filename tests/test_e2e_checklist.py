@@ -100,4 +100,7 @@ def test_ticking_an_upgrade_is_one_tap_and_the_points_follow(phone: BrowserConte
     page.click("#save-unit")
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
     profile = saved_units(page)[0]["profile"]
-    assert profile["upgrades"] == [{"id": "ace", "slot": None, "n": 2}, {"id": "piercing", "slot": "short", "n": 1}]
+    assert profile["upgrades"] == [
+        {"id": "ace", "slot": None, "n": 2},
+        {"id": "piercing", "slot": "short", "n": 1},
+    ]

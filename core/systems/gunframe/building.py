@@ -485,7 +485,8 @@ def unfit_choices(profile: GunframeUnit) -> dict[str, dict[str, str]]:
             free = [s for s in up.slots if used[s] < per_slot]
             if free:
                 continue
-            full = f"{_names(up.slots)} already {'has' if len(up.slots) == 1 else 'have'} an upgrade"
+            held = "an upgrade" if per_slot == 1 else "two upgrades"
+            full = f"{_names(up.slots)} already {'has' if len(up.slots) == 1 else 'have'} {held}"
             if up.category == "frame":
                 reasons[up.id] = full
             elif up.restricted:
