@@ -74,7 +74,7 @@ def _upgrade_choices() -> dict[str, Any]:
 
 
 #: Labels of the frame types for the form (L2137-2142, L2687-2692).
-_FRAME_LABELS = {fid: frame.name for fid, frame in FRAMES.items()}
+_FRAME_LABELS: dict[str, Any] = {fid: frame.name for fid, frame in FRAMES.items()}
 
 
 class UpgradeRef(BaseModel):
