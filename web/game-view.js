@@ -565,24 +565,27 @@ export class GamesView {
             return button("", () => { state[name] = value; drawChoices(); changed(); },
               { class: `choice${on ? " on" : ""}`, "data-value": String(value), "aria-pressed": String(on) });
           }));
-        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
+        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
         choices.append(group);
       }
     };
     const drawChips = () => {
       clear(chips);
       if (!chipFields.length) return;
-      const help = el("ul", { class: "mod-help", id: "mod-help" });
-      help.hidden = !this.helpOpen;
+      // Each chip has its own info tap: the explanation of that modifier alone, under the chips.
+      const help = el("p", { class: "mod-help", id: "mod-help", "aria-live": "polite" });
+      const open = chipFields.includes(this.helpOpen) ? this.helpOpen : null;
+      help.hidden = !open;
+      if (open) help.append(el("b", {}, props[open].title ?? nameOf(open)), ` ${plain(props[open].description)}`);
       const row = el("div", { class: "chips" }, ...chipFields.map((name) => {
         const on = Boolean(state[name]);
-        return button(props[name].title ?? nameOf(name), () => { state[name] = !state[name]; drawChips(); changed(); },
+        const title = props[name].title ?? nameOf(name);
+        const chip = button(title, () => { state[name] = !state[name]; drawChips(); changed(); },
           { class: `chip mod${on ? " on" : ""}`, "data-mod": name, "aria-pressed": String(on) });
+        const info = button("i", () => { this.helpOpen = open === name ? null : name; drawChips(); },
+          { class: "chip info", "data-mod-info": name, "aria-label": `What ${title} means`, "aria-expanded": String(open === name) });
+        return el("span", { class: "mod-pair" }, chip, info);
       }));
-      const info = button("?", () => { this.helpOpen = !this.helpOpen; help.hidden = !this.helpOpen; info.setAttribute("aria-expanded", String(this.helpOpen)); },
-        { class: "chip info", id: "mod-info", "aria-label": "What these mean", "aria-expanded": String(Boolean(this.helpOpen)) });
-      row.append(info);
-      for (const name of chipFields) help.append(el("li", {}, el("b", {}, props[name].title ?? nameOf(name)), ` ${plain(props[name].description)}`));
       chips.append(row, help);
     };
 

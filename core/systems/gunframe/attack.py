@@ -36,7 +36,7 @@ from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choi
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.environment import environment_of, storm_active
 from core.systems.gunframe.groups import followers
-from core.systems.gunframe.links import Trigger, nemesis_kill, pay_trigger
+from core.systems.gunframe.links import TRIGGERS, Trigger, nemesis_kill, pay_trigger
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
 from core.systems.gunframe.state import Edits, react, spend_fp
@@ -151,10 +151,11 @@ class AttackInput(BaseModel):
     )
     trigger: Trigger = Field(
         default="none",
-        description="A linked upgrade's attack, not an activation (L2276-2280): 'buddies' reacts to the "
-        "enemy that attacked the partner (L2302); 'rivals' after the partner destroyed an enemy (L2342), "
-        "'well_oiled' on the enemy the partner just locked (L2356), 'wingman' after the partner's attack "
+        description="A linked upgrade's attack, not an activation (L2276-2280): Buddies reacts to the "
+        "enemy that attacked the partner (L2302); Rivals after the partner destroyed an enemy (L2342), "
+        "Well-Oiled on the enemy the partner just locked (L2356), Wingman after the partner's attack "
         "(L2358), each for 1 FP.",
+        json_schema_extra={"x-labels": {"none": "None", **{k: v[1] for k, v in TRIGGERS.items()}}},
     )
     lucky: Literal["none", "attacker", "defender"] = Field(
         default="none",

@@ -367,11 +367,11 @@ def _slots(profile: GunframeUnit, form: FormLike, label: str) -> list[Violation]
             out.append(_v("upgrade-slot", f"{label}{up.name}: choose the weapon system it fits", "L2216"))
             continue
         if slot not in up.slots:
-            allowed = " or ".join(up.slots)
+            allowed = " or ".join(s.capitalize() for s in up.slots)
             out.append(
                 _v(
                     "upgrade-slot",
-                    f"{label}{up.name} cannot go on {slot}; it fits {allowed}",
+                    f"{label}{up.name} cannot go on {slot.capitalize()}; it fits {allowed}",
                     "L2272" if up.category == "loadout" else "L2266",
                 )
             )
@@ -381,7 +381,11 @@ def _slots(profile: GunframeUnit, form: FormLike, label: str) -> list[Violation]
             kind = "frame value" if slot in FRAME_VALUES else "weapon system"
             ref = "L2512" if profile.combined_members else "L2210" if slot in FRAME_VALUES else "L2216"
             out.append(
-                _v("slot-limit", f"{label}{used[slot]} upgrades on {slot}; a {kind} holds {per_slot}", ref)
+                _v(
+                    "slot-limit",
+                    f"{label}{used[slot]} upgrades on {slot.capitalize()}; a {kind} holds {per_slot}",
+                    ref,
+                )
             )
     return out
 

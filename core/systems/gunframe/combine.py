@@ -169,7 +169,7 @@ class CombineInput(BaseModel):
     members: list[str] = Field(
         default_factory=list, description="The other team members (destroyed ones included), as 'side/key'."
     )
-    combined: str = Field(description="The combined form, a squad unit with combined_members set.")
+    combined: str = Field(description="The combined form: a squad unit built as one (L2504-2531).")
     far: list[str] = Field(
         default_factory=list, description='Members more than 8" from the leader (1 FP each, L2535).'
     )
