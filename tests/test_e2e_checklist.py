@@ -50,6 +50,11 @@ def test_a_book_unit_shows_its_upgrades_ticked_by_name_and_saves_them_unchanged(
     # Ticked frame and loadout upgrades show where they sit; a pilot upgrade has nothing to set.
     expect(line(page, "deflect").locator('select[name="slot"]')).to_have_value('"defense"')
     expect(line(page, "piercing", 1).locator('select[name="slot"]')).to_have_value('"long"')
+    # A ticked upgrade offers only where it may sit, by name: Deflect on Defense, Piercing on a system.
+    expect(line(page, "deflect").locator('select[name="slot"] option')).to_have_text(["Defense"])
+    expect(line(page, "piercing").locator('select[name="slot"] option')).to_have_text(
+        ["Close", "Short", "Medium", "Long"]
+    )
     expect(line(page, "hero").locator("select, input[type=number]")).to_have_count(0)
     # Not ticked: no fields. Taken frame values grey what would go there, with the reason.
     expect(line(page, "chaff").locator("select")).to_have_count(0)
@@ -104,3 +109,23 @@ def test_ticking_an_upgrade_is_one_tap_and_the_points_follow(phone: BrowserConte
         {"id": "ace", "slot": None, "n": 2},
         {"id": "piercing", "slot": "short", "n": 1},
     ]
+
+
+def test_a_further_form_has_its_own_checklist_without_pilot_upgrades(
+    phone: BrowserContext, server: Server
+) -> None:
+    page = phone.new_page()
+    build_squad(page, server, picks=0)
+    add_book_unit(page, "Eagle VF")
+    page.locator("#squad-units .unit-row a", has_text="Edit").click()
+    expect(page.locator("#unit-status .total")).to_contain_text("points")
+    second = page.locator('[data-field="forms"] .checklist[data-checklist="upgrades"]')
+    expect(second).to_have_count(1)
+    # Pilot upgrades go with the first form (L2258): greyed in the second, with the reason.
+    ace = second.locator('.check-item[data-choice="ace"]')
+    expect(ace).to_have_class("check-item unfit")
+    expect(ace.locator(".unfit-reason")).to_have_text("Pilot upgrades go with the first form")
+    first_ace = line(page, "ace")
+    expect(first_ace).to_have_class("check-item")
+    # The second form's own upgrades are ticked by name.
+    expect(second.locator(".check-item.ticked .check-name")).to_have_text(["Agile", "Target Tracking"])

@@ -42,6 +42,11 @@ def test_upgrade_ids_are_a_closed_list_with_names_groups_and_fields() -> None:
     assert key["x-fields"]["heavy"] == ["slot"]
     assert "piercing" in key["x-repeat"] and "heavy" not in key["x-repeat"] and "ace" not in key["x-repeat"]
     assert set(key["x-labels"]) == set(key["x-groups"]) == set(UPGRADES)
+    # Where each may sit: Heavy on Armour or Speed, Extreme Range on Long only (L2266, L2272).
+    assert key["x-choices"]["heavy"] == {"slot": ["armour", "speed"]}
+    assert key["x-choices"]["extreme_range"] == {"slot": ["long"]}
+    assert key["x-choices"]["piercing"] == {"slot": ["close", "short", "medium", "long"]}
+    assert "ace" not in key["x-choices"]
 
 
 def test_frame_and_skill_choices_have_labels() -> None:

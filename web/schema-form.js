@@ -6,7 +6,8 @@
 // `"x-checklist": "<key>"` whose items' <key> is an enum is drawn as a checklist: one tick
 // per choice (grouped by the key's `x-groups`), the item's other fields (or those the key's
 // `x-fields` lists for that choice) shown only when ticked, and `x-repeat` choices may be
-// ticked again. `setUnfit({path: {choice: reason}})` greys the choices that do not fit.
+// ticked again; the key's `x-choices` ({choice: {field: [values]}}) narrows a field's values for
+// one choice. `setUnfit({path: {choice: reason}})` greys the choices that do not fit.
 import { el } from "./dom.js";
 import { nameOf, plain } from "./plain.js";
 
@@ -160,6 +161,13 @@ function arrayControl(root, item, current, onChange, name, ctx) {
   return { element: el("div", {}, list, add), read: () => rows.map((r) => r.read()), inline: false };
 }
 
+// A field's schema with its enum narrowed to `values` (kept optional if it was).
+function narrow(root, raw, values) {
+  const node = resolve(root, raw);
+  if (node.anyOf) return { ...node, anyOf: node.anyOf.map((v) => (v.type === "null" ? v : { ...resolve(root, v), enum: values })) };
+  return { ...node, enum: values };
+}
+
 // An array of items keyed by an enum field, as a checklist: one tick per choice. The stored
 // value is unchanged (a list of items); items of a choice the schema does not know are kept.
 function checklistControl(root, node, current, onChange, name, ctx) {
@@ -202,7 +210,14 @@ function checklistControl(root, node, current, onChange, name, ctx) {
         const shown = fieldsOf(choice);
         const skip = Object.keys(item.properties ?? {}).filter((f) => !shown.includes(f));
         if (shown.length) {
-          sub = schemaForm({ ...item, $defs: root.$defs }, line.value ?? {}, { onChange, skip });
+          const narrowed = { ...item.properties };
+          for (const [field, values] of Object.entries(key["x-choices"]?.[choice] ?? {})) {
+            // a value already there stays offered (and shown as it is), even where it does not fit
+            const had = line.value?.[field];
+            const offered = had != null && !values.includes(had) ? [...values, had] : values;
+            if (narrowed[field]) narrowed[field] = narrow(root, narrowed[field], offered);
+          }
+          sub = schemaForm({ ...item, properties: narrowed, $defs: root.$defs }, line.value ?? {}, { onChange, skip });
           details.append(sub.element);
         }
       }

@@ -69,6 +69,8 @@ def _upgrade_choices() -> dict[str, Any]:
         "x-groups": {u.id: _GROUPS[u.category] for u in UPGRADES.values()},
         "x-help": {u.id: u.summary for u in UPGRADES.values()},
         "x-fields": fields,
+        # The frame values or weapon systems each one may sit on (L2266, L2272).
+        "x-choices": {u.id: {"slot": list(u.slots)} for u in UPGRADES.values() if u.slots},
         "x-repeat": [u.id for u in UPGRADES.values() if u.category == "loadout"],
     }
 
