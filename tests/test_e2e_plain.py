@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 from conftest import PHONE, Server, open_with_store
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_e2e_flow import Taps, gunframe_store
+from test_e2e_ms_battles import drawn_game
 
 from core import api
 
@@ -118,3 +119,26 @@ def test_no_raw_ids_on_the_game_screen_or_in_the_squad_editor(browser: Browser, 
             assert found == set(), (key, found)
     finally:
         context.close()
+
+
+def test_no_raw_ids_in_a_card_game_either(phone: BrowserContext, server: Server) -> None:
+    """The other system (cards, hands, decks): its game, every action's sheet, its squad and editor."""
+    page = phone.new_page()
+    drawn_game(page, server)
+    assert raw_ids(page) == set()
+    options = page.locator("#action-pick option")
+    actions = options.evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+    assert len(actions) >= 5
+    for name in actions:
+        page.select_option("#action-pick", name)
+        expect(page.locator("#action-panel")).to_be_visible()
+        found = raw_ids(page)
+        assert found == set(), (name, found)
+        page.click("#sheet-close")
+    page.goto(server.url + "#/squads")
+    page.locator('a[href^="#/squad/"]').first.click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    assert raw_ids(page) == set()
+    page.locator("#squad-units .unit-row a", has_text="Edit").click()
+    expect(page.locator("#deck-name")).to_be_visible()
+    assert raw_ids(page) == set()
