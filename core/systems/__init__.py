@@ -76,6 +76,7 @@ SYSTEMS: tuple[SystemInfo, ...] = (
 #: Where each playable system's implementation lives (imported on first use,
 #: so start-up only pays for the systems a player opens).
 IMPLEMENTATIONS: dict[str, str] = {
+    "gundam_skirmish": "core.systems.gundam_skirmish",
     "gunframe": "core.systems.gunframe",
     "ms_battles": "core.systems.ms_battles",
 }

@@ -433,7 +433,7 @@ class ArmourRow(BaseModel):
 ARMOUR_SUCCESS = {1: 6, 2: 5, 3: 4, 4: 3, 5: 3}
 
 ARMOUR: tuple[ArmourRow, ...] = tuple(
-    ArmourRow(era=era, material=material, dice=value, success=ARMOUR_SUCCESS[value], ref=ref)  # type: ignore[arg-type]
+    ArmourRow(era=era, material=material, dice=value, success=ARMOUR_SUCCESS[value], ref=ref)
     for era, ref, materials in (
         (
             "one_year_war",
@@ -498,7 +498,7 @@ def _e(
         engine=not by_hand,
         by_hand=by_hand,
         param=param,
-        cp=cp,  # type: ignore[arg-type]
+        cp=cp,
     )
 
 

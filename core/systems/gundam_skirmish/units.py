@@ -17,14 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.systems.base import Violation
 from core.systems.gundam_skirmish.catalogue import (
-    ABILITIES,
     CLOSE,
-    HEROIC_MODS,
-    HEROIC_TRAITS,
-    MODS,
     RANGED,
     SHIELDS,
-    TRAITS,
     Grade,
     WeaponClass,
     WeaponTag,
@@ -32,11 +27,80 @@ from core.systems.gundam_skirmish.catalogue import (
 
 Faction = Literal["EFF", "ZEON", "TITANS", "AEUG", "AXIS"]
 UnitKind = Literal["mobile_suit", "mobile_armour", "ground_vehicle", "air_unit", "mobile_fighter"]
-AbilityKey = Literal[tuple(e.key for e in ABILITIES)]  # type: ignore[valid-type]
-TraitKey = Literal[tuple(e.key for e in TRAITS)]  # type: ignore[valid-type]
-ModKey = Literal[tuple(e.key for e in MODS)]  # type: ignore[valid-type]
-HeroicModKey = Literal[tuple(e.key for e in HEROIC_MODS)]  # type: ignore[valid-type]
-HeroicTraitKey = Literal[tuple(e.key for e in HEROIC_TRAITS)]  # type: ignore[valid-type]
+AbilityKey = Literal[
+    "afterburner",
+    "aircraft",
+    "amphibious",
+    "blitzkrieg",
+    "anti_beam_coating",
+    "beam_flayer",
+    "beam_jitte",
+    "beam_shield",
+    "chobham",
+    "core_block",
+    "deploy_funnels",
+    "dig_in",
+    "energy_siphon",
+    "extra_tank",
+    "fire_support",
+    "flight_mode",
+    "grapple_hook",
+    "heat_radiation",
+    "heat_rod",
+    "heat_wire",
+    "hit_and_run",
+    "hydrojets",
+    "i_field",
+    "limited_armament",
+    "massed_fire",
+    "mighty_shield",
+    "movable_frame",
+    "obsolete",
+    "panoramic_cockpit",
+    "parachute_pack",
+    "poor_balance",
+    "red_comet",
+    "scatter_beam",
+    "scout",
+    "solid_defence",
+    "tank",
+    "troop_carrier",
+    "unwieldly",
+    "weapon_pack",
+]
+TraitKey = Literal[
+    "ambusher",
+    "controlled_aim",
+    "fierce",
+    "fortunate",
+    "gallant",
+    "leader",
+    "mechanic",
+    "merciful",
+    "newtype",
+    "rash",
+    "responsive",
+    "stoic",
+    "swift",
+    "terrifying",
+]
+ModKey = Literal[
+    "amphibious",
+    "anti_beam_coating",
+    "heavy_plating",
+    "improved_optics",
+    "magnetic_coating",
+    "optimised_thrusters",
+    "reactive_armour",
+    "reinforced_endoskeleton",
+    "weapon_pack",
+]
+HeroicModKey = Literal[
+    "trans_am", "i_field", "full_burst", "yata_no_kagami", "exam", "panoramic_cockpit", "full_armour"
+]
+HeroicTraitKey = Literal[
+    "jack_of_all_trades", "elusive", "veteran", "impenetrable", "reckless", "flanker", "commander"
+]
 
 NAME = Field(min_length=1, max_length=60, description="Name, as printed on the sheet.")
 
@@ -424,7 +488,7 @@ def archetype_weapon(key: str, name: str, equip: Literal["C", "M"] = "C") -> Ran
     row = next(r for r in RANGED if r.key == key)
     tags: list[WeaponTag] = []
     if row.reload:
-        tags.append(row.reload)  # type: ignore[arg-type]
+        tags.append(row.reload)
     if row.penetration:
         tags.append("P")
     return RangedWeapon(

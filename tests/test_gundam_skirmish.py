@@ -1,0 +1,505 @@
+"""Mobile Suit Gundam: Skirmish, checked rule by rule (lines are in 000_3e12d4cbd0c8f6da.txt).
+
+The book prints no unit roster (digest A1), so the games use the app's own sample
+units, built from the book's guideline tables.  Odds are checked against a
+brute-force enumeration of every face sequence the resolving code can read.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from core.dice import Dist, NeedMoreDice, TypedDice
+from core.game import Game, act, new_game, odds, undo
+from core.squad import Squad, SquadUnit, check
+from core.systems import implementation
+from core.systems.base import NeedChoice
+from core.systems.gundam_skirmish import catalogue as cat
+from core.systems.gundam_skirmish import units as U
+from core.systems.gundam_skirmish.play import (
+    Striker,
+    advantage_p,
+    roll_strike,
+    strike_dist,
+)
+from core.systems.gundam_skirmish.samples import SAMPLES
+from core.systems.gundam_skirmish.shooting import (
+    MS_CHART,
+    DefendGroup,
+    Shot,
+    after_pool,
+    chart_dist,
+    hit_count,
+    roll_chart,
+    roll_shot,
+    shot_outcome,
+)
+
+SYSTEM = implementation("gundam_skirmish")
+
+
+def brute(run: Callable[[TypedDice], Hashable]) -> dict[Hashable, Fraction]:
+    """Every face sequence ``run`` can read, each with its probability, summed by result."""
+    out: dict[Hashable, Fraction] = {}
+    stack: list[list[int]] = [[]]
+    while stack:
+        faces = stack.pop()
+        try:
+            result = run(TypedDice(faces))
+        except NeedMoreDice:
+            stack.extend([*faces, f] for f in range(1, 7))
+            continue
+        out[result] = out.get(result, Fraction(0)) + Fraction(1, 6 ** len(faces))
+    return out
+
+
+def as_dict(d: Dist[Any]) -> dict[Any, Fraction]:
+    return dict(d.probabilities())
+
+
+def sample(key: str, **changes: Any) -> dict[str, Any]:
+    return SAMPLES[key].model_copy(update=changes).model_dump(mode="json")
+
+
+def squad(sid: str, name: str, *entries: tuple[str, dict[str, Any]]) -> Squad:
+    units = [SquadUnit(key=k, profile=p) for k, p in entries]
+    return Squad(id=sid, name=name, system="gundam_skirmish", units=units)
+
+
+def game(
+    a: list[tuple[str, dict[str, Any]]] | None = None, b: list[tuple[str, dict[str, Any]]] | None = None
+) -> Game:
+    """Feds (side 0) against Zeon (side 1), priority rolled 5-2, the Feds' turn begun."""
+    a = a or [("l1", sample("lancer")), ("g1", sample("gun_tank"))]
+    b = b or [("t1", sample("trooper")), ("h1", sample("heavy_gunner"))]
+    g = new_game("g", "Test", [("Feds", squad("a", "Feds", *a)), ("Zeon", squad("b", "Zeon", *b))])
+    g = act(g, "priority", {}, TypedDice([5, 2]))
+    return act(g, "next_turn", {}, TypedDice([]))
+
+
+def state(g: Game, ref: str) -> Any:
+    return g.unit(ref)[2].state
+
+
+# --- 1. the unit sheet and the guideline tables (L2321-L2765) ---------------------------------------
+
+
+def test_guideline_rows_are_the_books_numbers() -> None:
+    rows = {r.key: r for r in cat.RANGED}
+    # L2528 vulcans 3 dice 5+ no crit 1 DAM 0-12"; L2568-L2569 beam rifles 1 die 3+ 5+ 3 DAM 12-36" <P> 50 pts
+    assert (rows["vulcan"].shots, rows["vulcan"].acc, rows["vulcan"].crit, rows["vulcan"].dam) == (
+        3,
+        5,
+        None,
+        1,
+    )
+    r = rows["beam_rifle"]
+    assert (r.shots, r.acc, r.crit, r.dam, r.range_min, r.range_max, r.penetration, r.points) == (
+        1,
+        3,
+        5,
+        3,
+        12,
+        36,
+        True,
+        50,
+    )
+    # L2571-L2577: Gatling guns roll a D6 for their shots and need a Quick Reload
+    assert rows["gatling"].shots is None and rows["gatling"].reload == "RQ"
+    close = {c.key: c for c in cat.CLOSE}
+    # L2657-L2658 beam sabres +2 DEX, 2D6, 3+, 4+, 4 DAM, 50 pts; L2645-L2646 claws <PS>
+    b = close["beam_saber"]
+    assert (b.dex, b.attack, b.acc, b.crit, b.dam, b.points) == (2, 2, 3, 4, 4, 50)
+    assert close["claws"].piercing_strike
+    # L804-L853: shield grades; L666-L674: beam defence (Super Heavy 4+ as printed, A4)
+    assert [(g.dice, g.success, g.integrity, g.points) for g in cat.SHIELDS.values()] == [
+        (1, 6, 2, 20),
+        (2, 5, 3, 40),
+        (3, 4, 4, 60),
+        (4, 3, 5, 80),
+    ]
+    assert cat.BEAM_DEFENCE == {"light": (1, 6), "medium": (2, 5), "heavy": (3, 4), "super_heavy": (4, 4)}
+    # L2452-L2497: three eras, values 1-5 succeed on 6, 5+, 4+, 3+, 3+
+    assert len(cat.ARMOUR) == 15
+    assert [(r.dice, r.success) for r in cat.ARMOUR if r.era == "cosmic_era"] == [
+        (1, 6),
+        (2, 5),
+        (3, 4),
+        (4, 3),
+        (5, 3),
+    ]
+
+
+def test_every_entry_is_selectable_and_says_who_applies_it() -> None:
+    for kind, model_field in (("ability", U.Ability.model_fields["key"]),):
+        assert set(typing.get_args(model_field.annotation)) == set(cat.ALL_ENTRIES[kind])
+    assert set(typing.get_args(U.TraitKey)) == set(cat.ALL_ENTRIES["trait"])
+    assert set(typing.get_args(U.ModKey)) == set(cat.ALL_ENTRIES["mod"])
+    assert set(typing.get_args(U.HeroicModKey)) == set(cat.ALL_ENTRIES["heroic_mod"])
+    assert set(typing.get_args(U.HeroicTraitKey)) == set(cat.ALL_ENTRIES["heroic_trait"])
+    assert len(cat.ABILITIES) == 39 and len(cat.TRAITS) == 14 and len(cat.ORDERS) == 10
+    for group in cat.ALL_ENTRIES.values():
+        for e in group.values():
+            assert e.ref.startswith("L") and e.help
+            assert e.engine == (not e.by_hand)
+
+
+def test_schema_describes_every_field() -> None:
+    schema = U.Unit.model_json_schema()
+    for name, model in [("Unit", schema), *schema["$defs"].items()]:
+        for prop, spec in model.get("properties", {}).items():
+            assert spec.get("description"), f"{name}.{prop} has no description"
+
+
+def test_custom_unit_formula() -> None:
+    # L2758-L2765: (Movement + Integrity + Armour) x 10, +20/40/60/80 by shield
+    u = U.Unit.model_validate(sample("lancer"))
+    assert U.formula_cost(u) == (4 + 6 + 3) * 10 + 40 == 170
+    assert SYSTEM.unit_cost(u) == 170
+    priced = u.model_copy(update={"points": 221})
+    assert [v.rule for v in U.unit_violations(priced)] == ["points-formula"]  # at most 50 over the formula
+    assert U.unit_violations(u.model_copy(update={"points": 220})) == []
+    # A character pilot adds 10 per rank (L1797), each heroic level 100 (L3211)
+    piloted = u.model_copy(update={"pilot": U.Pilot(name="Ace", rank=3)})
+    assert SYSTEM.unit_cost(piloted) == 200
+
+
+def test_samples_are_legal_and_named_as_ours() -> None:
+    for c in SYSTEM.catalogue():
+        p = SYSTEM.profile_model.model_validate(c.profile)
+        assert c.name.startswith("Sample: ") and "own making" in c.note
+        assert SYSTEM.unit_violations(p) == []
+    costs = {k: SYSTEM.unit_cost(u) for k, u in SAMPLES.items()}
+    assert costs == {"trooper": 140, "lancer": 170, "captain": 230, "gun_tank": 90, "heavy_gunner": 170}
+
+
+# --- 2. army building (L431-L451, L1277-L1281, L2339-L2342, L2727-L2755) ------------------------------
+
+
+def test_carried_weapon_allowance_and_weapon_pack() -> None:
+    u = U.Unit.model_validate(sample("trooper"))
+    three = u.model_copy(update={"weapons": [*u.weapons, U.archetype_weapon("rockets", "Rocket pod")]})
+    assert [v.rule for v in U.unit_violations(three)] == ["carried-max"]
+    picked = three.model_copy(update={"carried": ["Machine gun", "Rocket pod"], "equipped": "Rocket pod"})
+    assert U.unit_violations(picked) == []
+    assert U.starting_weapon(picked) == "Rocket pod"
+    # L2035-L2036: a Weapon Pack allows three
+    packed = three.model_copy(update={"pilot": U.Pilot(name="P", mods=["weapon_pack"])})
+    assert U.unit_violations(packed) == []
+    bad = picked.model_copy(update={"equipped": "Bazooka"})
+    assert [v.rule for v in U.unit_violations(bad)] == ["equipped"]
+
+
+def test_command_rule_needs_the_tag_and_500_points_each() -> None:
+    u = U.Unit.model_validate(sample("lancer"))
+    assert [v.ref for v in U.unit_violations(u.model_copy(update={"command": True}))] == [
+        "L1277-L1279, L2332-L2335"
+    ]
+    captain = sample("captain")
+    small = squad("s", "S", ("c", captain), ("l", sample("lancer")))
+    report = check(small)
+    assert [v.rule for v in report.violations] == ["command-count"]
+    assert report.violations[0].message == "1 Command units; 170 points of other units allow 0"
+    big = squad("s", "S", ("c", captain), *[(f"l{i}", sample("lancer")) for i in range(3)])
+    assert check(big).violations == [] and check(big).total == 230 + 3 * 170
+
+
+def test_one_faction_per_army() -> None:
+    mixed = squad("s", "S", ("l", sample("lancer")), ("t", sample("trooper")))
+    assert [v.rule for v in check(mixed).violations] == ["one-faction"]
+    tank_with_either = squad("s", "S", ("l", sample("lancer")), ("g", sample("gun_tank")))
+    assert check(tank_with_either).violations == []
+
+
+def test_characters_pilot_mobile_suits_only_and_traits_once() -> None:
+    tank = U.Unit.model_validate(sample("gun_tank", pilot=U.Pilot(name="P", traits=["stoic", "stoic"])))
+    assert [v.rule for v in U.unit_violations(tank)] == ["pilot-kind", "trait-twice"]
+
+
+# --- 3. shooting (L595-L801) -----------------------------------------------------------------------
+
+
+def test_book_damage_example_two_dam_two_hits() -> None:
+    """L1102-L1105: a 2 DAM weapon with 2 dice left in the pool deals 4 damage."""
+    g = game()
+    # Turret cannon: 2 shots 4+, 2 DAM (L2537) rolls 4, 5; the Trooper in cover: 2 armour dice on 5+
+    # roll 1, 2, its light shield 1 die on 6 rolls 1.
+    g = act(
+        g, "shoot", {"attacker": "0/g1", "target": "1/t1", "shield_break": "no"}, TypedDice([4, 5, 1, 2, 1])
+    )
+    assert state(g, "1/t1").damage == 4
+    assert "2 hits through, 4 damage" in g.log[-1].text
+
+
+def test_penetration_shot_through_the_layer_with_undo() -> None:
+    g = game()
+    before = g.model_dump()
+    # Beam rifle <P> on a Trooper in cover: cover shifts to Unobstructed (L1342-L1344), 1 armour die on 5+.
+    # Attack 6 (a level-3 hit and a critical); armour 6 cannot block a 6 (L857-L872); the shield's
+    # 4+ check passes (L660-L663) and costs 1 shield integrity; its die 6 cannot block it either.
+    with pytest.raises(NeedChoice) as asked:
+        act(
+            g,
+            "shoot",
+            {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"},
+            TypedDice([6, 6, 4, 6]),
+        )
+    assert asked.value.field == "shield_break"
+    g = act(
+        g,
+        "shoot",
+        {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "shield_break": "no"},
+        TypedDice([6, 6, 4, 6, 3]),
+    )
+    t = state(g, "1/t1")
+    assert (t.damage, t.counters["arm"], t.counters["shield"], t.conditions) == (3, 1, 1, ["morale_due"])
+    assert state(g, "0/l1").counters["actions"] == 1
+    assert "Arm Level 1" in g.log[-1].text
+    assert undo(g).model_dump() == {**before, "log": undo(g).model_dump()["log"], "cursor": before["cursor"]}
+
+
+def test_shield_break_halves_and_cancels_charts() -> None:
+    g = game()
+    g = act(
+        g,
+        "shoot",
+        {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "shield_break": "yes"},
+        TypedDice([6, 1, 1]),
+    )
+    t = state(g, "1/t1")
+    # 3 damage, half (1) prevented (L1123-L1125), no chart roll, the shield is gone (L1126)
+    assert (t.damage, t.counters["arm"], t.counters["shield"]) == (2, 0, 0)
+    assert "shield_broken" in t.conditions
+
+
+def test_reload_and_action_economy() -> None:
+    g = game()
+    # Rotary cannon (Gatling) <RQ> needs a reload after firing (L730-L731); the Zeon side plays next.
+    g = act(g, "next_turn", {}, TypedDice([]))
+    fire = {"attacker": "1/h1", "target": "0/l1", "weapon": "Rotary cannon", "shield_break": "no"}
+    # a D6 of 1 for the number of shots, the shot misses; the Lancer's 3 armour and 2 shield dice
+    g = act(g, "shoot", fire, TypedDice([1, 1, 1, 1, 1, 1, 1]))
+    with pytest.raises(ValueError, match="reloaded"):
+        act(g, "shoot", fire, TypedDice([1, 1]))
+    g = act(g, "reload", {"unit": "1/h1"}, TypedDice([]))
+    assert g.log[-1].text == "Sample: Heavy Gunner: Quick Reload of Rotary cannon"
+    with pytest.raises(ValueError, match="no Fast action left"):
+        act(g, "idle", {"unit": "1/h1"}, TypedDice([]))
+    assert state(g, "1/h1").activated
+    with pytest.raises(ValueError, match="moves at most 8"):
+        act(g, "move", {"unit": "1/t1", "boost": True, "distance": 9}, TypedDice([]))  # Boost 8" at most
+    g = act(g, "move", {"unit": "1/t1", "boost": True, "distance": 8}, TypedDice([]))
+    assert state(g, "1/t1").activated and state(g, "1/t1").counters["actions"] == 2
+
+
+def test_explosive_weapons_never_fire_inside_minimum_range() -> None:
+    g = game()
+    g = act(g, "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="L611-L614"):
+        odds(g, "shoot", {"attacker": "1/h1", "target": "0/l1", "weapon": "Missile rack", "range": "closer"})
+
+
+def test_arm_damage_sets_accuracy_five() -> None:
+    g = game()
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.counters["arm"] = 1
+    o = odds(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"})
+    assert o.summary.startswith("Beam rifle: hits on 5+")  # L743, L1184-L1199 (A7: max(ACC, 5))
+
+
+SMALL_SHOTS = [
+    Shot(
+        shots=2,
+        acc=4,
+        crit=6,
+        dam=2,
+        attack_rerolls=1,
+        groups=(DefendGroup("armour", 2, 4),),
+        defend_rerolls=1,
+    ),
+    Shot(
+        shots=1,
+        acc=3,
+        crit=5,
+        dam=3,
+        penetration=True,
+        shield_check=True,
+        movable_frame=True,
+        groups=(
+            DefendGroup("beam", 1, 5, beam=True),
+            DefendGroup("armour", 1, 5),
+            DefendGroup("shield", 1, 5),
+        ),
+    ),
+    Shot(shots=5, acc=3, crit=4, dam=1, groups=(DefendGroup("armour", 1, 4),)),
+    Shot(shots=None, acc=5, crit=6, dam=1, groups=(), coating=1),
+    Shot(
+        shots=1,
+        acc=4,
+        crit=5,
+        dam=2,
+        groups=(DefendGroup("shield", 2, 5, own_reroll=True),),
+        defend_rerolls=1,
+    ),
+]
+
+
+@pytest.mark.parametrize("shot", SMALL_SHOTS)
+def test_shot_odds_equal_brute_force(shot: Shot) -> None:
+    """The exact odds come from the same per-die rules that resolve the dice (every face sequence)."""
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        r = roll_shot(shot, d)
+        return r.damage, hit_count(r.left)[1]
+
+    expected: dict[tuple[int, int], Fraction] = {}
+    for (h, c), p in shot_outcome(shot).probabilities():
+        pool = h * shot.dam
+        faces = list(range(1, 7)) if shot.movable_frame and pool >= 3 else [None]
+        for f in faces:
+            key = (after_pool(pool, shot.coating, f), c)
+            expected[key] = expected.get(key, Fraction(0)) + p / len(faces)
+    assert brute(run) == expected
+
+
+def test_fourth_fifth_sixth_die_shifts() -> None:
+    """L628-L638: 6 dice at 3+/crit 4+: dice 4-5 need 4+/5+ and 5+/6, the 6th 6 and no critical."""
+    shot = Shot(shots=6, acc=3, crit=4, dam=1)
+    hits = shot_outcome(shot)
+    p_all = Fraction(4, 6) ** 3 * Fraction(3, 6) * Fraction(2, 6) * Fraction(1, 6)
+    assert sum(p for (h, _), p in hits.probabilities() if h == 6) == p_all
+    # criticals: 3 dice on 4+ (1/2), the 4th on 5+ (1/3), the 5th on 6 (1/6), the 6th never
+    crits = hits.map(lambda k: k[1])
+    assert crits.probability(6) == 0 and crits.probability(5) == Fraction(1, 8) * Fraction(1, 3) * Fraction(
+        1, 6
+    )
+
+
+def test_damage_chart_repeat_rule() -> None:
+    """L1113-L1119: a category at its top rolls again; Head has no Level 2."""
+    levels, faces = roll_chart(MS_CHART, (0, 0, 1, 0), TypedDice([5, 5, 2]), "chart")
+    assert (levels, faces) == ((1, 0, 1, 0), [5, 5, 2])
+    d = chart_dist(MS_CHART, (2, 2, 1, 0), 1)
+    assert as_dict(d) == {(2, 2, 1, 1): Fraction(1)}  # only Torso is left
+
+
+def test_shot_destroy_odds_include_torso() -> None:
+    g = game()
+    o = odds(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"})
+    # The Trooper has 6 Integrity: a 3-damage hit never destroys it; a critical does on a Torso (1 in 6).
+    crit = Fraction(o.tables["critical hits"].rows[1].exactly)
+    assert o.facts["destroyed"] == pytest.approx(float(crit / 6))
+
+
+# --- 4. game state: turns, command points, morale, orders -------------------------------------------
+
+
+def test_command_points_accumulate() -> None:
+    """L1283-L1288: each Command unit in play gives 1 CP at the start of its turn; they carry over."""
+    a = [("c1", sample("captain")), *[(f"l{i}", sample("lancer")) for i in range(3)]]
+    g = game(a=a)
+    assert g.sides[0].resources["cp"] == 1
+    g = act(g, "next_turn", {}, TypedDice([]))
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert g.sides[0].resources["cp"] == 2 and g.round == 2
+    g = act(g, "order", {"side": 0, "order": "resupply", "unit": "0/l0"}, TypedDice([]))
+    assert g.sides[0].resources["cp"] == 0
+    with pytest.raises(ValueError, match="costs 1 Command Points; 0 left"):
+        act(g, "order", {"side": 0, "order": "bring_them_down", "unit": "0/l0"}, TypedDice([]))
+
+
+def test_morale_examples() -> None:
+    """L1570-L1579: 2D6 >= 12 - Integrity; Steady fails to Wavering, Wavering passes to Steady."""
+    g = game()
+    assert odds(g, "morale", {"unit": "1/t1"}).facts["pass"] == pytest.approx(26 / 36)  # Integrity 6: 6+
+    g = act(g, "morale", {"unit": "1/t1"}, TypedDice([2, 3]))
+    assert state(g, "1/t1").conditions == ["wavering"]
+    g = act(g, "morale", {"unit": "1/t1"}, TypedDice([4, 2]))
+    assert state(g, "1/t1").conditions == []
+    g = act(g, "morale", {"unit": "1/t1", "near_command": True}, TypedDice([]))
+    assert "passes automatically" in g.log[-1].text
+
+
+def test_grapple_hook_lasts_the_targets_next_turn() -> None:
+    a = [("l1", sample("lancer", abilities=[U.Ability(key="grapple_hook")]))]
+    g = game(a=a)
+    assert odds(g, "ability", {"unit": "0/l1", "ability": "grapple_hook", "target": "1/t1"}).facts[
+        "success"
+    ] == (pytest.approx(1 / 3))
+    g = act(g, "ability", {"unit": "0/l1", "ability": "grapple_hook", "target": "1/t1"}, TypedDice([5]))
+    g = act(g, "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="no actions"):
+        act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert "no_actions" not in state(g, "1/t1").conditions
+
+
+# --- 5. close combat (L945-L1070) ------------------------------------------------------------------
+
+
+def test_advantage_examples() -> None:
+    """Digest 5.3: 1D6+2 against 1D6+3 wins 10/31; a charging 2D6+2 wins 32/39 (ties rolled again, L977)."""
+    d6 = Dist.die(6)
+    assert advantage_p(d6.map(lambda v: v + 2), d6.map(lambda v: v + 3)) == Fraction(10, 31)
+    assert advantage_p(d6.repeat(2).map(lambda v: v + 2), d6.map(lambda v: v + 3)) == Fraction(32, 39)
+
+
+@pytest.mark.parametrize(
+    "st",
+    [
+        Striker(
+            dice=2,
+            acc=3,
+            crit=4,
+            dam=4,
+            rerolls=1,
+            flayer=False,
+            armour=3,
+            shield_dice=2,
+            shield_success=5,
+            shield_rerolls=1,
+            unarmed=False,
+        ),
+        Striker(
+            dice=2,
+            acc=4,
+            crit=6,
+            dam=3,
+            rerolls=0,
+            flayer=True,
+            armour=2,
+            shield_dice=0,
+            shield_success=0,
+            shield_rerolls=0,
+            unarmed=False,
+        ),
+    ],
+)
+def test_strike_odds_equal_brute_force(st: Striker) -> None:
+    def run(d: TypedDice) -> tuple[int, int]:
+        damage, crits, _ = roll_strike(st, d, "x")
+        return damage, crits
+
+    assert brute(run) == as_dict(strike_dist(st))
+
+
+def test_close_combat_through_the_layer() -> None:
+    g = game()
+    # Advantage (L970-L977): the charging Lancer 2D6 + 2 = 5 + 4 + 2 = 11, the Trooper 1D6 + 3 = 2 + 3 = 5.
+    # Lancer's beam blade: 2 dice 3+ (crit 4+), the Charge re-rolls one failed hit (L1042-L1044):
+    # 3 and 2, the 2 re-rolled to 1: one hit showing 3.  The Trooper's Armour 2 cannot strip a 3
+    # (L984-L986), its light shield rolls 6: it strips the hit.  Counter-attack (L997-L998): heat axe
+    # 2 dice 4+ (crit 6) roll 4 and 6; the Lancer's Armour 3 strips neither, its shield (2 dice 5+)
+    # rolls 5 and 1 and strips the critical 6.  The 4 stays: 3 damage.  The Trooper dealt more: the
+    # Lancer falls back (L1001-L1009).
+    fight = {"attacker": "0/l1", "defender": "1/t1", "shield_break": "no", "defender_shield_break": "no"}
+    g = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
+    assert state(g, "1/t1").damage == 0 and state(g, "0/l1").damage == 3
+    assert state(g, "0/l1").counters["arm"] == 0  # the critical was the hit stripped
+    assert g.log[-1].text.endswith("Sample: Lancer falls back (L1006-L1009)")
+    assert state(g, "0/l1").extra["equipped"] == "cc" and state(g, "1/t1").extra["equipped"] == "cc"
