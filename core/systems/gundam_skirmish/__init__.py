@@ -109,6 +109,7 @@ TRACKED: tuple[TrackedDef, ...] = (
 RESOURCES: tuple[ResourceDef, ...] = (
     ResourceDef(key="cp", label="Command Points", help="Gained in Upkeep, kept until spent (L1283-L1288)."),
     ResourceDef(key="turn", label="Playing", max=1, help="1 on the side whose turn it is."),
+    ResourceDef(key="turns", label="Turns played", help="Its own turns so far (Trans-Am, L3220)."),
     ResourceDef(key="order", label="Turn order", help="Place from the priority roll (L278-L282)."),
     ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
     ResourceDef(key="held", label="Objective turns", help="Turns it held the objective (L192-L203)."),

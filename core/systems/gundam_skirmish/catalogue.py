@@ -483,6 +483,7 @@ class Entry(BaseModel):
     cp: int = 0
 
 
+FREE = "the player decides when it applies: use Shoot with 'free' ticked"
 GEO = "it depends on distances or positions on the table, which the app does not track"
 
 
@@ -536,6 +537,7 @@ ABILITIES: tuple[Entry, ...] = (
         "L2788-L2793",
         "A kill with weapon X earns one free Shoot with it.",
         param="weapon",
+        by_hand=FREE,
     ),
     _e(
         "anti_beam_coating",
@@ -619,6 +621,7 @@ ABILITIES: tuple[Entry, ...] = (
         "L2868-L2873",
         "Weapon X fires 2 shots at one target or 1 shot at each of two.",
         param="weapon",
+        by_hand="shoot twice with weapon X, the second Shoot marked free",
     ),
     _e(
         "flight_mode",
@@ -773,6 +776,7 @@ TRAITS: tuple[Entry, ...] = (
         "trait",
         "L1964-L1966",
         "A Shoot that destroys earns one free Shoot with that weapon.",
+        by_hand=FREE,
     ),
     _e(
         "fortunate",
@@ -845,6 +849,7 @@ MODS: tuple[Entry, ...] = (
         "mod",
         "L2021-L2022",
         '+6" to the upper range of its weapons (digest A23).',
+        by_hand="answer the range question with each band's top 6\" higher",
     ),
     _e("magnetic_coating", "Magnetic Coating", "mod", "L2024-L2025", "No rotation penalties.", by_hand=GEO),
     _e("optimised_thrusters", "Optimised Thrusters", "mod", "L2026-L2027", '+2" Move, +4" Boost.'),

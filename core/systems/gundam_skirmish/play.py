@@ -137,6 +137,11 @@ def chart_for(unit: Unit) -> dict[int, str]:
     return MS_CHART if unit.kind in ("mobile_suit", "mobile_armour", "mobile_fighter") else OTHER_CHART
 
 
+def trans_am(game: Game, s: int, gu: GameUnit) -> bool:
+    """Trans-Am is on in its player's first 3 turns: double Move and Boost, +2 DAM (L3218-L3224; A39)."""
+    return profile(gu).has("trans_am") and game.sides[s].resources.get("turns", 0) <= 3
+
+
 def integrity_left(gu: GameUnit) -> int:
     return gu.state.max_damage - gu.state.damage
 
@@ -149,8 +154,11 @@ def budget(unit: Unit) -> int:
     return 3 if unit.kind == "mobile_fighter" else 2
 
 
-def spend(ch: Changes, s: int, u: int, cost: int, what: str) -> None:
-    """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387)."""
+def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | None = None) -> str:
+    """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387).
+
+    Returns why the action fails when it does (Obsolete: a 6 before any action, L2958-L2962), else "".
+    """
     gu = ch.unit(s, u)
     if gu.state.destroyed or has(gu, "withdrawn"):
         raise ValueError(f"{gu.name} is out of the battle")
@@ -164,7 +172,7 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str) -> None:
         raise ValueError(f"{gu.name} is dug in: it can only switch Dig in! off (L2851-L2854)")
     used = gu.state.counters.get("actions", 0)
     if cost == 0:
-        return
+        return ""
     if used + cost > budget(profile(gu)):
         raise ValueError(
             f"{gu.name} has no {'Slow' if cost == 2 else 'Fast'} action left this turn (L384-L387)"
@@ -172,12 +180,24 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str) -> None:
     ch.counter(s, u, "actions", used + cost)
     if used + cost >= budget(profile(gu)):
         ch.set(_p(s, u, "activated"), True)
+    if dice is not None and profile(gu).has("obsolete"):
+        face = dice.roll(1, 6, "Obsolete")[0]
+        if face == 6:
+            return f"{gu.name} is Obsolete: a 6, the action fails (L2958-L2962)"
+    return ""
 
 
 def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> None:
     """A unit at 0 Integrity or hit in the Torso: Core Block, then the Destruction Table (L1132-L1145)."""
     gu = ch.unit(s, u)
     unit = profile(gu)
+    if unit.has("exam"):
+        face = dice.roll(1, 6, "EXAM System")[0]
+        if face >= 5:  # back to half Integrity, rounded down, at least 1 (L3261-L3263; A40)
+            ch.set(_p(s, u, "damage"), gu.state.max_damage - max(1, gu.state.max_damage // 2))
+            texts.append(f"EXAM System {face}: {gu.name} comes back at half Integrity (L3261-L3263)")
+            return
+        texts.append(f"EXAM System {face}: no effect")
     ch.set(_p(s, u, "destroyed"), True)
     if unit.has("core_block"):
         face = dice.roll(1, 6, "Core Block System")[0]
@@ -186,6 +206,10 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
             score_kill(ch, s, u)
             return
     face = dice.roll(1, 6, "Destruction Table")[0]
+    if face <= 3 and unit.pilot_has("fortunate"):
+        # Fortunate re-rolls the Destruction roll once (L1968-L1969); the app spends it on 1-3.
+        texts.append(f"Destruction Table {face}, re-rolled (Fortunate)")
+        face = dice.roll(1, 6, "Destruction Table (Fortunate)")[0]
     result = {1: "Instant Death", 2: "Major Injuries", 3: "Major Injuries", 4: "Minor Injuries"}.get(
         face, "Minor Injuries" if face == 5 else "Lucky Escape"
     )
@@ -439,7 +463,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         shots=w.shots,
         acc=acc,
         crit=w.crit,
-        dam=w.dam,
+        dam=w.dam + (2 if trans_am(game, s, a) else 0),
         penetration=penetration,
         extra_shots=inp.massed_fire + inp.heat_radiation,
         attack_rerolls=attack_rerolls(game, s, a, t, inp.higher, sees),
@@ -452,6 +476,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         levels=levels_of(t),
         chart_per_crit=2 if unit.pilot_has("controlled_aim") else 1,
         integrity_left=integrity_left(t),
+        elusive=target.pilot_has("elusive"),
     )
     return shot, w, {"cover": cover}
 
@@ -462,12 +487,19 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     s, u, a = game.unit(inp.attacker)
     ts, tu, t = game.unit(inp.target)
     ch = Changes(game)
-    spend(ch, s, u, 0 if inp.free else 1, "shoot")
+    if fail := spend(ch, s, u, 0 if inp.free else 1, "shoot", dice):
+        return ActionResult(changes=ch.list, text=fail)
     texts = [f"{a.name} shoots {t.name} with {w.name}"]
     if w.reload:
         ch.extra(s, u, "reload", {**a.state.extra.get("reload", {}), w.name: True})
     if inp.heat_radiation:
         take_damage(ch, s, u, inp.heat_radiation, dice, texts)
+    unit = profile(a)
+    if unit.has("poor_balance") and unit.ability_x("poor_balance") in ("", w.name):
+        face = dice.roll(1, 6, "Poor Balance")[0]
+        texts.append(f"Poor Balance {face}" + (": 1 damage to itself (L2978-L2979)" if face >= 5 else ""))
+        if face >= 5 and take_damage(ch, s, u, 1, dice, texts):
+            return ActionResult(changes=ch.list, text="; ".join(texts), detail={})
     detail: dict[str, Any] = {"cover": info["cover"]}
     if inp.volley:
         gate = dice.roll(1, 6, "Volley")[0]
@@ -476,6 +508,9 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
             texts.append(f"Volley {gate}: the shot fails (L1613)")
             return ActionResult(changes=ch.list, text="; ".join(texts), detail=detail)
     roll = roll_shot(shot, dice)
+    if roll.elusive == 6:
+        texts.append(f'Elusive 6: {t.name} moves 4" and ignores the attack (L3277-L3283)')
+        return ActionResult(changes=ch.list, text="; ".join(texts), detail={"attack": roll.attack})
     hits, crits = hit_count(roll.left)
     detail.update(
         attack=roll.attack,
@@ -625,7 +660,8 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
     s, u, a = game.unit(inp.attacker)
     ts, tu, t = game.unit(inp.target)
     ch = Changes(game)
-    spend(ch, s, u, 2, "aimed")
+    if fail := spend(ch, s, u, 2, "aimed", dice):
+        return ActionResult(changes=ch.list, text=fail)
     if w.reload:
         ch.extra(s, u, "reload", {**a.state.extra.get("reload", {}), w.name: True})
     faces = dice.roll(1, 6, "Aimed Shot")
@@ -728,6 +764,7 @@ class Striker(BaseModel):
     shield_success: int
     shield_rerolls: int
     unarmed: bool
+    elusive: bool = False  # the target ignores the strike on a 6, rolled before its defence (L3277-L3283)
 
 
 def cc_weapon(unit: Unit) -> tuple[str, int, int, int, int | None, int, bool]:
@@ -786,6 +823,7 @@ def striker(
         shield_success=shield_success,
         shield_rerolls=shield_rerolls,
         unarmed=unarmed,
+        elusive=uy.pilot_has("elusive"),
     )
 
 
@@ -881,7 +919,12 @@ def strike_dist(st: Striker) -> Dist[tuple[int, int]]:
             if q:
                 n, c = strip(h, st, shield)
                 out[(n * st.dam, c)] = out.get((n * st.dam, c), 0) + w * q
-    return Dist(out, hits.total * total)
+    d = Dist(out, hits.total * total)
+    if not st.elusive:
+        return d
+    weights = {k: 5 * w for k, w in d.weights.items()}
+    weights[(0, 0)] = weights.get((0, 0), 0) + d.total
+    return Dist(weights, 6 * d.total)
 
 
 def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict[str, Any]]:
@@ -902,6 +945,10 @@ def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict
             hits = _add_face(hits, f, st.acc)
     shield: list[int] = []
     ok = False
+    if st.elusive:
+        face = dice.roll(1, 6, f"{who}: Elusive")[0]
+        if face == 6:
+            return 0, 0, {"attack": faces, "rerolled": again, "flayer": flayer, "elusive": face}
     if st.shield_dice:
         shield = dice.roll(st.shield_dice, 6, f"{who}: Shield Bonus")
         ok = any(f >= st.shield_success for f in shield)
@@ -983,8 +1030,8 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     o = opts(game)
     charged = inp.charged or (inp.piercing_strike and o.piercing_is_charge)
     texts: list[str] = []
-    if inp.piercing_strike:
-        spend(ch, s, u, 2, "piercing")
+    if inp.piercing_strike and (fail := spend(ch, s, u, 2, "piercing", dice)):
+        return ActionResult(changes=ch.list, text=fail)
     if charged and (has(x, "wavering") or has(x, "routed")):
         gate = dice.roll(1, 6, "charge check (morale)")[0]
         if gate <= 3:  # L1549-L1550
@@ -1134,6 +1181,9 @@ class MoveInput(UnitInput):
     distance: int = Field(
         default=0, ge=0, le=60, description="Inches moved, for the log (measured on the table)."
     )
+    free: bool = Field(
+        default=False, description="A free Boost (Extra Tank, Red Comet, Hit & Run): no action spent."
+    )
 
 
 def move(game: Game, inp: MoveInput, dice: DiceSource) -> ActionResult:
@@ -1144,7 +1194,10 @@ def move(game: Game, inp: MoveInput, dice: DiceSource) -> ActionResult:
 
     mv, bst = movement_of(unit)
     ch = Changes(game)
-    spend(ch, s, u, 2 if inp.boost else 1, "move")
+    if fail := spend(ch, s, u, 0 if inp.free else 2 if inp.boost else 1, "move", dice):
+        return ActionResult(changes=ch.list, text=fail)
+    if trans_am(game, s, g):
+        mv, bst = 2 * mv, None if bst is None else 2 * bst
     limit = bst if inp.boost else mv
     if inp.boost and bst is None:
         raise ValueError(f"{g.name} cannot Boost (L904)")
@@ -1191,7 +1244,8 @@ def reload(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
     w = next(w for w in profile(g).weapons if w.name == name)
     slow = w.reload == "RS" or g.state.counters.get("arm", 0) >= 2
     ch = Changes(game)
-    spend(ch, s, u, 2 if slow else 1, "reload")
+    if fail := spend(ch, s, u, 2 if slow else 1, "reload", dice):
+        return ActionResult(changes=ch.list, text=fail)
     ch.extra(s, u, "reload", {**g.state.extra.get("reload", {}), name: False})
     return ActionResult(changes=ch.list, text=f"{g.name}: {'Slow' if slow else 'Quick'} Reload of {name}")
 
@@ -1214,7 +1268,8 @@ def switch(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
     if choice not in options:
         raise ValueError(f"{g.name} cannot equip '{choice}'")
     ch = Changes(game)
-    spend(ch, s, u, 1, "switch")
+    if fail := spend(ch, s, u, 1, "switch", dice):
+        return ActionResult(changes=ch.list, text=fail)
     ch.extra(s, u, "equipped", choice)
     shown = unit.close_combat.name if choice == "cc" and unit.close_combat else choice
     return ActionResult(changes=ch.list, text=f"{g.name} equips {shown}")
@@ -1224,7 +1279,8 @@ def idle(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     """Idle (Fast): nothing (L409-L413)."""
     s, u, g = game.unit(inp.unit)
     ch = Changes(game)
-    spend(ch, s, u, 1, "idle")
+    if fail := spend(ch, s, u, 1, "idle", dice):
+        return ActionResult(changes=ch.list, text=fail)
     return ActionResult(changes=ch.list, text=f"{g.name} waits")
 
 
@@ -1256,7 +1312,8 @@ def ability(game: Game, inp: AbilityInput, dice: DiceSource) -> ActionResult:
     if key == "mechanic":
         if not unit.pilot_has("mechanic") or "mechanic" in once:
             raise ValueError("Mechanic: a pilot with the trait, once per battle (L1978-L1979)")
-        spend(ch, s, u, 2, key)
+        if fail := spend(ch, s, u, 2, key, dice):
+            return ActionResult(changes=ch.list, text=fail)
         levels = [c for c in ("leg", "arm", "head") if g.state.counters.get(c, 0)]
         cat = inp.category or (levels[0] if len(levels) == 1 else "")
         if not cat:
@@ -1271,7 +1328,8 @@ def ability(game: Game, inp: AbilityInput, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{g.name} has no ability '{key}'")
     if entry.kind != "active" and key not in ("deploy_funnels",):
         raise ValueError(f"{entry.name} is passive: it works by itself (L402-L407)")
-    spend(ch, s, u, 0 if key == "dig_in" and has(g, "dig_in") else 1, key)
+    if fail := spend(ch, s, u, 0 if key == "dig_in" and has(g, "dig_in") else 1, key, dice):
+        return ActionResult(changes=ch.list, text=fail)
     if key in ("dig_in", "flight_mode"):
         on = not has(g, key)
         ch.condition(s, u, key, on)
@@ -1577,6 +1635,7 @@ def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     else:
         nxt = order_[0]
     ch.resource(nxt, "turn", 1)
+    ch.resource(nxt, "turns", game.sides[nxt].resources.get("turns", 0) + 1)
     ch.resource(nxt, "get_to_cover", 0)  # it lasted through the opponents' turns (L1478-L1483)
     gain = command_points(game, nxt)
     ch.resource(nxt, "cp", game.sides[nxt].resources.get("cp", 0) + gain)

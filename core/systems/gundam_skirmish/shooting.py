@@ -213,6 +213,7 @@ class Shot:
     levels: Levels = (0, 0, 0, 0)
     chart_per_crit: int = 1  # Controlled Aim: 2 (L1962)
     integrity_left: int = 1
+    elusive: bool = False  # a 6 on a D6 before the defence ignores the attack (L3277-L3283)
 
     def needs(self, position: int) -> tuple[int, int | None]:
         return die_needs(self.acc, self.crit, position)
@@ -350,7 +351,12 @@ def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
     """(hits left, criticals left) after the defend pool."""
     attack = pool_hits(shot)
     blocks = block_dist(shot)
-    return attack.combine(blocks, lambda h, b: hit_count(cancel_hits(h, b[0])))
+    left = attack.combine(blocks, lambda h, b: hit_count(cancel_hits(h, b[0])))
+    if not shot.elusive:
+        return left
+    weights = {k: 5 * w for k, w in left.weights.items()}  # Elusive: 1 in 6 the attack is ignored
+    weights[(0, 0)] = weights.get((0, 0), 0) + left.total
+    return Dist(weights, 6 * left.total)
 
 
 def shot_odds(shot: Shot) -> ShotOdds:
@@ -400,6 +406,7 @@ class ShotRoll:
     attack_rerolled: dict[int, int] = field(default_factory=dict)
     hits: Hits = NO_HITS
     shield_check: int | None = None
+    elusive: int | None = None
     defend: dict[str, list[int]] = field(default_factory=dict)
     defend_rerolled: dict[str, int] = field(default_factory=dict)
     blocks: Blocks = (0, 0, 0)
@@ -462,6 +469,10 @@ def roll_shot(shot: Shot, dice: DiceSource) -> ShotRoll:
     """Resolve the dice of a shot up to its damage (charts are rolled by the caller)."""
     out = ShotRoll()
     out.shots, out.attack, out.attack_rerolled, out.hits = roll_attack(shot, dice)
+    if shot.elusive:
+        out.elusive = dice.roll(1, 6, "Elusive")[0]
+        if out.elusive == 6:
+            return out
     groups = shot.groups
     if shot.shield_check and any(g.name == "shield" for g in groups):
         beam_armour = tuple(g for g in groups if g.name != "shield")
