@@ -346,6 +346,7 @@ SMALL_SHOTS = [
         groups=(DefendGroup("shield", 2, 5, own_reroll=True),),
         defend_rerolls=1,
     ),
+    Shot(shots=2, acc=3, crit=5, dam=2, groups=(DefendGroup("armour", 1, 5),), elusive=True),
 ]
 
 
@@ -503,3 +504,208 @@ def test_close_combat_through_the_layer() -> None:
     assert state(g, "0/l1").counters["arm"] == 0  # the critical was the hit stripped
     assert g.log[-1].text.endswith("Sample: Lancer falls back (L1006-L1009)")
     assert state(g, "0/l1").extra["equipped"] == "cc" and state(g, "1/t1").extra["equipped"] == "cc"
+
+
+def test_elusive_strike_odds_equal_brute_force() -> None:
+    st = Striker(
+        dice=1,
+        acc=3,
+        crit=5,
+        dam=2,
+        rerolls=0,
+        flayer=False,
+        armour=2,
+        shield_dice=1,
+        shield_success=6,
+        shield_rerolls=0,
+        unarmed=False,
+        elusive=True,
+    )
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        damage, crits, _ = roll_strike(st, d, "x")
+        return damage, crits
+
+    assert brute(run) == as_dict(strike_dist(st))
+
+
+# --- more of the book's procedures through the game ---------------------------------------------------
+
+
+def test_aimed_shot_odds_and_result() -> None:
+    """L875-L899: one die at ACC - 1 (min 2+): 5/6 with ACC 3+; with Arm Damage (ACC 5+) 1/2 (digest 5.2)."""
+    g = game()
+    aim = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "cover": "in_cover"}
+    assert odds(g, "aimed_shot", aim).facts["success"] == pytest.approx(5 / 6)  # in cover, but <P> shifts it
+    hurt = g.model_copy(deep=True)
+    hurt.sides[0].units[0].state.counters["arm"] = 1
+    assert odds(hurt, "aimed_shot", aim).facts["success"] == pytest.approx(1 / 2)
+    with pytest.raises(ValueError, match="Unobstructed"):
+        odds(g, "aimed_shot", {**aim, "weapon": "Head guns"})  # no <P>: In Cover stays In Cover
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "aimed_shot", aim, TypedDice([2]))
+    assert [c.value for c in asked.value.options] == ["leg", "arm", "head"]  # never Torso (L882-L884)
+    g = act(g, "aimed_shot", {**aim, "result": "head", "shield_break": "no"}, TypedDice([2]))
+    t = state(g, "1/t1")
+    assert (t.damage, t.counters["head"]) == (0, 1) and state(g, "0/l1").activated
+
+
+def test_volley_goes_through_half_the_time() -> None:
+    """L1606-L1619: 1-3 the Volley fails, 4+ a normal Shoot."""
+    a = [("g1", sample("gun_tank", weapons=[U.archetype_weapon("medium_calibre", "Howitzer", "M")]))]
+    a[0][1]["weapons"][0]["tags"] = ["V"]
+    g = game(a=a)
+    plain = odds(g, "shoot", {"attacker": "0/g1", "target": "1/t1", "target_sees_shooter": False})
+    volley = odds(g, "shoot", {"attacker": "0/g1", "target": "1/t1", "volley": True})
+    assert volley.facts["destroyed"] == pytest.approx(plain.facts["destroyed"] / 2)
+    assert (
+        Fraction(volley.tables["damage"].rows[0].exactly)
+        == (1 + Fraction(plain.tables["damage"].rows[0].exactly)) / 2
+    )
+    g = act(g, "shoot", {"attacker": "0/g1", "target": "1/t1", "volley": True}, TypedDice([3]))
+    assert g.log[-1].text.endswith("Volley 3: the shot fails (L1613)") and state(g, "1/t1").damage == 0
+
+
+def test_blast_hits_everything_within_six_inches() -> None:
+    """L1271-L1275: the same final damage to every other unit within 6\", no criticals."""
+    g = game()
+    g = act(g, "next_turn", {}, TypedDice([]))
+    # Missile rack: 2 shots 4+ crit 5+ 3 DAM <P>, given <B>.  The Lancer is the target, the Gun Tank near.
+    g = g.model_copy(deep=True)
+    g.sides[1].units[1].profile["weapons"][1]["tags"] = ["RQ", "P", "B"]
+    fire = {
+        "attacker": "1/h1",
+        "target": "0/l1",
+        "weapon": "Missile rack",
+        "blast": ["0/g1"],
+        "shield_break": "no",
+    }
+    # attack 4, 1: one hit (level 2, no crit); cover shifts to Unobstructed: 2 armour dice 1, 1;
+    # the shield's <P> check 2 fails.
+    g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 2]))
+    assert state(g, "0/l1").damage == 3 and state(g, "0/g1").damage == 3
+    assert "Blast: Sample: Gun Tank takes 3" in g.log[-1].text
+
+
+def test_shield_against_penetration_reading() -> None:
+    """A3: by default the shield rolls after a 4+ check (L660-L663); the other reading drops it (L1344)."""
+    g = game()
+    shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
+    assert "1 shield on 6+" in odds(g, "shoot", shot).summary
+    other = g.model_copy(update={"options": {**g.options, "shield_against_p": "ignored"}})
+    assert "shield" not in odds(other, "shoot", shot).summary
+
+
+def test_get_to_cover_and_concentrate_fire() -> None:
+    a = [("c1", sample("captain")), *[(f"l{i}", sample("lancer")) for i in range(3)]]
+    g = game(a=a)
+    g = g.model_copy(deep=True)
+    g.sides[0].resources["cp"] = 3
+    g = act(g, "order", {"side": 0, "order": "concentrate_fire"}, TypedDice([]))
+    assert g.sides[0].resources["concentrate_fire"] == 1
+    # Head guns, no <P>: in cover; the target sees the shooter but Concentrate Fire flanks (L1428-L1440)
+    o = odds(g, "shoot", {"attacker": "0/l0", "target": "1/t1", "weapon": "Head guns", "cover": "obstructed"})
+    assert o.summary.startswith("Head guns: hits on 5+, target obstructed")
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert g.sides[0].resources["concentrate_fire"] == 0
+
+
+def test_destruction_table_and_kill_points() -> None:
+    """L1132-L1145: at 0 Integrity the unit is removed; the pilot's Health and Mind follow the roll."""
+    a = [("l1", sample("lancer", pilot=U.Pilot(name="Ace", health=6, mind=6)))]
+    g = game(a=a)
+    g = act(g, "next_turn", {}, TypedDice([]))
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.damage = 5  # 1 Integrity left
+    fire = {
+        "attacker": "1/t1",
+        "target": "0/l1",
+        "weapon": "Machine gun",
+        "shield_break": "no",
+        "cover": "obstructed",
+    }
+    # 3 shots 4+: 4, 1, 1; 3 armour dice 1, 1, 1; 2 shield dice 1, 1; Destruction Table 2: Major Injuries
+    g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 2]))
+    t = state(g, "0/l1")
+    assert t.destroyed and t.extra["pilot"] == {"health": 2, "mind": 3}
+    assert g.sides[1].resources["destroyed"] == SYSTEM.unit_cost(SYSTEM.profile_model.model_validate(a[0][1]))
+    assert "Destruction Table 2: Major Injuries" in g.log[-1].text
+
+
+def test_exam_brings_the_unit_back() -> None:
+    pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])
+    a = [("l1", sample("lancer", pilot=pilot))]
+    g = game(a=a)
+    g = act(g, "next_turn", {}, TypedDice([]))
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.damage = 5
+    fire = {
+        "attacker": "1/t1",
+        "target": "0/l1",
+        "weapon": "Machine gun",
+        "shield_break": "no",
+        "cover": "obstructed",
+    }
+    g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 5]))  # EXAM 5: back to half (3 of 6)
+    t = state(g, "0/l1")
+    assert not t.destroyed and t.damage == 3
+
+
+def test_trans_am_adds_two_damage_in_the_first_three_turns() -> None:
+    pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["trans_am"])
+    g = game(a=[("l1", sample("lancer", pilot=pilot))])
+    shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
+    assert [r.value for r in odds(g, "shoot", shot).tables["damage"].rows][-1] == 5
+    for _ in range(6):
+        g = act(g, "next_turn", {}, TypedDice([]))
+    assert g.sides[0].resources["turns"] == 4
+    assert [r.value for r in odds(g, "shoot", shot).tables["damage"].rows][-1] == 3
+
+
+def test_obsolete_units_lose_an_action_on_a_six() -> None:
+    g = game(a=[("l1", sample("lancer", abilities=[U.Ability(key="obsolete")]))])
+    g = act(g, "idle", {"unit": "0/l1"}, TypedDice([6]))
+    assert g.log[-1].text == "Sample: Lancer is Obsolete: a 6, the action fails (L2958-L2962)"
+    assert state(g, "0/l1").counters["actions"] == 1
+
+
+def test_ambush_roll() -> None:
+    """L1258-L1264: 1 fails, 2-3 the opponent places it within 12\", 4+ exactly."""
+    para = sample("trooper", abilities=[U.Ability(key="parachute_pack")], ambush=True)
+    g = game(b=[("t1", para)])
+    assert state(g, "1/t1").conditions == ["reserve"]
+    g = act(g, "ambush", {"unit": "1/t1"}, TypedDice([1]))
+    assert state(g, "1/t1").conditions == ["reserve"]
+    g = act(g, "ambush", {"unit": "1/t1"}, TypedDice([2]))
+    assert state(g, "1/t1").conditions == [] and "the opponent places it" in g.log[-1].text
+    bad = U.Unit.model_validate(sample("trooper", ambush=True))
+    assert [v.rule for v in U.unit_violations(bad)] == ["ambush-means"]
+
+
+def test_missions_and_status_line() -> None:
+    g = game()
+    g = g.model_copy(update={"options": {**g.options, "mission": "skirmish"}})
+    g = act(g, "game_length", {}, TypedDice([3]))
+    assert g.options["turn_limit"] == 7  # D6 + 4 (L181)
+    lines = {line.label: line.value for line in SYSTEM.status(g)}
+    assert lines == {
+        "Game type": "Skirmish",
+        "Round": "1 of 7",
+        "Turn": "Feds",
+        "Enemy points destroyed": "Feds 0, Zeon 0",
+    }
+    obj = g.model_copy(update={"options": {**g.options, "mission": "objective", "turn_limit": 2}})
+    obj = act(obj, "objective", {"units": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
+    assert obj.log[-1].text == "Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1)"
+    obj = act(obj, "objective", {"units": ["1/t1"]}, TypedDice([]))
+    assert {line.label: line.value for line in SYSTEM.status(obj)}[
+        "Turns holding"
+    ] == "Feds 0, Zeon 2: Zeon wins"
+
+
+def test_next_round_is_the_next_turn() -> None:
+    g = game()
+    from core.game import next_round
+
+    with pytest.raises(ValueError, match="Next turn"):
+        next_round(g)
