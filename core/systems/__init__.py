@@ -36,7 +36,7 @@ SYSTEMS: tuple[SystemInfo, ...] = (
         rulebook="000_3e12d4cbd0c8f6da.txt",
         dice="d6",
         summary="Attack pools against armour and shield dice, damage charts, morale, campaigns.",
-        status="planned",
+        status="playable",
     ),
     SystemInfo(
         id="gunframe",
