@@ -165,7 +165,7 @@ def test_custom_unit_formula() -> None:
     assert [v.rule for v in U.unit_violations(priced)] == ["points-formula"]  # at most 50 over the formula
     assert U.unit_violations(u.model_copy(update={"points": 220})) == []
     # A character pilot adds 10 per rank (L1797), each heroic level 100 (L3211)
-    piloted = u.model_copy(update={"pilot": U.Pilot(name="Ace", rank=3)})
+    piloted = u.model_copy(update={"pilot": [U.Pilot(name="Ace", rank=3)]})
     assert SYSTEM.unit_cost(piloted) == 200
 
 
@@ -189,7 +189,7 @@ def test_carried_weapon_allowance_and_weapon_pack() -> None:
     assert U.unit_violations(picked) == []
     assert U.starting_weapon(picked) == "Rocket pod"
     # L2035-L2036: a Weapon Pack allows three
-    packed = three.model_copy(update={"pilot": U.Pilot(name="P", mods=["weapon_pack"])})
+    packed = three.model_copy(update={"pilot": [U.Pilot(name="P", mods=["weapon_pack"])]})
     assert U.unit_violations(packed) == []
     bad = picked.model_copy(update={"equipped": "Bazooka"})
     assert [v.rule for v in U.unit_violations(bad)] == ["equipped"]
@@ -217,7 +217,7 @@ def test_one_faction_per_army() -> None:
 
 
 def test_characters_pilot_mobile_suits_only_and_traits_once() -> None:
-    tank = U.Unit.model_validate(sample("gun_tank", pilot=U.Pilot(name="P", traits=["stoic", "stoic"])))
+    tank = U.Unit.model_validate(sample("gun_tank", pilot=[U.Pilot(name="P", traits=["stoic", "stoic"])]))
     assert [v.rule for v in U.unit_violations(tank)] == ["pilot-kind", "trait-twice"]
 
 
@@ -612,7 +612,7 @@ def test_get_to_cover_and_concentrate_fire() -> None:
 
 def test_destruction_table_and_kill_points() -> None:
     """L1132-L1145: at 0 Integrity the unit is removed; the pilot's Health and Mind follow the roll."""
-    a = [("l1", sample("lancer", pilot=U.Pilot(name="Ace", health=6, mind=6)))]
+    a = [("l1", sample("lancer", pilot=[U.Pilot(name="Ace", health=6, mind=6)]))]
     g = game(a=a)
     g = act(g, "next_turn", {}, TypedDice([]))
     g = g.model_copy(deep=True)
@@ -634,7 +634,7 @@ def test_destruction_table_and_kill_points() -> None:
 
 def test_exam_brings_the_unit_back() -> None:
     pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])
-    a = [("l1", sample("lancer", pilot=pilot))]
+    a = [("l1", sample("lancer", pilot=[pilot]))]
     g = game(a=a)
     g = act(g, "next_turn", {}, TypedDice([]))
     g = g.model_copy(deep=True)
@@ -653,7 +653,7 @@ def test_exam_brings_the_unit_back() -> None:
 
 def test_trans_am_adds_two_damage_in_the_first_three_turns() -> None:
     pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["trans_am"])
-    g = game(a=[("l1", sample("lancer", pilot=pilot))])
+    g = game(a=[("l1", sample("lancer", pilot=[pilot]))])
     shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
     assert [r.value for r in odds(g, "shoot", shot).tables["damage"].rows][-1] == 5
     for _ in range(6):

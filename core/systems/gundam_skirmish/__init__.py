@@ -203,8 +203,8 @@ class GundamSkirmish(RuleSystem):
                     note="equipped at the start" if w.name == start else "",
                 )
             )
-        if u.close_combat:
-            c = u.close_combat
+        if u.cc:
+            c = u.cc
             lines.append(
                 CardLine(
                     label=c.name,
@@ -212,27 +212,25 @@ class GundamSkirmish(RuleSystem):
                     f"{c.dam} DAM" + (" <PS>" if c.piercing_strike else ""),
                 )
             )
-        if u.shield:
-            g = SHIELDS[u.shield.grade]
+        if u.shield != "none":
+            g = SHIELDS[u.shield]
             lines.append(
                 CardLine(
                     label="Shield",
-                    value=f"{u.shield.grade.replace('_', ' ')}: +{g.dice} die "
+                    value=f"{u.shield.replace('_', ' ')}: +{g.dice} die "
                     f"<{g.success}+>, integrity {g.integrity}",
                 )
             )
-        if u.beam_defence:
-            d, s = BEAM_DEFENCE[u.beam_defence.grade]
-            lines.append(
-                CardLine(label=u.beam_defence.source.replace("_", " "), value=f"+{d} die <{s}+> vs Beam")
-            )
+        if u.beam_defence != "none":
+            d, s = BEAM_DEFENCE[u.beam_defence]
+            lines.append(CardLine(label="Beam defence", value=f"+{d} die <{s}+> vs Beam"))
         notes = []
         for a in u.abilities:
             e = ALL_ENTRIES["ability"][a.key]
             x = f" ({a.x})" if a.x else ""
             notes.append(f"{e.name}{x}: {e.help}" + (f" Players apply it: {e.by_hand}." if e.by_hand else ""))
-        if u.pilot:
-            p = u.pilot
+        if u.character:
+            p = u.character
             notes.append(
                 f"Pilot {p.name}, rank {p.rank}: " + ", ".join(ALL_ENTRIES["trait"][t].name for t in p.traits)
                 if p.traits
@@ -253,11 +251,11 @@ class GundamSkirmish(RuleSystem):
             "arm": 0,
             "head": 0,
             "actions": 0,
-            "shield": SHIELDS[u.shield.grade].integrity if u.shield else 0,
+            "shield": SHIELDS[u.shield].integrity if u.shield != "none" else 0,
         }
         extra: dict[str, Any] = {"equipped": starting_weapon(u), "reload": {}, "once": []}
-        if u.pilot:
-            extra["pilot"] = {"health": u.pilot.health, "mind": u.pilot.mind}
+        if u.character:
+            extra["pilot"] = {"health": u.character.health, "mind": u.character.mind}
         return UnitState(
             max_damage=integrity_of(u),
             counters=counters,

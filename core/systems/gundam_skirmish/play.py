@@ -364,9 +364,9 @@ def pick_weapon(gu: GameUnit, name: str, ask: bool = True) -> RangedWeapon:
 
 def beam_defence(unit: Unit) -> tuple[int, int] | None:
     """Dice and success of an I-field, GN field or beam shield (L666-L674; heroic I-Field, L3226-L3230)."""
-    if unit.beam_defence is not None:
-        return BEAM_DEFENCE[unit.beam_defence.grade]
-    if unit.pilot is not None and "i_field" in unit.pilot.heroic_mods:
+    if unit.beam_defence != "none":
+        return BEAM_DEFENCE[unit.beam_defence]
+    if unit.character is not None and "i_field" in unit.character.heroic_mods:
         value = armour_of(unit)[0]
         grade = (
             "light" if value <= 1 else "medium" if value <= 3 else "heavy" if value == 4 else "super_heavy"
@@ -379,7 +379,7 @@ def shield_usable(gu: GameUnit, sees: bool) -> bool:
     """Shield Bonus: shield integrity left, the shooter in sight, no Arm Damage or Flight Mode (L649-L654)."""
     unit = profile(gu)
     return (
-        unit.shield is not None
+        unit.shield != "none"
         and gu.state.counters.get("shield", 0) > 0
         and sees
         and gu.state.counters.get("arm", 0) == 0
@@ -444,8 +444,8 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
     dice += (-1 if cover == "unobstructed" else 0) + (0 if inp.range == "in_band" else 1)
     groups.append(DefendGroup("armour", max(0, dice), success))
     shield_check = False
-    if shield_usable(t, sees) and target.shield is not None:
-        grade = SHIELDS[target.shield.grade]
+    if shield_usable(t, sees):
+        grade = SHIELDS[target.shield]
         if not (penetration and opts(game).shield_against_p == "ignored"):
             groups.append(
                 DefendGroup("shield", grade.dice, grade.success, own_reroll=target.has("solid_defence"))
@@ -526,7 +526,7 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     damage, rolls = roll.damage, crits * shot.chart_per_crit
     texts.append(f"{hits} hit{'s' if hits != 1 else ''} through, {damage} damage, {crits} critical")
     target = profile(t)
-    if (damage or rolls) and target.shield is not None and not has(t, "shield_broken"):
+    if (damage or rolls) and target.shield != "none" and not has(t, "shield_broken"):
         answer = inp.shield_break
         if answer == "ask":
             raise NeedChoice(
@@ -685,7 +685,7 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
             [Choice(value=c, label=c.capitalize()) for c in room],
         )
     target = profile(t)
-    if target.shield is not None and not has(t, "shield_broken"):
+    if target.shield != "none" and not has(t, "shield_broken"):
         if inp.shield_break == "ask":
             raise NeedChoice(
                 "shield_break",
@@ -768,7 +768,7 @@ class Striker(BaseModel):
 
 
 def cc_weapon(unit: Unit) -> tuple[str, int, int, int, int | None, int, bool]:
-    w = unit.close_combat
+    w = unit.cc
     if w is None:
         u = UNARMED
         return "Unarmed", u.dex, u.attack, u.acc, u.crit, u.dam, True
@@ -804,8 +804,8 @@ def striker(
     if piercing:
         armour = max(1, armour - 1)  # L936-L938
     shield_dice = shield_success = 0
-    if uy.shield is not None and shield_usable(y, True):
-        grade = SHIELDS[uy.shield.grade]
+    if uy.shield != "none" and shield_usable(y, True):
+        grade = SHIELDS[uy.shield]
         shield_dice = max(1, grade.dice - 1) if piercing else grade.dice
         shield_success = grade.success
     shield_rerolls = int(x.state.counters.get("head", 0) > 0) + int(uy.has("solid_defence"))
@@ -970,7 +970,7 @@ def advantage_auto(game: Game, x: GameUnit, y: GameUnit, x_charged: bool, y_char
         return p.pilot_has("swift") or (rash and charged)
 
     def drawn(u: GameUnit) -> bool:
-        return profile(u).close_combat is None or u.state.extra.get("equipped") == "cc"
+        return profile(u).cc is None or u.state.extra.get("equipped") == "cc"
 
     ax, ay = auto(x, x_charged), auto(y, y_charged)
     if ax != ay:
@@ -1017,7 +1017,7 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
         if has(g, "dig_in") or profile(g).kind == "air_unit" or has(g, "flight_mode"):
             raise ValueError(f"{g.name} is never within close combat range (L1245, L2852)")
     if inp.piercing_strike:
-        w = profile(x).close_combat
+        w = profile(x).cc
         if w is None or not w.piercing_strike or x.state.extra.get("equipped") != "cc":
             raise ValueError("a Piercing Strike needs a <PS> weapon equipped (L931-L934)")
     return s, u, x, ts, tu, y
@@ -1080,7 +1080,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
             damage = max(0, damage - (2 if frame >= 4 else 1))
         dealt[step] = damage
         text = f"{ag.name} strikes: {damage} damage, {crits} critical"
-        if (damage or rolls_chart) and defender.shield is not None and not has(dg, "shield_broken"):
+        if (damage or rolls_chart) and defender.shield != "none" and not has(dg, "shield_broken"):
             answer = getattr(
                 inp, "defender_shield_break" if break_field == "shield_break" else "shield_break"
             )
@@ -1136,7 +1136,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     if alive:
         texts.append(" and ".join(alive) + " fall" + ("s" if len(alive) == 1 else "") + " back (L1006-L1009)")
     for side, idx, g in ((s, u, x), (ts, tu, y)):
-        if profile(g).close_combat is not None and not ch.unit(side, idx).state.destroyed:
+        if profile(g).cc is not None and not ch.unit(side, idx).state.destroyed:
             ch.extra(side, idx, "equipped", "cc")  # L1058-L1060
     return ActionResult(
         changes=ch.list, text=f"{x.name} and {y.name} fight: " + "; ".join(texts), detail=detail
@@ -1254,13 +1254,13 @@ def switch(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
     """Switch Weapon (Fast): equip another carried weapon or the close combat weapon (L424-L451)."""
     s, u, g = game.unit(inp.unit)
     unit = profile(g)
-    options = [*carried_names(unit), *(["cc"] if unit.close_combat else [])]
+    options = [*carried_names(unit), *(["cc"] if unit.cc else [])]
     current = g.state.extra.get("equipped", "")
     choice = inp.weapon or ""
     if not choice:
         others = [o for o in options if o != current]
         if len(others) != 1:
-            label = {"cc": unit.close_combat.name if unit.close_combat else "cc"}
+            label = {"cc": unit.cc.name if unit.cc else "cc"}
             raise NeedChoice(
                 "weapon", "Equip which weapon?", [Choice(value=o, label=label.get(o, o)) for o in others]
             )
@@ -1271,7 +1271,7 @@ def switch(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
     if fail := spend(ch, s, u, 1, "switch", dice):
         return ActionResult(changes=ch.list, text=fail)
     ch.extra(s, u, "equipped", choice)
-    shown = unit.close_combat.name if choice == "cc" and unit.close_combat else choice
+    shown = unit.cc.name if choice == "cc" and unit.cc else choice
     return ActionResult(changes=ch.list, text=f"{g.name} equips {shown}")
 
 

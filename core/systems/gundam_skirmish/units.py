@@ -20,7 +20,6 @@ from core.systems.gundam_skirmish.catalogue import (
     CLOSE,
     RANGED,
     SHIELDS,
-    Grade,
     WeaponClass,
     WeaponTag,
 )
@@ -176,26 +175,7 @@ class CloseCombatWeapon(BaseModel):
     piercing_strike: bool = Field(default=False, description="<PS>: may make a Piercing Strike (L931-L939).")
 
 
-class Shield(BaseModel):
-    """Shield (i): its type sets its bonus dice, their success and its integrity (L804-L853)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    grade: Grade = Field(
-        description="Light: 1 die on 6, integrity 2; Medium: 2 on 5+, 3; Heavy: 3 on 4+, 4; "
-        "Super heavy: 4 on 3+, 5 (L804-L853)."
-    )
-
-
-class BeamDefence(BaseModel):
-    """An I-field, GN field or beam shield: extra dice against Beam weapons only (L656-L674)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    source: Literal["i_field", "gn_field", "beam_shield"] = Field(description="What gives the dice.")
-    grade: Grade = Field(
-        description="Light 1 die on 6, Medium 2 on 5+, Heavy 3 on 4+, Super heavy 4 on 4+ (L666-L674)."
-    )
+ShieldChoice = Literal["none", "light", "medium", "heavy", "super_heavy"]
 
 
 class Ability(BaseModel):
@@ -263,13 +243,20 @@ class Unit(BaseModel):
     weapons: list[RangedWeapon] = Field(
         default_factory=list, max_length=12, description="Ranged weapons (h)."
     )
-    close_combat: CloseCombatWeapon | None = Field(
-        default=None,
-        description="Its one type of close combat weapon (L2754-L2755); empty: Unarmed in melee.",
+    close_combat: list[CloseCombatWeapon] = Field(
+        default_factory=list,
+        max_length=1,
+        description="Its one type of close combat weapon (L2754-L2755); none: Unarmed in melee (L1063).",
     )
-    shield: Shield | None = Field(default=None, description="Shield (i), if any.")
-    beam_defence: BeamDefence | None = Field(
-        default=None, description="I-field, GN field or beam shield, if any."
+    shield: ShieldChoice = Field(
+        default="none",
+        description="Shield (i): Light 1 die on 6, integrity 2; Medium 2 on 5+, 3; Heavy 3 on 4+, 4; "
+        "Super heavy 4 on 3+, 5 (L804-L853).",
+    )
+    beam_defence: ShieldChoice = Field(
+        default="none",
+        description="I-field, GN field or beam shield grade, dice against Beam weapons: Light 1 on 6, "
+        "Medium 2 on 5+, Heavy 3 on 4+, Super heavy 4 on 4+ (L666-L674).",
     )
     abilities: list[Ability] = Field(default_factory=list, max_length=12, description="Abilities (j).")
     carried: list[str] = Field(
@@ -290,7 +277,19 @@ class Unit(BaseModel):
     ambush: bool = Field(
         default=False, description="Held back to Ambush (L144-L151, L1253-L1255); needs a means (digest A47)."
     )
-    pilot: Pilot | None = Field(default=None, description="A character pilot, if any (L1791-L1812).")
+    pilot: list[Pilot] = Field(
+        default_factory=list, max_length=1, description="A character pilot, if any (L1791-L1812)."
+    )
+
+    @property
+    def cc(self) -> CloseCombatWeapon | None:
+        """Its close combat weapon, if any."""
+        return self.close_combat[0] if self.close_combat else None
+
+    @property
+    def character(self) -> Pilot | None:
+        """Its character pilot, if any."""
+        return self.pilot[0] if self.pilot else None
 
     def has(self, key: str) -> bool:
         """Whether the unit has an ability (packs count only when chosen, L2972)."""
@@ -299,12 +298,12 @@ class Unit(BaseModel):
         if key == "parachute_pack" and self.pack == "weapon":
             return False
         return any(a.key == key for a in self.abilities) or (
-            self.pilot is not None and key in {*self.pilot.mods, *self.pilot.heroic_mods}
+            self.character is not None and key in {*self.character.mods, *self.character.heroic_mods}
         )
 
     def pilot_has(self, key: str) -> bool:
         """Whether its pilot has a trait or heroic trait."""
-        return self.pilot is not None and key in {*self.pilot.traits, *self.pilot.heroic_traits}
+        return self.character is not None and key in {*self.character.traits, *self.character.heroic_traits}
 
     def ability_x(self, key: str) -> str:
         return next((a.x for a in self.abilities if a.key == key), "")
@@ -376,12 +375,12 @@ def formula_cost(unit: Unit) -> int:
     >>> u = Unit(name="X", factions=["EFF"], move=4, boost=8, integrity=6, armour=Armour(dice=3, success=4))
     >>> formula_cost(u)
     130
-    >>> formula_cost(u.model_copy(update={"shield": Shield(grade="medium")}))
+    >>> formula_cost(u.model_copy(update={"shield": "medium"}))
     170
     """
     cost = (unit.move + unit.integrity + unit.armour.dice) * 10
-    if unit.shield is not None:
-        cost += SHIELDS[unit.shield.grade].points
+    if unit.shield != "none":
+        cost += SHIELDS[unit.shield].points
     return cost
 
 
@@ -393,8 +392,8 @@ def base_points(unit: Unit) -> int:
 def unit_cost(unit: Unit) -> int:
     """Points in an army: the unit, plus 10 per character rank (L1797) and 100 per heroic level (L3211)."""
     cost = base_points(unit)
-    if unit.pilot is not None:
-        cost += 10 * unit.pilot.rank + 100 * unit.pilot.heroic_levels
+    if unit.character is not None:
+        cost += 10 * unit.character.rank + 100 * unit.character.heroic_levels
     return cost
 
 
@@ -427,6 +426,8 @@ def unit_violations(unit: Unit) -> list[Violation]:
         bad("carried-max", f"{len(chosen)} carried weapons taken; at most {allowance}", "L431, L2035-L2036")
     if unit.equipped and unit.equipped not in chosen:
         bad("equipped", f"'{unit.equipped}' is not among the carried weapons taken", "L434")
+    if any(a.key in ("beam_shield", "i_field") for a in unit.abilities) and unit.beam_defence == "none":
+        bad("beam-defence", "set the grade of its I-field or beam shield", "L2816-L2825")
     if unit.kind == "mobile_fighter" and unit.weapons:
         bad("fighter-ranged", "a mobile fighter takes no ranged weapons", "L1320-L1321")
     if unit.command and not (unit.command_tag or unit.pilot_has("commander")):
@@ -468,8 +469,8 @@ def unit_violations(unit: Unit) -> list[Violation]:
                 f"{unit.points} points is outside the custom-unit formula's {low} to {low + 50}",
                 "L2758-L2765",
             )
-    if unit.pilot is not None:
-        p = unit.pilot
+    if unit.character is not None:
+        p = unit.character
         if unit.kind not in ("mobile_suit", "mobile_fighter"):
             bad("pilot-kind", "characters pilot mobile suits only", "L1802")
         if len(set(p.traits)) != len(p.traits):
