@@ -612,7 +612,7 @@ def test_get_to_cover_and_concentrate_fire() -> None:
 
 def test_destruction_table_and_kill_points() -> None:
     """L1132-L1145: at 0 Integrity the unit is removed; the pilot's Health and Mind follow the roll."""
-    a = [("l1", sample("lancer", pilot=[U.Pilot(name="Ace", health=6, mind=6)]))]
+    a = [("l1", sample("lancer", pilot=[U.Pilot(name="Ace", health=6, mind=6)])), ("g1", sample("gun_tank"))]
     g = game(a=a)
     g = act(g, "next_turn", {}, TypedDice([]))
     g = g.model_copy(deep=True)
@@ -630,6 +630,8 @@ def test_destruction_table_and_kill_points() -> None:
     assert t.destroyed and t.extra["pilot"] == {"health": 2, "mind": 3}
     assert g.sides[1].resources["destroyed"] == SYSTEM.unit_cost(SYSTEM.profile_model.model_validate(a[0][1]))
     assert "Destruction Table 2: Major Injuries" in g.log[-1].text
+    # One of the Feds' two units is gone: half their force, so the other checks morale (L1602; A34)
+    assert state(g, "0/g1").conditions == ["morale_due"] and g.sides[0].resources["halved"] == 1
 
 
 def test_exam_brings_the_unit_back() -> None:

@@ -114,6 +114,9 @@ RESOURCES: tuple[ResourceDef, ...] = (
     ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
     ResourceDef(key="held", label="Objective turns", help="Turns it held the objective (L192-L203)."),
     ResourceDef(key="quarters", label="Quarters held", help="Territory, counted on the table (L205-L218)."),
+    ResourceDef(
+        key="halved", label="Down to half", max=1, help="Its morale check at half strength is made (L1602)."
+    ),
     ResourceDef(key="concentrate_fire", label="Concentrate Fire", max=1, help="This turn (L1428)."),
     ResourceDef(key="get_to_cover", label="Get to cover!", max=1, help="Until its next turn (L1478)."),
 )

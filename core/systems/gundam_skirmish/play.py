@@ -229,11 +229,20 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
 
 
 def score_kill(ch: Changes, s: int, u: int) -> None:
-    """Points destroyed go to every other side's tally (Skirmish counts them, L179-L190)."""
+    """Points destroyed go to every other side's tally (Skirmish counts them, L179-L190).
+
+    When a force is down to half its units or fewer, every unit left in it checks morale, once (L1602; A34).
+    """
     points = unit_cost(profile(ch.unit(s, u)))
     for other, side in enumerate(ch.game.sides):
         if other != s:
             ch.resource(other, "destroyed", side.resources.get("destroyed", 0) + points)
+    units = ch.game.sides[s].units
+    left = [i for i, g in enumerate(units) if not g.state.destroyed and not has(g, "withdrawn")]
+    if 2 * len(left) <= len(units) and not ch.game.sides[s].resources.get("halved", 0):
+        ch.resource(s, "halved", 1)
+        for i in left:
+            ch.condition(s, i, "morale_due", True)
 
 
 def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, texts: list[str]) -> bool:
