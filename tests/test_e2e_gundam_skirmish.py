@@ -71,6 +71,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.select_option("#pick-attacker", "0/u1")
     page.select_option("#pick-target", "1/u1")
     page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
+    page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")
     answer(

@@ -246,10 +246,10 @@ def test_penetration_shot_through_the_layer_with_undo() -> None:
         act(
             g,
             "shoot",
-            {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"},
+            {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "shield_break": "ask"},
             TypedDice([6, 6, 4, 6]),
         )
-    assert asked.value.field == "shield_break"
+    assert asked.value.field == "shield_break"  # asked once the damage is known (A12)
     g = act(
         g,
         "shoot",
@@ -711,3 +711,19 @@ def test_next_round_is_the_next_turn() -> None:
 
     with pytest.raises(ValueError, match="Next turn"):
         next_round(g)
+
+
+def test_acting_without_the_turn_tracker() -> None:
+    """Players who do not use 'Next turn' can still act; once turns are tracked, only the player in turn."""
+    g = new_game(
+        "g",
+        "Test",
+        [
+            ("Feds", squad("a", "Feds", ("l1", sample("lancer")))),
+            ("Zeon", squad("b", "Zeon", ("t1", sample("trooper")))),
+        ],
+    )
+    g = act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
+    g = act(g, "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="not Zeon's turn"):
+        act(g, "idle", {"unit": "1/t1"}, TypedDice([]))

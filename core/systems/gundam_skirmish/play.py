@@ -164,7 +164,8 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
         raise ValueError(f"{gu.name} is out of the battle")
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
-    if cost and ch.game.sides[s].resources.get("turn", 0) != 1:
+    tracking = any(side.resources.get("turn", 0) for side in ch.game.sides)
+    if cost and tracking and ch.game.sides[s].resources.get("turn", 0) != 1:
         raise ValueError(f"it is not {ch.game.sides[s].name}'s turn (L294-L297)")
     if has(gu, "no_actions"):
         raise ValueError(f"{gu.name} can take no actions this turn")
@@ -332,7 +333,11 @@ class ShootInput(BaseModel):
         max_length=12,
         description='Other units within 6" of the target, for a <B> weapon.',
     )
-    shield_break: Ask = Field(default="ask", description="The target breaks its shield (L1121-L1128).")
+    shield_break: Ask = Field(
+        default="no",
+        description="The target breaks its shield to halve the damage and cancel the chart rolls "
+        "(L1121-L1128); 'ask': the app asks once the damage is known (A12).",
+    )
     free: bool = Field(
         default=False, description="A free Shoot (Fierce, Blitzkrieg, Responsive): no action spent."
     )
@@ -753,9 +758,12 @@ class CloseInput(BaseModel):
     pursuit: bool = Field(
         default=False, description="A mobile fighter's Pursuit (+1 die, free, L1331-L1339)."
     )
-    shield_break: Ask = Field(default="ask", description="The unit breaks its shield when struck.")
+    shield_break: Ask = Field(
+        default="no", description="The unit breaks its shield when struck; 'ask': once the damage is known."
+    )
     defender_shield_break: Ask = Field(
-        default="ask", description="The defender breaks its shield when struck."
+        default="no",
+        description="The defender breaks its shield when struck; 'ask': once the damage is known.",
     )
 
 
