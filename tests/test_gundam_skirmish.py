@@ -479,6 +479,20 @@ def test_advantage_examples() -> None:
             shield_rerolls=0,
             unarmed=False,
         ),
+        Striker(
+            dice=2,
+            acc=3,
+            crit=5,
+            dam=2,
+            rerolls=0,
+            flayer=False,
+            armour=1,
+            shield_dice=0,
+            shield_success=0,
+            shield_rerolls=0,
+            unarmed=False,
+            movable_frame=True,
+        ),
     ],
 )
 def test_strike_odds_equal_brute_force(st: Striker) -> None:

@@ -50,6 +50,7 @@ from core.systems.gundam_skirmish.shooting import (
     DefendGroup,
     Levels,
     Shot,
+    after_pool,
     hit_count,
     roll_chart,
     roll_shot,
@@ -782,6 +783,7 @@ class Striker(BaseModel):
     shield_rerolls: int
     unarmed: bool
     elusive: bool = False  # the target ignores the strike on a 6, rolled before its defence (L3277-L3283)
+    movable_frame: bool = False  # the target's Movable Frame against 3 or more damage (L2952-L2956)
 
 
 def cc_weapon(unit: Unit) -> tuple[str, int, int, int, int | None, int, bool]:
@@ -841,6 +843,7 @@ def striker(
         shield_rerolls=shield_rerolls,
         unarmed=unarmed,
         elusive=uy.pilot_has("elusive"),
+        movable_frame=uy.has("movable_frame"),
     )
 
 
@@ -935,8 +938,12 @@ def strike_dist(st: Striker) -> Dist[tuple[int, int]]:
         for shield, q in ((True, ok), (False, total - ok)):
             if q:
                 n, c = strip(h, st, shield)
-                out[(n * st.dam, c)] = out.get((n * st.dam, c), 0) + w * q
-    d = Dist(out, hits.total * total)
+                pool = n * st.dam
+                faces = range(1, 7) if st.movable_frame and pool >= 3 else [None]
+                for face in faces:
+                    key = (after_pool(pool, 0, face), c)
+                    out[key] = out.get(key, 0) + w * q * (6 // len(faces))
+    d = Dist(out, hits.total * total * 6)
     if not st.elusive:
         return d
     weights = {k: 5 * w for k, w in d.weights.items()}
@@ -975,7 +982,12 @@ def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict
             shield += more
             ok = any(f >= st.shield_success for f in more)
     n, c = strip(hits, st, ok)
-    return n * st.dam, c, {"attack": faces, "rerolled": again, "flayer": flayer, "shield": shield}
+    damage = n * st.dam
+    frame: list[int] = []
+    if st.movable_frame and damage >= 3:
+        frame = dice.roll(1, 6, f"{who}: Movable Frame")
+        damage = after_pool(damage, 0, frame[0])
+    return damage, c, {"attack": faces, "rerolled": again, "flayer": flayer, "shield": shield, "frame": frame}
 
 
 def advantage_auto(game: Game, x: GameUnit, y: GameUnit, x_charged: bool, y_charged: bool) -> int:
@@ -1092,9 +1104,6 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         detail[f"strike{step}"] = faces
         rolls_chart = crits * (2 if profile(ag).pilot_has("controlled_aim") else 1)
         defender = profile(dg)
-        if defender.has("movable_frame") and damage >= 3:
-            frame = dice.roll(1, 6, "Movable Frame")[0]
-            damage = max(0, damage - (2 if frame >= 4 else 1))
         dealt[step] = damage
         text = f"{ag.name} strikes: {damage} damage, {crits} critical"
         if (damage or rolls_chart) and defender.shield != "none" and not has(dg, "shield_broken"):
