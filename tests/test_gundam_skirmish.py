@@ -741,3 +741,57 @@ def test_acting_without_the_turn_tracker() -> None:
     g = act(g, "next_turn", {}, TypedDice([]))
     with pytest.raises(ValueError, match="not Zeon's turn"):
         act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
+
+
+def _enumerate_act(g: Game, action: str, raw: dict[str, Any]) -> dict[tuple[int, int, bool, bool], Fraction]:
+    """(damage to 0/l1, damage to 1/t1, destroyed, destroyed) over every face sequence the action reads."""
+    out: dict[tuple[int, int, bool, bool], Fraction] = {}
+    stack: list[list[int]] = [[]]
+    while stack:
+        faces = stack.pop()
+        try:
+            after = act(g, action, raw, TypedDice(faces))
+        except NeedMoreDice:
+            stack.extend([*faces, f] for f in range(1, 7))
+            continue
+        x, y = state(after, "0/l1"), state(after, "1/t1")
+        key = (
+            x.damage - state(g, "0/l1").damage,
+            y.damage - state(g, "1/t1").damage,
+            x.destroyed,
+            y.destroyed,
+        )
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 6 ** len(faces))
+    return out
+
+
+@pytest.mark.parametrize("setup", ["plain", "hurt", "unarmed"])
+def test_close_combat_odds_equal_every_face_sequence(setup: str) -> None:
+    """The combat's odds (both strikes, charts between them, destruction) against its own resolution."""
+    swift = [U.Pilot(name="Quick", traits=["swift"])]  # Advantage without a roll (L1999-L2000)
+    lancer = sample(
+        "lancer", pilot=swift, shield="none", close_combat=[U.archetype_close("heat_hawk", "Axe")]
+    )
+    trooper = sample("trooper", shield="none", close_combat=[U.archetype_close("claws", "Claws")])
+    if setup == "unarmed":
+        trooper = sample("trooper", shield="none", close_combat=[])
+    g = game(a=[("l1", lancer)], b=[("t1", trooper)])
+    if setup == "hurt":
+        g = g.model_copy(deep=True)
+        g.sides[1].units[0].state.damage = 3  # 3 Integrity left: the first strike may destroy it
+    fight = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
+    o = odds(g, "close_combat", fight)
+    got = _enumerate_act(g, "close_combat", fight)
+    to_y: dict[int, Fraction] = {}
+    to_x: dict[int, Fraction] = {}
+    for (dx, dy, _, _), p in got.items():
+        to_x[dx] = to_x.get(dx, Fraction(0)) + p
+        to_y[dy] = to_y.get(dy, Fraction(0)) + p
+    assert {
+        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Trooper"].rows if r.exactly != "0/1"
+    } == to_y
+    assert {
+        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Lancer"].rows if r.exactly != "0/1"
+    } == to_x
+    assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
+    assert o.facts["Sample: Lancer destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))

@@ -21,6 +21,7 @@ player answers it in the action's form.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -51,6 +52,7 @@ from core.systems.gundam_skirmish.shooting import (
     Levels,
     Shot,
     after_pool,
+    chart_dist,
     hit_count,
     roll_chart,
     roll_shot,
@@ -492,6 +494,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         chart_per_crit=2 if unit.pilot_has("controlled_aim") else 1,
         integrity_left=integrity_left(t),
         elusive=target.pilot_has("elusive"),
+        fortunate=target.pilot_has("fortunate"),
     )
     return shot, w, {"cover": cover}
 
@@ -795,8 +798,9 @@ def cc_weapon(unit: Unit) -> tuple[str, int, int, int, int | None, int, bool]:
 
 
 def striker(
-    game: Game, x: GameUnit, y: GameUnit, charged: bool, flank: bool, inp: CloseInput, first: bool
+    game: Game, xs: int, x: GameUnit, y: GameUnit, charged: bool, flank: bool, inp: CloseInput, first: bool
 ) -> Striker:
+    """The strike of ``x`` (of side ``xs``) on ``y``; ``first``: x is the unit that made the action."""
     ux, uy = profile(x), profile(y)
     _, _, attack, acc, crit, dam, unarmed = cc_weapon(ux)
     if uy.has("beam_jitte"):
@@ -1099,7 +1103,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         if ag.state.destroyed:
             texts.append(f"{ag.name} is destroyed and cannot strike back (A14)")
             break
-        st = striker(ch.game, ag, dg, chg, flank, inp, ag.key == x.key and as_ == s)
+        st = striker(ch.game, as_, ag, dg, chg, flank, inp, ag.key == x.key and as_ == s)
         damage, crits, faces = roll_strike(st, dice, ag.name)
         detail[f"strike{step}"] = faces
         rolls_chart = crits * (2 if profile(ag).pilot_has("controlled_aim") else 1)
@@ -1169,25 +1173,136 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     )
 
 
+CombatOutcome = tuple[int, int, bool, bool]  # damage to the first and the second striker, destroyed
+
+
+def _chart_after(gu: GameUnit, rolls: int) -> list[tuple[Levels, Fraction]]:
+    """Chart levels of ``gu`` after ``rolls`` rolls (its own levels when none)."""
+    if not rolls:
+        return [(levels_of(gu), Fraction(1))]
+    unit = profile(gu)
+    return list(
+        chart_dist(chart_for(unit), levels_of(gu), rolls, unit.pilot_has("fortunate")).probabilities()
+    )
+
+
+def _torso_p(gu: GameUnit, rolls: int) -> Fraction:
+    return sum((q for lv, q in _chart_after(gu, rolls) if lv[3]), Fraction(0))
+
+
+def _with_levels(gu: GameUnit, lv: Levels) -> GameUnit:
+    counters = {**gu.state.counters, "leg": lv[0], "arm": lv[1], "head": lv[2]}
+    return gu.model_copy(update={"state": gu.state.model_copy(update={"counters": counters})})
+
+
+def combat_outcomes(
+    game: Game,
+    order: tuple[tuple[int, GameUnit, bool, bool, bool], tuple[int, GameUnit, bool, bool, bool]],
+    inp: CloseInput,
+) -> dict[CombatOutcome, Fraction]:
+    """Exact outcomes of both strikes in this order, as :func:`close_combat` resolves them.
+
+    ``order`` holds, for the first and the second striker: side, unit, charged, flank, made the action.
+    The first strike's Damage Chart results change the second striker (A14: a destroyed unit does not
+    strike back); an Unarmed striker's damage is applied only if it does not win (L1069-L1070; A15).
+    """
+    (fs, f, f_chg, f_flank, f_act), (ss, s_, s_chg, s_flank, s_act) = order
+    out: dict[CombatOutcome, Fraction] = {}
+
+    def add(key: CombatOutcome, p: Fraction) -> None:
+        if p:
+            out[key] = out.get(key, Fraction(0)) + p
+
+    st1 = striker(game, fs, f, s_, f_chg, f_flank, inp, f_act)
+    ca_f = 2 if profile(f).pilot_has("controlled_aim") else 1
+    ca_s = 2 if profile(s_).pilot_has("controlled_aim") else 1
+    left_f, left_s = integrity_left(f), integrity_left(s_)
+    for (d1, c1), p1 in strike_dist(st1).probabilities():
+        r1 = c1 * ca_f
+        if st1.unarmed:
+            seconds = [(s_, p1)]
+        elif d1 >= left_s:
+            add((0, d1, False, True), p1)
+            continue
+        else:
+            seconds = []
+            for lv, q in _chart_after(s_, r1):
+                if lv[3]:
+                    add((0, d1, False, True), p1 * q)
+                else:
+                    seconds.append((_with_levels(s_, lv), p1 * q))
+        for s2, p in seconds:
+            st2 = striker(game, ss, s2, f, s_chg, s_flank, inp, s_act)
+            for (d2, c2), p2 in strike_dist(st2).probabilities():
+                r2 = c2 * ca_s
+                f_wins, s_wins = d1 > d2, d2 > d1
+                # damage on the first striker
+                if st2.unarmed and s_wins:
+                    f_branches = [(0, False, Fraction(1))]
+                elif d2 >= left_f:
+                    f_branches = [(d2, True, Fraction(1))]
+                else:
+                    t = _torso_p(f, r2)
+                    f_branches = [(d2, True, t), (d2, False, 1 - t)]
+                # an Unarmed first striker's damage, applied at the end unless it won
+                if not st1.unarmed:
+                    s_branches = [(d1, False, Fraction(1))]
+                elif f_wins:
+                    s_branches = [(0, False, Fraction(1))]
+                elif d1 >= left_s:
+                    s_branches = [(d1, True, Fraction(1))]
+                else:
+                    t = _torso_p(s_, r1)
+                    s_branches = [(d1, True, t), (d1, False, 1 - t)]
+                for df, dead_f, pf in f_branches:
+                    for ds, dead_s, ps in s_branches:
+                        add((df, ds, dead_f, dead_s), p * p2 * pf * ps)
+    return out
+
+
+def _as_dist(weights: dict[Any, Fraction]) -> Dist[Any]:
+    den = 1
+    for v in weights.values():
+        den = den * v.denominator // math.gcd(den, v.denominator)
+    return Dist({k: int(v * den) for k, v in weights.items() if v}, den)
+
+
 def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
-    """Exact chance of Advantage and of each strike's damage, each strike taken on its own."""
-    _, _, x, _, _, y = close_setup(game, inp)
+    """Exact odds of the whole combat: Advantage, both strikes in their order, destruction, the winner."""
+    s, _, x, ts, _, y = close_setup(game, inp)
     charged = inp.charged or (inp.piercing_strike and opts(game).piercing_is_charge)
     auto = advantage_auto(game, x, y, charged, inp.defender_charged)
     if auto:
         p = Fraction(1 if auto > 0 else 0)
     else:
         p = advantage_p(*advantage_totals(x, y, charged, inp.defender_charged))
-    mine = strike_dist(striker(game, x, y, charged, inp.flank, inp, True))
-    theirs = strike_dist(striker(game, y, x, inp.defender_charged, inp.defender_flank, inp, False))
+    xs_ = (s, x, charged, inp.flank, True)
+    ys_ = (ts, y, inp.defender_charged, inp.defender_flank, False)
+    # (damage to x, damage to y, x destroyed, y destroyed)
+    total: dict[CombatOutcome, Fraction] = {}
+    if p:
+        for (dx, dy, kx, ky), q in combat_outcomes(game, (xs_, ys_), inp).items():
+            total[(dx, dy, kx, ky)] = total.get((dx, dy, kx, ky), Fraction(0)) + p * q
+    if p != 1:
+        for (dy, dx, ky, kx), q in combat_outcomes(game, (ys_, xs_), inp).items():
+            total[(dx, dy, kx, ky)] = total.get((dx, dy, kx, ky), Fraction(0)) + (1 - p) * q
+    gate = charged and (has(x, "wavering") or has(x, "routed"))
+    if gate:  # a D6 of 1-3 and the charge does not happen (L1549-L1550)
+        total = {k: v / 2 for k, v in total.items()}
+        total[(0, 0, False, False)] = total.get((0, 0, False, False), Fraction(0)) + Fraction(1, 2)
+    joint = _as_dist(total)
     return ActionOdds(
         tables={
-            f"damage {x.name} deals": table(mine.map(lambda k: k[0])),
-            f"damage {y.name} deals": table(theirs.map(lambda k: k[0])),
-            f"critical hits of {x.name}": table(mine.map(lambda k: k[1])),
+            "damage": table(joint.map(lambda k: k[0] + k[1])),
+            f"damage to {y.name}": table(joint.map(lambda k: k[1])),
+            f"damage to {x.name}": table(joint.map(lambda k: k[0])),
         },
-        facts={"advantage": float(p)},
-        summary="Each strike on its own; the second one only happens if its unit survives the first.",
+        facts={
+            "advantage": float(p),
+            "destroyed": float(sum((v for k, v in total.items() if k[3]), Fraction(0))),
+            f"{x.name} destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
+        },
+        summary="Both strikes in Advantage order; Shield Breaks not counted.",
     )
 
 

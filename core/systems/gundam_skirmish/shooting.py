@@ -148,11 +148,12 @@ def chart_step(levels: Levels, category: str) -> Levels:
     return (out[0], out[1], out[2], out[3])
 
 
-def chart_dist(chart: dict[int, str], levels: Levels, rolls: int) -> Dist[Levels]:
+def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
     """Exact chart levels after ``rolls`` rolls, each rolled again until it lands on a category with room.
 
     Rolling again until a face with room comes up picks each such face with equal chance.
-    A Torso (Cockpit) result destroys the unit (L1236-L1239), so rolling stops there.
+    A Torso (Cockpit) result destroys the unit (L1236-L1239), so rolling stops there.  A Fortunate
+    pilot rolls a Torso result again once (L1968-L1969).
 
     >>> d = chart_dist(MS_CHART, (0, 0, 1, 0), 1)  # Head already damaged: 5 rolls again
     >>> d.probability((0, 0, 1, 1))
@@ -165,13 +166,18 @@ def chart_dist(chart: dict[int, str], levels: Levels, rolls: int) -> Dist[Levels
         for state, w in states.items():
             faces = chart_faces(chart, state) if state[3] == 0 else []
             if not faces:
-                nxt[state] = nxt.get(state, 0) + w * 60
+                nxt[state] = nxt.get(state, 0) + w * 3600
                 continue
-            share = 60 // len(faces)
+            share = 3600 // len(faces)
             for f in faces:
+                if fortunate and chart[f] == "torso":
+                    for f2 in faces:  # the one re-roll, from the same levels
+                        s2 = chart_step(state, chart[f2])
+                        nxt[s2] = nxt.get(s2, 0) + w * share // len(faces)
+                    continue
                 s2 = chart_step(state, chart[f])
                 nxt[s2] = nxt.get(s2, 0) + w * share
-        states, total = nxt, total * 60
+        states, total = nxt, total * 3600
     return Dist(states, total)
 
 
@@ -214,6 +220,7 @@ class Shot:
     chart_per_crit: int = 1  # Controlled Aim: 2 (L1962)
     integrity_left: int = 1
     elusive: bool = False  # a 6 on a D6 before the defence ignores the attack (L3277-L3283)
+    fortunate: bool = False  # the target's pilot re-rolls a Torso chart result once (L1968-L1969)
 
     def needs(self, position: int) -> tuple[int, int | None]:
         return die_needs(self.acc, self.crit, position)
@@ -381,7 +388,13 @@ def shot_odds(shot: Shot) -> ShotOdds:
         elif rolls:
             if rolls not in torso_cache:
                 torso_cache[rolls] = sum(
-                    (q for lv, q in chart_dist(shot.chart, shot.levels, rolls).probabilities() if lv[3]),
+                    (
+                        q
+                        for lv, q in chart_dist(
+                            shot.chart, shot.levels, rolls, shot.fortunate
+                        ).probabilities()
+                        if lv[3]
+                    ),
                     Fraction(0),
                 )
             destroyed += p * torso_cache[rolls]
