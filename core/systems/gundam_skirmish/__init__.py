@@ -256,7 +256,9 @@ class GundamSkirmish(RuleSystem):
             "actions": 0,
             "shield": SHIELDS[u.shield].integrity if u.shield != "none" else 0,
         }
-        extra: dict[str, Any] = {"equipped": starting_weapon(u), "reload": {}, "once": []}
+        # A unit with no carried weapon holds its close combat weapon from the start (L434, L1036-L1040).
+        equipped = starting_weapon(u) or ("cc" if u.cc else "")
+        extra: dict[str, Any] = {"equipped": equipped, "reload": {}, "once": []}
         if u.character:
             extra["pilot"] = {"health": u.character.health, "mind": u.character.mind}
         return UnitState(

@@ -1049,6 +1049,8 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
             raise ValueError(f"{g.name} is not on the table")
         if has(g, "dig_in") or profile(g).kind == "air_unit" or has(g, "flight_mode"):
             raise ValueError(f"{g.name} is never within close combat range (L1245, L2852)")
+    if inp.pursuit and profile(x).kind != "mobile_fighter":
+        raise ValueError("only a mobile fighter makes a Pursuit (L1331-L1339)")
     if inp.piercing_strike:
         w = profile(x).cc
         if w is None or not w.piercing_strike or x.state.extra.get("equipped") != "cc":
