@@ -347,6 +347,7 @@ SMALL_SHOTS = [
         defend_rerolls=1,
     ),
     Shot(shots=2, acc=3, crit=5, dam=2, groups=(DefendGroup("armour", 1, 5),), elusive=True),
+    Shot(shots=3, acc=4, crit=6, dam=1, groups=(DefendGroup("armour", 1, 4),), remove_hit=True),
 ]
 
 
@@ -795,3 +796,29 @@ def test_close_combat_odds_equal_every_face_sequence(setup: str) -> None:
     } == to_x
     assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
     assert o.facts["Sample: Lancer destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
+
+
+def test_dense_minovsky_particles() -> None:
+    """L3310-L3313: Ambush fails on 1-3 and lands within 12\\" on 4-5; no Panoramic Cockpit; no Volley."""
+    para = sample("trooper", abilities=[U.Ability(key="parachute_pack")], ambush=True)
+    g = game(b=[("t1", para)])
+    g = g.model_copy(update={"options": {**g.options, "environment": "dense_minovsky"}})
+    assert odds(g, "ambush", {"unit": "1/t1"}).facts["arrives"] == pytest.approx(1 / 2)
+    g = act(g, "ambush", {"unit": "1/t1"}, TypedDice([3]))
+    assert state(g, "1/t1").conditions == ["reserve"]
+    g = act(g, "ambush", {"unit": "1/t1"}, TypedDice([5]))
+    assert "the opponent places it" in g.log[-1].text
+
+
+def test_bad_weather_removes_the_worst_hit() -> None:
+    """L3321-L3327: the target's player removes one hit, at most 3 times a game."""
+    g = game()
+    g = g.model_copy(update={"options": {**g.options, "environment": "bad_weather"}})
+    shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "weather": True}
+    assert odds(g, "shoot", shot).facts["destroyed"] == 0  # the rifle's one hit is always removed
+    g = act(g, "shoot", shot, TypedDice([6, 1, 1]))
+    assert state(g, "1/t1").damage == 0 and g.sides[1].resources["weather"] == 1
+    g = g.model_copy(deep=True)
+    g.sides[1].resources["weather"] = 3
+    with pytest.raises(ValueError, match="3 times a game"):
+        odds(g, "shoot", shot)

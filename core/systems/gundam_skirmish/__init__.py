@@ -117,6 +117,7 @@ RESOURCES: tuple[ResourceDef, ...] = (
     ResourceDef(
         key="halved", label="Down to half", max=1, help="Its morale check at half strength is made (L1602)."
     ),
+    ResourceDef(key="weather", label="Bad Weather used", max=3, help="Hits removed so far (L3321-L3327)."),
     ResourceDef(key="concentrate_fire", label="Concentrate Fire", max=1, help="This turn (L1428)."),
     ResourceDef(key="get_to_cover", label="Get to cover!", max=1, help="Until its next turn (L1478)."),
 )

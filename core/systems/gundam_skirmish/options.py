@@ -35,6 +35,12 @@ class GsOptions(BaseModel):
         description="A battle in space: no <S> units, cover one step worse, no height bonus, no Volley, "
         "no Ambush (L1367-L1405).",
     )
+    environment: Literal["normal", "dense_minovsky", "bad_weather"] = Field(
+        default="normal",
+        description="Earth or colony weather (L3306-L3333): Dense Minovsky Particles (Ambush fails on 1-3, "
+        "lands within 12\" on 4-5; no Scout, Panoramic Cockpit or Volley) or Bad Weather (a target's "
+        "player may remove one hit from a Shoot, 3 times a game).",
+    )
     shield_against_p: Literal["check", "ignored"] = Field(
         default="check",
         description="[A3] Against <P> a shield needs 4+ on a D6 and then loses 1 integrity (L660-L663); "

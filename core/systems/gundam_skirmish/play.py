@@ -344,6 +344,11 @@ class ShootInput(BaseModel):
     free: bool = Field(
         default=False, description="A free Shoot (Fierce, Blitzkrieg, Responsive): no action spent."
     )
+    weather: bool = Field(
+        default=False,
+        description="Bad Weather: the target's player removes one hit from the pool (3 times a game, "
+        "L3321-L3327).",
+    )
 
 
 def usable_weapons(gu: GameUnit) -> list[RangedWeapon]:
@@ -417,12 +422,17 @@ def cover_after(game: Game, target_side: int, cover: Cover, penetration: bool) -
     return order[max(0, step - shifts)]
 
 
+def panoramic(game: Game, unit: Unit) -> bool:
+    """Panoramic Cockpit cancels Flanking (L2964-L2965), except in Dense Minovsky Particles (L3311-L3312)."""
+    return unit.has("panoramic_cockpit") and opts(game).environment != "dense_minovsky"
+
+
 def attack_rerolls(game: Game, s: int, a: GameUnit, t: GameUnit, higher: bool, sees: bool) -> int:
     """Height (not in space) and Flanking each re-roll one failed hit; Veteran only alone (L745-L781; A42)."""
     unit, target = profile(a), profile(t)
     n = int(higher and not opts(game).space)
     flank = not sees or bool(game.sides[s].resources.get("concentrate_fire", 0)) or unit.pilot_has("flanker")
-    if flank and not target.has("panoramic_cockpit"):
+    if flank and not panoramic(game, target):
         n += 1
     if n == 0 and unit.pilot_has("veteran"):
         n = 1
@@ -444,6 +454,12 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         raise ValueError(f"'{w.name}' must be reloaded first (L415-L422, L730-L731)")
     if inp.range == "closer" and w.weapon_class == "explosive":
         raise ValueError("an Explosive weapon cannot fire closer than its lower range (L611-L614)")
+    if inp.weather and (
+        opts(game).environment != "bad_weather" or game.sides[ts].resources.get("weather", 0) >= 3
+    ):
+        raise ValueError("hits are removed only in Bad Weather, 3 times a game per player (L3321-L3327)")
+    if inp.volley and opts(game).environment == "dense_minovsky":
+        raise ValueError("no Volley in Dense Minovsky Particles (L3312-L3313)")
     if inp.volley and ("V" not in w.tags or opts(game).space):
         raise ValueError("a Volley needs a <V> weapon and cannot be made in space (L1606, L1401)")
     unit, target = profile(a), profile(t)
@@ -495,6 +511,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         integrity_left=integrity_left(t),
         elusive=target.pilot_has("elusive"),
         fortunate=target.pilot_has("fortunate"),
+        remove_hit=inp.weather,
     )
     return shot, w, {"cover": cover}
 
@@ -526,6 +543,9 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
             texts.append(f"Volley {gate}: the shot fails (L1613)")
             return ActionResult(changes=ch.list, text="; ".join(texts), detail=detail)
     roll = roll_shot(shot, dice)
+    if roll.removed:
+        ch.resource(ts, "weather", game.sides[ts].resources.get("weather", 0) + 1)
+        texts.append("Bad Weather: one hit removed (L3321-L3327)")
     if roll.elusive == 6:
         texts.append(f'Elusive 6: {t.name} moves 4" and ignores the attack (L3277-L3283)')
         return ActionResult(changes=ch.list, text="; ".join(texts), detail={"attack": roll.attack})
@@ -806,7 +826,7 @@ def striker(
     if uy.has("beam_jitte"):
         attack = 1  # L2813-L2814
     dice = attack
-    if (flank or ux.pilot_has("flanker")) and not uy.has("panoramic_cockpit"):
+    if (flank or ux.pilot_has("flanker")) and not panoramic(game, uy):
         dice += 1  # L1028-L1034, L3294-L3298; A13
     if ux.kind == "mobile_fighter":
         dice += 1
@@ -1682,6 +1702,8 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
             changes=ch.list, text=f"{g.name} arrives exactly where chosen, no roll (L1960, L2917)"
         )
     face = dice.roll(1, 6, "Ambush")[0]
+    if opts(game).environment == "dense_minovsky":  # 1-3 fail, 4-5 within 12", 6 exact (L3310-L3311)
+        face = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 6}[face]
     if face == 1:
         return ActionResult(changes=ch.list, text=f"{g.name}'s ambush fails (1): try again in a later Upkeep")
     ch.condition(s, u, "reserve", False)
@@ -1690,9 +1712,13 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
 
 
 def ambush_odds(game: Game, inp: UnitInput) -> ActionOdds:
-    d = Dist.die(6).map(lambda f: 0 if f == 1 else 1 if f <= 3 else 2)
+    if opts(game).environment == "dense_minovsky":
+        d = Dist.die(6).map(lambda f: 0 if f <= 3 else 1 if f <= 5 else 2)
+    else:
+        d = Dist.die(6).map(lambda f: 0 if f == 1 else 1 if f <= 3 else 2)
     return ActionOdds(
-        tables={"0 fails, 1 moved by the opponent, 2 exact": table(d)}, facts={"arrives": 5 / 6}
+        tables={"0 fails, 1 moved by the opponent, 2 exact": table(d)},
+        facts={"arrives": float(1 - d.probability(0))},
     )
 
 

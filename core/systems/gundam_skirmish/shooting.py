@@ -119,6 +119,20 @@ def cancel_hits(hits: Hits, blocks: Blocks) -> Hits:
     return (left[0], left[1], left[2], left[3], left[4], left[5])
 
 
+def remove_one(hits: Hits) -> Hits:
+    """Bad Weather: one hit taken out before the defence, the worst for the target first (a critical 6).
+
+    >>> remove_one((1, 0, 0, 1, 0, 0))
+    (1, 0, 0, 0, 0, 0)
+    """
+    out = list(hits)
+    for index in (5, 3, 1, 4, 2, 0):
+        if out[index]:
+            out[index] -= 1
+            break
+    return (out[0], out[1], out[2], out[3], out[4], out[5])
+
+
 def hit_count(hits: Hits) -> tuple[int, int]:
     """(hits, criticals) of a hit vector."""
     return sum(hits), hits[1] + hits[3] + hits[5]
@@ -221,6 +235,7 @@ class Shot:
     integrity_left: int = 1
     elusive: bool = False  # a 6 on a D6 before the defence ignores the attack (L3277-L3283)
     fortunate: bool = False  # the target's pilot re-rolls a Torso chart result once (L1968-L1969)
+    remove_hit: bool = False  # Bad Weather: the target's player takes one hit out of the pool (L3321-L3327)
 
     def needs(self, position: int) -> tuple[int, int | None]:
         return die_needs(self.acc, self.crit, position)
@@ -357,6 +372,8 @@ class ShotOdds:
 def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
     """(hits left, criticals left) after the defend pool."""
     attack = pool_hits(shot)
+    if shot.remove_hit:
+        attack = attack.map(remove_one)
     blocks = block_dist(shot)
     left = attack.combine(blocks, lambda h, b: hit_count(cancel_hits(h, b[0])))
     if not shot.elusive:
@@ -420,6 +437,7 @@ class ShotRoll:
     hits: Hits = NO_HITS
     shield_check: int | None = None
     elusive: int | None = None
+    removed: bool = False
     defend: dict[str, list[int]] = field(default_factory=dict)
     defend_rerolled: dict[str, int] = field(default_factory=dict)
     blocks: Blocks = (0, 0, 0)
@@ -482,6 +500,9 @@ def roll_shot(shot: Shot, dice: DiceSource) -> ShotRoll:
     """Resolve the dice of a shot up to its damage (charts are rolled by the caller)."""
     out = ShotRoll()
     out.shots, out.attack, out.attack_rerolled, out.hits = roll_attack(shot, dice)
+    if shot.remove_hit:
+        kept = remove_one(out.hits)
+        out.removed, out.hits = kept != out.hits, kept
     if shot.elusive:
         out.elusive = dice.roll(1, 6, "Elusive")[0]
         if out.elusive == 6:
