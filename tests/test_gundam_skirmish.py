@@ -822,3 +822,38 @@ def test_bad_weather_removes_the_worst_hit() -> None:
     g.sides[1].resources["weather"] = 3
     with pytest.raises(ValueError, match="3 times a game"):
         odds(g, "shoot", shot)
+
+
+def test_book_rotation_example() -> None:
+    """L480-L486: a Move 4 suit turning out of sight up to 90 degrees moves 2"; beyond 90 it only turns."""
+    g = game(a=[("l1", sample("lancer"))])  # Move 4, like the book's example
+    g1 = act(g, "move", {"unit": "0/l1", "turn": "up_to_90"}, TypedDice([]))
+    assert g1.log[-1].text.startswith('Sample: Lancer moves up to 2"')
+    with pytest.raises(ValueError, match='at most 0"'):
+        act(g, "move", {"unit": "0/l1", "turn": "over_90", "distance": 1}, TypedDice([]))
+    g2 = act(g, "move", {"unit": "0/l1", "turn": "over_90"}, TypedDice([]))
+    assert "it only turns (L475-L478)" in g2.log[-1].text
+
+
+def test_terrain_leg_damage_and_the_one_inch_floor() -> None:
+    """L516-L518, L529-L540: Difficult halves a Move; Leg Damage 2 cuts 3/4 (A26); never under 1"."""
+    g = game(a=[("g1", sample("gun_tank"))])  # a vehicle, Move 3
+    assert (
+        act(g, "move", {"unit": "0/g1", "terrain": "difficult"}, TypedDice([]))
+        .log[-1]
+        .text.startswith('Sample: Gun Tank moves up to 1.5"')
+    )
+    hurt = g.model_copy(deep=True)
+    hurt.sides[0].units[0].state.counters["leg"] = 2
+    # Normal counts as Difficult (Level 1), cut by 3/4: 3 - 2.25 = 0.75, but never under 1"
+    assert (
+        act(hurt, "move", {"unit": "0/g1"}, TypedDice([]))
+        .log[-1]
+        .text.startswith('Sample: Gun Tank moves up to 1"')
+    )
+    # a vehicle turning up to 90 degrees pays 3": its whole Move
+    assert "it only turns" in act(g, "move", {"unit": "0/g1", "turn": "up_to_90"}, TypedDice([])).log[-1].text
+    after = act(g, "move", {"unit": "0/g1", "terrain": "dangerous", "ends_in_dangerous": True}, TypedDice([]))
+    assert state(after, "0/g1").damage == 1
+    with pytest.raises(ValueError, match="Boost only"):
+        act(g, "move", {"unit": "0/g1", "terrain": "sheer"}, TypedDice([]))

@@ -1341,6 +1341,19 @@ class UnitInput(BaseModel):
 
 class MoveInput(UnitInput):
     boost: bool = Field(default=False, description="A Boost (Slow) instead of a Move (Fast) (L902-L922).")
+    terrain: Literal["normal", "difficult", "dangerous", "sheer"] = Field(
+        default="normal",
+        description="The worst terrain it moves into, through or out of (L521-L550): difficult and "
+        "dangerous halve a Move; sheer is crossed by Boost only.",
+    )
+    turn: Literal["ahead", "up_to_90", "over_90"] = Field(
+        default="ahead",
+        description='Moving outside its sight: up to 90 degrees costs 2" (vehicles 3"), 90-180 costs 4" '
+        '(vehicles 6") (L465-L474).',
+    )
+    ends_in_dangerous: bool = Field(
+        default=False, description="It ends in dangerous terrain: 1 damage (L538-L540)."
+    )
     distance: int = Field(
         default=0, ge=0, le=60, description="Inches moved, for the log (measured on the table)."
     )
@@ -1349,36 +1362,78 @@ class MoveInput(UnitInput):
     )
 
 
+def move_limit(game: Game, s: int, g: GameUnit, inp: MoveInput) -> tuple[Fraction, list[str]]:
+    """How far this Move or Boost may go, and why (L464-L550, L902-L922, L1159-L1177; A26).
+
+    Terrain halves a Move's base Movement; Leg Damage 1 makes Normal terrain Difficult, Leg Damage 2
+    makes the Difficult cut 3/4 of the base; a turn out of sight costs 2" or 4" (vehicles 3" or 6",
+    doubled by Unwieldly, none with Magnetic Coating or in space).  Together they never leave less than
+    1" (L516-L518), but a turn alone that eats the whole Move leaves only the turn (L475-L478).
+    """
+    from core.systems.gundam_skirmish.units import movement_of
+
+    unit = profile(g)
+    mv, bst = movement_of(unit)
+    if trans_am(game, s, g):
+        mv, bst = 2 * mv, None if bst is None else 2 * bst
+    space = opts(game).space
+    notes: list[str] = []
+    if inp.boost:
+        if bst is None:
+            raise ValueError(f"{g.name} cannot Boost (L904)")
+        if inp.terrain == "sheer" and unit.kind == "ground_vehicle" and not unit.has("amphibious"):
+            raise ValueError("vehicles cannot enter sheer terrain (L545-L550)")
+        return Fraction(bst), notes  # no halving, no turning penalty (L909-L922)
+    if inp.terrain == "sheer" and unit.kind != "air_unit":
+        raise ValueError("sheer terrain is crossed by Boost only (L545-L550)")
+    base = Fraction(mv)
+    terrain = inp.terrain
+    air = unit.kind == "air_unit" or has(g, "flight_mode")
+    leg = 0 if space else g.state.counters.get("leg", 0)  # no Leg Damage effect in space (L1393)
+    if air:
+        terrain = "normal"  # Air Units ignore terrain (L1245)
+    elif leg and terrain == "normal":
+        terrain = "difficult"
+        notes.append("Leg Damage: Normal terrain counts as Difficult (L1161-L1164)")
+    cut = Fraction(0)
+    if terrain in ("difficult", "dangerous"):
+        cut = base * (Fraction(3, 4) if leg >= 2 else Fraction(1, 2))
+        notes.append(f'{terrain} terrain: -{float(cut):g}"')
+    turn = 0
+    if inp.turn != "ahead" and not space and not unit.has("magnetic_coating"):
+        vehicle = unit.kind == "ground_vehicle"
+        turn = (3 if vehicle else 2) * (2 if inp.turn == "over_90" else 1)
+        if unit.has("unwieldly") and not vehicle:
+            turn *= 2
+        notes.append(f'turning out of sight: -{turn}"')
+    if turn >= base:
+        notes.append("it only turns (L475-L478)")
+        return Fraction(0), notes
+    return max(Fraction(1), base - cut - turn), notes
+
+
 def move(game: Game, inp: MoveInput, dice: DiceSource) -> ActionResult:
     """Move (Fast, up to Movement) or Boost (Slow, up to Boost; '/' cannot) (L452-L550, L902-L922)."""
     s, u, g = game.unit(inp.unit)
     unit = profile(g)
-    from core.systems.gundam_skirmish.units import movement_of
-
-    mv, bst = movement_of(unit)
+    limit, notes = move_limit(game, s, g, inp)
     ch = Changes(game)
     if fail := spend(ch, s, u, 0 if inp.free else 2 if inp.boost else 1, "move", dice):
         return ActionResult(changes=ch.list, text=fail)
-    if trans_am(game, s, g):
-        mv, bst = 2 * mv, None if bst is None else 2 * bst
-    limit = bst if inp.boost else mv
-    if inp.boost and bst is None:
-        raise ValueError(f"{g.name} cannot Boost (L904)")
-    assert limit is not None
-    notes = []
-    if not inp.boost and g.state.counters.get("leg", 0):
-        notes.append("Leg Damage: Normal terrain counts as Difficult (L1161-L1164)")
     if inp.distance > limit:
-        raise ValueError(f'{g.name} moves at most {limit}" with a {"Boost" if inp.boost else "Move"}')
-    texts = [
-        f'{g.name} {"boosts" if inp.boost else "moves"} {inp.distance or "up to " + str(limit)}"',
-        *notes,
-    ]
+        raise ValueError(
+            f'{g.name} moves at most {float(limit):g}" with this {"Boost" if inp.boost else "Move"}'
+        )
+    how = "boosts" if inp.boost else "moves"
+    texts = [f'{g.name} {how} {inp.distance or "up to " + format(float(limit), "g")}"', *notes]
     if unit.has("afterburner") and "afterburner" in g.state.extra.get("once", []):
         face = dice.roll(1, 6, "Afterburner")[0]
         texts.append(f"Afterburner {face}" + (": 2 damage (L2775)" if face >= 3 else ""))
         if face >= 3:
             take_damage(ch, s, u, 2, dice, texts)
+    if inp.ends_in_dangerous:
+        texts.append("ends in dangerous terrain: 1 damage (L538-L540)")
+        take_damage(ch, s, u, 1, dice, texts)
     if inp.boost and unit.has("red_comet"):
         face = dice.roll(1, 6, "Red Comet")[0]
         texts.append(f"Red Comet {face}" + (": one more Boost, free (L2981-L2985)" if face >= 5 else ""))
