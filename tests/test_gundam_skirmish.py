@@ -857,3 +857,11 @@ def test_terrain_leg_damage_and_the_one_inch_floor() -> None:
     assert state(after, "0/g1").damage == 1
     with pytest.raises(ValueError, match="Boost only"):
         act(g, "move", {"unit": "0/g1", "terrain": "sheer"}, TypedDice([]))
+
+
+def test_environment_roll() -> None:
+    """L3306-L3333: 1-2 Dense Minovsky Particles, 3-4 Bad Weather, 5-6 normal."""
+    g = game()
+    assert act(g, "environment", {}, TypedDice([2])).options["environment"] == "dense_minovsky"
+    assert act(g, "environment", {}, TypedDice([4])).options["environment"] == "bad_weather"
+    assert act(g, "environment", {}, TypedDice([6])).options["environment"] == "normal"

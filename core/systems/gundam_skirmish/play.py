@@ -1882,6 +1882,24 @@ def game_length(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=ch.list, text=f"Game length {face}: {value} {what}")
 
 
+def environment(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
+    """Roll the weather before the game: 1-2 Dense Minovsky Particles, 3-4 Bad Weather, 5-6 normal (L3306-L3333).
+
+    In space the book's own table (debris, atmosphere) needs the board: its result is told, not applied.
+    """
+    face = dice.roll(1, 6, "environment")[0]
+    ch = Changes(game)
+    if opts(game).space:
+        result = {1: "Debris Showers", 2: "Debris Showers", 3: "Atmospheric Danger", 4: "Atmospheric Danger"}
+        text = result.get(face, "nothing special")
+        return ActionResult(
+            changes=ch.list, text=f"Space environment {face}: {text} (L3337-L3362, on the table)"
+        )
+    value = "dense_minovsky" if face <= 2 else "bad_weather" if face <= 4 else "normal"
+    ch.set(["options", "environment"], value)
+    return ActionResult(changes=ch.list, text=f"Environment {face}: {value.replace('_', ' ')}")
+
+
 class ZoneInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -1989,6 +2007,9 @@ ACTIONS: dict[str, ActionSpec] = {
     ),
     "game_length": ActionSpec(
         "game_length", "Roll game length", SideInput, game_length, help="L181, L197, L207."
+    ),
+    "environment": ActionSpec(
+        "environment", "Roll the environment", SideInput, environment, help="Before the game (L3301-L3397)."
     ),
     "objective": ActionSpec("objective", "Score the objective", ZoneInput, objective, help="L192-L203."),
 }
