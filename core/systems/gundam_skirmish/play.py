@@ -1883,7 +1883,7 @@ def game_length(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
 
 
 def environment(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """Roll the weather before the game: 1-2 Dense Minovsky Particles, 3-4 Bad Weather, 5-6 normal (L3306-L3333).
+    """Roll the weather before the game: 1-2 Dense Minovsky, 3-4 Bad Weather, 5-6 normal (L3306-L3333).
 
     In space the book's own table (debris, atmosphere) needs the board: its result is told, not applied.
     """
