@@ -189,7 +189,7 @@ def test_carried_weapon_allowance_and_weapon_pack() -> None:
     assert U.unit_violations(picked) == []
     assert U.starting_weapon(picked) == "Rocket pod"
     # L2035-L2036: a Weapon Pack allows three
-    packed = three.model_copy(update={"pilot": [U.Pilot(name="P", mods=["weapon_pack"])]})
+    packed = three.model_copy(update={"pilot": [U.Pilot(name="P", rank=3, mods=["weapon_pack"])]})
     assert U.unit_violations(packed) == []
     bad = picked.model_copy(update={"equipped": "Bazooka"})
     assert [v.rule for v in U.unit_violations(bad)] == ["equipped"]
@@ -218,7 +218,13 @@ def test_one_faction_per_army() -> None:
 
 def test_characters_pilot_mobile_suits_only_and_traits_once() -> None:
     tank = U.Unit.model_validate(sample("gun_tank", pilot=[U.Pilot(name="P", traits=["stoic", "stoic"])]))
-    assert [v.rule for v in U.unit_violations(tank)] == ["pilot-kind", "trait-twice"]
+    assert [v.rule for v in U.unit_violations(tank)] == ["pilot-kind", "trait-twice", "trait-count"]
+    # A31: rank 4 gives two traits and one modification; a ZEON pilot cannot fly an EFF suit (L1802-L1803)
+    ace = U.Pilot(name="Ace", faction="ZEON", rank=4, traits=["stoic", "swift"], mods=["heavy_plating"])
+    lancer = U.Unit.model_validate(sample("lancer", pilot=[ace]))
+    assert [v.rule for v in U.unit_violations(lancer)] == ["pilot-faction"]
+    fits = lancer.model_copy(update={"pilot": [ace.model_copy(update={"faction": "EFF"})]})
+    assert U.unit_violations(fits) == []
 
 
 # --- 3. shooting (L595-L801) -----------------------------------------------------------------------

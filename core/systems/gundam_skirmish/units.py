@@ -193,6 +193,10 @@ class Pilot(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, description="The pilot's name.")
+    faction: Literal["", "EFF", "ZEON", "TITANS", "AEUG", "AXIS"] = Field(
+        default="",
+        description="The pilot's faction; a character flies only its faction's units (L1802-L1803).",
+    )
     rank: int = Field(default=1, ge=1, le=10, description="Rank 1-10; each rank costs 10 points (L1797).")
     health: int = Field(default=6, ge=-10, le=30, description="Pilot Health (digest A16: 6 if unknown).")
     mind: int = Field(default=6, ge=-10, le=30, description="Pilot Mind (digest A16, A17).")
@@ -473,8 +477,16 @@ def unit_violations(unit: Unit) -> list[Violation]:
         p = unit.character
         if unit.kind not in ("mobile_suit", "mobile_fighter"):
             bad("pilot-kind", "characters pilot mobile suits only", "L1802")
+        if p.faction and p.faction not in unit.factions:
+            bad("pilot-faction", f"a {p.faction} pilot flies only units of its faction", "L1802-L1803")
         if len(set(p.traits)) != len(p.traits):
             bad("trait-twice", "a pilot has each trait at most once", "L1826")
+        # A31 (house default): a trait at every even rank, a modification at ranks 3, 5, 7 and 9.
+        traits = p.rank // 2 + int("jack_of_all_trades" in p.heroic_traits)
+        if len(p.traits) > traits:
+            bad("trait-count", f"rank {p.rank} gives {traits} trait(s) (every 2 ranks)", "L1821-L1826; A31")
+        if len(p.mods) > (p.rank - 1) // 2:
+            bad("mod-count", f"rank {p.rank} gives {(p.rank - 1) // 2} modification(s)", "L1828-L1832; A31")
         if len(set(p.mods)) != len(p.mods):
             bad("mod-twice", "a modification is listed twice", "L2007")
         if p.heroic_levels and p.rank < 10:
