@@ -871,3 +871,13 @@ def test_environment_roll() -> None:
     assert act(g, "environment", {}, TypedDice([2])).options["environment"] == "dense_minovsky"
     assert act(g, "environment", {}, TypedDice([4])).options["environment"] == "bad_weather"
     assert act(g, "environment", {}, TypedDice([6])).options["environment"] == "normal"
+
+
+def test_adjusting_damage_to_zero_integrity_destroys() -> None:
+    from core.game import adjust
+    from core.systems.base import Change
+
+    g = game()
+    g = adjust(g, [Change(path=["sides", 1, "units", 0, "state", "damage"], value=6)])
+    assert state(g, "1/t1").destroyed
+    assert not state(undo(g), "1/t1").destroyed

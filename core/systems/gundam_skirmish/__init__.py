@@ -273,6 +273,15 @@ class GundamSkirmish(RuleSystem):
         """A round ends when its last player ends their turn: use the Next turn action (L294-L308)."""
         raise ValueError("a round ends when its last player ends their turn: use 'Next turn' (L294-L308)")
 
+    def settle(self, game: Game) -> list[Change]:
+        """A unit adjusted by hand to 0 Integrity or less is destroyed (L1094-L1098)."""
+        return [
+            Change(path=["sides", s, "units", u, "state", "destroyed"], value=True)
+            for s, side in enumerate(game.sides)
+            for u, g in enumerate(side.units)
+            if g.state.damage >= g.state.max_damage and not g.state.destroyed
+        ]
+
     def status(self, game: Game) -> list[CardLine]:
         return status_lines(game)
 
