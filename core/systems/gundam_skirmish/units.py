@@ -101,8 +101,6 @@ HeroicTraitKey = Literal[
     "jack_of_all_trades", "elusive", "veteran", "impenetrable", "reckless", "flanker", "commander"
 ]
 
-NAME = Field(min_length=1, max_length=60, description="Name, as printed on the sheet.")
-
 
 class Armour(BaseModel):
     """Armour (g, L2381): the number of defend dice and the face each needs to block."""
@@ -118,7 +116,12 @@ class RangedWeapon(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = NAME
+    name: str = Field(
+        min_length=1,
+        max_length=60,
+        description="Name of the weapon; the guideline types (L2519-L2634) are suggested.",
+        examples=[r.label for r in RANGED],
+    )
     weapon_class: WeaponClass = Field(
         description="Class: beam, explosive, low or medium calibre, other (L2369-L2371; digest A24)."
     )
@@ -164,7 +167,12 @@ class CloseCombatWeapon(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = NAME
+    name: str = Field(
+        min_length=1,
+        max_length=60,
+        description="Name of the weapon; the guideline types (L2640-L2658) are suggested.",
+        examples=[c.label for c in CLOSE],
+    )
     dex: int = Field(ge=-3, le=6, description="Dexterity, added to the Advantage roll (L2385).")
     attack: int = Field(ge=1, le=6, description="Attack dice rolled in close combat ('2D6' is 2; digest A9).")
     acc: int = Field(ge=2, le=6, description="A die showing this or more hits.")
