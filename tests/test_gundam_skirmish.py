@@ -881,3 +881,16 @@ def test_adjusting_damage_to_zero_integrity_destroys() -> None:
     g = adjust(g, [Change(path=["sides", 1, "units", 0, "state", "damage"], value=6)])
     assert state(g, "1/t1").destroyed
     assert not state(undo(g), "1/t1").destroyed
+
+
+def test_sd_units() -> None:
+    """L1352-L1364: half Move, Boost, Armour, Integrity; +1 to hit and crit against it; Aimed Shot re-roll."""
+    sd = U.Unit.model_validate(sample("trooper", sd=True))  # Move 4, Boost 8, Armour 2, Integrity 6
+    assert (U.movement_of(sd), U.armour_of(sd), U.integrity_of(sd)) == ((2, 4), (1, 5), 3)
+    g = game(b=[("t1", sample("trooper", sd=True))])
+    o = odds(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"})
+    assert o.summary.startswith("Beam rifle: hits on 4+")
+    aim = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
+    # ACC 3+ becomes 4+ against SD, the Aimed Shot needs one less: 3+ (4/6); the target forces a
+    # re-roll of the success, which must succeed again: 4/6 x 4/6 = 4/9
+    assert odds(g, "aimed_shot", aim).facts["success"] == pytest.approx(4 / 9)

@@ -469,6 +469,9 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
     acc = w.acc
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)  # Arm Damage, Smoke: accuracy 5+ (L743, L1184-L1199, L2987-L2993; A7)
+    crit = w.crit
+    if target.sd:  # an SD target: 1 more to hit and to crit (L1362-L1363)
+        acc, crit = min(6, acc + 1), None if crit is None else min(6, crit + 1)
     groups: list[DefendGroup] = []
     bd = beam_defence(target)
     if w.weapon_class == "beam" and bd is not None:
@@ -495,7 +498,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
     shot = Shot(
         shots=w.shots,
         acc=acc,
-        crit=w.crit,
+        crit=crit,
         dam=w.dam + (2 if trans_am(game, s, a) else 0),
         penetration=penetration,
         extra_shots=inp.massed_fire + inp.heat_radiation,
@@ -679,18 +682,24 @@ def aimed_need(game: Game, inp: AimedInput, ask: bool = True) -> tuple[int, Rang
     acc = w.acc
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)
+    if profile(t).sd:
+        acc = min(6, acc + 1)  # L1362-L1363
     reroll = bool(game.sides[s].resources.get("concentrate_fire", 0))
     return max(2, acc - 1), w, reroll
 
 
-def aimed_success(need: int, reroll_fail: bool, forced: bool) -> Fraction:
-    """P(success): one die at ``need``+; a failure re-rolled (Concentrate Fire), a success re-rolled (A28)."""
+def aimed_forced(game: Game, a: GameUnit, t: GameUnit) -> int:
+    """Re-rolls of a successful Aimed Shot the target may force: Head Damage (A28), an SD target (L1363)."""
+    head = bool(a.state.counters.get("head", 0)) and opts(game).head_damage_aimed
+    return int(head) + int(profile(t).sd)
+
+
+def aimed_success(need: int, reroll_fail: bool, forced: int) -> Fraction:
+    """P(success): one die at ``need``+; a failure re-rolled (Concentrate Fire), then forced re-rolls."""
     p = Fraction(7 - need, 6)
     if reroll_fail:
         p = p + (1 - p) * p
-    if forced:
-        p = p * Fraction(7 - need, 6)
-    return p
+    return p * Fraction(7 - need, 6) ** forced
 
 
 def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
@@ -705,8 +714,9 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
     faces = dice.roll(1, 6, "Aimed Shot")
     if faces[-1] < need and reroll:
         faces += dice.roll(1, 6, "Aimed Shot re-roll (Concentrate Fire)")
-    if faces[-1] >= need and a.state.counters.get("head", 0) and opts(game).head_damage_aimed:
-        faces += dice.roll(1, 6, "Aimed Shot re-roll (Head Damage)")
+    for _ in range(aimed_forced(game, a, t)):
+        if faces[-1] >= need:
+            faces += dice.roll(1, 6, "Aimed Shot re-roll forced by the target")
     texts = [f"{a.name} aims at {t.name} with {w.name}: {'/'.join(map(str, faces))} against {need}+"]
     if faces[-1] < need:
         texts.append("no result")
@@ -745,8 +755,8 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
 def aimed_odds(game: Game, inp: AimedInput) -> ActionOdds:
     need, _, reroll = aimed_need(game, inp, ask=False)
     _, _, a = game.unit(inp.attacker)
-    forced = bool(a.state.counters.get("head", 0)) and opts(game).head_damage_aimed
-    p = aimed_success(need, reroll, forced)
+    _, _, t = game.unit(inp.target)
+    p = aimed_success(need, reroll, aimed_forced(game, a, t))
     d = Dist({0: p.denominator - p.numerator, 1: p.numerator}, p.denominator)
     return ActionOdds(
         tables={"chart results": table(d)}, facts={"success": float(p)}, summary=f"{need}+ on one die"

@@ -286,6 +286,11 @@ class Unit(BaseModel):
         default="none", description="Parachute Pack or Weapon Pack, for a unit that has both (L2967-L2973)."
     )
     chobham: bool = Field(default=False, description="Chobham Armour chosen for this battle (L2824-L2830).")
+    sd: bool = Field(
+        default=False,
+        description="An SD version, for casual games: half Move, Boost, Armour and Integrity, rounded half "
+        "up; shots at it need 1 more to hit and to crit (L1352-L1364).",
+    )
     ambush: bool = Field(
         default=False, description="Held back to Ambush (L144-L151, L1253-L1255); needs a means (digest A47)."
     )
@@ -324,6 +329,15 @@ class Unit(BaseModel):
 # --- derived statistics ----------------------------------------------------------------
 
 
+def half(value: int) -> int:
+    """An SD unit's half of a statistic: the book says 'approximately'; we round half up, at least 1.
+
+    >>> [half(v) for v in (1, 3, 4, 7)]
+    [1, 2, 2, 4]
+    """
+    return max(1, (value + 1) // 2)
+
+
 def armour_of(unit: Unit) -> tuple[int, int]:
     """Defend dice and success after Chobham, Full Armour and Reckless (L2828-L2829, L3269, L3291; A50)."""
     if unit.chobham and unit.has("chobham"):
@@ -334,13 +348,16 @@ def armour_of(unit: Unit) -> tuple[int, int]:
         dice += 1
     if unit.pilot_has("reckless"):
         dice = max(0, dice - 1)
+    if unit.sd:
+        dice = half(dice) if dice else 0
     return dice, success
 
 
 def integrity_of(unit: Unit) -> int:
     """Maximum Integrity after Chobham and Reinforced Endoskeleton (L2829, L2033-L2034)."""
     base = 12 if unit.chobham and unit.has("chobham") else unit.integrity
-    return base + (2 if unit.has("reinforced_endoskeleton") else 0)
+    value = base + (2 if unit.has("reinforced_endoskeleton") else 0)
+    return half(value) if unit.sd else value
 
 
 def _split_x(x: str) -> tuple[int | None, int | None]:
@@ -359,6 +376,8 @@ def movement_of(unit: Unit) -> tuple[int, int | None]:
     if unit.has("optimised_thrusters"):
         move += 2
         boost = boost + 4 if boost is not None else None
+    if unit.sd:
+        move, boost = half(move), None if boost is None else half(boost)
     return move, boost
 
 
