@@ -894,3 +894,19 @@ def test_sd_units() -> None:
     # ACC 3+ becomes 4+ against SD, the Aimed Shot needs one less: 3+ (4/6); the target forces a
     # re-roll of the success, which must succeed again: 4/6 x 4/6 = 4/9
     assert odds(g, "aimed_shot", aim).facts["success"] == pytest.approx(4 / 9)
+
+
+def test_gallant_never_falls_back_and_piercing_needs_ps() -> None:
+    """L1971-L1973: the Gallant pilot's opponent falls back instead; L931-L934: a <PS> weapon equipped."""
+    gallant = [U.Pilot(name="Brave", traits=["gallant"])]
+    g = game(a=[("l1", sample("lancer", pilot=gallant))], b=[("t1", sample("trooper"))])
+    # Same dice as test_close_combat_through_the_layer: the Trooper deals more, yet it falls back.
+    fight = {"attacker": "0/l1", "defender": "1/t1"}
+    g2 = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
+    assert g2.log[-1].text.endswith("Sample: Trooper falls back (L1006-L1009)")
+    with pytest.raises(ValueError, match="<PS>"):
+        odds(g, "close_combat", {**fight, "piercing_strike": True})
+    claws = sample("heavy_gunner", factions=["EFF"])
+    g3 = game(a=[("h1", claws)])
+    g3 = act(g3, "switch_weapon", {"unit": "0/h1", "weapon": "cc"}, TypedDice([]))
+    assert odds(g3, "close_combat", {"attacker": "0/h1", "defender": "1/t1", "piercing_strike": True}).facts
