@@ -32,6 +32,7 @@ import csv
 import gzip
 import hashlib
 import http.server
+import importlib
 import io
 import json
 import os
@@ -315,7 +316,43 @@ def core_wheel() -> tuple[str, bytes]:
         ),
         (f"{dist_info}/top_level.txt", b"core\n"),
     ]
-    return f"{stem}-{version}-py3-none-any.whl", write_wheel(files, dist_info)
+    return f"{stem}-{version}-py3-none-any.whl", write_wheel(with_test_systems(files), dist_info)
+
+
+# --- test sites: test-only rule systems, never in the shipped site -------------------------
+
+
+def extra_systems() -> list[tuple[Path, Any]]:
+    """Folders named by ``TC_TEST_SYSTEMS`` (comma-separated, e.g. ``tests/toy_system``), with their INFO.
+
+    Set only to build a test site (with ``TC_DIST`` elsewhere than dist/): its core also holds each
+    package as ``core/systems/<id>/`` with its registration line, and its pages the folder's ``*.js``
+    (the system's editor).  The shipped site is built without it.
+    """
+    out = []
+    for folder in filter(None, os.environ.get("TC_TEST_SYSTEMS", "").split(",")):
+        path = (ROOT / folder).resolve()
+        sys.path[:0] = [p for p in (str(ROOT), str(path.parent)) if p not in sys.path]
+        out.append((path, importlib.import_module(path.name).INFO))
+    return out
+
+
+def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """The core's files, plus each test system's package and its registration line."""
+    lines = [b"\n# Registered by build.py for a test site (TC_TEST_SYSTEMS)."]
+    for path, info in extra_systems():
+        files = files + [
+            (f"core/systems/{info.id}/{p.relative_to(path).as_posix()}", p.read_bytes())
+            for p in sorted(path.rglob("*.py"))
+        ]
+        lines.append(
+            f"SYSTEMS = (*SYSTEMS, SystemInfo.model_validate_json({info.model_dump_json()!r}))\n"
+            f"IMPLEMENTATIONS[{info.id!r}] = 'core.systems.{info.id}'".encode()
+        )
+    if len(lines) == 1:
+        return files
+    registry = "core/systems/__init__.py"
+    return [(n, d + b"\n".join(lines) + b"\n" if n == registry else d) for n, d in files]
 
 
 # --- 3. bytecode, compiled inside Pyodide ---------------------------------------------
@@ -449,6 +486,52 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
     return {a.name: (out_dir / f"{a.key}-{a.name}").read_bytes() for a in archives}
 
 
+# --- 3b. the runtime, patched for memory snapshots (issue #13) ------------------------
+
+#: Text replacements in ``pyodide.asm.mjs`` so that a memory snapshot made in the browser
+#: can be restored with pydantic_core's shared library (see PLATFORM.md, "Memory
+#: snapshots", and web/snapshot.js). Each ``old`` must occur exactly once in the pinned
+#: runtime, or the build stops: a new Pyodide needs these checked again.
+RUNTIME_PATCHES = (
+    # A shared library is placed at the memory and table base recorded when the snapshot
+    # was made (``Module.tcFixedLibs[libName]``), instead of wherever malloc and the table
+    # end are now: the snapshot's pointers into it stay valid (Pyodide issue 6418).
+    (
+        "var memoryBase=metadata.memorySize?alignMemory(getMemory(metadata.memorySize+memAlign),memAlign):0;",
+        "var tcFixed=Module.tcFixedLibs?.[libName];"
+        "if(tcFixed&&metadata.tableSize){if(wasmTable.length>tcFixed.tableBase)"
+        "throw new Error(`function table already at ${wasmTable.length} > ${tcFixed.tableBase}`);"
+        "if(wasmTable.length<tcFixed.tableBase)wasmTable.grow(tcFixed.tableBase-wasmTable.length)}"
+        "var memoryBase=metadata.memorySize?(tcFixed?tcFixed.memoryBase:"
+        "alignMemory(getMemory(metadata.memorySize+memAlign),memAlign)):0;",
+    ),
+    # ... and where each library was placed is recorded, for the snapshot's metadata.
+    (
+        "var tableBase=metadata.tableSize?wasmTable.length:0;",
+        "var tableBase=metadata.tableSize?wasmTable.length:0;"
+        "(Module.tcLoadedLibs??=[]).push({libName,memoryBase,tableBase,"
+        "memorySize:metadata.memorySize,tableSize:metadata.tableSize});",
+    ),
+    # A snapshot larger than the initial heap is copied in only after the memory has grown
+    # to its size: 314.0.7 ignores the requested memory size (Pyodide issue 6254).
+    (
+        "return Module.HEAP8.set(t),l}",
+        "if(t.length>Module.HEAP8.length){wasmMemory.grow(Math.ceil((t.length-Module.HEAP8.length)/65536));"
+        "updateMemoryViews()}return Module.HEAP8.set(t),l}",
+    ),
+)
+
+
+def patch_runtime(source: str) -> str:
+    """``pyodide.asm.mjs`` with RUNTIME_PATCHES applied (each exactly once)."""
+    for old, new in RUNTIME_PATCHES:
+        count = source.count(old)
+        if count != 1:
+            sys.exit(f"pyodide.asm.mjs: expected one {old[:60]!r}..., found {count}: check RUNTIME_PATCHES")
+        source = source.replace(old, new)
+    return source
+
+
 # --- 4. the site ------------------------------------------------------------------
 
 
@@ -537,6 +620,8 @@ def build() -> dict[str, Any]:
     for name in PYODIDE_FILES:
         if name != "python_stdlib.zip":
             shutil.copy(runtime / name, DIST / "pyodide" / name)
+    asm = DIST / "pyodide" / "pyodide.asm.mjs"
+    asm.write_text(patch_runtime(asm.read_text()))
     (DIST / "pyodide" / "python_stdlib.zip").write_bytes(compiled["python_stdlib.zip"])
     wheels = {w.filename: (w, compiled[w.filename]) for w in (*WHEELS, core)}
     for name, (_, data) in wheels.items():
@@ -552,6 +637,10 @@ def build() -> dict[str, Any]:
     for path in WEB.iterdir():
         if path.suffix in {".js", ".mjs", ".css"}:
             shutil.copy(path, DIST / path.name)
+    extra = extra_systems()
+    for folder, _ in extra:
+        for path in folder.glob("*.js"):
+            shutil.copy(path, DIST / path.name)
 
     # The build id changes whenever any built byte does: it names the service
     # worker's cache, so a new build replaces the old one and nothing else.
@@ -565,7 +654,7 @@ def build() -> dict[str, Any]:
     context = {
         "version": __version__,
         "build_id": build_id,
-        "systems": [s.model_dump() for s in SYSTEMS],
+        "systems": [s.model_dump() for s in (*SYSTEMS, *(i for _, i in extra))],
         "core_packages": [CORE_NAME],
         "pyodide_version": PYODIDE_VERSION,
     }
@@ -622,11 +711,14 @@ def serve(port: int) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
-    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "test", "bench"])
+    parser.add_argument(
+        "command", nargs="?", default="build", choices=["build", "serve", "test", "bench", "quality"]
+    )
     parser.add_argument("--port", type=int, default=8000, help="for serve")
-    # Anything else goes on to pytest (test) or to the benchmark (bench: the number of runs).
+    # Anything else goes on to pytest (test), the benchmark (bench: the number of runs) or the
+    # mutation testing of core/ (quality: modules and options of tests/mutation.py; not run in CI).
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command not in {"test", "bench"}:
+    if rest and args.command not in {"test", "bench", "quality"}:
         parser.error(f"unrecognised arguments: {' '.join(rest)}")
     bootstrap()
     build()
@@ -635,10 +727,9 @@ def main(argv: list[str]) -> int:
     elif args.command == "test":
         ensure_chromium()
         return subprocess.run([sys.executable, "-m", "pytest", *rest], cwd=ROOT).returncode
-    elif args.command == "bench":
-        return subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "benchmark.py"), *rest], cwd=ROOT
-        ).returncode
+    elif args.command in ("bench", "quality"):
+        script = "benchmark.py" if args.command == "bench" else "mutation.py"
+        return subprocess.run([sys.executable, str(ROOT / "tests" / script), *rest], cwd=ROOT).returncode
     return 0
 
 

@@ -21,15 +21,17 @@ the interface builds forms from them.
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, remote, share, storage
+from core import __version__, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -47,18 +49,23 @@ from core.squad import Squad, SquadReport, SquadUnit
 from core.squad import check as squad_check
 from core.systems import SYSTEMS, SystemInfo, implementation
 from core.systems.base import (
+    ActionFlow,
     ActionOdds,
     CardLine,
     CatalogueUnit,
     Change,
     Choice,
+    EditorInfo,
     NeedChoice,
+    PhaseView,
     ResourceDef,
     RuleSystem,
+    ToolError,
     TrackedDef,
     UnitCard,
     UnitView,
     Violation,
+    action_flow,
 )
 
 #: The most faces a player may type for one roll (every die plus its reroll).
@@ -204,6 +211,7 @@ class ActionInfo(BaseModel):
     help: str
     input_schema: dict[str, Any]
     has_odds: bool
+    flow: ActionFlow
 
 
 class SystemDescription(BaseModel):
@@ -216,6 +224,8 @@ class SystemDescription(BaseModel):
     resources: list[ResourceDef]
     actions: list[ActionInfo]
     options_schema: dict[str, Any] | None
+    editor: EditorInfo = Field(description="The editor the shell opens for an own unit of this system.")
+    tools: list[str] = Field(default_factory=list, description="Names of its own tools (system.tool).")
 
 
 def describe(args: SystemArgs) -> SystemDescription:
@@ -234,10 +244,13 @@ def describe(args: SystemArgs) -> SystemDescription:
                 help=a.help,
                 input_schema=a.input.model_json_schema(),
                 has_odds=a.odds is not None,
+                flow=action_flow(a),
             )
             for a in system.actions.values()
         ],
         options_schema=system.options.model_json_schema() if system.options else None,
+        editor=system.editor,
+        tools=list(system.tools),
     )
 
 
@@ -409,16 +422,47 @@ def qr(args: QrArgs) -> Qr:
         code = segno.make(args.text, error="l", micro=False)
     except segno.DataOverflowError as bad:
         raise RequestError("too long for a QR code: share the link instead", "text") from bad
-    return Qr(svg=code.svg_inline(scale=4, dark="#000", light="#fff"), version=int(code.version))
+    # A standalone SVG document: without its namespace a browser will not draw it as an
+    # <img> (data: URL), so every share box showed a broken image. The viewBox lets the
+    # page scale it; the 4-module quiet zone is kept so a phone camera finds it.
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
+        scale=1,
+        dark="#000",
+        light="#fff",
+        border=4,
+        xmldecl=False,
+        svgns=True,
+        nl=False,
+        svgclass=None,
+        lineclass=None,
+        omitsize=True,
+    )
+    size = code.symbol_size(scale=1, border=4)[0]
+    svg = out.getvalue().decode("ascii").replace("<svg ", f'<svg width="{size * 4}" height="{size * 4}" ', 1)
+    return Qr(svg=svg, version=int(code.version))
 
 
 # --- games ----------------------------------------------------------------------------
 
 
+def _fit_name(value: Any) -> Any:
+    """A game's or side's name longer than a game keeps (80) is shortened, never refused:
+    the interface names a game after its squads, and two long squad names must not block it."""
+    if isinstance(value, str) and len(value) > share.MAX_NAME:
+        return value[: share.MAX_NAME - 1].rstrip() + "…"
+    return value
+
+
+FitName = Annotated[str, BeforeValidator(_fit_name)]
+
+
 class NewSide(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, max_length=80)
+    name: FitName = Field(min_length=1, max_length=80)
     squad: Squad
 
 
@@ -426,7 +470,7 @@ class NewGameArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=40)
-    name: str = Field(default="Game", max_length=80)
+    name: FitName = Field(default="Game", max_length=80)
     sides: list[NewSide] = Field(min_length=2, max_length=8)
 
 
@@ -514,6 +558,7 @@ def game_adjust(args: AdjustArgs) -> Game:
 class Views(BaseModel):
     views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
+    phase: PhaseView | None = Field(default=None, description="Where the game is in its turn.")
 
 
 class ViewsArgs(GameArgs):
@@ -535,7 +580,30 @@ def game_views(args: ViewsArgs) -> Views:
             view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    return Views(views=views, status=system.status(args.game))
+    return Views(
+        views=views,
+        status=[*system.status(args.game), *_state_lines(args.game)],
+        phase=system.phase(args.game),
+    )
+
+
+def _state_lines(game: Game) -> list[CardLine]:
+    """The shared game-wide state (core.game.GameState), where it says anything."""
+    st, names = game.state, [side.name for side in game.sides]
+    lines = [
+        CardLine(label=k.capitalize(), value=v)
+        for k, v in (("mission", st.mission), ("environment", st.environment))
+        if v
+    ]
+    lines += [
+        CardLine(label=key.replace("_", " ").capitalize(), value=str(n)) for key, n in st.clocks.items()
+    ]
+    if st.active_side is not None and st.active_side < len(names) and not st.ended:
+        lines.append(CardLine(label="Turn of", value=names[st.active_side]))
+    if st.ended:
+        won = ", ".join(names[i] for i in st.winners if i < len(names))
+        lines.append(CardLine(label="Game over", value=f"won by {won}" if won else "a draw"))
+    return lines
 
 
 def game_undo(args: GameArgs) -> Game:
@@ -562,76 +630,36 @@ def store_load(args: StoreArgs) -> storage.Loaded:
     return storage.load(args.data)
 
 
-# --- Mobile Suit Battles deck builder ----------------------------------------------------
-# The models live in core.systems.ms_battles.builder (Parts, DeckChoice, Built, Card), which
-# is imported on first use like every system, so start-up still pays only for what is opened.
-# Legality is decks.deck_violations alone (L107-L125); these operations assemble and count.
+# --- a system's own tools ---------------------------------------------------------------
 
 
-class MsbPartsArgs(BaseModel):
+class ToolArgs(BaseModel):
+    """One of a system's own operations (RuleSystem.tools), e.g. a step of its unit editor."""
+
     model_config = ConfigDict(extra="forbid")
 
-
-class MsbChoiceArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    choice: dict[str, Any] = Field(
-        description="A builder.DeckChoice: name, frame, picks per slot, own cards."
-    )
+    system: str
+    tool: str = Field(description="The tool's name, as system.describe lists it.")
+    args: dict[str, Any] = Field(default_factory=dict, description="The tool's input (see its schema).")
 
 
-class MsbProfileArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    profile: dict[str, Any] = Field(description="A MobileSuit profile, as squads hold it.")
-
-
-class MsbCardArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    card: dict[str, Any] = Field(description="One card (cards.Card, L54-L61).")
-
-
-class MsbResult(BaseModel):
-    """The builder's answer, shaped by the model named in the operation's summary."""
+class ToolAnswer(BaseModel):
+    """A tool's result, shaped by its own result model (schemas()['system.tool']['tools'])."""
 
     model_config = ConfigDict(extra="allow")
 
 
-def _msb(model: BaseModel) -> MsbResult:
-    return MsbResult.model_validate(model.model_dump(mode="json"))
-
-
-def msb_parts(_: MsbPartsArgs) -> MsbResult:
-    """Frames, pilots, weapons, boosters and generic cards to build a deck from."""
-    from core.systems.ms_battles import builder
-
-    return _msb(builder.parts())
-
-
-def msb_assemble(args: MsbChoiceArgs) -> MsbResult:
-    """A suit from the builder's picks, its counters by slot and its deck violations."""
-    from core.systems.ms_battles import builder
-
+def system_tool(args: ToolArgs) -> ToolAnswer:
+    """Run a system's tool on its validated input; problems name fields of that input."""
+    system = _system(args.system)
+    spec = system.tools.get(args.tool)
+    if spec is None:
+        raise RequestError(f"{system.info.name} has no tool {args.tool!r}", "tool")
     try:
-        return _msb(builder.build(builder.DeckChoice.model_validate(args.choice)))
-    except builder.BuildError as bad:
+        result = spec.run(spec.input.model_validate(args.args))
+    except ToolError as bad:
         raise RequestError(str(bad), bad.field) from bad
-
-
-def msb_split(args: MsbProfileArgs) -> MsbResult:
-    """The builder's picks that make a saved suit again (sample cards by id, the rest as own cards)."""
-    from core.systems.ms_battles import builder
-    from core.systems.ms_battles.cards import MobileSuit
-
-    return _msb(builder.split(MobileSuit.model_validate(args.profile)))
-
-
-def msb_card(args: MsbCardArgs) -> MsbResult:
-    """One card checked against the card anatomy (L54-L61), as the card editor saves it."""
-    from core.systems.ms_battles.cards import Card
-
-    return _msb(Card.model_validate(args.card))
+    return ToolAnswer.model_validate(result.model_dump(mode="json"))
 
 
 @dataclass(frozen=True)
@@ -668,66 +696,103 @@ OPERATIONS: dict[str, Operation] = {
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
     "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
-    "msb.parts": Operation(MsbPartsArgs, msb_parts, MsbResult, "Deck builder parts (builder.Parts)."),
-    "msb.assemble": Operation(MsbChoiceArgs, msb_assemble, MsbResult, "Picks to a suit (builder.Built)."),
-    "msb.split": Operation(MsbProfileArgs, msb_split, MsbResult, "A suit to picks (builder.DeckChoice)."),
-    "msb.card": Operation(MsbCardArgs, msb_card, MsbResult, "Check one card (cards.Card)."),
+    "system.tool": Operation(ToolArgs, system_tool, ToolAnswer, "Run one of a system's own tools."),
 }
 
 
 # --- the seam -------------------------------------------------------------------------
 
 
+#: Limits on a request string, checked before it is parsed (core.limits): the saved store
+#: (the largest request, sent once at start) fits well within them.
+REQUEST_LIMITS = limits.Limits()
+#: At most this many problems are listed in an error (the first ones), each message short.
+MAX_PROBLEMS = 5
+_OP_NAME = re.compile(r"[a-z][a-z.]{0,39}")
+
+
 def _problems(error: ValidationError) -> list[Problem]:
     out = []
-    for item in error.errors(include_url=False):
+    for item in error.errors(include_url=False, include_input=False, include_context=False)[:MAX_PROBLEMS]:
         where = ".".join(str(p) for p in item["loc"])
         message = str(item["msg"]).removeprefix("Value error, ")
-        out.append(Problem(field=where, message=message))
+        out.append(Problem(field=limits.short(where, 80), message=limits.short(message)))
     return out
 
 
 def _error(code: str, message: str, problems: list[Problem] | None = None) -> dict[str, Any]:
-    err = ApiError.model_validate({"code": code, "message": message, "problems": problems or []})
+    """An error reply of bounded length: a short message and at most MAX_PROBLEMS problems."""
+    err = ApiError.model_validate(
+        {"code": code, "message": limits.short(message), "problems": (problems or [])[:MAX_PROBLEMS]}
+    )
     return {"ok": False, "error": err.model_dump()}
 
 
 def call(op: str, args: Any) -> dict[str, Any]:
-    """Run one operation on already-parsed JSON; the reply as a JSON-ready dict."""
+    """Run one operation on already-parsed JSON; the reply as a JSON-ready dict (never raises)."""
     operation = OPERATIONS.get(op) if isinstance(op, str) else None
     if operation is None:
-        return _error("unknown_op", f"unknown operation {op!r}")
+        named = f" {op!r}" if isinstance(op, str) and _OP_NAME.fullmatch(op) else ""
+        return _error("unknown_op", f"unknown operation{named}")
     started = time.perf_counter()
     try:
         parsed = operation.args.model_validate(args if args is not None else {})
-        result = operation.run(parsed)
+        result = operation.run(parsed).model_dump(mode="json")
     except ValidationError as invalid:
         problems = _problems(invalid)
         return _error("invalid", problems[0].message if problems else "invalid request", problems)
     except RequestError as bad:
-        return _error("invalid", str(bad), [Problem(field=bad.field, message=str(bad))])
+        message = limits.short(str(bad))
+        return _error("invalid", message, [Problem(field=limits.short(bad.field, 80), message=message)])
+    except RecursionError:
+        return _error("invalid", "the request nests too deeply")
     except ValueError as bad:  # a rule refusing the request (e.g. no card left to resolve)
         return _error("invalid", str(bad))
     except Exception as crash:  # the seam never lets a traceback reach the page
-        return _error("internal", f"the engine failed: {type(crash).__name__}: {crash}")
+        return _error(
+            "internal", f"the engine failed: {type(crash).__name__}: {limits.short(str(crash), 100)}"
+        )
     ms = (time.perf_counter() - started) * 1000
-    return {"ok": True, "result": result.model_dump(mode="json"), "ms": round(ms, 3)}
+    return {"ok": True, "result": result, "ms": round(ms, 3)}
+
+
+def _reply(reply: dict[str, Any]) -> str:
+    # allow_nan=False: NaN or Infinity would make the reply something the browser cannot parse
+    try:
+        return json.dumps(reply, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return json.dumps(_error("internal", "the engine made a reply that is not JSON"))
 
 
 def handle(request: str) -> str:
-    """The browser's entry point: a JSON request string in, a JSON reply string out."""
+    """The browser's entry point: a JSON request string in, a JSON reply string out (never raises).
+
+    The request is measured before it is parsed (core.limits), so no input can exhaust
+    the stack or the memory of the engine: too deep, too long or too many values is an
+    error naming the limit, never echoing the input.
+    """
     try:
-        data = json.loads(request)
-    except (TypeError, ValueError) as bad:
-        return json.dumps(_error("bad_request", f"the request is not JSON: {bad}"))
-    if not isinstance(data, dict) or "op" not in data:
-        return json.dumps(_error("bad_request", "a request is an object with an 'op'"))
-    return json.dumps(call(data["op"], data.get("args")))
+        if not isinstance(request, str):
+            return _reply(_error("bad_request", "a request is a JSON string"))
+        try:
+            data = limits.loads(request, REQUEST_LIMITS)
+        except limits.TooBig as big:
+            return _reply(_error("bad_request", f"the request is too large: {big}"))
+        except (ValueError, RecursionError):
+            return _reply(_error("bad_request", "the request is not JSON"))
+        if not isinstance(data, dict) or "op" not in data:
+            return _reply(_error("bad_request", "a request is an object with an 'op'"))
+        return _reply(call(data["op"], data.get("args")))
+    except Exception as crash:  # MemoryError and anything else: still an answer
+        return json.dumps(_error("internal", f"the engine failed: {type(crash).__name__}"))
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """JSON Schemas of every operation's input and output (the build writes them out)."""
-    return {
+    """JSON Schemas of every operation's input and output (the build writes them out).
+
+    ``system.tool`` also lists, under ``tools``, each playable system's tools by system and name.
+    """
+    out: dict[str, dict[str, Any]] = {
         name: {
             "summary": op.summary,
             "args": op.args.model_json_schema(),
@@ -735,3 +800,16 @@ def schemas() -> dict[str, dict[str, Any]]:
         }
         for name, op in OPERATIONS.items()
     }
+    out["system.tool"]["tools"] = {
+        s.id: {
+            name: {
+                "summary": t.doc,
+                "args": t.input.model_json_schema(),
+                "result": t.result.model_json_schema(),
+            }
+            for name, t in implementation(s.id).tools.items()
+        }
+        for s in SYSTEMS
+        if s.status == "playable"
+    }
+    return out

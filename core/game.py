@@ -23,16 +23,20 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource
-from core.squad import Squad
+from core.squad import Name, Profile, Squad
 from core.systems import implementation
 from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
 
-#: Version of the saved game format; core.storage migrates older saves forward.
-GAME_SCHEMA = 1
+#: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
+GAME_SCHEMA = 2
 MAX_LOG = 5000
+#: The most units a side may field (a squad's 60, with room for what a game places: structures).
+MAX_SIDE_UNITS = 200
+#: The most values one event may change (a new round touches every unit a few times).
+MAX_CHANGES = 5000
 
 
 class GameUnit(BaseModel):
@@ -40,9 +44,9 @@ class GameUnit(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    key: str
-    name: str
-    profile: dict[str, Any]
+    key: str = Field(max_length=40)
+    name: Name = Field(max_length=200)
+    profile: Profile
     state: UnitState
 
 
@@ -51,10 +55,10 @@ class Side(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(max_length=80)
-    squad_name: str = Field(default="", max_length=80)
-    units: list[GameUnit]
-    resources: dict[str, int] = Field(default_factory=dict)
+    name: Name = Field(max_length=80)
+    squad_name: Name = Field(default="", max_length=80)
+    units: list[GameUnit] = Field(max_length=MAX_SIDE_UNITS)
+    resources: dict[str, int] = Field(default_factory=dict, max_length=64)
 
 
 class Event(BaseModel):
@@ -63,10 +67,42 @@ class Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["action", "adjust", "round", "start"]
-    text: str
-    changes: list[Change]
-    before: list[Any]
+    text: str = Field(max_length=10_000)
+    changes: list[Change] = Field(max_length=MAX_CHANGES)
+    before: list[Any] = Field(max_length=MAX_CHANGES)
     detail: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _paired(self) -> Event:
+        """Each change keeps the value it replaced: undo needs one old value per change."""
+        if len(self.before) != len(self.changes):
+            raise ValueError(f"an event holds {len(self.changes)} changes but {len(self.before)} old values")
+        return self
+
+
+class GameState(BaseModel):
+    """The game as a whole, in one shape for every system (its turn is ``Game.round``).
+
+    Kept apart from ``Game.options``, which hold only the players' readings of unclear rules:
+    what the table is playing (mission, environment), its clocks, whose turn it is, and how the
+    game ended.  A system's own game-wide values live in ``extra``, typed by its ``state_model``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    mission: str = Field(default="", max_length=80, description="The mission or scenario played, by id.")
+    environment: str = Field(default="", max_length=80, description="The battlefield's environment, by id.")
+    clocks: dict[str, int] = Field(
+        default_factory=dict, max_length=64, description="Counters of the whole game, by key."
+    )
+    active_side: int | None = Field(
+        default=None, ge=0, description="Whose turn it is, where turns alternate."
+    )
+    ended: bool = Field(default=False, description="The game is over.")
+    winners: list[int] = Field(
+        default_factory=list, max_length=8, description="Sides that won; a game ended with none is a draw."
+    )
+    extra: dict[str, Any] = Field(default_factory=dict, description="The system's own game-wide values.")
 
 
 class Game(BaseModel):
@@ -77,12 +113,31 @@ class Game(BaseModel):
     schema_version: int = GAME_SCHEMA
     id: str
     system: str
-    name: str = Field(default="Game", max_length=80)
-    round: int = 1
+    name: Name = Field(default="Game", max_length=80)
+    round: int = Field(default=1, ge=0, le=100_000)
     sides: list[Side] = Field(min_length=1, max_length=8)
     log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
     cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(
+        default_factory=dict, max_length=64, description="Readings of unclear rules, by key."
+    )
+    state: GameState = Field(default_factory=GameState)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Game:
+        """The invariants undo, redo and every rule rely on: a cursor within the log, unique keys."""
+        if not 0 <= self.cursor <= len(self.log):
+            raise ValueError(f"the log has {len(self.log)} steps, so its cursor cannot be {self.cursor}")
+        sides = len(self.sides)
+        if self.state.active_side is not None and self.state.active_side >= sides:
+            raise ValueError(f"the game has {sides} sides, so side {self.state.active_side + 1} cannot play")
+        if any(not 0 <= w < sides for w in self.state.winners):
+            raise ValueError(f"the game has {sides} sides: a winner is not one of them")
+        for n, side in enumerate(self.sides):
+            keys = [u.key for u in side.units]
+            if len(set(keys)) != len(keys):
+                raise ValueError(f"side {n + 1} has two units with the same key")
+        return self
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:
         """Find a unit by ``"side/key"`` (e.g. ``"0/u2"``); raises ValueError if absent."""
@@ -204,8 +259,31 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
         out.append(Side(name=side_name, squad_name=squad.name, units=units, resources=resources))
     # Every named reading starts at its default, so changing one is an exact, undoable edit.
     options = system.options().model_dump(mode="json") if system.options else {}
-    game = Game(id=game_id, system=system.info.id, name=name, sides=out, options=options)
+    state = GameState(extra=system.state_model().model_dump(mode="json") if system.state_model else {})
+    game = Game(id=game_id, system=system.info.id, name=name, sides=out, options=options, state=state)
     return record(game, "start", f"{name} begins: " + " vs ".join(s.name for s in out), [])
+
+
+def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A saved game (as JSON) brought up to :data:`GAME_SCHEMA`, step by step.
+
+    1 -> 2: the typed :class:`GameState` arrives, at its defaults, and the game's system may move
+    game-wide values it kept among its options into it (:meth:`RuleSystem.upgrade_game`).
+    """
+    schema = data.get("schema_version", 1)
+    if not isinstance(schema, int) or schema >= GAME_SCHEMA:
+        return data
+    out = copy.deepcopy(data)
+    if schema < 2:
+        out.setdefault("state", GameState().model_dump(mode="json"))
+        try:
+            system = implementation(str(out.get("system")))
+        except ValueError:
+            system = None  # a system this build does not know: its own values stay where they are
+        if system is not None:
+            out = system.upgrade_game(out, 1)
+        out["schema_version"] = 2
+    return out
 
 
 def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, BaseModel]:
@@ -247,8 +325,8 @@ def shareable(game: Game) -> Game:
 def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     """A manual change (players settle disputes; the app never stands in their way)."""
     for change in changes:
-        if not change.path or change.path[0] not in {"sides", "round", "options"}:
-            raise ValueError("only sides, round and options can be adjusted")
+        if not change.path or change.path[0] not in {"sides", "round", "options", "state"}:
+            raise ValueError("only sides, round, options and state can be adjusted")
     label = text or "Manual change: " + ", ".join(
         f"{'.'.join(str(p) for p in c.path)} = {c.value}" for c in changes
     )

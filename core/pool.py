@@ -312,3 +312,29 @@ def roll_contest(attack: PoolSpec, defense: PoolSpec | None, source: DiceSource)
     a = roll_pool(attack, source, "attack")
     d = roll_pool(defense, source, "defense") if defense else None
     return ContestRoll(attack=a, defense=d, net=cancel(a.successes, d.successes if d else 0))
+
+
+def reroll_chosen(
+    spec: PoolSpec, roll: PoolRoll, chosen: list[int], source: DiceSource, purpose: str
+) -> PoolRoll:
+    """Reroll the dice a player picked after seeing ``roll`` (positions from 0), each die at most once
+    (GUNFRAME L353: a die rerolled already keeps its face); the new face stands.
+
+    >>> from core.dice import TypedDice
+    >>> spec = PoolSpec(dice=3, success_on=4, crit_on=6)
+    >>> first = roll_pool(spec, TypedDice([1, 5, 2]), "attack")
+    >>> again = reroll_chosen(spec, first, [0, 2], TypedDice([6, 3]), "attack")
+    >>> [d.final for d in again.dice], again.successes, again.crits
+    ([6, 5, 3], 2, 1)
+    """
+    picked = sorted({i for i in chosen if 0 <= i < len(roll.dice) and roll.dice[i].rerolled is None})
+    new = source.roll(len(picked), spec.sides, f"{purpose} rerolls") if picked else []
+    faces = dict(zip(picked, new, strict=True))
+    dice: list[DieRoll] = []
+    for i, die in enumerate(roll.dice):
+        if i not in faces:
+            dice.append(die)
+            continue
+        succ, crit = spec.classify(faces[i])
+        dice.append(DieRoll(first=die.first, rerolled=faces[i], successes=succ, crit=bool(crit)))
+    return PoolRoll(dice=dice, successes=sum(d.successes for d in dice), crits=sum(d.crit for d in dice))

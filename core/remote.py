@@ -32,12 +32,15 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource
 from core.game import Game, act
 from core.systems import implementation
 from core.systems.base import ViewSection
+
+#: The most items one secret choice offers (a hand of cards is far fewer).
+MAX_ITEMS = 100
 
 
 class Pick(BaseModel):
@@ -48,6 +51,15 @@ class Pick(BaseModel):
     unit: str = Field(description="The unit, as 'side/key'.")
     unit_name: str
     section: ViewSection
+
+    @model_validator(mode="after")
+    def _bound(self) -> Pick:
+        """What :func:`request` makes: a section bound to an action, a hand's worth of items."""
+        if self.section.bind is None:
+            raise ValueError("a choice must say which action it feeds")
+        if len(self.section.items) > MAX_ITEMS:
+            raise ValueError(f"a choice offers at most {MAX_ITEMS} items")
+        return self
 
 
 class Request(BaseModel):
@@ -61,7 +73,7 @@ class Request(BaseModel):
     side: int
     side_name: str
     at: str = Field(description="Fingerprint of these choices as the game has them now.")
-    picks: list[Pick]
+    picks: list[Pick] = Field(max_length=64)
 
 
 class Chosen(BaseModel):

@@ -33,11 +33,12 @@ import re
 import zlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-from core.game import Game
+from core import limits
+from core.game import Game, upgrade
 from core.remote import Answer, Request
-from core.squad import Squad, SquadUnit
+from core.squad import MAX_UNITS, PROFILE_LIMITS, Squad, SquadUnit
 from core.systems import implementation
 
 FORMAT = 1
@@ -46,6 +47,12 @@ MAX_TOKEN = 200_000
 TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 #: Largest JSON a token may inflate to (a guard against deflate bombs).
 MAX_JSON = 2_000_000
+#: The shape an inflated token may have, checked before it is parsed (core.limits). A game
+#: with a full log (5,000 events) holds about 30,000 lists and objects and 130,000 values;
+#: a deeper nesting than 40 is no squad, game or choice of ours.
+TOKEN_LIMITS = limits.Limits(max_chars=MAX_JSON, max_depth=40, max_containers=100_000, max_values=500_000)
+#: Longest name a squad, game or side keeps (the models' limit): a longer one is shortened.
+MAX_NAME = 80
 
 
 class ShareError(ValueError):
@@ -60,6 +67,9 @@ class Shared(BaseModel):
     game: Game | None = None
     request: Request | None = None
     answer: Answer | None = None
+    notes: list[str] = Field(
+        default_factory=list, description="What was changed to open it (names shortened)."
+    )
 
 
 KINDS = {"squad", "game", "request", "answer"}
@@ -133,41 +143,72 @@ def _unwrap(token: str) -> dict[str, Any]:
             "This link is damaged: it does not match its checksum (was it cut short or edited?)."
         )
     try:
-        payload = json.loads(raw)
-    except ValueError as bad:
+        payload = limits.loads(raw.decode("utf-8"), TOKEN_LIMITS)
+    except limits.TooBig as big:
+        raise ShareError(f"This link holds more than a squad or game could: {big}.") from big
+    except (ValueError, RecursionError) as bad:
         raise ShareError("This link is damaged: its contents are not readable.") from bad
-    if not isinstance(payload, dict) or payload.get("k") not in KINDS:
+    if not isinstance(payload, dict) or not isinstance(payload.get("k"), str) or payload["k"] not in KINDS:
         raise ShareError("This link is damaged: it holds neither a squad nor a game.")
     return payload
 
 
-def _squad(system_id: str, data: Any) -> Squad:
+def _first_problem(error: ValidationError) -> str:
+    """The first thing wrong, where and what, in a few words (never the value itself)."""
+    first = error.errors(include_url=False, include_input=False, include_context=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return limits.short(f"{where}: {message}" if where else message, 120)
+
+
+def _shorten(data: dict[str, Any], key: str, what: str, notes: list[str]) -> None:
+    """Cut a name longer than the models allow, and say so (a long name never blocks opening)."""
+    value = data.get(key)
+    if isinstance(value, str) and len(value) > MAX_NAME:
+        data[key] = value[: MAX_NAME - 1].rstrip() + "…"
+        notes.append(f"{what} was {len(value):,} characters long: it was shortened to {MAX_NAME}.")
+
+
+def _squad(system_id: str, data: Any, notes: list[str]) -> Squad:
     try:
         system = implementation(system_id)
     except ValueError as bad:
-        raise ShareError(f"This link is for a rule system this app cannot open: {bad}.") from bad
+        raise ShareError("This link is for a rule system this app cannot open.") from bad
     if not isinstance(data, dict) or not isinstance(data.get("u"), list):
         raise ShareError("This link is damaged: its squad is incomplete.")
+    if len(data["u"]) > MAX_UNITS:
+        raise ShareError(f"This link is damaged: a squad holds at most {MAX_UNITS} units.")
+    _shorten(data, "n", "The squad's name", notes)
     units = []
     for i, item in enumerate(data["u"]):
         key, packed = f"u{i + 1}", item
         if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str):
             key, packed = item
         try:
+            limits.check(json.dumps(packed), PROFILE_LIMITS)
+        except limits.TooBig as big:
+            raise ShareError(f"This link is damaged: unit {i + 1} is too large to be one ({big}).") from big
+        try:
             profile = system.unpack_profile(packed)
-        except (ValueError, TypeError, IndexError, KeyError) as bad:
-            raise ShareError(f"This link is damaged: unit {i + 1} cannot be read ({bad}).") from bad
-        units.append(SquadUnit(key=key, profile=profile.model_dump(mode="json")))
+        except ValidationError as bad:
+            raise ShareError(
+                f"This link is damaged: unit {i + 1} cannot be read ({_first_problem(bad)})."
+            ) from bad
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as bad:
+            raise ShareError(f"This link is damaged: unit {i + 1} cannot be read.") from bad
+        units.append(SquadUnit.model_construct(key=key, profile=profile.model_dump(mode="json")))
     try:
-        return Squad(
-            id="shared",
-            name=data.get("n", "Shared squad"),
-            system=system_id,
-            limit=data.get("l"),
-            units=units,
+        return Squad.model_validate(
+            {
+                "id": "shared",
+                "name": data.get("n", "Shared squad"),
+                "system": system_id,
+                "limit": data.get("l"),
+                "units": [u.model_dump() for u in units],
+            }
         )
     except ValidationError as bad:
-        raise ShareError(f"This link is damaged: {bad.errors(include_url=False)[0]['msg']}.") from bad
+        raise ShareError(f"This link is damaged: {_first_problem(bad)}.") from bad
 
 
 #: Kinds stored whole (not packed like a squad): their model, and what a damaged one fails to hold.
@@ -178,20 +219,43 @@ _WHOLE: dict[str, tuple[type[BaseModel], str]] = {
 }
 
 
+def _game_names(data: Any, notes: list[str]) -> None:
+    """Shorten a shared game's over-long names (the game, its sides) before it is read."""
+    if not isinstance(data, dict):
+        return
+    _shorten(data, "name", "The game's name", notes)
+    sides = data.get("sides")
+    for n, side in enumerate(sides if isinstance(sides, list) else []):
+        if isinstance(side, dict):
+            _shorten(side, "name", f"The name of side {n + 1}", notes)
+            _shorten(side, "squad_name", f"The squad name of side {n + 1}", notes)
+
+
 def decode(token: str) -> Shared:
-    """Open a token; raises only :class:`ShareError`, with a message for the player."""
+    """Open a token; raises only :class:`ShareError`, with a message for the player.
+
+    The token's text and its inflated JSON are measured before anything is parsed
+    (``TOKEN_LIMITS``), and no message echoes what the link holds.
+    """
+    if not isinstance(token, str):
+        raise ShareError("This link holds no squad or game.")
     payload = _unwrap(token)
     system_id = payload.get("s")
     if not isinstance(system_id, str):
         raise ShareError("This link is damaged: it names no rule system.")
+    notes: list[str] = []
     if payload["k"] == "squad":
-        return Shared(kind="squad", squad=_squad(system_id, payload.get("d")))
+        return Shared(kind="squad", squad=_squad(system_id, payload.get("d"), notes), notes=notes)
     kind = payload["k"]
     model, what = _WHOLE[kind]
+    data = payload.get("d")
     try:
-        value = model.model_validate(payload.get("d"))
-    except ValidationError as bad:
+        if kind == "game" and isinstance(data, dict):
+            data = upgrade(data)  # a game shared by an older build, in today's format
+            _game_names(data, notes)
+        value = model.model_validate(data)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as bad:
         raise ShareError(f"This link is damaged: {what} cannot be read.") from bad
     if getattr(value, "system", system_id) != system_id:
         raise ShareError(f"This link is damaged: its {kind} is for another rule system.")
-    return Shared.model_validate({"kind": kind, kind: value})
+    return Shared.model_validate({"kind": kind, kind: value, "notes": notes})

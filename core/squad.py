@@ -7,15 +7,37 @@ The system decides what is legal; this module only asks it and reports.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from core import limits
 from core.systems import implementation
 from core.systems.base import UnitCard, Violation
 
 SQUAD_SCHEMA = 1
 MAX_UNITS = 60
+#: The most one unit's profile may hold. The largest real one (a Mobile Suit Battles suit
+#: with its twenty cards, L109, or forty own cards) has a few hundred lists and objects.
+PROFILE_LIMITS = limits.Limits(max_chars=200_000, max_depth=12, max_containers=2_000, max_values=20_000)
+
+
+def _bounded_profile(profile: dict[str, Any]) -> dict[str, Any]:
+    """A profile within PROFILE_LIMITS (a hostile one would cost seconds to check)."""
+    try:
+        limits.check(json.dumps(profile, allow_nan=False), PROFILE_LIMITS)
+    except limits.TooBig as big:
+        raise ValueError(f"this unit is too large to be one: {big}") from big
+    except (TypeError, RecursionError) as bad:
+        raise ValueError("this unit's profile is not plain data") from bad
+    return profile
+
+
+#: A unit's profile as squads and games keep it (checked by its system, bounded here).
+Profile = Annotated[dict[str, Any], AfterValidator(_bounded_profile)]
+#: A name shown next to the app's own text: its direction controls are closed within it.
+Name = Annotated[str, AfterValidator(limits.balance_bidi)]
 
 
 class SquadUnit(BaseModel):
@@ -24,7 +46,7 @@ class SquadUnit(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     key: str = Field(min_length=1, max_length=12, pattern=r"^[A-Za-z0-9_-]+$")
-    profile: dict[str, Any]
+    profile: Profile
     origin: str = Field(default="", max_length=80, description="'catalogue:<id>' or 'own:<id>'.")
 
 
@@ -35,7 +57,7 @@ class Squad(BaseModel):
 
     schema_version: int = SQUAD_SCHEMA
     id: str = Field(min_length=1, max_length=40)
-    name: str = Field(min_length=1, max_length=80)
+    name: Name = Field(min_length=1, max_length=80)
     system: str
     limit: int | None = Field(default=None, ge=1, le=10000, description="Points limit, if any.")
     units: list[SquadUnit] = Field(default_factory=list, max_length=MAX_UNITS)

@@ -21,10 +21,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.game import Game
+from core.game import Game, upgrade
 from core.squad import Squad
 
-STORE_SCHEMA = 1
+STORE_SCHEMA = 2
 
 
 class OwnUnit(BaseModel):
@@ -63,9 +63,17 @@ class Loaded(BaseModel):
     readonly: bool = False
 
 
+def _games_upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """Store 1 -> 2: every game gains its typed game-wide state (core.game.upgrade)."""
+    games = data.get("games")
+    if not isinstance(games, list):
+        return data
+    return {**data, "games": [upgrade(g) if isinstance(g, dict) else g for g in games]}
+
+
 #: ``MIGRATIONS[n]`` turns a store of schema ``n`` into one of schema ``n + 1``.
-#: Schema 1 is the first; the next change of format adds an entry here and a test.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: Each change of format adds an entry here and a test (tests/test_golden.py loads old saves).
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _games_upgraded}
 
 _ITEMS: tuple[tuple[Literal["squads", "units", "games"], type[BaseModel]], ...] = (
     ("squads", Squad),

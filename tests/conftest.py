@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -95,10 +97,17 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
 
 
 def apply_result(page: Page) -> None:
-    """Tap "Apply" on a resolved action and wait until the game screen shows it logged."""
-    logged = page.locator("#game-log li").count()
+    """Tap "Apply" on a resolved action and check that the game screen shows it applied: the result
+    the player read is now the newest step of the log, in force (steps undone before are dropped),
+    and the pending result is gone from the action panel."""
+    verdict = page.locator("#action-text").inner_text()
+    applied = page.locator("#game-log li:not(.undone)").count()
     page.click("#apply-result")
-    expect(page.locator("#game-log li")).to_have_count(logged + 1)
+    log = page.locator("#game-log li")
+    expect(log).to_have_count(applied + 1)
+    expect(log.first).to_have_text(verdict)
+    expect(log.first).not_to_have_class(re.compile(r"\bundone\b"))
+    expect(page.locator("#action-text")).to_have_count(0)
 
 
 def type_dice(page: Page, face_for: dict[str, str] | None = None, default: str = "1") -> None:
@@ -116,3 +125,45 @@ def type_dice(page: Page, face_for: dict[str, str] | None = None, default: str =
         page.locator(f'#action-result [data-face="{face}"]').first.click()
         shown.wait_for_element_state("hidden")  # the result box is drawn anew
     raise AssertionError("the action kept asking for dice")
+
+
+def typed_outcome(
+    game: dict[str, Any], action: str, input: dict[str, Any], face_for: dict[str, str], default: str = "1"
+) -> dict[str, Any]:
+    """The game after ``action`` with dice typed as :func:`type_dice` types them, computed by the
+    engine outside the browser: what the page must then show, exactly."""
+    from core import api
+
+    faces: list[int] = []
+    for _ in range(200):
+        reply = api.call("game.act", {"game": game, "action": action, "input": input, "faces": faces})
+        assert reply["ok"], reply
+        if reply["result"]["complete"]:
+            return dict(reply["result"]["game"])
+        purpose = reply["result"]["need"]["purpose"]
+        faces.append(int(next((f for word, f in face_for.items() if word in purpose), default)))
+    raise AssertionError("the action kept asking for dice")
+
+
+def saved_game(page: Page) -> dict[str, Any]:
+    """The game the page shows, as it saved it."""
+    game_id = page.url.split("#/game/")[1]
+    store = page.evaluate("JSON.parse(localStorage.getItem('tc.store'))")
+    return dict(next(g for g in store["games"] if g["id"] == game_id))
+
+
+def unit_state(game: dict[str, Any], ref: str) -> dict[str, Any]:
+    side, key = ref.split("/")
+    return dict(next(u for u in game["sides"][int(side)]["units"] if u["key"] == key)["state"])
+
+
+def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
+    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand."""
+    base = url.split("#")[0]
+    page.goto(base + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(page.locator("#new-squad")).to_be_visible()  # the first store is saved: now replace it
+    page.evaluate("(s) => localStorage.setItem('tc.store', JSON.stringify(s))", store)
+    page.goto(url)
+    page.reload()
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

@@ -90,8 +90,17 @@ def test_roll_refuses_faces_outside_the_die_and_extra_faces() -> None:
 
 
 def test_seeded_rolls_repeat() -> None:
-    args = {"attack": {"dice": 8, "success_on": 4}, "seed": 7}
-    assert ask("dice.roll", args)["result"] == ask("dice.roll", args)["result"]
+    """A seed always gives the same faces (a question answered mid-action re-rolls with the same seed),
+    resolved exactly as the same faces typed in; another seed gives other faces."""
+    pool = {"dice": 8, "success_on": 4}
+    seeded = ask("dice.roll", {"attack": pool, "seed": 7})["result"]
+    faces = [d["first"] for d in seeded["roll"]["attack"]["dice"]]
+    assert faces == [3, 2, 4, 6, 1, 1, 5, 1]
+    assert seeded["roll"]["net"] == 3
+    assert ask("dice.roll", {"attack": pool, "seed": 7})["result"] == seeded
+    assert ask("dice.roll", {"attack": pool, "faces": faces})["result"] == seeded
+    other = ask("dice.roll", {"attack": pool, "seed": 8})["result"]
+    assert [d["first"] for d in other["roll"]["attack"]["dice"]] != faces
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from core.pool import (
     contest_summary,
     roll_contest,
     roll_pool,
+    table,
 )
 
 
@@ -206,3 +207,123 @@ def test_typed_faces_outside_the_die_are_refused() -> None:
 def test_cancel_never_goes_below_zero() -> None:
     assert cancel(2, 5) == 0
     assert cancel(5, 2) == 3
+
+
+# --- what a pool accepts, at its boundaries ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"sides": 7}, "dice must be one of d3, d6, d8, d10, d12, d20"),
+        ({"sides": 4}, "dice must be one of d3, d6, d8, d10, d12, d20"),
+        ({"success_on": 7}, r"a d6 cannot succeed on 7\+: choose 1\+ to 6\+"),
+        ({"crit_on": 3}, r"a critical on a d6 must be from 4\+ \(the success number\) to 6\+"),
+        ({"crit_on": 7}, r"a critical on a d6 must be from 4\+ \(the success number\) to 6\+"),
+        ({"reroll": "faces", "reroll_faces": (0,)}, "a d6 has no face 0 to reroll"),
+        ({"reroll": "faces", "reroll_faces": (2, 7)}, "a d6 has no face 7 to reroll"),
+        ({"reroll": "faces"}, "choose which faces to reroll"),
+        ({"dice": 61}, "less than or equal to 60"),
+    ],
+)
+def test_impossible_pools_are_refused_with_a_reason(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PoolSpec.model_validate({"dice": 2, "success_on": 4, **fields})
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"sides": s, "success_on": s, "crit_on": s}
+        for s in (3, 6, 8, 10, 12, 20)  # every die the rulebooks use, success and critical on its top face
+    ]
+    + [
+        {"success_on": 1, "crit_on": 1},
+        {"dice": 60},
+        {"reroll": "faces", "reroll_faces": (1, 6)},
+    ],
+)
+def test_pools_at_the_edge_of_the_rules_are_accepted(fields: dict[str, object]) -> None:
+    spec = PoolSpec.model_validate({"dice": 2, "success_on": 4, **fields})
+    assert spec.classify(spec.sides)[0] >= 1
+
+
+def test_rerolled_dice_keep_their_last_face() -> None:
+    """Each die at most once (L353): the reroll stands, and the first face is kept for the record."""
+    spec = PoolSpec(dice=3, success_on=4, reroll="faces", reroll_faces=(1, 2))
+    roll = roll_pool(spec, TypedDice([1, 5, 2, 6, 1]), "attack")
+    assert [(d.first, d.rerolled, d.final, d.successes) for d in roll.dice] == [
+        (1, 6, 6, 1),
+        (5, None, 5, 1),
+        (2, 1, 1, 0),
+    ]
+    assert (roll.successes, roll.crits) == (2, 0)
+
+
+def test_odds_table_of_two_dice() -> None:
+    """2d6 hitting on 5+: exactly 0, 1, 2 hits 4/9, 4/9, 1/9; at least 1/1, 5/9, 1/9; mean 2/3."""
+    t = table(PoolSpec(dice=2, success_on=5).dist().map(lambda k: k[0]))
+    assert [(r.value, r.exactly, r.at_least) for r in t.rows] == [
+        (0, "4/9", "1/1"),
+        (1, "4/9", "5/9"),
+        (2, "1/9", "1/9"),
+    ]
+    assert [r.p_exactly for r in t.rows] == [4 / 9, 4 / 9, 1 / 9]
+    assert [r.p_at_least for r in t.rows] == [1.0, 5 / 9, 1 / 9]
+    assert (t.mean, t.p_mean) == ("2/3", 2 / 3)
+
+
+def test_odds_table_keeps_impossible_counts_below_the_top() -> None:
+    """Criticals worth 2 extra on a d3 hitting on 3+: 0 or 3 successes per die, so 1 and 2 show as 0/1."""
+    t = table(PoolSpec(dice=1, sides=3, success_on=3, crit_on=3, crit_extra=2).dist().map(lambda k: k[0]))
+    assert [(r.value, r.exactly, r.at_least) for r in t.rows] == [
+        (0, "2/3", "1/1"),
+        (1, "0/1", "1/3"),
+        (2, "0/1", "1/3"),
+        (3, "1/3", "1/3"),
+    ]
+
+
+# --- Dist at its edges ---------------------------------------------------------------------------
+
+
+def test_a_die_has_at_least_one_face() -> None:
+    assert Dist.die(1).weights == {1: 1}
+    with pytest.raises(ValueError, match="a die needs at least one face"):
+        Dist.die(0)
+
+
+def test_outcomes_that_cannot_be_added_are_refused() -> None:
+    with pytest.raises(TypeError, match="cannot add outcomes 'a' and 'b'"):
+        Dist({"a": 1}, 1) + Dist({"b": 1}, 1)
+    with pytest.raises(TypeError, match=r"cannot add outcomes \(1,\) and 2"):
+        Dist({(1,): 1}, 1) + Dist({2: 1}, 1)
+    with pytest.raises(TypeError, match=r"cannot add outcomes 1 and \(2,\)"):
+        Dist({1: 1}, 1) + Dist({(2,): 1}, 1)
+    with pytest.raises(TypeError, match="cannot multiply outcome 'a'"):
+        Dist({"a": 1, "b": 1}, 2).repeat(2)
+
+
+def test_repeat_of_plain_numbers() -> None:
+    """Two-outcome dice summed by the multinomial route: 0 or 1 three times."""
+    coin = Dist({0: 1, 1: 1}, 2)
+    assert coin.repeat(3).weights == {0: 1, 1: 3, 2: 3, 3: 1} and coin.repeat(3).total == 8
+    assert coin.repeat(1).weights == {0: 1, 1: 1}
+    with pytest.raises(ValueError, match="repeat\\(\\) needs at least one copy"):
+        coin.repeat(0)
+
+
+def test_bind_needs_one_denominator_and_absent_outcomes_have_no_chance() -> None:
+    d2 = Dist.die(2)
+    with pytest.raises(ValueError, match="every branch of bind\\(\\) must share one denominator"):
+        d2.bind(lambda f: Dist.die(3) if f == 1 else Dist.die(2))
+    assert Dist.die(6).probability(7) == 0
+
+
+def test_typed_dice_ask_for_exactly_the_missing_faces() -> None:
+    typed = TypedDice([3])
+    with pytest.raises(NeedMoreDice) as need:
+        typed.roll(4, 6, "attack")
+    assert (need.value.needed, need.value.sides, need.value.purpose) == (3, 6, "attack")
+    assert str(need.value) == "roll 3 more d6 for attack"
+    assert typed.roll(1, 6, "attack") == [3] and typed.left == 0

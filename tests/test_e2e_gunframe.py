@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, expect
 
 from core import api
 
-WEAPONS = ("close", "short", "medium", "long")
+#: Ranged systems first: the Terror-Bot flies, and a flyer never makes close attacks on a walker (L924).
+WEAPONS = ("short", "medium", "long", "close")
 
 
 def clash_squadron() -> list[dict[str, Any]]:
@@ -55,7 +56,7 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
     page.fill("#squad-limit", "100")
     page.locator("#squad-limit").dispatch_event("change")
     for unit in units:
-        page.select_option("#catalogue-pick", unit["id"])
+        page.locator(f'#catalogue [data-add="{unit["id"]}"]').click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(5)
     expect(page.locator("#squad-total")).to_have_text(f"{total} / 100 points · legal")
     page.click("#share-squad")
@@ -81,23 +82,33 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
 
         attacker = units[0]["profile"]
         weapon = max(WEAPONS, key=lambda w: attacker.get(w, 0))
-        page.select_option("#action-pick", "attack")
-        page.select_option("#pick-attacker", "0/u1")
-        page.select_option("#pick-target", "1/u2")
-        page.locator('#action-panel select[name="weapon"]').select_option(f'"{weapon}"')
+        before = saved_game(page)
+        page.locator('[data-unit="0/u1"] [data-act="attack"]').click()
+        page.locator('#targets [data-target="1/u2"]').click()
+        page.locator(f'[data-choice-field="weapon"] [data-value="{weapon}"]').click()
+        expect(page.locator(f'[data-choice-field="weapon"] [data-value="{weapon}"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
         page.click("#action-typed")
         type_dice(page, {"attack": "6"})
         expect(page.locator("#action-text")).to_contain_text("power point")
         apply_result(page)
+        # The target's card shows exactly the damage the engine makes of those dice.
+        after = typed_outcome(
+            before, "attack", {"attacker": "0/u1", "target": "1/u2", "weapon": weapon}, {"attack": "6"}
+        )
+        hit = unit_state(after, "1/u2")
+        assert hit["damage"] > 0
+        target = page.locator('[data-unit="1/u2"]')
+        expect(target.locator(".dmg")).to_have_text(f"{hit['damage']}/{hit['max_damage']}")
 
-        page.select_option("#action-pick", "power")
-        page.select_option("#pick-attacker", "0/u1")
+        page.locator('[data-unit="0/u1"] .card-toggle').click()
+        page.locator('[data-unit="0/u1"] .more-actions').select_option("power")
         page.locator('#action-panel [data-field="spend"] button', has_text="+ Add").click()
         page.locator('#action-panel [data-field="spend"] select[name="power"]').select_option('"knock_down"')
         page.click("#action-roll")
         type_dice(page, {"attack": "6"})
         apply_result(page)
-        target = page.locator('[data-unit="1/u2"]')
         expect(target.locator('[data-flag="knocked_down"]')).to_have_class(re.compile(r"\bon\b"))
 
         page.click("#undo")
@@ -108,7 +119,7 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         # A named reading of the rules, chosen for this game, is a logged change too.
         page.locator("#rules-options summary").click()
         page.locator('#rules-options input[name="crippled_rules"]').check()
-        expect(page.locator("#game-log li").first).to_contain_text("crippled_rules")
+        expect(page.locator("#game-log li").first).to_have_text("Rules reading changed: Crippled Rules")
 
         other.set_offline(True)
         page.reload()

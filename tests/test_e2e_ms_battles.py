@@ -10,8 +10,11 @@ face-down Dig In. Then reload and airplane mode: all still there.
 
 from __future__ import annotations
 
+import re
+
 from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from qr_scan import decode_png, qr_shot
 
 
 def new_squad(page: Page, server: Server, sample: int) -> None:
@@ -19,9 +22,9 @@ def new_squad(page: Page, server: Server, sample: int) -> None:
     page.select_option("#new-squad-system", "ms_battles")
     page.click("#new-squad")
     expect(page.locator("#squad-name")).to_be_visible()
-    page.select_option("#catalogue-pick", index=sample)
+    page.locator("#catalogue [data-add]").nth(sample - 1).click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
-    expect(page.locator("#squad-total")).to_contain_text("legal")
+    expect(page.locator("#squad-total")).to_contain_text(re.compile(r"· legal$"))
 
 
 def act(page: Page, action: str, **fields: str) -> None:
@@ -130,6 +133,7 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     page.click("#remote-ask-1")
     request = page.locator("#remote-1-url").input_value()
     expect(page.locator("#remote-1-qr")).to_be_visible()
+    assert decode_png(qr_shot(page.locator("#remote-1-qr"))) == [request]  # the QR scans to the link
 
     phone = guest.new_page()
     phone.goto(request)
@@ -143,14 +147,17 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     phone.click("#make-answer")
     answer = phone.locator("#answer-url").input_value()
     expect(phone.locator("#answer-qr")).to_be_visible()
+    assert decode_png(qr_shot(phone.locator("#answer-qr"))) == [answer]
 
     page.goto(answer)
+    page.click("#apply-answer", timeout=BOOT_MS)  # an answer changes a saved game: asked first
     expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_visible(
         timeout=BOOT_MS
     )
     expect(page.locator("#remote-ask-1")).to_have_count(0)  # nothing left for side 1 to choose
     expect(page.locator("#game-log")).not_to_contain_text("Suppressing Fire")  # still secret on the table
     page.goto(answer)  # the same answer again: refused, the game kept as it is
+    page.click("#apply-answer")
     expect(page.locator("#open-error")).to_contain_text("earlier moment")
     page.goto(game_url)
     plan(page, "0/u1", ["SB-1", "TR-3"])
@@ -158,3 +165,34 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     expect(page.locator("#game-log li").first).to_contain_text("Suppressing Fire")
     table.close()
     guest.close()
+
+
+def test_a_card_resolved_with_a_block_in_four_taps_after_planning(
+    phone: BrowserContext, server: Server
+) -> None:
+    """The phase strip shows where the turn is and offers its next step as the obvious button."""
+    page = phone.new_page()
+    drawn_game(page, server)
+    expect(page.locator("#phase-strip li.now")).to_have_text("Plan")
+    plan(page, "0/u1", ["TR-3", "SB-2"])
+    plan(page, "1/u1", ["HB-3", "HB-4"])
+    expect(page.locator("#phase-strip li.now")).to_have_text("Reveal")
+
+    taps = 0
+    page.click("#phase-next")  # Reveal
+    taps += 1
+    expect(page.locator("#game-log li").first).to_contain_text("Low Sweep")
+    expect(page.locator("#phase-strip li.now")).to_have_text("Resolve")
+    page.click("#phase-next")  # the next card by initiative: Low Sweep, which asks whom it attacks
+    taps += 1
+    asked = page.locator("#phase-ask")
+    expect(asked).to_contain_text("Low Sweep")
+    asked.locator("[data-choice='\"1/u1\"']").click()
+    taps += 1
+    expect(page.locator("#game-log li").first).to_contain_text("blocks with Dig In")
+    expect(page.locator("#toast")).to_contain_text("blocks with Dig In")
+    assert taps <= 4
+    expect_zones(page, "1/u1", 0, 0, 0)  # the block stopped it (L91)
+    page.click("#toast-undo")
+    expect(page.locator("#game-log li.undone")).to_have_count(1)
+    expect(page.locator("#phase-strip li.now")).to_have_text("Resolve")

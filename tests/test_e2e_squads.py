@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BOOT_MS, PHONE, Server, apply_result, type_dice
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from qr_scan import decode_png, qr_shot
+
+from core import api
 
 
 def boot(page: Page, url: str) -> None:
@@ -23,15 +26,17 @@ def build_squad(page: Page, server: Server, picks: int = 3) -> str:
     boot(page, server.url + "#/squads")
     page.select_option("#new-squad-system", "gunframe")
     page.click("#new-squad")
-    expect(page.locator("#squad-name")).to_be_visible()
+    expect(page.locator("#squad-name")).to_have_value("GUNFRAME squad 1")
     page.fill("#squad-name", "Red Lancers")
     page.locator("#squad-name").dispatch_event("change")
     page.fill("#squad-limit", "100")
     page.locator("#squad-limit").dispatch_event("change")
-    options = page.locator("#catalogue-pick option").all()
-    for option in options[1 : picks + 1]:
-        page.select_option("#catalogue-pick", option.get_attribute("value"))
-        page.locator("#notice-close").click() if page.locator("#notice").is_visible() else None
+    adds = page.locator("#catalogue [data-add]")
+    for n in range(picks):
+        adds.nth(n).click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(n + 1)
+    # A book unit's note is a neutral mark, not an alarm.
+    expect(page.locator("#notice")).to_be_hidden()
     expect(page.locator("#squad-units .unit-row")).to_have_count(picks)
     expect(page.locator("#squad-total")).to_contain_text("/ 100 points")
     return page.url
@@ -46,6 +51,8 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
     assert link.startswith(server.url + "#/open/")
     assert len(link) < 600, f"share link of {len(link)} characters"
     expect(page.locator("#share-qr")).to_be_visible()
+    # The QR code as drawn on screen scans back to the exact link.
+    assert decode_png(qr_shot(page.locator("#share-qr"))) == [link]
     home.close()
 
     # Another phone: a fresh browser opens the link.
@@ -62,37 +69,50 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(6)
 
-        # Attack with typed dice: every attack die a 6, every defense die a 1.
-        page.select_option("#action-pick", "attack")
-        page.select_option("#pick-attacker", "0/u1")
-        page.select_option("#pick-target", "1/u2")
+        # Attack with typed dice: every attack die a 6, every defense die a 1. The attack is a
+        # button on the attacker's card; the targets offered are the other side's units only.
+        page.locator('[data-unit="0/u1"] [data-act="attack"]').click()
+        expect(page.locator("#targets [data-target]")).to_have_count(3)
+        expect(page.locator('#targets [data-target^="0/"]')).to_have_count(0)
+        page.locator('#targets [data-target="1/u2"]').click()
+        expect(page.locator("#odds-headline")).to_contain_text("Any damage")
         expect(page.locator("#action-odds table")).not_to_have_count(0)
+        before = saved_game(page)
         page.click("#action-typed")
         type_dice(page, {"attack": "6"})
         expect(page.locator("#action-text")).to_contain_text(re.compile(r"\d+ damage"))
         apply_result(page)
+        # Exactly what the engine makes of those dice, on the target's card.
+        after = typed_outcome(
+            before, "attack", {"attacker": "0/u1", "target": "1/u2", "weapon": "short"}, {"attack": "6"}
+        )
+        state = unit_state(after, "1/u2")
+        assert state["damage"] > 0
         target = page.locator('[data-unit="1/u2"]')
-        damage = target.locator(".stepper output").first.inner_text()
-        assert not damage.startswith("0 /"), damage
+        expected = f"{state['damage']}/{state['max_damage']}"
+        expect(target.locator(".dmg")).to_have_text(expected)
+        expect(target.locator(".stepper output").first).to_have_text(
+            f"{state['damage']} / {state['max_damage']}"
+        )
+        expect(page.locator("#toast")).to_contain_text(expected)
         expect(page.locator("#game-log li").first).to_contain_text("damage")
 
-        page.click("#undo")
-        expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^0 /"))
+        page.click("#toast-undo")
+        expect(target.locator(".dmg")).to_have_text(f"0/{state['max_damage']}")
         expect(page.locator("#game-log li.undone")).to_have_count(1)
 
         # A manual adjustment, then reload and airplane mode: all still there.
+        page.locator('[data-unit="0/u1"] .card-toggle').click()
         page.locator('[data-unit="0/u1"] [aria-label="Damage up"]').click()
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^1 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"))
         page.reload()
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(
-            re.compile(r"^1 /"), timeout=BOOT_MS
-        )
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"), timeout=BOOT_MS)
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^1 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"))
         page.click("#undo")
-        expect(page.locator('[data-unit="0/u1"] .stepper output').first).to_have_text(re.compile(r"^0 /"))
+        expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^0/"))
         assert outside == []
     finally:
         other.close()
@@ -147,3 +167,77 @@ def test_a_hand_edited_save_keeps_what_it_can_and_sets_the_rest_aside(
     expect(page.locator("#notice")).to_contain_text("set aside")
     aside = page.evaluate("JSON.parse(localStorage.getItem('tc.store.aside'))")
     assert aside[0]["raw"] == broken
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_qr_code_on_screen_scans_to_the_link(browser: Browser, server: Server, scheme: str) -> None:
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        build_squad(page, server, picks=2)
+        page.click("#share-squad")
+        link = page.locator("#share-url").input_value()
+        qr = page.locator("#share-qr")
+        expect(qr).to_be_visible()
+        assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR image did not load"
+        assert decode_png(qr_shot(qr)) == [link]
+    finally:
+        context.close()
+
+
+def test_the_book_as_a_list_to_search_with_points(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    build_squad(page, server, picks=0)
+    costs = {}
+    for unit in api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"]:
+        costs[unit["id"]] = api.call("unit.check", {"system": "gunframe", "profile": unit["profile"]})[
+            "result"
+        ]
+    rows = page.locator("#catalogue .catalogue-row")
+    expect(rows).to_have_count(len(costs))
+    first = rows.first
+    first_id = first.get_attribute("data-catalogue-id")
+    expect(first.locator(".cost")).to_have_text(f"{costs[first_id]['cost']} pts")
+    # Searching narrows the list; each shown row names what was searched.
+    name = costs[first_id]["name"]
+    page.fill("#catalogue-search", name.lower())
+    shown = page.locator("#catalogue .catalogue-row:visible")
+    expect(shown).not_to_have_count(0)
+    for text in shown.locator(".catalogue-name").all_inner_texts():
+        assert name.lower() in text.lower()
+    # A unit with a note (a misprinted cost) carries a neutral mark that explains on a tap.
+    noted = page.locator("#catalogue .catalogue-row", has=page.locator(".info-mark")).first
+    page.fill("#catalogue-search", "")
+    expect(noted.locator(".note-text")).to_be_hidden()
+    noted.locator(".info-mark").click()
+    expect(noted.locator(".note-text")).to_be_visible()
+    noted.locator("[data-add]").click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#squad-units .unit-row .info-mark")).to_have_count(1)
+    # The total stays in view at the bottom of the screen.
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.locator("#squad-total").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["viewport"]["height"]
+    # New squads get names of their own.
+    for expected in ("GUNFRAME squad 1", "GUNFRAME squad 2"):
+        page.goto(server.url + "#/squads")
+        page.click("#new-squad")
+        expect(page.locator("#squad-name")).to_have_value(expected)
+
+
+def test_play_against_a_shared_squad_asks_which_of_mine(phone: BrowserContext, server: Server) -> None:
+    page = phone.new_page()
+    build_squad(page, server, picks=2)
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    page.goto(server.url + "#/")
+    page.goto(link)
+    page.click("#play-shared")
+    mine = page.locator("#play-with [data-mine]")
+    expect(mine).to_have_count(1)
+    expect(mine).to_have_text("Red Lancers")
+    mine.click()
+    expect(page.locator(".unit-card")).to_have_count(4)
+    expect(page.locator('section.side[data-side="0"] h2')).to_contain_text("Me")
+    expect(page.locator('section.side[data-side="1"] h2')).to_contain_text("Opponent")

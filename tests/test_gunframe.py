@@ -8,13 +8,17 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+import gunframe_table as table
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import api
 from core.dice import TypedDice
-from core.game import Game, GameUnit, Side, record
+from core.game import Game, GameUnit, Side, adjust, record, redo, undo
+from core.game import odds as game_odds
 from core.systems import implementation
+from core.systems.base import Change
 from core.systems.gunframe import SYSTEM, AttackInput, GunframeUnit, build_cost, game_size, resolve
 from core.systems.gunframe.attack import attack_odds, outcome_dist, plan
 from core.systems.gunframe.building import pack, unpack
@@ -102,7 +106,7 @@ def test_example_unit_cost(uid: str) -> None:
         assert str(cost) in CATALOGUE[uid].note
     else:
         assert cost == PRINTED_POINTS[uid]
-    assert pack(profile) == SYSTEM.pack_profile(profile)
+    assert unpack(SYSTEM.pack_profile(profile)) == profile
 
 
 def test_eagle_vf_transform_cost() -> None:
@@ -240,11 +244,11 @@ def test_game_sizes() -> None:
 
 def test_profile_accepts_rule_breaches_but_not_garbage() -> None:
     make(speed=20, close=9, upgrades=[{"id": "whatever"}])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"frame\n  Input should be 'scout'"):
         make(frame="colossal")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"skill\n  Input should be 3 or 4"):
         make(skill=5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"colour\n  Extra inputs are not permitted"):
         make(colour="red")
     schema = GunframeUnit.model_json_schema()
     assert "description" in schema["properties"]["armour"]
@@ -265,24 +269,27 @@ def test_pack_round_trip_and_size() -> None:
     assert len(json.dumps(squad, separators=(",", ":"))) < 400
 
 
+FORM = "a form is \\[speed, defense"
+
+
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "message"),
     [
-        None,
-        [],
-        "x",
-        ["A", 99, 8, [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [9999]]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "p", 5],
-        ["A", 2, "8", [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], [[1, 99, 1]]]],
-        ["A", True, 8, [5, 3, [3, 3, 3, 3], []]],
-        ["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "", 4, "", [1]],
+        (None, "a list of 4 to 10 items"),
+        ([], "a list of 4 to 10 items"),
+        ("x", "a list of 4 to 10 items"),
+        (["A", 99, 8, [5, 3, [3, 3, 3, 3], []]], "no frame number 99"),
+        (["A", 2, 8, [5, 3, [3, 3], []]], FORM),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], [9999]]], "no upgrade number"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "p", 5], r"skill\n  Input should be 3 or 4"),
+        (["A", 2, "8", [5, 3, [3, 3, 3, 3], []]], r"armour\n  Input should be a valid integer"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], [[1, 99, 1]]]], "bad slot in"),
+        (["A", True, 8, [5, 3, [3, 3, 3, 3], []]], "no frame number True"),
+        (["A", 2, 8, [5, 3, [3, 3, 3, 3], []], "", 4, "", [1]], FORM),
     ],
 )
-def test_unpack_rejects(bad: Any) -> None:
-    with pytest.raises(ValueError):
+def test_unpack_rejects(bad: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         unpack(bad)
 
 
@@ -354,7 +361,7 @@ def test_jackhammer_and_owl_bear_defense_pools() -> None:
     inp = AttackInput(attacker="0/a", target="1/t", weapon="close", defend_with_close=True)
     p = plan(game(DUMMY, unit("owl_bear")), inp)
     assert p.defense is not None and p.defense.dice == 6
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"defends only against Close attacks \(L1146\)"):
         plan(game(DUMMY, unit("owl_bear")), inp.model_copy(update={"weapon": "short"}))
 
 
@@ -396,7 +403,7 @@ def test_parry_example() -> None:
     out = attack(g, "close", [4, 4, 6, 6, 1], defend_with_close=False, parry=True)
     assert (out["damage"], out["parry_damage"], out["dodge_inches"]) == (0, 2, 0)
     assert out["changes"][0].path == ["sides", 0, "units", 0, "state", "damage"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Parry to use against this attack \(L2448\)"):
         attack(game(attacker, DUMMY), "close", [4, 4, 1], parry=True)
 
 
@@ -422,9 +429,9 @@ def test_target_lock_uses() -> None:
     assert attack(g2, "short", [1] * 7, focus_fire=True)["attack_pool"]["dice"] == 6
     out = attack(g, "short", [1, 2, 6, 5, 6, 1], precise_strike=True)
     assert out["hits"] == 3 and out["attack"]["dice"][0]["rerolled"] == 5
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Target Lock to spend \(L1373\)"):
         attack(game(make(name="A"), DUMMY), "short", [4, 4, 4], focus_fire=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a Target Lock is spent once"):
         AttackInput(attacker="0/a", target="1/t", weapon="short", focus_fire=True, precise_strike=True)
 
 
@@ -436,7 +443,7 @@ def test_warrior_and_evade() -> None:
     assert out["attack"]["dice"][0]["rerolled"] == 4 and out["hits"] == 1
     assert out["defense"]["dice"][0]["rerolled"] == 6 and out["damage"] == 0
     assert attack(g, "short", [1, 2, 3, 1])["hits"] == 0  # Warrior is for Close attacks only
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Dummy has no Evade counter to spend \(L1400\)"):
         attack(game(warrior, DUMMY), "close", [1, 1, 1], evade=True)
 
 
@@ -466,7 +473,7 @@ def test_automatic_modifiers() -> None:
     cautious = make(name="T", upgrades=[{"id": "cautious"}])
     p = plan(game(make(name="A"), cautious), inp)
     assert p.defense is not None and p.defense.dice == 5  # cover counts as hard cover (L2304)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Firefly has no close weapon system to attack with \(L1064\)"):
         plan(game(unit("firefly"), DUMMY), inp.model_copy(update={"weapon": "close"}))  # Close 0 (L1064)
 
 
@@ -530,3 +537,758 @@ def test_example_units_follow_the_rules() -> None:
     breaking = {uid for uid in CATALOGUE if rules(unit(uid))}
     assert breaking == {"bison", "rhino"}
     assert all(CATALOGUE[uid].note for uid in breaking)
+
+
+# --- the damage track at its boundaries (L1174-1182, L2448) ------------------------------------------
+
+
+def hurt_attacker(g: Game, damage: int) -> Game:
+    """The attacker ('0/a') with ``damage`` already taken."""
+    return record(
+        g, "adjust", "set up", [Change(path=["sides", 0, "units", 0, "state", "damage"], value=damage)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "destroyed"),
+    [(6, 9, False), (7, 10, True), (8, 10, True)],
+    ids=["one-below-armour", "exactly-armour", "one-above-armour"],
+)
+def test_attack_damage_at_the_armour_boundary(before: int, after: int, destroyed: bool) -> None:
+    """3 damage against Armour 10: one short of it leaves 1, reaching it destroys (L1182), and damage
+    beyond it is not kept (the track stops at the Armour, L1174)."""
+    g = game(make(name="A"), DUMMY, damage=before)
+    out = attack(g, "close", [4, 4, 4, 1])
+    assert out["damage"] == 3 and out["destroyed"] is destroyed
+    state = record(g, "action", out["text"], out["changes"]).sides[1].units[0].state
+    assert (state.damage, state.destroyed) == (after, destroyed)
+    assert out["text"] == "A hits Dummy with Close: 3 damage" + (", destroyed" if destroyed else "")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "destroyed"),
+    [(5, 7, False), (6, 8, True), (7, 8, True)],
+    ids=["one-below-armour", "exactly-armour", "one-above-armour"],
+)
+def test_parry_damage_at_the_attackers_armour_boundary(before: int, after: int, destroyed: bool) -> None:
+    """Parry's 2 damage back (L2448) to an Armour 8 attacker: reaching its Armour destroys it (L1182),
+    and the track stops there."""
+    g = hurt_attacker(game(make(name="Brawler", close=2, short=4), unit("owl_bear")), before)
+    out = attack(g, "close", [4, 4, 6, 6, 1], parry=True)
+    assert out["parry_damage"] == 2 and out["destroyed"] is False  # "destroyed" is about the target
+    state = record(g, "action", out["text"], out["changes"]).sides[0].units[0].state
+    assert (state.damage, state.destroyed) == (after, destroyed)
+    assert out["text"] == "Brawler attacks Owl Bear with Close: no damage; Parry deals 2 back"
+
+
+def test_points_limit_is_met_exactly() -> None:
+    """The total may equal the limit but not exceed it (L1494): 55 points fit 55, not 54."""
+    team = [(k, unit(uid)) for k, uid in (("s", "sasha"), ("m", "michiko"), ("i", "izumi"), ("g", "goro"))]
+    assert sum(SYSTEM.unit_cost(p) for _, p in team) == 55
+    assert SYSTEM.squad_violations(team, 55) == []
+    over = SYSTEM.squad_violations(team, 54)
+    assert [(v.rule, v.message, v.ref) for v in over] == [
+        ("points-limit", "55 points is over the 54-point limit", "L1494")
+    ]
+
+
+def _member(name: str, frame: str, armour: int) -> GunframeUnit:
+    weapons = {"close": 2, "short": 2, "medium": 2, "long": 2}
+    speed, defense = FRAMES[frame].speed, FRAMES[frame].defense
+    combiner = [{"id": "combiner", "slot": "armour"}]
+    return make(
+        name=name, frame=frame, speed=speed, defense=defense, armour=armour, upgrades=combiner, **weapons
+    )
+
+
+@pytest.mark.parametrize(
+    ("frame", "broken"),
+    [("scout", True), ("light", True), ("medium", False), ("heavy", False)],
+)
+def test_combined_form_is_at_least_as_big_as_the_largest_member(frame: str, broken: bool) -> None:
+    """L2508-2510: two scouts and a medium gunframe combine into at least a medium form."""
+    team = [
+        ("a", _member("S1", "scout", 4)),
+        ("b", _member("S2", "scout", 4)),
+        ("c", _member("M", "medium", 8)),
+    ]
+    f = FRAMES[frame]
+    form = make(
+        name="Giant", frame=frame, speed=f.speed, defense=f.defense, armour=f.armour + 3, combined_members=3
+    )
+    found = [v for v in SYSTEM.squad_violations([*team, ("g", form)], None) if v.rule == "combiner-frame"]
+    if broken:
+        assert [(v.unit, v.message, v.ref) for v in found] == [
+            ("g", "The combined form must be at least as big as M", "L2508")
+        ]
+    else:
+        assert found == []
+
+
+def test_combined_form_needs_no_combiner_upgrade_and_takes_two_per_system() -> None:
+    """L2512-2513: a combined form holds two frame upgrades on one system and does not buy Combiner."""
+    f = FRAMES["medium"]
+    two = [{"id": "fast", "slot": "speed"}, {"id": "jump", "slot": "speed"}]
+    fields = {"name": "G", "frame": "medium", "speed": f.speed, "defense": f.defense, "armour": f.armour + 3}
+    assert rules(make(**fields, upgrades=two, combined_members=3)) == set()
+    assert "slot-limit" in rules(make(**fields, upgrades=two))
+    three = [*two, {"id": "fly", "slot": "speed"}]
+    assert "slot-limit" in rules(make(**fields, upgrades=three, combined_members=3))
+
+
+def test_undo_of_a_damage_edit_that_also_cripples_restores_the_conditions() -> None:
+    """A manual edit of damage and conditions, plus the crippled condition that follows from it
+    (L2706), changes the conditions twice in one event; undo gives back the conditions before both."""
+    g = table.start([table.mech("Ann")], crippled_rules=True)
+    base = ["sides", 0, "units", 0, "state"]
+    edit = [Change(path=[*base, "damage"], value=6), Change(path=[*base, "conditions"], value=["shut_down"])]
+    hurt = adjust(g, edit)
+    assert table.state(hurt, "0/a").conditions == ["shut_down", "crippled"]
+    assert [c.path[-1] for c in hurt.log[-1].changes] == ["damage", "conditions", "conditions"]
+    back = undo(hurt)
+    assert (table.state(back, "0/a").damage, table.state(back, "0/a").conditions) == (0, [])
+    assert back.sides == g.sides
+    assert redo(back).sides == hurt.sides
+
+
+def test_status_line_shows_mission_roles_environment_and_counts() -> None:
+    """What the game screen shows under the title (api game.views): each line as the player reads it."""
+    g = table.start([table.mech("Ann")])
+    assert api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"] == []
+    g = table.run(g, "mission", [], mission="doomsday", attacker_side=1)
+    g = table.environment(g, "storm", storm_type="lightning")
+    opts = {"initiative_side": 0, "hull_breaches": 2, "clock": 3, "last_turn": 5, "ended": True}
+    g = adjust(g, [Change(path=["options", k], value=v) for k, v in opts.items()])
+    status = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"]
+    assert [(line["label"], line["value"]) for line in status] == [
+        ("Mission", "Doomsday"),
+        ("Attacker", "Blue"),
+        ("Initiative", "Red"),
+        ("Environment", "Storm (lightning)"),
+        ("Hull breaches", "2"),
+        ("Doomsday clock", "3"),
+        ("Last turn", "5"),
+        ("Game over", "yes"),
+    ]
+    assert (status[0]["note"], status[4]["note"], status[5]["note"]) == ("L1847", "L2085", "L1853-1872")
+    dark = table.environment(table.start([table.mech("Ann")]), "darkness")
+    dark = adjust(
+        dark,
+        [
+            Change(path=["options", "dark_over"], value=True),
+            Change(path=["options", "attacker_side"], value=7),
+        ],
+    )
+    status = SYSTEM.status(dark)
+    assert [(line.label, line.value) for line in status] == [("Environment", "Darkness, now over")]
+
+
+@pytest.mark.parametrize(
+    ("armour", "close", "broken"),
+    [(11, 3, False), (10, 4, False), (8, 6, False), (10, 3, True), (11, 4, True), (7, 7, True)],
+    ids=["all-armour", "two-and-one", "all-loadout", "two-only", "four", "armour-down"],
+)
+def test_combined_form_adds_one_per_member_to_armour_and_loadout(
+    armour: int, close: int, broken: bool
+) -> None:
+    """L2517-2521: three members give 3 bonus points, split between Armour and Loadout as the player
+    likes (medium frame: Armour 8, Loadout 12); no other customising."""
+    form = make(name="G", armour=armour, close=close, combined_members=3)
+    found = [v.message for v in SYSTEM.unit_violations(form) if v.rule == "combiner-customise"]
+    if broken:
+        assert found == [
+            f"a combined form of 3 units adds exactly 3 to Armour and Loadout together "
+            f"(here {armour - 8:+d} and {close - 3:+d})"
+        ]
+    else:
+        assert found == []
+    faster = make(name="G", armour=11, speed=6, combined_members=3)
+    assert [v.message for v in SYSTEM.unit_violations(faster) if v.rule == "combiner-customise"] == [
+        "a combined form keeps the frame's Speed and Defense (5 and 3)"
+    ]
+
+
+def test_a_pilot_upgrade_belongs_to_the_first_form() -> None:
+    """L2258: pilot upgrades are listed once, with the first form, not on another form."""
+    eagle = CATALOGUE["eagle_vf"].profile
+    forms = [{**eagle["forms"][0], "upgrades": [*eagle["forms"][0]["upgrades"], {"id": "ace"}]}]
+    found = [v for v in SYSTEM.unit_violations(GunframeUnit.model_validate({**eagle, "forms": forms}))]
+    assert [(v.rule, v.ref) for v in found if v.rule == "form-pilot-upgrade"] == [
+        ("form-pilot-upgrade", "L2258")
+    ]
+    assert rules(unit("eagle_vf")) == set()
+
+
+# --- the pools as the action panel lists them, modifier by modifier (L1062-1152) -------------------------
+
+
+def duel_plan(
+    a_fields: dict[str, Any],
+    t_fields: dict[str, Any],
+    a_state: dict[str, Any] | None = None,
+    t_state: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    **inp: Any,
+) -> tuple[int, list[str], int, list[str]]:
+    """Attack dice and their sources, defense dice and theirs, for A (medium, 3s) attacking T."""
+    g = game(make(name="A", **a_fields), make(name="T", **t_fields), **(t_state or {}))
+    if a_state:
+        g = g.model_copy(deep=True)
+        g.sides[0].units[0].state = g.sides[0].units[0].state.model_copy(update=a_state)
+    if options:
+        g = g.model_copy(update={"options": options})
+    p = plan(g, AttackInput(attacker="0/a", target="1/t", **inp))
+    return (p.attack.dice, p.attack_notes, p.defense.dice if p.defense else 0, p.defense_notes)
+
+
+CRIPPLED = {"conditions": ["crippled"]}
+FLYING = {"conditions": ["flying"]}
+LOCK = {"counters": {"target_lock": 1, "evade": 0}}
+EVADE = {"counters": {"target_lock": 0, "evade": 1}}
+D3 = ["Defense 3"]
+
+
+@pytest.mark.parametrize(
+    ("a_fields", "t_fields", "a_state", "t_state", "options", "inp", "expected"),
+    [
+        # crippled halves weapons rounding up (L2733); Anger Issues +2 up close instead (L2300)
+        ({}, {}, CRIPPLED, None, None, {"weapon": "short"}, (2, ["Short 3", "crippled: halved to 2"], 3, D3)),
+        (
+            {"upgrades": [{"id": "anger_issues"}]},
+            {},
+            CRIPPLED,
+            None,
+            None,
+            {"weapon": "close"},
+            (5, ["Close 3", "Anger Issues +2"], 3, D3),
+        ),
+        # +1 each (L1076-1088); a shut-down target's Defense is halved (L958)
+        (
+            {},
+            {},
+            None,
+            {"conditions": ["shut_down"]},
+            None,
+            {"weapon": "short", "charge": True, "crossfire": True, "elevated": True, "rear": True},
+            (
+                8,
+                ["Short 3", "charge +1", "crossfire +1", "elevated +1", "rear +1", "target shut down +1"],
+                2,
+                ["Defense 3", "shut down: halved to 2"],
+            ),
+        ),
+        (
+            {},
+            {},
+            None,
+            LOCK,
+            None,
+            {"weapon": "short", "focus_fire": True, "bonus_attack_dice": 2},
+            (7, ["Short 3", "focus fire +2", "other +2"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "anti_aircraft", "slot": "short"}]},
+            {},
+            None,
+            FLYING,
+            None,
+            {"weapon": "short"},
+            (5, ["Short 3", "anti-aircraft +2"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "lucky"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "lucky": "attacker"},
+            (3, ["Short 3", "Lucky: reroll 1-3"], 3, D3),
+        ),
+        (
+            {"upgrades": [{"id": "warrior"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "close"},
+            (3, ["Close 3", "Warrior: reroll 1s"], 3, D3),
+        ),
+        # defending with Close (L1146), Shield Wall, infantry in a building (L2948)
+        (
+            {},
+            {"close": 5, "upgrades": [{"id": "shield_wall"}]},
+            None,
+            None,
+            None,
+            {"weapon": "close", "defend_with_close": True, "shield_wall": True, "in_building": True},
+            (3, ["Close 3"], 7, ["Close 5", "shield wall +1", "in a building +1"]),
+        ),
+        (
+            {},
+            {"defense": 5},
+            None,
+            None,
+            None,
+            {"weapon": "short", "climbing": True, "obscured": True, "cover": True},
+            (3, ["Short 3"], 5, ["Defense 5", "climbing: halved to 3", "obscured +1", "cover +1"]),
+        ),
+        (
+            {"upgrades": [{"id": "eagle_eyes"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "obscured": True, "hard_cover": True},
+            (3, ["Short 3"], 5, ["Defense 3", "obscured ignored (Eagle Eyes)", "hard cover +2"]),
+        ),
+        (
+            {},
+            {},
+            None,
+            None,
+            {"hard_cover_adds_to_cover": True},
+            {"weapon": "short", "hard_cover": True},
+            (3, ["Short 3"], 5, ["Defense 3", "hard cover +2"]),
+        ),
+        (
+            {"upgrades": [{"id": "piercing", "slot": "short"}]},
+            {},
+            None,
+            None,
+            None,
+            {"weapon": "short", "cover": True},
+            (3, ["Short 3"], 3, ["Defense 3", "cover ignored (Piercing)"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "dogfighter"}, {"id": "chaff"}]},
+            FLYING,
+            FLYING,
+            None,
+            {"weapon": "long", "underwater": True, "bonus_defense_dice": 1},
+            (3, ["Long 3"], 7, ["Defense 3", "dogfighter +1", "chaff +1", "underwater +1", "other +1"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "chaff"}]},
+            None,
+            FLYING,
+            None,
+            {"weapon": "short"},
+            (3, ["Short 3"], 3, D3),
+        ),
+        (
+            {},
+            {},
+            None,
+            EVADE,
+            None,
+            {"weapon": "short", "evade": True},
+            (3, ["Short 3"], 3, ["Defense 3", "evade: reroll 1-3"]),
+        ),
+        (
+            {},
+            {"upgrades": [{"id": "lucky"}]},
+            None,
+            None,
+            None,
+            {"weapon": "short", "lucky": "defender"},
+            (3, ["Short 3"], 3, ["Defense 3", "Lucky: reroll 1-3"]),
+        ),
+        (
+            {},
+            {},
+            None,
+            None,
+            {"environment": "storm"},
+            {"weapon": "medium"},
+            (3, ["Medium 3"], 4, ["Defense 3", "obscured +1 (storm)"]),
+        ),
+    ],
+    ids=[
+        "crippled",
+        "anger-issues",
+        "flat-bonuses",
+        "focus-fire",
+        "anti-aircraft",
+        "lucky-attacker",
+        "warrior",
+        "close-defense",
+        "climbing",
+        "eagle-eyes",
+        "hard-cover-option-without-cover",
+        "piercing",
+        "flyers",
+        "chaff-only-long",
+        "evade",
+        "lucky-defender",
+        "storm",
+    ],
+)
+def test_pools_list_every_modifier(
+    a_fields: dict[str, Any],
+    t_fields: dict[str, Any],
+    a_state: dict[str, Any] | None,
+    t_state: dict[str, Any] | None,
+    options: dict[str, Any] | None,
+    inp: dict[str, Any],
+    expected: tuple[int, list[str], int, list[str]],
+) -> None:
+    assert duel_plan(a_fields, t_fields, a_state, t_state, options, **inp) == expected
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core bug: with the hard-cover reading (hard_cover_adds_to_cover) and cover both ticked the "
+    "defense gets 3 dice but the pool still lists 'hard cover +2' (attack.py L340-341)",
+)
+def test_hard_cover_on_top_of_cover_lists_what_it_adds() -> None:
+    _, _, d_dice, d_notes = duel_plan(
+        {}, {}, options={"hard_cover_adds_to_cover": True}, weapon="short", hard_cover=True, cover=True
+    )
+    assert d_dice == 6
+    assert sum(int(n.rsplit("+", 1)[1]) for n in d_notes if "+" in n) == d_dice - 3
+
+
+@pytest.mark.parametrize(
+    ("a_state", "t_state", "inp", "message"),
+    [
+        ({"destroyed": True}, None, {}, "A is destroyed"),
+        (None, {"destroyed": True}, {}, "T is destroyed"),
+        ({"conditions": ["shut_down"]}, None, {}, r"A is shut down: it can only reboot \(L956\)"),
+        (
+            {"conditions": ["knocked_down"]},
+            None,
+            {},
+            r"A must stand up with a move action before attacking \(L952\)",
+        ),
+        (
+            None,
+            {"conditions": ["shut_down"], **EVADE},
+            {"evade": True},
+            r"T is shut down and cannot use its Evade",
+        ),
+        (
+            None,
+            LOCK,
+            {"weapon": "long", "indirect_fire": True},
+            r"A's long system has no Indirect Fire \(L2440\)",
+        ),
+    ],
+)
+def test_attacks_the_rules_forbid(
+    a_state: dict[str, Any] | None, t_state: dict[str, Any] | None, inp: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        duel_plan({}, {}, a_state, t_state, **{"weapon": "short", **inp})
+
+
+def test_a_unit_cannot_attack_itself_and_reactions_are_checked() -> None:
+    g = game(make(name="A"), DUMMY)
+    with pytest.raises(ValueError, match="a unit cannot attack itself"):
+        plan(g, AttackInput(attacker="0/a", target="0/a", weapon="short"))
+    with pytest.raises(ValueError, match=r"a reaction attack never counts against its system"):
+        AttackInput(attacker="0/a", target="1/t", reaction=True, rapid_fire=True)
+    with pytest.raises(ValueError, match=r"Quick Reflexes pays for a reaction \(L2338\)"):
+        AttackInput(attacker="0/a", target="1/t", quick_reflexes=True)
+    with pytest.raises(ValueError, match="a Target Lock is spent once"):
+        AttackInput(attacker="0/a", target="1/t", precise_strike=True, indirect_fire=True)
+
+
+# --- power attacks: what the log says each one does (L1196-1344, L2366, L2460) -------------------------
+
+
+def _spent(
+    red: list[dict[str, Any]], blue: list[dict[str, Any]], *spend: dict[str, Any], **more: Any
+) -> Game:
+    """Red's A attacks Blue's first unit at Short with three 6s unanswered, then spends the 3 power points."""
+    g = table.run(table.start(red, blue), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    faces = more.pop("faces", [])
+    return table.run(g, "power", faces, attacker="0/a", spend=list(spend), **more)
+
+
+M = table.mech
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "spend", "more", "text"),
+    [
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "distract"}],
+            {},
+            "B is distracted: a single action at its next activation",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "shut_down"}],
+            {},
+            "B is shut down until it reboots (drops any loot)",
+        ),
+        (
+            [M("A")],
+            [M("B", "heavy")],
+            [{"power": "recoil"}],
+            {},
+            'Recoil: move B 2" straight away from the attacker (Heavy halves it)',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "high_gravity"},
+            'Recoil: move B 2" straight away from the attacker (high gravity halves it)',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "low_gravity"},
+            'Recoil: move B 4" straight away from the attacker (low gravity +1")',
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil"}],
+            {"environment": "space"},
+            'Recoil: move B 5" straight away from the attacker (space +2")',
+        ),
+        (
+            [M("A", ("target_painting", "short"))],
+            [M("B")],
+            [{"power": "target_painting"}],
+            {},
+            "Target Painting locks B",
+        ),
+        (
+            [M("A", ("blast", "short"))],
+            [M("B"), M("C")],
+            [{"power": "blast", "points": 1, "units": ["1/u"]}],
+            {"faces": [1, 1, 1]},
+            'Blast: 1 hits on every unit within 3" of B; C takes 1 of 1 hits, defense [1, 1, 1]',
+        ),
+        (
+            [M("A", ("chain_attack", "short"))],
+            [M("B"), M("C")],
+            [{"power": "chain_attack", "points": 1, "units": ["1/u"]}],
+            {"faces": [1, 1, 1]},
+            "Chain: C takes 2 of 2 hits, defense [1, 1, 1]",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "suppression", "points": 2}],
+            {},
+            'Suppression: put a token touching B; within 2" of it the ground is dangerous'
+            " until the End phase",
+        ),
+    ],
+    ids=[
+        "distract",
+        "shut-down",
+        "heavy",
+        "high-gravity",
+        "low-gravity",
+        "space",
+        "painting",
+        "blast",
+        "chain",
+        "suppression",
+    ],
+)
+def test_power_attack_results_read_in_the_log(
+    red: list[dict[str, Any]],
+    blue: list[dict[str, Any]],
+    spend: list[dict[str, Any]],
+    more: dict[str, Any],
+    text: str,
+) -> None:
+    g = _spent(red, blue, *spend, **more)
+    assert g.log[-1].text.endswith("; " + text), g.log[-1].text
+
+
+def test_target_painting_strips_an_evade_first() -> None:
+    g = table.run(
+        table.start([M("A", ("target_painting", "short"))], [M("B")]),
+        "attack",
+        [6, 6, 6, 1, 1, 1],
+        attacker="0/a",
+        target="1/t",
+    )
+    g = table.set_state(g, "1/t", "counters", {"target_lock": 0, "evade": 1})
+    g = table.run(g, "power", [], attacker="0/a", spend=[{"power": "target_painting"}])
+    assert g.log[-1].text.endswith("Target Painting strips B's Evade")
+    assert table.state(g, "1/t").counters == {"target_lock": 0, "evade": 0}
+
+
+def test_explode_after_a_kill() -> None:
+    g = table.run(
+        table.start([M("A")], [M("B", armour=2)]), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t"
+    )
+    g = table.run(g, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1}])
+    assert (
+        g.log[-1].text
+        == 'A spends power on Explode 1; B explodes: 1 damage to every unit within 1" of its centre'
+    )
+
+
+@pytest.mark.parametrize(
+    ("red", "blue", "spend", "more", "message"),
+    [
+        ([M("A")], [M("B")], [], {"ablative_armour": True}, r"B has no Ablative Armour \(L2366\)"),
+        (
+            [M("A")],
+            [M("B", "ablative_armour")],
+            [{"power": "distract"}],
+            {"ablative_armour": True},
+            "Ablative Armour cancels every point before any is spent",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "recoil", "pull": True}],
+            {},
+            r"only a Recoil from a Short system with Reach may pull",
+        ),
+        (
+            [M("A")],
+            [M("B")],
+            [{"power": "explode"}],
+            {},
+            r"Explode needs the target destroyed by this attack \(L1276\)",
+        ),
+        (
+            [M("A", ("chain_attack", "short")), M("D")],
+            [M("B"), M("C")],
+            [{"power": "chain_attack", "points": 1, "units": ["0/b"]}],
+            {},
+            r"D is not an enemy: Chain Attack picks enemies \(L1254\)",
+        ),
+    ],
+    ids=["no-ablative", "ablative-and-spend", "pull-without-reach", "explode-alive", "chain-own-unit"],
+)
+def test_power_spending_the_rules_forbid(
+    red: list[dict[str, Any]],
+    blue: list[dict[str, Any]],
+    spend: list[dict[str, Any]],
+    more: dict[str, Any],
+    message: str,
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        _spent(red, blue, *spend, **more)
+
+
+def test_a_guardian_takes_the_damage_and_the_power_points_follow_it() -> None:
+    """L2316: the friendly Guardian pays 1 Focus Point and takes the damage; power attacks go at it."""
+    g = table.set_fp(table.start([M("A")], [M("B"), M("G", "guardian")]), 1, 2)
+    raw = {"attacker": "0/a", "target": "1/t", "weapon": "short", "guardian": "1/u"}
+    g = act_typed(g, "attack", raw, [6, 4, 4, 1, 1, 1])
+    assert g.log[-1].text == "A hits B with Short: 3 damage, taken by G (Guardian, 1 FP), 1 power point"
+    assert (table.state(g, "1/u").damage, table.state(g, "1/t").damage) == (3, 0)
+    assert g.sides[1].resources["focus_points"] == 1
+    assert table.state(g, "0/a").extra["power"]["target"] == "1/u"
+
+
+def act_typed(g: Game, action: str, raw: dict[str, Any], faces: list[int]) -> Game:
+    typed = TypedDice(faces)
+    out = table.act(g, action, raw, typed)
+    assert typed.left == 0
+    return out
+
+
+def test_attack_detail_with_no_defense_dice_and_more_cancels_than_hits() -> None:
+    """Defense 0 rolls nothing (L1111); cancels beyond the hits cancel nothing more (L1160)."""
+    g = act_typed(
+        table.start([M("A")], [M("B", defense=0)]), "attack", {"attacker": "0/a", "target": "1/t"}, [4, 1, 1]
+    )
+    detail = g.log[-1].detail
+    assert (detail["defense_pool"], detail["cancelled"], detail["damage"]) == (
+        {"dice": 0, "from": ["Defense 0"]},
+        0,
+        1,
+    )
+    g = act_typed(
+        table.start([M("A")], [M("B", defense=5)]),
+        "attack",
+        {"attacker": "0/a", "target": "1/t"},
+        [4, 1, 1, 4, 4, 4, 4, 1],
+    )
+    assert (g.log[-1].detail["hits"], g.log[-1].detail["cancelled"]) == (1, 1)
+    assert g.log[-1].text == "A attacks B with Short: no damage"
+
+
+def test_odds_of_destroying_a_damaged_target() -> None:
+    """Armour 8 with 7 damage: any hit of 3 dice on 4+ destroys it, 7/8."""
+    g = table.hurt(table.start([M("A")], [M("B", defense=0)]), "1/t", 7)
+    o = game_odds(g, "attack", {"attacker": "0/a", "target": "1/t", "weapon": "short"})
+    assert o.summary == "3 firepower dice against 0 defense dice"
+    assert o.facts["destroyed"] == 7 / 8
+
+
+@pytest.mark.parametrize(("only_when_cancelled", "back"), [(False, 1), (True, 0)])
+def test_parry_when_some_hits_get_through(only_when_cancelled: bool, back: int) -> None:
+    """L2448-2450: by default a defensive 6 parries even when damage gets through; the named reading
+    allows Parry only when every hit was cancelled."""
+    g = game(make(name="Brawler", close=3, short=4), unit("owl_bear"))
+    g = g.model_copy(update={"options": {"parry_only_when_all_cancelled": only_when_cancelled}})
+    out = attack(g, "close", [4, 4, 4, 6, 1, 1], parry=True)
+    assert (out["damage"], out["parry_damage"]) == (2, back)
+
+
+def test_close_recoil_swing_and_a_target_already_down() -> None:
+    """Up close the attacker may follow a Recoil (L1292); Swing (L1324); a target knocked down first stays
+    put when recoiled (L1296)."""
+    close = table.run(
+        table.start([M("A")], [M("B")]),
+        "attack",
+        [6, 6, 6, 1, 1, 1],
+        attacker="0/a",
+        target="1/t",
+        weapon="close",
+    )
+    out = table.run(close, "power", [], attacker="0/a", spend=[{"power": "recoil"}])
+    assert out.log[-1].text.endswith(
+        'Recoil: move B 3" straight away from the attacker; the attacker may follow, staying in contact'
+    )
+    out = table.run(close, "power", [], attacker="0/a", spend=[{"power": "swing"}])
+    assert out.log[-1].text == (
+        "A spends power on Swing; Swing: A turns as it likes and B swings round it at the same contact "
+        "point; anything in the way stops it and knocks it down"
+    )
+    out = _spent([M("A")], [M("B")], {"power": "knock_down"}, {"power": "recoil"})
+    assert out.log[-1].text.endswith(
+        "B is knocked down (drops anything it carries); Recoil: B is down by now and stays put (L1296)"
+    )
+
+
+def test_shut_down_starts_the_reboot_count_and_a_flyer_falls() -> None:
+    """L1266-1270: shut down, reboot count from 0; a flying target falls (L920)."""
+    out = _spent([M("A")], [M("B")], {"power": "shut_down"})
+    assert table.state(out, "1/t").extra == {"reboot": 0} and table.state(out, "1/t").conditions == [
+        "shut_down"
+    ]
+    g = table.run(table.start([M("A")], [M("B")]), "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    g = table.set_state(g, "1/t", "conditions", ["flying"])
+    out = table.run(g, "power", [3, 3], attacker="0/a", spend=[{"power": "shut_down"}])
+    assert "B is shut down until it reboots (drops any loot); B falls from the sky" in out.log[-1].text
+    assert "flying" not in table.state(out, "1/t").conditions
+
+
+def test_explode_hurts_the_units_named_around_the_wreck() -> None:
+    """L1276: 1 damage to every unit within the distance; one with 1 Armour left is destroyed; a wreck
+    already destroyed takes nothing more."""
+    g = table.start([M("A")], [M("B", armour=2), M("C", armour=1), M("D")])
+    g = table.run(g, "attack", [6, 6, 6, 1, 1, 1], attacker="0/a", target="1/t")
+    boom = 'A spends power on Explode 1; B explodes: 1 damage to every unit within 1" of its centre; '
+    out = table.run(
+        g, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1, "units": ["1/u", "1/v"]}]
+    )
+    assert out.log[-1].text == boom + "C takes 1 damage, destroyed; D takes 1 damage"
+    assert (table.state(out, "1/u").destroyed, table.state(out, "1/v").damage) == (True, 1)
+    gone = table.set_state(g, "1/u", "destroyed", True)
+    out = table.run(
+        gone, "power", [], attacker="0/a", spend=[{"power": "explode", "points": 1, "units": ["1/u"]}]
+    )
+    assert out.log[-1].text == boom + "C is already destroyed"

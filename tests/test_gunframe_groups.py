@@ -93,7 +93,14 @@ def test_reaction_groups_and_the_leader_option() -> None:
     g = g.model_copy(
         update={"sides": [g.sides[0].model_copy(update={"resources": {"focus_points": 1}}), g.sides[1]]}
     )
-    raw = {"attacker": "0/a", "target": "1/t", "weapon": "medium", "followers": ["0/b"], "reaction": True}
+    raw = {
+        "attacker": "0/a",
+        "target": "1/t",
+        "weapon": "medium",
+        "followers": ["0/b"],
+        "reaction": True,
+        "reaction_trigger": "attacked",
+    }
     out = run(g, "attack", [1, 1, 1, 1], **raw)
     assert state(out, "0/a").activated and state(out, "0/b").activated
     kept = run(

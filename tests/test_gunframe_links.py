@@ -51,7 +51,16 @@ def test_rivals_attack_after_the_partner_destroys_an_enemy_and_undo() -> None:
 def test_a_triggered_attack_is_not_a_reaction_and_needs_the_link() -> None:
     g = run(start(pair("rivals")), "attack", MISS, attacker="0/b", target="1/t")
     with pytest.raises(ValueError, match="not a reaction"):
-        run(g, "attack", [], attacker="0/a", target="1/t", trigger="rivals", reaction=True)
+        run(
+            g,
+            "attack",
+            [],
+            attacker="0/a",
+            target="1/t",
+            trigger="rivals",
+            reaction=True,
+            reaction_trigger="attacked",
+        )
     lone = start([mech("Ann", "wingman", partner="Bea"), mech("Bea")])
     with pytest.raises(ValueError, match="does not share Wingman"):
         run(lone, "attack", [], attacker="0/a", target="1/t", trigger="wingman")
@@ -83,10 +92,30 @@ def test_buddies_react_when_the_partner_is_attacked() -> None:
     with pytest.raises(ValueError, match="is a reaction"):
         run(g, "attack", [], attacker="0/a", target="1/t", trigger="buddies")
     with pytest.raises(ValueError, match="Buddies needs"):
-        run(g, "attack", [], attacker="0/a", target="1/u", trigger="buddies", reaction=True)
-    g = run(g, "attack", MISS, attacker="0/a", target="1/t", trigger="buddies", reaction=True)  # L2302
+        run(
+            g,
+            "attack",
+            [],
+            attacker="0/a",
+            target="1/u",
+            trigger="buddies",
+            reaction=True,
+            reaction_trigger="attacked",
+        )
+    g = run(
+        g,
+        "attack",
+        MISS,
+        attacker="0/a",
+        target="1/t",
+        trigger="buddies",
+        reaction=True,
+        reaction_trigger="attacked",
+    )  # L2302
     assert fp(g) == 1 and state(g, "0/a").extra["reacted"]
-    g = run(g, "attack", MISS, attacker="0/b", target="1/t", reaction=True)  # both may react
+    g = run(
+        g, "attack", MISS, attacker="0/b", target="1/t", reaction=True, reaction_trigger="attacked"
+    )  # both may react
     assert fp(g) == 0
 
 

@@ -152,7 +152,7 @@ def test_swift_transform_costs_a_focus_point_and_maverick_is_free() -> None:
 
 def test_lucky_attacker_rerolls_misses_once_per_battle() -> None:
     g = start([mech("L", "lucky")], [mech("T", defense=0)])
-    g = attack(g, [1, 2, 4, 5, 6], lucky="attacker")  # 1 and 2 rerolled into 5 and 6
+    g = attack(g, [1, 2, 4, 5, 6], lucky="attacker", lucky_dice=[1, 2])  # 1 and 2 rerolled into 5 and 6
     assert state(g, "1/t").damage == 3
     assert "lucky" in state(g, "0/a").extra["used"]
     with pytest.raises(ValueError, match="used its Lucky"):
@@ -163,7 +163,7 @@ def test_lucky_attacker_rerolls_misses_once_per_battle() -> None:
 
 def test_lucky_defender_rerolls_failed_saves_but_not_on_top_of_evade() -> None:
     g = start([mech("A")], [mech("L", "lucky")])
-    g = attack(g, [4, 4, 4, 1, 2, 3, 4, 5, 6], lucky="defender")
+    g = attack(g, [4, 4, 4, 1, 2, 3, 4, 5, 6], lucky="defender", lucky_dice=[1, 2, 3])
     assert state(g, "1/t").damage == 0
     g2 = adjust(
         start([mech("A")], [mech("L", "lucky")]),

@@ -149,7 +149,15 @@ def test_gun_emplacement_only_reacts() -> None:
     g = g.model_copy(
         update={"sides": [g.sides[0], g.sides[1].model_copy(update={"resources": {"focus_points": 1}})]}
     )
-    out = run(g, "attack", [4, 4, 4, 1, 1, 1], attacker="1/st1", target="0/a", reaction=True)
+    out = run(
+        g,
+        "attack",
+        [4, 4, 4, 1, 1, 1],
+        attacker="1/st1",
+        target="0/a",
+        reaction=True,
+        reaction_trigger="enemy_moved",
+    )
     assert state(out, "0/a").damage == 3 and out.sides[1].resources["focus_points"] == 0
 
 

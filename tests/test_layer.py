@@ -7,21 +7,22 @@ these tests pin the layer's behaviour whatever the real systems do.
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import zlib
 from collections.abc import Iterator
 from typing import Any
 
+import gunframe_table as table
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from qr_scan import decode_svg
 from toy_system import INFO
 
 import core.systems
 from core import api, share, storage
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, adjust, new_game, next_round, redo, step_back, undo
+from core.game import Game, act, adjust, new_game, next_round, record, redo, step_back, undo
 from core.squad import Squad, SquadUnit, check
 from core.systems.base import Change
 
@@ -51,6 +52,17 @@ def test_points_and_violations_are_reported_per_unit() -> None:
     assert [v.rule for v in report.units[1].violations] == ["dice-over-hp"]
     assert [v.rule for v in report.violations] == ["points-limit"]
     assert not report.legal
+
+
+def test_a_squad_may_spend_exactly_its_points_limit() -> None:
+    two = squad(unit("u1"), unit("u2", hp=4, dice=3), limit=17)
+    assert check(two).total == 17
+    assert check(two).legal and check(two).violations == []
+    over = check(two.model_copy(update={"limit": 16}))
+    assert [(v.rule, v.message) for v in over.violations] == [
+        ("points-limit", "17 points is over the 16-point limit")
+    ]
+    assert not over.legal
 
 
 def test_an_invalid_profile_is_a_violation_not_a_crash() -> None:
@@ -105,9 +117,15 @@ def test_any_valid_squad_round_trips_exactly(s: Squad) -> None:
 def test_random_tokens_raise_only_the_documented_error(blob: bytes) -> None:
     for token in (base64.urlsafe_b64encode(blob).decode().rstrip("="), blob.decode("latin-1")):
         try:
-            share.decode(token)
+            opened = share.decode(token)
         except share.ShareError as bad:
-            assert str(bad)
+            assert str(bad).strip()
+        else:
+            # Anything a random token might open is one whole thing of its kind, which travels unchanged.
+            held = getattr(opened, opened.kind)
+            assert held is not None
+            if opened.squad is not None:
+                assert share.decode(share.encode_squad(opened.squad)) == opened
 
 
 @given(squads(), st.data())
@@ -117,8 +135,14 @@ def test_mutated_tokens_raise_only_the_documented_error(s: Squad, data: st.DataO
     i = data.draw(st.integers(0, len(token) - 1))
     c = data.draw(st.sampled_from("AZaz09-_+/=%~ "))
     for mutated in (token[:i] + c + token[i + 1 :], token[:i], token + c):
-        with contextlib.suppress(share.ShareError):
-            share.decode(mutated)
+        try:
+            opened = share.decode(mutated)
+        except share.ShareError as bad:
+            assert str(bad).strip()
+        else:
+            # A change the checksum cannot see (e.g. padding) must give back the very same squad.
+            assert opened.kind == "squad"
+            assert opened.squad == s
 
 
 def _token(payload: Any, version: int = share.FORMAT, crc: int | None = None) -> str:
@@ -149,6 +173,81 @@ def test_bad_tokens_get_a_clear_message(token: str, message: str) -> None:
         share.decode(token)
 
 
+def _raw_token(raw: bytes, version: int = share.FORMAT) -> str:
+    """A well-formed token around any bytes (the checksum right)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = deflate.compress(raw) + deflate.flush()
+    head = bytes([version]) + zlib.crc32(raw).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(head + body).decode().rstrip("=")
+
+
+def _inside(token: str) -> bytes:
+    """The JSON text a token carries, read by hand (not by the code under test)."""
+    blob = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    return zlib.decompressobj(-15).decompress(blob[5:])
+
+
+GAME = {"id": "g", "system": "toy", "sides": [{"name": "A", "units": []}]}
+
+
+@pytest.mark.parametrize(
+    "token, message",
+    [
+        (_raw_token(b"{not json"), "its contents are not readable"),
+        (_token({"k": "squad", "s": 5, "d": {"u": []}}), "it names no rule system"),
+        (_token({"k": "squad", "s": "toy"}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": [1]}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": "x"}}), "its squad is incomplete"),
+        (_token({"k": "squad", "s": "toy", "d": {"u": [], "l": 0}}), "damaged: Input should be greater than"),
+        (_token({"k": "game", "s": "toy", "d": {"id": "g"}}), "its game cannot be read"),
+        (_token({"k": "game", "s": "gunframe", "d": GAME}), "its game is for another rule system"),
+    ],
+)
+def test_tokens_with_damaged_contents_get_a_clear_message(token: str, message: str) -> None:
+    with pytest.raises(share.ShareError, match=message):
+        share.decode(token)
+
+
+def test_a_token_of_exactly_the_longest_length_is_read_not_refused_as_too_long() -> None:
+    with pytest.raises(share.ShareError, match="too long"):
+        share.decode("A" * (share.MAX_TOKEN + 1))
+    with pytest.raises(share.ShareError, match="not a Table Companion share code"):
+        share.decode("A" * share.MAX_TOKEN)  # version byte 0
+
+
+def test_the_shortest_token_is_six_bytes() -> None:
+    five = base64.urlsafe_b64encode(bytes([share.FORMAT, 0, 0, 0, 0])).decode().rstrip("=")
+    with pytest.raises(share.ShareError, match="too short"):
+        share.decode(five)
+    # six: an empty deflate stream (0x03) whose checksum (0) matches, holding no JSON
+    six = base64.urlsafe_b64encode(bytes([share.FORMAT, 0, 0, 0, 0, 3])).decode().rstrip("=")
+    with pytest.raises(share.ShareError, match="its contents are not readable"):
+        share.decode(six)
+
+
+def test_contents_of_exactly_the_largest_size_open() -> None:
+    body = b'{"k":"squad","s":"toy","d":{"n":"Reds","u":[]}}'
+    padded = body + b" " * (share.MAX_JSON - len(body))
+    opened = share.decode(_raw_token(padded))
+    assert opened.squad is not None and opened.squad.name == "Reds"
+    with pytest.raises(share.ShareError, match="more than a squad or game could"):
+        share.decode(_raw_token(padded + b" "))
+
+
+def test_squad_tokens_are_compact() -> None:
+    """Names travel as UTF-8, not escapes; units keyed u1, u2... in order carry no key."""
+    s = squad(unit("u1", "Grünt ★"), unit("x9"), unit("u3"))
+    token = share.encode_squad(s)
+    inside = _inside(token)
+    assert json.loads(inside) == {
+        "k": "squad",
+        "s": "toy",
+        "d": {"n": "Reds", "u": [["Grünt ★", 3, 2], ["x9", ["Grunt", 3, 2]], ["Grunt", 3, 2]]},
+    }
+    assert "Grünt ★".encode() in inside
+    assert share.decode(token).squad == s.model_copy(update={"id": "shared"})
+
+
 def test_a_deflate_bomb_is_refused() -> None:
     token = _token({"k": "squad", "s": "toy", "d": {"n": "x" * (share.MAX_JSON + 10), "u": []}})
     assert len(token) < 10_000
@@ -172,7 +271,11 @@ def test_a_game_travels_whole() -> None:
 def test_qr_code_of_a_link() -> None:
     reply = api.call("share.qr", {"text": "http://127.0.0.1:8000/#/open/" + "A" * 300})
     assert reply["ok"]
-    assert reply["result"]["svg"].startswith("<svg")
+    svg = reply["result"]["svg"]
+    # A standalone SVG document (an <img> draws nothing without the namespace)...
+    assert svg.startswith("<svg ") and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    # ...that decodes back to the exact text.
+    assert decode_svg(svg) == ["http://127.0.0.1:8000/#/open/" + "A" * 300]
 
 
 # --- games ------------------------------------------------------------------------------
@@ -228,6 +331,22 @@ def test_any_number_of_steps_undo_and_redo() -> None:
         redo(game)
 
 
+def test_undo_of_an_event_that_changes_one_path_twice_restores_the_first_value() -> None:
+    """Undo replays an event's old values last change first; redo replays them first to last."""
+    game = start()
+    damage = ["sides", 1, "units", 0, "state", "damage"]
+    twice = [Change(path=damage, value=1), Change(path=damage, value=2), Change(path=["round"], value=3)]
+    game = adjust(game, twice)
+    assert game.log[-1].before == [0, 1, 1]
+    assert (game.sides[1].units[0].state.damage, game.round) == (2, 3)
+    back = undo(game)
+    assert (back.sides[1].units[0].state.damage, back.round) == (0, 1)
+    assert back.sides == start().sides
+    again = redo(back)
+    assert (again.sides[1].units[0].state.damage, again.round) == (2, 3)
+    assert again == game
+
+
 def test_a_new_step_after_undo_drops_the_undone_ones() -> None:
     game = adjust(start(), [Change(path=["round"], value=4)])
     game = undo(game)
@@ -240,7 +359,7 @@ def test_manual_adjustments_reach_anything_tracked_but_nothing_else() -> None:
     game = adjust(start(), [Change(path=["sides", 1, "units", 0, "state", "conditions"], value=["pinned"])])
     assert game.sides[1].units[0].state.conditions == ["pinned"]
     assert game.log[-1].kind == "adjust"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="only sides, round and options can be adjusted"):
         adjust(game, [Change(path=["id"], value="hijack")])
     reply = api.call(
         "game.adjust",
@@ -284,7 +403,9 @@ def test_nothing_saved_yet_is_an_empty_store() -> None:
 
 def test_unreadable_items_are_set_aside_and_the_rest_kept() -> None:
     good = squad(unit("u1")).model_dump(mode="json")
-    loaded = storage.load({"schema_version": 1, "squads": [good, {"name": 3}], "games": "oops"})
+    loaded = storage.load(
+        {"schema_version": storage.STORE_SCHEMA, "squads": [good, {"name": 3}], "games": "oops"}
+    )
     assert [s.name for s in loaded.store.squads] == ["Reds"]
     assert [a.kind for a in loaded.set_aside] == ["squads", "games"]
     assert loaded.set_aside[0].raw == {"name": 3}
@@ -310,7 +431,7 @@ def test_older_saves_are_migrated_step_by_step(monkeypatch: pytest.MonkeyPatch) 
     old["uid"] = old.pop("id")
     loaded = storage.load({"squads": [old]})
     assert loaded.store.squads[0].id == "s1"
-    assert loaded.notes == ["Saved data was updated to format 1."]
+    assert loaded.notes == ["Saved data was updated to format 1.", "Saved data was updated to format 2."]
 
 
 def test_a_save_with_no_way_forward_is_set_aside() -> None:
@@ -330,3 +451,85 @@ def test_describe_gives_the_schemas_the_interface_draws() -> None:
     shoot = reply["actions"][0]
     assert shoot["input_schema"]["properties"]["attacker"]["ui"] == "own-unit"
     assert shoot["has_odds"]
+
+
+# --- the game layer's refusals and log texts -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [("2/u1", "no side for unit '2/u1'"), ("x/u1", "no side for unit 'x/u1'"), ("1/u2", "no unit '1/u2'")],
+)
+def test_unknown_units_are_named_in_the_refusal(ref: str, message: str) -> None:
+    game = start()
+    assert game.unit("1/u1")[:2] == (1, 0)
+    with pytest.raises(ValueError, match=message):
+        game.unit(ref)
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ([], "a change needs a path"),
+        (["sides", 2], r"no item 2 at \['sides', 2\]"),
+        (["sides", -1], r"no item -1 at"),
+        (["sides", "x"], r"no item 'x' at"),
+        (["options", 3], r"no key 3 at \['options', 3\]"),
+        (["round", "x"], r"cannot set \['round', 'x'\]"),
+        (["sides", 0, "nothing", "x"], r"no value at \['sides', 0, 'nothing', 'x'\]"),
+    ],
+)
+def test_a_change_to_a_path_the_game_does_not_have_is_refused(path: list[str | int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        record(start(), "adjust", "bad", [Change(path=path, value=1)])
+
+
+def test_the_last_side_can_be_changed_and_a_new_option_undone() -> None:
+    game = adjust(start(), [Change(path=["sides", 1, "name"], value="Greens")])
+    assert game.sides[1].name == "Greens"
+    game = adjust(game, [Change(path=["options", "house_rule"], value=True)], text="House rule on")
+    assert game.log[-1].before == [None] and game.log[-1].text == "House rule on"
+    assert undo(game).options == {"house_rule": None}
+
+
+def test_an_item_of_a_list_can_be_changed_from_the_first() -> None:
+    conditions = ["sides", 1, "units", 0, "state", "conditions"]
+    game = adjust(start(), [Change(path=conditions, value=["pinned", "shaken"])])
+    game = adjust(game, [Change(path=[*conditions, 0], value="hidden")])
+    assert game.sides[1].units[0].state.conditions == ["hidden", "shaken"]
+    assert undo(game).sides[1].units[0].state.conditions == ["pinned", "shaken"]
+
+
+def test_log_texts_of_adjustments_and_rounds() -> None:
+    game = adjust(
+        start(), [Change(path=["round"], value=4), Change(path=["sides", 0, "resources", "command"], value=1)]
+    )
+    assert game.log[-1].text == "Manual change: round = 4, sides.0.resources.command = 1"
+    game = next_round(game)
+    assert game.log[-1].text == "Round 5 begins" and game.round == 5
+
+
+def test_nothing_to_undo_in_an_empty_log() -> None:
+    game = start().model_copy(update={"log": [], "cursor": 0})
+    with pytest.raises(ValueError, match="nothing to undo"):
+        undo(game)
+
+
+def test_unknown_actions_and_mixed_systems_are_refused() -> None:
+    with pytest.raises(ValueError, match="Toy has no action 'fly'"):
+        act(start(), "fly", {}, TypedDice([]))
+    gun = Squad(id="s2", name="Guns", system="gunframe", units=[])
+    with pytest.raises(ValueError, match="every side of a game must use the same rule system"):
+        new_game("g", "Mixed", [("Red", squad(unit("u1"))), ("Blue", gun)])
+
+
+def test_odds_of_an_action_without_odds_are_refused() -> None:
+    reply = api.call(
+        "game.odds",
+        {
+            "game": table.start([table.mech("Ann")]).model_dump(mode="json"),
+            "action": "activate",
+            "input": {"unit": "0/a"},
+        },
+    )
+    assert reply["ok"] is False and reply["error"]["message"].endswith("has no odds to show")

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from core import api
 from core.dice import RandomDice, TypedDice
-from core.game import Game, GameUnit, Side, record, undo
+from core.game import Game, GameUnit, Side, record, redo, undo
 from core.systems.base import NeedChoice, Violation
 from core.systems.ms_battles import SYSTEM, Card, Frame, MobileSuit, MsbOptions, deck_violations
 from core.systems.ms_battles.cards import MARKER, AttackMark
@@ -167,7 +168,7 @@ def test_pack_and_unpack_share_sample_cards_by_id() -> None:
     assert SYSTEM.unpack_profile(packed) == DECK_B
     own = swap(DECK_B, "GN-2", card("X-1", name="Own"))
     assert SYSTEM.unpack_profile(SYSTEM.pack_profile(own)) == own
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown sample card 'NOPE'"):
         SYSTEM.unpack_profile({"cards": ["NOPE"]})
 
 
@@ -616,6 +617,26 @@ def test_guard_break_more_blocks_only_with_the_option() -> None:
     assert g.sides[1].units[0].state.counters["mid"] == 0 and len(ids(g, 1, "discard")) == 2
 
 
+@pytest.mark.parametrize(
+    ("marks", "blocker", "left"),
+    [
+        (["high", "mid"], "PS-1", {"high": 1, "mid": 0, "low": 0}),  # Shield Bash blocks mid
+        (["high", "low"], "BO-2", {"high": 1, "mid": 0, "low": 0}),  # Side Jets block low
+        (["low", "mid"], "PS-1", {"high": 0, "mid": 0, "low": 1}),
+    ],
+)
+def test_guard_break_takes_the_block_off_the_blocked_zone(
+    marks: list[str], blocker: str, left: dict[str, int]
+) -> None:
+    """[Q-12]: guard break blocked once loses one damage from the zone the block covers, not another."""
+    gb = card("T-1", initiative=9, attacks=[{"zone": z} for z in marks], keywords=["guard_break"])
+    g = planned(game(swap(DECK_A, "BO-1", gb), DECK_B), {0: ["T-1", "GN-2"], 1: [blocker, "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u")
+    c = g.sides[1].units[0].state.counters
+    assert {z: c[z] for z in ("high", "mid", "low")} == left
+    assert ids(g, 1, "discard") == [blocker]
+
+
 def test_targets() -> None:
     """L91 'one target MS'; [Q-17]: any other suit by default, only other players' with the option."""
     g = planned(game(DECK_A, DECK_B), {0: ["HC-1", "GN-1"], 1: ["GN-2", "BO-1"]})
@@ -687,7 +708,7 @@ def test_a_destroyed_suits_cards_leave_play() -> None:
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", blockers=[])
     assert g.sides[1].units[0].state.destroyed
     assert ids(g, 1, "planned") == [] and sorted(ids(g, 1, "discard")) == ["BO-1", "RM-1"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no card is waiting to resolve"):
         act(g, "resolve_card", unit="1/u", card="RM-1")
     g = act(g, "cleanup")
     with pytest.raises(ValueError, match="destroyed"):
@@ -772,9 +793,37 @@ def test_priority_marker_moves_one_seat_anticlockwise() -> None:
 
 
 def test_every_action_can_be_undone() -> None:
-    g0 = act(game(DECK_A, DECK_B), "setup")
-    g = act(g0, "draw")
-    assert undo(g).sides == g0.sides
+    """Each of the system's actions, undone, gives back the whole game as it was; redone, as it became."""
+    done: list[str] = []
+
+    def step(g: Game, name: str, **raw: Any) -> Game:
+        after = act(g, name, **raw)
+        back = undo(after)
+        assert without_log(back) == without_log(g), name
+        assert without_log(redo(back)) == without_log(after), name
+        done.append(name)
+        return after
+
+    g = step(game(DECK_A, DECK_B), "setup", priority_side=0)
+    for side, keep in ((0, ["GN-2", "SB-3"]), (1, ["PS-1", "RM-1"])):
+        g = set_deck(g, side, keep)
+        g = step(g, "draw", unit=f"{side}/u")
+        g = step(g, "plan", unit=f"{side}/u", keep=keep)
+    g = step(g, "reveal")
+    g = step(g, "resolve_card", unit="0/u", card="GN-2")
+    steps = [
+        {"unit": "1/u", "card": "PS-1", "target": "0/u"},
+        {"unit": "0/u", "card": "SB-3", "target": "1/u"},
+        {"unit": "1/u", "card": "RM-1", "target": "0/u"},
+    ]
+    g = step(g, "resolve_turn", steps=steps)
+    assert g.sides[0].units[0].state.counters["mid"] == 3
+    g = step(g, "cleanup")
+    assert set(done) == set(SYSTEM.actions)
+
+
+def without_log(g: Game) -> Game:
+    return g.model_copy(update={"log": [], "cursor": 0})
 
 
 # --- odds (L71) --------------------------------------------------------------------------------------------
@@ -794,7 +843,7 @@ def test_draw_odds_action_for_a_fresh_deck() -> None:
     assert o.facts["draws GN-1"] == pytest.approx(5 / 20)
     high = 1 - Fraction(math.comb(16, 5), math.comb(20, 5))  # four high blocks in Deck A
     assert o.facts["a high block"] == pytest.approx(float(high)) and "232/323" in o.summary
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="choose the suit whose next hand you want odds for"):
         odds(g, SYSTEM.actions["draw"].input())
 
 
@@ -941,3 +990,308 @@ def test_a_list_of_steps_names_the_step_that_lacks_a_pick() -> None:
     steps = {"steps": [{"unit": "0/u", "card": "HC-1", "target": "1/u"}]}
     with pytest.raises(ValueError, match=r"step 1: .*must block"):
         spec.resolve(g, spec.input.model_validate(steps), RandomDice(1))
+
+
+# --- piles, effects and notes the players read (tests that pin each step's log text) -------------------
+
+
+def with_play(g: Game, side: int, **fields: Any) -> Game:
+    """Set piles of a suit directly (card positions in its profile, MARKER for the marker)."""
+    st = g.sides[side].units[0].state
+    play = SuitPlay.model_validate({**st.extra, **fields}) if "deck" in st.extra else SuitPlay(**fields)
+    units = [
+        g.sides[side]
+        .units[0]
+        .model_copy(update={"state": st.model_copy(update={"extra": play.model_dump()})})
+    ]
+    sides = list(g.sides)
+    sides[side] = sides[side].model_copy(update={"units": units})
+    return g.model_copy(update={"sides": sides})
+
+
+def test_meeting_the_marker_reshuffles_the_cards_below_it() -> None:
+    """L71 and [Q-7]: two cards above the marker, then the marker, then three more from the reshuffle."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = with_play(g, 0, deck=[0, 1, MARKER, 2, 3, 4, 5], shuffled=True)
+    g = act(g, "draw", unit="0/u")
+    hand = extra(g, 0)["hand"]
+    assert hand[:2] == [0, 1] and len(hand) == 5 and set(hand[2:]) <= {2, 3, 4, 5}
+    assert extra(g, 0)["deck"][-1] == MARKER and len(extra(g, 0)["deck"]) == 2
+    assert "marker drawn: deck reshuffled (L71)" in last(g)
+    assert "ran out" not in last(g)
+
+
+@pytest.mark.parametrize(
+    ("deck", "notes"),
+    [
+        ([0, 1, MARKER], "the deck ran out"),
+        ([0, MARKER, 1], "marker drawn: deck reshuffled (L71), the deck ran out"),
+    ],
+    ids=["marker-last", "marker-twice"],
+)
+def test_a_deck_that_runs_out_leaves_a_short_hand(deck: list[int], notes: str) -> None:
+    """Nothing below the marker, or the marker met a second time: the hand stays short."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = act(with_play(g, 0, deck=deck, shuffled=True), "draw", unit="0/u")
+    assert extra(g, 0)["hand"] == [0, 1] and extra(g, 0)["deck"] == [MARKER]
+    assert last(g) == f"Vessik / Tamsin Reyl draws 2 ({notes})"
+
+
+def test_planned_cards_go_under_the_deck_in_the_order_given() -> None:
+    """[Q-8]: the three cards not kept go under the deck in the order the player lists them."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-1", "GN-2", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    with pytest.raises(ValueError, match="list every card that goes under the deck, or none"):
+        act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"], bottom=["BO-3", "BO-1"])
+    done = act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"], bottom=["BO-3", "BO-1", "BO-2"])
+    assert ids(done, 0, "deck")[-3:] == ["BO-3", "BO-1", "BO-2"]
+    assert ids(done, 0, "planned") == ["GN-1", "GN-2"] and ids(done, 0, "hand") == []
+
+
+def test_repair_takes_damage_off_the_worst_zone_or_the_one_named() -> None:
+    """The app's repair effect: one off the most damaged zone unless a zone is named; nothing to repair."""
+    fix = card("T-9", initiative=9, effects=[{"kind": "repair", "amount": 1}], ability="Patch up.")
+    base = planned(game(swap(DECK_A, "BO-1", fix), DECK_B), {0: ["T-9", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(hurt(base, 0, high=1, mid=2), "resolve_card", unit="0/u", card="T-9")
+    assert {z: g.sides[0].units[0].state.counters[z] for z in ("high", "mid")} == {"high": 1, "mid": 1}
+    assert "T-9 repairs 1 mid" in last(g) and "Patch up." not in last(g)
+    g = act(hurt(base, 0, high=1, mid=2), "resolve_card", unit="0/u", card="T-9", repair_zone="high")
+    assert {z: g.sides[0].units[0].state.counters[z] for z in ("high", "mid")} == {"high": 0, "mid": 2}
+    g = act(hurt(base, 0, high=1), "resolve_card", unit="0/u", card="T-9", repair_zone="low")
+    assert "T-9: nothing to repair" in last(g) and g.sides[0].units[0].state.counters["high"] == 1
+
+
+def test_an_ability_the_app_cannot_apply_is_shown_as_its_text() -> None:
+    text = card("T-8", initiative=9, ability="Players move a token.")
+    g = planned(game(swap(DECK_A, "BO-1", text), DECK_B), {0: ["T-8", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="T-8")
+    assert "T-8: Players move a token." in last(g)
+
+
+def test_damage_notes_the_penalty_once_and_destruction() -> None:
+    """L97-L101: the zone's penalty when its damage reaches 2, not again at 3; destroyed at the armour."""
+    two = card("T-7", initiative=9, attacks=[{"zone": "mid"}])
+    g = planned(game(swap(DECK_A, "BO-1", two), DECK_B), {0: ["T-7", "GN-2"], 1: ["HC-1", "BO-1"]})
+    first = act(hurt(g, 1, mid=1), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert "takes 1 mid (2 now)" in last(first) and "suffers the mid penalty (L97-L101)" in last(first)
+    again = act(hurt(g, 1, mid=2), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert "takes 1 mid (3 now)" in last(again) and "penalty" not in last(again)
+    armour = FRAMES["oruun"].armor.of("mid")
+    end = act(hurt(g, 1, mid=armour - 1), "resolve_card", unit="0/u", card="T-7", target="1/u")
+    assert end.sides[1].units[0].state.destroyed and last(end).endswith("is destroyed (L97)")
+
+
+def test_attack_entries_out_of_range_must_exist_and_the_target_must_stand() -> None:
+    g = planned(game(DECK_B, DECK_A), {0: ["HC-1", "GN-1"], 1: ["GN-2", "TR-2"]})
+    g = act(g, "resolve_card", unit="1/u", card="GN-2")
+    with pytest.raises(ValueError, match="Snap Shot has no attack entry 1"):
+        act(g, "resolve_card", unit="0/u", card="HC-1", target="1/u", out_of_range=[1])
+    down = g.model_copy(deep=True)
+    down.sides[1].units[0].state.destroyed = True
+    with pytest.raises(ValueError, match="is destroyed and off the table"):
+        act(down, "resolve_card", unit="0/u", card="HC-1", target="1/u")
+
+
+def test_a_named_card_needs_its_suit() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "GN-1"], 1: ["HC-1", "BO-1"]})
+    with pytest.raises(ValueError, match="name the suit whose card resolves, with its card"):
+        act(g, "resolve_card", card="GN-2")
+
+
+def test_cleanup_notes_single_use_cards_and_the_marker() -> None:
+    """L105: single-use cards are set aside, and the log says where the priority marker went."""
+    g = planned(game(DECK_A, DECK_B), {0: ["BO-4", "GN-2"], 1: ["HC-1", "BO-1"]})
+    g = act(g, "cleanup", force=True)
+    assert "sets aside Smoke Canister" in last(g)
+    assert last(g).endswith("priority marker passes to P1")
+
+
+def test_setup_refuses_a_side_that_is_not_there() -> None:
+    with pytest.raises(ValueError, match="there is no side 2"):
+        act(game(DECK_A, DECK_B), "setup", priority_side=2)
+    g = act(game(DECK_A, DECK_B), "setup", priority_side=1)
+    assert [s.resources["priority"] for s in g.sides] == [0, 1]
+
+
+def test_resolve_turn_logs_every_step() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["GN-2", "SB-3"], 1: ["PS-1", "RM-1"]})
+    steps = [{"unit": "0/u", "card": "GN-2"}, {"unit": "1/u", "card": "PS-1", "target": "0/u"}]
+    after = act(g, "resolve_turn", steps=steps)
+    text = last(after)
+    assert "resolves Dodge" in text and "resolves Shield Bash" in text
+    assert [d["card"] for d in after.log[-1].detail["steps"]] == ["GN-2", "PS-1"]
+
+
+def test_hypergeometric_when_every_hand_must_hold_some() -> None:
+    """Three cards from five, four of them wanted: at least two wanted in any hand."""
+    d = hypergeometric(5, 4, 3)
+    assert {k: d.probability(k) for k in range(4)} == {0: 0, 1: 0, 2: Fraction(3, 5), 3: Fraction(2, 5)}
+
+
+def test_draw_odds_name_the_watched_card() -> None:
+    g = act(game(DECK_A, DECK_B), "setup")
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    o = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert o.summary == "next hand of 5: GN-1: 1/4, a high block: 232/323"
+
+
+def views(g: Game) -> dict[str, Any]:
+    """What the game screen shows of each suit (api game.views), section by section."""
+    reply = api.call("game.views", {"game": g.model_dump(mode="json")})
+    assert reply["ok"], reply
+    return {
+        ref: [(s["title"], [i["id"] for i in s["items"]], s["private"]) for s in v["sections"]]
+        for ref, v in reply["result"]["views"].items()
+    }
+
+
+def test_the_screen_shows_hands_face_down_then_face_up_cards_and_which_resolves_next() -> None:
+    """L71-L77: the hand and face-down cards are private; revealed, they are public, and the suit holding
+    the next card by initiative is marked; resolved cards are listed apart; L105: piles after cleanup."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-2", "SB-3", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    hand = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["views"]["0/u"]["sections"][
+        0
+    ]
+    assert (hand["title"], hand["private"], hand["bind"]["action"], hand["bind"]["count"]) == (
+        "Hand",
+        True,
+        "plan",
+        2,
+    )
+    assert [i["id"] for i in hand["items"]] == ["GN-2", "SB-3", "BO-1", "BO-2", "BO-3"]
+    g = act(g, "plan", unit="0/u", keep=["GN-2", "SB-3"])
+    assert views(g)["0/u"][0] == ("Face down", ["GN-2", "SB-3"], True)
+    g = set_deck(g, 1, ["PS-1", "BO-1"])
+    g = act(g, "draw", unit="1/u")
+    g = act(g, "plan", unit="1/u", keep=["PS-1", "BO-1"])
+    g = act(g, "reveal")
+    shown = views(g)
+    assert shown["0/u"] == [
+        ("Face up: one resolves next (initiative 9)", ["GN-2", "SB-3"], False),
+        ("Draw pile: 18 cards", [], False),
+    ]
+    assert shown["1/u"][0] == ("Face up", ["PS-1", "BO-1"], False)
+    reply = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["views"]["1/u"]["sections"][
+        0
+    ]
+    assert reply["bind"] == {
+        "action": "resolve_card",
+        "field": "card",
+        "count": 1,
+        "label": "Resolve this card",
+        "fixed": {"unit": "1/u"},
+        "mode": "prefill",
+    }
+    assert reply["items"][0]["detail"] == "initiative 6; move +1; attack 1x mid melee; blocks mid"
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    shown = views(g)
+    assert shown["0/u"][:2] == [("Face up", ["SB-3"], False), ("Resolved", ["GN-2"], False)]
+    assert shown["1/u"][0] == ("Face up: one resolves next (initiative 7)", ["PS-1", "BO-1"], False)
+    g = act(g, "cleanup", force=True)
+    assert views(g)["0/u"] == [("Draw pile: 20 cards", [], False)]
+
+
+def test_discarded_and_set_aside_cards_are_shown() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["BO-4", "GN-2"], 1: ["PS-4", "HC-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="1/u", card="HC-1", target="0/u", blockers=["BO-4"])
+    assert ("Discarded", ["BO-4"], False) in views(g)["0/u"]
+    g = act(g, "cleanup", force=True)
+    assert ("Set aside (single use)", ["BO-4"], False) in views(g)["0/u"]
+
+
+def test_pilot_and_weapon_cards_name_their_pilot_or_weapon() -> None:
+    """L61: a pilot card belongs to a pilot and a weapon card to a weapon."""
+    nameless = card("X-1", type="weapon", attacks=[{"zone": "mid"}])
+    found = deck_violations(swap(DECK_A, "BO-1", nameless), MsbOptions())
+    assert [(v.message, v.ref) for v in found if v.rule == "card-type"] == [
+        ("X-1: a weapon card must name its weapon", "L61")
+    ]
+    pilot = card("X-2", type="pilot")
+    found = deck_violations(swap(DECK_A, "BO-1", pilot), MsbOptions())
+    assert [v.message for v in found if v.rule == "card-type"] == ["X-2: a pilot card must name its pilot"]
+    assert "card-type" not in rules(DECK_A)
+
+
+@pytest.mark.parametrize(
+    ("past", "before", "destroyed"),
+    [(False, 2, False), (False, 3, True), (True, 3, False), (True, 4, True)],
+    ids=["one-below", "at-armour", "at-armour-option", "past-armour-option"],
+)
+def test_destruction_at_the_zone_armour_boundary(past: bool, before: int, destroyed: bool) -> None:
+    """L97 and [Q-13]: high armour 4; one high hit from 2, 3 or 4 damage, by default and with the option."""
+    g = planned(game(DECK_A, DECK_B, destroyed_past_armor=past), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(hurt(g, 1, high=before), "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
+    st = g.sides[1].units[0].state
+    assert (st.counters["high"], st.destroyed) == (before + 1, destroyed)
+    assert last(g).endswith("is destroyed (L97)") is destroyed
+
+
+def test_a_deck_is_shuffled_once_before_its_first_draw() -> None:
+    """L50: drawing from a deck never shuffled shuffles it first; after setup no second shuffle."""
+    g = act(game(DECK_A, DECK_B), "draw", unit="0/u")
+    assert "deck shuffled first (L50)" in last(g) and extra(g, 0)["shuffled"] is True
+    g = act(act(game(DECK_A, DECK_B), "setup"), "draw", unit="0/u")
+    assert "shuffled" not in last(g) and len(extra(g, 0)["hand"]) == 5
+
+
+def test_one_card_cannot_be_kept_twice_and_reveal_waits_for_every_plan() -> None:
+    g = act(game(DECK_A, DECK_B), "setup")
+    g = set_deck(g, 0, ["GN-1", "GN-2", "BO-1", "BO-2", "BO-3"])
+    g = act(g, "draw", unit="0/u")
+    with pytest.raises(ValueError, match="has no 'GN-1' in hand"):
+        act(g, "plan", unit="0/u", keep=["GN-1", "GN-1"])
+    g = act(g, "plan", unit="0/u", keep=["GN-1", "GN-2"])
+    with pytest.raises(ValueError, match=r"still planning: Oruun / Hollis Brack$"):
+        act(g, "reveal")
+    g = act(g, "draw", unit="1/u")
+    with pytest.raises(ValueError, match=r"still planning: Oruun / Hollis Brack$"):
+        act(g, "reveal")
+
+
+def test_hold_fire_even_with_a_target_named() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", hold_fire=True)
+    assert "Rising Cut attacks no one" in last(g) and g.sides[1].units[0].state.counters["high"] == 0
+
+
+def test_draw_odds_with_the_marker_part_way_down() -> None:
+    """[Q-7]: the two cards above the marker are drawn for sure; the other three come from the 18 below."""
+    g = act(game(DECK_A, DECK_B), "setup")
+    cards = [c.id for c in DECK_A.cards]
+    top = [cards.index("GN-1"), cards.index("BO-1")]
+    g = with_play(g, 0, deck=[*top, MARKER, *(i for i in range(len(cards)) if i not in top)], shuffled=True)
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert sure.facts["draws GN-1"] == 1.0
+    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"))
+    assert below.facts["draws BO-2"] == pytest.approx(3 / 18)
+
+
+def test_an_unknown_suit_is_refused() -> None:
+    with pytest.raises(ValueError, match="no unit '0/zz'"):
+        act(game(DECK_A, DECK_B), "draw", unit="0/zz")
+
+
+def test_only_zones_hit_are_logged() -> None:
+    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
+    assert "takes 1 high (1 now)" in last(g) and "takes 0" not in last(g)
+
+
+def test_draw_odds_of_a_deck_without_a_marker() -> None:
+    """A deck played without the reshuffle marker: the next hand is five of all twenty cards."""
+    plain = DECK_A.model_copy(update={"reshuffle_marker": False})
+    g = game(plain, DECK_B)
+    spec = SYSTEM.actions["draw"]
+    assert spec.odds is not None
+    o = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    assert o.facts["draws GN-1"] == 0.25

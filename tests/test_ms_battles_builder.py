@@ -33,6 +33,11 @@ def ask(op: str, args: Any = None) -> dict[str, Any]:
     return reply
 
 
+def tool(name: str, args: Any) -> dict[str, Any]:
+    """One of the system's own tools, through the seam's generic operation."""
+    return ask("system.tool", {"system": "ms_battles", "tool": name, "args": args})
+
+
 def deck_a_choice(**changes: Any) -> DeckChoice:
     """The picks of sample deck A: Vessik, Tamsin Reyl, Shear Blade and Harl Carbine, all boosters."""
     choice = DeckChoice(
@@ -199,9 +204,9 @@ def test_an_assembled_suit_with_an_own_card_travels_in_a_share_link() -> None:
 
 
 def test_the_seam_offers_parts_and_assembles_picks() -> None:
-    reply = ask("msb.parts", {})
+    reply = tool("parts", {})
     assert reply["ok"] and len(reply["result"]["weapons"]) == 4
-    reply = ask("msb.assemble", {"choice": deck_a_choice().model_dump(mode="json")})
+    reply = tool("assemble", deck_a_choice().model_dump(mode="json"))
     assert reply["ok"] and reply["result"]["legal"]
     assert reply["result"]["profile"] == sample.DECK_A.model_copy(
         update={"name": "Built A", "note": ""}
@@ -213,22 +218,49 @@ def test_the_seam_offers_parts_and_assembles_picks() -> None:
 
 
 def test_the_seam_splits_a_saved_suit() -> None:
-    reply = ask("msb.split", {"profile": sample.DECK_B.model_dump(mode="json")})
+    reply = tool("split", sample.DECK_B.model_dump(mode="json"))
     assert reply["ok"]
     assert reply["result"]["weapons"][2] == {"name": "Harl Carbine", "cards": ["HC-1", "HC-2", "HC-4"]}
 
 
 def test_the_seam_answers_bad_picks_and_cards_as_data() -> None:
     choice = deck_a_choice().model_dump(mode="json")
-    reply = ask("msb.assemble", {"choice": {**choice, "boosters": ["nope"]}})
+    reply = tool("assemble", {**choice, "boosters": ["nope"]})
     assert not reply["ok"]
     assert reply["error"]["problems"][0]["field"] == "boosters.0"
     bad_card = {"id": "x", "name": "X", "type": "booster", "initiative": 30}
-    reply = ask("msb.assemble", {"choice": {**choice, "own_cards": [bad_card]}})
+    reply = tool("assemble", {**choice, "own_cards": [bad_card]})
     assert reply["error"]["problems"][0]["field"] == "own_cards.0.initiative"
-    reply = ask("msb.card", {"card": bad_card})
+    reply = tool("card", bad_card)
     assert reply["error"]["problems"][0]["field"] == "initiative"
-    reply = ask("msb.card", {"card": {**bad_card, "initiative": 3, "keywords": ["guard_break"]}})
+    reply = tool("card", {**bad_card, "initiative": 3, "keywords": ["guard_break"]})
     assert reply["ok"] and reply["result"]["keywords"] == ["guard_break"]
-    reply = ask("msb.split", {"profile": {"name": "no cards"}})
+    reply = tool("split", {"name": "no cards"})
     assert not reply["ok"]
+    reply = tool("nope", {})
+    assert reply["error"]["problems"] == [
+        {"field": "tool", "message": "Mobile Suit Battles has no tool 'nope'"}
+    ]
+
+
+def test_the_tools_and_editor_are_described_with_real_schemas() -> None:
+    described = ask("system.describe", {"system": "ms_battles"})["result"]
+    assert described["tools"] == ["parts", "assemble", "split", "card"]
+    assert described["editor"]["kind"] == "card-deck"
+    assert [e["value"] for e in described["editor"]["data"]["effects"]] == [
+        "partner_initiative",
+        "partner_movement",
+        "partner_range",
+        "repair",
+    ]
+    # an own frame starts from a sample's values with the printed-only ones cleared: still a frame
+    data = described["editor"]["data"]
+    own = Frame.model_validate({**sample.FRAMES["vessik"].model_dump(mode="json"), **data["own_frame"]})
+    assert (own.name, own.rule, own.ability, own.base_movement) == ("My frame", "none", "", 4)
+    blank = Card.model_validate({**data["blank_card"], "id": "own-1", "name": "Mine"})
+    assert blank.timing == "on_resolve" and blank.effects == []
+    schemas = api.schemas()["system.tool"]["tools"]["ms_battles"]
+    assert schemas["assemble"]["args"]["title"] == "DeckChoice"
+    assert "own_cards" in schemas["assemble"]["args"]["properties"]
+    assert "texts" in schemas["assemble"]["result"]["properties"]
+    assert schemas["card"]["result"]["properties"]["initiative"]["maximum"] == 20

@@ -132,19 +132,23 @@ def _remote_corpus(drawn: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _tool(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"system": "ms_battles", "tool": name, "args": args}
+
+
 def _ms_builder_corpus() -> list[dict[str, Any]]:
     """The Mobile Suit Battles deck builder: parts, picks to a suit (legal, short, bad), a suit to picks."""
     samples = api.call("system.describe", {"system": "ms_battles"})["result"]["catalogue"]
-    choice = api.call("msb.split", {"profile": samples[0]["profile"]})["result"]
+    choice = api.call("system.tool", _tool("split", samples[0]["profile"]))["result"]
     own = {"id": "own-1", "name": "Flare", "type": "booster", "initiative": 6, "keywords": ["guard_break"]}
     return [
-        {"op": "msb.parts", "args": {}},
-        {"op": "msb.split", "args": {"profile": samples[1]["profile"]}},
-        {"op": "msb.assemble", "args": {"choice": choice}},
-        {"op": "msb.assemble", "args": {"choice": {**choice, "boosters": [], "own_cards": [own]}}},
-        {"op": "msb.assemble", "args": {"choice": {**choice, "boosters": ["SB-1"]}}},
-        {"op": "msb.card", "args": {"card": own}},
-        {"op": "msb.card", "args": {"card": {**own, "initiative": 99}}},
+        {"op": "system.tool", "args": _tool("parts", {})},
+        {"op": "system.tool", "args": _tool("split", samples[1]["profile"])},
+        {"op": "system.tool", "args": _tool("assemble", choice)},
+        {"op": "system.tool", "args": _tool("assemble", {**choice, "boosters": [], "own_cards": [own]})},
+        {"op": "system.tool", "args": _tool("assemble", {**choice, "boosters": ["SB-1"]})},
+        {"op": "system.tool", "args": _tool("card", own)},
+        {"op": "system.tool", "args": _tool("card", {**own, "initiative": 99})},
     ]
 
 

@@ -12,17 +12,17 @@ const engine = new Engine();
 window.tc = { engine, t0: performance.now() };
 
 const status = document.getElementById("engine-status");
-const STAGES = { runtime: "loading Python", import: "loading the rules" };
+const STAGES = { runtime: "Getting the dice and rules ready", import: "Opening the rulebooks", restart: "Restarting after an error" };
 let slowTimer = null;
 
 engine.addEventListener("state", ({ detail }) => {
   status.dataset.state = detail.state;
   if (detail.state === "loading") {
     const seconds = ((performance.now() - engine.startedAt) / 1000).toFixed(0);
-    status.textContent = `Engine: ${STAGES[detail.stage] ?? "starting"}… ${seconds}s`;
+    status.textContent = `${STAGES[detail.stage] ?? "Starting"}… ${seconds}s`;
   } else if (detail.state === "ready") {
     clearTimeout(slowTimer);
-    status.textContent = "Engine ready";
+    status.textContent = "Ready";
   } else if (detail.state === "failed") {
     clearTimeout(slowTimer);
     status.textContent = `Engine failed: ${detail.message}. Reload to try again.`;

@@ -1,10 +1,30 @@
 // Tiny DOM helpers. Text from anywhere (saved data, share links) goes in as text,
 // never as HTML.
+
+// Direction controls (right-to-left overrides, embeddings, isolates). A string child that
+// holds any is put in its own <bdi>, so it cannot turn round the app's text around it.
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  for (const child of children) node.append(child);
+  for (const child of children) node.append(typeof child === "string" && BIDI.test(child) ? bdi(child) : child);
   return node;
+}
+
+// Text from a link or from storage (a name), isolated from the app's own text around it:
+// its direction is its own (dir="auto") and does not leak out.
+export function bdi(text) {
+  const node = document.createElement("bdi");
+  node.setAttribute("dir", "auto");
+  node.textContent = text;
+  return node;
+}
+
+// A route such as #/game/<id> with every part encoded, so an id holding "/" or "#" stays
+// one part (app.js decodes each part).
+export function hashFor(...parts) {
+  return `#/${parts.map((part) => encodeURIComponent(part)).join("/")}`;
 }
 
 export function clear(node) {

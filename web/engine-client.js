@@ -1,5 +1,10 @@
 // The page's side of the engine: starts the worker, reports its progress, and turns
 // core.api calls into promises. Every call is `call(op, args)` -> reply object.
+// If the engine dies on a request (a fatal error inside Pyodide) or stops answering, the
+// worker is replaced by a fresh one and the call is answered with an error in words:
+// no call waits for ever.
+const RESTARTS_ALLOWED = 3;
+
 export class Engine extends EventTarget {
   constructor(url = "./engine.js") {
     super();
@@ -9,6 +14,11 @@ export class Engine extends EventTarget {
     this.state = "idle";
     this.marks = null;
     this.queue = [];
+    this.restarts = 0;
+    // How long a ready engine may stay silent while calls wait before it is given up as hung
+    // (the time since the last reply, so calls queued behind a slow one are not counted twice).
+    this.patience = 30000;
+    this.timer = null;
   }
 
   // Started by the app once the service worker controls the page (so the runtime is
@@ -17,9 +27,12 @@ export class Engine extends EventTarget {
     if (this.worker) return;
     this.startedAt = performance.now();
     this.worker = new Worker(this.url, { type: "module" });
-    this.setState("loading", { stage: "runtime" });
+    this.setState("loading", { stage: this.restarts ? "restart" : "runtime" });
     this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => this.setState("failed", { message: event.message || "the engine could not start" });
+    this.worker.onerror = (event) => {
+      if (this.state === "ready") this.restart("the engine stopped");
+      else this.setState("failed", { message: event.message || "the engine could not start" });
+    };
     for (const message of this.queue.splice(0)) this.worker.postMessage(message);
   }
 
@@ -27,16 +40,45 @@ export class Engine extends EventTarget {
     this.state = state;
     if (state === "failed") {
       // Nothing waits for ever on a dead engine: every pending call gets an error reply.
-      const reply = { ok: false, error: { code: "internal", message: `The engine could not start: ${detail.message ?? "unknown error"}`, problems: [] } };
-      for (const resolve of this.pending.values()) resolve(reply);
-      this.pending.clear();
+      this.answerAll(`The engine could not start: ${detail.message ?? "unknown error"}`);
       this.queue = [];
     }
+    if (state === "ready") this.watch();
     this.dispatchEvent(new CustomEvent("state", { detail: { state, ...detail } }));
   }
 
+  answerAll(message) {
+    clearTimeout(this.timer);
+    this.timer = null;
+    for (const resolve of this.pending.values()) resolve({ ok: false, error: { code: "internal", message, problems: [] } });
+    this.pending.clear();
+  }
+
+  // A dead or hung worker is replaced; the calls it held are answered with `why`.
+  restart(why) {
+    this.worker?.terminate();
+    this.worker = null;
+    this.answerAll(`${why}, so it was restarted: nothing was changed. Try again, or go back.`);
+    if (this.restarts >= RESTARTS_ALLOWED) {
+      this.setState("failed", { message: `${why} ${this.restarts + 1} times` });
+      return;
+    }
+    this.restarts += 1;
+    this.dispatchEvent(new CustomEvent("restart", { detail: { why, restarts: this.restarts } }));
+    this.start();
+  }
+
+  // (Re)starts the silence timer while calls wait on a ready engine; stops it when none do.
+  watch() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.state === "ready" && this.pending.size) {
+      this.timer = setTimeout(() => this.restart("The engine stopped answering"), this.patience);
+    }
+  }
+
   receive(data) {
-    if (data.type === "progress") this.setState("loading", data);
+    if (data.type === "progress") this.setState("loading", { ...data, stage: this.restarts && data.stage === "runtime" ? "restart" : data.stage });
     else if (data.type === "ready") {
       this.marks = { ...data.marks, page_ready: performance.now() };
       this.setState("ready", data);
@@ -44,19 +86,36 @@ export class Engine extends EventTarget {
     else if (data.type === "reply") {
       const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
-      if (resolve) resolve(JSON.parse(data.reply));
+      if (!data.fatal) this.watch();
+      if (resolve) {
+        let reply;
+        try {
+          reply = JSON.parse(data.reply);
+        } catch {
+          reply = { ok: false, error: { code: "internal", message: "The engine gave an answer that could not be read.", problems: [] } };
+        }
+        resolve(reply);
+      }
+      if (data.fatal) this.restart("The engine failed on that request");
     }
   }
 
   call(op, args = {}) {
     const id = this.nextId++;
-    const message = { id, request: JSON.stringify({ op, args }) };
     return new Promise((resolve) => {
+      let message;
+      try {
+        message = { id, request: JSON.stringify({ op, args }) };
+      } catch {
+        resolve({ ok: false, error: { code: "bad_request", message: "This cannot be sent to the engine.", problems: [] } });
+        return;
+      }
       if (this.state === "failed") {
         resolve({ ok: false, error: { code: "internal", message: "The engine is not running: reload the page.", problems: [] } });
         return;
       }
       this.pending.set(id, resolve);
+      if (!this.timer) this.watch();
       if (this.worker) this.worker.postMessage(message);
       else this.queue.push(message);
     });

@@ -1,17 +1,31 @@
 // Games: start one from squads, track every unit and side, resolve actions with exact
 // odds, apply the result in one tap, undo and redo anything, adjust anything by hand.
 // Every change goes through the engine (game.*) and is saved at once.
-import { el, clear, notify, button } from "./dom.js";
+//
+// The screen is unit-first: a one-line card per unit (expanding on tap) carries the
+// actions it can take; an action opens a sheet laid out from what the system declares
+// (core.systems.base.ActionFlow): the target among the other sides' units, the choices
+// that change the dice as buttons with their odds, common modifiers as chips, the rest
+// behind "more", a headline line of odds. Round, undo and redo sit in a bar at the bottom.
+import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
+import { nameOf, plain, setSetting, showRefs } from "./plain.js";
+
+// A game with this many units or fewer shows every card open (nothing to scroll past).
+const OPEN_CARDS_UP_TO = 4;
+// Height of the tallest bar of the small odds chart.
+const CHART_PX = 40;
 
 export class GamesView {
   constructor(root, engine, store, systems) {
     Object.assign(this, { root, engine, store, systems });
     this.viewer = null; // who looks (core: Viewer): null is the shared table phone
+    // Leaving the game screen closes an open action sheet (and lets the page scroll again).
+    window.addEventListener("hashchange", () => this.closeSheet());
   }
 
   // #/games and #/games/new/<opponent squad id>
@@ -21,7 +35,7 @@ export class GamesView {
     this.root.append(el("h1", {}, "Games"));
     const list = el("ul", { class: "list" });
     for (const game of this.store.data.games) {
-      list.append(el("li", { class: "card" }, el("a", { href: `#/game/${game.id}` }, el("strong", {}, game.name)),
+      list.append(el("li", { class: "card" }, el("a", { href: hashFor("game", game.id) }, el("strong", {}, game.name)),
         el("small", {}, ` ${this.systems.name(game.system)} · round ${game.round} · ${game.sides.map((s) => s.name).join(" vs ")}`)));
     }
     if (!this.store.data.games.length) list.append(el("li", { class: "muted" }, "No games yet."));
@@ -46,12 +60,12 @@ export class GamesView {
     const more = button("+ Side", () => { if (sides.length < 8) addSide(`Player ${sides.length + 1}`, squads[0].id); }, { id: "add-side" });
     const start = button("Start game", async () => {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
-      const reply = await this.engine.call("game.new", {
-        id: newId("g"), name: chosen.map((c) => c.squad.name).join(" vs "), sides: chosen,
-      });
+      const title = chosen.map((c) => c.squad.name).join(" vs ");
+      const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
       if (!reply.ok) { notify(reply.error.message); return; }
-      this.store.putGame(reply.result);
-      location.hash = `#/game/${reply.result.id}`;
+      await this.store.putGame(reply.result);
+      location.hash = hashFor("game", reply.result.id);
+      if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
     }, { class: "primary", id: "start-game" });
     this.root.append(rows, el("div", { class: "actions" }, more, start));
   }
@@ -66,27 +80,74 @@ export class GamesView {
       return;
     }
     this.game = game;
+    // The player may leave while the engine answers: a late answer must not draw over
+    // the screen they went to.
+    const here = () => location.hash === hashFor("game", id);
     this.info = await this.systems.describe(game.system);
-    if (!this.info) return;
+    if (!this.info || !here()) return;
     this.cards = await this.unitCards(game);
     this.peek = null;
+    this.closeSheet();
+    this.toast = null;
+    this.asked = null;
+    this.changed = new Set();
+    const units = game.sides.reduce((n, side) => n + side.units.length, 0);
+    this.open = new Set(units <= OPEN_CARDS_UP_TO ? game.sides.flatMap((side, s) => side.units.map((u) => `${s}/${u.key}`)) : []);
     await this.loadViews();
-    this.render();
+    if (here()) this.render();
   }
 
-  async change(op, args = {}) {
+  action(name) { return this.info.actions.find((a) => a.name === name); }
+
+  unitByRef(ref) {
+    const [s, key] = String(ref).split("/");
+    return this.game.sides[Number(s)]?.units.find((u) => u.key === key);
+  }
+
+  async change(op, args = {}, { toast = null } = {}) {
     const reply = await this.engine.call(op, { game: this.game, ...args });
     if (!reply.ok) { notify(reply.error.message); return false; }
-    await this.commit(reply.result);
+    await this.commit(reply.result, { toast });
     return true;
   }
 
-  async commit(game) {
+  // The game after a change: saved (durably, before anything says "applied"), then drawn
+  // with the cards it changed marked and a short line saying what happened.
+  async commit(game, { toast = null, undoable = false } = {}) {
+    const before = this.game;
+    this.asked = null;
     this.game = game;
-    this.store.putGame(game);
+    await this.store.putGame(game);
     this.peek = null; // private holdings hide again after every change
+    this.changed = changedUnits(before, game);
+    const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);
+    if (toast !== null) {
+      const summary = [...hurt].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
+      this.toast = { text: toast, summary, undoable };
+    } else {
+      this.toast = null;
+    }
     await this.loadViews();
+    if (location.hash !== hashFor("game", game.id)) return;
     this.render();
+    const first = [...hurt, ...this.changed][0];
+    if (first && toast !== null) {
+      const card = this.root.querySelector(`[data-unit="${first}"]`);
+      const bar = document.getElementById("game-bar");
+      if (card) {
+        const box = card.getBoundingClientRect();
+        const bottom = window.innerHeight - (bar?.offsetHeight ?? 0) * 2 - 24;
+        if (box.top < 60 || box.bottom > bottom) card.scrollIntoView({ block: "center" });
+      }
+    }
+  }
+
+  // "Growler 6/10" (or "destroyed") for the toast after a change.
+  unitLine(ref) {
+    const unit = this.unitByRef(ref);
+    if (!unit) return "";
+    const st = unit.state;
+    return st.destroyed ? `${unit.name} destroyed` : `${unit.name} ${st.damage}/${st.max_damage}`;
   }
 
   // Hands, piles and other holdings the system shows (core: RuleSystem.unit_view).
@@ -94,34 +155,91 @@ export class GamesView {
     const reply = await this.engine.call("game.views", { game: this.game, viewer: this.viewer });
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
+    this.phase = reply.ok ? reply.result.phase : null;
   }
 
   render() {
     const game = this.game;
     const scrollY = window.scrollY;
     clear(this.root);
-    const undoable = game.cursor > 1;
-    const redoable = game.cursor < game.log.length;
-    this.root.append(
-      el("h1", {}, game.name),
-      el("div", { class: "actions sticky-tools" },
-        el("span", { class: "round", id: "round" }, `Round ${game.round}`),
-        button("Next round", () => this.change("game.round"), { id: "next-round" }),
-        button("↶ Undo", () => this.change("game.undo"), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
-        button("↷ Redo", () => this.change("game.redo"), { id: "redo", ...(redoable ? {} : { disabled: "" }) })),
-    );
+    this.root.classList.add("game-screen");
+    this.root.append(el("h1", {}, game.name, " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
-        [el("dt", {}, line.label), el("dd", { title: line.note }, line.value)])));
+        [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, line.value)])));
     }
-    if (this.info.options_schema) this.root.append(this.optionsBlock());
+    if (this.phase) this.root.append(this.phaseStrip());
     game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
-    this.root.append(this.actionPanel(), this.logBlock(),
+    this.root.append(this.gameActions(), this.logBlock());
+    if (this.info.options_schema) this.root.append(this.optionsBlock());
+    this.root.append(this.settingsBlock(),
       el("div", { class: "actions" },
         button("Share this game", async (event) => { event.target.after(await shareBox(this.engine, { game: this.game }, "game")); }, { id: "share-game" }),
-        button("Delete game", () => { if (confirm("Delete this game?")) { this.store.removeGame(game.id); location.hash = "#/games"; } }, { class: "danger" })));
+        button("Delete game", async () => {
+          if (confirm("Delete this game?")) { await this.store.removeGame(game.id); location.hash = "#/games"; }
+        }, { class: "danger" })),
+      this.bottomBar());
+    if (this.asked) this.root.append(this.asked);
+    if (this.toast && !this.asked) this.root.append(this.toastBox());
+    if (this.sheet) this.root.append(this.sheet.node);
     window.scrollTo(0, scrollY);
+  }
+
+  // Round, undo and redo: always on screen, at the bottom where a thumb reaches.
+  bottomBar() {
+    const game = this.game;
+    const undoable = game.cursor > 1;
+    const redoable = game.cursor < game.log.length;
+    const last = game.log[game.cursor - 1]?.text ?? "";
+    const step = this.phase?.steps[this.phase.current];
+    return el("nav", { class: "game-bar", id: "game-bar", "aria-label": "Game" },
+      button("↶ Undo", () => this.change("game.undo", {}, { toast: `Undone: ${last}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
+      button("↷ Redo", () => this.change("game.redo", {}, { toast: `Redone: ${game.log[game.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
+      step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
+      button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
+  }
+
+  // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
+  // the obvious one in the bottom bar.
+  phaseStrip() {
+    const { steps, current } = this.phase;
+    const step = steps[current];
+    return el("nav", { class: "phase-strip", id: "phase-strip", "aria-label": "Turn" },
+      el("ol", {}, ...steps.map((s, i) => el("li", {
+        class: i < current ? "done" : i === current ? "now" : "", "data-step": s.key, ...(i === current ? { "aria-current": "step" } : {}),
+      }, s.label))),
+      step.hint ? el("p", { class: "phase-hint", id: "phase-hint" }, plain(step.hint)) : "");
+  }
+
+  // The next step of the turn: a sheet when it rolls dice or has choices, else done at once
+  // (asking only what the engine cannot decide), and logged with Undo at hand.
+  async runStep(step, picks = {}) {
+    const action = this.action(step.action);
+    if (!action) return;
+    if (step.sheet) { this.openSheet(action, step.input); return; }
+    const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
+    this.asked = null;
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
+    if (reply.result.ask) {
+      const ask = reply.result.ask;
+      this.asked = el("div", { class: "phase-ask", id: "phase-ask" },
+        askBlock(ask, (value, also) => this.runStep(step, { ...picks, [ask.field]: value, ...also })),
+        button("Cancel", () => { this.asked = null; this.render(); }, { class: "small", id: "phase-cancel" }));
+      this.render();
+      return;
+    }
+    if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
+    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
+  }
+
+  // What the last change did, kept on screen until the next one; Undo right there.
+  toastBox() {
+    const { text, summary, undoable } = this.toast;
+    return el("div", { class: "toast", id: "toast", role: "status" },
+      el("p", {}, el("span", { id: "toast-text" }, plain(text)), summary ? el("strong", { id: "toast-units" }, ` ${summary}`) : ""),
+      undoable ? button("Undo", () => this.change("game.undo", {}, { toast: `Undone: ${text}` }), { id: "toast-undo", class: "small" }) : "",
+      button("✕", () => { this.toast = null; document.getElementById("toast")?.remove(); }, { class: "small", "aria-label": "Dismiss", id: "toast-close" }));
   }
 
   // The cards of every unit, asked once per game screen (profiles do not change in play).
@@ -146,17 +264,26 @@ export class GamesView {
       const chosen = form.read();
       const changes = keys.filter((k) => JSON.stringify(chosen[k]) !== JSON.stringify(current[k]))
         .map((k) => ({ path: ["options", k], value: chosen[k] }));
-      if (changes.length) await this.change("game.adjust", { changes, text: `Rules reading changed: ${changes.map((c) => c.path[1]).join(", ")}` });
+      const names = changes.map((c) => schema.properties[c.path[1]]?.title ?? nameOf(c.path[1]));
+      if (changes.length) await this.change("game.adjust", { changes, text: `Rules reading changed: ${names.join(", ")}` });
     };
     form = schemaForm(schema, current, { onChange: save });
+    plainForm(form.element);
     const box = el("details", { class: "rules-options", id: "rules-options" }, el("summary", {}, "Readings of unclear rules"), form.element);
     box.open = this.optionsOpen ?? false;
     box.addEventListener("toggle", () => { this.optionsOpen = box.open; });
     return box;
   }
 
+  settingsBlock() {
+    const tick = el("input", { type: "checkbox", id: "show-refs" });
+    tick.checked = showRefs();
+    tick.addEventListener("change", () => { setSetting("refs", tick.checked); this.render(); });
+    return el("label", { class: "setting" }, tick, "Show rulebook line numbers");
+  }
+
   adjust(path, value, text) {
-    return this.change("game.adjust", { changes: [{ path, value }], text });
+    return this.change("game.adjust", { changes: [{ path, value }], text }, { toast: text });
   }
 
   sideBlock(side, s) {
@@ -190,41 +317,91 @@ export class GamesView {
     return box;
   }
 
+  // Actions a unit takes (the system's actions whose acting unit is declared).
+  unitActions() { return this.info.actions.filter((a) => a.flow?.actor); }
+
   unitCard(unit, s, u) {
     const state = unit.state;
+    const ref = `${s}/${unit.key}`;
     const base = ["sides", s, "units", u, "state"];
-    const card = el("article", { class: `unit-card${state.destroyed ? " destroyed" : ""}${state.activated ? " done" : ""}`, "data-unit": `${s}/${unit.key}` });
-    card.append(el("div", { class: "card-head" }, el("strong", {}, unit.name),
-      state.destroyed ? el("span", { class: "badge" }, "destroyed") : ""));
+    const open = this.open.has(ref);
+    const classes = ["unit-card", state.destroyed ? "destroyed" : "", state.activated ? "done" : "",
+      open ? "open" : "", this.changed?.has(ref) ? "changed" : ""].filter(Boolean).join(" ");
+    const card = el("article", { class: classes, "data-unit": ref });
+
+    // The one line: name, damage bar, the conditions in force; a tap opens the rest.
+    const bar = el("span", { class: "track", "aria-hidden": "true" }, el("span", { class: "track-fill" }));
+    bar.firstChild.style.width = `${Math.min(100, (state.damage / Math.max(1, state.max_damage)) * 100)}%`;
+    const badges = el("span", { class: "badges" });
+    if (state.destroyed) badges.append(el("span", { class: "badge bad" }, "destroyed"));
+    if (state.activated) badges.append(el("span", { class: "badge" }, "activated"));
+    for (const def of this.info.tracked) {
+      if (def.kind === "condition" && state.conditions.includes(def.key)) badges.append(el("span", { class: "badge on" }, def.label));
+      if (def.kind === "counter" && (state.counters[def.key] ?? 0) > 0 && def.max === 1) badges.append(el("span", { class: "badge on" }, def.label));
+    }
+    const toggle = el("button", { type: "button", class: "card-toggle", "aria-expanded": String(open), "aria-controls": `more-${s}-${unit.key}` },
+      el("strong", { class: "unit-name" }, unit.name),
+      el("span", { class: "dmg", "aria-label": `damage ${state.damage} of ${state.max_damage}` }, `${state.damage}/${state.max_damage}`),
+      bar, badges);
+    toggle.addEventListener("click", () => {
+      if (this.open.has(ref)) this.open.delete(ref); else this.open.add(ref);
+      const now = this.open.has(ref);
+      card.classList.toggle("open", now);
+      toggle.setAttribute("aria-expanded", String(now));
+      more.hidden = !now;
+    });
+    const row = el("div", { class: "card-row" }, toggle);
+    if (!state.destroyed) {
+      for (const action of this.unitActions().filter((a) => a.flow.primary)) {
+        row.append(button(action.label, () => this.openSheet(action, { [action.flow.actor]: ref }),
+          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}` }));
+      }
+    }
+    card.append(row);
+
+    const more = el("div", { class: "card-more", id: `more-${s}-${unit.key}` });
+    more.hidden = !open;
     const damage = stepper("Damage", state.damage, (v) => this.adjust([...base, "damage"], v, `${unit.name}: damage set to ${v}`),
       { min: 0, max: state.max_damage, suffix: ` / ${state.max_damage}`, id: `dmg-${s}-${unit.key}` });
-    const bar = el("div", { class: "track" }, el("span", { class: "track-fill" }));
-    bar.firstChild.style.width = `${Math.min(100, (state.damage / Math.max(1, state.max_damage)) * 100)}%`;
-    card.append(damage, bar);
+    more.append(damage);
     const flags = el("div", { class: "chips" });
-    const activated = button(state.activated ? "Activated" : "Ready", () => this.adjust([...base, "activated"], !state.activated,
-      `${unit.name}: ${state.activated ? "ready again" : "activated"}`), { class: `chip${state.activated ? " on" : ""}`, "data-flag": "activated" });
-    flags.append(activated);
+    flags.append(button(state.activated ? "Activated" : "Ready", () => this.adjust([...base, "activated"], !state.activated,
+      `${unit.name}: ${state.activated ? "ready again" : "activated"}`), { class: `chip${state.activated ? " on" : ""}`, "data-flag": "activated", "aria-pressed": String(state.activated) }));
     for (const def of this.info.tracked.filter((t) => t.kind === "condition")) {
       const on = state.conditions.includes(def.key);
       const next = on ? state.conditions.filter((c) => c !== def.key) : [...state.conditions, def.key];
       flags.append(button(def.label, () => this.adjust([...base, "conditions"], next, `${unit.name}: ${def.label} ${on ? "off" : "on"}`),
-        { class: `chip${on ? " on" : ""}`, title: def.help, "data-flag": def.key }));
+        { class: `chip${on ? " on" : ""}`, title: plain(def.help), "data-flag": def.key, "aria-pressed": String(on) }));
     }
-    card.append(flags);
+    more.append(flags);
     const counters = el("div", { class: "counters" });
     for (const def of this.info.tracked.filter((t) => t.kind === "counter")) {
       const value = state.counters[def.key] ?? 0;
       counters.append(stepper(def.label, value, (v) => this.adjust([...base, "counters", def.key], v, `${unit.name}: ${def.label} ${v}`),
         { min: 0, max: def.max, id: `ctr-${s}-${unit.key}-${def.key}` }));
     }
-    card.append(counters);
+    more.append(counters);
+    const view = this.views?.[ref];
+    for (const section of view?.sections ?? []) more.append(this.viewSection(section, ref, s));
+    if (!state.destroyed) {
+      // Every other action this unit can take, one tap away.
+      const others = this.unitActions().filter((a) => !a.flow.primary);
+      if (others.length) {
+        const pick = el("select", { class: "more-actions", "aria-label": `More actions for ${unit.name}` },
+          el("option", { value: "" }, "More actions…"), ...others.map((a) => el("option", { value: a.name }, a.label)));
+        pick.addEventListener("change", () => {
+          const action = this.action(pick.value);
+          pick.value = "";
+          if (action) this.openSheet(action, { [action.flow.actor]: ref });
+        });
+        more.append(pick);
+      }
+    }
+    const profile = this.cards?.[ref];
     const destroyed = button(state.destroyed ? "Back in play" : "Mark destroyed", () => this.adjust([...base, "destroyed"], !state.destroyed,
       `${unit.name}: ${state.destroyed ? "back in play" : "destroyed"}`), { class: "small" });
-    const view = this.views?.[`${s}/${unit.key}`];
-    for (const section of view?.sections ?? []) card.append(this.viewSection(section, `${s}/${unit.key}`, s));
-    const profile = this.cards?.[`${s}/${unit.key}`];
-    card.append(el("details", { class: "profile" }, el("summary", {}, "Profile"), cardElement(profile)), destroyed);
+    more.append(el("details", { class: "profile" }, el("summary", {}, "Profile"), cardElement(profile)), destroyed);
+    card.append(more);
     return card;
   }
 
@@ -242,7 +419,7 @@ export class GamesView {
     const picked = new Set();
     const list = el("ul", { class: "items" });
     for (const item of section.items) {
-      const text = el("span", {}, el("b", {}, item.label), ` (${item.id})`, item.detail ? el("small", {}, ` ${item.detail}`) : "");
+      const text = el("span", {}, el("b", {}, item.label), item.detail ? el("small", {}, ` ${item.detail}`) : "");
       if (section.bind) {
         const tick = el("input", { type: "checkbox", value: item.id, "aria-label": item.label });
         tick.addEventListener("change", () => { if (tick.checked) picked.add(item.id); else picked.delete(item.id); });
@@ -253,15 +430,13 @@ export class GamesView {
     }
     box.append(list);
     if (section.bind?.mode === "prefill") {
-      // Picking an item fills the action form; the player completes it (a target) and rolls.
+      // Picking an item fills the action sheet; the player completes it (a target) and rolls.
       const bind = section.bind;
       box.append(button(bind.label, () => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
         const ids = [...picked];
-        this.lastInput = { ...this.lastInput, [bind.action]: { ...bind.fixed, [bind.field]: bind.count === 1 ? ids[0] : ids } };
-        this.selectedAction = bind.action;
-        this.render();
-        document.getElementById("action-panel")?.scrollIntoView({ block: "start" });
+        const action = this.action(bind.action);
+        if (action) this.openSheet(action, { ...bind.fixed, [bind.field]: bind.count === 1 ? ids[0] : ids });
       }, { class: "primary small", "data-prefill": bind.action }));
     } else if (section.bind) {
       const bind = section.bind;
@@ -276,7 +451,7 @@ export class GamesView {
           const ask = reply.result.ask;
           asked.append(askBlock(ask, (value, also) => send({ ...extra, [ask.field]: value, ...also })));
         } else if (reply.result.complete) {
-          await this.commit(reply.result.game);
+          await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
         }
       };
       box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
@@ -285,21 +460,209 @@ export class GamesView {
     return box;
   }
 
-  // --- actions: pick, see the odds, roll or type dice, apply in one tap ------------------
-  actionPanel() {
-    const panel = el("section", { class: "action-panel", id: "action-panel" }, el("h2", {}, "Action"));
+  // Actions of the game as a whole (and any action, for any unit): picking one opens its sheet.
+  gameActions() {
+    const panel = el("section", { class: "game-actions", id: "game-actions" }, el("h2", {}, "Actions"));
     if (!this.info.actions.length) { panel.append(el("p", { class: "muted" }, "This system has no actions yet.")); return panel; }
-    const chooser = el("select", { id: "action-pick" }, ...this.info.actions.map((a) => {
-      const option = el("option", { value: a.name }, a.label);
-      option.selected = a.name === this.selectedAction;
-      return option;
-    }));
-    const body = el("div");
-    panel.append(chooser, body);
-    const draw = () => { clear(body); body.append(this.actionForm(this.info.actions.find((a) => a.name === chooser.value))); };
-    chooser.addEventListener("change", () => { this.selectedAction = chooser.value; draw(); });
-    draw();
+    const chooser = el("select", { id: "action-pick", "aria-label": "Action" },
+      el("option", { value: "" }, "Choose an action…"), ...this.info.actions.map((a) => el("option", { value: a.name }, a.label)));
+    chooser.addEventListener("change", () => {
+      const action = this.action(chooser.value);
+      chooser.value = "";
+      if (action) this.openSheet(action, {});
+    });
+    panel.append(chooser);
     return panel;
+  }
+
+  closeSheet() {
+    this.sheet?.node.remove();
+    this.sheet = null;
+    document.body.classList.remove("sheet-open");
+  }
+
+  // --- the action sheet: who, at whom, the choices with their odds, roll, apply ------------
+  openSheet(action, preset) {
+    this.closeSheet();
+    const flow = action.flow ?? { choices: [], common: [], headline: [] };
+    const schema = action.input_schema;
+    const props = schema.properties ?? {};
+    const remembered = this.lastInput?.[action.name] ?? {};
+    const state = { ...remembered, ...preset };
+    if (flow.target && preset[flow.actor] !== undefined && remembered[flow.actor] !== preset[flow.actor]) delete state[flow.target];
+    const node = el("section", { class: "sheet", id: "action-panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" });
+    this.sheet = { node, action };
+    document.body.classList.add("sheet-open");
+
+    const title = el("h2", { id: "sheet-title" });
+    const head = el("div", { class: "sheet-head" }, title,
+      button("✕", () => this.closeSheet(), { class: "small", id: "sheet-close", "aria-label": "Close" }));
+    const who = el("div", { class: "sheet-who" });
+    const targets = el("div", { class: "targets", id: "targets" });
+    const choices = el("div", { class: "choices" });
+    const chips = el("div", { class: "mods" });
+    const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
+    const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
+    const flagged = new Set([flow.actor, flow.target, ...flow.choices].filter(Boolean));
+    const chipFields = flow.common.filter((name) => props[name]?.type === "boolean");
+    chipFields.forEach((name) => flagged.add(name));
+    const hasLayout = flow.choices.length || chipFields.length || flow.target;
+    const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
+    let typed = null;
+    let picks = {};
+    let seed = null;
+    const changed = () => { typed = null; picks = {}; clear(result); refresh(); };
+    const rest = schemaForm(schema, state, { onChange: changed, custom, skip: [...flagged] });
+    plainForm(rest.element);
+    const read = () => ({ ...rest.read(), ...Object.fromEntries([...flagged].filter((k) => state[k] !== undefined).map((k) => [k, state[k]])) });
+
+    const drawWho = () => {
+      clear(who);
+      const actor = flow.actor ? this.unitByRef(state[flow.actor]) : null;
+      title.textContent = actor ? `${action.label}: ${actor.name}` : action.label;
+      if (flow.actor && !preset[flow.actor]) {
+        // Opened from the list of actions: the acting unit is picked here.
+        const made = this.unitPicker(() => true)(props[flow.actor] ?? {}, state[flow.actor], () => {
+          state[flow.actor] = made.read();
+          drawWho(); drawTargets(); changed();
+        }, flow.actor);
+        if (state[flow.actor] === undefined) state[flow.actor] = made.read();
+        title.textContent = `${action.label}: ${this.unitByRef(state[flow.actor])?.name ?? ""}`;
+        who.append(el("label", { class: "field" }, el("span", { class: "field-label" }, nameOf(flow.actor)), made.element));
+      }
+    };
+    // The unit acted on: the other sides' units only, each under its side's name.
+    const drawTargets = () => {
+      clear(targets);
+      if (!flow.target) return;
+      const mine = Number(String(state[flow.actor] ?? "").split("/")[0]);
+      targets.append(el("p", { class: "step-label" }, state[flow.target] ? "Target" : "Pick a target"));
+      this.game.sides.forEach((side, s) => {
+        if (s === mine) return;
+        const live = side.units.filter((x) => !x.state.destroyed);
+        if (!live.length) return;
+        targets.append(el("div", { class: "target-side", role: "group", "aria-label": side.name },
+          el("small", {}, side.name),
+          ...live.map((unit) => {
+            const ref = `${s}/${unit.key}`;
+            const on = state[flow.target] === ref;
+            const pick = button("", () => {
+              state[flow.target] = ref; drawTargets(); changed();
+            }, { class: `target${on ? " on" : ""}`, "data-target": ref, "aria-pressed": String(on) });
+            pick.append(el("span", { class: "target-name" }, unit.name), el("small", {}, `${unit.state.damage}/${unit.state.max_damage}`));
+            return pick;
+          })));
+      });
+    };
+    const drawChoices = () => {
+      clear(choices);
+      for (const name of flow.choices) {
+        const field = props[name] ?? {};
+        const values = field.enum ?? [];
+        if (state[name] === undefined) state[name] = field.default ?? values[0];
+        const group = el("div", { class: "choice-row", role: "group", "aria-label": field.title ?? nameOf(name), "data-choice-field": name },
+          ...values.map((value) => {
+            const on = state[name] === value;
+            return button("", () => { state[name] = value; drawChoices(); changed(); },
+              { class: `choice${on ? " on" : ""}`, "data-value": String(value), "aria-pressed": String(on) });
+          }));
+        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
+        choices.append(group);
+      }
+    };
+    const drawChips = () => {
+      clear(chips);
+      if (!chipFields.length) return;
+      const help = el("ul", { class: "mod-help", id: "mod-help" });
+      help.hidden = !this.helpOpen;
+      const row = el("div", { class: "chips" }, ...chipFields.map((name) => {
+        const on = Boolean(state[name]);
+        return button(props[name].title ?? nameOf(name), () => { state[name] = !state[name]; drawChips(); changed(); },
+          { class: `chip mod${on ? " on" : ""}`, "data-mod": name, "aria-pressed": String(on) });
+      }));
+      const info = button("?", () => { this.helpOpen = !this.helpOpen; help.hidden = !this.helpOpen; info.setAttribute("aria-expanded", String(this.helpOpen)); },
+        { class: "chip info", id: "mod-info", "aria-label": "What these mean", "aria-expanded": String(Boolean(this.helpOpen)) });
+      row.append(info);
+      for (const name of chipFields) help.append(el("li", {}, el("b", {}, props[name].title ?? nameOf(name)), ` ${plain(props[name].description)}`));
+      chips.append(row, help);
+    };
+
+    let asking = 0;
+    const refresh = async () => {
+      if (!action.has_odds) return;
+      const ask = ++asking;
+      const input = read();
+      if (flow.target && !input[flow.target]) {
+        clear(odds);
+        odds.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
+        return;
+      }
+      const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input, viewer: this.viewer });
+      if (ask !== asking) return;
+      clear(odds);
+      if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
+      odds.append(oddsBlock(reply.result, flow.headline));
+      // Each choice's headline, so the buttons compare the options.
+      for (const name of flow.choices) {
+        for (const b of choices.querySelectorAll(`[data-choice-field="${name}"] button`)) {
+          const value = props[name].enum.find((v) => String(v) === b.dataset.value);
+          const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
+          if (ask !== asking) return;
+          b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
+        }
+      }
+    };
+
+    const run = async (faces) => {
+      const input = { ...read(), ...picks };
+      this.lastInput = { ...this.lastInput, [action.name]: read() };
+      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
+      clear(result);
+      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (reply.result.ask) {
+        result.append(askBlock(reply.result.ask, (value, also) => { picks = { ...picks, [reply.result.ask.field]: value, ...also }; run(faces); }),
+          el("div", { class: "actions" }, button("Cancel", () => { picks = {}; clear(result); })));
+        reveal(result);
+        return;
+      }
+      if (!reply.result.complete) {
+        const need = reply.result.need;
+        result.append(el("p", { class: "prompt", id: "action-prompt" }, `Roll ${need.count} d${need.sides} for ${need.purpose}, then tap each face.`),
+          el("output", { class: "faces-typed" }, typed.join(" ") || "no dice yet"),
+          el("div", { class: "keypad" }, ...Array.from({ length: need.sides }, (_, i) => button(String(i + 1), () => { typed.push(i + 1); run(typed); }, { class: "key", "data-face": String(i + 1) }))),
+          el("div", { class: "actions" }, button("⌫ Undo", () => { typed.pop(); run(typed); })));
+        reveal(result);
+        return;
+      }
+      const pending = reply.result.game;
+      const text = reply.result.event.text;
+      result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
+        el("div", { class: "actions" },
+          button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true }); },
+            { class: "primary", id: "apply-result" }),
+          button("Discard", () => { typed = null; picks = {}; clear(result); })));
+      reveal(result);
+    };
+
+    drawWho();
+    drawTargets();
+    drawChoices();
+    drawChips();
+    const restBox = hasLayout
+      ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
+      : rest.element;
+    // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, choices, chips, restBox, odds),
+      el("div", { class: "sheet-foot" },
+        el("div", { class: "actions roll" },
+          button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+          button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
+        result));
+    this.root.append(node);
+    node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
+    title.setAttribute("tabindex", "-1");
+    title.focus({ preventScroll: true });
+    refresh();
   }
 
   unitPicker(filter) {
@@ -324,69 +687,36 @@ export class GamesView {
     };
   }
 
-  actionForm(action) {
-    const box = el("div", { class: "action-form" });
-    const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
-    const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
-    let form;
-    let typed = null;
-    const refresh = async () => {
-      if (!action.has_odds) return;
-      const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input: form.read(), viewer: this.viewer });
-      clear(odds);
-      if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
-      odds.append(oddsBlock(reply.result));
-    };
-    const custom = {
-      "own-unit": this.unitPicker(() => true),
-      "enemy-unit": this.unitPicker(() => true),
-    };
-    form = schemaForm(action.input_schema, this.lastInput?.[action.name] ?? {}, { onChange: () => { typed = null; refresh(); }, custom });
-    // Picks a player made when the engine asked (a tie, a blocker) and the seed of this roll:
-    // both are kept while the same roll is asked again, so the dice do not change under a pick.
-    let picks = {};
-    let seed = null;
-    const run = async (faces) => {
-      const input = { ...form.read(), ...picks };
-      this.lastInput = { ...this.lastInput, [action.name]: form.read() };
-      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
-      clear(result);
-      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
-      if (reply.result.ask) {
-        result.append(askBlock(reply.result.ask, (value, also) => { picks = { ...picks, [reply.result.ask.field]: value, ...also }; run(faces); }),
-          el("div", { class: "actions" }, button("Cancel", () => { picks = {}; clear(result); })));
-        return;
-      }
-      if (!reply.result.complete) {
-        const need = reply.result.need;
-        result.append(el("p", { class: "prompt", id: "action-prompt" }, `Roll ${need.count} d${need.sides} for ${need.purpose}, then tap each face.`),
-          el("output", { class: "faces-typed" }, typed.join(" ") || "no dice yet"),
-          el("div", { class: "keypad" }, ...Array.from({ length: need.sides }, (_, i) => button(String(i + 1), () => { typed.push(i + 1); run(typed); }, { class: "key", "data-face": String(i + 1) }))),
-          el("div", { class: "actions" }, button("⌫ Undo", () => { typed.pop(); run(typed); })));
-        return;
-      }
-      const pending = reply.result.game;
-      result.append(el("p", { class: "verdict", id: "action-text" }, reply.result.event.text), diceLine(reply.result.event.detail),
-        el("div", { class: "actions" },
-          button("Apply", () => { typed = null; picks = {}; this.commit(pending); }, { class: "primary", id: "apply-result" }),
-          button("Discard", () => { typed = null; picks = {}; clear(result); })));
-    };
-    box.append(form.element, odds,
-      el("div", { class: "actions" },
-        button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-        button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
-      result);
-    refresh();
-    return box;
-  }
-
   logBlock() {
     const list = el("ol", { class: "log", id: "game-log", reversed: "" });
     this.game.log.forEach((event, i) => {
-      list.prepend(el("li", { class: i < this.game.cursor ? "" : "undone" }, event.text));
+      list.prepend(el("li", { class: i < this.game.cursor ? "" : "undone" }, plain(event.text)));
     });
     return el("section", {}, el("h2", {}, "Log"), list);
   }
+}
+
+// Units whose tracked state differs between two versions of a game, as "side/key".
+// `part` picks what counts (the whole state by default).
+function changedUnits(before, after, part = (st) => st) {
+  const out = new Set();
+  if (!before) return out;
+  after.sides.forEach((side, s) => side.units.forEach((unit) => {
+    const old = before.sides[s]?.units.find((u) => u.key === unit.key);
+    if (!old || JSON.stringify(part(old.state)) !== JSON.stringify(part(unit.state))) out.add(`${s}/${unit.key}`);
+  }));
+  return out;
+}
+
+// A form drawn from a schema, in players' words: names for ids, no line numbers unless asked.
+function plainForm(root) {
+  for (const help of root.querySelectorAll(".help")) help.textContent = plain(help.textContent);
+  for (const option of root.querySelectorAll("select:not([id^='pick-']) option")) option.textContent = nameOf(option.textContent);
+}
+
+// Keep what the player must look at next (a result, a prompt) on screen inside the sheet.
+function reveal(node) {
+  requestAnimationFrame(() => node.scrollIntoView({ block: "end", behavior: "instant" }));
 }
 
 function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" } = {}) {
@@ -398,7 +728,7 @@ function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" 
 // The engine's question when an action needs a player's pick: one button per option, or ticks
 // and a confirm button when several may be chosen.
 function askBlock(ask, choose) {
-  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": ask.prompt }, el("p", { class: "prompt" }, ask.prompt));
+  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": ask.prompt }, el("p", { class: "prompt" }, plain(ask.prompt)));
   if (!ask.many) {
     box.append(el("div", { class: "actions" }, ...ask.options.map((o) => button(o.label, () => choose(o.value, o.also ?? {}), { class: "primary", "data-choice": JSON.stringify(o.value) }))));
     return box;
@@ -412,23 +742,67 @@ function askBlock(ask, choose) {
   return box;
 }
 
-function oddsBlock(odds) {
+// The table the headline is about: the first headline key naming a table, else the first table.
+function mainTable(odds, headline) {
+  const name = (headline ?? []).find((k) => k in odds.tables) ?? Object.keys(odds.tables)[0];
+  return name ? [name, odds.tables[name]] : [null, null];
+}
+
+const atLeastOne = (table) => table.rows.find((r) => r.value === 1)?.p_at_least ?? 0;
+
+// "34% · 0.47": the chance of at least one and the mean of the main table, for a choice button.
+function shortOdds(odds, headline) {
+  const [, table] = mainTable(odds, headline);
+  return table ? `${Math.round(atLeastOne(table) * 100)}% · ${table.p_mean.toFixed(1)}` : "";
+}
+
+// The headline line (any damage, mean, what the system names as key), a small chart of the
+// main table, and every table behind a disclosure.
+function oddsBlock(odds, headline = []) {
   const box = el("div", {});
-  if (odds.summary) box.append(el("p", { class: "summary" }, odds.summary));
-  for (const [name, table] of Object.entries(odds.tables)) {
-    const rows = table.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
-    box.append(el("table", { class: "odds", "data-table": name },
-      el("caption", {}, `${name} (mean ${table.p_mean.toFixed(2)})`),
-      el("thead", {}, el("tr", {}, el("th", {}, name), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows)));
+  const [main, table] = mainTable(odds, headline);
+  const parts = [];
+  if (table) {
+    parts.push(el("span", { "data-key": "any" }, `Any ${nameOf(main).toLowerCase()} `, el("b", {}, pct(atLeastOne(table)))),
+      el("span", { "data-key": "mean" }, `mean `, el("b", {}, table.p_mean.toFixed(2))));
   }
-  for (const [name, p] of Object.entries(odds.facts)) box.append(el("p", { "data-fact": name }, `${name.replaceAll("_", " ")}: ${pct(p)}`));
+  for (const key of headline.filter((k) => k !== main)) {
+    if (key in odds.facts) parts.push(el("span", { "data-key": key }, `${nameOf(key)} `, el("b", {}, pct(odds.facts[key]))));
+    else if (key in odds.tables) parts.push(el("span", { "data-key": key }, `${nameOf(key)} mean `, el("b", {}, odds.tables[key].p_mean.toFixed(2))));
+  }
+  if (!headline.length) {
+    for (const [key, p] of Object.entries(odds.facts)) parts.push(el("span", { "data-key": key }, `${nameOf(key)} `, el("b", {}, pct(p))));
+  }
+  box.append(el("p", { class: "headline", id: "odds-headline" }, ...parts.flatMap((p, i) => (i ? [" · ", p] : [p]))));
+  if (table) {
+    const top = Math.max(...table.rows.map((r) => r.p_exactly), 1e-9);
+    const chart = el("div", { class: "chart mini", id: "odds-chart", role: "img",
+      "aria-label": `Chance of each ${nameOf(main).toLowerCase()} result` });
+    for (const row of table.rows) {
+      const fill = el("span", { class: "fill", "data-value": String(row.value), "data-p": String(row.p_exactly) });
+      fill.style.height = `${((row.p_exactly / top) * CHART_PX).toFixed(2)}px`;
+      chart.append(el("div", { class: "col" }, fill, el("small", {}, String(row.value))));
+    }
+    box.append(chart);
+  }
+  const full = el("details", { class: "odds-full" }, el("summary", {}, "Full odds"));
+  if (odds.summary) full.append(el("p", { class: "summary" }, plain(odds.summary)));
+  for (const [name, t] of Object.entries(odds.tables)) {
+    const label = nameOf(name);
+    const rows = t.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
+    full.append(el("table", { class: "odds", "data-table": name },
+      el("caption", {}, `${label} (mean ${t.p_mean.toFixed(2)})`),
+      el("thead", {}, el("tr", {}, el("th", {}, label), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows)));
+  }
+  for (const [name, p] of Object.entries(odds.facts)) full.append(el("p", { "data-fact": name }, `${nameOf(name)}: ${pct(p)}`));
+  box.append(full);
   return box;
 }
 
 function diceLine(detail) {
   const box = el("div", {});
   for (const key of ["attack", "defense"]) {
-    if (detail?.[key]?.dice) box.append(poolLine(key, detail[key]));
+    if (detail?.[key]?.dice) box.append(poolLine(nameOf(key), detail[key]));
   }
   return box;
 }

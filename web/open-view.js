@@ -1,10 +1,12 @@
 // #/open/<token>: a squad or game from a share link. Nothing is saved until the player
 // says so, and a damaged link only produces a message: what is saved stays as it was.
-import { el, clear, button, notify } from "./dom.js";
+import { el, clear, button, notify, bdi, hashFor } from "./dom.js";
 import { tokenBox } from "./share-box.js";
 import { newId, newSeed } from "./store.js";
 import { profileText } from "./squads-view.js";
 import { cardElement } from "./unit-card.js";
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 export async function openShared(root, engine, store, systems, token) {
   clear(root);
@@ -19,15 +21,20 @@ export async function openShared(root, engine, store, systems, token) {
     return;
   }
   const shared = reply.result;
+  // Names longer than the app keeps were shortened to open the link: say so.
+  for (const note of shared.notes ?? []) root.append(el("p", { class: "muted", "data-note": "shortened" }, note));
   if (shared.kind === "request") { await pickHere(root, engine, shared.request); return; }
   if (shared.kind === "answer") { await applyAnswer(root, engine, store, shared.answer); return; }
   if (shared.kind === "game") {
     const game = shared.game;
-    root.append(el("p", {}, `A game of ${systems.name(game.system)}: ${game.sides.map((s) => s.name).join(" vs ")}, round ${game.round}.`),
+    const names = game.sides.flatMap((s, i) => (i ? [" vs ", bdi(s.name)] : [bdi(s.name)]));
+    root.append(el("p", {}, `A game of ${systems.name(game.system)}: `, ...names, `, round ${game.round}.`),
       el("div", { class: "actions" }, button("Open this game", () => {
-        const copy = { ...game, id: store.game(game.id) ? newId("g") : game.id };
+        // A new id if this phone has the game already, or if the link's id is not one the app makes.
+        const fresh = store.game(game.id) || !SAFE_ID.test(game.id);
+        const copy = { ...game, id: fresh ? newId("g") : game.id };
         store.putGame(copy);
-        location.hash = `#/game/${copy.id}`;
+        location.hash = hashFor("game", copy.id);
       }, { class: "primary", id: "open-game" })));
     return;
   }
@@ -37,25 +44,46 @@ export async function openShared(root, engine, store, systems, token) {
   const list = el("ul", { class: "list", id: "shared-units" });
   for (const unit of squad.units) {
     const r = report?.units.find((u) => u.key === unit.key);
-    list.append(el("li", { class: "card" }, el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key),
+    list.append(el("li", { class: "card" }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
       el("span", {}, r?.cost != null ? `${r.cost} pts` : "")),
       r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
   const save = () => { const copy = { ...squad, id: newId("s") }; store.putSquad(copy); return copy; };
+  // "Play against it": which of my squads of this system plays it? Then straight into the game.
+  const chooser = el("div", { id: "play-with" });
+  const chooseMine = () => {
+    const mine = store.data.squads.filter((q) => q.system === squad.system);
+    if (!mine.length) { const copy = save(); location.hash = `#/games/new/${copy.id}`; return; }
+    clear(chooser);
+    const start = async (own) => {
+      const opponent = save();
+      const reply = await engine.call("game.new", { id: newId("g"), name: `${own.name} vs ${opponent.name}`,
+        sides: [{ name: "Me", squad: own }, { name: "Opponent", squad: opponent }] });
+      if (!reply.ok) { notify(reply.error.message); return; }
+      await store.putGame(reply.result);
+      location.hash = `#/game/${reply.result.id}`;
+    };
+    chooser.append(el("h3", {}, "Which of your squads plays it?"),
+      el("div", { class: "list" }, ...mine.map((own) => button(own.name, () => start(own), { class: "primary", "data-mine": own.id }))),
+      el("div", { class: "actions" }, button("Choose on the new game screen", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; },
+        { id: "play-choose-later" })));
+    chooser.scrollIntoView({ block: "nearest" });
+  };
   root.append(
-    el("h2", { id: "shared-name" }, squad.name),
+    el("h2", { id: "shared-name" }, bdi(squad.name)),
     el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points${report && !report.legal ? " · breaks some rules" : ""}`),
     list,
     el("div", { class: "actions" },
-      button("Save to my squads", () => { const copy = save(); location.hash = `#/squad/${copy.id}`; }, { class: "primary", id: "save-shared" }),
-      button("Play against it", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; }, { id: "play-shared" })),
+      button("Save to my squads", () => { const copy = save(); location.hash = hashFor("squad", copy.id); }, { class: "primary", id: "save-shared" }),
+      button("Play against it", () => chooseMine(), { id: "play-shared" })),
+    chooser,
   );
 }
 
 // A request from the table's phone: this player's secret choices, made here. Nothing is
 // saved on this phone; the picks go back as an answer link (core/remote.py).
 async function pickHere(root, engine, request) {
-  root.append(el("h2", { id: "remote-title" }, `${request.side_name}: your choices in ${request.game_name}`),
+  root.append(el("h2", { id: "remote-title" }, bdi(request.side_name), ": your choices in ", bdi(request.game_name)),
     el("p", { class: "muted" }, "Only you see these. Pick, then show the answer code to the table's phone."));
   const picked = request.picks.map(() => new Set());
   request.picks.forEach((pick, i) => {
@@ -64,9 +92,9 @@ async function pickHere(root, engine, request) {
     for (const item of pick.section.items) {
       const tick = el("input", { type: "checkbox", value: item.id, "data-pick": String(i), "aria-label": item.label });
       tick.addEventListener("change", () => { if (tick.checked) picked[i].add(item.id); else picked[i].delete(item.id); });
-      list.append(el("li", {}, el("label", {}, tick, el("b", {}, item.label), ` (${item.id})`, item.detail ? el("small", {}, ` ${item.detail}`) : "")));
+      list.append(el("li", {}, el("label", {}, tick, el("b", {}, bdi(item.label)), " (", bdi(item.id), ")", item.detail ? el("small", {}, " ", bdi(item.detail)) : "")));
     }
-    root.append(el("section", { class: "holding" }, el("h3", {}, `${pick.unit_name}: ${pick.section.title}`),
+    root.append(el("section", { class: "holding" }, el("h3", {}, bdi(pick.unit_name), `: ${pick.section.title}`),
       el("p", {}, bind.count ? `${bind.label}: pick ${bind.count}.` : bind.label), list));
   });
   const out = el("div", { id: "remote-answer" });
@@ -80,16 +108,31 @@ async function pickHere(root, engine, request) {
   }, { class: "primary", id: "make-answer" })), out);
 }
 
-// An answer coming back to the table's phone: applied to the saved game it answers, or
-// refused with a message, the game untouched.
+// An answer coming back to the table's phone: it changes a saved game, so the player is
+// asked first; then it is applied to the game it answers, or refused with a message and
+// the game untouched.
 async function applyAnswer(root, engine, store, answer) {
   const game = store.game(answer.game);
   const fail = (message) => root.append(el("p", { class: "error", id: "open-error", role: "alert" }, message),
     el("p", {}, "Nothing was changed in your saved games."), el("a", { href: "#/games", class: "button" }, "Games"));
   if (!game) { fail("This answer belongs to a game that is not on this phone."); return; }
-  const reply = await engine.call("remote.apply", { game, answer, seed: newSeed() });
-  if (!reply.ok) { fail(reply.error.message); return; }
-  store.putGame(reply.result);
-  location.hash = `#/game/${game.id}`;
-  notify(`${game.sides[answer.side]?.name ?? "The other player"} has chosen; the cards stay face down.`);
+  const side = game.sides[answer.side]?.name ?? "the other player";
+  const ask = el("div", { id: "answer-ask" },
+    el("p", {}, "These are the secret choices of ", bdi(side), " for your game ", bdi(game.name),
+      ". Applying them adds them to the game, face down."));
+  const apply = async () => {
+    clear(ask);
+    ask.append(el("p", { class: "muted" }, "Applying…"));
+    const current = store.game(answer.game) ?? game;
+    const reply = await engine.call("remote.apply", { game: current, answer, seed: newSeed() });
+    clear(ask);
+    if (!reply.ok) { fail(reply.error.message); return; }
+    store.putGame(reply.result);
+    location.hash = hashFor("game", game.id);
+    notify(`${side} has chosen; the cards stay face down.`);
+  };
+  ask.append(el("div", { class: "actions" },
+    button("Apply to the game", apply, { class: "primary", id: "apply-answer" }),
+    el("a", { href: hashFor("game", game.id), class: "button", id: "skip-answer" }, "Not now")));
+  root.append(ask);
 }

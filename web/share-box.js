@@ -23,8 +23,13 @@ export async function tokenBox(engine, token, label, id = "share") {
       navigator.share ? button("Share…", () => navigator.share({ title: "Table Companion", url }).catch(() => {})) : ""));
   const qr = await engine.call("share.qr", { text: url });
   if (qr.ok) {
-    box.append(el("img", { class: "qr", id: `${id}-qr`, alt: `QR code of the link (version ${qr.result.version})`,
-      src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr.result.svg)}` }));
+    // A long link makes a dense code: at least 2.5 px a module (quiet zone included), so a
+    // camera can still tell them apart, within the screen's width.
+    const modules = 17 + 4 * qr.result.version + 8;
+    const img = el("img", { class: "qr", id: `${id}-qr`, alt: "QR code of the link",
+      src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(qr.result.svg)}` });
+    img.style.width = `${Math.max(240, Math.ceil(modules * 2.5) + 16)}px`;
+    box.append(img);
   } else {
     box.append(el("p", { class: "muted" }, qr.error.message));
   }

@@ -5,7 +5,7 @@ import { schemaForm } from "./schema-form.js";
 import { newId } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
-import { deckBuilder } from "./deck-builder.js";
+import { showRefs } from "./plain.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -26,11 +26,11 @@ export class SquadsView {
         el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
     }
     if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
-    const system = el("select", { id: "new-squad-system" },
+    const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));
     const create = button("New squad", async () => {
-      const squad = { id: newId("s"), name: "New squad", system: system.value, limit: null, units: [] };
-      this.store.putSquad(squad);
+      const squad = { id: newId("s"), name: newSquadName(this.store.data.squads, this.systems.name(system.value)), system: system.value, limit: null, units: [] };
+      await this.store.putSquad(squad);
       location.hash = `#/squad/${squad.id}`;
     }, { id: "new-squad", class: "primary" });
     const file = el("input", { type: "file", accept: "application/json,.json", id: "import-file", hidden: "" });
@@ -81,11 +81,11 @@ export class SquadsView {
     const summary = el("p", { id: "squad-total", class: "total", "aria-live": "polite" });
     const units = el("ul", { class: "list units", id: "squad-units" });
     const squadProblems = el("ul", { class: "violations", id: "squad-violations" });
-    const persist = () => {
+    const persist = async () => {
       squad.name = name.value.trim() || "Unnamed squad";
       squad.limit = limit.value ? Number(limit.value) : null;
-      this.store.putSquad(squad);
-      refresh();
+      await this.store.putSquad(squad);
+      await refresh();
     };
     name.addEventListener("change", persist);
     limit.addEventListener("change", persist);
@@ -96,36 +96,50 @@ export class SquadsView {
       const report = reply.result;
       summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
         (report.legal ? " · legal" : " · not legal yet");
+      count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
       summary.dataset.legal = String(report.legal);
       clear(units);
       clear(squadProblems);
-      for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")));
+      for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")));
       for (const unit of report.units) {
         const entry = squad.units.find((u) => u.key === unit.key);
         const problems = el("ul", { class: "violations" },
-          ...unit.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : ""))));
+          ...unit.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : ""))));
         const actions = el("div", { class: "unit-actions" },
           el("a", { href: `#/unit/${squad.id}/${unit.key}`, class: "button small" }, "Edit"),
           button("Copy", () => { squad.units.push({ ...structuredClone(entry), key: nextKey(squad) }); persist(); }, { class: "small" }),
           button("Remove", () => { squad.units = squad.units.filter((u) => u.key !== unit.key); persist(); }, { class: "small" }));
+        const origin = String(entry?.origin ?? "");
+        const book = origin.startsWith("catalogue:") ? info.catalogue.find((c) => `catalogue:${c.id}` === origin) : null;
         units.append(el("li", { class: "card unit-row", "data-key": unit.key },
-          el("div", { class: "card-head" }, el("strong", {}, unit.name), el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
-          cardElement(unit.card), problems, actions));
+          el("div", { class: "card-head" }, el("strong", {}, unit.name), book?.note ? noteMark(book) : "",
+            el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
+          problems, el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(unit.card)), actions));
       }
       if (!report.units.length) units.append(el("li", { class: "muted" }, "No units yet: add one from the book or define your own."));
     };
 
-    const catalogue = el("select", { id: "catalogue-pick", "aria-label": "Unit from the book" },
-      el("option", { value: "" }, info.catalogue.length ? "Add a unit from the book…" : "(this book prints no units)"),
-      ...info.catalogue.map((c) => el("option", { value: c.id }, c.name)));
-    catalogue.addEventListener("change", () => {
-      const picked = info.catalogue.find((c) => c.id === catalogue.value);
-      if (!picked) return;
-      squad.units.push({ key: nextKey(squad), profile: structuredClone(picked.profile), origin: `catalogue:${picked.id}` });
-      catalogue.value = "";
-      persist();
-      if (picked.note) notify(`${picked.name}: ${picked.note}`);
+    // The book's units: a list to search, each with its points and a "+" to add it.
+    const costs = await this.catalogueCosts(squad.system, info.catalogue);
+    const search = el("input", { type: "search", id: "catalogue-search", placeholder: "Search the book's units",
+      "aria-label": "Search the book's units", autocomplete: "off" });
+    const rows = info.catalogue.map((c) => {
+      const add = button("+", async () => {
+        squad.units.push({ key: nextKey(squad), profile: structuredClone(c.profile), origin: `catalogue:${c.id}` });
+        await persist();
+      }, { class: "add", "data-add": c.id, "aria-label": `Add ${c.name}` });
+      return el("li", { class: "catalogue-row", "data-catalogue-id": c.id, "data-name": c.name.toLowerCase() },
+        el("span", { class: "catalogue-name" }, c.name), c.note ? noteMark(c) : "",
+        el("span", { class: "cost" }, costs[c.id] == null ? "" : `${costs[c.id]} pts`), add);
     });
+    const catalogue = el("ul", { class: "catalogue", id: "catalogue" }, ...rows);
+    search.addEventListener("input", () => {
+      const words = search.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      for (const row of rows) row.hidden = !words.every((w) => row.dataset.name.includes(w));
+    });
+    const bookBox = info.catalogue.length
+      ? el("details", { class: "book", id: "book", open: "" }, el("summary", {}, `The book's units (${info.catalogue.length})`), search, catalogue)
+      : el("p", { class: "muted" }, "This book prints no units: define your own.");
     const library = el("select", { id: "library-pick", "aria-label": "Unit from my library" },
       el("option", { value: "" }, "Add one of my own units…"),
       ...this.store.data.units.filter((u) => u.system === squad.system).map((u) => el("option", { value: u.id }, u.profile.name ?? u.id)));
@@ -138,12 +152,15 @@ export class SquadsView {
     });
 
     const share = el("div", { id: "share-area" });
+    const count = el("span", { class: "muted", id: "squad-count" });
     this.root.append(
       el("h1", {}, info.info.name),
       el("div", { class: "row" }, el("label", {}, "Name ", name), el("label", {}, "Points limit ", limit)),
-      summary, squadProblems, units,
-      el("div", { class: "actions" }, catalogue),
+      squadProblems, units,
       el("div", { class: "actions" }, library, el("a", { href: `#/unit/${squad.id}/new`, class: "button", id: "new-unit" }, "Define a unit")),
+      bookBox,
+      // The total stays in view while the player adds units.
+      el("div", { class: "squad-bar" }, summary, count),
       el("h2", {}, "Squad"),
       el("div", { class: "actions" },
         button("Share", async () => { clear(share); share.append(await shareBox(this.engine, { squad }, "squad")); }, { id: "share-squad", class: "primary" }),
@@ -157,16 +174,38 @@ export class SquadsView {
     await refresh();
   }
 
-  // #/unit/<squadId>/<key|new>: Mobile Suit Battles opens its deck builder (web/deck-builder.js),
-  // which can hand its current suit to the form below ("Edit as data").
+  // Points of every unit the book prints, asked once per system (one engine call).
+  async catalogueCosts(system, catalogue) {
+    this.costCache ??= new Map();
+    if (!this.costCache.has(system)) {
+      const squad = { id: "book", name: "book", system, units: catalogue.map((c, i) => ({ key: `b${i}`, profile: c.profile })) };
+      const reply = await this.engine.call("squad.check", { squad });
+      const byKey = reply.ok ? Object.fromEntries(reply.result.units.map((u) => [u.key, u.cost])) : {};
+      this.costCache.set(system, Object.fromEntries(catalogue.map((c, i) => [c.id, byKey[`b${i}`]])));
+    }
+    return this.costCache.get(system);
+  }
+
+  // #/unit/<squadId>/<key|new>: the editor of the kind the system names (system.describe: editor.kind).
+  // "schema-form" is the form below; any other kind is the module web/editor-<kind>.js, whose
+  // openEditor(root, context) may hand its current unit to the form below ("Edit as data").
   async unit(squadId, key) {
     await this.store.ready;
     const squad = this.store.squad(squadId);
-    if (squad?.system === "ms_battles") {
-      return deckBuilder(this.root, this.engine, this.store, squad, key,
-        { asData: (profile) => this.unitForm(squadId, key, profile), nextKey });
+    const info = squad ? await this.systems.describe(squad.system) : null;
+    const kind = info?.editor.kind ?? "schema-form";
+    if (kind === "schema-form") return this.unitForm(squadId, key);
+    let editor;
+    try {
+      editor = await import(`./editor-${kind}.js`);
+    } catch {
+      notify(`This app has no "${kind}" editor: the unit opens as data.`);
+      return this.unitForm(squadId, key);
     }
-    return this.unitForm(squadId, key);
+    return editor.openEditor(this.root, {
+      engine: this.engine, store: this.store, squad, key, info, nextKey,
+      asData: (profile) => this.unitForm(squadId, key, profile),
+    });
   }
 
   // A unit in the system's own stat format (a form drawn from its schema), from `profile` if given.
@@ -186,7 +225,7 @@ export class SquadsView {
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
       status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
-        el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref ? ` (${v.ref})` : "")))));
+        el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;
     };
     form = schemaForm(info.profile_schema, start, { onChange: debounce(check, 200) });
@@ -228,6 +267,23 @@ export class SquadsView {
     this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
+}
+
+// A book unit's note (e.g. a printed cost that breaks the rules): a neutral mark that tells
+// more when tapped, not an alarm.
+function noteMark(unit) {
+  const text = el("span", { class: "note-text", role: "note" }, unit.note);
+  text.hidden = true;
+  const mark = button("i", () => { text.hidden = !text.hidden; mark.setAttribute("aria-expanded", String(!text.hidden)); },
+    { class: "info-mark", "aria-label": `About ${unit.name}`, "aria-expanded": "false" });
+  return el("span", { class: "note" }, mark, text);
+}
+
+// "GUNFRAME squad 2": the system's name and the next free number.
+export function newSquadName(squads, systemName) {
+  let n = 1;
+  while (squads.some((q) => q.name === `${systemName} squad ${n}`)) n++;
+  return `${systemName} squad ${n}`;
 }
 
 export function nextKey(squad) {

@@ -29,47 +29,26 @@ class SystemInfo(BaseModel):
     status: Literal["planned", "playable"]
 
 
-SYSTEMS: tuple[SystemInfo, ...] = (
-    SystemInfo(
-        id="gundam_skirmish",
-        name="Mobile Suit Gundam: Skirmish",
-        rulebook="000_3e12d4cbd0c8f6da.txt",
-        dice="d6",
-        summary="Attack pools against armour and shield dice, damage charts, morale, campaigns.",
-        status="playable",
-    ),
-    SystemInfo(
-        id="gunframe",
-        name="GUNFRAME",
-        rulebook="001_c60598db3e91d492.txt",
-        dice="d6",
-        summary="Firepower against defense pools, power attacks, Focus Points, squadron building.",
-        status="playable",
-    ),
-    SystemInfo(
-        id="ms_battles",
-        name="Mobile Suit Battles",
-        rulebook="002_c5caa4b4fc3fd928.txt",
-        dice="cards",
-        summary="Twenty-card decks, hidden planning, initiative and damage by zone.",
-        status="playable",
-    ),
-    SystemInfo(
-        id="mechastellar",
-        name="MechaStellar",
-        rulebook="003_9a8631fd8c2279be.txt",
-        dice="d10",
-        summary="Evade rolls on d10, melee clashes, armour saves and Momentum.",
-        status="planned",
-    ),
-    SystemInfo(
-        id="skirmishers",
-        name="Skirmishers",
-        rulebook="004_63417322d25a2f10.txt",
-        dice="2d6",
-        summary="Infantry, vehicles and power armour on a hex-dot map.",
-        status="planned",
-    ),
+#: The five rulebooks: id, name, rulebook file, dice, status.
+_LISTED: tuple[tuple[str, str, str, str, Literal["planned", "playable"]], ...] = (
+    ("gundam_skirmish", "Mobile Suit Gundam: Skirmish", "000_3e12d4cbd0c8f6da.txt", "d6", "playable"),
+    ("gunframe", "GUNFRAME", "001_c60598db3e91d492.txt", "d6", "playable"),
+    ("ms_battles", "Mobile Suit Battles", "002_c5caa4b4fc3fd928.txt", "cards", "playable"),
+    ("mechastellar", "MechaStellar", "003_9a8631fd8c2279be.txt", "d10", "planned"),
+    ("skirmishers", "Skirmishers", "004_63417322d25a2f10.txt", "2d6", "planned"),
+)
+#: What the home screen says of each, in a line.
+_SUMMARIES: dict[str, str] = {
+    "gundam_skirmish": "Attack pools against armour and shield dice, damage charts, morale, missions.",
+    "gunframe": "Firepower against defense pools, power attacks, Focus Points, squadron building.",
+    "ms_battles": "Twenty-card decks, hidden planning, initiative and damage by zone.",
+    "mechastellar": "Evade rolls on d10, melee clashes, armour saves and Momentum.",
+    "skirmishers": "Infantry, vehicles and power armour on a hex-dot map.",
+}
+
+SYSTEMS: tuple[SystemInfo, ...] = tuple(
+    SystemInfo(id=i, name=name, rulebook=book, dice=dice, summary=_SUMMARIES[i], status=status)
+    for i, name, book, dice, status in _LISTED
 )
 
 

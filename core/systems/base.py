@@ -13,7 +13,12 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 * **actions**: an input model (its JSON Schema becomes the modifier form) and
   a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
   computed by the same procedure;
-* optionally a compact **packing** of profiles for share links.
+* optionally a compact **packing** of profiles for share links;
+* optionally **tools**: operations of its own beyond the shared ones (e.g. a deck
+  builder's), each an input model, a pure function and a result model, reached
+  through the one generic operation ``system.tool``;
+* the **editor kind** its own units are entered with: ``schema-form`` (a form drawn
+  from the profile's JSON Schema) unless it names another editor of the shell.
 """
 
 from __future__ import annotations
@@ -207,7 +212,24 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """An action a unit can take: its input model and its resolution."""
+    """An action a unit can take: its input model and its resolution.
+
+    How the game screen lays the action out (its *flow*) is declared, not coded per
+    system: on the input model's fields as UI hints (``json_schema_extra``):
+
+    * ``{"ui": "own-unit"}`` on the first required field: the acting unit (the action is a
+      button on that unit's card);
+    * ``{"ui": "enemy-unit"}`` on the first required field: the unit acted on, picked from
+      the other sides' units only;
+    * ``{"flow": "choice"}``: a choice that changes the dice (a range band): one button per
+      value, each with its headline odds;
+    * ``{"flow": "common"}``: a modifier players use often, shown first; the others sit
+      behind "more";
+
+    and here: ``headline``, the keys of :class:`ActionOdds` tables and facts the headline
+    line of odds shows (the first table's chance of at least 1 and mean come first), and
+    ``primary``, an action offered on every unit's one-line card.
+    """
 
     name: str
     label: str
@@ -219,6 +241,113 @@ class ActionSpec:
     odds_by_viewer: bool = False
     #: Input fields holding a secret pick: the log keeps their count, never their value.
     secret_fields: tuple[str, ...] = ()
+    headline: tuple[str, ...] = ()
+    primary: bool = False
+
+
+class ToolError(ValueError):
+    """A tool's input names something that does not exist (an unknown card...); ``field`` says where."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """An operation a system offers beyond the shared ones (e.g. its deck builder's steps).
+
+    ``run`` is pure: it takes a validated ``input`` and returns a ``result`` model, raising
+    :class:`ToolError` (or ``ValueError``) for a request that cannot be met.  The seam
+    validates the arguments against ``input`` and writes both schemas to the site.
+    """
+
+    name: str
+    input: type[BaseModel]
+    run: Callable[[Any], BaseModel]
+    result: type[BaseModel]
+    doc: str
+
+
+class EditorInfo(BaseModel):
+    """How the shell lets a player enter an own unit of this system."""
+
+    kind: str = Field(
+        default="schema-form",
+        pattern=r"^[a-z][a-z0-9-]{0,39}$",
+        description="The shell's editor module: 'schema-form' draws a form from the profile's JSON "
+        "Schema; another kind names a generic editor (e.g. 'card-deck').",
+    )
+    tools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Which of the system's tools the editor calls for each of its steps "
+        "(e.g. {'assemble': 'assemble'}).",
+    )
+    data: dict[str, Any] = Field(
+        default_factory=dict,
+        description="What the editor needs to know that only the engine knows (choices and their labels, "
+        "blank values).",
+    )
+
+
+class PhaseStep(BaseModel):
+    """One step of a game turn as the phase strip shows it."""
+
+    key: str
+    label: str
+    action: str | None = Field(default=None, description="The action that carries the step out, if one does.")
+    input: dict[str, Any] = Field(default_factory=dict, description="Its input when run from the strip.")
+    sheet: bool = Field(
+        default=False,
+        description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
+    )
+    hint: str = Field(default="", description="What the players do when it is not one button.")
+
+
+class PhaseView(BaseModel):
+    """Where a game is in its turn: the steps, and the one it is at (its next thing to do)."""
+
+    steps: list[PhaseStep]
+    current: int = Field(ge=0)
+
+
+class ActionFlow(BaseModel):
+    """An action's layout on the game screen, read from its declaration (see ActionSpec)."""
+
+    actor: str | None = Field(default=None, description="Input field naming the acting unit.")
+    target: str | None = Field(default=None, description="Input field naming the (enemy) unit acted on.")
+    choices: list[str] = Field(default_factory=list, description="Fields whose values change the dice.")
+    common: list[str] = Field(default_factory=list, description="Modifiers shown first.")
+    headline: list[str] = Field(default_factory=list, description="Odds keys of the headline line.")
+    primary: bool = False
+
+
+def action_flow(spec: ActionSpec) -> ActionFlow:
+    """The flow an action declares through its input model's hints and its spec.
+
+    >>> class Shot(BaseModel):
+    ...     shooter: str = Field(json_schema_extra={"ui": "own-unit"})
+    ...     victim: str = Field(json_schema_extra={"ui": "enemy-unit"})
+    ...     band: Literal["near", "far"] = Field(default="near", json_schema_extra={"flow": "choice"})
+    ...     aimed: bool = Field(default=False, json_schema_extra={"flow": "common"})
+    >>> spec = ActionSpec("shot", "Shot", Shot, lambda g, i, d: ActionResult(changes=[], text=""))
+    >>> flow = action_flow(spec)
+    >>> flow.actor, flow.target, flow.choices, flow.common
+    ('shooter', 'victim', ['band'], ['aimed'])
+    """
+    flow = ActionFlow(headline=list(spec.headline), primary=spec.primary)
+    for name, info in spec.input.model_fields.items():
+        hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        ui, role = hints.get("ui"), hints.get("flow")
+        if ui == "own-unit" and flow.actor is None and info.is_required():
+            flow.actor = name
+        elif ui == "enemy-unit" and flow.target is None and info.is_required():
+            flow.target = name
+        if role == "choice":
+            flow.choices.append(name)
+        elif role == "common":
+            flow.common.append(name)
+    return flow
 
 
 @dataclass
@@ -232,6 +361,12 @@ class RuleSystem(ABC):
     actions: dict[str, ActionSpec] = field(default_factory=dict)
     #: Named options where players may read an ambiguous rule differently.
     options: type[BaseModel] | None = None
+    #: Operations of the system's own, by name (see :class:`ToolSpec`).
+    tools: dict[str, ToolSpec] = field(default_factory=dict)
+    #: The editor its own units are entered with.
+    editor: EditorInfo = field(default_factory=EditorInfo)
+    #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
+    state_model: type[BaseModel] | None = None
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
@@ -300,6 +435,10 @@ class RuleSystem(ABC):
         """
         return game
 
+    def phase(self, game: Game) -> PhaseView | None:
+        """Where the game is in its turn, for a system whose turn has phases (none by default)."""
+        return None
+
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).
 
@@ -307,6 +446,15 @@ class RuleSystem(ABC):
         records these changes in the same event, so one undo takes back both.
         """
         return []
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A saved game of this system, as JSON, from game schema ``schema`` to the next one.
+
+        The layer has already made the shared change (e.g. 1 -> 2 added ``state`` at its defaults);
+        a system moves its own values here (e.g. game-wide values it kept among its options into
+        ``state``).  Nothing to do by default.
+        """
+        return data
 
     def pack_profile(self, profile: BaseModel) -> Any:
         """A compact JSON form for share links (the plain dump by default)."""

@@ -21,6 +21,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -50,6 +51,7 @@ from core.systems.gunframe.environment import ENVIRONMENT_ACTIONS, ENVIRONMENTS,
 from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
+from core.systems.gunframe.phases import phase
 from core.systems.gunframe.power import POWER, PowerInput
 from core.systems.gunframe.special import SPECIAL_ACTIONS, settle_crippled, with_crippled
 from core.systems.gunframe.structures import STRUCTURE_ACTIONS, STRUCTURES
@@ -121,7 +123,8 @@ TRACKED: tuple[TrackedDef, ...] = (
         key="engaged",
         label="Engaged",
         kind="condition",
-        help="In contact with an enemy: close attacks only (L1108).",
+        help="Set by the players while in base contact with an enemy (L389): it attacks and is attacked "
+        "only at Close (L990-992, L1108); a ground unit uses Short on a flyer it touches (L924).",
     ),
     TrackedDef(
         key="flying",
@@ -278,6 +281,10 @@ class Gunframe(RuleSystem):
         """After a manual adjustment: the optional crippled condition of any unit whose damage or Armour
         was edited, brought in step with it (L2700-2733; see :func:`.special.settle_crippled`)."""
         return settle_crippled(game)
+
+    def phase(self, game: Game) -> PhaseView:
+        """Initiative, activation, End phase (L674-678); see :mod:`.phases`."""
+        return phase(game)
 
     def start_round(self, game: Game) -> list[Change]:
         """A new turn: Focus Points, ready units, per-turn flags cleared (see :func:`.turn.start_round`)."""

@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource, Dist
-from core.pool import PoolRoll, PoolSpec, cancel, roll_pool, table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.pool import MAX_DICE, PoolRoll, PoolSpec, cancel, reroll_chosen, roll_pool, table
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choice, NeedChoice
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.environment import environment_of, storm_active
 from core.systems.gunframe.groups import followers
 from core.systems.gunframe.links import Trigger, nemesis_kill, pay_trigger
 from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
 from core.systems.gunframe.state import Edits, react, spend_fp
 from core.systems.gunframe.structures import bury, kind_of
 
@@ -47,8 +48,11 @@ if TYPE_CHECKING:
 Weapon = Literal["close", "short", "medium", "long"]
 
 
-def _flag(ref: str, text: str) -> Any:
-    return Field(default=False, description=f"{text} ({ref})")
+def _flag(ref: str, text: str, common: bool = False) -> Any:
+    # common: a modifier the game screen shows first (core.systems.base.ActionSpec)
+    return Field(
+        default=False, description=f"{text} ({ref})", json_schema_extra={"flow": "common"} if common else None
+    )
 
 
 class AttackInput(BaseModel):
@@ -63,19 +67,25 @@ class AttackInput(BaseModel):
         description="The unit attacked, as 'side/key'.", json_schema_extra={"ui": "enemy-unit"}
     )
     weapon: Weapon = Field(
-        default="short", description="Range band, and so the weapon system used (L1036-1040)."
+        default="short",
+        description="Range band, and so the weapon system used (L1036-1040).",
+        json_schema_extra={"flow": "choice"},
     )
     charge: bool = _flag(
-        "L1076", "+1D: the attacker's first action this turn moved it into contact with the target"
+        "L1076",
+        "+1D: the attacker's first action this turn moved it into contact with the target",
+        common=True,
     )
     crossfire: bool = _flag(
-        "L1080", '+1D: an unactivated friend within 8" sees the target from its other arc'
+        "L1080", '+1D: an unactivated friend within 8" sees the target from its other arc', common=True
     )
     elevated: bool = _flag(
-        "L1084", "+1D: attacker on high ground, target not (automatic for a flyer vs a walker)"
+        "L1084", "+1D: attacker on high ground, target not (automatic for a flyer vs a walker)", common=True
     )
     rear: bool = _flag(
-        "L1086", "+1D: line of sight enters the target's back arc (automatic if it is knocked down)"
+        "L1086",
+        "+1D: line of sight enters the target's back arc (automatic if it is knocked down)",
+        common=True,
     )
     focus_fire: bool = _flag("L1375", "Spend the target's Target Lock for +2D (+3D with Extra Ammo, L2436)")
     precise_strike: bool = _flag(
@@ -107,8 +117,10 @@ class AttackInput(BaseModel):
         le=12,
         description="Other firepower dice the players agree on, e.g. a swung object (L3013).",
     )
-    obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target")
-    cover: bool = _flag("L1136", "+1D defense: the target touches solid terrain between it and the attacker")
+    obscured: bool = _flag("L1134", "+1D defense: the attacker cannot see all of the target", common=True)
+    cover: bool = _flag(
+        "L1136", "+1D defense: the target touches solid terrain between it and the attacker", common=True
+    )
     hard_cover: bool = _flag("L1138", "+2D defense instead: the cover is dense or fortified")
     defend_with_close: bool = _flag(
         "L1146", "Close attacks only: the target rolls its Close value, not Defense"
@@ -146,8 +158,23 @@ class AttackInput(BaseModel):
     )
     lucky: Literal["none", "attacker", "defender"] = Field(
         default="none",
-        description="Once per battle, a Lucky unit rerolls its pool (L2330): declared with the attack, it "
-        "rerolls every die showing 1-3 that was not rerolled already (each die once, L353).",
+        description="Once per battle, a Lucky unit rerolls one of its rolls (L2330): after seeing its pool, "
+        "the player picks which dice to roll again (each die once, L353). The odds assume it rerolls "
+        "every die that missed.",
+    )
+    lucky_dice: list[int] = Field(
+        default_factory=list,
+        max_length=MAX_DICE,
+        description="The dice the Lucky unit rolls again, by their place in its pool (1 = first), picked "
+        "after the roll; asked when left empty; [0] keeps Lucky for later (L2330).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
+    )
+    reaction_trigger: ReactionTrigger | None = trigger_field()
+    target_engaged_with: Literal["unknown", "attacker_side", "another_side"] = Field(
+        default="unknown",
+        description="Whom an engaged target is in base contact with (L992): with two sides it can only be "
+        "the attacker's side; with more the app asks.",
+        json_schema_extra={"ui": "hidden"},  # answered through the question before the roll
     )
     guardian: str | None = Field(
         default=None,
@@ -168,6 +195,10 @@ class AttackInput(BaseModel):
             )
         if self.quick_reflexes and not self.reaction:
             raise ValueError("Quick Reflexes pays for a reaction (L2338)")
+        if self.reaction_trigger is not None and not self.reaction:
+            raise ValueError("a trigger is only for an attack made as a reaction (L1424-1426)")
+        if self.lucky_dice and self.lucky == "none":
+            raise ValueError("dice to reroll are picked only for a Lucky unit (L2330)")
         return self
 
 
@@ -192,6 +223,13 @@ class Plan:
     structure: bool = False
     group: list[tuple[int, int, GameUnit, int]] = field(default_factory=list)
     split_value: int = 0
+    #: The pool rolled before a Lucky unit picks dice to reroll; ``attack`` or ``defense`` then holds the
+    #: pool the odds use, with every missed die not yet rerolled rolled again (L2330).
+    lucky_base: PoolSpec | None = None
+    #: The weapon system counted against one attack per system this activation (L1046-1050), if any.
+    counts_system: bool = False
+    #: The target is engaged and the app must ask with whom before rolling (more than two sides, L992).
+    ask_engaged: bool = False
 
 
 def _form(unit: GameUnit) -> tuple[GunframeUnit, int]:
@@ -230,6 +268,7 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     t_weapons = weapon_upgrades(t_prof, t_form)
     a_cond, t_cond = set(attacker.state.conditions), set(target.state.conditions)
     close = inp.weapon == "close"
+    ask_engaged = _check_engagement(game, inp, attacker, target, a_cond, t_cond)
 
     # Firepower (L1062-1088).
     value = getattr(all_forms(a_prof)[a_form], inp.weapon)
@@ -291,14 +330,18 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         _check_lucky(attacker, a_ups, inp.precise_strike)
     if inp.lucky == "defender":
         _check_lucky(target, t_ups, inp.evade)
-    if inp.precise_strike or inp.lucky == "attacker":
+    if inp.precise_strike:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1, 2, 3))
-        notes.append("precise strike: reroll 1-3" if inp.precise_strike else "Lucky: reroll 1-3")
+        notes.append("precise strike: reroll 1-3")
     elif close and "warrior" in a_ups:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1,))
         notes.append("Warrior: reroll 1s")
     else:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6)
+    lucky_base: PoolSpec | None = None
+    if inp.lucky == "attacker":
+        lucky_base, attack = attack, lucky_policy(attack)
+        notes.append("Lucky: picks dice to reroll (odds: every miss)")
 
     # Defense (L1111-1152): base, flat bonuses, halving, then dice (digest 11.5).
     shut = "shut_down" in t_cond
@@ -308,6 +351,14 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     if inp.defend_with_close and not shut:
         base = all_forms(t_prof)[t_form].close
         d_notes.append(f"Close {base}")
+        # The Close system is a weapon system: crippled halves it (L2733) when defending too (L1146);
+        # Anger Issues and Reinforced skip the halving and Anger Issues adds +2 Close (L2300, L2410).
+        if "crippled" in t_cond and not t_ups & {"anger_issues", "reinforced"}:
+            base = math.ceil(base / 2)
+            d_notes.append(f"crippled: halved to {base}")
+        if "crippled" in t_cond and "anger_issues" in t_ups:
+            base += 2
+            d_notes.append("Anger Issues +2")
     else:
         base = all_forms(t_prof)[t_form].defense
         d_notes.append(f"Defense {base}")
@@ -367,13 +418,15 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         raise ValueError(f"{target.name} has no Parry to use against this attack (L2448)")
     defense = None
     if d_dice > 0:
-        rerolls = inp.evade or inp.lucky == "defender"
-        if inp.lucky == "defender":
-            d_notes.append("Lucky: reroll 1-3")
-        reroll: Literal["none", "faces"] = "faces" if rerolls else "none"
+        reroll: Literal["none", "faces"] = "faces" if inp.evade else "none"
         defense = PoolSpec(
-            dice=d_dice, success_on=4, crit_on=6, reroll=reroll, reroll_faces=(1, 2, 3) if rerolls else ()
+            dice=d_dice, success_on=4, crit_on=6, reroll=reroll, reroll_faces=(1, 2, 3) if inp.evade else ()
         )
+        if inp.lucky == "defender":
+            lucky_base, defense = defense, lucky_policy(defense)
+            d_notes.append("Lucky: picks dice to reroll (odds: every miss)")
+    elif inp.lucky == "defender":
+        raise ValueError(f"{target.name} rolls no defense dice for Lucky to reroll (L2330)")
     guardian = _guardian(game, inp, t_side, t_idx)
     return Plan(
         attack=attack,
@@ -393,7 +446,82 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         structure=t_struct,
         group=group,
         split_value=split_value,
+        lucky_base=lucky_base,
+        counts_system=_check_system_use(attacker, inp),
+        ask_engaged=ask_engaged,
     )
+
+
+def lucky_policy(spec: PoolSpec) -> PoolSpec:
+    """The pool the odds assume for a Lucky reroll (L2330): every die that missed and was not rerolled
+    already is rolled again (each die once, L353), which is the pick :func:`resolve` gets when the player
+    ticks every missed die.
+
+    >>> warrior = PoolSpec(dice=2, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1,))
+    >>> lucky_policy(warrior).reroll_faces
+    (1, 2, 3)
+    """
+    faces = set(range(1, spec.success_on))
+    if spec.reroll == "faces":
+        faces |= set(spec.reroll_faces)
+    return spec.model_copy(update={"reroll": "faces", "reroll_faces": tuple(sorted(faces))})
+
+
+def _check_engagement(
+    game: Game, inp: AttackInput, attacker: GameUnit, target: GameUnit, a_cond: set[str], t_cond: set[str]
+) -> bool:
+    """Who may attack whom at which range, from the Engaged and Flying conditions the players set.
+
+    * Close attacks pass between two flyers or two ground units only (L924); a ground unit touching a
+      flyer uses its Short system on it (L924).
+    * An engaged unit attacks only at Close (L990); an enemy engaged with the attacker's side is attacked
+      only at Close (L992).  With more than two sides the app asks whom the target is engaged with
+      (True: :func:`resolve` asks before rolling; the odds are shown meanwhile).
+    """
+    flying_a, flying_t = "flying" in a_cond, "flying" in t_cond
+    if inp.weapon == "close" and flying_a != flying_t:
+        who = attacker.name if flying_a else target.name
+        raise ValueError(
+            f"{who} is flying: close attacks pass only between two flyers or two ground units; a ground unit "
+            "in base contact with a flyer uses its Short system (L924)"
+        )
+    if inp.weapon == "close":
+        return False
+    ground_on_flyer = inp.weapon == "short" and flying_t and not flying_a
+    if "engaged" in a_cond and not ground_on_flyer:
+        raise ValueError(f"{attacker.name} is engaged: it can only make close attacks (L990)")
+    if "engaged" not in t_cond or ground_on_flyer:
+        return False
+    engaged_with = inp.target_engaged_with
+    if len(game.sides) == 2:
+        if engaged_with == "another_side":
+            raise ValueError("with two sides an engaged target can only be in contact with your side")
+        engaged_with = "attacker_side"
+    if engaged_with == "attacker_side":
+        raise ValueError(
+            f"{target.name} is engaged with a unit of your side: it can only be attacked at Close (L992)"
+        )
+    return engaged_with == "unknown"
+
+
+def _check_system_use(attacker: GameUnit, inp: AttackInput) -> bool:
+    """One attack per weapon system each activation (L1046-1050) unless it is a rapid fire (L1052-1058).
+    A reaction does not count (L1434), nor a linked upgrade's attack, which is no activation (L2276-2280),
+    nor the later shares of a Split Fire, which are the same attack (L2462).  The systems used are kept
+    in ``extra["systems_used"]`` until the unit's next activation or the next turn.  True when this
+    attack counts."""
+    if inp.reaction or inp.trigger != "none":
+        return False
+    pending = attacker.state.extra.get("split")
+    if isinstance(pending, dict) and pending.get("weapon") == inp.weapon and inp.split_dice:
+        return False
+    used = attacker.state.extra.get("systems_used") or []
+    if inp.weapon in used and not inp.rapid_fire:
+        raise ValueError(
+            f"{attacker.name} has attacked with its {inp.weapon.capitalize()} system this activation: "
+            "using it again is a rapid fire for 1 Focus Point (L1046-1058)"
+        )
+    return True
 
 
 def _check_split(attacker: GameUnit, inp: AttackInput, value: int, w_ups: set[str]) -> None:
@@ -477,9 +605,27 @@ def _state_path(side: int, idx: int) -> list[str | int]:
 def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     """Roll the attack, then the defense, and apply the damage."""
     p = plan(game, inp)
+    if p.ask_engaged:
+        t, a = p.target[2], p.attacker[2]
+        raise NeedChoice(
+            "target_engaged_with",
+            f"Is {t.name} in base contact with a unit of {a.name}'s side?",
+            [
+                Choice(value="attacker_side", label="Yes"),
+                Choice(value="another_side", label="No, with another side's unit"),
+            ],
+        )
     paid = _pay(game, inp, p)
-    a_roll = roll_pool(p.attack, dice, "attack")
-    d_roll: PoolRoll | None = roll_pool(p.defense, dice, "defense") if p.defense else None
+    a_spec = p.lucky_base if inp.lucky == "attacker" and p.lucky_base else p.attack
+    a_roll = roll_pool(a_spec, dice, "attack")
+    if inp.lucky == "attacker":
+        a_roll = _lucky(paid, inp, p.attacker, a_spec, a_roll, dice, "attack")
+    d_roll: PoolRoll | None = None
+    if p.defense:
+        d_spec = p.lucky_base if inp.lucky == "defender" and p.lucky_base else p.defense
+        d_roll = roll_pool(d_spec, dice, "defense")
+        if inp.lucky == "defender":
+            d_roll = _lucky(paid, inp, p.target, d_spec, d_roll, dice, "defense")
     hits, cancels = a_roll.successes, d_roll.successes if d_roll else 0
     d_sixes = d_roll.crits if d_roll else 0
     damage = cancel(hits, cancels)
@@ -555,16 +701,63 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
     edits = Edits(game)
     pos = (p.attacker[0], p.attacker[1])
     if inp.reaction:
+        edits.notes.append(check_trigger(game, p.attacker[2], inp.reaction_trigger, p.target[2]))
         react(edits, pos, inp.quick_reflexes, p.options.react_more_than_once)
     trigger = pay_trigger(edits, pos, inp.trigger, inp.target, inp.reaction)
     if trigger:
         edits.notes.append(trigger)
     if inp.rapid_fire and "rapid_reload" not in weapon_upgrades(*_form(p.attacker[2]))[inp.weapon]:
         spend_fp(edits, pos)  # Rapid Reload fires again for free (L2458)
-    if inp.lucky != "none":  # spent once per battle, whatever the reroll gives (L2330)
-        lucky = pos if inp.lucky == "attacker" else (p.target[0], p.target[1])
-        edits.set_extra(lucky, "used", [*edits.extra(lucky, "used", []), "lucky"])
+    if p.counts_system:  # L1046-1050
+        used = edits.extra(pos, "systems_used", []) or []
+        edits.set_extra(pos, "systems_used", [*used, inp.weapon])
     return edits
+
+
+def _lucky(
+    edits: Edits,
+    inp: AttackInput,
+    who: tuple[int, int, GameUnit],
+    spec: PoolSpec,
+    roll: PoolRoll,
+    dice: DiceSource,
+    purpose: str,
+) -> PoolRoll:
+    """Lucky (L2330): the player sees the pool, then picks any of its dice to roll again; a die rerolled
+    already keeps its face (L353).  Spent once per battle when at least one die is picked."""
+    unit = who[2]
+    if not inp.lucky_dice:
+        faces = ", ".join(str(d.final) for d in roll.dice)
+        options = [
+            Choice(value=i + 1, label=f"Die {i + 1}: {d.final}")
+            for i, d in enumerate(roll.dice)
+            if d.rerolled is None
+        ]
+        options.append(Choice(value=0, label="None: keep Lucky for later"))
+        raise NeedChoice(
+            "lucky_dice",
+            f"{unit.name} rolled {faces}. Which dice does its Lucky roll again?",
+            options,
+            many=True,
+        )
+    picked = set(inp.lucky_dice) - {0}
+    if picked and 0 in inp.lucky_dice:
+        raise ValueError("pick dice to roll again, or none to keep Lucky, not both")
+    bad = sorted(i for i in picked if not 1 <= i <= len(roll.dice))
+    if bad:
+        raise ValueError(f"{unit.name}'s {purpose} pool has {len(roll.dice)} dice: there is no die {bad[0]}")
+    again = sorted(i - 1 for i in picked if roll.dice[i - 1].rerolled is None)
+    if len(again) < len(picked):
+        raise ValueError("a die already rolled again keeps its face: each die is rerolled once (L353)")
+    if not again:
+        edits.notes.append(f"{unit.name} keeps its Lucky for later")
+        return roll
+    pos = (who[0], who[1])
+    edits.set_extra(pos, "used", [*edits.extra(pos, "used", []), "lucky"])  # once per battle (L2330)
+    edits.notes.append(
+        f"Lucky: {unit.name} rolls {len(again)} {purpose} {'die' if len(again) == 1 else 'dice'} again"
+    )
+    return reroll_chosen(spec, roll, again, dice, purpose)
 
 
 def _after_group_and_split(edits: Edits, inp: AttackInput, p: Plan) -> None:
@@ -653,4 +846,6 @@ ATTACK = ActionSpec(
     odds=attack_odds,
     help="Firepower dice hit on 4+, defense dice cancel on 4+, each attacking 6 is a power point "
     "(L1090-1190).",
+    headline=("damage", "destroyed", "power"),
+    primary=True,
 )

@@ -30,6 +30,7 @@ from core.systems.gunframe.catalogue import (
     FrameDef,
     Slot,
 )
+from core.systems.gunframe.pack_ids import FRAME_NUMBERS, SLOT_NUMBERS, UPGRADE_NUMBERS
 
 FrameId = Literal["scout", "light", "medium", "heavy", "super_heavy", "infantry", "tank", "flyer"]
 #: Kinds of structure a game can hold (L2903-2907, L1701, L1921-1947, L1969-1973); see :mod:`.structures`.
@@ -507,14 +508,12 @@ def squad_violations(units: Sequence[tuple[str, GunframeUnit]], limit: int | Non
 
 # --- share-link packing ---------------------------------------------------------------------
 
-_FRAME_IDS: tuple[str, ...] = tuple(FRAMES)
-
 
 def _pack_refs(refs: Sequence[UpgradeRef]) -> list[Any]:
     out: list[Any] = []
     for r in refs:
-        base: Any = UPGRADE_IDS.index(r.id) if r.id in UPGRADES else r.id
-        slot = 0 if r.slot is None else SLOTS.index(r.slot) + 1
+        base: Any = UPGRADE_NUMBERS.index(r.id) if r.id in UPGRADE_NUMBERS else r.id
+        slot = 0 if r.slot is None else SLOT_NUMBERS.index(r.slot) + 1
         if isinstance(base, int) and r.n == 1:
             out.append(base * 8 + slot)
         else:
@@ -534,16 +533,18 @@ def _unpack_refs(data: Any) -> list[UpgradeRef]:
         else:
             raise ValueError(f"bad upgrade {item!r}")
         if isinstance(base, int) and not isinstance(base, bool):
-            if not 0 <= base < len(UPGRADE_IDS):
+            if not 0 <= base < len(UPGRADE_NUMBERS):
                 raise ValueError(f"no upgrade number {base}")
-            uid = UPGRADE_IDS[base]
+            uid = UPGRADE_NUMBERS[base]
         elif isinstance(base, str):
             uid = base
         else:
             raise ValueError(f"bad upgrade {item!r}")
-        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= len(SLOTS):
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot <= len(SLOT_NUMBERS):
             raise ValueError(f"bad slot in {item!r}")
-        out.append(UpgradeRef(id=uid, slot=SLOTS[slot - 1] if slot else None, n=n))
+        out.append(
+            UpgradeRef.model_validate({"id": uid, "slot": SLOT_NUMBERS[slot - 1] if slot else None, "n": n})
+        )
     return out
 
 
@@ -576,7 +577,7 @@ def pack(profile: GunframeUnit) -> list[Any]:
     """
     out: list[Any] = [
         profile.name,
-        _FRAME_IDS.index(profile.frame),
+        FRAME_NUMBERS.index(profile.frame),
         profile.armour,
         _pack_form(profile),
         profile.pilot,
@@ -598,11 +599,11 @@ def unpack(data: Any) -> GunframeUnit:
         raise ValueError("a packed GUNFRAME unit is a list of 4 to 10 items")
     try:
         name, frame, armour, first, *rest = data
-        if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame < len(_FRAME_IDS):
+        if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame < len(FRAME_NUMBERS):
             raise ValueError(f"no frame number {frame!r}")
         fields: dict[str, Any] = {
             "name": name,
-            "frame": _FRAME_IDS[frame],
+            "frame": FRAME_NUMBERS[frame],
             "armour": armour,
             **_unpack_form(first),
         }

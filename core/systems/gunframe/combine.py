@@ -36,8 +36,10 @@ from core.systems.gunframe.state import (
     Edits,
     Pos,
     can_act,
+    check_lucky,
     halve,
-    pass_chance,
+    lucky_pass_dist,
+    lucky_pilot_roll,
     pilot_roll,
     profile_of,
     skill_of,
@@ -61,6 +63,10 @@ class JumpChargeInput(BaseModel):
     unit: str = Field(description="The jumping unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     target: str = Field(
         description="The enemy it lands in base contact with.", json_schema_extra={"ui": "enemy-unit"}
+    )
+    lucky: bool = Field(
+        default=False,
+        description="A Lucky jumper rolls a failed Pilot Skill roll again, once per battle (L2330).",
     )
 
 
@@ -86,7 +92,9 @@ def resolve_jump_charge(game: Game, inp: JumpChargeInput, dice: DiceSource) -> A
     edits = Edits(game)
     pos, tpos, dfa = _charge_checks(edits, inp)
     name, tname = edits.name(pos), edits.name(tpos)
-    ok, face = pilot_roll(edits.unit(pos), dice, f"{name} jump charge")
+    if inp.lucky:
+        check_lucky(edits, pos)
+    ok, face, luck = lucky_pilot_roll(edits, pos, dice, f"{name} jump charge", inp.lucky)
     detail: dict[str, object] = {"pilot_roll": face, "passed": ok}
     if dfa and ok:
         d6 = dice.roll(1, 6, "Death From Above (D3)")[0]
@@ -103,7 +111,7 @@ def resolve_jump_charge(game: Game, inp: JumpChargeInput, dice: DiceSource) -> A
         if not edits.get(p, "destroyed"):
             edits.add_condition(p, "engaged")
     verdict = "passes" if ok else "fails"
-    text = f"{name} jump charges {tname} and {verdict} its Pilot Skill roll ({face}): "
+    text = f"{name} jump charges {tname} and {verdict} its Pilot Skill roll ({face}{luck}): "
     text += f"{tname} takes {hit} damage" + (" and is destroyed" if t_dead else "")
     text += f", {name} takes 1" + (" and is destroyed" if j_dead else "")
     if dfa:
@@ -126,10 +134,13 @@ def jump_charge_odds(game: Game, inp: JumpChargeInput) -> ActionOdds:
             return die.map(halve) if face >= skill else Dist.constant(1).scale(6)
         return Dist.constant(1 if face >= skill else 0).scale(6)
 
-    dist = _capped(die.bind(target), edits.armour_left(tpos))
+    first = die.bind(target)
+    if inp.lucky:  # a failed roll is rolled again (L2330): the same branches one die later
+        first = die.bind(lambda face: target(face).scale(6) if face >= skill else die.bind(target))
+    dist = _capped(first, edits.armour_left(tpos))
     t_left = edits.armour_left(tpos)
     facts = {
-        "pilot roll passes": pass_chance(skill),
+        "pilot roll passes": float(lucky_pass_dist(skill, inp.lucky).probability(1)),
         "target destroyed": float(sum(w for k, w in dist.weights.items() if k >= t_left) / dist.total),
         "jumper destroyed": 1.0 if edits.armour_left(pos) <= 1 else 0.0,
     }

@@ -39,6 +39,7 @@ from core.systems.gunframe.state import (
     Edits,
     Pos,
     can_act,
+    check_lucky,
     is_conventional,
     pass_chance,
     pilot_roll,
@@ -210,6 +211,7 @@ def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult
     index = find_trigger(edits, pos, "lovers", None)
     _mark(edits, pos, "lovers", index)
     partner = partner_of(edits, pos, "lovers")
+    edits.drop_extra(pos, "systems_used")  # a fresh activation: each weapon system once more (L1046-1050)
     text = (
         f"{edits.name(pos)} sees {edits.name(partner)} fall and takes a free activation: two actions, "
         "not counted as its own activation"
@@ -339,6 +341,11 @@ class PanicInput(BaseModel):
         description='A friendly Inspiring unit within 8": a failed roll is re-rolled (L2324).',
         json_schema_extra={"ui": "own-unit"},
     )
+    lucky: bool = Field(
+        default=False,
+        description="A Lucky unit rolls a failed panic roll again, once per battle (L2330); not on top of "
+        "Inspiring's re-roll of the same die (L353).",
+    )
     response: Literal["dramatic_cry", "run_for_cover"] = Field(
         default="dramatic_cry",
         description='If it panics: 1 FP to keep control (L2786), or drop what it carries and move D6" '
@@ -381,20 +388,28 @@ def _inspirer(edits: Edits, pos: Pos, ref: str | None) -> Pos | None:
 
 
 def panic_roll(
-    edits: Edits, pos: Pos, inspirer: Pos | None, dice: DiceSource, rolls: list[int]
+    edits: Edits, pos: Pos, inspirer: Pos | None, dice: DiceSource, rolls: list[int], lucky: bool = False
 ) -> tuple[bool, str]:
     """A panic roll: a Pilot Skill roll (L563), always passed with Fearless (L2314), a failure re-rolled
-    once with a friendly Inspiring unit near (L2324).  The faces go in ``rolls``."""
+    once with a friendly Inspiring unit near (L2324), or by the unit's own Lucky, spent only when used
+    (L2330; never both on one die, L353).  The faces go in ``rolls``."""
     unit = edits.unit(pos)
     if "fearless" in upgrades_of(unit):
         return True, "Fearless, it always passes (L2314)"
+    if lucky and inspirer is not None:
+        raise ValueError("Inspiring already re-rolls a failed panic roll: Lucky would add nothing (L353)")
+    if lucky:
+        check_lucky(edits, pos)
     ok, face = pilot_roll(unit, dice, f"{unit.name} panic roll")
     rolls.append(face)
     how = f"rolled {face}"
-    if not ok and inspirer is not None:
-        ok, face = pilot_roll(unit, dice, f"{unit.name} panic re-roll (Inspiring)")
+    if not ok and (inspirer is not None or lucky):
+        why = "Inspiring" if inspirer is not None else "Lucky"
+        ok, face = pilot_roll(unit, dice, f"{unit.name} panic re-roll ({why})")
         rolls.append(face)
-        how += f", re-rolled {face} (Inspiring)"
+        how += f", re-rolled {face} ({why})"
+        if lucky:
+            edits.set_extra(pos, "used", [*(edits.extra(pos, "used", []) or []), "lucky"])
     return ok, how
 
 
@@ -415,7 +430,7 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
     if "fearless" in upgrades_of(unit):
         text = f"{name} is Fearless and keeps its nerve (L2314)"
         return ActionResult(changes=edits.changes(), text=text, detail=detail)
-    ok, how = panic_roll(edits, pos, inspirer, dice, detail["rolls"])
+    ok, how = panic_roll(edits, pos, inspirer, dice, detail["rolls"], inp.lucky)
     if ok:
         return ActionResult(
             changes=edits.changes(),
@@ -461,7 +476,7 @@ def _nerve_odds(unit: GameUnit, inspired: bool, passed: str, failed: str) -> Act
 def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
     edits = Edits(game)
     pos, _, inspirer = _panic_checks(edits, inp)
-    return _nerve_odds(edits.unit(pos), inspirer is not None, "keeps control", "panics")
+    return _nerve_odds(edits.unit(pos), inspirer is not None or inp.lucky, "keeps control", "panics")
 
 
 PANIC = ActionSpec(

@@ -19,12 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec
-from core.systems.gunframe.building import unit_cost
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, UnitState
+from core.systems.gunframe.building import GunframeUnit, unit_cost
 from core.systems.gunframe.environment import end_odds_facts, end_of_turn
 from core.systems.gunframe.links import nemesis_end
 from core.systems.gunframe.options import options_of
-from core.systems.gunframe.state import Edits, is_structure, profile_of, upgrades_of
+from core.systems.gunframe.state import Edits, is_convoy, is_structure, profile_of, upgrades_of
 from core.systems.gunframe.structures import BEACON_KINDS, BUNKER_KINDS, RAID_KINDS, tally
 from core.systems.gunframe.turn import on_table
 
@@ -241,6 +241,70 @@ class MissionInput(BaseModel):
         default="carnage", description="Remember Love: the basic mission played underneath (L1959)."
     )
     attacker_side: int = Field(default=0, ge=0, le=7, description="The side that attacks (L1517).")
+    convoy_side: int | None = Field(
+        default=None,
+        ge=0,
+        le=7,
+        description="Escort: the side the three convoy vehicles join (L1886); empty for the side that "
+        "does not attack in a two-side game.",
+    )
+
+
+#: The Escort convoy vehicle (L1890-1895): Speed 6, Defense 3, Armour 5, Pilot Skill 4+, no weapons or
+#: upgrades.  It is a vehicle (frame "tank") and activates and reacts as a unit does (L1890).
+CONVOY_VEHICLE: dict[str, Any] = {
+    "name": "Convoy vehicle",
+    "frame": "tank",
+    "skill": 4,
+    "speed": 6,
+    "defense": 3,
+    "armour": 5,
+    "close": 0,
+    "short": 0,
+    "medium": 0,
+    "long": 0,
+    "upgrades": [],
+}
+
+
+def convoys(game: Game) -> list[Any]:
+    """The convoy vehicles in the game (L1886)."""
+    return [u for side in game.sides for u in side.units if is_convoy(u)]
+
+
+def _add_convoy(game: Game, inp: MissionInput) -> tuple[Change, str] | None:
+    """Three convoy vehicles join the defender's side (L1886-1895), unless the game has them already."""
+    from core.game import GameUnit  # here: core.game imports the rule systems
+
+    if convoys(game):
+        return None
+    side_no = inp.convoy_side
+    if side_no is None:
+        if len(game.sides) != 2:
+            raise ValueError("Escort: say which side escorts the convoy (convoy_side)")
+        side_no = 1 - inp.attacker_side
+    if side_no >= len(game.sides):
+        raise ValueError(f"there is no side {side_no}")
+    if side_no == inp.attacker_side:
+        raise ValueError("the convoy belongs to the defender, not the attacker (L1886)")
+    side = game.sides[side_no]
+    keys = {u.key for u in side.units}
+    units = [u.model_dump(mode="json") for u in side.units]
+    n = 1
+    for i in range(1, 4):
+        while f"cv{n}" in keys:
+            n += 1
+        profile = GunframeUnit.model_validate({**CONVOY_VEHICLE, "name": f"Convoy vehicle {i}"})
+        state = UnitState(
+            max_damage=profile.armour,
+            counters={"target_lock": 0, "evade": 0},
+            extra={"mission_unit": "convoy"},
+        )
+        unit = GameUnit(key=f"cv{n}", name=profile.name, profile=profile.model_dump(mode="json"), state=state)
+        units.append(unit.model_dump(mode="json"))
+        keys.add(unit.key)
+    text = f"; {side.name} escorts three convoy vehicles (Speed 6, Defense 3, Armour 5, 4+)"
+    return Change(path=["sides", side_no, "units"], value=units), text
 
 
 def resolve_mission(game: Game, inp: MissionInput, dice: DiceSource) -> ActionResult:
@@ -263,7 +327,12 @@ def resolve_mission(game: Game, inp: MissionInput, dice: DiceSource) -> ActionRe
     if mission.id == "remember_love":
         text += f" over {MISSIONS[inp.basic].name}"
     text += f"; {game.sides[inp.attacker_side].name} attacks"
-    return ActionResult(changes=edits.changes(), text=text, detail={"mission": mission.id})
+    changes = edits.changes()
+    convoy = _add_convoy(game, inp) if mission.id == "escort" and not inp.variant else None
+    if convoy:
+        changes.append(convoy[0])
+        text += convoy[1]
+    return ActionResult(changes=changes, text=text, detail={"mission": mission.id})
 
 
 MISSION = ActionSpec(
@@ -334,13 +403,16 @@ def _sides_value(values: list[Any], side: int, default: Any = 0) -> Any:
 
 
 def _attrition(game: Game) -> tuple[dict[int, int], dict[int, int]]:
-    """Points of surviving units on the table and running (L1628), and the bonus (L1630-1633);
-    a side facing nothing at all gets the full +3 (digest 11.35)."""
+    """Points of surviving units on the table and running (L1628; structures and convoy vehicles cost
+    nothing), and the bonus (L1630-1633); a side facing nothing at all gets the full +3 (digest 11.35)."""
     totals = {
         s: sum(
             unit_cost(profile_of(u))
             for u in side.units
-            if on_table(u) and "shut_down" not in u.state.conditions and not is_structure(u)
+            if on_table(u)
+            and "shut_down" not in u.state.conditions
+            and not is_structure(u)
+            and not is_convoy(u)  # a convoy vehicle is not bought (L1890)
         )
         for s, side in enumerate(game.sides)
     }
@@ -397,7 +469,11 @@ def _score_end(
             give(defender, 1, "nobody holds the loot")
     elif mission == "escort":  # L1899, L1905
         cargo, kill, home, alive = (2, 3, 3, 2) if variant else (3, 2, 2, 1)
-        destroyed = min(inp.targets_destroyed, cargo)
+        vehicles = [] if variant else convoys(game)
+        if vehicles:  # the app's convoy vehicles: their wrecks are counted, not typed (L1899)
+            cargo, destroyed = len(vehicles), sum(u.state.destroyed for u in vehicles)
+        else:
+            destroyed = min(inp.targets_destroyed, cargo)
         home_count = min(inp.targets_in_zone, cargo - destroyed)
         others = cargo - destroyed - home_count + (destroyed if opts.escort_destroyed_score else 0)
         give(attacker, kill * destroyed, "cargo destroyed")

@@ -104,11 +104,24 @@ class GunframeOptions(BaseModel):
         "turn: only its followers count as activated (L2641 speaks of a group activation). Default: every "
         "member of the group, leader included, counts as activated after the group attack.",
     )
+    # --- falling (L900, L926, L958) --------------------------------------------------------
+    fall_defense_halved_when_shut_down: bool = Field(
+        default=False,
+        description="A shut-down flyer that falls defends with half its Defense, as a shut-down unit does "
+        "when attacked (L958). Default: a fall is met with an unmodified defense roll (L900), and a fall is "
+        "not an attack, so the full Defense.",
+    )
     # --- missions (digest 11.33, 11.35) --------------------------------------------------
     escort_destroyed_score: bool = Field(
         default=False,
         description="Escort: the defender's 1VP for each vehicle not in the enemy zone also counts "
         "destroyed vehicles (literal L1899). Default: surviving vehicles only (digest 11.33).",
+    )
+    convoy_adds_no_fp: bool = Field(
+        default=False,
+        description="Escort: convoy vehicles are left out of the defender's Focus Points, like conventional "
+        "units (L764). Default: they operate as units (L1890), so they count as units on the table do "
+        "(L758).",
     )
 
 

@@ -30,12 +30,13 @@ from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.state import (
     Edits,
     Pos,
+    check_lucky,
     defense_value,
     fall,
     halve,
     hits_dist,
-    pass_chance,
-    pilot_roll,
+    lucky_pass_dist,
+    lucky_pilot_roll,
     profile_of,
     roll_hits,
     skill_of,
@@ -117,6 +118,11 @@ class PowerInput(BaseModel):
         default=False,
         description="The target uses its Ablative Armour first: every point is cancelled, once per battle "
         "(L2366).",
+    )
+    stabilised_lucky: bool = Field(
+        default=False,
+        description="A Lucky target rolls its failed Stabilised Pilot Skill roll again, once per battle "
+        "(L2330, L2418).",
     )
     environment: Environment | None = Field(
         default=None,
@@ -241,16 +247,18 @@ def knockback(edits: Edits, t_pos: Pos, inches: int, env: Environment) -> tuple[
     return inches, why
 
 
-def _knock_down(edits: Edits, pos: Pos, dice: DiceSource) -> str:
-    """Knocked down (L948-952), unless Stabilised's Pilot Skill roll holds it up (L2418)."""
+def _knock_down(edits: Edits, pos: Pos, dice: DiceSource, lucky: bool = False) -> str:
+    """Knocked down (L948-952), unless Stabilised's Pilot Skill roll holds it up (L2418), which a Lucky
+    unit may roll again (L2330)."""
     unit = edits.unit(pos)
     if edits.has(pos, "knocked_down"):
         return f"{unit.name} is already down"
+    luck = ""
     if "stabilised" in upgrades_of(unit):
-        ok, face = pilot_roll(unit, dice, f"{unit.name} Stabilised")
+        ok, face, luck = lucky_pilot_roll(edits, pos, dice, f"{unit.name} Stabilised", lucky)
         if ok:
-            return f"{unit.name} stays on its feet (Stabilised, rolled {face})"
-    text = f"{unit.name} is knocked down (drops anything it carries)"
+            return f"{unit.name} stays on its feet (Stabilised, rolled {face}){luck}"
+    text = f"{unit.name} is knocked down{luck} (drops anything it carries)"
     if edits.has(pos, "flying"):
         text += "; " + fall(edits, pos, dice)
     if not edits.get(pos, "destroyed"):
@@ -295,6 +303,10 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
     edits = Edits(game)
     a_pos, t_pos, held = _check(edits, inp, opts)
     attacker, target = edits.unit(a_pos), edits.unit(t_pos)
+    if inp.stabilised_lucky:
+        if "stabilised" not in upgrades_of(target):
+            raise ValueError(f"{target.name} has no Stabilised roll for Lucky to repeat (L2418)")
+        check_lucky(edits, t_pos)
     lines: list[str] = []
     edits.drop_extra(a_pos, "power")
     if inp.ablative_armour:
@@ -327,14 +339,14 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
                     lines.append(out)
             else:
                 lines.append(f'Throw: move {target.name} {inches}" in a direction the attacker picks{how}')
-                lines.append(_knock_down(edits, t_pos, dice))
+                lines.append(_knock_down(edits, t_pos, dice, inp.stabilised_lucky))
         elif p == "swing":
             lines.append(
                 f"Swing: {attacker.name} turns as it likes and {target.name} swings round it at the same "
                 "contact point; anything in the way stops it and knocks it down"
             )
         elif p == "knock_down":
-            lines.append(_knock_down(edits, t_pos, dice))
+            lines.append(_knock_down(edits, t_pos, dice, inp.stabilised_lucky))
         elif p == "shut_down":
             edits.add_condition(t_pos, "shut_down")
             edits.remove_condition(t_pos, "distracted")  # L1270
@@ -441,7 +453,8 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
                     dist = hits_dist(2, _base_defense(edits, pos, opts))
                 tables[f"{buy.power}: {edits.name(pos)}"] = table(dist)
         elif buy.power in ("knock_down", "throw") and "stabilised" in upgrades_of(target):
-            facts["stays standing (Stabilised)"] = pass_chance(skill_of(target))
+            stays = lucky_pass_dist(skill_of(target), inp.stabilised_lucky)
+            facts["stays standing (Stabilised)"] = float(stays.probability(1))
     rolls = sum(b.power in ("explode", "blast") for b in ([] if inp.ablative_armour else inp.spend))
     if rolls and environment_of(game) == "space_structure":
         facts["hull breach"] = float(1 - (1 - BREACH_CHANCE) ** rolls)  # a 1-2 on any of the dice (L2081)

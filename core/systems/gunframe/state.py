@@ -15,7 +15,10 @@ What a unit keeps in ``state.extra`` (runtime state of digest 2.4):
 * ``reboot``: special actions already put into rebooting (L960);
 * ``used``: once-per-battle upgrades spent (Lucky, Ablative Armour, Quick
   Reflexes, Well Read);
-* ``form``: the current form of a transforming unit.
+* ``form``: the current form of a transforming unit;
+* ``mission_unit``: ``"convoy"`` for an Escort convoy vehicle the mission added (L1890);
+* ``systems_used``: the weapon systems that attacked in the unit's current activation (L1046-1050),
+  cleared when it next activates and at the start of a turn.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ TURN_FLAGS: dict[str, Any] = {
     "locked": False,
     "evaded": False,
     "split": None,
+    "systems_used": None,
 }
 
 
@@ -77,6 +81,12 @@ def defense_value(unit: GameUnit) -> int:
 def is_conventional(unit: GameUnit) -> bool:
     """Infantry, tanks and flyers (L2597); they never make Focus Points (L764)."""
     return FRAMES[profile_of(unit).frame].conventional
+
+
+def is_convoy(unit: GameUnit) -> bool:
+    """An Escort convoy vehicle the mission brought into the game (L1886-1895), marked in its state
+    (``extra["mission_unit"]``) since it belongs to no squad."""
+    return unit.state.extra.get("mission_unit") == "convoy"
 
 
 def is_structure(unit: GameUnit) -> bool:
@@ -284,6 +294,43 @@ def pass_chance(skill: int) -> float:
     return (7 - skill) / 6
 
 
+def check_lucky(edits: Edits, pos: Pos) -> None:
+    """A unit may use Lucky (L2330): it has the upgrade and has not spent it this battle."""
+    name = edits.name(pos)
+    if "lucky" not in upgrades_of(edits.unit(pos)):
+        raise ValueError(f"{name} is not Lucky (L2330)")
+    if "lucky" in (edits.extra(pos, "used", []) or []):
+        raise ValueError(f"{name} has used its Lucky reroll already (L2330)")
+
+
+def lucky_pilot_roll(
+    edits: Edits, pos: Pos, dice: DiceSource, purpose: str, lucky: bool
+) -> tuple[bool, int, str]:
+    """A Pilot Skill roll (L555-563) that a Lucky unit rolls again when it fails, once per battle (L2330):
+    its one die is the dice it picks, and a player rerolls only a failure.  Lucky is spent only when
+    used.  Returns the result, the face that stands and a note for the log."""
+    unit = edits.unit(pos)
+    ok, face = pilot_roll(unit, dice, purpose)
+    if ok or not lucky:
+        return ok, face, ""
+    edits.set_extra(pos, "used", [*(edits.extra(pos, "used", []) or []), "lucky"])
+    again = dice.roll(1, 6, f"{purpose} (Lucky)")[0]
+    return again >= skill_of(unit), again, f" (Lucky: {face} rolled again)"
+
+
+def lucky_pass_dist(skill: int, lucky: bool) -> Dist[int]:
+    """1 for a pass, 0 for a fail, of a Pilot Skill roll a Lucky unit rolls again on a fail (L2330),
+    exactly as :func:`lucky_pilot_roll` resolves it.
+
+    >>> lucky_pass_dist(4, True).probability(1)
+    Fraction(3, 4)
+    """
+    once = Dist.die(6).map(lambda face: int(face >= skill))
+    if not lucky:
+        return once
+    return Dist.die(6).bind(lambda face: Dist.constant(1).scale(6) if face >= skill else once)
+
+
 def hits_dist(hits: int, defense: int) -> Dist[int]:
     """Damage from ``hits`` automatic hits met by ``defense`` dice saving on 4+ (L1154-1176)."""
     if defense <= 0:
@@ -307,7 +354,8 @@ def halve(value: int) -> int:
 
 def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
     """A flyer knocked down or shut down lands as if it fell 8" (L926): hits per inch, a plain defense
-    roll, knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
+    roll with the full Defense even when shut down (L900; halved only under the named option, L958),
+    knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
     (L2065), space spares them all (L2808); Reckless halves them too (L2340), each halving rounding up."""
     edits.remove_condition(pos, "flying")
     unit = edits.unit(pos)
@@ -319,8 +367,8 @@ def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
         hits = halve(hits)
     if "reckless" in upgrades_of(unit):
         hits = halve(hits)
-    defense = defense_value(unit)
-    if edits.has(pos, "shut_down"):
+    defense = defense_value(unit)  # an unmodified defense roll (L900): a fall is not an attack (L958)
+    if edits.has(pos, "shut_down") and edits.option("fall_defense_halved_when_shut_down"):
         defense = halve(defense)
     damage, _ = roll_hits(hits, defense, dice, f"{unit.name} falls")
     destroyed = edits.damage(pos, damage)

@@ -22,15 +22,18 @@ from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
 from core.systems.gunframe.environment import dark, environment_of
 from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
 from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
     can_act,
+    check_lucky,
     halve,
     is_conventional,
+    is_convoy,
     is_structure,
-    pass_chance,
-    pilot_roll,
+    lucky_pass_dist,
+    lucky_pilot_roll,
     profile_of,
     react,
     skill_of,
@@ -52,10 +55,15 @@ def on_table(unit: GameUnit) -> bool:
 
 
 def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
-    """A unit that adds to its side's Focus Points: on the table, running (L694, L758), a gunframe (L764),
-    not crippled (L2727) unless the option lets Anger Issues or Reinforced units count (digest 11.36)."""
+    """A unit that adds to its side's Focus Points: on the table, running (L694, L758), a gunframe (L764)
+    or an Escort convoy vehicle (L1890, unless the option leaves it out), not crippled (L2727) unless the
+    option lets Anger Issues or Reinforced units count (digest 11.36)."""
     state = unit.state
-    if not on_table(unit) or "shut_down" in state.conditions or is_conventional(unit):
+    if not on_table(unit) or "shut_down" in state.conditions:
+        return False
+    if is_convoy(unit):  # operates as a unit (L1890)
+        return not opts.convoy_adds_no_fp and "crippled" not in state.conditions
+    if is_conventional(unit):
         return False
     if "crippled" in state.conditions:
         return opts.crippled_immune_counts_for_fp and bool(upgrades_of(unit) & {"anger_issues", "reinforced"})
@@ -307,6 +315,11 @@ class LockInput(BaseModel):
 
     unit: str = Field(description="The unit locking on, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     target: str = Field(description="The enemy it can see (L1362).", json_schema_extra={"ui": "enemy-unit"})
+    lucky: bool = Field(
+        default=False,
+        description="A Lucky locker rolls its Pilot Skill roll against Defense Matrix again if it fails, "
+        "once per battle (L2330).",
+    )
 
 
 def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
@@ -324,11 +337,17 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{name} has made its Target Lock action this turn (L1358)")
     edits.set_extra(pos, "locked", True)
     detail: dict[str, Any] = {}
-    if "defense_matrix" in upgrades_of(edits.unit(t_pos)):
-        ok, face = pilot_roll(edits.unit(pos), dice, f"{name} against Defense Matrix")
+    matrix = "defense_matrix" in upgrades_of(edits.unit(t_pos))
+    luck = ""
+    if inp.lucky and not matrix:
+        raise ValueError(f"{target} has no Defense Matrix: there is no roll for Lucky to repeat (L2330)")
+    if inp.lucky:
+        check_lucky(edits, pos)
+    if matrix:
+        ok, face, luck = lucky_pilot_roll(edits, pos, dice, f"{name} against Defense Matrix", inp.lucky)
         detail["pilot_roll"] = face
         if not ok:
-            text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face})"
+            text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face}){luck}"
             return ActionResult(changes=edits.changes(), text=text, detail=detail)
     if edits.counter(t_pos, "evade"):
         edits.set_counter(t_pos, "evade", 0)
@@ -339,14 +358,18 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
     else:
         edits.set_counter(t_pos, "target_lock", 1)
         text = f"{name} locks {target}"
-    text += f"; {target} may react (L1425)"
+    text += f"{luck}; {target} may react (L1425)"
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
 
 def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     _, _, unit = game.unit(inp.unit)
     _, _, target = game.unit(inp.target)
-    p = pass_chance(skill_of(unit)) if "defense_matrix" in upgrades_of(target) else 1.0
+    p = (
+        float(lucky_pass_dist(skill_of(unit), inp.lucky).probability(1))
+        if "defense_matrix" in upgrades_of(target)
+        else 1.0
+    )
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
 
 
@@ -366,6 +389,7 @@ class EvadeInput(BaseModel):
     unit: str = Field(description="The unit evading, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
     quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
+    reaction_trigger: ReactionTrigger | None = trigger_field()
     darkness: bool = Field(
         default=False,
         description="The Darkness free evade after a move in obscuring terrain far from enemies: 1 FP, none "
@@ -395,7 +419,8 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     elif edits.extra(pos, "evaded", False):
         raise ValueError(f"{name} has made its evade action this turn (L1385)")
     elif inp.reaction:
-        how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + ")"
+        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
+        how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + f", {why})"
     elif inp.quick_reflexes:
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     if not inp.darkness:  # a free action does not use up the one evade a turn (L802)
@@ -514,6 +539,7 @@ class SpendInput(BaseModel):
         default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
     )
     quick_reflexes: bool = Field(default=False, description="A free reaction move, once a game (L2338).")
+    reaction_trigger: ReactionTrigger | None = trigger_field()
 
 
 def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult:
@@ -526,8 +552,9 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
         raise ValueError("only combining spends more than one Focus Point at once (L2537)")
     _gravity(game, inp.use, upgrades_of(edits.unit(pos)), name)
     if inp.use == "reaction_move":
+        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
         text = f"{name} " + react(edits, pos, inp.quick_reflexes, options_of(game).react_more_than_once)
-        return ActionResult(changes=edits.changes(), text=text + " with a move")
+        return ActionResult(changes=edits.changes(), text=text + f" with a move, {why}")
     if inp.quick_reflexes:
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     spend_fp(edits, pos, inp.points, outside_cap=inp.use == "combine")
@@ -615,6 +642,12 @@ class ReservesInput(BaseModel):
         default=False,
         description="One unit arriving from ambush during the turn instead of in the End phase (L1564-1570).",
     )
+    lucky: list[str] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Lucky units among them that roll a failed Pilot Skill roll again, once per battle "
+        "(L2330).",
+    )
 
 
 def _reserve_rules(game: Game, side: int, ambush: bool) -> None:
@@ -640,6 +673,10 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
         raise ValueError("a single unit comes out of ambush at a time (L1568)")
     if not set(inp.halo) <= set(inp.units):
         raise ValueError("a HALO drop is one of the called reserves")
+    if not set(inp.lucky) <= set(inp.units):
+        raise ValueError("Lucky rerolls the roll of one of the called reserves (L2330)")
+    for ref in inp.lucky:
+        check_lucky(edits, edits.find(ref))
     _reserve_rules(game, sides.pop(), inp.ambush)
     lines = []
     for ref, pos in zip(inp.units, spots, strict=True):
@@ -655,7 +692,8 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
             raise ValueError("nobody drops in from reserve inside a space structure (L2075)")
         if ref in inp.halo and not ups & HALO_UPGRADES:
             raise ValueError(f"{unit.name} cannot drop in: it needs Jump, HALO or Reckless (L1556, L2340)")
-        ok, face = pilot_roll(unit, dice, f"{unit.name} from reserve")
+        ok, roll, luck = lucky_pilot_roll(edits, pos, dice, f"{unit.name} from reserve", ref in inp.lucky)
+        face = f"{roll}{luck}"
         if not ok:
             if inp.ambush:
                 edits.remove_condition(pos, "in_reserve")
@@ -678,15 +716,11 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text="; ".join(lines))
 
 
-def _passes(skill: int) -> Dist[int]:
-    return Dist.die(6).map(lambda face: int(face >= skill))
-
-
 def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
     """How many of the called reserves arrive: a sum of Pilot Skill passes."""
     dist: Dist[int] = Dist.constant(0)
     for ref in inp.units:
-        dist = dist + _passes(skill_of(game.unit(ref)[2]))
+        dist = dist + lucky_pass_dist(skill_of(game.unit(ref)[2]), ref in inp.lucky)
     return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
 
 
@@ -722,6 +756,7 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     if edits.get(pos, "activated"):
         raise ValueError(f"{name} has already activated this turn (L798)")
     edits.set(pos, "activated", True)
+    edits.drop_extra(pos, "systems_used")  # a new activation: each weapon system once more (L1046-1050)
     actions = "two actions"
     if edits.has(pos, "distracted"):
         edits.remove_condition(pos, "distracted")

@@ -36,6 +36,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -59,6 +60,7 @@ from core.systems.ms_battles.cards import (
 )
 from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.options import MsbOptions
+from core.systems.ms_battles.phases import phase
 from core.systems.ms_battles.play import (
     ACTIONS,
     SuitPlay,
@@ -70,6 +72,7 @@ from core.systems.ms_battles.play import (
     status_lines,
 )
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
+from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view
 
 __all__ = [
@@ -219,6 +222,10 @@ class MobileSuitBattles(RuleSystem):
             raise ValueError("this game holds hidden cards and no earlier step to share instead")
         return game.model_copy(update={"log": game.log[: game.cursor]})
 
+    def phase(self, game: Game) -> PhaseView:
+        """Setup, then draw, plan, reveal, resolve and cleanup each turn (L50-L105)."""
+        return phase(game)
+
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Undamaged, the deck in list order until setup shuffles it (L50)."""
         suit = _suit(profile)
@@ -258,4 +265,6 @@ SYSTEM = MobileSuitBattles(
     resources=RESOURCES,
     actions=ACTIONS,
     options=MsbOptions,
+    tools=TOOLS,
+    editor=EDITOR,
 )

@@ -852,7 +852,9 @@ class TurnInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    steps: list[ResolveInput] = Field(min_length=1, max_length=64)
+    steps: list[ResolveInput] = Field(
+        min_length=1, max_length=64, description="Each card to resolve, highest initiative first (L77)."
+    )
 
 
 class CleanupInput(BaseModel):

@@ -1,50 +1,34 @@
-// Mobile Suit Battles: the deck builder for an own mobile suit (a frame and its twenty cards).
+// The "card-deck" editor: a unit that is a frame and a deck of cards, built from parts.
 // The player picks a frame, a pilot, a weapon per slot, boosters and generic cards, and adds
-// own cards in a one-card-at-a-time editor. Every change asks the engine (msb.assemble) for
-// the assembled suit, the counters by slot and the deck violations: no rule lives here.
-// The picks are kept in `choice` (core: builder.DeckChoice); an engine error is shown and
-// changes nothing the player entered.
+// own cards in a one-card-at-a-time editor. Every change asks the engine (the system's
+// "assemble" tool) for the assembled unit, the counters by slot and the deck violations: no
+// rule lives here. The system names its tools for each step and supplies every choice, label
+// and blank value (system.describe: editor.tools and editor.data), so nothing is copied here.
+// An engine error is shown and changes nothing the player entered.
 import { el, clear, notify, button } from "./dom.js";
 import { newId } from "./store.js";
-
-const ZONES = ["high", "mid", "low"];
-const FORMS = ["melee", "ranged"];
-const TYPES = ["pilot", "weapon", "booster", "generic"];
-// The effect kinds of core/systems/ms_battles/cards.py (EffectKind), as the editor names them.
-const EFFECTS = {
-  partner_initiative: "initiative of this suit's other card",
-  partner_movement: "movement of this suit's other card",
-  partner_range: "range of this suit's other card",
-  repair: "repair damage on one zone",
-};
-
-// A card in one line, as printed values (display only).
-export function cardText(card) {
-  const parts = [`init ${card.initiative}`, `move ${card.movement >= 0 ? "+" : ""}${card.movement}`];
-  for (const a of card.attacks) parts.push(`${a.form}${a.range !== null && a.range !== undefined ? ` ${a.range}` : ""} ${a.zone}×${a.count}`);
-  if (card.blocks.length) parts.push(`block ${card.blocks.join("/")}`);
-  if (card.single_use) parts.push("single use");
-  if (card.keywords.includes("guard_break")) parts.push("guard break");
-  if (card.ability) parts.push(card.ability);
-  return parts.join(" · ");
-}
 
 const problemText = (error) => (error.problems.length
   ? error.problems.map((p) => (p.field ? `${p.field.replaceAll(".", " ")}: ${p.message}` : p.message)).join("; ")
   : error.message);
 
-export async function deckBuilder(root, engine, store, squad, key, { asData, nextKey }) {
+export async function openEditor(root, { engine, store, squad, key, info, asData, nextKey }) {
   clear(root);
-  const partsReply = await engine.call("msb.parts");
+  const { tools, data } = info.editor;
+  const { zones: ZONES, forms: FORMS, types: TYPES } = data;
+  const tool = (step, args = {}) => engine.call("system.tool", { system: squad.system, tool: tools[step], args });
+  // A card's printed values in one line, as the engine writes them (parts, then the assembled unit).
+  const cardText = (card) => built?.texts[card.id] ?? parts.texts[card.id] ?? "";
+  const partsReply = await tool("parts");
   if (!partsReply.ok) { root.append(el("p", { class: "error" }, partsReply.error.message)); return; }
   const parts = partsReply.result;
   const entry = squad.units.find((u) => u.key === key);
-  let choice = { name: "New mobile suit", frame: structuredClone(parts.frames[0]), pilot_cards: [], weapons: [], boosters: [], generics: [], own_cards: [] };
+  let choice = { name: data.new_name, frame: structuredClone(parts.frames[0]), pilot_cards: [], weapons: [], boosters: [], generics: [], own_cards: [] };
   if (entry) {
-    const split = await engine.call("msb.split", { profile: entry.profile });
+    const split = await tool("split", entry.profile);
     if (split.ok) choice = split.result;
     else {
-      notify(`This suit cannot open in the deck builder (${split.error.message}): edit it as data.`);
+      notify(`This ${data.unit_label} cannot open in the deck builder (${split.error.message}): edit it as data.`);
       asData();
       return;
     }
@@ -59,7 +43,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
   let asked = 0;
   const refresh = async () => {
     const mine = ++asked;
-    const reply = await engine.call("msb.assemble", { choice: send() });
+    const reply = await tool("assemble", send());
     if (mine !== asked) return reply;
     if (!reply.ok) {
       delete status.dataset.legal;
@@ -78,6 +62,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
     status.textContent = built.legal ? "A legal deck: ready to play." : "";
     status.dataset.legal = String(built.legal);
     room.textContent = `Its slots hold at most ${built.summary.most_cards} cards.`;
+    drawOwn();
     return reply;
   };
   // What goes to the engine: empty weapon slots are left out.
@@ -98,7 +83,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
   frameDetails.open = !sameFrame;
   framePick.addEventListener("change", () => {
     const sample = parts.frames.find((f) => f.id === framePick.value);
-    choice.frame = sample ? structuredClone(sample) : { ...choice.frame, id: "", name: "My frame", ability: "", rule: "none" };
+    choice.frame = sample ? structuredClone(sample) : { ...choice.frame, ...structuredClone(data.own_frame) };
     frameDetails.open = !sample;
     drawFrame();
     changed();
@@ -115,7 +100,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
     frameName.addEventListener("input", () => { f.name = frameName.value; refresh(); });
     const ability = el("input", { name: "frame-ability", value: f.ability ?? "", maxlength: "400", "aria-label": "Frame ability" });
     ability.addEventListener("input", () => { f.ability = ability.value; refresh(); });
-    f.armor ??= { high: 4, mid: 4, low: 4 };
+    f.armor ??= structuredClone(data.blank_armor);
     frameBox.append(
       el("label", { class: "wide" }, "Name ", frameName),
       el("div", { class: "row" },
@@ -224,7 +209,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
     while (choice.own_cards.some((c) => c.id === `own-${n}`)) n++;
     return `own-${n}`;
   };
-  const blankCard = () => ({ id: ownId(), name: "", type: "booster", group: "", number: null, initiative: 5, movement: 0, attacks: [], blocks: [], single_use: false, ability: "", keywords: [], effects: [], timing: "on_resolve" });
+  const blankCard = () => ({ ...structuredClone(data.blank_card), id: ownId() });
   const openEditor = (card, index) => {
     clear(editorBox);
     editorBox.append(cardEditor(card, index));
@@ -271,7 +256,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
       });
     };
     drawMarks();
-    const addMark = button("+ Attack mark", () => { card.attacks.push({ zone: "mid", form: "melee", count: 1, range: null }); drawMarks(); }, { class: "small", id: "card-add-mark" });
+    const addMark = button("+ Attack mark", () => { card.attacks.push(structuredClone(data.blank_mark)); drawMarks(); }, { class: "small", id: "card-add-mark" });
 
     const blocks = el("div", { class: "chips", role: "group", "aria-label": "Block zones" },
       ...ZONES.map((z) => {
@@ -292,7 +277,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
       clear(effects);
       card.effects.forEach((effect, i) => {
         const kind = el("select", { name: "effect-kind", "aria-label": "Effect" },
-          ...Object.entries(EFFECTS).map(([value, label]) => el("option", { value }, label)));
+          ...data.effects.map(({ value, label }) => el("option", { value }, label)));
         kind.value = effect.kind;
         kind.addEventListener("change", () => { effect.kind = kind.value; });
         const amount = el("input", { type: "number", inputmode: "numeric", name: "effect-amount", value: effect.amount, "aria-label": "Amount" });
@@ -302,17 +287,17 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
       });
     };
     drawEffects();
-    const addEffect = button("+ Effect", () => { card.effects.push({ kind: "partner_initiative", amount: 1 }); drawEffects(); }, { class: "small", id: "card-add-effect" });
+    const addEffect = button("+ Effect", () => { card.effects.push(structuredClone(data.blank_effect)); drawEffects(); }, { class: "small", id: "card-add-effect" });
     const timing = el("select", { name: "card-timing", "aria-label": "When the effects apply" },
-      el("option", { value: "on_resolve" }, "when the card resolves"), el("option", { value: "on_reveal" }, "as soon as it is revealed"));
-    timing.value = card.timing ?? "on_resolve";
+      ...data.timings.map(({ value, label }) => el("option", { value }, label)));
+    timing.value = card.timing ?? data.blank_card.timing;
     timing.addEventListener("change", () => { card.timing = timing.value; });
     const ability = el("textarea", { name: "card-ability", maxlength: "400", rows: "2", "aria-label": "Ability text" });
     ability.value = card.ability ?? "";
     ability.addEventListener("input", () => { card.ability = ability.value; });
 
     const save = async () => {
-      const reply = await engine.call("msb.card", { card });
+      const reply = await tool("card", card);
       if (!reply.ok) { error.textContent = `This card cannot be kept yet: ${problemText(reply.error)}`; return; }
       if (index >= 0) choice.own_cards[index] = reply.result;
       else choice.own_cards.push(reply.result);
@@ -361,7 +346,7 @@ export async function deckBuilder(root, engine, store, squad, key, { asData, nex
 
   drawPicks();
   root.append(el("div", { class: "deck-builder" },
-    el("h1", {}, entry ? "Edit mobile suit" : "Build a mobile suit"),
+    el("h1", {}, entry ? `Edit ${data.unit_label}` : `Build a ${data.unit_label}`),
     el("p", { class: "muted" }, `Parts: ${parts.label}.`),
     el("label", { class: "wide" }, "Name ", name),
     el("fieldset", {}, el("legend", {}, "Frame"), framePick, room, frameDetails),

@@ -1,0 +1,264 @@
+"""Engine start-up from a memory snapshot (web/snapshot.js), in headless Chromium.
+
+The first start in a browser is a normal one and stores a snapshot once the engine is
+idle; later starts restore it. A restored engine answers exactly as a normal one; a
+damaged snapshot, or one of another build, is dropped and the engine starts normally.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmark import REFUSE_JS, STORED_JS
+from conftest import BOOT_MS, PHONE, Server
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from test_pyodide import CORPUS, strip_timing
+
+from core import api
+
+#: Every request in turn through the page's engine client, as the app sends them.
+CALL_ALL_JS = """async (requests) => {
+  const out = [];
+  for (const r of requests) out.push(await window.tc.engine.call(r.op, r.args ?? {}));
+  return out;
+}"""
+
+#: IndexedDB helpers for the tests. A record is always written back with Blobs made anew:
+#: Chromium may drop the file of a Blob read from IndexedDB once its page is closed.
+IDB_JS = """
+const idb = () => new Promise((resolve, reject) => {
+  const open = indexedDB.open("tc-engine", 1);
+  open.onsuccess = () => resolve(open.result);
+  open.onerror = () => reject(open.error);
+});
+const readRecord = async (name) => {
+  const db = await idb();
+  const record = await new Promise((resolve, reject) => {
+    const get = db.transaction("snapshot").objectStore("snapshot").get(name);
+    get.onsuccess = () => resolve(get.result);
+    get.onerror = () => reject(get.error);
+  });
+  db.close();
+  const copy = async (blob) => new Blob([await blob.arrayBuffer()]);
+  record.snapshot = await copy(record.snapshot);
+  for (const lib of record.libs) lib.code = await copy(lib.code);
+  return record;
+};
+const writeRecord = async (name, record) => {
+  const db = await idb();
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction("snapshot", "readwrite");
+    tx.objectStore("snapshot").put(record, name);
+    tx.oncomplete = resolve;
+    tx.onabort = tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+};
+"""
+
+#: Damage the stored snapshot as storage can: cut its end off, or overwrite a megabyte in it.
+DAMAGE_JS = (
+    "async (how) => {"
+    + IDB_JS
+    + """
+  const record = await readRecord("current");
+  const bytes = new Uint8Array(await record.snapshot.arrayBuffer());
+  if (how === "truncated") record.snapshot = new Blob([bytes.subarray(0, bytes.length - 65536)]);
+  else { bytes.fill(0xa5, 8 << 20, 9 << 20); record.snapshot = new Blob([bytes]); }
+  await writeRecord("current", record);
+  // Read back whole before the page may close: Chromium can still be writing the file.
+  await readRecord("current");
+}"""
+)
+
+#: Copy the stored record from one IndexedDB key to another, optionally relabelled.
+COPY_JS = (
+    "async ([from, to, key]) => {"
+    + IDB_JS
+    + """
+  const record = await readRecord(from);
+  if (key) record.key = key;
+  await writeRecord(to, record);
+  await readRecord(to);
+}"""
+)
+
+THREE_DICE = {"attack": {"dice": 3, "success_on": 4, "crit_on": 6}}
+
+
+def boot(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.goto(url + "#/dice")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    return page
+
+
+def marks(page: Page) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate("window.tc.engine.marks")
+    return result
+
+
+def wait_for(page: Page, done: Callable[[dict[str, Any]], bool], timeout_s: float = 120) -> dict[str, Any]:
+    """The stored record (summarised) once ``done`` holds for it."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        stored: dict[str, Any] | None = page.evaluate(STORED_JS)
+        if stored and done(stored):
+            return stored
+        time.sleep(0.25)
+    raise AssertionError(f"the stored snapshot is still {stored}")
+
+
+def stored_snapshot(page: Page) -> dict[str, Any]:
+    """The stored record once the engine has made its snapshot (or failed to)."""
+    return wait_for(page, lambda s: bool(s["bytes"] or s["failed"]))
+
+
+def expected_reply(op: str, args: dict[str, Any]) -> dict[str, Any]:
+    return strip_timing(json.loads(api.handle(json.dumps({"op": op, "args": args}))))
+
+
+def assert_engine_works(page: Page) -> None:
+    reply = page.evaluate("(args) => window.tc.engine.call('dice.odds', args)", THREE_DICE)
+    assert strip_timing(reply) == expected_reply("dice.odds", THREE_DICE)
+
+
+def build_id(page: Page) -> str:
+    content = page.locator('meta[name="tc-build"]').get_attribute("content")
+    assert content
+    return content
+
+
+@pytest.fixture
+def snapshotted(phone: BrowserContext, server: Server) -> BrowserContext:
+    """A phone whose first visit has started normally and stored its snapshot."""
+    page = boot(phone, server.url)
+    assert marks(page)["start"] == "normal"
+    stored = stored_snapshot(page)
+    assert stored["failed"] is None
+    assert stored["key"].startswith(build_id(page) + " | Mozilla/")
+    # The whole wasm memory (38 MB here), of which about a third is zero pages, not stored;
+    # and pydantic_core's library code.
+    assert stored["bytes"] > 30e6
+    assert 0.4 * stored["bytes"] < stored["stored"] < 0.9 * stored["bytes"]
+    assert stored["code"] > 1e6
+    page.close()
+    return phone
+
+
+def test_restored_snapshot_answers_the_corpus_like_a_normal_start(
+    snapshotted: BrowserContext, server: Server
+) -> None:
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "snapshot"
+    from_snapshot = page.evaluate(CALL_ALL_JS, CORPUS)
+    page.evaluate(REFUSE_JS)
+    page.close()
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "normal"
+    normal = page.evaluate(CALL_ALL_JS, CORPUS)
+    expected = [expected_reply(r["op"], r.get("args", {})) for r in CORPUS]
+    assert len(from_snapshot) == len(normal) == len(CORPUS) > 50
+    for request, a, b, c in zip(CORPUS, from_snapshot, normal, expected, strict=True):
+        assert strip_timing(a) == strip_timing(b) == c, request
+
+
+def test_rolls_differ_between_two_restored_sessions(snapshotted: BrowserContext, server: Server) -> None:
+    rolls = []
+    for offline in (False, True):
+        # The second in airplane mode: a restore needs nothing from the network either.
+        snapshotted.set_offline(offline)
+        page = boot(snapshotted, server.url)
+        assert marks(page)["start"] == "snapshot"
+        reply = page.evaluate("window.tc.engine.call('dice.roll', {attack: {dice: 40, success_on: 4}})")
+        rolls.append([d["first"] for d in reply["result"]["roll"]["attack"]["dice"]])
+        page.close()
+    assert len(rolls[0]) == 40
+    # 40 dice alike by chance: 1 in 6**40.
+    assert rolls[0] != rolls[1]
+
+
+@pytest.mark.parametrize("how, error", [("truncated", "bytes, not"), ("corrupted", "damaged")])
+def test_damaged_snapshot_falls_back_to_a_normal_start(
+    snapshotted: BrowserContext, server: Server, how: str, error: str
+) -> None:
+    for failures in (1, 2):
+        # Damaged only once this page's engine has read it: a reader of a replaced record fails too.
+        page = boot(snapshotted, server.url)
+        assert marks(page)["start"] == "snapshot"
+        key = stored_snapshot(page)["key"]
+        page.evaluate(DAMAGE_JS, how)
+        page.close()
+        page = boot(snapshotted, server.url)
+        shown = marks(page)
+        assert (shown["start"], shown["snapshot_failures"]) == ("normal", failures), shown
+        assert error in shown["snapshot_error"], shown
+        assert_engine_works(page)
+        if failures == 1:
+            # Dropped and made again, once.
+            stored = wait_for(page, lambda s: s["bytes"] is not None)
+            assert (stored["key"], stored["failures"], stored["failed"]) == (key, 1, None)
+        page.close()
+    # After a second failure this build makes no more snapshots in this browser.
+    page = boot(snapshotted, server.url)
+    assert marks(page)["start"] == "normal"
+    assert_engine_works(page)
+    time.sleep(2)  # longer than the engine waits before making a snapshot
+    stored = page.evaluate(STORED_JS)
+    assert (stored["key"], stored["failures"], stored["bytes"], stored["stored"]) == (key, 2, None, 0)
+    assert error in stored["failed"]
+
+
+def test_a_new_build_replaces_the_snapshot_and_never_restores_the_old_one(
+    browser: Browser, dist: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(dist, site)
+    server = Server(site)
+    context = browser.new_context(**PHONE)
+    errors: list[str] = []
+    try:
+        page = boot(context, server.url)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        old = build_id(page)
+        old_key = stored_snapshot(page)["key"]
+        assert old_key.startswith(old + " | ")
+        page.evaluate(COPY_JS, ["current", "kept-for-the-test", None])
+
+        # A new build: every file that names the build changes.
+        new = old + "-next"
+        for name in ("index.html", "sw.js", "build-info.js"):
+            path = site / name
+            path.write_text(path.read_text().replace(old, new))
+        page.reload()
+        expect(page.locator("#update")).to_be_visible(timeout=30_000)
+        page.click("#update-now")
+        expect(page.locator('meta[name="tc-build"]')).to_have_attribute("content", new, timeout=30_000)
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        assert marks(page)["start"] == "normal"
+        assert marks(page)["snapshot_dropped"] == "another build or browser"
+        assert_engine_works(page)
+        new_key = stored_snapshot(page)["key"]
+        assert new_key == old_key.replace(old, new)
+        page.close()
+
+        page = boot(context, server.url)
+        assert marks(page)["start"] == "snapshot"
+        assert_engine_works(page)
+        # The old build's snapshot labelled as the new one's: its own memory tells.
+        page.evaluate(COPY_JS, ["kept-for-the-test", "current", new_key])
+        page.close()
+        page = boot(context, server.url)
+        assert marks(page)["start"] == "normal"
+        assert marks(page)["snapshot_error"] == "the snapshot was made by another build"
+        assert_engine_works(page)
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()

@@ -1,0 +1,111 @@
+"""A rule system that lives wholly under tests/ works end to end in Chromium.
+
+The test-only system of ``tests/toy_system`` (its own editor kind, its own state of a unit in
+play, its own tool) is built into a separate test site with ``TC_TEST_SYSTEMS``; nothing of it
+is outside its folder but the registration line the build adds.  The shipped site holds none of it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import BOOT_MS, PHONE, ROOT, Server, apply_result, type_dice
+from playwright.sync_api import Browser, Page, expect
+
+
+@pytest.fixture(scope="module")
+def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
+    out = tmp_path_factory.mktemp("toy-site")
+    env = {**os.environ, "TC_DIST": str(out), "TC_TEST_SYSTEMS": "tests/toy_system"}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "build.py")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    server = Server(out)
+    yield server, out
+    server.stop()
+
+
+def _wheel_names(site: Path) -> list[str]:
+    wheel = next((site / "pyodide").glob("tablecompanion_core-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        return zf.namelist()
+
+
+def test_the_shipped_site_holds_no_test_system(dist: Path) -> None:
+    assert not (dist / "editor-toy-dial.js").exists()
+    assert not [n for n in _wheel_names(dist) if n.startswith("core/systems/toy")]
+    assert "toy" not in (dist / "index.html").read_text().lower()
+
+
+def boot(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
+def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
+    browser: Browser, toy_site: tuple[Server, Path]
+) -> None:
+    server, site = toy_site
+    assert [n for n in _wheel_names(site) if n.startswith("core/systems/toy/")]
+    assert (site / "editor-toy-dial.js").exists()
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        boot(page, server.url + "#/squads")
+        page.select_option("#new-squad-system", "toy")
+        page.click("#new-squad")
+        expect(page.locator("#squad-name")).to_be_visible()
+        page.select_option("#catalogue-pick", "grunt")
+        expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+        expect(page.locator("#squad-total")).to_contain_text("7 points")
+
+        # The system's own editor kind, drawn by its own module, asking its own tool.
+        page.click("#new-unit")
+        expect(page.locator("#toy-unit")).to_have_text("Dialled: 4 hit points, 4 dice, 12 points")
+        page.fill("#toy-points", "2")
+        expect(page.locator("#toy-unit")).to_contain_text("greater than or equal to 3")
+        page.fill("#toy-points", "15")
+        page.fill("#toy-name", "Ace")
+        expect(page.locator("#toy-unit")).to_have_text("Ace: 5 hit points, 5 dice, 15 points")
+        page.click("#toy-save")
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        expect(page.locator("#squad-units")).to_contain_text("Ace")
+        expect(page.locator("#squad-total")).to_contain_text("22 points")
+
+        # A game of the squad against itself: Ace shoots the other side's Grunt with five sixes.
+        page.goto(server.url + "#/games")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(4)
+        page.select_option("#action-pick", "shoot")
+        page.select_option("#pick-attacker", "0/u2")
+        page.select_option("#pick-target", "1/u1")
+        expect(page.locator("#action-odds table")).not_to_have_count(0)
+        page.click("#action-typed")
+        type_dice(page, {"attack": "6"})
+        expect(page.locator("#action-text")).to_have_text(re.compile(r"Ace shoots Grunt: 3 damage"))
+        apply_result(page)
+        target = page.locator('[data-unit="1/u1"]')
+        shooter = page.locator('[data-unit="0/u2"]')
+        expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^3 / 3"))
+        expect(shooter.locator('[data-section="Shots"]')).to_contain_text("1")
+
+        page.click("#undo")
+        expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^0 / 3"))
+        expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0")
+        page.reload()
+        expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0", timeout=BOOT_MS)
+    finally:
+        context.close()

@@ -1,0 +1,127 @@
+"""Formats players keep: share links and saves made by an older build open with the same meaning.
+
+``tests/golden/v<version>/`` holds files written by ``tests/golden/generate.py`` with the code of
+that version (never rewritten): each is what a player kept (a token in a link, a saved store) and
+what it meant then.  Every later build must read it to exactly that meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core import share, storage
+
+GOLDEN = Path(__file__).parent / "golden"
+FILES = sorted(GOLDEN.glob("v*/*.json"))
+TOKENS = [f for f in FILES if f.name.startswith("token-")]
+STORES = [f for f in FILES if f.name.startswith("store")]
+
+
+def _read(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+# --- the format's history: each change of a kept format adds a step here, written out, so that a
+# meaning can change only on purpose (the code's own migration is never used to compute these).
+
+#: Game schema 2 (build 0.1.0+): the typed game-wide state, at its defaults for an older game.
+STATE_DEFAULTS = {
+    "mission": "",
+    "environment": "",
+    "clocks": {},
+    "active_side": None,
+    "ended": False,
+    "winners": [],
+    "extra": {},
+}
+
+
+def game_today(game: dict[str, Any]) -> dict[str, Any]:
+    """An old game's meaning in today's format."""
+    if game["schema_version"] < 2:
+        game = {**game, "schema_version": 2, "state": STATE_DEFAULTS}
+    return game
+
+
+def shared_today(means: dict[str, Any]) -> dict[str, Any]:
+    """An old token's meaning in today's format (no notes: nothing had to be shortened to open it)."""
+    means = {**means, "notes": means.get("notes", [])}
+    if means["game"] is not None:
+        return {**means, "game": game_today(means["game"])}
+    return means
+
+
+def test_there_are_golden_files_of_every_kind_players_keep() -> None:
+    kinds = {_read(f)["means"]["kind"] for f in TOKENS}
+    assert kinds == {"squad", "game", "request"}
+    assert {f.name for f in TOKENS if "squad" in f.name} == {
+        "token-squad-gunframe.json",
+        "token-squad-msb.json",
+    }
+    assert STORES
+
+
+@pytest.mark.parametrize("path", TOKENS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_an_old_share_link_opens_with_the_same_meaning(path: Path) -> None:
+    data = _read(path)
+    assert share.decode(data["token"]).model_dump(mode="json") == shared_today(data["means"])
+
+
+@pytest.mark.parametrize("path", TOKENS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_what_an_old_link_held_shares_again_to_the_same_meaning(path: Path) -> None:
+    """Today's encoder may pack differently, but what it packs still means the same."""
+    means = share.Shared.model_validate(_read(path)["means"])
+    if means.squad is not None:
+        token = share.encode_squad(means.squad)
+    elif means.game is not None:
+        token = share.encode_game(means.game)
+    else:
+        assert means.request is not None
+        token = share.encode_request(means.request)
+    assert share.decode(token).model_dump(mode="json") == shared_today(_read(path)["means"])
+
+
+@pytest.mark.parametrize("path", STORES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_an_old_save_loads_with_the_same_meaning_and_nothing_set_aside(path: Path) -> None:
+    data = _read(path)
+    loaded = storage.load(data["saved"])
+    assert loaded.set_aside == []
+    assert loaded.readonly is False
+    # the store keeps the same squads, units and games (a newer schema number only)
+    got = loaded.model_dump(mode="json")["store"]
+    want = data["means"]["store"]
+    saved_as = data["saved"]["schema_version"]
+    want = {**want, "schema_version": 2, "games": [game_today(g) for g in want["games"]]}
+    assert got == want
+    assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 3)]
+
+
+def test_reordering_a_catalogue_does_not_change_what_an_old_link_means(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Packing may number catalogue entries, but by a frozen table, not by catalogue position."""
+    from core.systems.gunframe import building, catalogue
+
+    for module in (building, catalogue):
+        monkeypatch.setattr(module, "UPGRADE_IDS", tuple(reversed(catalogue.UPGRADE_IDS)))
+        monkeypatch.setattr(module, "SLOTS", tuple(reversed(catalogue.SLOTS)))
+    for path in TOKENS:
+        data = _read(path)
+        assert share.decode(data["token"]).model_dump(mode="json") == shared_today(data["means"]), path.name
+
+
+def test_the_frozen_packing_tables_cover_the_catalogue_and_only_grow() -> None:
+    """A new frame, slot or upgrade is appended to the tables; the first entries never move."""
+    from core.systems.gunframe import catalogue, pack_ids
+
+    assert set(catalogue.FRAMES) <= set(pack_ids.FRAME_NUMBERS)
+    assert set(catalogue.SLOTS) <= set(pack_ids.SLOT_NUMBERS)
+    assert set(catalogue.UPGRADE_IDS) <= set(pack_ids.UPGRADE_NUMBERS)
+    assert pack_ids.FRAME_NUMBERS[:3] == ("scout", "light", "medium")
+    assert pack_ids.SLOT_NUMBERS == ("speed", "defense", "armour", "close", "short", "medium", "long")
+    assert len(pack_ids.UPGRADE_NUMBERS) == len(set(pack_ids.UPGRADE_NUMBERS)) >= 76

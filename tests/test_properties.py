@@ -1,0 +1,300 @@
+"""Properties of the whole game layer, for every registered rule system (GUNFRAME, Mobile Suit Battles
+and the toy system of tests/toy_system.py).
+
+Any sequence of actions (inputs drawn from each action's own input model, questions answered the way a
+player would, dice rolled from a seed), manual adjustments (including two changes of the same path in
+one step) and new rounds, undone step by step, passes back through every game it went through to the
+very game it started from; redone, it comes back to the end game exactly, log and all.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from toy_system import INFO
+
+import core.systems
+from core.dice import RandomDice
+from core.game import Game, act, adjust, new_game, next_round, redo, undo
+from core.squad import Squad, SquadUnit
+from core.systems import implementation
+from core.systems.base import Change, NeedChoice
+from core.systems.ms_battles.sample import DECK_A, DECK_B
+
+#: Fewer examples when tests/mutation.py runs this file once per mutant.
+EXAMPLES = 8 if os.environ.get("TC_MUTATION") else 150
+PROPERTY = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+REF_FIELDS = {
+    "unit",
+    "target",
+    "attacker",
+    "leader",
+    "combined",
+    "fallen",
+    "terrifying",
+    "inspiring",
+    "members",
+    "far",
+    "units",
+    "halo",
+    "followers",
+    "held",
+    "held_enemy",
+}
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core.systems, "SYSTEMS", (*core.systems.SYSTEMS, INFO))
+    monkeypatch.setitem(core.systems.IMPLEMENTATIONS, "toy", "toy_system")
+
+
+def _medium(name: str, **more: Any) -> dict[str, Any]:
+    return {"name": name, "frame": "medium", "speed": 5, "defense": 3, "armour": 8} | {
+        "close": 3,
+        "short": 3,
+        "medium": 3,
+        "long": 3,
+        **more,
+    }
+
+
+PROFILES: dict[str, list[list[dict[str, Any]]]] = {
+    "toy": [
+        [{"name": "Red One", "hp": 3, "dice": 3}, {"name": "Red Two", "hp": 4, "dice": 2}],
+        [{"name": "Blue One", "hp": 2, "dice": 1}, {"name": "Blue Two", "hp": 5, "dice": 4}],
+    ],
+    "gunframe": [
+        [_medium("Ann", upgrades=[{"id": "parry", "slot": "close"}]), _medium("Bea", armour=4)],
+        [_medium("Tom", upgrades=[{"id": "agile"}]), _medium("Uli", defense=2)],
+    ],
+    "ms_battles": [
+        [DECK_A.model_dump(mode="json")],
+        [DECK_B.model_dump(mode="json")],
+    ],
+}
+
+
+def start(system: str, crippled: bool) -> Game:
+    sides = []
+    for i, profiles in enumerate(PROFILES[system]):
+        units = [SquadUnit(key=f"u{j}", profile=p) for j, p in enumerate(profiles)]
+        sides.append((f"Side {i}", Squad(id=f"s{i}", name=f"S{i}", system=system, units=units)))
+    game = new_game("g", "Property", sides)
+    if crippled and "crippled_rules" in game.options:
+        # the optional rule whose derived condition makes an adjustment change one path twice
+        game = game.model_copy(update={"options": {**game.options, "crippled_rules": True}})
+    return game
+
+
+def refs(game: Game) -> list[str]:
+    return [f"{s}/{u.key}" for s, side in enumerate(game.sides) for u in side.units]
+
+
+def _value(data: st.DataObject, game: Game, name: str, schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """A value for one input field, drawn from its JSON Schema (unit fields get unit references)."""
+    if "$ref" in schema:
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    if "anyOf" in schema:
+        options = [o for o in schema["anyOf"] if o.get("type") != "null"]
+        if not options or data.draw(st.booleans()):
+            return None
+        schema = {**options[0], **{k: v for k, v in schema.items() if k != "anyOf"}}
+    kind = schema.get("type")
+    if "enum" in schema:
+        return data.draw(st.sampled_from(schema["enum"]))
+    if kind == "boolean":
+        return data.draw(st.booleans())
+    if kind == "integer":
+        low = schema.get("minimum", 0)
+        if name == "side":
+            return data.draw(st.integers(0, len(game.sides) - 1))
+        return data.draw(st.integers(low, min(schema.get("maximum", low + 4), low + 4)))
+    if kind == "array":
+        item = schema.get("items", {})
+        many = st.lists(st.just(0), max_size=2)
+        return [_value(data, game, name, item, defs) for _ in data.draw(many)]
+    if kind == "string":
+        if name in REF_FIELDS or schema.get("ui") in ("own-unit", "enemy-unit"):
+            return data.draw(st.sampled_from(refs(game)))
+        if name in ("card", "watch_card"):
+            cards = game.sides[0].units[0].profile.get("cards", [])
+            return data.draw(st.sampled_from([c["id"] for c in cards])) if cards else ""
+        return ""
+    return None
+
+
+def draw_input(data: st.DataObject, game: Game, action: str) -> dict[str, Any]:
+    schema = implementation(game.system).actions[action].input.model_json_schema()
+    defs = schema.get("$defs", {})
+    required = set(schema.get("required", []))
+    raw: dict[str, Any] = {}
+    for name, prop in schema.get("properties", {}).items():
+        if name in required or data.draw(st.integers(0, 3)) == 0:
+            raw[name] = _value(data, game, name, prop, defs)
+    return raw
+
+
+def _hand(game: Game, ref: str) -> list[str]:
+    _, _, unit = game.unit(ref)
+    extra = unit.state.model_dump().get("extra") or {}
+    cards = unit.profile.get("cards", [])
+    return [cards[p]["id"] for p in extra.get("hand", []) if isinstance(p, int) and 0 <= p < len(cards)]
+
+
+def try_action(data: st.DataObject, game: Game, action: str, raw: dict[str, Any]) -> Game | None:
+    """The action as a player would run it: the app's questions answered by picking an option; None when
+    the rules refuse it here (the game then stays as it was)."""
+    seed = data.draw(st.integers(0, 2**16))
+    for _ in range(6):
+        try:
+            done = act(game, action, raw, RandomDice(seed))
+            event(f"{action} applied")
+            return done
+        except NeedChoice as asked:
+            choice = data.draw(st.sampled_from(asked.options))
+            raw = {**raw, asked.field: choice.value, **choice.also}
+        except ValueError:
+            event(f"{action} refused")
+            return None
+    return None
+
+
+def steps(data: st.DataObject, game: Game) -> list[Game]:
+    """One thing players do, as the games it goes through (one per logged step; none if refused)."""
+    system = implementation(game.system)
+    kind = data.draw(st.sampled_from(["action", "action", "adjust", "round"]))
+    if kind == "round":
+        return [next_round(game)]
+    if kind == "adjust":
+        return [adjust(game, draw_changes(data, game))]
+    if game.system == "ms_battles" and data.draw(st.booleans()):
+        return msb_turn(data, game)
+    common = {"gunframe": "attack", "toy": "shoot"}.get(game.system)
+    if common and data.draw(st.booleans()):
+        action = common
+    else:
+        action = data.draw(st.sampled_from(sorted(system.actions)))
+    after = try_action(data, game, action, draw_input(data, game, action))
+    return [after] if after is not None else []
+
+
+def msb_turn(data: st.DataObject, game: Game) -> list[Game]:
+    """Mobile Suit Battles in its own order: setup (once), each suit draws and keeps two, reveal,
+    resolve cards by initiative, clean up; each a step of its own."""
+    out: list[Game] = []
+
+    def run(action: str, raw: dict[str, Any]) -> None:
+        after = try_action(data, out[-1] if out else game, action, raw)
+        if after is not None:
+            out.append(after)
+
+    if not (game.sides[0].units[0].state.model_dump().get("extra") or {}).get("deck"):
+        run("setup", {"priority_side": data.draw(st.integers(0, len(game.sides) - 1))})
+    for ref in refs(game):
+        run("draw", {"unit": ref})
+        hand = _hand(out[-1] if out else game, ref)
+        if len(hand) >= 2:
+            run(
+                "plan",
+                {"unit": ref, "keep": data.draw(st.lists(st.sampled_from(hand), min_size=2, max_size=2))},
+            )
+    run("reveal", {})
+    for _ in range(data.draw(st.integers(0, 4))):
+        run("resolve_card", {})
+    run("cleanup", {"force": data.draw(st.booleans())})
+    return out
+
+
+def draw_changes(data: st.DataObject, game: Game) -> list[Change]:
+    """One to three manual changes of anything tracked, sometimes the same path twice."""
+    system = implementation(game.system)
+    conditions = [t.key for t in system.tracked if t.kind == "condition"]
+    changes: list[Change] = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        what = data.draw(
+            st.sampled_from(["damage", "destroyed", "activated", "conditions", "counter", "resource"])
+        )
+        s = data.draw(st.integers(0, len(game.sides) - 1))
+        u = data.draw(st.integers(0, len(game.sides[s].units) - 1))
+        state = game.sides[s].units[u].state
+        base: list[str | int] = ["sides", s, "units", u, "state"]
+        if what == "damage":
+            changes.append(Change(path=[*base, "damage"], value=data.draw(st.integers(0, state.max_damage))))
+        elif what in ("destroyed", "activated"):
+            changes.append(Change(path=[*base, what], value=data.draw(st.booleans())))
+        elif what == "conditions":
+            picked = (
+                data.draw(st.lists(st.sampled_from(conditions), max_size=2, unique=True))
+                if conditions
+                else []
+            )
+            changes.append(Change(path=[*base, "conditions"], value=picked))
+        elif what == "counter" and state.counters:
+            key = data.draw(st.sampled_from(sorted(state.counters)))
+            changes.append(Change(path=[*base, "counters", key], value=data.draw(st.integers(0, 3))))
+        elif game.sides[s].resources:
+            key = data.draw(st.sampled_from(sorted(game.sides[s].resources)))
+            changes.append(Change(path=["sides", s, "resources", key], value=data.draw(st.integers(0, 9))))
+        else:
+            changes.append(Change(path=["round"], value=data.draw(st.integers(1, 6))))
+    if data.draw(st.booleans()):
+        changes.append(changes[0].model_copy())  # the same path twice in one step
+    return changes
+
+
+def without_log(game: Game) -> dict[str, Any]:
+    return game.model_dump(mode="json", exclude={"log", "cursor"})
+
+
+@pytest.mark.parametrize("system", ["toy", "gunframe", "ms_battles"])
+@PROPERTY
+@given(data=st.data(), crippled=st.booleans())
+def test_any_steps_undone_give_back_every_game_and_redone_the_end(
+    system: str, crippled: bool, data: st.DataObject
+) -> None:
+    game = start(system, crippled)
+    seen = [game]
+    for _ in range(data.draw(st.integers(1, 6), label="steps")):
+        for after in steps(data, game):
+            assert after.cursor == len(after.log) == game.cursor + 1
+            game = after
+            seen.append(game)
+    end = game
+    for expected in reversed(seen[:-1]):
+        game = undo(game)
+        assert without_log(game) == without_log(expected)
+        assert game.cursor == expected.cursor
+    assert without_log(game) == without_log(seen[0])
+    assert game.log == end.log  # undone steps stay, ready to redo
+    for expected in seen[1:]:
+        game = redo(game)
+        assert without_log(game) == without_log(expected)
+    assert game == end
+
+
+@pytest.mark.parametrize("system", ["toy", "gunframe", "ms_battles"])
+@PROPERTY
+@given(data=st.data())
+def test_a_new_step_after_undo_drops_only_the_undone_steps(system: str, data: st.DataObject) -> None:
+    game = start(system, crippled=True)
+    for _ in range(data.draw(st.integers(2, 5))):
+        game = adjust(game, draw_changes(data, game))
+    back = data.draw(st.integers(1, game.cursor - 1))
+    kept = game.log[: game.cursor - back]
+    for _ in range(back):
+        game = undo(game)
+    game = next_round(game)
+    assert game.log[:-1] == kept and game.log[-1].kind == "round"
+    assert game.cursor == len(game.log) == len(kept) + 1
+    with pytest.raises(ValueError, match="nothing to redo"):
+        redo(game)

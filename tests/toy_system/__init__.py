@@ -1,0 +1,208 @@
+"""A tiny rule system used to test the shared squad and game layer on its own.
+
+It is not a rulebook: a unit has hit points and a number of d6 that hit on 4+.
+The layer must work with any system; this one keeps its tests independent of
+how far the real systems have come.
+
+It also shows that a system plugs in with nothing outside its folder but one
+registration line: it has its own editor kind (``toy-dial``, the module
+``editor-toy-dial.js`` beside this file), its own typed state of a unit in play
+(:class:`Heat`, kept in ``UnitState.extra``) and its own tool (``suggest``).  A test
+site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.dice import DiceSource, Dist
+from core.game import Game
+from core.pool import PoolSpec, roll_pool, table
+from core.systems import SystemInfo
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    ActionSpec,
+    CatalogueUnit,
+    Change,
+    EditorInfo,
+    ResourceDef,
+    RuleSystem,
+    ToolSpec,
+    TrackedDef,
+    UnitState,
+    UnitView,
+    Viewer,
+    ViewItem,
+    ViewSection,
+    Violation,
+    read_options,
+)
+
+INFO = SystemInfo(id="toy", name="Toy", rulebook="-", dice="d6", summary="For tests.", status="playable")
+
+
+class ToyUnit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40)
+    hp: int = Field(ge=1, le=20)
+    dice: int = Field(ge=0, le=10)
+
+
+class Shoot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: str = Field(description="Who shoots.", json_schema_extra={"ui": "own-unit"})
+    target: str = Field(description="Whom it shoots at.", json_schema_extra={"ui": "enemy-unit"})
+    bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+
+
+def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
+    _, _, attacker = game.unit(shot.attacker)
+    s, u, target = game.unit(shot.target)
+    dice = attacker.profile["dice"] + shot.bonus
+    left = target.state.max_damage - target.state.damage
+    return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
+
+
+class Heat(BaseModel):
+    """The toy's own state of a unit in play (``UnitState.extra``): shots fired so far."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    shots: int = Field(default=0, ge=0, description="Shots this unit has fired in the game.")
+
+
+def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
+    spec, s, u, left, a_name, t_name = _pool(game, shot)
+    roll = roll_pool(spec, dice, "attack")
+    damage = min(roll.successes, left)
+    target = game.sides[s].units[u]
+    path = ["sides", s, "units", u, "state"]
+    changes = [Change(path=[*path, "damage"], value=target.state.damage + damage)]
+    a_side, a_index, attacker = game.unit(shot.attacker)
+    heat = Heat.model_validate(attacker.state.extra)
+    changes.append(
+        Change(path=["sides", a_side, "units", a_index, "state", "extra", "shots"], value=heat.shots + 1)
+    )
+    table = read_options(Volleys, game.state.extra)
+    changes.append(Change(path=["state", "extra", "volleys"], value=table.volleys + 1))
+    if damage >= left:
+        changes.append(Change(path=[*path, "destroyed"], value=True))
+    return ActionResult(
+        changes=changes,
+        text=f"{a_name} shoots {t_name}: {damage} damage",
+        detail={"attack": roll.model_dump(mode="json")},
+    )
+
+
+def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
+    spec, _, _, left, _, _ = _pool(game, shot)
+    hits: Dist[int] = spec.dist().map(lambda k: k[0])
+    return ActionOdds(
+        tables={"damage": table(hits)},
+        facts={"destroyed": float(sum(p for k, p in hits.probabilities() if k >= left))},
+    )
+
+
+class Volleys(BaseModel):
+    """The toy's own game-wide state (``Game.state.extra``): shots fired by anyone so far."""
+
+    volleys: int = Field(default=0, ge=0, description="Shots fired in the game.")
+
+
+class Budget(BaseModel):
+    """What the toy editor asks: a name and the points to spend."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=40, description="The unit's name.")
+    points: int = Field(ge=3, le=60, description="Points to spend on hit points and dice.")
+
+
+class Suggestion(BaseModel):
+    profile: ToyUnit
+    cost: int
+    text: str = Field(description="The unit in one line, for the editor to show.")
+
+
+def suggest(budget: Budget) -> Suggestion:
+    """The unit a budget buys: as many dice as a third of the points (at most 10), the rest in hit points.
+
+    >>> suggest(Budget(name="Ace", points=12)).text
+    'Ace: 4 hit points, 4 dice, 12 points'
+    """
+    dice = min(10, budget.points // 3)
+    hp = min(20, budget.points - 2 * dice)
+    unit = ToyUnit(name=budget.name, hp=hp, dice=dice)
+    cost = SYSTEM.unit_cost(unit)
+    return Suggestion(
+        profile=unit, cost=cost, text=f"{unit.name}: {hp} hit points, {dice} dice, {cost} points"
+    )
+
+
+class Toy(RuleSystem):
+    def catalogue(self) -> list[CatalogueUnit]:
+        return [
+            CatalogueUnit(id="grunt", name="Grunt", profile={"name": "Grunt", "hp": 3, "dice": 2}),
+            CatalogueUnit(id="brute", name="Brute", profile={"name": "Brute", "hp": 6, "dice": 3}),
+        ]
+
+    def unit_cost(self, profile: Any) -> int:
+        return int(profile.hp + 2 * profile.dice)
+
+    def unit_violations(self, profile: Any) -> list[Violation]:
+        if profile.dice > profile.hp:
+            return [Violation(rule="dice-over-hp", message="more dice than hit points", ref="toy")]
+        return []
+
+    def initial_state(self, profile: Any) -> UnitState:
+        return UnitState(max_damage=profile.hp, counters={"aim": 0}, extra=Heat().model_dump())
+
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView:
+        heat = Heat.model_validate(game.sides[side].units[index].state.extra)
+        return UnitView(
+            sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])]
+        )
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """Game schema 1 kept the volleys among the options: they move to the game's state."""
+        options = dict(data.get("options", {}))
+        if schema == 1 and "volleys" in options:
+            data = {
+                **data,
+                "options": options,
+                "state": {**data["state"], "extra": {"volleys": options.pop("volleys")}},
+            }
+        return data
+
+    def pack_profile(self, profile: Any) -> Any:
+        return [profile.name, profile.hp, profile.dice]
+
+    def unpack_profile(self, packed: Any) -> BaseModel:
+        if not isinstance(packed, list) or len(packed) != 3:
+            raise ValueError("a toy unit is [name, hp, dice]")
+        name, hp, dice = packed
+        return ToyUnit(name=name, hp=hp, dice=dice)
+
+
+SYSTEM = Toy(
+    info=INFO,
+    profile_model=ToyUnit,
+    tracked=(
+        TrackedDef(key="pinned", label="Pinned", kind="condition"),
+        TrackedDef(key="aim", label="Aim", kind="counter", max=2),
+    ),
+    resources=(ResourceDef(key="command", label="Command", initial=2),),
+    actions={"shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds)},
+    state_model=Volleys,
+    tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
+    editor=EditorInfo(
+        kind="toy-dial",
+        tools={"suggest": "suggest"},
+        data={"default_name": "Dialled", "default_points": 12},
+    ),
+)

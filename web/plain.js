@@ -1,0 +1,39 @@
+// Plain language on screen: names instead of ids, rulebook line references only when the
+// player asked for them (a setting kept in localStorage, never in the saved store).
+const SETTINGS_KEY = "tc.settings";
+
+export function settings() {
+  try {
+    return JSON.parse(localStorage.getItem(SETTINGS_KEY)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function setSetting(key, value) {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...settings(), [key]: value }));
+}
+
+export const showRefs = () => Boolean(settings().refs);
+
+// "super_heavy" -> "Super heavy"; any other text is left as it is.
+export function nameOf(id) {
+  const text = String(id);
+  if (!/^[a-z0-9_]+$/.test(text)) return text;
+  const words = text.replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// A rule explanation for players: without "as 'side/key'" and, unless asked for, without
+// rulebook line references such as "(L1076)" or ", L2436".
+export function plain(text) {
+  if (!text) return "";
+  let out = String(text).replace(/,? as '[a-z]+\/[a-z]+'/g, "");
+  if (!showRefs()) {
+    out = out
+      .replace(/\s*\((?:see )?L\d+(?:[-–]\d+)?(?:(?:,| and) L?\d+(?:[-–]\d+)?)*\)/g, "")
+      .replace(/,\s*L\d+(?:[-–]\d+)?(?=\))/g, "")
+      .replace(/\s*\bL\d+(?:[-–]\d+)?\b/g, "");
+  }
+  return out.replace(/\s+([.,;:)])/g, "$1").replace(/\(\s*\)/g, "").trim();
+}
