@@ -310,7 +310,9 @@ class ShootInput(BaseModel):
     attacker: str = Field(description="The shooting unit.", json_schema_extra=OWN)
     target: str = Field(description="The target.", json_schema_extra=ENEMY)
     weapon: str = Field(
-        default="", max_length=60, description="Weapon name; empty: the app asks if several can fire."
+        default="",
+        max_length=60,
+        description="Weapon name; empty: the equipped carried weapon, else the first mounted one.",
     )
     cover: Cover = Field(
         default="in_cover", description="How much of the target the shooter sees (L676-L703; A2)."
@@ -362,8 +364,8 @@ def usable_weapons(gu: GameUnit) -> list[RangedWeapon]:
     return out
 
 
-def pick_weapon(gu: GameUnit, name: str, ask: bool = True) -> RangedWeapon:
-    """The named weapon, checked; empty: the one ready weapon, else the player picks (odds: the first)."""
+def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
+    """The named weapon, checked; empty: the equipped carried weapon if ready, else a ready mounted one."""
     unit = profile(gu)
     if name:
         w = next((w for w in unit.weapons if w.name == name), None)
@@ -377,11 +379,7 @@ def pick_weapon(gu: GameUnit, name: str, ask: bool = True) -> RangedWeapon:
     ready = [w for w in usable_weapons(gu) if not gu.state.extra.get("reload", {}).get(w.name)]
     if not ready:
         raise ValueError(f"{gu.name} has no equipped weapon ready to fire")
-    if len(ready) == 1 or not ask:
-        return ready[0]
-    raise NeedChoice(
-        "weapon", f"Which weapon does {gu.name} fire?", [Choice(value=w.name, label=w.name) for w in ready]
-    )
+    return sorted(ready, key=lambda w: w.equip != "C")[0]
 
 
 def beam_defence(unit: Unit) -> tuple[int, int] | None:
@@ -439,7 +437,7 @@ def attack_rerolls(game: Game, s: int, a: GameUnit, t: GameUnit, higher: bool, s
     return n
 
 
-def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, RangedWeapon, dict[str, Any]]:
+def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[str, Any]]:
     """Every number of the Shoot, from the two units, their state and the answers about the table."""
     s, _, a = game.unit(inp.attacker)
     ts, _, t = game.unit(inp.target)
@@ -449,7 +447,7 @@ def build_shot(game: Game, inp: ShootInput, ask: bool = True) -> tuple[Shot, Ran
         raise ValueError(f"{t.name} is not on the table")
     if has(t, "dig_in"):
         raise ValueError(f"{t.name} is dug in and cannot be shot (L2851)")
-    w = pick_weapon(a, inp.weapon, ask)
+    w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L415-L422, L730-L731)")
     if inp.range == "closer" and w.weapon_class == "explosive":
@@ -625,7 +623,7 @@ def half_nothing(d: Dist[int]) -> Dist[int]:
 
 def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     """Exact damage, Damage Chart rolls and the chance to destroy (before any Shield Break)."""
-    shot, w, info = build_shot(game, inp, ask=False)
+    shot, w, info = build_shot(game, inp)
     o = shot_odds(shot)
     damage, crits, destroyed = o.damage, o.crits, o.destroyed
     if inp.volley:  # a Volley goes through on 4+ (L1613): half the time nothing happens
@@ -649,7 +647,11 @@ class AimedInput(BaseModel):
 
     attacker: str = Field(description="The shooting unit.", json_schema_extra=OWN)
     target: str = Field(description="The target.", json_schema_extra=ENEMY)
-    weapon: str = Field(default="", max_length=60, description="Weapon name; empty: the app asks.")
+    weapon: str = Field(
+        default="",
+        max_length=60,
+        description="Weapon name; empty: the equipped carried weapon, else a mounted one.",
+    )
     cover: Cover = Field(
         default="unobstructed", description="Must be Unobstructed after <P> and space (L890-L892)."
     )
@@ -662,12 +664,12 @@ class AimedInput(BaseModel):
     shield_break: Ask = Field(default="ask", description="The target breaks its shield to cancel the result.")
 
 
-def aimed_need(game: Game, inp: AimedInput, ask: bool = True) -> tuple[int, RangedWeapon, bool]:
+def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
     s, _, a = game.unit(inp.attacker)
     ts, _, t = game.unit(inp.target)
     if s == ts or t.state.destroyed or has(t, "reserve") or has(t, "dig_in"):
         raise ValueError(f"{t.name} cannot be the target")
-    w = pick_weapon(a, inp.weapon, ask)
+    w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L894)")
     if w.weapon_class == "explosive" or "B" in w.tags:
@@ -753,7 +755,7 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
 
 
 def aimed_odds(game: Game, inp: AimedInput) -> ActionOdds:
-    need, _, reroll = aimed_need(game, inp, ask=False)
+    need, _, reroll = aimed_need(game, inp)
     _, _, a = game.unit(inp.attacker)
     _, _, t = game.unit(inp.target)
     p = aimed_success(need, reroll, aimed_forced(game, a, t))

@@ -19,18 +19,8 @@ SAMPLE_NOTE = (
     "A sample of the app's own making, built from the book's guideline tables; not a published unit."
 )
 
+#: Listed so that the first units share a faction (a legal army from the top of the list).
 SAMPLES: dict[str, Unit] = {
-    "trooper": Unit(
-        name="Sample: Trooper",
-        factions=["ZEON"],
-        move=4,
-        boost=8,
-        integrity=6,
-        armour=Armour(dice=2, success=5),
-        weapons=[archetype_weapon("low_calibre", "Machine gun"), archetype_weapon("bazooka", "Bazooka")],
-        close_combat=[archetype_close("heat_hawk", "Heat axe")],
-        shield="light",
-    ),
     "lancer": Unit(
         name="Sample: Lancer",
         factions=["EFF"],
@@ -71,6 +61,17 @@ SAMPLES: dict[str, Unit] = {
         armour=Armour(dice=2, success=5),
         weapons=[archetype_weapon("medium_calibre", "Turret cannon", "M")],
         abilities=[Ability(key="tank")],
+    ),
+    "trooper": Unit(
+        name="Sample: Trooper",
+        factions=["ZEON"],
+        move=4,
+        boost=8,
+        integrity=6,
+        armour=Armour(dice=2, success=5),
+        weapons=[archetype_weapon("low_calibre", "Machine gun"), archetype_weapon("bazooka", "Bazooka")],
+        close_combat=[archetype_close("heat_hawk", "Heat axe")],
+        shield="light",
     ),
     "heavy_gunner": Unit(
         name="Sample: Heavy Gunner",
