@@ -707,23 +707,43 @@ def test_ambush_roll() -> None:
 
 def test_missions_and_status_line() -> None:
     g = game()
-    g = g.model_copy(update={"options": {**g.options, "mission": "skirmish"}})
+    g = act(g, "setup", {"mission": "skirmish"}, TypedDice([]))
+    assert g.state.mission == "skirmish"
     g = act(g, "game_length", {}, TypedDice([3]))
-    assert g.options["turn_limit"] == 7  # D6 + 4 (L181)
+    assert g.state.clocks["turn_limit"] == 7  # D6 + 4 (L181)
     lines = {line.label: line.value for line in SYSTEM.status(g)}
-    assert lines == {
-        "Game type": "Skirmish",
-        "Round": "1 of 7",
-        "Turn": "Feds",
-        "Enemy points destroyed": "Feds 0, Zeon 0",
-    }
-    obj = g.model_copy(update={"options": {**g.options, "mission": "objective", "turn_limit": 2}})
+    assert lines == {"Game type": "Skirmish", "Round": "1 of 7", "Enemy points destroyed": "Feds 0, Zeon 0"}
+    obj = act(g, "setup", {"mission": "objective"}, TypedDice([]))
+    obj = obj.model_copy(update={"state": obj.state.model_copy(update={"clocks": {"turn_limit": 2}})})
     obj = act(obj, "objective", {"units": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
     assert obj.log[-1].text == "Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1)"
     obj = act(obj, "objective", {"units": ["1/t1"]}, TypedDice([]))
-    assert {line.label: line.value for line in SYSTEM.status(obj)}[
-        "Turns holding"
-    ] == "Feds 0, Zeon 2: Zeon wins"
+    assert obj.log[-1].text.endswith("Zeon holds it (2): Zeon wins (L192-L203)")
+    assert (obj.state.ended, obj.state.winners) == (True, [1])
+
+
+def test_deathmatch_ends_in_the_final_upkeep() -> None:
+    """L171-L177, L304-L306: the last player with units wins, checked as a turn ends."""
+    g = game(a=[("l1", sample("lancer"))], b=[("t1", sample("trooper"))])
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.destroyed = True
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert (g.state.ended, g.state.winners) == (True, [0])
+    assert g.log[-1].text.endswith("game over: Feds wins (L171-L190)")
+    with pytest.raises(ValueError, match="over"):
+        act(g, "next_turn", {}, TypedDice([]))
+
+
+def test_space_keeps_s_units_home() -> None:
+    g = game()
+    with pytest.raises(ValueError, match="<S> units cannot fight in space"):
+        act(g, "setup", {"space": True}, TypedDice([]))  # the Gun Tank is <S> (L1372)
+    g = game(a=[("l1", sample("lancer"))])
+    g = act(g, "setup", {"space": True}, TypedDice([]))
+    assert g.state.extra == {"space": True}
+    # in space there is no height bonus and cover is one step worse (L1395-L1399)
+    o = odds(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Head guns", "higher": True})
+    assert "target unobstructed" in o.summary
 
 
 def test_next_round_is_the_next_turn() -> None:
@@ -808,7 +828,7 @@ def test_dense_minovsky_particles() -> None:
     """L3310-L3313: Ambush fails on 1-3 and lands within 12\\" on 4-5; no Panoramic Cockpit; no Volley."""
     para = sample("trooper", abilities=[U.Ability(key="parachute_pack")], ambush=True)
     g = game(b=[("t1", para)])
-    g = g.model_copy(update={"options": {**g.options, "environment": "dense_minovsky"}})
+    g = act(g, "setup", {"environment": "dense_minovsky"}, TypedDice([]))
     assert odds(g, "ambush", {"unit": "1/t1"}).facts["arrives"] == pytest.approx(1 / 2)
     g = act(g, "ambush", {"unit": "1/t1"}, TypedDice([3]))
     assert state(g, "1/t1").conditions == ["reserve"]
@@ -819,7 +839,7 @@ def test_dense_minovsky_particles() -> None:
 def test_bad_weather_removes_the_worst_hit() -> None:
     """L3321-L3327: the target's player removes one hit, at most 3 times a game."""
     g = game()
-    g = g.model_copy(update={"options": {**g.options, "environment": "bad_weather"}})
+    g = act(g, "setup", {"environment": "bad_weather"}, TypedDice([]))
     shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "weather": True}
     assert odds(g, "shoot", shot).facts["destroyed"] == 0  # the rifle's one hit is always removed
     g = act(g, "shoot", shot, TypedDice([6, 1, 1]))
@@ -868,9 +888,9 @@ def test_terrain_leg_damage_and_the_one_inch_floor() -> None:
 def test_environment_roll() -> None:
     """L3306-L3333: 1-2 Dense Minovsky Particles, 3-4 Bad Weather, 5-6 normal."""
     g = game()
-    assert act(g, "environment", {}, TypedDice([2])).options["environment"] == "dense_minovsky"
-    assert act(g, "environment", {}, TypedDice([4])).options["environment"] == "bad_weather"
-    assert act(g, "environment", {}, TypedDice([6])).options["environment"] == "normal"
+    assert act(g, "environment", {}, TypedDice([2])).state.environment == "dense_minovsky"
+    assert act(g, "environment", {}, TypedDice([4])).state.environment == "bad_weather"
+    assert act(g, "environment", {}, TypedDice([6])).state.environment == ""
 
 
 def test_adjusting_damage_to_zero_integrity_destroys() -> None:

@@ -30,7 +30,7 @@ from core.systems.base import (
     Violation,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
-from core.systems.gundam_skirmish.options import GsOptions
+from core.systems.gundam_skirmish.options import GsOptions, GsState
 from core.systems.gundam_skirmish.play import ACTIONS, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.units import (
@@ -108,7 +108,6 @@ TRACKED: tuple[TrackedDef, ...] = (
 
 RESOURCES: tuple[ResourceDef, ...] = (
     ResourceDef(key="cp", label="Command Points", help="Gained in Upkeep, kept until spent (L1283-L1288)."),
-    ResourceDef(key="turn", label="Playing", max=1, help="1 on the side whose turn it is."),
     ResourceDef(key="turns", label="Turns played", help="Its own turns so far (Trans-Am, L3220)."),
     ResourceDef(key="order", label="Turn order", help="Place from the priority roll (L278-L282)."),
     ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
@@ -311,4 +310,5 @@ SYSTEM = GundamSkirmish(
     resources=RESOURCES,
     actions=ACTIONS,
     options=GsOptions,
+    state_model=GsState,
 )

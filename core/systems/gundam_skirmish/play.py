@@ -80,6 +80,24 @@ def opts(game: Game) -> GsOptions:
     return read_options(GsOptions, game.options)
 
 
+def mission(game: Game) -> str:
+    """The game type (L169-L229), deathmatch until the players choose (``Game.state.mission``)."""
+    return game.state.mission or "deathmatch"
+
+
+def weather(game: Game) -> str:
+    """Earth weather (L3306-L3333): normal, dense_minovsky or bad_weather (``Game.state.environment``)."""
+    return game.state.environment or "normal"
+
+
+def in_space(game: Game) -> bool:
+    return bool(game.state.extra.get("space", False))
+
+
+def turn_limit(game: Game) -> int:
+    return int(game.state.clocks.get("turn_limit", 0))
+
+
 def _p(s: int, u: int, *rest: str) -> list[str | int]:
     return ["sides", s, "units", u, "state", *rest]
 
@@ -167,8 +185,8 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
         raise ValueError(f"{gu.name} is out of the battle")
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
-    tracking = any(side.resources.get("turn", 0) for side in ch.game.sides)
-    if cost and tracking and ch.game.sides[s].resources.get("turn", 0) != 1:
+    active = ch.game.state.active_side
+    if cost and active is not None and active != s:
         raise ValueError(f"it is not {ch.game.sides[s].name}'s turn (L294-L297)")
     if has(gu, "no_actions"):
         raise ValueError(f"{gu.name} can take no actions this turn")
@@ -413,7 +431,7 @@ def cover_after(game: Game, target_side: int, cover: Cover, penetration: bool) -
     if cover == "unobstructed" and game.sides[target_side].resources.get("get_to_cover", 0):
         cover = "in_cover"
     step = {"unobstructed": 0, "in_cover": 1, "obstructed": 2}[cover]
-    shifts = int(penetration) + int(o.space)
+    shifts = int(penetration) + int(in_space(game))
     if not o.space_p_stack:
         shifts = min(shifts, 1)
     order: list[Cover] = ["unobstructed", "in_cover", "obstructed"]
@@ -422,13 +440,13 @@ def cover_after(game: Game, target_side: int, cover: Cover, penetration: bool) -
 
 def panoramic(game: Game, unit: Unit) -> bool:
     """Panoramic Cockpit cancels Flanking (L2964-L2965), except in Dense Minovsky Particles (L3311-L3312)."""
-    return unit.has("panoramic_cockpit") and opts(game).environment != "dense_minovsky"
+    return unit.has("panoramic_cockpit") and weather(game) != "dense_minovsky"
 
 
 def attack_rerolls(game: Game, s: int, a: GameUnit, t: GameUnit, higher: bool, sees: bool) -> int:
     """Height (not in space) and Flanking each re-roll one failed hit; Veteran only alone (L745-L781; A42)."""
     unit, target = profile(a), profile(t)
-    n = int(higher and not opts(game).space)
+    n = int(higher and not in_space(game))
     flank = not sees or bool(game.sides[s].resources.get("concentrate_fire", 0)) or unit.pilot_has("flanker")
     if flank and not panoramic(game, target):
         n += 1
@@ -452,13 +470,11 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
         raise ValueError(f"'{w.name}' must be reloaded first (L415-L422, L730-L731)")
     if inp.range == "closer" and w.weapon_class == "explosive":
         raise ValueError("an Explosive weapon cannot fire closer than its lower range (L611-L614)")
-    if inp.weather and (
-        opts(game).environment != "bad_weather" or game.sides[ts].resources.get("weather", 0) >= 3
-    ):
+    if inp.weather and (weather(game) != "bad_weather" or game.sides[ts].resources.get("weather", 0) >= 3):
         raise ValueError("hits are removed only in Bad Weather, 3 times a game per player (L3321-L3327)")
-    if inp.volley and opts(game).environment == "dense_minovsky":
+    if inp.volley and weather(game) == "dense_minovsky":
         raise ValueError("no Volley in Dense Minovsky Particles (L3312-L3313)")
-    if inp.volley and ("V" not in w.tags or opts(game).space):
+    if inp.volley and ("V" not in w.tags or in_space(game)):
         raise ValueError("a Volley needs a <V> weapon and cannot be made in space (L1606, L1401)")
     unit, target = profile(a), profile(t)
     penetration = "P" in w.tags or has(a, "bring_them_down")
@@ -1388,7 +1404,7 @@ def move_limit(game: Game, s: int, g: GameUnit, inp: MoveInput) -> tuple[Fractio
     mv, bst = movement_of(unit)
     if trans_am(game, s, g):
         mv, bst = 2 * mv, None if bst is None else 2 * bst
-    space = opts(game).space
+    space = in_space(game)
     notes: list[str] = []
     if inp.boost:
         if bst is None:
@@ -1683,7 +1699,7 @@ def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
     """Spend Command Points on an order in the Initial Upkeep (L1283-L1293)."""
     entry = ALL_ENTRIES["order"][inp.order]
     side = game.sides[inp.side]
-    if side.resources.get("turn", 0) != 1:
+    if game.state.active_side not in (None, inp.side):
         raise ValueError("orders are given in your own turn's Upkeep (L1290)")
     commanders = [
         g for g in side.units if is_command(profile(g)) and not g.state.destroyed and not has(g, "withdrawn")
@@ -1759,7 +1775,7 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if not has(g, "reserve"):
         raise ValueError(f"{g.name} is not waiting to Ambush")
-    if opts(game).space:
+    if in_space(game):
         raise ValueError("no Ambush in space (L1375)")
     unit = profile(g)
     ch = Changes(game)
@@ -1769,7 +1785,7 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
             changes=ch.list, text=f"{g.name} arrives exactly where chosen, no roll (L1960, L2917)"
         )
     face = dice.roll(1, 6, "Ambush")[0]
-    if opts(game).environment == "dense_minovsky":  # 1-3 fail, 4-5 within 12", 6 exact (L3310-L3311)
+    if weather(game) == "dense_minovsky":  # 1-3 fail, 4-5 within 12", 6 exact (L3310-L3311)
         face = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 6}[face]
     if face == 1:
         return ActionResult(changes=ch.list, text=f"{g.name}'s ambush fails (1): try again in a later Upkeep")
@@ -1779,7 +1795,7 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
 
 
 def ambush_odds(game: Game, inp: UnitInput) -> ActionOdds:
-    if opts(game).environment == "dense_minovsky":
+    if weather(game) == "dense_minovsky":
         d = Dist.die(6).map(lambda f: 0 if f <= 3 else 1 if f <= 5 else 2)
     else:
         d = Dist.die(6).map(lambda f: 0 if f == 1 else 1 if f <= 3 else 2)
@@ -1805,7 +1821,7 @@ def turn_order(game: Game) -> list[int]:
 
 def priority(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     """Everyone rolls a D6, ties roll again; the highest plays first (L278-L282)."""
-    if any(side.resources.get("turn", 0) for side in game.sides):
+    if game.state.active_side is not None:
         raise ValueError("the priority roll is made before the first turn")
     ch = Changes(game)
     contenders = list(range(len(game.sides)))
@@ -1850,13 +1866,14 @@ TIMED = ("no_actions", "no_carried", "acc5", "bring_them_down")
 
 
 def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """End the current player's turn and start the next one's Initial Upkeep (L284-L308)."""
+    """End the current player's turn, check victory (L304-L306), start the next one's Upkeep (L284-L308)."""
+    if game.state.ended:
+        raise ValueError("the game is over")
     ch = Changes(game)
     order_ = turn_order(game)
-    current = next((i for i in order_ if game.sides[i].resources.get("turn", 0)), None)
+    current = game.state.active_side
     texts = []
     if current is not None:
-        ch.resource(current, "turn", 0)
         ch.resource(current, "concentrate_fire", 0)
         for u in range(len(game.sides[current].units)):
             for cond in TIMED:  # effects on a unit "in its next turn" end with that turn (A46)
@@ -1868,9 +1885,12 @@ def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
         if order_.index(nxt) == 0:
             ch.set(["round"], game.round + 1)
             texts.append(f"round {game.round + 1}")
+        over = victory(game, ch)
+        if over:
+            return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
     else:
         nxt = order_[0]
-    ch.resource(nxt, "turn", 1)
+    ch.set(["state", "active_side"], nxt)
     ch.resource(nxt, "turns", game.sides[nxt].resources.get("turns", 0) + 1)
     ch.resource(nxt, "get_to_cover", 0)  # it lasted through the opponents' turns (L1478-L1483)
     gain = command_points(game, nxt)
@@ -1881,16 +1901,55 @@ def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=ch.list, text="; ".join(texts))
 
 
+Mission = Literal["deathmatch", "skirmish", "objective", "territory", "battle_royale"]
+
+
+class SetupInput(BaseModel):
+    """The battle the table plays (L163-L229, L1367)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mission: Mission = Field(
+        default="deathmatch",
+        description="Game type (L169-L229): deathmatch or battle royale (last player with units), skirmish "
+        "(most enemy points destroyed), objective (points in the zone), territory (points per quarter).",
+    )
+    space: bool = Field(
+        default=False,
+        description="A battle in space: cover one step worse, no height bonus, no Volley or Ambush "
+        "(L1367-L1405).",
+    )
+    environment: Literal["normal", "dense_minovsky", "bad_weather"] = Field(
+        default="normal",
+        description="Earth weather (L3306-L3333): Dense Minovsky Particles (Ambush fails on 1-3; no Scout, "
+        "Panoramic Cockpit or Volley) or Bad Weather (a target's player removes one hit, 3 times a game).",
+    )
+
+
+def setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
+    """Choose the game type, space or not and the weather; <S> units stay home in space (L1372)."""
+    ch = Changes(game)
+    if inp.space:
+        barred = [g.name for side in game.sides for g in side.units if profile(g).no_space]
+        if barred:
+            raise ValueError("<S> units cannot fight in space (L1372): " + ", ".join(barred))
+    ch.set(["state", "mission"], inp.mission)
+    ch.set(["state", "environment"], "" if inp.environment == "normal" else inp.environment)
+    ch.set(["state", "extra", "space"], inp.space)
+    where = " in space" if inp.space else ""
+    return ActionResult(changes=ch.list, text=f"{inp.mission.replace('_', ' ').capitalize()}{where}")
+
+
 def game_length(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     """Skirmish and Territory last D6+4 rounds (L181, L207); the Objective must be held D6+2 turns (L197)."""
-    o = opts(game)
-    if o.mission in ("deathmatch", "battle_royale"):
+    kind = mission(game)
+    if kind in ("deathmatch", "battle_royale"):
         raise ValueError("this game type lasts until one player is left (L171-L177, L220-L229)")
     face = dice.roll(1, 6, "game length")[0]
-    value = face + (2 if o.mission == "objective" else 4)
+    value = face + (2 if kind == "objective" else 4)
     ch = Changes(game)
-    ch.set(["options", "turn_limit"], value)
-    what = "turns to hold the objective" if o.mission == "objective" else "rounds"
+    ch.set(["state", "clocks", "turn_limit"], value)
+    what = "turns to hold the objective" if kind == "objective" else "rounds"
     return ActionResult(changes=ch.list, text=f"Game length {face}: {value} {what}")
 
 
@@ -1901,14 +1960,14 @@ def environment(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     """
     face = dice.roll(1, 6, "environment")[0]
     ch = Changes(game)
-    if opts(game).space:
+    if in_space(game):
         result = {1: "Debris Showers", 2: "Debris Showers", 3: "Atmospheric Danger", 4: "Atmospheric Danger"}
         text = result.get(face, "nothing special")
         return ActionResult(
             changes=ch.list, text=f"Space environment {face}: {text} (L3337-L3362, on the table)"
         )
     value = "dense_minovsky" if face <= 2 else "bad_weather" if face <= 4 else "normal"
-    ch.set(["options", "environment"], value)
+    ch.set(["state", "environment"], "" if value == "normal" else value)
     return ActionResult(changes=ch.list, text=f"Environment {face}: {value.replace('_', ' ')}")
 
 
@@ -1939,38 +1998,69 @@ def objective(game: Game, inp: ZoneInput, dice: DiceSource) -> ActionResult:
         if len(leaders) == 1 and s == leaders[0]:
             ch.resource(s, "held", held + 1)
             text += f"; {side.name} holds it ({held + 1})"
+            if turn_limit(game) and held + 1 >= turn_limit(game):
+                ch.set(["state", "ended"], True)
+                ch.set(["state", "winners"], [s])
+                text += f": {side.name} wins (L192-L203)"
         elif opts(game).objective_consecutive and held:
             ch.resource(s, "held", 0)
     return ActionResult(changes=ch.list, text=text)
 
 
+def alive_sides(game: Game) -> list[int]:
+    return [
+        i
+        for i, side in enumerate(game.sides)
+        if any(not g.state.destroyed and not has(g, "withdrawn") for g in side.units)
+    ]
+
+
+def victory(game: Game, ch: Changes) -> str:
+    """Victory checked in the Final Upkeep (L304-L306): last player standing, or the Skirmish tally."""
+    kind, st = mission(game), ch.game.state
+    if st.ended:
+        return ""
+    winners: list[int] = []
+    alive = alive_sides(ch.game)
+    if kind in ("deathmatch", "battle_royale") and len(alive) <= 1:
+        winners = alive
+    elif kind == "skirmish" and turn_limit(game) and ch.game.round > turn_limit(game):
+        best = max(side.resources.get("destroyed", 0) for side in ch.game.sides)
+        winners = [i for i, side in enumerate(ch.game.sides) if side.resources.get("destroyed", 0) == best]
+    else:
+        return ""
+    ch.set(["state", "ended"], True)
+    ch.set(["state", "winners"], winners)
+    names = " and ".join(ch.game.sides[i].name for i in winners) or "nobody"
+    return f"game over: {names} win{'s' if len(winners) == 1 else ''} (L171-L190)"
+
+
 def status_lines(game: Game) -> list[CardLine]:
-    """The mission, round, whose turn, and the score by the mission's own measure (L169-L229)."""
-    o = opts(game)
+    """The game type, the round and the score by the game type's own measure (L169-L229).
+
+    The shared lines under it show the environment, the game length and whose turn it is.
+    """
+    kind = mission(game)
     lines = [
         CardLine(
             label="Game type",
-            value=o.mission.replace("_", " ").capitalize() + (" (space)" if o.space else ""),
+            value=kind.replace("_", " ").capitalize() + (" in space" if in_space(game) else ""),
         )
     ]
-    limit = f" of {o.turn_limit}" if o.turn_limit and o.mission in ("skirmish", "territory") else ""
-    lines.append(CardLine(label="Round", value=f"{game.round}{limit}"))
-    turn = next((s.name for s in game.sides if s.resources.get("turn", 0)), "")
-    lines.append(CardLine(label="Turn", value=turn or "not started: roll priority, then Next turn"))
-    alive = [
-        s.name for s in game.sides if any(not g.state.destroyed and not has(g, "withdrawn") for g in s.units)
-    ]
-    if o.mission in ("deathmatch", "battle_royale"):
-        value = f"{alive[0]} wins" if len(alive) == 1 else f"{len(alive)} players with units"
-        lines.append(CardLine(label="Score", value=value))
-    elif o.mission == "skirmish":
+    limit = turn_limit(game)
+    shown = f" of {limit}" if limit and kind in ("skirmish", "territory") else ""
+    lines.append(CardLine(label="Round", value=f"{game.round}{shown}"))
+    if game.state.active_side is None:
+        lines.append(CardLine(label="Turn", value="not started: roll priority, then Next turn"))
+    alive = alive_sides(game)
+    if kind in ("deathmatch", "battle_royale"):
+        lines.append(CardLine(label="Players with units", value=str(len(alive))))
+    elif kind == "skirmish":
         score = ", ".join(f"{s.name} {s.resources.get('destroyed', 0)}" for s in game.sides)
-        over = o.turn_limit and game.round > o.turn_limit
-        lines.append(CardLine(label="Enemy points destroyed", value=score + (" (game over)" if over else "")))
-    elif o.mission == "objective":
+        lines.append(CardLine(label="Enemy points destroyed", value=score))
+    elif kind == "objective":
         score = ", ".join(f"{s.name} {s.resources.get('held', 0)}" for s in game.sides)
-        winner = [s.name for s in game.sides if o.turn_limit and s.resources.get("held", 0) >= o.turn_limit]
-        lines.append(CardLine(label="Turns holding", value=score + (f": {winner[0]} wins" if winner else "")))
+        lines.append(CardLine(label="Turns holding", value=score))
     else:
         score = ", ".join(f"{s.name} {s.resources.get('quarters', 0)}" for s in game.sides)
         lines.append(CardLine(label="Quarters held", value=score))
@@ -2017,6 +2107,7 @@ ACTIONS: dict[str, ActionSpec] = {
     "next_turn": ActionSpec(
         "next_turn", "Next turn", SideInput, next_turn, help="Upkeep of the next player."
     ),
+    "setup": ActionSpec("setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather."),
     "game_length": ActionSpec(
         "game_length", "Roll game length", SideInput, game_length, help="L181, L197, L207."
     ),
