@@ -930,3 +930,29 @@ def test_gallant_never_falls_back_and_piercing_needs_ps() -> None:
     g3 = game(a=[("h1", claws)])
     g3 = act(g3, "switch_weapon", {"unit": "0/h1", "weapon": "cc"}, TypedDice([]))
     assert odds(g3, "close_combat", {"attacker": "0/h1", "defender": "1/t1", "piercing_strike": True}).facts
+
+
+def test_tools_give_the_guidelines_and_weapon_lines() -> None:
+    from core import api
+
+    reply = api.call(
+        "system.tool", {"system": "gundam_skirmish", "tool": "weapon", "args": {"row": "beam_rifle"}}
+    )
+    w = reply["result"]["ranged"]
+    assert (w["name"], w["shots"], w["acc"], w["crit"], w["dam"], w["tags"]) == (
+        "Beam guns, beam rifles",
+        1,
+        3,
+        5,
+        3,
+        ["P"],
+    )
+    close = api.call("system.tool", {"system": "gundam_skirmish", "tool": "weapon", "args": {"row": "claws"}})
+    assert close["result"]["close"]["piercing_strike"] is True
+    bad = api.call("system.tool", {"system": "gundam_skirmish", "tool": "weapon", "args": {"row": "laser"}})
+    assert bad["ok"] is False
+    g = api.call(
+        "system.tool",
+        {"system": "gundam_skirmish", "tool": "guidelines", "args": {"profile": sample("lancer")}},
+    )
+    assert g["result"]["formula"] == 170 and len(g["result"]["ranged"]) == 16

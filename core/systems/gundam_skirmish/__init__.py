@@ -33,6 +33,7 @@ from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SH
 from core.systems.gundam_skirmish.options import GsOptions, GsState
 from core.systems.gundam_skirmish.play import ACTIONS, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
+from core.systems.gundam_skirmish.tools import TOOLS
 from core.systems.gundam_skirmish.units import (
     Unit,
     armour_of,
@@ -311,4 +312,5 @@ SYSTEM = GundamSkirmish(
     actions=ACTIONS,
     options=GsOptions,
     state_model=GsState,
+    tools=TOOLS,
 )

@@ -331,18 +331,27 @@ class ShootInput(BaseModel):
         default="",
         max_length=60,
         description="Weapon name; empty: the equipped carried weapon, else the first mounted one.",
+        json_schema_extra={"flow": "common"},
     )
     cover: Cover = Field(
-        default="in_cover", description="How much of the target the shooter sees (L676-L703; A2)."
+        default="in_cover",
+        description="How much of the target the shooter sees (L676-L703; A2).",
+        json_schema_extra={"flow": "choice"},
     )
     range: Range = Field(
         default="in_band",
         description="Inside the range band; beyond it (up to double the top); or closer than its lower "
         "end (A23).",
     )
-    higher: bool = Field(default=False, description="The shooter stands higher than the target (L745).")
+    higher: bool = Field(
+        default=False,
+        description="The shooter stands higher than the target (L745).",
+        json_schema_extra={"flow": "common"},
+    )
     target_sees_shooter: bool = Field(
-        default=True, description="The target has the shooter in sight (else Flanking; and no Shield Bonus)."
+        default=True,
+        description="The target has the shooter in sight (else Flanking; and no Shield Bonus).",
+        json_schema_extra={"flow": "common"},
     )
     volley: bool = Field(default=False, description="A Volley at a target out of sight (<V>, L1606-L1619).")
     massed_fire: int = Field(
@@ -2068,7 +2077,16 @@ def status_lines(game: Game) -> list[CardLine]:
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "shoot": ActionSpec("shoot", "Shoot", ShootInput, shoot, shoot_odds, help="Fast (L595-L801)."),
+    "shoot": ActionSpec(
+        "shoot",
+        "Shoot",
+        ShootInput,
+        shoot,
+        shoot_odds,
+        help="Fast (L595-L801).",
+        headline=("damage", "destroyed"),
+        primary=True,
+    ),
     "aimed_shot": ActionSpec(
         "aimed_shot", "Aimed Shot", AimedInput, aimed, aimed_odds, help="Slow (L875-L899)."
     ),
@@ -2079,9 +2097,16 @@ ACTIONS: dict[str, ActionSpec] = {
         close_combat,
         close_odds,
         help="When units meet (L945-L1070).",
+        headline=("damage", "destroyed", "advantage"),
+        primary=True,
     ),
     "move": ActionSpec(
-        "move", "Move or Boost", MoveInput, move, help="Fast Move or Slow Boost (L452-L550, L902)."
+        "move",
+        "Move or Boost",
+        MoveInput,
+        move,
+        help="Fast Move or Slow Boost (L452-L550, L902).",
+        primary=True,
     ),
     "reload": ActionSpec(
         "reload", "Reload", WeaponInput, reload, help="Quick (Fast) or Slow (L415-L422, L925)."
