@@ -21,7 +21,7 @@ def new_army(page: Page, server: Server, name: str, sample: str) -> None:
     expect(page.locator("#squad-name")).to_be_visible()
     page.fill("#squad-name", name)
     page.locator("#squad-name").dispatch_event("change")
-    page.select_option("#catalogue-pick", sample)
+    page.locator(f'#catalogue [data-add="{sample}"]').click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
     expect(page.locator("#squad-total")).to_contain_text("legal")
 
@@ -67,9 +67,9 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     apply_result(page)
     expect(page.locator("#game-status")).to_contain_text("Deathmatch")
 
-    page.select_option("#action-pick", "shoot")
-    page.select_option("#pick-attacker", "0/u1")
-    page.select_option("#pick-target", "1/u1")
+    page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
+    page.locator('#targets [data-target="1/u1"]').click()
+    page.locator("#more-mods summary").click()
     page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
     page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
