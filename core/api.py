@@ -630,6 +630,17 @@ def store_load(args: StoreArgs) -> storage.Loaded:
     return storage.load(args.data)
 
 
+class StoreCheckArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    records: list[storage.Record]
+
+
+def store_check(args: StoreCheckArgs) -> storage.Checked:
+    """Saved records read back: each validated and migrated; unreadable ones set aside."""
+    return storage.check(args.records)
+
+
 # --- a system's own tools ---------------------------------------------------------------
 
 
@@ -696,6 +707,7 @@ OPERATIONS: dict[str, Operation] = {
     "game.redo": Operation(GameArgs, game_redo, Game, "Redo the next undone step."),
     "game.round": Operation(GameArgs, game_round, Game, "Start the next round."),
     "store.load": Operation(StoreArgs, store_load, storage.Loaded, "Migrate saved data forward."),
+    "store.check": Operation(StoreCheckArgs, store_check, storage.Checked, "Check saved records."),
     "system.tool": Operation(ToolArgs, system_tool, ToolAnswer, "Run one of a system's own tools."),
 }
 

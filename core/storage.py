@@ -1,7 +1,9 @@
-"""Saved data: one versioned store of squads, own units and games, migrated forward.
+"""Saved data: versioned squads, own units and games, migrated forward.
 
-The browser keeps the store as JSON in localStorage and hands it to
-:func:`load` at every start.  Loading never loses anything:
+The browser keeps each squad, own unit and game as its own record in IndexedDB
+(web/store.js) and hands them to :func:`check` at every start; the store of the
+first release (one JSON text in localStorage) goes once through :func:`load`.
+Neither ever loses anything:
 
 * a store from an older version is migrated step by step (:data:`MIGRATIONS`);
 * a store from a newer version is left untouched and reported read-only, so
@@ -54,6 +56,7 @@ class SetAside(BaseModel):
     kind: str
     reason: str
     raw: Any
+    id: str | None = None
 
 
 class Loaded(BaseModel):
@@ -146,3 +149,56 @@ def load(data: Any) -> Loaded:
             f"{len(set_aside)} saved item(s) could not be read and were set aside (nothing was deleted)."
         )
     return Loaded(store=store, set_aside=set_aside, notes=notes)
+
+
+# --- one record at a time (IndexedDB) --------------------------------------------------------
+
+Kind = Literal["squads", "units", "games"]
+
+
+class Record(BaseModel):
+    """One saved squad, own unit or game, with the format it was written in."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Kind
+    id: str
+    format: int = Field(description="STORE_SCHEMA of the app that wrote it.")
+    data: Any
+
+
+class Checked(BaseModel):
+    """Records read back: the good ones (brought up to date), the unreadable, the newer."""
+
+    kept: list[Record] = Field(default_factory=list)
+    set_aside: list[SetAside] = Field(default_factory=list)
+    newer: list[str] = Field(default_factory=list, description="'kind/id' of records of a newer format.")
+
+
+def check(records: list[Record]) -> Checked:
+    """Validate and migrate each record on its own, as :func:`load` does for a whole store.
+
+    A record of a newer format is neither changed nor set aside: it stays where it is and
+    is listed in ``newer`` (the app shows it read-only).  An unreadable one is set aside
+    with its reason and id; the others come back in the current format.
+
+    >>> bad = Record(kind="squads", id="s1", format=STORE_SCHEMA, data={"id": "s1"})
+    >>> future = Record(kind="games", id="g9", format=STORE_SCHEMA + 1, data={})
+    >>> out = check([bad, future])
+    >>> out.kept, out.set_aside[0].id, out.newer
+    ([], 's1', ['games/g9'])
+    """
+    out = Checked()
+    for rec in records:
+        if rec.format > STORE_SCHEMA:
+            out.newer.append(f"{rec.kind}/{rec.id}")
+            continue
+        loaded = load({"schema_version": rec.format, rec.kind: [rec.data]})
+        items = getattr(loaded.store, rec.kind)
+        if items and items[0].id == rec.id:
+            data = items[0].model_dump(mode="json")
+            out.kept.append(Record(kind=rec.kind, id=rec.id, format=STORE_SCHEMA, data=data))
+            continue
+        reason = loaded.set_aside[0].reason if loaded.set_aside else "its id does not match its record"
+        out.set_aside.append(SetAside(kind=rec.kind, reason=reason, raw=rec.data, id=rec.id))
+    return out

@@ -13,6 +13,7 @@ import pytest
 from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from qr_scan import decode_png, qr_shot
+from test_e2e_storage import READ_DB
 
 from core import api
 
@@ -132,10 +133,10 @@ def test_a_damaged_link_explains_and_changes_nothing(
         "future": "CQ" + token[2:],
         "garbage": "<script>alert(1)</script>",
     }[damage]
-    saved = page.evaluate("localStorage.getItem('tc.store')")
+    saved = page.evaluate(READ_DB)
     page.goto(server.url + "#/open/" + bad)
     expect(page.locator("#open-error")).to_be_visible(timeout=BOOT_MS)
-    assert page.evaluate("localStorage.getItem('tc.store')") == saved
+    assert page.evaluate(READ_DB) == saved
 
 
 def test_own_unit_entered_in_the_system_format(phone: BrowserContext, server: Server) -> None:
@@ -165,7 +166,7 @@ def test_a_hand_edited_save_keeps_what_it_can_and_sets_the_rest_aside(
     expect(page.locator(".squad-link")).to_have_count(1, timeout=BOOT_MS)
     expect(page.locator(".squad-link")).to_have_text("Kept squad")
     expect(page.locator("#notice")).to_contain_text("set aside")
-    aside = page.evaluate("JSON.parse(localStorage.getItem('tc.store.aside'))")
+    aside = page.evaluate(READ_DB)["aside"]
     assert aside[0]["raw"] == broken
 
 

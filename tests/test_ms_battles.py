@@ -701,18 +701,50 @@ def test_destroyed_on_reaching_the_zone_armour() -> None:
 
 
 def test_a_destroyed_suits_cards_leave_play() -> None:
-    """L97 and [Q-14]: it cannot be targeted, its cards never resolve and cannot block, it draws no more."""
-    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    """L97 and [Q-14]: it cannot be targeted, its cards never resolve and cannot block, it draws no more.
+
+    Three players, so the game goes on once P1's only suit is destroyed (with two it would end, L9).
+    """
+    g = planned(game(DECK_A, DECK_B, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"], 2: ["RM-1", "BO-1"]})
     g = hurt(g, 1, high=3)
     g = act(g, "resolve_card", unit="0/u", card="GN-2")
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", blockers=[])
     assert g.sides[1].units[0].state.destroyed
     assert ids(g, 1, "planned") == [] and sorted(ids(g, 1, "discard")) == ["BO-1", "RM-1"]
+    # P1's initiative-7 card is gone: P2's is the one that resolves next
+    with pytest.raises(
+        ValueError, match=r"at initiative 7 P2 picks next, from Oruun / Hollis Brack: BO-1 \(L77\)"
+    ):
+        act(g, "resolve_card", unit="1/u", card="RM-1")
+    g = act(g, "resolve_card", unit="2/u", card="BO-1")
+    g = act(g, "resolve_card", unit="2/u", card="RM-1")
     with pytest.raises(ValueError, match="no card is waiting to resolve"):
         act(g, "resolve_card", unit="1/u", card="RM-1")
     g = act(g, "cleanup")
-    with pytest.raises(ValueError, match="destroyed"):
+    with pytest.raises(ValueError, match=r"is destroyed and plays no more cards \(L97\)"):
         act(g, "draw", unit="1/u")
+
+
+def test_the_game_ends_when_one_side_is_left() -> None:
+    """L9, L97: with two players, destroying the other side's last suit ends the game; nothing plays on."""
+    g = planned(game(DECK_A, DECK_B), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]})
+    g = hurt(g, 1, high=3)
+    g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", blockers=[])
+    assert last(g).endswith(
+        "Oruun / Hollis Brack takes 1 high (4 now); Oruun / Hollis Brack is destroyed (L97)"
+    )
+    result = [(line.label, line.value) for line in SYSTEM.status(g) if line.label == "Result"]
+    assert result == [("Result", "P0 wins: every other side's suits are destroyed (L9, L97)")]
+    over = (
+        "the game is over: P0 wins: every other side's suits are destroyed \\(L9, L97\\). Undo the last step"
+    )
+    with pytest.raises(ValueError, match=over):
+        act(g, "resolve_card", unit="1/u", card="RM-1")
+    g = act(g, "cleanup")  # the last turn may still be cleaned up; nothing is drawn after it
+    assert last(g) == "priority marker passes to P1; turn 1 ends" and g.round == 2
+    with pytest.raises(ValueError, match=over):
+        act(g, "draw", unit="0/u")
 
 
 # --- effects (L81-L83, [Q-21]) -------------------------------------------------------------------------
@@ -1083,13 +1115,15 @@ def test_damage_notes_the_penalty_once_and_destruction() -> None:
 
 
 def test_attack_entries_out_of_range_must_exist_and_the_target_must_stand() -> None:
-    g = planned(game(DECK_B, DECK_A), {0: ["HC-1", "GN-1"], 1: ["GN-2", "TR-2"]})
+    """Three players: with two, P1's only suit destroyed would end the game (L9) before any target check."""
+    g = planned(game(DECK_B, DECK_A, DECK_A), {0: ["HC-1", "GN-1"], 1: ["GN-2", "TR-2"], 2: ["GN-2", "TR-2"]})
     g = act(g, "resolve_card", unit="1/u", card="GN-2")
+    g = act(g, "resolve_card", unit="2/u", card="GN-2")
     with pytest.raises(ValueError, match="Snap Shot has no attack entry 1"):
         act(g, "resolve_card", unit="0/u", card="HC-1", target="1/u", out_of_range=[1])
     down = g.model_copy(deep=True)
     down.sides[1].units[0].state.destroyed = True
-    with pytest.raises(ValueError, match="is destroyed and off the table"):
+    with pytest.raises(ValueError, match=r"^Vessik / Tamsin Reyl is destroyed and off the table \(L97\)$"):
         act(down, "resolve_card", unit="0/u", card="HC-1", target="1/u")
 
 
@@ -1103,8 +1137,10 @@ def test_cleanup_notes_single_use_cards_and_the_marker() -> None:
     """L105: single-use cards are set aside, and the log says where the priority marker went."""
     g = planned(game(DECK_A, DECK_B), {0: ["BO-4", "GN-2"], 1: ["HC-1", "BO-1"]})
     g = act(g, "cleanup", force=True)
-    assert "sets aside Smoke Canister" in last(g)
-    assert last(g).endswith("priority marker passes to P1")
+    assert (
+        last(g) == "Vessik / Tamsin Reyl sets aside Smoke Canister; priority marker passes to P1; turn 1 ends"
+    )
+    assert g.round == 2
 
 
 def test_setup_refuses_a_side_that_is_not_there() -> None:
@@ -1186,7 +1222,11 @@ def test_the_screen_shows_hands_face_down_then_face_up_cards_and_which_resolves_
         "fixed": {"unit": "1/u"},
         "mode": "prefill",
     }
-    assert reply["items"][0]["detail"] == "initiative 6; move +1; attack 1x mid melee; blocks mid"
+    # face up, a card reads as it plays now: base movement 3 + 1 (L87), melee reach 1 step ([Q-10])
+    assert (
+        reply["items"][0]["detail"]
+        == "initiative 6; moves up to 4 steps; attack 1x mid melee 1 step; blocks mid"
+    )
     g = act(g, "resolve_card", unit="0/u", card="GN-2")
     shown = views(g)
     assert shown["0/u"][:2] == [("Face up", ["SB-3"], False), ("Resolved", ["GN-2"], False)]
@@ -1269,10 +1309,16 @@ def test_draw_odds_with_the_marker_part_way_down() -> None:
     g = with_play(g, 0, deck=[*top, MARKER, *(i for i in range(len(cards)) if i not in top)], shuffled=True)
     spec = SYSTEM.actions["draw"]
     assert spec.odds is not None
-    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"))
+    # the owner knows the order: the two above the marker are sure, three come from the 18 below
+    sure = spec.odds(g, spec.input(unit="0/u", watch_card="GN-1", watch_zone="high"), 0)
     assert sure.facts["draws GN-1"] == 1.0
-    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"))
+    below = spec.odds(g, spec.input(unit="0/u", watch_card="BO-2", watch_zone="high"), 0)
     assert below.facts["draws BO-2"] == pytest.approx(3 / 18)
+    # the table phone and the other side never saw the order: any card is 5 of the 20 (L71)
+    for viewer in (None, 1):
+        for cid in ("GN-1", "BO-2"):
+            public = spec.odds(g, spec.input(unit="0/u", watch_card=cid, watch_zone="high"), viewer)
+            assert public.facts[f"draws {cid}"] == pytest.approx(5 / 20)
 
 
 def test_an_unknown_suit_is_refused() -> None:

@@ -174,7 +174,11 @@ def steps(data: st.DataObject, game: Game) -> list[Game]:
     system = implementation(game.system)
     kind = data.draw(st.sampled_from(["action", "action", "adjust", "round"]))
     if kind == "round":
-        return [next_round(game)]
+        try:
+            return [next_round(game)]
+        except ValueError:  # Mobile Suit Battles: the turn ends at cleanup (L67), next round refuses
+            event("round refused")
+            return []
     if kind == "adjust":
         return [adjust(game, draw_changes(data, game))]
     if game.system == "ms_battles" and data.draw(st.booleans()):
@@ -293,8 +297,15 @@ def test_a_new_step_after_undo_drops_only_the_undone_steps(system: str, data: st
     kept = game.log[: game.cursor - back]
     for _ in range(back):
         game = undo(game)
-    game = next_round(game)
-    assert game.log[:-1] == kept and game.log[-1].kind == "round"
+    if system == "ms_battles":
+        # the turn ends at cleanup (L67, L103-L105): Next round refuses and the undone steps stay
+        with pytest.raises(ValueError, match="Cleanup"):
+            next_round(game)
+        game = adjust(game, [Change(path=["round"], value=game.round + 1)])
+        assert game.log[:-1] == kept and game.log[-1].kind == "adjust"
+    else:
+        game = next_round(game)
+        assert game.log[:-1] == kept and game.log[-1].kind == "round"
     assert game.cursor == len(game.log) == len(kept) + 1
     with pytest.raises(ValueError, match="nothing to redo"):
         redo(game)

@@ -3,6 +3,7 @@ import { Engine } from "./engine-client.js";
 import { DiceView } from "./dice-view.js";
 import { GamesView } from "./game-view.js";
 import { openShared } from "./open-view.js";
+import { recoverView } from "./recover-view.js";
 import { SquadsView } from "./squads-view.js";
 import { Store } from "./store.js";
 import { Systems } from "./systems.js";
@@ -99,7 +100,27 @@ const ROUTES = {
   games: (sub, id) => games.list(sub === "new" ? id : null),
   game: (id) => games.show(id),
   open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
+  recover: () => recoverView(views.app, store),
 };
+
+// Saved data: another tab or window changed a record, or something was set aside. The screen
+// showing it is drawn again from the store (a game screen, the lists, the recover screen).
+const SHOWS = { squads: ["squads", "squad", "unit", "roster", "games"], units: ["squads", "unit"], games: ["games", "game"] };
+store.addEventListener("change", ({ detail }) => {
+  hintRecover();
+  const name = location.hash.replace(/^#\/?/, "").split("/")[0];
+  const id = location.hash.split("/")[2];
+  if (name === "recover" || (SHOWS[detail.kind]?.includes(name) && (!id || !detail.id || name.endsWith("s") || safeDecode(id) === detail.id))) route();
+});
+function hintRecover() {
+  const waiting = store.aside.length + store.newer.size;
+  document.getElementById("open-recover").classList.toggle("attention", waiting > 0);
+  document.getElementById("recover-hint").textContent = waiting
+    ? `${waiting} saved item(s) could not be used as they are: look at them, export or delete them.`
+    : "Export everything, and see anything that could not be read.";
+}
+store.opened.then(hintRecover);
+store.ready.then(hintRecover);
 
 function safeDecode(part) {
   try { return decodeURIComponent(part); } catch { return part; }
@@ -110,11 +131,17 @@ function route() {
   const shown = name === "dice" ? "dice" : ROUTES[name] ? "app" : "home";
   for (const [key, el] of Object.entries(views)) el.hidden = key !== shown;
   document.body.dataset.view = name || "home";
+  store.showFailure(); // saving stopped: over every screen but the recover screen
   if (shown === "dice") dice.show();
   else if (shown === "app") ROUTES[name](...args.map(safeDecode));
 }
 
 window.addEventListener("hashchange", route);
 route();
-if (navigator.storage?.persist) navigator.storage.persist().catch(() => {});
-serviceWorker().finally(() => { engine.start(); watchBoot(); });
+// Ask the browser not to clear saved data when space runs low (granted to installed apps).
+if (navigator.storage?.persist) navigator.storage.persist().then((granted) => { store.persisted = granted; }, () => {});
+// A second visit (the service worker already controls the page) starts the engine at once:
+// the runtime comes from the cache either way, so there is nothing to wait for.
+const startEngine = () => { if (!engine.worker) { engine.start(); watchBoot(); } };
+if (navigator.serviceWorker?.controller) startEngine();
+serviceWorker().finally(startEngine);

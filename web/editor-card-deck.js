@@ -339,8 +339,9 @@ export async function openEditor(root, { engine, store, squad, key, info, asData
     const profile = reply.result.profile;
     if (entry) entry.profile = profile;
     else squad.units.push({ key: nextKey(squad), profile, origin: "own" });
-    if (alsoLibrary) store.putUnit({ id: newId("u"), system: squad.system, profile });
-    store.putSquad(squad);
+    // Leave only once it is saved (durably); a refused save keeps the player here with a message.
+    if (alsoLibrary && !(await store.putUnit({ id: newId("u"), system: squad.system, profile }))) return;
+    if (!(await store.putSquad(squad))) return;
     location.hash = `#/squad/${squad.id}`;
   };
 

@@ -63,7 +63,7 @@ export class GamesView {
       const title = chosen.map((c) => c.squad.name).join(" vs ");
       const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
       if (!reply.ok) { notify(reply.error.message); return; }
-      await this.store.putGame(reply.result);
+      if (!(await this.store.putGame(reply.result))) return;
       location.hash = hashFor("game", reply.result.id);
       if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
     }, { class: "primary", id: "start-game" });
@@ -111,13 +111,12 @@ export class GamesView {
     return true;
   }
 
-  // The game after a change: saved (durably, before anything says "applied"), then drawn
-  // with the cards it changed marked and a short line saying what happened.
   async commit(game, { toast = null, undoable = false } = {}) {
     const before = this.game;
     this.asked = null;
+    // Shown only once it is durable; if it was refused, the screen shows what is saved.
+    if (!(await this.store.putGame(game))) { if (this.store.game(game.id)) this.show(game.id); return; }
     this.game = game;
-    await this.store.putGame(game);
     this.peek = null; // private holdings hide again after every change
     this.changed = changedUnits(before, game);
     const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);

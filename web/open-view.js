@@ -29,11 +29,11 @@ export async function openShared(root, engine, store, systems, token) {
     const game = shared.game;
     const names = game.sides.flatMap((s, i) => (i ? [" vs ", bdi(s.name)] : [bdi(s.name)]));
     root.append(el("p", {}, `A game of ${systems.name(game.system)}: `, ...names, `, round ${game.round}.`),
-      el("div", { class: "actions" }, button("Open this game", () => {
+      el("div", { class: "actions" }, button("Open this game", async () => {
         // A new id if this phone has the game already, or if the link's id is not one the app makes.
         const fresh = store.game(game.id) || !SAFE_ID.test(game.id);
         const copy = { ...game, id: fresh ? newId("g") : game.id };
-        store.putGame(copy);
+        if (!(await store.putGame(copy))) return;
         location.hash = hashFor("game", copy.id);
       }, { class: "primary", id: "open-game" })));
     return;
@@ -127,7 +127,7 @@ async function applyAnswer(root, engine, store, answer) {
     const reply = await engine.call("remote.apply", { game: current, answer, seed: newSeed() });
     clear(ask);
     if (!reply.ok) { fail(reply.error.message); return; }
-    store.putGame(reply.result);
+    if (!(await store.putGame(reply.result))) return;
     location.hash = hashFor("game", game.id);
     notify(`${side} has chosen; the cards stay face down.`);
   };

@@ -61,8 +61,7 @@ export class SquadsView {
       notify(`That file is not a squad: ${reply.error.message}. Nothing was imported.`);
       return;
     }
-    this.store.putSquad({ ...squad, id: newId("s") });
-    this.list();
+    if (await this.store.putSquad({ ...squad, id: newId("s") })) this.list();
   }
 
   // #/squad/<id>
@@ -84,7 +83,11 @@ export class SquadsView {
     const persist = async () => {
       squad.name = name.value.trim() || "Unnamed squad";
       squad.limit = limit.value ? Number(limit.value) : null;
-      await this.store.putSquad(squad);
+      // Shown once saved; if refused (read-only, changed elsewhere) the screen shows what is saved.
+      if (!(await this.store.putSquad(squad))) {
+        const saved = this.store.squad(squad.id);
+        if (saved) { Object.assign(squad, saved); name.value = saved.name; limit.value = saved.limit ?? ""; }
+      }
       await refresh();
     };
     name.addEventListener("change", persist);
@@ -167,7 +170,7 @@ export class SquadsView {
         el("a", { href: `#/roster/${squad.id}`, class: "button" }, "Roster"),
         button("Export JSON", () => download(`${squad.name}.json`, squad), { id: "export-json" })),
       el("div", { class: "actions" },
-        button("Duplicate", () => { const copy = { ...structuredClone(squad), id: newId("s"), name: `${squad.name} (copy)` }; this.store.putSquad(copy); location.hash = `#/squad/${copy.id}`; }),
+        button("Duplicate", async () => { const copy = { ...structuredClone(squad), id: newId("s"), name: `${squad.name} (copy)` }; if (await this.store.putSquad(copy)) location.hash = `#/squad/${copy.id}`; }),
         button("Delete", () => { if (confirm(`Delete ${squad.name}?`)) { this.store.removeSquad(squad.id); location.hash = "#/squads"; } }, { class: "danger" })),
       share,
     );
@@ -234,8 +237,8 @@ export class SquadsView {
       if (!r?.valid) { notify("Fix the marked fields first: the unit was not saved."); return; }
       if (entry) entry.profile = r.profile;
       else squad.units.push({ key: nextKey(squad), profile: r.profile, origin: "own" });
-      if (alsoLibrary) this.store.putUnit({ id: newId("u"), system: squad.system, profile: r.profile });
-      this.store.putSquad(squad);
+      if (alsoLibrary && !(await this.store.putUnit({ id: newId("u"), system: squad.system, profile: r.profile }))) return;
+      if (!(await this.store.putSquad(squad))) return;
       location.hash = `#/squad/${squad.id}`;
     };
     this.root.append(el("h1", {}, entry ? "Edit unit" : "Define a unit"), form.element, status,

@@ -1,80 +1,516 @@
-// The saved store (squads, own units, games) in localStorage, written after every
-// change so a killed page loses nothing. The engine validates and migrates it at
-// start (store.load); anything it cannot read is kept aside, never deleted.
+// The saved store: each squad, own unit and game is its own record in IndexedDB, written
+// as it changes and confirmed durable (transaction complete, durability "strict") before
+// the caller is told it is saved. Every record carries a version number, checked inside the
+// write transaction, so no tab or window can overwrite newer data from another; a
+// BroadcastChannel tells the other tabs to read what changed. What cannot be read is set
+// aside (never deleted) for the recover screen (web/recover-view.js). The engine validates
+// and migrates every record at start (store.check, core/storage.py).
 import { notify } from "./dom.js";
 
-const KEY = "tc.store";
-const ASIDE_KEY = "tc.store.aside";
+const DB_NAME = "tc";
+const DB_VERSION = 1; // the object stores below; a newer app may add more
+const FORMAT = 2; // core.storage.STORE_SCHEMA: the format of the records this app writes
+const KINDS = ["squads", "units", "games"];
+const LEGACY = "tc.store"; // the first release's localStorage store (core/storage.py, schema 1)
+const WHAT = { squads: "squad", units: "own unit", games: "game", store: "whole saved store" };
 
-export class Store {
+export class Store extends EventTarget {
   constructor(engine) {
+    super();
     this.engine = engine;
-    this.raw = read(KEY);
-    // Before the engine is ready, show what was saved as it is (names only).
-    this.data = this.raw && typeof this.raw === "object" ? this.raw : {};
-    this.data.squads ??= [];
-    this.data.units ??= [];
-    this.data.games ??= [];
-    this.readonly = false;
-    this.ready = this.migrate();
+    this.data = { squads: [], units: [], games: [] };
+    this.versions = new Map(); // "kind/id" -> version of the record as last read or written
+    this.aside = []; // set-aside entries; `unsaved` ones could not be written (storage full)
+    this.newer = new Map(); // "kind/id" -> record saved by a newer version: read-only
+    this.readonly = null; // why the whole store is read-only, if it is
+    this.failed = null; // why saving failed: play stops until the player exports and reloads
+    this.unsaved = []; // changes that could not be written, kept for the export
+    this.damaged = []; // records whose compressed bytes cannot be inflated (left in place)
+    this.odd = []; // records whose data is not an item at all: the check sets them aside
+    this.formats = new Map(); // "kind/id" -> format the record was written in
+    this.queue = Promise.resolve(); // writes of this tab, one after the other
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
+    if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
+    this.opened = this.open();
+    this.ready = this.opened.then(() => this.check());
   }
 
-  async migrate() {
-    const reply = await this.engine.call("store.load", { data: this.raw });
-    if (!reply.ok) {
-      notify(`Saved data could not be checked: ${reply.error.message}`);
-      this.readonly = true;
+  // --- reading ---------------------------------------------------------------------
+
+  async open() {
+    try {
+      this.db = await openDb();
+    } catch (error) {
+      // No IndexedDB at all (a broken profile, a private mode without it): show what the
+      // first release saved, if anything, and say that nothing can be saved.
+      this.loadLegacyIntoMemory();
+      this.fail(`saved data cannot be opened (${describe(error)})`);
       return;
     }
-    const { store, set_aside: aside, notes, readonly } = reply.result;
-    this.readonly = readonly;
-    if (aside.length) {
-      const kept = read(ASIDE_KEY) ?? [];
-      localStorage.setItem(ASIDE_KEY, JSON.stringify([...kept, ...aside]));
+    this.db.onversionchange = () => {
+      this.db.close();
+      this.readonly = "A newer version of the app was opened in another tab or window: reload this one.";
+      notify(this.readonly);
+    };
+    if (this.db.version > DB_VERSION) {
+      this.readonly = "This data was saved by a newer version of the app. Update the app to change it: until then it is read-only.";
     }
-    if (notes.length) notify(notes.join(" "));
-    if (!readonly) {
-      this.data = store;
-      this.save();
-    }
-  }
-
-  save() {
-    if (this.readonly) return;
     try {
-      localStorage.setItem(KEY, JSON.stringify(this.data));
+      const all = await this.readAll();
+      if (!all.meta.get("legacy") && !this.readonly && legacyKeys().length) {
+        await this.migrateLegacy(all);
+        Object.assign(all, await this.readAll());
+      }
+      this.take(all);
     } catch (error) {
-      notify(`Could not save: ${error.message}. Export your squads to keep them.`);
+      this.loadLegacyIntoMemory();
+      this.fail(`saved data cannot be read (${describe(error)})`);
+    }
+    if (this.readonly) notify(this.readonly);
+  }
+
+  async readAll() {
+    const stores = [...KINDS, "aside", "meta"];
+    const out = { meta: new Map() };
+    await this.tx(stores, "readonly", (t) => {
+      for (const name of [...KINDS, "aside"]) {
+        const req = t.objectStore(name).getAll();
+        req.onsuccess = () => { out[name] = req.result; };
+      }
+      const meta = t.objectStore("meta").getAll();
+      meta.onsuccess = () => { for (const m of meta.result) out.meta.set(m.key, m); };
+    });
+    for (const kind of KINDS) out[kind] = await Promise.all(out[kind].map((rec) => this.unpackRecord(kind, rec)));
+    return out;
+  }
+
+  // A record as the views use it: `data` inflated from `z` if it was stored compressed. A
+  // record whose bytes are damaged stays where it is and is listed on the recover screen.
+  async unpackRecord(kind, rec) {
+    if (!rec || !rec.z) return rec;
+    try {
+      return { ...rec, data: await unpack(rec.z) };
+    } catch (error) {
+      if (!this.damaged.some((e) => e.kind === kind && e.id === rec.id)) {
+        this.damaged.push({ kind, id: rec.id, reason: `its saved bytes are damaged (${describe(error)})`, raw: rec.z, at: Date.now(), unsaved: true });
+      }
+      return { ...rec, data: null };
     }
   }
 
-  squad(id) { return this.data.squads.find((s) => s.id === id); }
-  game(id) { return this.data.games.find((g) => g.id === id); }
+  // Records in memory: the views read this.data synchronously.
+  take(all) {
+    for (const kind of KINDS) {
+      for (const rec of all[kind]) {
+        // a newer version may already have come from another tab while this one was reading
+        if ((this.versions.get(`${kind}/${rec.id}`) ?? 0) <= rec.v) this.remember(kind, rec);
+      }
+    }
+    this.aside = [...all.aside, ...this.damaged];
+    if (all.meta.get("format")?.value > FORMAT && !this.readonly) {
+      this.readonly = "This data was saved by a newer version of the app. Update the app to change it: until then it is read-only.";
+    }
+  }
 
-  putSquad(squad) { put(this.data.squads, squad); this.save(); }
-  putGame(game) { put(this.data.games, game); this.save(); }
-  putUnit(unit) { put(this.data.units, unit); this.save(); }
+  remember(kind, rec) {
+    const key = `${kind}/${rec.id}`;
+    this.versions.set(key, rec.v);
+    this.formats.set(key, rec.format);
+    if (rec.format > FORMAT) this.newer.set(key, { kind, ...rec });
+    else this.newer.delete(key);
+    if (rec.data && typeof rec.data === "object" && !Array.isArray(rec.data)) put(this.data[kind], rec.data);
+    else if (!rec.z) this.odd.push({ kind, id: String(rec.id), format: rec.format ?? FORMAT, data: rec.data ?? null });
+  }
 
-  removeSquad(id) { this.data.squads = this.data.squads.filter((s) => s.id !== id); this.save(); }
-  removeGame(id) { this.data.games = this.data.games.filter((g) => g.id !== id); this.save(); }
-  removeUnit(id) { this.data.units = this.data.units.filter((u) => u.id !== id); this.save(); }
+  forget(kind, id) {
+    this.versions.delete(`${kind}/${id}`);
+    this.newer.delete(`${kind}/${id}`);
+    this.data[kind] = this.data[kind].filter((x) => x.id !== id);
+  }
+
+  // Once the engine runs: every record validated and brought up to date; unreadable ones
+  // are moved aside (the copy and the removal in one transaction, so nothing is lost if
+  // storage is full: then they stay where they are and are only hidden from the lists).
+  async check() {
+    const records = [];
+    for (const kind of KINDS) {
+      for (const item of this.data[kind]) {
+        const key = `${kind}/${item.id}`;
+        if (!this.newer.has(key)) records.push({ kind, id: String(item.id), format: this.formats.get(key) ?? FORMAT, data: item });
+      }
+    }
+    records.push(...this.odd.splice(0));
+    if (!records.length) return;
+    const reply = await this.engine.call("store.check", { records });
+    if (!reply.ok) { notify(`Saved data could not be checked: ${reply.error.message}`); return; }
+    const { kept, set_aside: bad } = reply.result;
+    for (const rec of kept) put(this.data[rec.kind], rec.data);
+    if (!bad.length) return;
+    for (const item of bad) this.data[item.kind] = this.data[item.kind].filter((x) => String(x.id) !== item.id);
+    let failure = null;
+    const entries = bad.map((item) => ({ kind: item.kind, id: item.id, reason: item.reason, raw: item.raw, at: Date.now(), from: "check" }));
+    const saved = !this.readonly && !this.failed && await this.tx([...KINDS, "aside"], "readwrite", (t) => {
+      for (const entry of entries) {
+        t.objectStore("aside").add(entry);
+        t.objectStore(entry.kind).delete(entry.id);
+      }
+    }).then(() => true, (error) => { failure = error; return false; });
+    if (saved) this.aside = [...(await this.readAll()).aside, ...this.damaged];
+    else this.aside.push(...entries.map((e) => ({ ...e, unsaved: true })));
+    if (failure) this.fail(`what could not be read cannot be set aside (${describe(failure)})`);
+    notify(`${bad.length} saved item(s) could not be read and were set aside: nothing was deleted. See "Recover saved data".`);
+    this.dispatchEvent(new CustomEvent("change", { detail: { aside: true } }));
+  }
+
+  // The first release kept one JSON text in localStorage: every item becomes a record, the
+  // rest (unreadable text, items it had set aside) goes aside, all in one transaction.
+  // The localStorage keys are left as they were.
+  async migrateLegacy() {
+    const keys = legacyKeys();
+    const now = Date.now();
+    const records = { squads: [], units: [], games: [] };
+    const aside = [];
+    const text = localStorage.getItem(LEGACY);
+    if (text !== null) {
+      let store;
+      try { store = JSON.parse(text); } catch { store = undefined; }
+      const format = store && typeof store === "object" && !Array.isArray(store) ? store.schema_version ?? 0 : null;
+      if (format === null || !Number.isInteger(format) || format < 0) {
+        aside.push({ kind: "store", reason: "the saved text is not readable (cut short or edited?)", raw: text, at: now, from: LEGACY });
+      } else {
+        for (const kind of KINDS) {
+          const items = store[kind] ?? [];
+          if (!Array.isArray(items)) { aside.push({ kind, reason: "not a list", raw: items, at: now, from: LEGACY }); continue; }
+          const seen = new Set();
+          for (const item of items) {
+            const id = item && typeof item === "object" ? item.id : undefined;
+            if (typeof id !== "string" || !id || seen.has(id)) {
+              aside.push({ kind, reason: seen.has(id) ? "a second item with the same id" : "it has no id", raw: item, at: now, from: LEGACY });
+              continue;
+            }
+            seen.add(id);
+            records[kind].push({ id, v: 1, format, data: item });
+          }
+        }
+      }
+    }
+    for (const key of keys) {
+      if (key.startsWith(`${LEGACY}.unreadable.`)) {
+        aside.push({ kind: "store", reason: "the saved text was not readable (cut short or edited?)", raw: localStorage.getItem(key), at: Number(key.split(".").pop()) || now, from: key });
+      }
+    }
+    let kept = [];
+    try { kept = JSON.parse(localStorage.getItem(`${LEGACY}.aside`) ?? "[]"); } catch {
+      kept = [{ kind: "store", reason: "the list of set-aside items is not readable", raw: localStorage.getItem(`${LEGACY}.aside`) }];
+    }
+    for (const item of Array.isArray(kept) ? kept : [kept]) {
+      // {"schema_version": -1} (with empty lists) is only the mark the first release left for
+      // unreadable text, which is kept whole under its own key (above).
+      if (isMark(item?.raw)) continue;
+      aside.push({ kind: item?.kind ?? "store", reason: item?.reason ?? "set aside", raw: item?.raw ?? item, at: now, from: `${LEGACY}.aside` });
+    }
+    await this.tx([...KINDS, "aside", "meta"], "readwrite", (t) => {
+      for (const kind of KINDS) for (const rec of records[kind]) t.objectStore(kind).put(rec);
+      for (const entry of aside) t.objectStore("aside").add(entry);
+      t.objectStore("meta").put({ key: "legacy", at: now, keys });
+      t.objectStore("meta").put({ key: "format", value: FORMAT });
+    });
+  }
+
+  // Without IndexedDB, the first release's data is still shown (and can be exported).
+  loadLegacyIntoMemory() {
+    try {
+      const store = JSON.parse(localStorage.getItem(LEGACY) ?? "{}");
+      for (const kind of KINDS) if (Array.isArray(store?.[kind])) this.data[kind] = store[kind].filter((x) => x && typeof x === "object");
+    } catch { /* the text stays in localStorage, untouched */ }
+  }
+
+  // Another tab saved a record: read it and show it here.
+  async receive(message) {
+    const { kind, id, v } = message ?? {};
+    if (!KINDS.includes(kind)) return;
+    await this.opened; // a message that comes while this tab is still reading waits for it
+    if (!this.db) return;
+    if ((this.versions.get(`${kind}/${id}`) ?? 0) >= v && !message.aside) return;
+    try {
+      await this.queue; // our own writes first
+      if (message.aside) {
+        this.aside = [...(await this.readAll()).aside, ...this.damaged];
+      } else {
+        const rec = await this.get(kind, id);
+        if (rec) this.remember(kind, rec);
+        else this.forget(kind, id);
+      }
+    } catch { return; }
+    this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
+  }
+
+  async get(kind, id) {
+    let rec;
+    await this.tx([kind], "readonly", (t) => {
+      const req = t.objectStore(kind).get(id);
+      req.onsuccess = () => { rec = req.result; };
+    });
+    return this.unpackRecord(kind, rec);
+  }
+
+  // Copies: a screen edits its copy and saves it; until then (or if it is refused) the
+  // store keeps what is saved.
+  squad(id) { return copy(this.data.squads.find((s) => s.id === id)); }
+  game(id) { return copy(this.data.games.find((g) => g.id === id)); }
+
+  // --- writing ------------------------------------------------------------------------
+
+  // Each resolves to true once the change is durable, or false (with a message shown) if it
+  // was refused (read-only, changed elsewhere) or could not be written (play then stops).
+  putSquad(squad) { return this.write("squads", squad.id, squad); }
+  putGame(game) { return this.write("games", game.id, game); }
+  putUnit(unit) { return this.write("units", unit.id, unit); }
+  removeSquad(id) { return this.write("squads", id, null); }
+  removeGame(id) { return this.write("games", id, null); }
+  removeUnit(id) { return this.write("units", id, null); }
+
+  write(kind, id, item) {
+    const key = `${kind}/${id}`;
+    const refused = this.refusal(key);
+    if (refused) { notify(refused); return Promise.resolve(false); }
+    // The screen may read it back at once (e.g. the route to a new squad); undone if refused.
+    const text = item === null ? null : JSON.stringify(item);
+    const data = text === null ? null : JSON.parse(text);
+    if (data === null) this.data[kind] = this.data[kind].filter((x) => x.id !== id);
+    else put(this.data[kind], data);
+    const run = () => this.commit(kind, id, data, text);
+    const done = this.queue.then(run, run);
+    this.queue = done.catch(() => {});
+    return done;
+  }
+
+  refusal(key) {
+    if (this.failed) { this.showFailure(); return `Saving is stopped: ${this.failed}. Export your data, then reload.`; }
+    if (this.readonly) return `${this.readonly} Nothing was changed.`;
+    if (this.newer.has(key)) return "This item was saved by a newer version of the app: update the app to change it. Nothing was changed.";
+    return null;
+  }
+
+  async commit(kind, id, data, text) {
+    await this.opened; // versions known before anything is written
+    if (this.failed || this.readonly) { notify(this.refusal(`${kind}/${id}`)); return false; }
+    const key = `${kind}/${id}`;
+    const base = this.versions.get(key) ?? 0;
+    let conflict = null;
+    let v = base;
+    try {
+      const body = data === null ? null : await pack(text);
+      await this.tx([kind], "readwrite", (t) => {
+        const os = t.objectStore(kind);
+        const req = os.get(id);
+        req.onsuccess = () => {
+          const now = req.result;
+          if ((now?.v ?? 0) !== base || now?.format > FORMAT) {
+            conflict = { rec: now };
+            t.abort();
+            return;
+          }
+          v = base + 1;
+          if (data === null) os.delete(id);
+          else os.put({ id, v, format: FORMAT, ...body });
+        };
+      });
+    } catch (error) {
+      if (conflict) {
+        // Another tab or window saved it first: theirs stays, this screen shows it.
+        if (conflict.rec) this.remember(kind, await this.unpackRecord(kind, conflict.rec));
+        else this.forget(kind, id);
+        notify(`This ${WHAT[kind]} was changed in another tab or window, so your last change was not saved. The screen now shows the latest.`);
+        this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
+        return false;
+      }
+      // Kept for the export, and the screen goes back to what is really saved.
+      this.unsaved.push({ kind, id, data, reason: describe(error), at: Date.now() });
+      try {
+        const rec = await this.get(kind, id);
+        if (rec) this.remember(kind, rec);
+        else this.forget(kind, id);
+      } catch { /* reading failed too: the screen keeps what it had */ }
+      this.fail(`the last change could not be saved (${describe(error)})`);
+      this.dispatchEvent(new CustomEvent("change", { detail: { kind, id } }));
+      return false;
+    }
+    if (data === null) this.versions.delete(key);
+    else { this.versions.set(key, v); this.formats.set(key, FORMAT); }
+    this.tell({ kind, id, v: data === null ? base + 1 : v });
+    return true;
+  }
+
+  // An entry of the aside store, or a record left in place (damaged bytes, or storage full).
+  async deleteAside(entry) {
+    const inPlace = entry.n === undefined && KINDS.includes(entry.kind) && entry.id;
+    if ((entry.n !== undefined || inPlace) && this.db) {
+      const [store, key] = inPlace ? [entry.kind, entry.id] : ["aside", entry.n];
+      const ok = await this.tx([store], "readwrite", (t) => t.objectStore(store).delete(key)).then(() => true, (e) => {
+        notify(`Could not delete it: ${describe(e)}.`);
+        return false;
+      });
+      if (!ok) return false;
+      this.tell({ kind: "squads", id: null, v: 0, aside: true });
+    }
+    this.aside = this.aside.filter((x) => x !== entry);
+    this.damaged = this.damaged.filter((x) => x !== entry);
+    if (inPlace) this.versions.delete(`${entry.kind}/${entry.id}`);
+    return true;
+  }
+
+  async deleteNewer(key) {
+    const rec = this.newer.get(key);
+    if (!rec || !this.db) return false;
+    const ok = await this.tx([rec.kind], "readwrite", (t) => t.objectStore(rec.kind).delete(rec.id)).then(() => true, () => false);
+    if (ok) { this.forget(rec.kind, rec.id); this.tell({ kind: rec.kind, id: rec.id, v: rec.v + 1 }); }
+    return ok;
+  }
+
+  // The other tabs read it again (a closed channel only means they learn it at their next write).
+  tell(message) {
+    try { this.channel?.postMessage(message); } catch { /* closed */ }
+  }
+
+  // --- failure --------------------------------------------------------------------------
+
+  fail(reason) {
+    this.failed ??= reason;
+    this.showFailure();
+  }
+
+  // Over every screen but the recover screen, where the player can export and delete.
+  showFailure() {
+    const box = document.getElementById("store-failed");
+    if (!box || !this.failed) return;
+    box.hidden = location.hash.startsWith("#/recover");
+    if (box.hidden) return;
+    document.getElementById("store-failed-text").textContent =
+      `Saving stopped: ${this.failed}. Nothing more will be changed. Export everything now to keep it, then free some space or reload.`;
+    document.getElementById("store-failed-export").onclick = () => this.exportAll();
+    document.getElementById("store-failed-reload").onclick = () => location.reload();
+    document.getElementById("store-failed-export").focus();
+  }
+
+  // Everything this tab holds, saved or set aside, as one JSON file.
+  everything() {
+    return {
+      exported: new Date().toISOString(), format: FORMAT, ...this.data,
+      newer: [...this.newer.values()].map((rec) => ({ ...rec, z: plain(rec.z) })),
+      set_aside: this.aside.map(({ unsaved, ...e }) => ({ ...e, raw: plain(e.raw) })), unsaved: this.unsaved,
+    };
+  }
+
+  exportAll() { download(`table-companion-${new Date().toISOString().slice(0, 10)}.json`, this.everything()); }
+
+  // --- IndexedDB ------------------------------------------------------------------------
+
+  tx(stores, mode, work) {
+    return new Promise((resolve, reject) => {
+      let t;
+      try {
+        t = this.db.transaction(stores, mode, { durability: mode === "readwrite" ? "strict" : "default" });
+      } catch (error) { reject(error); return; }
+      t.oncomplete = () => resolve();
+      t.onerror = (event) => { event.preventDefault?.(); };
+      t.onabort = () => reject(t.error ?? new DOMException("the save was cancelled", "AbortError"));
+      try { work(t); } catch (error) { try { t.abort(); } catch { /* already over */ } reject(error); }
+    });
+  }
+}
+
+// Opened without a version, so that a database a newer app made still opens (read-only).
+// A database that lacks some of our stores (made by hand, or cut short) gets them added.
+function openDb(version = undefined) {
+  return new Promise((resolve, reject) => {
+    const req = version ? indexedDB.open(DB_NAME, version) : indexedDB.open(DB_NAME);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      for (const kind of KINDS) if (!db.objectStoreNames.contains(kind)) db.createObjectStore(kind, { keyPath: "id" });
+      if (!db.objectStoreNames.contains("aside")) db.createObjectStore("aside", { keyPath: "n", autoIncrement: true });
+      if (!db.objectStoreNames.contains("meta")) db.createObjectStore("meta", { keyPath: "key" });
+    };
+    req.onsuccess = () => {
+      const db = req.result;
+      const missing = [...KINDS, "aside", "meta"].filter((n) => !db.objectStoreNames.contains(n));
+      if (!missing.length) { resolve(db); return; }
+      db.close();
+      // A newer app's database is never changed, even to add what this one needs.
+      if (db.version > DB_VERSION) reject(new Error(`a newer version of the app keeps it in another shape (version ${db.version})`));
+      else if (version) reject(new Error(`the database lacks ${missing.join(", ")}`));
+      else openDb(db.version + 1).then(resolve, reject);
+    };
+    req.onerror = () => reject(req.error);
+    req.onblocked = () => reject(new Error("another tab holds an older version of the app open: close it"));
+  });
+}
+
+// The saved form: JSON, raw-deflated when that makes it smaller (as share links are): a long
+// game's log repeats itself, so a game of 1 MB of JSON is saved in a few kB.
+const PACK_FROM = 1024;
+
+async function pack(text) {
+  if (text.length < PACK_FROM || typeof CompressionStream !== "function") return { data: JSON.parse(text) };
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return { z: new Uint8Array(await new Response(stream).arrayBuffer()), n: text.length };
+}
+
+async function unpack(z) {
+  const stream = new Blob([z]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+function isMark(raw) {
+  return Boolean(raw) && typeof raw === "object" && raw.schema_version === -1 &&
+    Object.entries(raw).every(([k, v]) => k === "schema_version" || (Array.isArray(v) && !v.length));
+}
+
+function legacyKeys() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key === LEGACY || key.startsWith(`${LEGACY}.`)) out.push(key);
+    }
+  } catch { /* no localStorage: nothing to bring over */ }
+  return out;
+}
+
+function describe(error) {
+  if (error?.name === "QuotaExceededError") return "the storage on this device is full";
+  return error?.message || error?.name || String(error);
+}
+
+// Damaged compressed bytes, as text that survives an export (base64).
+export function plain(raw) {
+  if (!(raw instanceof Uint8Array)) return raw;
+  let text = "";
+  for (let i = 0; i < raw.length; i += 8192) text += String.fromCharCode(...raw.subarray(i, i + 8192));
+  return { base64: btoa(text) };
+}
+
+export function whatIs(kind) { return WHAT[kind] ?? kind; }
+
+export function download(name, data) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name.replace(/[^\w.-]+/g, "_");
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function copy(item) {
+  return item === undefined ? undefined : structuredClone(item);
 }
 
 function put(list, item) {
   const at = list.findIndex((x) => x.id === item.id);
   if (at >= 0) list[at] = item;
   else list.push(item);
-}
-
-function read(key) {
-  const text = localStorage.getItem(key);
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    localStorage.setItem(`${key}.unreadable.${Date.now()}`, text);
-    return { schema_version: -1 };
-  }
 }
 
 // A seed for a roll by the app: the engine rolls from it, the same again if it has to ask a pick.

@@ -387,8 +387,11 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     elif (inp.cover or hard) and (flying_t or inp.indirect_fire or "piercing" in w_ups):
         why = "flying" if flying_t else "indirect fire" if inp.indirect_fire else "Piercing"
         d_notes.append(f"cover ignored ({why})")
+    elif hard and opts.hard_cover_adds_to_cover and inp.cover:
+        d_dice += 3  # the named reading: hard cover's 2D on top of cover's 1D (L1132)
+        d_notes.extend(["cover +1", "hard cover +2"])
     elif hard:
-        d_dice += 3 if opts.hard_cover_adds_to_cover and inp.cover else 2
+        d_dice += 2
         d_notes.append("hard cover +2")
     elif inp.cover:
         d_dice += 1
