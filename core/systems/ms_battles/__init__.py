@@ -44,6 +44,7 @@ from core.systems.base import (
     UnitState,
     UnitView,
     Violation,
+    as_profile,
 )
 from core.systems.ms_battles.cards import (
     MARKER,
@@ -130,9 +131,7 @@ RESOURCES: tuple[ResourceDef, ...] = (
 
 
 def _suit(profile: BaseModel) -> MobileSuit:
-    if isinstance(profile, MobileSuit):
-        return profile
-    return MobileSuit.model_validate(profile.model_dump())
+    return as_profile(MobileSuit, profile)
 
 
 class MobileSuitBattles(RuleSystem):
