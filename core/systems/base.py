@@ -388,6 +388,17 @@ class RuleSystem(ABC):
         """Ready-made units (none by default)."""
         return []
 
+    def samples_catalogue(
+        self, samples: Mapping[str, BaseModel], note: str, ref: str = ""
+    ) -> list[CatalogueUnit]:
+        """A catalogue of units of the app's own making, for a book that prints none: each with ``note``."""
+        return [
+            CatalogueUnit(
+                id=key, name=self.unit_name(unit), profile=unit.model_dump(mode="json"), note=note, ref=ref
+            )
+            for key, unit in samples.items()
+        ]
+
     @abstractmethod
     def unit_cost(self, profile: BaseModel) -> int:
         """Points of one unit."""

@@ -148,12 +148,7 @@ class GundamSkirmish(RuleSystem):
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Units of the app's own making, built from the book's guideline tables (the book has no roster)."""
-        return [
-            CatalogueUnit(
-                id=key, name=u.name, profile=u.model_dump(mode="json"), note=SAMPLE_NOTE, ref="L2425-L2765"
-            )
-            for key, u in SAMPLES.items()
-        ]
+        return self.samples_catalogue(SAMPLES, SAMPLE_NOTE, "L2425-L2765")
 
     def unit_cost(self, profile: BaseModel) -> int:
         return unit_cost(_unit(profile))

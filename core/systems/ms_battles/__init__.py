@@ -139,10 +139,7 @@ class MobileSuitBattles(RuleSystem):
 
     def catalogue(self) -> list[CatalogueUnit]:
         """The app's own sample decks (the book prints none, L9)."""
-        return [
-            CatalogueUnit(id=key, name=suit.name, profile=suit.model_dump(mode="json"), note=LABEL, ref="")
-            for key, suit in SAMPLE_SUITS.items()
-        ]
+        return self.samples_catalogue(SAMPLE_SUITS, LABEL)
 
     def unit_cost(self, profile: BaseModel) -> int:
         """The book has no points: every side brings the same number of suits (L9)."""
