@@ -320,7 +320,7 @@ def ask_shield_break(field: str, question: str) -> NoReturn:
     )
 
 
-def break_shield(ch: Changes, s: int, u: int) -> None:
+def mark_shield_broken(ch: Changes, s: int, u: int) -> None:
     """A broken shield is gone for the rest of the battle (L1126)."""
     ch.condition(s, u, "shield_broken", True)
     ch.counter(s, u, "shield", 0)
@@ -630,7 +630,7 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
                     f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
                 )
             else:
-                break_shield(ch, ts, tu)
+                mark_shield_broken(ch, ts, tu)
                 texts.append(
                     f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)"
                 )
@@ -776,7 +776,7 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
         if inp.shield_break == "ask":
             ask_shield_break("shield_break", f"Break {t.name}'s shield to cancel the result?")
         if inp.shield_break == "yes":
-            break_shield(ch, ts, tu)
+            mark_shield_broken(ch, ts, tu)
             texts.append("Shield Break cancels it")
             return ActionResult(changes=ch.list, text="; ".join(texts), detail={"faces": faces})
     i = CATEGORIES.index(inp.result)
@@ -1188,7 +1188,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
             if answer == "yes":
                 damage, rolls_chart = shield_break(damage), 0
                 dealt[step] = damage
-                break_shield(ch, ds, du)
+                mark_shield_broken(ch, ds, du)
                 text += f"; Shield Break: {damage} damage"
         texts.append(text)
         if st.unarmed:
