@@ -457,57 +457,49 @@ def test_advantage_examples() -> None:
     assert advantage_p(d6.repeat(2).map(lambda v: v + 2), d6.map(lambda v: v + 3)) == Fraction(32, 39)
 
 
+def strike(**given: Any) -> Striker:
+    """A striker with no re-rolls, no Beam Flayer, no shield and a weapon in hand, unless ``given`` says."""
+    base: dict[str, Any] = {
+        "rerolls": 0,
+        "flayer": False,
+        "shield_dice": 0,
+        "shield_success": 0,
+        "shield_rerolls": 0,
+        "unarmed": False,
+    }
+    return Striker(**(base | given))
+
+
+def brute_strike(st: Striker) -> dict[Hashable, Fraction]:
+    """(damage, critical hits) of a strike, by brute force over the dice."""
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        damage, crits, _ = roll_strike(st, d, "x")
+        return damage, crits
+
+    return brute(run)
+
+
 @pytest.mark.parametrize(
     "st",
     [
-        Striker(
+        strike(
             dice=2,
             acc=3,
             crit=4,
             dam=4,
             rerolls=1,
-            flayer=False,
             armour=3,
             shield_dice=2,
             shield_success=5,
             shield_rerolls=1,
-            unarmed=False,
         ),
-        Striker(
-            dice=2,
-            acc=4,
-            crit=6,
-            dam=3,
-            rerolls=0,
-            flayer=True,
-            armour=2,
-            shield_dice=0,
-            shield_success=0,
-            shield_rerolls=0,
-            unarmed=False,
-        ),
-        Striker(
-            dice=2,
-            acc=3,
-            crit=5,
-            dam=2,
-            rerolls=0,
-            flayer=False,
-            armour=1,
-            shield_dice=0,
-            shield_success=0,
-            shield_rerolls=0,
-            unarmed=False,
-            movable_frame=True,
-        ),
+        strike(dice=2, acc=4, crit=6, dam=3, flayer=True, armour=2),
+        strike(dice=2, acc=3, crit=5, dam=2, armour=1, movable_frame=True),
     ],
 )
 def test_strike_odds_equal_brute_force(st: Striker) -> None:
-    def run(d: TypedDice) -> tuple[int, int]:
-        damage, crits, _ = roll_strike(st, d, "x")
-        return damage, crits
-
-    assert brute(run) == as_dict(strike_dist(st))
+    assert brute_strike(st) == as_dict(strike_dist(st))
 
 
 def test_close_combat_through_the_layer() -> None:
@@ -528,26 +520,8 @@ def test_close_combat_through_the_layer() -> None:
 
 
 def test_elusive_strike_odds_equal_brute_force() -> None:
-    st = Striker(
-        dice=1,
-        acc=3,
-        crit=5,
-        dam=2,
-        rerolls=0,
-        flayer=False,
-        armour=2,
-        shield_dice=1,
-        shield_success=6,
-        shield_rerolls=0,
-        unarmed=False,
-        elusive=True,
-    )
-
-    def run(d: TypedDice) -> tuple[int, int]:
-        damage, crits, _ = roll_strike(st, d, "x")
-        return damage, crits
-
-    assert brute(run) == as_dict(strike_dist(st))
+    st = strike(dice=1, acc=3, crit=5, dam=2, armour=2, shield_dice=1, shield_success=6, elusive=True)
+    assert brute_strike(st) == as_dict(strike_dist(st))
 
 
 # --- more of the book's procedures through the game ---------------------------------------------------
@@ -631,22 +605,31 @@ def test_get_to_cover_and_concentrate_fire() -> None:
     assert g.sides[0].resources["concentrate_fire"] == 0
 
 
-def test_destruction_table_and_kill_points() -> None:
-    """L1132-L1145: at 0 Integrity the unit is removed; the pilot's Health and Mind follow the roll."""
-    a = [("l1", sample("lancer", pilot=[U.Pilot(name="Ace", health=6, mind=6)])), ("g1", sample("gun_tank"))]
+#: The Trooper's machine gun at the Lancer in the open (used once the Lancer has 1 Integrity left).
+LAST_SHOT = {
+    "attacker": "1/t1",
+    "target": "0/l1",
+    "weapon": "Machine gun",
+    "shield_break": "no",
+    "cover": "obstructed",
+}
+
+
+def zeon_turn_lancer_on_one(a: list[tuple[str, dict[str, Any]]]) -> Game:
+    """Side ``a`` (the Lancer first) against the default Zeon side, Zeon to play, the Lancer on 1 left."""
     g = game(a=a)
     g = act(g, "next_turn", {}, TypedDice([]))
     g = g.model_copy(deep=True)
     g.sides[0].units[0].state.damage = 5  # 1 Integrity left
-    fire = {
-        "attacker": "1/t1",
-        "target": "0/l1",
-        "weapon": "Machine gun",
-        "shield_break": "no",
-        "cover": "obstructed",
-    }
+    return g
+
+
+def test_destruction_table_and_kill_points() -> None:
+    """L1132-L1145: at 0 Integrity the unit is removed; the pilot's Health and Mind follow the roll."""
+    a = [("l1", sample("lancer", pilot=[U.Pilot(name="Ace", health=6, mind=6)])), ("g1", sample("gun_tank"))]
+    g = zeon_turn_lancer_on_one(a)
     # 3 shots 4+: 4, 1, 1; 3 armour dice 1, 1, 1; 2 shield dice 1, 1; Destruction Table 2: Major Injuries
-    g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 2]))
+    g = act(g, "shoot", LAST_SHOT, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 2]))
     t = state(g, "0/l1")
     assert t.destroyed and t.extra["pilot"] == {"health": 2, "mind": 3}
     assert g.sides[1].resources["destroyed"] == SYSTEM.unit_cost(SYSTEM.profile_model.model_validate(a[0][1]))
@@ -657,19 +640,8 @@ def test_destruction_table_and_kill_points() -> None:
 
 def test_exam_brings_the_unit_back() -> None:
     pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])
-    a = [("l1", sample("lancer", pilot=[pilot]))]
-    g = game(a=a)
-    g = act(g, "next_turn", {}, TypedDice([]))
-    g = g.model_copy(deep=True)
-    g.sides[0].units[0].state.damage = 5
-    fire = {
-        "attacker": "1/t1",
-        "target": "0/l1",
-        "weapon": "Machine gun",
-        "shield_break": "no",
-        "cover": "obstructed",
-    }
-    g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 5]))  # EXAM 5: back to half (3 of 6)
+    g = zeon_turn_lancer_on_one([("l1", sample("lancer", pilot=[pilot]))])
+    g = act(g, "shoot", LAST_SHOT, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 5]))  # EXAM 5: back to half (3 of 6)
     t = state(g, "0/l1")
     assert not t.destroyed and t.damage == 3
 

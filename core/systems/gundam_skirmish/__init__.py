@@ -28,6 +28,7 @@ from core.systems.base import (
     UnitCard,
     UnitState,
     Violation,
+    as_profile,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.options import GsOptions, GsState
@@ -124,7 +125,18 @@ RESOURCES: tuple[ResourceDef, ...] = (
 
 
 def _unit(profile: BaseModel) -> Unit:
-    return profile if isinstance(profile, Unit) else Unit.model_validate(profile.model_dump())
+    return as_profile(Unit, profile)
+
+
+def _faction_violations(units: Sequence[Unit], army: str = "") -> list[Violation]:
+    """An army takes units of one faction only (L2339-L2342): some faction all its units share."""
+    if not units or set(units[0].factions).intersection(*(u.factions for u in units[1:])):
+        return []
+    return [
+        Violation(
+            rule="one-faction", message=f"{army}an army takes units of one faction only", ref="L2339-L2342"
+        )
+    ]
 
 
 def _w(v: int | None, none: str = "None") -> str:
@@ -136,12 +148,7 @@ class GundamSkirmish(RuleSystem):
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Units of the app's own making, built from the book's guideline tables (the book has no roster)."""
-        return [
-            CatalogueUnit(
-                id=key, name=u.name, profile=u.model_dump(mode="json"), note=SAMPLE_NOTE, ref="L2425-L2765"
-            )
-            for key, u in SAMPLES.items()
-        ]
+        return self.samples_catalogue(SAMPLES, SAMPLE_NOTE, "L2425-L2765")
 
     def unit_cost(self, profile: BaseModel) -> int:
         return unit_cost(_unit(profile))
@@ -153,18 +160,7 @@ class GundamSkirmish(RuleSystem):
         """Points limit, one faction (L2339-L2342), Command units per 500 points (L1279-L1281; A18)."""
         out = super().squad_violations(units, limit)
         shown = [(k, _unit(p)) for k, p in units]
-        if shown:
-            common = set(shown[0][1].factions)
-            for _, u in shown[1:]:
-                common &= set(u.factions)
-            if not common:
-                out.append(
-                    Violation(
-                        rule="one-faction",
-                        message="an army takes units of one faction only",
-                        ref="L2339-L2342",
-                    )
-                )
+        out += _faction_violations([u for _, u in shown])
         commanders = [(k, u) for k, u in shown if is_command(u)]
         others = sum(unit_cost(u) for _, u in shown) - sum(unit_cost(u) for _, u in commanders)
         allowed = max(0, others // 500)
@@ -287,21 +283,9 @@ class GundamSkirmish(RuleSystem):
 
     def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
         """Every army of one faction (L2339-L2342)."""
-        out = []
-        for name, units in sides:
-            common: set[str] | None = None
-            for p in units:
-                f: set[str] = set(_unit(p).factions)
-                common = f if common is None else common & f
-            if common is not None and not common:
-                out.append(
-                    Violation(
-                        rule="one-faction",
-                        message=f"{name}: an army takes units of one faction only",
-                        ref="L2339-L2342",
-                    )
-                )
-        return out
+        return [
+            v for name, units in sides for v in _faction_violations([_unit(p) for p in units], f"{name}: ")
+        ]
 
 
 SYSTEM = GundamSkirmish(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
@@ -313,6 +313,19 @@ def apply_chart(ch: Changes, s: int, u: int, rolls: int, dice: DiceSource, texts
         ch.condition(s, u, "morale_due", True)
 
 
+def ask_shield_break(field: str, question: str) -> NoReturn:
+    """Ask the target's player whether it breaks its shield (Shield Break, L1121-L1128; A12)."""
+    raise NeedChoice(
+        field, question, [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")]
+    )
+
+
+def mark_shield_broken(ch: Changes, s: int, u: int) -> None:
+    """A broken shield is gone for the rest of the battle (L1126)."""
+    ch.condition(s, u, "shield_broken", True)
+    ch.counter(s, u, "shield", 0)
+
+
 # --- Shoot (L595-L801) -------------------------------------------------------------------
 
 Cover = Literal["unobstructed", "in_cover", "obstructed"]
@@ -320,13 +333,18 @@ Range = Literal["in_band", "beyond", "closer"]
 Ask = Literal["ask", "yes", "no"]
 
 
-class ShootInput(BaseModel):
-    """A Shoot (Fast): what the table shows is answered here."""
+class _ShotInput(BaseModel):
+    """What every shot names first: who shoots at whom."""
 
     model_config = ConfigDict(extra="forbid")
 
     attacker: str = Field(description="The shooting unit.", json_schema_extra=OWN)
     target: str = Field(description="The target.", json_schema_extra=ENEMY)
+
+
+class ShootInput(_ShotInput):
+    """A Shoot (Fast): what the table shows is answered here."""
+
     weapon: str = Field(
         default="",
         max_length=60,
@@ -593,11 +611,10 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     if (damage or rolls) and target.shield != "none" and not has(t, "shield_broken"):
         answer = inp.shield_break
         if answer == "ask":
-            raise NeedChoice(
+            ask_shield_break(
                 "shield_break",
                 f"{t.name} takes {damage} damage and {rolls} Damage Chart roll(s): break its shield to halve "
                 "the damage and cancel the rolls?",
-                [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")],
             )
         if answer == "yes":
             damage = shield_break(damage)
@@ -613,8 +630,7 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
                     f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
                 )
             else:
-                ch.condition(ts, tu, "shield_broken", True)
-                ch.counter(ts, tu, "shield", 0)
+                mark_shield_broken(ch, ts, tu)
                 texts.append(
                     f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)"
                 )
@@ -665,13 +681,9 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
 # --- Aimed Shot (L875-L899) ----------------------------------------------------------------
 
 
-class AimedInput(BaseModel):
+class AimedInput(_ShotInput):
     """An Aimed Shot (Slow): one die for a Damage Chart result the shooter picks, no damage."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    attacker: str = Field(description="The shooting unit.", json_schema_extra=OWN)
-    target: str = Field(description="The target.", json_schema_extra=ENEMY)
     weapon: str = Field(
         default="",
         max_length=60,
@@ -762,14 +774,9 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
     target = profile(t)
     if target.shield != "none" and not has(t, "shield_broken"):
         if inp.shield_break == "ask":
-            raise NeedChoice(
-                "shield_break",
-                f"Break {t.name}'s shield to cancel the result?",
-                [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")],
-            )
+            ask_shield_break("shield_break", f"Break {t.name}'s shield to cancel the result?")
         if inp.shield_break == "yes":
-            ch.condition(ts, tu, "shield_broken", True)
-            ch.counter(ts, tu, "shield", 0)
+            mark_shield_broken(ch, ts, tu)
             texts.append("Shield Break cancels it")
             return ActionResult(changes=ch.list, text="; ".join(texts), detail={"faces": faces})
     i = CATEGORIES.index(inp.result)
@@ -1170,22 +1177,18 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         dealt[step] = damage
         text = f"{ag.name} strikes: {damage} damage, {crits} critical"
         if (damage or rolls_chart) and defender.shield != "none" and not has(dg, "shield_broken"):
-            answer = getattr(
-                inp, "defender_shield_break" if break_field == "shield_break" else "shield_break"
-            )
             field = "defender_shield_break" if break_field == "shield_break" else "shield_break"
+            answer = getattr(inp, field)
             if answer == "ask":
-                raise NeedChoice(
+                ask_shield_break(
                     field,
                     f"{dg.name} takes {damage} damage and {rolls_chart} chart roll(s): break its "
                     "shield to halve the damage and cancel the rolls?",
-                    [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")],
                 )
             if answer == "yes":
                 damage, rolls_chart = shield_break(damage), 0
                 dealt[step] = damage
-                ch.condition(ds, du, "shield_broken", True)
-                ch.counter(ds, du, "shield", 0)
+                mark_shield_broken(ch, ds, du)
                 text += f"; Shield Break: {damage} damage"
         texts.append(text)
         if st.unarmed:
@@ -1245,8 +1248,13 @@ def _chart_after(gu: GameUnit, rolls: int) -> list[tuple[Levels, Fraction]]:
     )
 
 
-def _torso_p(gu: GameUnit, rolls: int) -> Fraction:
-    return sum((q for lv, q in _chart_after(gu, rolls) if lv[3]), Fraction(0))
+def _struck(gu: GameUnit, damage: int, left: int, rolls: int) -> list[tuple[int, bool, Fraction]]:
+    """(damage, destroyed, chance) after a strike: destroyed outright by the damage (L1094-L1098),
+    else by a Torso result of its chart rolls (L1108-L1119)."""
+    if damage >= left:
+        return [(damage, True, Fraction(1))]
+    t = sum((q for lv, q in _chart_after(gu, rolls) if lv[3]), Fraction(0))
+    return [(damage, True, t), (damage, False, 1 - t)]
 
 
 def _with_levels(gu: GameUnit, lv: Levels) -> GameUnit:
@@ -1298,21 +1306,15 @@ def combat_outcomes(
                 # damage on the first striker
                 if st2.unarmed and s_wins:
                     f_branches = [(0, False, Fraction(1))]
-                elif d2 >= left_f:
-                    f_branches = [(d2, True, Fraction(1))]
                 else:
-                    t = _torso_p(f, r2)
-                    f_branches = [(d2, True, t), (d2, False, 1 - t)]
+                    f_branches = _struck(f, d2, left_f, r2)
                 # an Unarmed first striker's damage, applied at the end unless it won
                 if not st1.unarmed:
                     s_branches = [(d1, False, Fraction(1))]
                 elif f_wins:
                     s_branches = [(0, False, Fraction(1))]
-                elif d1 >= left_s:
-                    s_branches = [(d1, True, Fraction(1))]
                 else:
-                    t = _torso_p(s_, r1)
-                    s_branches = [(d1, True, t), (d1, False, 1 - t)]
+                    s_branches = _struck(s_, d1, left_s, r1)
                 for df, dead_f, pf in f_branches:
                     for ds, dead_s, ps in s_branches:
                         add((df, ds, dead_f, dead_s), p * p2 * pf * ps)
