@@ -12,6 +12,7 @@ import re
 
 from conftest import BOOT_MS, PHONE, Server, apply_result
 from playwright.sync_api import Browser, Page, expect
+from qr_scan import decode_png, qr_shot
 
 
 def new_army(page: Page, server: Server, name: str, sample: str) -> None:
@@ -95,3 +96,112 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
     expect(page.locator("#game-log li").first).to_contain_text(re.compile(r"Arm Level 1"))
     context.close()
+
+
+def design_unit(page: Page) -> None:
+    """The designer on a phone: the form drawn from the profile's schema, weapons from the guideline presets."""
+    page.click("#new-unit")
+    expect(page.locator("#unit-status")).to_contain_text("points")
+    form = page.locator(".schema-form").first
+    form.locator('[data-field="name"] input').first.fill("Custom Gelgoog")
+    form.locator('[data-field="factions"] select[name="factions"]').select_option('"ZEON"')
+    # Enum values read as words, not raw ids.
+    kind = form.locator('select[name="kind"]')
+    expect(kind.locator("option")).to_have_text(
+        ["Mobile suit", "Mobile armour", "Ground vehicle", "Air unit", "Mobile fighter"]
+    )
+    form.locator('input[name="move"]').fill("5")
+    form.locator('[data-field="boost"] input[name="boost"]').fill("10")
+    form.locator('input[name="integrity"]').fill("7")
+    form.locator('[data-field="armour"] input[name="dice"]').fill("3")
+    form.locator('[data-field="armour"] input[name="success"]').fill("4")
+    form.locator('select[name="shield"]').select_option('"none"')
+    expect(form.locator('select[name="shield"] option:checked')).to_have_text("None")
+    # Out with the sample's weapons, in with two rows of the guideline tables.
+    for field in ("weapons", "close_combat"):
+        rows = form.locator(f'fieldset[data-field="{field}"] > div > .rows > .row-item')
+        while rows.count():
+            rows.first.locator('> button[aria-label="Remove"]').click()
+    form.locator('select[data-presets="weapons"]').select_option(label="Beam guns, beam rifles")
+    form.locator('select[data-presets="close_combat"]').select_option(label="Heat hawks, metal blades")
+    rifle = form.locator('fieldset[data-field="weapons"] .row-item').first
+    expect(rifle.locator('input[name="name"]')).to_have_value("Beam guns, beam rifles")
+    expect(rifle.locator('select[name="weapon_class"] option:checked')).to_have_text("beam".capitalize())
+    for name, value in {"range_min": "12", "range_max": "36", "acc": "3", "dam": "3"}.items():
+        expect(rifle.locator(f'input[name="{name}"]')).to_have_value(value)
+    expect(rifle.locator('[data-field="crit"] input[name="crit"]')).to_have_value("5")
+    expect(rifle.locator('[data-field="tags"] select option:checked')).to_have_text(["P"])
+    rifle.locator('input[name="name"]').first.fill("Beam rifle")
+    # Nothing is wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # (5 Move + 7 Integrity + 3 Armour) x 10, no shield: the formula (L2758-L2765).
+    expect(page.locator("#unit-status .total")).to_have_text("150 points")
+    page.click("#save-unit")
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    expect(page.locator("#squad-units .unit-row .card-head")).to_contain_text("Custom Gelgoog")
+    expect(page.locator("#squad-units .unit-row .cost")).to_have_text("150 pts")
+
+
+def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, server: Server) -> None:
+    home = browser.new_context(**PHONE)
+    page = home.new_page()
+    page.goto(server.url + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.select_option("#new-squad-system", "gundam_skirmish")
+    page.click("#new-squad")
+    page.fill("#squad-name", "Zeon customs")
+    page.locator("#squad-name").dispatch_event("change")
+    expect(page.locator("#squad-total")).to_contain_text("0 points")
+    design_unit(page)
+    page.locator('#squad-units .unit-row [data-add], #squad-units .unit-row button', has_text="Copy").click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+    expect(page.locator("#squad-total")).to_have_text("300 points · legal")
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    qr = page.locator("#share-qr")
+    expect(qr).to_be_visible()
+    assert decode_png(qr_shot(qr)) == [link]
+    home.close()
+
+    other = browser.new_context(**PHONE)
+    try:
+        page = other.new_page()
+        page.goto(link)
+        expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
+        expect(page.locator("#shared-name")).to_have_text("Zeon customs")
+        page.click("#play-shared")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(4)
+        status = page.locator("#game-status")
+        print("STATUS", status.inner_text())
+
+        page.select_option("#action-pick", "priority")
+        page.click("#action-typed")
+        answer(page, {"priority": ["5", "2"]}, {})
+        apply_result(page)
+        page.select_option("#action-pick", "next_turn")
+        page.click("#action-roll")
+        apply_result(page)
+        print("STATUS2", status.inner_text())
+
+        page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
+        page.locator('#targets [data-target="1/u1"]').click()
+        print("CHIPS", page.locator("#action-panel .chips").inner_text(), page.locator("#action-panel .choices").inner_text())
+        page.locator('#action-panel [data-choice-field="cover"] [data-value="unobstructed"]').click()
+        expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
+        print("ODDS", page.locator("#action-odds").inner_text())
+        target = page.locator('[data-unit="1/u1"]')
+        print("CARD0", target.inner_text())
+        page.click("#action-typed")
+        answer(page, {"attack": ["6"], "armour": ["2"], "Chart": ["3"]}, {})
+        print("TEXT", page.locator("#action-text").inner_text())
+        apply_result(page)
+        print("CARD1", target.inner_text())
+        print("LOG", page.locator("#game-log li").first.inner_text())
+
+        other.set_offline(True)
+        page.reload()
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        print("CARD2", target.inner_text())
+    finally:
+        other.close()

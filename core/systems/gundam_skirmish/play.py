@@ -342,6 +342,7 @@ class ShootInput(BaseModel):
         default="in_band",
         description="Inside the range band; beyond it (up to double the top); or closer than its lower "
         "end (A23).",
+        json_schema_extra={"flow": "choice"},
     )
     higher: bool = Field(
         default=False,
@@ -353,7 +354,11 @@ class ShootInput(BaseModel):
         description="The target has the shooter in sight (else Flanking; and no Shield Bonus).",
         json_schema_extra={"flow": "common"},
     )
-    volley: bool = Field(default=False, description="A Volley at a target out of sight (<V>, L1606-L1619).")
+    volley: bool = Field(
+        default=False,
+        description="A Volley at a target out of sight (<V>, L1606-L1619).",
+        json_schema_extra={"flow": "common"},
+    )
     massed_fire: int = Field(
         default=0, ge=0, le=2, description='Same-named units within 6" (Massed Fire, L2937).'
     )
@@ -377,6 +382,7 @@ class ShootInput(BaseModel):
         default=False,
         description="Bad Weather: the target's player removes one hit from the pool (3 times a game, "
         "L3321-L3327).",
+        json_schema_extra={"flow": "common"},
     )
 
 
