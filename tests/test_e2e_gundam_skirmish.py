@@ -126,7 +126,7 @@ def design_unit(page: Page) -> None:
     form.locator('select[data-presets="close_combat"]').select_option(label="Heat hawks, metal blades")
     rifle = form.locator('fieldset[data-field="weapons"] .row-item').first
     expect(rifle.locator('input[name="name"]')).to_have_value("Beam guns, beam rifles")
-    expect(rifle.locator('select[name="weapon_class"] option:checked')).to_have_text("beam".capitalize())
+    expect(rifle.locator('select[name="weapon_class"] option:checked')).to_have_text("Beam")
     for name, value in {"range_min": "12", "range_max": "36", "acc": "3", "dam": "3"}.items():
         expect(rifle.locator(f'input[name="{name}"]')).to_have_value(value)
     expect(rifle.locator('[data-field="crit"] input[name="crit"]')).to_have_value("5")
@@ -153,7 +153,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
     page.locator("#squad-name").dispatch_event("change")
     expect(page.locator("#squad-total")).to_contain_text("0 points")
     design_unit(page)
-    page.locator('#squad-units .unit-row [data-add], #squad-units .unit-row button', has_text="Copy").click()
+    page.locator("#squad-units .unit-row button", has_text="Copy").click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(2)
     expect(page.locator("#squad-total")).to_have_text("300 points · legal")
     page.click("#share-squad")
@@ -172,8 +172,12 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         page.click("#play-shared")
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(4)
+        # The game type, the round, whose turn, and the deathmatch's own measure (L169-L229).
         status = page.locator("#game-status")
-        print("STATUS", status.inner_text())
+        expect(status.locator("dt")).to_have_text(["Game type", "Round", "Turn", "Players with units"])
+        expect(status.locator("dd")).to_have_text(
+            ["Deathmatch", "1", "not started: roll priority, then Next turn", "2"]
+        )
 
         page.select_option("#action-pick", "priority")
         page.click("#action-typed")
@@ -182,26 +186,51 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         page.select_option("#action-pick", "next_turn")
         page.click("#action-roll")
         apply_result(page)
-        print("STATUS2", status.inner_text())
+        expect(status.locator("dt")).to_have_text(["Game type", "Round", "Players with units", "Turn of"])
+        expect(status.locator("dd")).to_have_text(["Deathmatch", "1", "2", "Player 1"])
 
         page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
         page.locator('#targets [data-target="1/u1"]').click()
-        print("CHIPS", page.locator("#action-panel .chips").inner_text(), page.locator("#action-panel .choices").inner_text())
+        # Every yes/no shooting modifier is a chip; cover and range are buttons with their odds.
+        expect(page.locator("#action-panel .mods [data-mod]")).to_have_text(
+            ["Higher", "Target Sees Shooter", "Volley", "Weather"]
+        )
+        expect(page.locator('#action-panel [data-choice-field="range"] .choice-name')).to_have_text(
+            ["In band", "Beyond", "Closer"]
+        )
         page.locator('#action-panel [data-choice-field="cover"] [data-value="unobstructed"]').click()
-        expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
-        print("ODDS", page.locator("#action-odds").inner_text())
+        expect(page.locator('#action-panel [data-choice-field="cover"] .choice-odds')).to_have_text(
+            ["47% · 1.4", "47% · 1.4", "41% · 1.2"]
+        )
+        # One die hitting on 3+ (crit 5+, 3 damage, <P>); the target rolls 2 armour dice (3, one
+        # fewer unobstructed, L693) at 4+, and against <P> a 3 needs a 5+, a 4-5 a 6, a 6 goes
+        # through (L857-L872): (16 + 25 + 25 + 36) / 216 = 47.2%, 3 x that = 1.42 mean damage;
+        # destroyed only by a critical that gets through and a Torso on the chart: 61/1296 = 4.7%.
+        expect(page.locator("#action-odds p").first).to_have_text(
+            "Any damage 47.2% · mean 1.42 · Destroyed 4.7%"
+        )
         target = page.locator('[data-unit="1/u1"]')
-        print("CARD0", target.inner_text())
+        expect(target.locator(".dmg")).to_have_text("0/7")
         page.click("#action-typed")
         answer(page, {"attack": ["6"], "armour": ["2"], "Chart": ["3"]}, {})
-        print("TEXT", page.locator("#action-text").inner_text())
+        expect(page.locator("#action-text")).to_have_text(
+            "Custom Gelgoog shoots Custom Gelgoog with Beam rifle; 1 hit through, 3 damage, 1 critical; "
+            "Damage Chart 3: Arm Level 1"
+        )
         apply_result(page)
-        print("CARD1", target.inner_text())
-        print("LOG", page.locator("#game-log li").first.inner_text())
 
+        def hit_card() -> None:
+            # 3 of 7 Integrity gone, Arm Level 1 on the chart, a morale check due (L1595).
+            expect(target.locator(".dmg")).to_have_text("3/7")
+            expect(page.locator("#ctr-1-u1-arm output")).to_have_text("1")
+            expect(page.locator("#ctr-1-u1-leg output")).to_have_text("0")
+            expect(target.locator(".badges")).to_have_text("Morale check due")
+            expect(page.locator("#game-log li").first).to_contain_text("Damage Chart 3: Arm Level 1")
+
+        hit_card()
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        print("CARD2", target.inner_text())
+        hit_card()
     finally:
         other.close()
