@@ -99,7 +99,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
 
 
 def design_unit(page: Page) -> None:
-    """The designer on a phone: the form drawn from the profile's schema, weapons from the guideline presets."""
+    """The designer on a phone: the form drawn from the profile's schema, weapons from the guideline rows."""
     page.click("#new-unit")
     expect(page.locator("#unit-status")).to_contain_text("points")
     form = page.locator(".schema-form").first
