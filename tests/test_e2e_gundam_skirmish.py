@@ -4,6 +4,12 @@ Two armies of the app's sample units; the priority roll and a beam rifle shot wi
 real dice typed in (the <P> shot gets through the armour and the shield, the app
 asks whether the target breaks its shield, a critical hit lands on the Arm); undo
 and redo; reload in airplane mode: all still there.
+
+And the whole path of issue #14: a unit designed on the phone in the form drawn from the
+profile's schema (weapons added from the guideline rows), a squad of two, shared; its QR
+code on screen scanned back to the link and opened in a fresh browser; the game screen's
+status lines; the shot's chips, choices and exact odds; a typed critical hit whose chart
+result shows on the target's card, still there after an offline reload.
 """
 
 from __future__ import annotations
