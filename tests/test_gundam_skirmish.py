@@ -928,3 +928,41 @@ def test_tools_give_the_guidelines_and_weapon_lines() -> None:
         {"system": "gundam_skirmish", "tool": "guidelines", "args": {"profile": sample("lancer")}},
     )
     assert g["result"]["formula"] == 170 and len(g["result"]["ranged"]) == 16
+
+
+def test_the_designer_presets_are_the_guideline_rows_as_valid_weapon_lines() -> None:
+    """The unit form's "ready-made" rows: one per guideline row (ranged L2519-L2634, close L2640-L2658)."""
+    schema = U.Unit.model_json_schema()
+    ranged = schema["$defs"]["RangedWeapon"]["presets"]
+    close = schema["$defs"]["CloseCombatWeapon"]["presets"]
+    assert [p["title"] for p in ranged] == [r.label for r in cat.RANGED]
+    assert [p["title"] for p in close] == [c.label for c in cat.CLOSE]
+    rifle = U.RangedWeapon.model_validate(
+        next(p["value"] for p in ranged if p["title"] == "Beam guns, beam rifles")
+    )
+    assert (rifle.weapon_class, rifle.shots, rifle.acc, rifle.crit, rifle.dam, rifle.tags) == (
+        "beam",
+        1,
+        3,
+        5,
+        3,
+        ["P"],
+    )
+    assert (rifle.range_min, rifle.range_max, rifle.equip) == (12, 36, "C")
+    hawk = U.CloseCombatWeapon.model_validate(
+        next(p["value"] for p in close if p["title"].startswith("Heat hawks"))
+    )
+    assert (hawk.dex, hawk.attack, hawk.acc, hawk.crit, hawk.dam) == (3, 2, 4, 6, 3)  # L2651-L2652
+    for p in ranged:
+        U.RangedWeapon.model_validate(p["value"])
+    for p in close:
+        U.CloseCombatWeapon.model_validate(p["value"])
+
+
+def test_every_shooting_modifier_is_a_chip_or_a_choice_on_the_sheet() -> None:
+    from core.systems.base import action_flow
+
+    flow = action_flow(implementation("gundam_skirmish").actions["shoot"])
+    assert (flow.actor, flow.target) == ("attacker", "target")
+    assert flow.choices == ["cover", "range"]
+    assert flow.common == ["weapon", "higher", "target_sees_shooter", "volley", "weather"]

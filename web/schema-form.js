@@ -16,6 +16,9 @@ const optionalOf = (root, node) => {
   return node.anyOf && variants.length === 1 ? resolve(root, variants[0]) : null;
 };
 
+// An enum value as the player reads it: "mobile_suit" shows as "Mobile suit"; "EFF", "RQ" stay.
+const choiceLabel = (choice) => String(choice).replaceAll("_", " ").replace(/^[a-z]/, (c) => c.toUpperCase());
+
 const label = (name, node) => node.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
 
 // Build a form for `schema` holding `value`. `custom[name](node, value, onChange)` may
@@ -71,7 +74,7 @@ function control(root, node, current, onChange, name) {
   if (choices) {
     const select = el("select", { name });
     for (const choice of choices) {
-      const option = el("option", { value: JSON.stringify(choice) }, String(choice));
+      const option = el("option", { value: JSON.stringify(choice) }, choiceLabel(choice));
       if (choice === current) option.selected = true;
       select.append(option);
     }
@@ -139,5 +142,10 @@ function arrayControl(root, item, current, onChange, name) {
   for (const value of current) addRow(value);
   const add = el("button", { type: "button", class: "small" }, "+ Add");
   add.addEventListener("click", () => { addRow(undefined); onChange(); });
-  return { element: el("div", {}, list, add), read: () => rows.map((r) => r.read()), inline: false };
+  // Rows the model offers ready-made (its "presets" annotation: [{title, value}]): picking one adds it filled in.
+  const presets = Array.isArray(item.presets) ? item.presets : [];
+  const pick = presets.length ? el("select", { class: "preset-pick", "data-presets": name, "aria-label": `Add a ready-made ${label(name, {}).toLowerCase()} row` },
+    el("option", { value: "" }, "+ Add a ready-made one…"), ...presets.map((p, i) => el("option", { value: String(i) }, p.title))) : "";
+  if (pick) pick.addEventListener("change", () => { if (pick.value) addRow(structuredClone(presets[Number(pick.value)].value)); pick.value = ""; onChange(); });
+  return { element: el("div", {}, list, el("div", { class: "row-adders" }, add, pick)), read: () => rows.map((r) => r.read()), inline: false };
 }

@@ -360,6 +360,7 @@ class ShootInput(_ShotInput):
         default="in_band",
         description="Inside the range band; beyond it (up to double the top); or closer than its lower "
         "end (A23).",
+        json_schema_extra={"flow": "choice"},
     )
     higher: bool = Field(
         default=False,
@@ -371,7 +372,11 @@ class ShootInput(_ShotInput):
         description="The target has the shooter in sight (else Flanking; and no Shield Bonus).",
         json_schema_extra={"flow": "common"},
     )
-    volley: bool = Field(default=False, description="A Volley at a target out of sight (<V>, L1606-L1619).")
+    volley: bool = Field(
+        default=False,
+        description="A Volley at a target out of sight (<V>, L1606-L1619).",
+        json_schema_extra={"flow": "common"},
+    )
     massed_fire: int = Field(
         default=0, ge=0, le=2, description='Same-named units within 6" (Massed Fire, L2937).'
     )
@@ -395,6 +400,7 @@ class ShootInput(_ShotInput):
         default=False,
         description="Bad Weather: the target's player removes one hit from the pool (3 times a game, "
         "L3321-L3327).",
+        json_schema_extra={"flow": "common"},
     )
 
 

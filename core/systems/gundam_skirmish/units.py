@@ -11,7 +11,7 @@ L3025-L3030) and a character pilot (L1791-L1832).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -111,10 +111,20 @@ class Armour(BaseModel):
     success: int = Field(ge=2, le=6, description="A defend die showing this or more is a block (<4+> is 4).")
 
 
+def _presets(schema: dict[str, Any], table: str) -> None:
+    """The designer's presets: a weapon line filled from each row of the guideline table
+    (ranged L2519-L2634, close combat L2640-L2658), offered by the unit form as "add from..."."""
+    if table == "ranged":
+        rows = [archetype_weapon(r.key, r.label).model_dump(mode="json") for r in RANGED]
+    else:
+        rows = [archetype_close(r.key, r.label).model_dump(mode="json") for r in CLOSE]
+    schema["presets"] = [{"title": row["name"], "value": row} for row in rows]
+
+
 class RangedWeapon(BaseModel):
     """A ranged weapon line of the sheet (h, L2369-L2409)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=lambda s: _presets(s, "ranged"))
 
     name: str = Field(
         min_length=1,
@@ -165,7 +175,7 @@ class RangedWeapon(BaseModel):
 class CloseCombatWeapon(BaseModel):
     """The close combat weapon line (h, L2382-L2409): dexterity, attack dice, accuracy, critical, damage."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=lambda s: _presets(s, "close"))
 
     name: str = Field(
         min_length=1,
