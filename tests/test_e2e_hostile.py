@@ -51,7 +51,9 @@ def save_some_data(page: Page) -> None:
     game = call(
         "game.new", {"id": "gsaved", "sides": [{"name": "A", "squad": red}, {"name": "B", "squad": red}]}
     )
-    page.evaluate("([s, g]) => Promise.all([window.tc.store.putSquad(s), window.tc.store.putGame(g)])", [red, game])
+    page.evaluate(
+        "([s, g]) => Promise.all([window.tc.store.putSquad(s), window.tc.store.putGame(g)])", [red, game]
+    )
 
 
 def test_three_hundred_fuzzed_links_in_the_page(phone: BrowserContext, server: Server) -> None:
@@ -200,7 +202,9 @@ def test_two_long_squad_names_start_a_game(phone: BrowserContext, server: Server
     page = phone.new_page()
     boot(page, server)
     a, b = squad("A" * 80), squad("B" * 80)
-    page.evaluate("([a, b]) => Promise.all([window.tc.store.putSquad(a), window.tc.store.putSquad(b)])", [a, b])
+    page.evaluate(
+        "([a, b]) => Promise.all([window.tc.store.putSquad(a), window.tc.store.putSquad(b)])", [a, b]
+    )
     page.evaluate("location.hash = '#/games/new'")
     page.select_option("#side-0-squad", a["id"])
     page.select_option("#side-1-squad", b["id"])
