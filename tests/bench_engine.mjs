@@ -82,14 +82,17 @@ if (describe.ok) {
   timed("game.odds", { game, action: "attack", input: attack });
   const played = timed("game.act", { game, action: "attack", input: attack, seed: 1 }).game;
   timed("game.undo", { game: played });
-  // The same calls late in a game: 60 attacks already in the log.
-  let long = played;
+  // The same calls late in a game: 60 attacks already in the log, with a new round after
+  // every two (a weapon system attacks once per activation, L1046-1058).
+  let long = timed("game.round", { game: played });
   for (let i = 0; i < 60; i++) {
     const reply = ask("game.act", { game: long, action: "attack", input: { ...attack, attacker: `${i % 2}/u1`, target: `${(i + 1) % 2}/u3` }, seed: i });
-    if (reply.ok) long = reply.result.game;
+    if (reply.ok) long = reply.result.game; // a destroyed target is refused: go on
+    if (i % 2 === 1) long = ask("game.round", { game: long }).result;
   }
   out.long_game_events = long.log.length;
   out.long_game_json_kb = JSON.stringify(long).length / 1000;
+  long = ask("game.round", { game: long }).result;
   const before = { ...out };
   timed("game.act", { game: long, action: "attack", input: attack, seed: 1 });
   timed("game.undo", { game: long });

@@ -145,11 +145,44 @@ def typed_outcome(
     raise AssertionError("the action kept asking for dice")
 
 
+#: Every squad, own unit and game as the app saved it in its database (IndexedDB "tc", one
+#: record per item, its JSON raw-deflated when that is smaller: web/store.js).
+READ_SAVED = """async () => {
+  const db = await new Promise((ok, no) => {
+    const r = indexedDB.open('tc');
+    r.onsuccess = () => ok(r.result);
+    r.onerror = () => no(r.error);
+  });
+  const out = { versions: {} };
+  for (const kind of ['squads', 'units', 'games']) {
+    const recs = db.objectStoreNames.contains(kind) ? await new Promise((ok) => {
+      const r = db.transaction(kind).objectStore(kind).getAll();
+      r.onsuccess = () => ok(r.result);
+    }) : [];
+    out[kind] = [];
+    for (const rec of recs) {
+      out.versions[`${kind}/${rec.id}`] = rec.v;
+      if (!rec.z) { out[kind].push(rec.data); continue; }
+      const stream = new Blob([rec.z]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+      out[kind].push(JSON.parse(await new Response(stream).text()));
+    }
+  }
+  db.close();
+  return out;
+}"""
+
+
+def saved_store(page: Page) -> dict[str, Any]:
+    """What the app has saved, read from its database (not from the screen): each kind's items,
+    and under "versions" each record's version ("games/<id>": n), which every write raises."""
+    data: dict[str, Any] = page.evaluate(READ_SAVED)
+    return data
+
+
 def saved_game(page: Page) -> dict[str, Any]:
     """The game the page shows, as it saved it."""
     game_id = page.url.split("#/game/")[1]
-    store = page.evaluate("JSON.parse(localStorage.getItem('tc.store'))")
-    return dict(next(g for g in store["games"] if g["id"] == game_id))
+    return dict(next(g for g in saved_store(page)["games"] if g["id"] == game_id))
 
 
 def unit_state(game: dict[str, Any], ref: str) -> dict[str, Any]:
@@ -163,7 +196,16 @@ def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
     page.goto(base + "#/squads")
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
     expect(page.locator("#new-squad")).to_be_visible()  # the first store is saved: now replace it
-    page.evaluate("(s) => localStorage.setItem('tc.store', JSON.stringify(s))", store)
+    # The app reads the first release's localStorage store once per database: a new database
+    # (the app closes its own when asked) brings ``store`` over as that release had saved it.
+    page.evaluate(
+        """(s) => new Promise((ok, no) => {
+          const r = indexedDB.deleteDatabase('tc');
+          r.onsuccess = () => { localStorage.setItem('tc.store', JSON.stringify(s)); ok(); };
+          r.onerror = () => no(r.error);
+        })""",
+        store,
+    )
     page.goto(url)
     page.reload()
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

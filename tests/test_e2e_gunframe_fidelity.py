@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import BOOT_MS, Server, apply_result
+from conftest import BOOT_MS, Server, apply_result, open_with_store
 from gunframe_table import mech, start
 from playwright.sync_api import BrowserContext, expect
 
@@ -18,16 +18,14 @@ def test_lucky_asks_which_dice_to_roll_again(phone: BrowserContext, server: Serv
     game = start([mech("Lucky Lu", "lucky")], [mech("Target", defense=0)])
     store = {"schema_version": 1, "squads": [], "units": [], "games": [game.model_dump(mode="json")]}
     page = phone.new_page()
-    page.goto(server.url + "#/squads")
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    page.evaluate("(s) => localStorage.setItem('tc.store', JSON.stringify(s))", store)
-    page.goto(server.url + f"#/game/{game.id}")
-    page.reload()
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    open_with_store(page, server.url + f"#/game/{game.id}", store)
 
-    page.select_option("#action-pick", "attack")
-    page.select_option("#pick-attacker", "0/a")
-    page.select_option("#pick-target", "1/t")
+    # The unit's Attack opens the action sheet; Lucky is among its further modifiers.
+    page.locator('[data-unit="0/a"] [data-act="attack"]').click()
+    expect(page.locator("#sheet-title")).to_have_text("Attack: Lucky Lu")
+    page.locator('#targets [data-target="1/t"]').click()
+    page.locator('[data-choice-field="weapon"] [data-value="short"]').click()
+    page.click("#more-mods summary")
     page.locator('#action-panel select[name="lucky"]').select_option('"attacker"')
     page.click("#action-typed")
     for face in ("1", "5", "4"):  # Short 3: three attack dice

@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from conftest import BOOT_MS, Server
+from conftest import BOOT_MS, Server, saved_store
 from playwright.sync_api import BrowserContext, Page, expect
 from test_seam_fuzz import MAX_ERROR_CHARS, MS_CARDS, call, fuzz_tokens, gf_units, rewrap, wrap_text
 
@@ -41,7 +41,8 @@ def squad(name: str, units: int = 1) -> dict[str, Any]:
 
 
 def saved(page: Page) -> str:
-    return page.evaluate("localStorage.getItem('tc.store')")  # type: ignore[no-any-return]
+    """Every saved record (items and versions) as one text: equal texts mean nothing was written."""
+    return json.dumps(saved_store(page), sort_keys=True)
 
 
 def save_some_data(page: Page) -> None:
@@ -50,7 +51,9 @@ def save_some_data(page: Page) -> None:
     game = call(
         "game.new", {"id": "gsaved", "sides": [{"name": "A", "squad": red}, {"name": "B", "squad": red}]}
     )
-    page.evaluate("([s, g]) => { window.tc.store.putSquad(s); window.tc.store.putGame(g); }", [red, game])
+    page.evaluate(
+        "([s, g]) => Promise.all([window.tc.store.putSquad(s), window.tc.store.putGame(g)])", [red, game]
+    )
 
 
 def test_three_hundred_fuzzed_links_in_the_page(phone: BrowserContext, server: Server) -> None:
@@ -182,7 +185,7 @@ def test_a_game_id_with_a_slash_opens_and_deletes(phone: BrowserContext, server:
     link = page.locator("a", has_text="Slash")
     expect(link).to_have_attribute("href", "#/game/x%2Fy")
     link.click()
-    expect(page.locator("#app-view h1")).to_have_text("Slash", timeout=5000)
+    expect(page.locator("#game-title")).to_have_text("Slash", timeout=5000)
     page.click("text=Delete game")
     expect(page.locator("#app-view")).not_to_contain_text("Slash")
     assert json.loads(saved(page))["games"] == []
@@ -190,7 +193,7 @@ def test_a_game_id_with_a_slash_opens_and_deletes(phone: BrowserContext, server:
     token = call("share.encode", {"game": game})["token"]
     page.evaluate("(t) => { location.hash = '#/open/' + t; }", token)
     page.click("#open-game", timeout=5000)
-    expect(page.locator("#app-view h1")).to_have_text("Slash", timeout=5000)
+    expect(page.locator("#game-title")).to_have_text("Slash", timeout=5000)
     (kept,) = json.loads(saved(page))["games"]
     assert kept["id"] != "x/y" and page.url.endswith("#/game/" + kept["id"])
 
@@ -199,12 +202,14 @@ def test_two_long_squad_names_start_a_game(phone: BrowserContext, server: Server
     page = phone.new_page()
     boot(page, server)
     a, b = squad("A" * 80), squad("B" * 80)
-    page.evaluate("([a, b]) => { window.tc.store.putSquad(a); window.tc.store.putSquad(b); }", [a, b])
+    page.evaluate(
+        "([a, b]) => Promise.all([window.tc.store.putSquad(a), window.tc.store.putSquad(b)])", [a, b]
+    )
     page.evaluate("location.hash = '#/games/new'")
     page.select_option("#side-0-squad", a["id"])
     page.select_option("#side-1-squad", b["id"])
     page.click("#start-game")
-    expect(page.locator("#app-view h1")).to_have_text("A" * 79 + "…", timeout=5000)
+    expect(page.locator("#game-title")).to_have_text("A" * 79 + "…", timeout=5000)
     expect(page.locator("#notice-text")).to_contain_text("the game is called")
 
 
@@ -238,7 +243,7 @@ def test_an_answer_link_asks_before_it_changes_a_game(phone: BrowserContext, ser
     )
     assert saved(page) == before  # nothing changed until the player says so
     page.click("#skip-answer")
-    expect(page.locator("#app-view h1")).to_have_text("Duel")
+    expect(page.locator("#game-title")).to_have_text("Duel")
     assert saved(page) == before
     page.evaluate("(t) => { location.hash = '#/open/' + t; }", answer)
     page.click("#apply-answer", timeout=5000)

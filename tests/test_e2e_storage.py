@@ -278,6 +278,34 @@ def test_two_tabs_lose_no_update(phone: BrowserContext, server: Server) -> None:
     assert next(r for r in db["squads"] if r["id"] == squad_id)["data"]["name"] == "Name 4"
 
 
+def test_a_tab_starting_while_another_saves_keeps_the_newer_game(
+    phone: BrowserContext, server: Server
+) -> None:
+    """A tab reads the records, then waits for its engine to check them; rounds another tab
+    saves meanwhile reach it through the channel and must not be replaced by the (older)
+    checked copy, else its next tap would save over them."""
+    game_id = legacy()["games"][0]["id"]
+    a = phone.new_page()
+    with_local_storage(a, server, golden("v1_store"))
+    boot(a, server.url + f"#/game/{game_id}")
+    expect(a.locator("#round")).to_have_text("Round 3")
+    b = phone.new_page()
+    b.goto(server.url + "#/games")
+    b.wait_for_function("() => window.tc && window.tc.store")
+    b.evaluate("tc.store.opened")  # B has read the records; its engine may still be starting
+    next_round(a)
+    next_round(a)
+    b.evaluate("tc.store.ready")  # its check is done
+    expect(b.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    b.evaluate(f"location.hash = '#/game/{game_id}'")
+    expect(b.locator("#round")).to_have_text("Round 5")
+    next_round(b)
+    expect(a.locator("#round")).to_have_text("Round 6")
+    game = next(r for r in saved(a)["games"] if r["id"] == game_id)
+    rounds = [e["text"] for e in game["data"]["log"] if e["kind"] == "round"]
+    assert rounds == [f"Round {n} begins" for n in range(2, 7)]  # each once: none lost
+
+
 # --- the browser killed ---------------------------------------------------------------------------
 
 KILLS = int(os.environ.get("TC_KILLS", 20))

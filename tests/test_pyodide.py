@@ -152,7 +152,45 @@ def _ms_builder_corpus() -> list[dict[str, Any]]:
     ]
 
 
-CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus()
+def _gundam_corpus() -> list[dict[str, Any]]:
+    """A Gundam Skirmish game from the sample units: a shot's odds and roll, close combat odds."""
+    samples = {
+        c["id"]: c["profile"]
+        for c in api.call("system.describe", {"system": "gundam_skirmish"})["result"]["catalogue"]
+    }
+    squads = [
+        {
+            "id": "a",
+            "name": "A",
+            "system": "gundam_skirmish",
+            "units": [{"key": "u1", "profile": samples["lancer"]}],
+        },
+        {
+            "id": "b",
+            "name": "B",
+            "system": "gundam_skirmish",
+            "units": [{"key": "u1", "profile": samples["trooper"]}],
+        },
+    ]
+    sides = [{"name": "A", "squad": squads[0]}, {"name": "B", "squad": squads[1]}]
+    game = api.call("game.new", {"id": "g", "name": "G", "sides": sides})["result"]
+    shot = {"attacker": "0/u1", "target": "1/u1", "weapon": "Beam rifle"}
+    fight = {"attacker": "0/u1", "defender": "1/u1"}
+    return [
+        {"op": "squad.check", "args": {"squad": squads[0]}},
+        {"op": "game.odds", "args": {"game": game, "action": "shoot", "input": shot}},
+        {"op": "game.act", "args": {"game": game, "action": "shoot", "input": shot, "seed": 3}},
+        {"op": "game.odds", "args": {"game": game, "action": "close_combat", "input": fight}},
+        {"op": "game.act", "args": {"game": game, "action": "close_combat", "input": fight, "seed": 8}},
+        _tool_of("gundam_skirmish", "weapon", {"row": "gatling"}),
+    ]
+
+
+def _tool_of(system: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"op": "system.tool", "args": {"system": system, "tool": name, "args": args}}
+
+
+CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus() + _gundam_corpus()
 
 
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:

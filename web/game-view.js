@@ -162,7 +162,7 @@ export class GamesView {
     const scrollY = window.scrollY;
     clear(this.root);
     this.root.classList.add("game-screen");
-    this.root.append(el("h1", {}, game.name, " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
+    this.root.append(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>

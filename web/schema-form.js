@@ -9,7 +9,7 @@
 // ticked again; the key's `x-choices` ({choice: {field: [values]}}) narrows a field's values for
 // one choice. `setUnfit({path: {choice: reason}})` greys the choices that do not fit.
 import { el } from "./dom.js";
-import { nameOf, plain } from "./plain.js";
+import { plain } from "./plain.js";
 
 const resolve = (root, node) => {
   let out = node ?? {};
@@ -23,8 +23,12 @@ const optionalOf = (root, node) => {
   return node.anyOf && variants.length === 1 ? resolve(root, variants[0]) : null;
 };
 
+// An enum value as the player reads it: "mobile_suit" shows as "Mobile suit"; "EFF", "RQ" stay.
+const wordsOf = (choice) => String(choice).replaceAll("_", " ").replace(/^[a-z]/, (c) => c.toUpperCase());
+
 const label = (name, node) => node.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
-const choiceLabel = (node, choice) => node["x-labels"]?.[String(choice)] ?? nameOf(choice);
+// The engine's label when its schema names one (`x-labels`), else the value as words.
+const choiceLabel = (node, choice) => node["x-labels"]?.[String(choice)] ?? wordsOf(choice);
 
 // Build a form for `schema` holding `value`. `custom[name](node, value, onChange)` may
 // supply the control of a field (e.g. a unit picker). Returns {element, read()}.
@@ -158,7 +162,12 @@ function arrayControl(root, item, current, onChange, name, ctx) {
   for (const value of current) addRow(value);
   const add = el("button", { type: "button", class: "small" }, "+ Add");
   add.addEventListener("click", () => { addRow(undefined); onChange(); });
-  return { element: el("div", {}, list, add), read: () => rows.map((r) => r.read()), inline: false };
+  // Rows the model offers ready-made (its "presets" annotation: [{title, value}]): picking one adds it filled in.
+  const presets = Array.isArray(item.presets) ? item.presets : [];
+  const pick = presets.length ? el("select", { class: "preset-pick", "data-presets": name, "aria-label": `Add a ready-made ${label(name, {}).toLowerCase()} row` },
+    el("option", { value: "" }, "+ Add a ready-made one…"), ...presets.map((p, i) => el("option", { value: String(i) }, p.title))) : "";
+  if (pick) pick.addEventListener("change", () => { if (pick.value) addRow(structuredClone(presets[Number(pick.value)].value)); pick.value = ""; onChange(); });
+  return { element: el("div", {}, list, el("div", { class: "row-adders" }, add, pick)), read: () => rows.map((r) => r.read()), inline: false };
 }
 
 // A field's schema with its enum narrowed to `values` (kept optional if it was).

@@ -141,18 +141,28 @@ export class Store extends EventTarget {
     }
     records.push(...this.odd.splice(0));
     if (!records.length) return;
+    // The version each checked copy had: while the engine checks, this tab or another may
+    // save a newer one, which the older checked copy must not replace (nor be set aside).
+    const checked = new Map(records.map((r) => [`${r.kind}/${r.id}`, this.versions.get(`${r.kind}/${r.id}`)]));
+    const current = (rec) => this.versions.get(`${rec.kind}/${rec.id}`) === checked.get(`${rec.kind}/${rec.id}`);
     const reply = await this.engine.call("store.check", { records });
     if (!reply.ok) { notify(`Saved data could not be checked: ${reply.error.message}`); return; }
-    const { kept, set_aside: bad } = reply.result;
-    for (const rec of kept) put(this.data[rec.kind], rec.data);
+    const { kept, set_aside: found } = reply.result;
+    for (const rec of kept) if (current(rec)) put(this.data[rec.kind], rec.data);
+    const bad = found.filter(current);
     if (!bad.length) return;
     for (const item of bad) this.data[item.kind] = this.data[item.kind].filter((x) => String(x.id) !== item.id);
     let failure = null;
     const entries = bad.map((item) => ({ kind: item.kind, id: item.id, reason: item.reason, raw: item.raw, at: Date.now(), from: "check" }));
     const saved = !this.readonly && !this.failed && await this.tx([...KINDS, "aside"], "readwrite", (t) => {
       for (const entry of entries) {
-        t.objectStore("aside").add(entry);
-        t.objectStore(entry.kind).delete(entry.id);
+        // Only the very record that was checked: a newer one saved meanwhile stays.
+        const req = t.objectStore(entry.kind).get(entry.id);
+        req.onsuccess = () => {
+          if (req.result && req.result.v !== checked.get(`${entry.kind}/${entry.id}`)) return;
+          t.objectStore("aside").add(entry);
+          t.objectStore(entry.kind).delete(entry.id);
+        };
       }
     }).then(() => true, (error) => { failure = error; return false; });
     if (saved) this.aside = [...(await this.readAll()).aside, ...this.damaged];

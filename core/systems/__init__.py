@@ -31,7 +31,7 @@ class SystemInfo(BaseModel):
 
 #: The five rulebooks: id, name, rulebook file, dice, status.
 _LISTED: tuple[tuple[str, str, str, str, Literal["planned", "playable"]], ...] = (
-    ("gundam_skirmish", "Mobile Suit Gundam: Skirmish", "000_3e12d4cbd0c8f6da.txt", "d6", "planned"),
+    ("gundam_skirmish", "Mobile Suit Gundam: Skirmish", "000_3e12d4cbd0c8f6da.txt", "d6", "playable"),
     ("gunframe", "GUNFRAME", "001_c60598db3e91d492.txt", "d6", "playable"),
     ("ms_battles", "Mobile Suit Battles", "002_c5caa4b4fc3fd928.txt", "cards", "playable"),
     ("mechastellar", "MechaStellar", "003_9a8631fd8c2279be.txt", "d10", "planned"),
@@ -39,7 +39,7 @@ _LISTED: tuple[tuple[str, str, str, str, Literal["planned", "playable"]], ...] =
 )
 #: What the home screen says of each, in a line.
 _SUMMARIES: dict[str, str] = {
-    "gundam_skirmish": "Attack pools against armour and shield dice, damage charts, morale, campaigns.",
+    "gundam_skirmish": "Attack pools against armour and shield dice, damage charts, morale, missions.",
     "gunframe": "Firepower against defense pools, power attacks, Focus Points, squadron building.",
     "ms_battles": "Twenty-card decks, hidden planning, initiative and damage by zone.",
     "mechastellar": "Evade rolls on d10, melee clashes, armour saves and Momentum.",
@@ -55,6 +55,7 @@ SYSTEMS: tuple[SystemInfo, ...] = tuple(
 #: Where each playable system's implementation lives (imported on first use,
 #: so start-up only pays for the systems a player opens).
 IMPLEMENTATIONS: dict[str, str] = {
+    "gundam_skirmish": "core.systems.gundam_skirmish",
     "gunframe": "core.systems.gunframe",
     "ms_battles": "core.systems.ms_battles",
 }

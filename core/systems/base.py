@@ -210,6 +210,22 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     return model.model_validate({k: v for k, v in stored.items() if k in known})
 
 
+ProfileT = TypeVar("ProfileT", bound=BaseModel)
+
+
+def as_profile(model: type[ProfileT], profile: BaseModel) -> ProfileT:
+    """A unit profile as a system's own model: itself when it already is one, else a validated copy.
+
+    >>> class Mech(BaseModel):
+    ...     name: str
+    >>> class Other(BaseModel):
+    ...     name: str
+    >>> as_profile(Mech, Other(name="Pike"))
+    Mech(name='Pike')
+    """
+    return profile if isinstance(profile, model) else model.model_validate(profile.model_dump())
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     """An action a unit can take: its input model and its resolution.
@@ -371,6 +387,17 @@ class RuleSystem(ABC):
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
         return []
+
+    def samples_catalogue(
+        self, samples: Mapping[str, BaseModel], note: str, ref: str = ""
+    ) -> list[CatalogueUnit]:
+        """A catalogue of units of the app's own making, for a book that prints none: each with ``note``."""
+        return [
+            CatalogueUnit(
+                id=key, name=self.unit_name(unit), profile=unit.model_dump(mode="json"), note=note, ref=ref
+            )
+            for key, unit in samples.items()
+        ]
 
     @abstractmethod
     def unit_cost(self, profile: BaseModel) -> int:

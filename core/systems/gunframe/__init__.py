@@ -28,6 +28,7 @@ from core.systems.base import (
     UnitCard,
     UnitState,
     Violation,
+    as_profile,
 )
 from core.systems.gunframe.attack import ATTACK, AttackInput, attack_odds, plan, resolve
 from core.systems.gunframe.building import (
@@ -303,9 +304,7 @@ class Gunframe(RuleSystem):
 
 
 def _unit(profile: BaseModel) -> GunframeUnit:
-    if isinstance(profile, GunframeUnit):
-        return profile
-    return GunframeUnit.model_validate(profile.model_dump())
+    return as_profile(GunframeUnit, profile)
 
 
 def _with_slots(refs: list[dict[str, Any]]) -> list[dict[str, Any]]:

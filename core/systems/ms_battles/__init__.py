@@ -44,6 +44,7 @@ from core.systems.base import (
     UnitState,
     UnitView,
     Violation,
+    as_profile,
 )
 from core.systems.ms_battles.cards import (
     MARKER,
@@ -130,9 +131,7 @@ RESOURCES: tuple[ResourceDef, ...] = (
 
 
 def _suit(profile: BaseModel) -> MobileSuit:
-    if isinstance(profile, MobileSuit):
-        return profile
-    return MobileSuit.model_validate(profile.model_dump())
+    return as_profile(MobileSuit, profile)
 
 
 class MobileSuitBattles(RuleSystem):
@@ -140,10 +139,7 @@ class MobileSuitBattles(RuleSystem):
 
     def catalogue(self) -> list[CatalogueUnit]:
         """The app's own sample decks (the book prints none, L9)."""
-        return [
-            CatalogueUnit(id=key, name=suit.name, profile=suit.model_dump(mode="json"), note=LABEL, ref="")
-            for key, suit in SAMPLE_SUITS.items()
-        ]
+        return self.samples_catalogue(SAMPLE_SUITS, LABEL)
 
     def unit_cost(self, profile: BaseModel) -> int:
         """The book has no points: every side brings the same number of suits (L9)."""

@@ -1,0 +1,300 @@
+"""Mobile Suit Gundam: Skirmish (000_3e12d4cbd0c8f6da.txt): the rule system as the shared layer sees it.
+
+The package reads in the order the book plays: :mod:`.catalogue` (the guideline
+tables and every ability, trait, modification and order as data), :mod:`.units`
+(the unit statistics sheet, costs, building rules), :mod:`.samples` (units of
+the app's own making: the book prints none, digest A1), :mod:`.options` (game
+type and house readings), :mod:`.shooting` (the Shoot procedure and its exact
+odds) and :mod:`.play` (turns, actions, close combat, morale, orders, missions).
+Campaign mode (L1620-L2228) is not part of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from core.game import Game
+from core.systems import info
+from core.systems.base import (
+    CardLine,
+    CatalogueUnit,
+    Change,
+    ResourceDef,
+    RuleSystem,
+    TrackedDef,
+    UnitCard,
+    UnitState,
+    Violation,
+    as_profile,
+)
+from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
+from core.systems.gundam_skirmish.options import GsOptions, GsState
+from core.systems.gundam_skirmish.play import ACTIONS, status_lines
+from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
+from core.systems.gundam_skirmish.tools import TOOLS
+from core.systems.gundam_skirmish.units import (
+    Unit,
+    armour_of,
+    integrity_of,
+    is_command,
+    movement_of,
+    starting_weapon,
+    unit_cost,
+    unit_violations,
+)
+
+__all__ = ["SYSTEM", "GundamSkirmish", "Unit"]
+
+TRACKED: tuple[TrackedDef, ...] = (
+    TrackedDef(
+        key="leg",
+        label="Leg/Engine damage",
+        kind="counter",
+        max=2,
+        help="1: Normal terrain is Difficult for Moves; 2: Difficult terrain costs 3/4 (L1159-L1177).",
+    ),
+    TrackedDef(
+        key="arm",
+        label="Arm/Weapons damage",
+        kind="counter",
+        max=2,
+        help="1: accuracy 5+, no Shield Bonus; 2: Quick Reloads become Slow (L1184-L1202).",
+    ),
+    TrackedDef(
+        key="head",
+        label="Head damage",
+        kind="counter",
+        max=1,
+        help="Its targets re-roll one failed block (L1218-L1223).",
+    ),
+    TrackedDef(key="shield", label="Shield integrity", kind="counter", help="0: no Shield Bonus (L654)."),
+    TrackedDef(
+        key="actions",
+        label="Actions used",
+        kind="counter",
+        max=3,
+        help="Fast 1, Slow 2; 2 a turn (mobile fighters 3) (L384-L387, L1323).",
+    ),
+    TrackedDef(
+        key="wavering", label="Wavering", kind="condition", help="A D6 4+ before each Charge (L1549-L1550)."
+    ),
+    TrackedDef(
+        key="routed", label="Routed", kind="condition", help="Also a D6 when it acts: 1-3 it runs (L1554)."
+    ),
+    TrackedDef(
+        key="morale_due", label="Morale check due", kind="condition", help="A trigger happened (L1582-L1602)."
+    ),
+    TrackedDef(key="reserve", label="In reserve", kind="condition", help="Waiting to Ambush (L1253)."),
+    TrackedDef(
+        key="shield_broken", label="Shield broken", kind="condition", help="Gone for the battle (L1126)."
+    ),
+    TrackedDef(
+        key="dig_in", label="Dug in", kind="condition", help="Untargetable; no actions (L2848-L2854)."
+    ),
+    TrackedDef(key="flight_mode", label="Flight Mode", kind="condition", help="Air Unit, no shield (L2875)."),
+    TrackedDef(
+        key="no_actions", label="No actions", kind="condition", help="Grappled this turn (L2887, L2906)."
+    ),
+    TrackedDef(
+        key="no_carried", label="Disarmed", kind="condition", help="No carried weapons this turn (L2900)."
+    ),
+    TrackedDef(key="acc5", label="Blinded", kind="condition", help="Accuracy 5+ this turn (L2987-L2993)."),
+    TrackedDef(
+        key="bring_them_down", label="Bring Them Down!", kind="condition", help="Its attacks have <P>."
+    ),
+    TrackedDef(key="withdrawn", label="Withdrawn", kind="condition", help="Removed from play (L1524)."),
+)
+
+RESOURCES: tuple[ResourceDef, ...] = (
+    ResourceDef(key="cp", label="Command Points", help="Gained in Upkeep, kept until spent (L1283-L1288)."),
+    ResourceDef(key="turns", label="Turns played", help="Its own turns so far (Trans-Am, L3220)."),
+    ResourceDef(key="order", label="Turn order", help="Place from the priority roll (L278-L282)."),
+    ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
+    ResourceDef(key="held", label="Objective turns", help="Turns it held the objective (L192-L203)."),
+    ResourceDef(key="quarters", label="Quarters held", help="Territory, counted on the table (L205-L218)."),
+    ResourceDef(
+        key="halved", label="Down to half", max=1, help="Its morale check at half strength is made (L1602)."
+    ),
+    ResourceDef(key="weather", label="Bad Weather used", max=3, help="Hits removed so far (L3321-L3327)."),
+    ResourceDef(key="concentrate_fire", label="Concentrate Fire", max=1, help="This turn (L1428)."),
+    ResourceDef(key="get_to_cover", label="Get to cover!", max=1, help="Until its next turn (L1478)."),
+)
+
+
+def _unit(profile: BaseModel) -> Unit:
+    return as_profile(Unit, profile)
+
+
+def _faction_violations(units: Sequence[Unit], army: str = "") -> list[Violation]:
+    """An army takes units of one faction only (L2339-L2342): some faction all its units share."""
+    if not units or set(units[0].factions).intersection(*(u.factions for u in units[1:])):
+        return []
+    return [
+        Violation(
+            rule="one-faction", message=f"{army}an army takes units of one faction only", ref="L2339-L2342"
+        )
+    ]
+
+
+def _w(v: int | None, none: str = "None") -> str:
+    return none if v is None else f"{v}+"
+
+
+class GundamSkirmish(RuleSystem):
+    """Mobile Suit Gundam: Skirmish's contribution to the shared squad and game layer."""
+
+    def catalogue(self) -> list[CatalogueUnit]:
+        """Units of the app's own making, built from the book's guideline tables (the book has no roster)."""
+        return self.samples_catalogue(SAMPLES, SAMPLE_NOTE, "L2425-L2765")
+
+    def unit_cost(self, profile: BaseModel) -> int:
+        return unit_cost(_unit(profile))
+
+    def unit_violations(self, profile: BaseModel) -> list[Violation]:
+        return unit_violations(_unit(profile))
+
+    def squad_violations(self, units: Sequence[tuple[str, BaseModel]], limit: int | None) -> list[Violation]:
+        """Points limit, one faction (L2339-L2342), Command units per 500 points (L1279-L1281; A18)."""
+        out = super().squad_violations(units, limit)
+        shown = [(k, _unit(p)) for k, p in units]
+        out += _faction_violations([u for _, u in shown])
+        commanders = [(k, u) for k, u in shown if is_command(u)]
+        others = sum(unit_cost(u) for _, u in shown) - sum(unit_cost(u) for _, u in commanders)
+        allowed = max(0, others // 500)
+        if len(commanders) > allowed:
+            out.append(
+                Violation(
+                    rule="command-count",
+                    message=f"{len(commanders)} Command units; {others} points of other units allow "
+                    f"{allowed}",
+                    ref="L1279-L1281",
+                )
+            )
+        return out
+
+    def card(self, profile: BaseModel) -> UnitCard:
+        """The sheet in the book's order (L2321-L2423)."""
+        u = _unit(profile)
+        tags = "".join(t for t, on in (("<S>", u.no_space), ("<C>", u.command_tag)) if on)
+        move, boost = movement_of(u)
+        dice, success = armour_of(u)
+        lines = [
+            CardLine(label="Faction", value=", ".join(u.factions)),
+            CardLine(label="Points", value=str(unit_cost(u))),
+            CardLine(
+                label="Movement / Boost", value=f'{move}" / {"/" if boost is None else str(boost) + chr(34)}'
+            ),
+            CardLine(label="Integrity", value=str(integrity_of(u))),
+            CardLine(label="Armour", value=f"{dice} <{success}+>"),
+        ]
+        start = starting_weapon(u)
+        for w in u.weapons:
+            shots = "1D6" if w.shots is None else str(w.shots)
+            tags_w = "".join(f"<{t}>" for t in w.tags)
+            lines.append(
+                CardLine(
+                    label=w.name,
+                    value=f"{w.weapon_class.replace('_', ' ')} {w.equip} {tags_w} {shots} shots "
+                    f'{w.range_min}-{w.range_max}" '
+                    f"ACC {w.acc}+ CRIT {_w(w.crit)} {w.dam} DAM",
+                    note="equipped at the start" if w.name == start else "",
+                )
+            )
+        if u.cc:
+            c = u.cc
+            lines.append(
+                CardLine(
+                    label=c.name,
+                    value=f"DEX {c.dex:+d} {c.attack}D6 ACC {c.acc}+ CRIT {_w(c.crit)} "
+                    f"{c.dam} DAM" + (" <PS>" if c.piercing_strike else ""),
+                )
+            )
+        if u.shield != "none":
+            g = SHIELDS[u.shield]
+            lines.append(
+                CardLine(
+                    label="Shield",
+                    value=f"{u.shield.replace('_', ' ')}: +{g.dice} die "
+                    f"<{g.success}+>, integrity {g.integrity}",
+                )
+            )
+        if u.beam_defence != "none":
+            d, s = BEAM_DEFENCE[u.beam_defence]
+            lines.append(CardLine(label="Beam defence", value=f"+{d} die <{s}+> vs Beam"))
+        notes = []
+        for a in u.abilities:
+            e = ALL_ENTRIES["ability"][a.key]
+            x = f" ({a.x})" if a.x else ""
+            notes.append(f"{e.name}{x}: {e.help}" + (f" Players apply it: {e.by_hand}." if e.by_hand else ""))
+        if u.character:
+            p = u.character
+            notes.append(
+                f"Pilot {p.name}, rank {p.rank}: " + ", ".join(ALL_ENTRIES["trait"][t].name for t in p.traits)
+                if p.traits
+                else f"Pilot {p.name}, rank {p.rank}"
+            )
+        return UnitCard(
+            title=u.name + (f" {tags}" if tags else ""),
+            kind=u.kind.replace("_", " "),
+            lines=lines,
+            notes=notes,
+        )
+
+    def initial_state(self, profile: BaseModel) -> UnitState:
+        """Full Integrity, Steady, shield whole, the starting weapon equipped (L434, L1538)."""
+        u = _unit(profile)
+        counters = {
+            "leg": 0,
+            "arm": 0,
+            "head": 0,
+            "actions": 0,
+            "shield": SHIELDS[u.shield].integrity if u.shield != "none" else 0,
+        }
+        # A unit with no carried weapon holds its close combat weapon from the start (L434, L1036-L1040).
+        equipped = starting_weapon(u) or ("cc" if u.cc else "")
+        extra: dict[str, Any] = {"equipped": equipped, "reload": {}, "once": []}
+        if u.character:
+            extra["pilot"] = {"health": u.character.health, "mind": u.character.mind}
+        return UnitState(
+            max_damage=integrity_of(u),
+            counters=counters,
+            conditions=["reserve"] if u.ambush else [],
+            extra=extra,
+        )
+
+    def start_round(self, game: Game) -> list[Change]:
+        """A round ends when its last player ends their turn: use the Next turn action (L294-L308)."""
+        raise ValueError("a round ends when its last player ends their turn: use 'Next turn' (L294-L308)")
+
+    def settle(self, game: Game) -> list[Change]:
+        """A unit adjusted by hand to 0 Integrity or less is destroyed (L1094-L1098)."""
+        return [
+            Change(path=["sides", s, "units", u, "state", "destroyed"], value=True)
+            for s, side in enumerate(game.sides)
+            for u, g in enumerate(side.units)
+            if g.state.damage >= g.state.max_damage and not g.state.destroyed
+        ]
+
+    def status(self, game: Game) -> list[CardLine]:
+        return status_lines(game)
+
+    def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
+        """Every army of one faction (L2339-L2342)."""
+        return [
+            v for name, units in sides for v in _faction_violations([_unit(p) for p in units], f"{name}: ")
+        ]
+
+
+SYSTEM = GundamSkirmish(
+    info=info("gundam_skirmish"),
+    profile_model=Unit,
+    tracked=TRACKED,
+    resources=RESOURCES,
+    actions=ACTIONS,
+    options=GsOptions,
+    state_model=GsState,
+    tools=TOOLS,
+)

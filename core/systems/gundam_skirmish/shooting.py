@@ -1,0 +1,531 @@
+"""The Shoot procedure (L595-L801) with exact odds from the same per-die rules that resolve a roll.
+
+A shot is set up once (:class:`Shot`: every number the modifiers leave), then either
+rolled with a dice source (:func:`roll_shot`) or turned into exact distributions
+(:func:`shot_odds`).  Both use the same functions: :func:`die_needs` (the 4th, 5th
+and 6th+ die shifts, L628-L638), :func:`hit_type`, :func:`block_strength` (the
+Penetration table, L857-L872), :func:`cancel_hits` (which hits the blocks take),
+the re-roll policy (earliest failed dice first) and :func:`chart_faces` (the
+Damage Chart with its repeat rule, L1108-L1119).
+
+Conventions (digest section 11):
+
+* Each re-roll source re-rolls one failed die; no die is rolled a third time (A8).
+  The shooter re-rolls its earliest failed dice (they need the least, L628-L638);
+  the defender re-rolls the failed die with the lowest success number.
+* Blocks cancel as many hits as possible, then as many criticals as possible (A6).
+* Against a <P> shot a shield first needs a 4+ on a D6, and then loses 1 shield
+  integrity (L660-L663; A3).  I-field dice use the third column of the
+  Penetration table, armour and shield dice the second (A5).
+* After the pool: Anti-Beam Coating, Heavy Plating or Reactive Armour take 1
+  off the attack; then Movable Frame (its trigger is the pool's damage, 3 or
+  more); then a Shield Break halves what is left, rounded down (A12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from core.dice import DiceSource, Dist
+
+#: Hit kinds: (level, critical).  Level 1 for faces 2-3, 2 for 4-5, 3 for a 6 (L857-L872).
+KINDS: tuple[tuple[int, bool], ...] = ((1, False), (1, True), (2, False), (2, True), (3, False), (3, True))
+Hits = tuple[int, int, int, int, int, int]
+Blocks = tuple[int, int, int]
+NO_HITS: Hits = (0, 0, 0, 0, 0, 0)
+
+
+def die_needs(acc: int, crit: int | None, position: int) -> tuple[int, int | None]:
+    """Accuracy and critical needed by the die at ``position`` (1-based) of an attack pool (L628-L638).
+
+    The 4th die needs 1 more, the 5th 2 more, the 6th and later 3 more and never
+    score a critical; nothing needs more than 6.
+
+    >>> [die_needs(4, 6, i) for i in (1, 3, 4, 5, 6, 9)]
+    [(4, 6), (4, 6), (5, 6), (6, 6), (6, None), (6, None)]
+    """
+    if position <= 3:
+        return acc, crit
+    if position >= 6:
+        return min(6, acc + 3), None
+    shift = position - 3
+    return min(6, acc + shift), None if crit is None else min(6, crit + shift)
+
+
+def hit_type(face: int, acc: int, crit: int | None) -> int | None:
+    """Index in :data:`KINDS` of a die's final face, or None for a miss (L619-L623, L721-L723)."""
+    if face < acc:
+        return None
+    level = 1 if face <= 3 else 2 if face <= 5 else 3
+    is_crit = crit is not None and face >= crit
+    return (level - 1) * 2 + int(is_crit)
+
+
+@dataclass(frozen=True)
+class DefendGroup:
+    """Dice of one source in the defend pool: beam defence, armour or shield."""
+
+    name: str
+    dice: int
+    success: int
+    beam: bool = False  # beam-defence dice use the Penetration table's third column
+    own_reroll: bool = False  # Solid Defence: failed shield dice are rolled again once (L3001-L3005)
+
+
+def block_strength(face: int, group: DefendGroup, penetration: bool) -> int:
+    """What a defend die can cancel: 0 nothing, 1 hits of level 1, 2 up to level 2, 3 any (L857-L872).
+
+    >>> armour = DefendGroup("armour", 3, 4)
+    >>> [block_strength(f, armour, True) for f in (3, 4, 5, 6)], block_strength(4, armour, False)
+    ([0, 0, 1, 2], 3)
+    >>> [block_strength(f, DefendGroup("beam", 2, 5, beam=True), True) for f in (4, 5, 6)]
+    [0, 2, 3]
+    """
+    if face < group.success:
+        return 0
+    if not penetration:
+        return 3
+    if group.beam:
+        return {4: 1, 5: 2, 6: 3}.get(face, 0)
+    return {5: 1, 6: 2}.get(face, 0)
+
+
+def cancel_hits(hits: Hits, blocks: Blocks) -> Hits:
+    """The hits left after the blocks: as many cancelled as can be, criticals first (L713-L719; A6).
+
+    ``blocks`` counts blocks of strength 1, 2 and 3.  A block of strength s can take a
+    hit of level s or less; cancelling is a matching, and adding criticals first, then
+    the rest, each while Hall's condition holds, gives the largest matching with the
+    most criticals in it.
+
+    >>> cancel_hits((0, 1, 1, 0, 0, 0), (0, 1, 0))  # one level-2 block, a level-1 crit and a level-2 hit
+    (0, 0, 1, 0, 0, 0)
+    >>> cancel_hits((0, 0, 0, 0, 1, 1), (0, 5, 0))  # sixes cannot be blocked by armour against <P>
+    (0, 0, 0, 0, 1, 1)
+    """
+    at_least = [blocks[0] + blocks[1] + blocks[2], blocks[1] + blocks[2], blocks[2]]
+    used = [0, 0, 0]
+    left = list(hits)
+    for crit in (True, False):
+        for level in (3, 2, 1):
+            index = (level - 1) * 2 + int(crit)
+            room = min(at_least[t] - used[t] for t in range(level))
+            take = min(left[index], room)
+            for t in range(level):
+                used[t] += take
+            left[index] -= take
+    return (left[0], left[1], left[2], left[3], left[4], left[5])
+
+
+def remove_one(hits: Hits) -> Hits:
+    """Bad Weather: one hit taken out before the defence, the worst for the target first (a critical 6).
+
+    >>> remove_one((1, 0, 0, 1, 0, 0))
+    (1, 0, 0, 0, 0, 0)
+    """
+    out = list(hits)
+    for index in (5, 3, 1, 4, 2, 0):
+        if out[index]:
+            out[index] -= 1
+            break
+    return (out[0], out[1], out[2], out[3], out[4], out[5])
+
+
+def hit_count(hits: Hits) -> tuple[int, int]:
+    """(hits, criticals) of a hit vector."""
+    return sum(hits), hits[1] + hits[3] + hits[5]
+
+
+# --- the Damage Chart (L1108-L1119, L1147-L1239) ---------------------------------------
+
+#: Mobile suits and armours: 1-2 Leg, 3-4 Arm, 5 Head, 6 Torso.  Other units: 1-3 Engine,
+#: 4-5 Weapons, 6 Cockpit (digest A45).  Engine is kept as "leg", Weapons as "arm", Cockpit as "torso".
+MS_CHART = {1: "leg", 2: "leg", 3: "arm", 4: "arm", 5: "head", 6: "torso"}
+OTHER_CHART = {1: "leg", 2: "leg", 3: "leg", 4: "arm", 5: "arm", 6: "torso"}
+#: Highest level of each category: Leg and Arm have a Level 2, Head and Torso only a Level 1.
+CHART_MAX = {"leg": 2, "arm": 2, "head": 1, "torso": 1}
+Levels = tuple[int, int, int, int]  # leg, arm, head, torso
+CATEGORIES = ("leg", "arm", "head", "torso")
+
+
+def chart_faces(chart: dict[int, str], levels: Levels) -> list[int]:
+    """Faces that count on the next chart roll: a category at its top is rolled again (L1113-L1119)."""
+    return [f for f, cat in chart.items() if levels[CATEGORIES.index(cat)] < CHART_MAX[cat]]
+
+
+def chart_step(levels: Levels, category: str) -> Levels:
+    i = CATEGORIES.index(category)
+    out = list(levels)
+    out[i] += 1
+    return (out[0], out[1], out[2], out[3])
+
+
+def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
+    """Exact chart levels after ``rolls`` rolls, each rolled again until it lands on a category with room.
+
+    Rolling again until a face with room comes up picks each such face with equal chance.
+    A Torso (Cockpit) result destroys the unit (L1236-L1239), so rolling stops there.  A Fortunate
+    pilot rolls a Torso result again once (L1968-L1969).
+
+    >>> d = chart_dist(MS_CHART, (0, 0, 1, 0), 1)  # Head already damaged: 5 rolls again
+    >>> d.probability((0, 0, 1, 1))
+    Fraction(1, 5)
+    """
+    states: dict[Levels, int] = {levels: 1}
+    total = 1
+    for _ in range(rolls):
+        nxt: dict[Levels, int] = {}
+        for state, w in states.items():
+            faces = chart_faces(chart, state) if state[3] == 0 else []
+            if not faces:
+                nxt[state] = nxt.get(state, 0) + w * 3600
+                continue
+            share = 3600 // len(faces)
+            for f in faces:
+                if fortunate and chart[f] == "torso":
+                    for f2 in faces:  # the one re-roll, from the same levels
+                        s2 = chart_step(state, chart[f2])
+                        nxt[s2] = nxt.get(s2, 0) + w * share // len(faces)
+                    continue
+                s2 = chart_step(state, chart[f])
+                nxt[s2] = nxt.get(s2, 0) + w * share
+        states, total = nxt, total * 3600
+    return Dist(states, total)
+
+
+def roll_chart(
+    chart: dict[int, str], levels: Levels, dice: DiceSource, purpose: str
+) -> tuple[Levels, list[int]]:
+    """One chart roll with real dice: faces rolled until one lands on a category with room."""
+    faces = chart_faces(chart, levels)
+    if levels[3] or not faces:
+        return levels, []
+    rolled: list[int] = []
+    while True:
+        f = dice.roll(1, 6, purpose)[0]
+        rolled.append(f)
+        if f in faces:
+            return chart_step(levels, chart[f]), rolled
+
+
+# --- a shot, set up --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shot:
+    """Every number of one Shoot once the modifiers are applied."""
+
+    shots: int | None  # None: a D6 gives the number (L2574)
+    acc: int
+    crit: int | None
+    dam: int
+    penetration: bool = False
+    extra_shots: int = 0  # Massed Fire, Heat Radiation (L2937-L2941, L2889-L2894)
+    attack_rerolls: int = 0
+    groups: tuple[DefendGroup, ...] = ()
+    shield_check: bool = False  # a <P> shot: the shield needs 4+ first (L660-L663)
+    defend_rerolls: int = 0
+    coating: int = 0
+    movable_frame: bool = False
+    chart: dict[int, str] = field(default_factory=lambda: dict(MS_CHART))
+    levels: Levels = (0, 0, 0, 0)
+    chart_per_crit: int = 1  # Controlled Aim: 2 (L1962)
+    integrity_left: int = 1
+    elusive: bool = False  # a 6 on a D6 before the defence ignores the attack (L3277-L3283)
+    fortunate: bool = False  # the target's pilot re-rolls a Torso chart result once (L1968-L1969)
+    remove_hit: bool = False  # Bad Weather: the target's player takes one hit out of the pool (L3321-L3327)
+
+    def needs(self, position: int) -> tuple[int, int | None]:
+        return die_needs(self.acc, self.crit, position)
+
+
+def after_pool(pool_damage: int, coating: int, frame_face: int | None) -> int:
+    """Damage after the coatings and Movable Frame (A12; L2014-L2030, L2952-L2956).
+
+    >>> after_pool(6, 1, 5), after_pool(6, 0, 2), after_pool(2, 1, None)
+    (3, 5, 1)
+    """
+    damage = max(0, pool_damage - coating)
+    if frame_face is not None:
+        damage = max(0, damage - (2 if frame_face >= 4 else 1))
+    return damage
+
+
+def shield_break(damage: int) -> int:
+    """A Shield Break prevents half the damage, rounded down (L1121-L1125): 5 becomes 3."""
+    return damage - damage // 2
+
+
+# --- odds -------------------------------------------------------------------------------
+
+
+def _add_kind(hits: Hits, kind: int | None) -> Hits:
+    if kind is None:
+        return hits
+    out = list(hits)
+    out[kind] += 1
+    return (out[0], out[1], out[2], out[3], out[4], out[5])
+
+
+def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
+    """Hits of an attack pool of ``n`` dice, the earliest failed dice re-rolled (total 36**n)."""
+    states: dict[tuple[int, Hits], int] = {(shot.attack_rerolls, NO_HITS): 1}
+    for position in range(1, n + 1):
+        acc, crit = shot.needs(position)
+        nxt: dict[tuple[int, Hits], int] = {}
+        for (left, hits), w in states.items():
+            for face in range(1, 7):
+                if face >= acc or left == 0:
+                    key = (left, _add_kind(hits, hit_type(face, acc, crit)))
+                    nxt[key] = nxt.get(key, 0) + w * 6
+                    continue
+                for again in range(1, 7):
+                    key = (left - 1, _add_kind(hits, hit_type(again, acc, crit)))
+                    nxt[key] = nxt.get(key, 0) + w
+        states = nxt
+    out: dict[Hits, int] = {}
+    for (_, hits), w in states.items():
+        out[hits] = out.get(hits, 0) + w
+    return Dist(out, 36**n)
+
+
+def pool_hits(shot: Shot) -> Dist[Hits]:
+    """The attack pool, with a D6 for the number of shots where the weapon says so."""
+    if shot.shots is not None:
+        return attack_dist(shot, shot.shots + shot.extra_shots)
+    top = 6 + shot.extra_shots
+    out: dict[Hits, int] = {}
+    for n in range(1, 7):
+        d = attack_dist(shot, n + shot.extra_shots)
+        scale = 36 ** (top - n - shot.extra_shots)
+        for k, w in d.weights.items():
+            out[k] = out.get(k, 0) + w * scale
+    return Dist(out, 6 * 36**top)
+
+
+def defend_order(groups: Iterable[DefendGroup]) -> list[DefendGroup]:
+    """Groups in the order the defender's re-rolls go: lowest success number first."""
+    return sorted(groups, key=lambda g: g.success)
+
+
+def _add_block(blocks: Blocks, s: int) -> Blocks:
+    if s == 0:
+        return blocks
+    out = list(blocks)
+    out[s - 1] += 1
+    return (out[0], out[1], out[2])
+
+
+def defend_dist(groups: tuple[DefendGroup, ...], rerolls: int, penetration: bool) -> Dist[Blocks]:
+    """Blocks by strength of the given dice, re-rolls on the failed dice with the lowest success number."""
+    states: dict[tuple[int, Blocks], int] = {(rerolls, (0, 0, 0)): 1}
+    total = 1
+    for group in defend_order(groups):
+        for _ in range(group.dice):
+            nxt: dict[tuple[int, Blocks], int] = {}
+            for (left, blocks), w in states.items():
+                for face in range(1, 7):
+                    fail = face < group.success
+                    if fail and (group.own_reroll or left > 0):
+                        use = left if group.own_reroll else left - 1
+                        for again in range(1, 7):
+                            key = (use, _add_block(blocks, block_strength(again, group, penetration)))
+                            nxt[key] = nxt.get(key, 0) + w
+                    else:
+                        key = (left, _add_block(blocks, block_strength(face, group, penetration)))
+                        nxt[key] = nxt.get(key, 0) + w * 6
+            states, total = nxt, total * 36
+    out: dict[Blocks, int] = {}
+    for (_, blocks), w in states.items():
+        out[blocks] = out.get(blocks, 0) + w
+    return Dist(out, total)
+
+
+def block_dist(shot: Shot) -> Dist[tuple[Blocks, bool]]:
+    """Blocks of the whole defend pool, and whether a shield's <P> check passed (costing integrity)."""
+    shield = [g for g in shot.groups if g.name == "shield"]
+    if not (shot.shield_check and shield):
+        return defend_dist(shot.groups, shot.defend_rerolls, shot.penetration).map(lambda b: (b, False))
+    without = tuple(g for g in shot.groups if g.name != "shield")
+    fail = defend_dist(without, shot.defend_rerolls, shot.penetration)
+    passed = defend_dist(shot.groups, shot.defend_rerolls, shot.penetration)
+    # Bring both to one denominator: 3 faces in 6 fail (1-3), 3 pass (4+).
+    out: dict[tuple[Blocks, bool], int] = {}
+    scale_fail = passed.total // fail.total
+    for b, w in fail.weights.items():
+        out[(b, False)] = out.get((b, False), 0) + 3 * w * scale_fail
+    for b, w in passed.weights.items():
+        out[(b, True)] = out.get((b, True), 0) + 3 * w
+    return Dist(out, 6 * passed.total)
+
+
+@dataclass(frozen=True)
+class ShotOdds:
+    damage: Dist[int]
+    crits: Dist[int]
+    destroyed: Fraction
+    hit_any: Fraction
+
+
+def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
+    """(hits left, criticals left) after the defend pool."""
+    attack = pool_hits(shot)
+    if shot.remove_hit:
+        attack = attack.map(remove_one)
+    blocks = block_dist(shot)
+    left = attack.combine(blocks, lambda h, b: hit_count(cancel_hits(h, b[0])))
+    if not shot.elusive:
+        return left
+    weights = {k: 5 * w for k, w in left.weights.items()}  # Elusive: 1 in 6 the attack is ignored
+    weights[(0, 0)] = weights.get((0, 0), 0) + left.total
+    return Dist(weights, 6 * left.total)
+
+
+def shot_odds(shot: Shot) -> ShotOdds:
+    """Exact damage, chart rolls and chance to destroy (no Shield Break: the defender chooses it)."""
+    left = shot_outcome(shot)
+    steps: dict[tuple[int, int], int] = {}
+    for (hits, crits), w in left.weights.items():
+        pool = hits * shot.dam
+        if shot.movable_frame and pool >= 3:
+            for face in range(1, 7):
+                key = (after_pool(pool, shot.coating, face), crits * shot.chart_per_crit)
+                steps[key] = steps.get(key, 0) + w
+        else:
+            key = (after_pool(pool, shot.coating, None), crits * shot.chart_per_crit)
+            steps[key] = steps.get(key, 0) + w * 6
+    joint = Dist(steps, left.total * 6)
+    destroyed = Fraction(0)
+    torso_cache: dict[int, Fraction] = {}
+    for (damage, rolls), p in joint.probabilities():
+        if damage >= shot.integrity_left:
+            destroyed += p
+        elif rolls:
+            if rolls not in torso_cache:
+                torso_cache[rolls] = sum(
+                    (
+                        q
+                        for lv, q in chart_dist(
+                            shot.chart, shot.levels, rolls, shot.fortunate
+                        ).probabilities()
+                        if lv[3]
+                    ),
+                    Fraction(0),
+                )
+            destroyed += p * torso_cache[rolls]
+    hit_any = sum((p for (h, _), p in left.probabilities() if h > 0), Fraction(0))
+    return ShotOdds(
+        damage=joint.map(lambda k: k[0]),
+        crits=joint.map(lambda k: k[1]),
+        destroyed=destroyed,
+        hit_any=hit_any,
+    )
+
+
+# --- rolling ----------------------------------------------------------------------------
+
+
+@dataclass
+class ShotRoll:
+    """A rolled shot, die by die, for the log."""
+
+    shots: int = 0
+    attack: list[int] = field(default_factory=list)
+    attack_rerolled: dict[int, int] = field(default_factory=dict)
+    hits: Hits = NO_HITS
+    shield_check: int | None = None
+    elusive: int | None = None
+    removed: bool = False
+    defend: dict[str, list[int]] = field(default_factory=dict)
+    defend_rerolled: dict[str, int] = field(default_factory=dict)
+    blocks: Blocks = (0, 0, 0)
+    left: Hits = NO_HITS
+    pool_damage: int = 0
+    frame: int | None = None
+    damage: int = 0
+
+
+def roll_attack(shot: Shot, dice: DiceSource) -> tuple[int, list[int], dict[int, int], Hits]:
+    """Roll the number of shots if needed, the pool, then re-roll the earliest failed dice."""
+    n = shot.shots if shot.shots is not None else dice.roll(1, 6, "number of shots")[0]
+    n += shot.extra_shots
+    faces = dice.roll(n, 6, "attack")
+    failed = [i for i, f in enumerate(faces) if f < shot.needs(i + 1)[0]][: shot.attack_rerolls]
+    again = dice.roll(len(failed), 6, "attack re-rolls") if failed else []
+    rerolled = dict(zip(failed, again, strict=True))
+    hits = NO_HITS
+    for i, f in enumerate(faces):
+        acc, crit = shot.needs(i + 1)
+        hits = _add_kind(hits, hit_type(rerolled.get(i, f), acc, crit))
+    return n, faces, rerolled, hits
+
+
+def roll_defence(
+    groups: tuple[DefendGroup, ...],
+    rerolls: int,
+    penetration: bool,
+    dice: DiceSource,
+    rolled: dict[str, list[int]] | None = None,
+) -> tuple[dict[str, list[int]], dict[str, int], Blocks]:
+    """Roll every group in the book's order (``rolled``: groups already rolled), then the re-rolls."""
+    faces = dict(rolled or {})
+    for g in groups:
+        if g.name not in faces:
+            faces[g.name] = dice.roll(g.dice, 6, f"defence: {g.name}") if g.dice else []
+    rerolled: dict[str, int] = {}
+    for g in groups:
+        if g.own_reroll:
+            for i, f in enumerate(faces[g.name]):
+                if f < g.success:
+                    rerolled[f"{g.name}#{i}"] = dice.roll(1, 6, f"defence: {g.name} re-roll")[0]
+    pending = [
+        (g, i)
+        for g in defend_order(groups)
+        if not g.own_reroll
+        for i, f in enumerate(faces[g.name])
+        if f < g.success
+    ][:rerolls]
+    for g, i in pending:
+        rerolled[f"{g.name}#{i}"] = dice.roll(1, 6, f"defence: {g.name} re-roll")[0]
+    blocks: Blocks = (0, 0, 0)
+    for g in groups:
+        for i, f in enumerate(faces[g.name]):
+            blocks = _add_block(blocks, block_strength(rerolled.get(f"{g.name}#{i}", f), g, penetration))
+    return faces, rerolled, blocks
+
+
+def roll_shot(shot: Shot, dice: DiceSource) -> ShotRoll:
+    """Resolve the dice of a shot up to its damage (charts are rolled by the caller)."""
+    out = ShotRoll()
+    out.shots, out.attack, out.attack_rerolled, out.hits = roll_attack(shot, dice)
+    if shot.remove_hit:
+        kept = remove_one(out.hits)
+        out.removed, out.hits = kept != out.hits, kept
+    if shot.elusive:
+        out.elusive = dice.roll(1, 6, "Elusive")[0]
+        if out.elusive == 6:
+            return out
+    groups = shot.groups
+    if shot.shield_check and any(g.name == "shield" for g in groups):
+        beam_armour = tuple(g for g in groups if g.name != "shield")
+        # Beam defence and armour first, then the shield's 4+ check (L649-L666).
+        shield = tuple(g for g in groups if g.name == "shield")
+        faces_a = {g.name: dice.roll(g.dice, 6, f"defence: {g.name}") if g.dice else [] for g in beam_armour}
+        out.shield_check = dice.roll(1, 6, "shield check against <P>")[0]
+        used = beam_armour + shield if out.shield_check >= 4 else beam_armour
+        out.defend, out.defend_rerolled, out.blocks = roll_defence(
+            used, shot.defend_rerolls, shot.penetration, dice, faces_a
+        )
+    else:
+        out.defend, out.defend_rerolled, out.blocks = roll_defence(
+            groups, shot.defend_rerolls, shot.penetration, dice
+        )
+    out.left = cancel_hits(out.hits, out.blocks)
+    hits, _ = hit_count(out.left)
+    out.pool_damage = hits * shot.dam
+    if shot.movable_frame and out.pool_damage >= 3:
+        out.frame = dice.roll(1, 6, "Movable Frame")[0]
+    out.damage = after_pool(out.pool_damage, shot.coating, out.frame)
+    return out
