@@ -14,9 +14,14 @@ export class SquadsView {
 
   // #/squads
   async list() {
+    // The list may be asked for again while it waits (another tab saved, a route change):
+    // only the newest call draws, and the system picked for a new squad is kept.
+    const token = (this.listToken = (this.listToken ?? 0) + 1);
     clear(this.root);
     await this.store.ready;
     const playable = await this.systems.playable();
+    if (token !== this.listToken || !/^#\/?squads\/?$/.test(location.hash)) return;
+    clear(this.root);
     this.root.append(el("h1", {}, "Squads"));
     const list = el("ul", { class: "list" });
     for (const squad of this.store.data.squads) {
@@ -28,6 +33,8 @@ export class SquadsView {
     if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
     const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));
+    if (playable.some((s) => s.id === this.newSystem)) system.value = this.newSystem;
+    system.addEventListener("change", () => { this.newSystem = system.value; });
     const create = button("New squad", async () => {
       const squad = { id: newId("s"), name: newSquadName(this.store.data.squads, this.systems.name(system.value)), system: system.value, limit: null, units: [] };
       await this.store.putSquad(squad);
