@@ -28,16 +28,32 @@ export class GamesView {
     window.addEventListener("hashchange", () => this.closeSheet());
   }
 
-  // #/games and #/games/new/<opponent squad id>
-  async list(opponentId = null) {
-    clear(this.root);
-    await this.store.ready;
-    this.root.append(el("h1", {}, "Games"));
+  // The saved games as links, each with its system, round and sides.
+  gameList() {
     const list = el("ul", { class: "list" });
     for (const game of this.store.data.games) {
       list.append(el("li", { class: "card" }, el("a", { href: hashFor("game", game.id) }, el("strong", {}, game.name)),
         el("small", {}, ` ${this.systems.name(game.system)} · round ${game.round} · ${game.sides.map((s) => s.name).join(" vs ")}`)));
     }
+    return list;
+  }
+
+  // #/games and #/games/new/<opponent squad id>
+  async list(opponentId = null) {
+    const token = (this.listToken = (this.listToken ?? 0) + 1);
+    const current = () => token === this.listToken && /^#\/?games(\/|$)/.test(location.hash);
+    clear(this.root);
+    // Saved games can be read before the engine is ready: shown as saved, then the whole
+    // screen once the engine has checked them.
+    await this.store.opened;
+    if (current() && !this.store.checked) {
+      try { this.root.append(el("h1", {}, "Games"), this.gameList()); } catch { clear(this.root); }
+    }
+    await this.store.ready;
+    if (!current()) return;
+    clear(this.root);
+    this.root.append(el("h1", {}, "Games"));
+    const list = this.gameList();
     if (!this.store.data.games.length) list.append(el("li", { class: "muted" }, "No games yet."));
     this.root.append(list, el("h2", {}, "New game"));
     const squads = this.store.data.squads;

@@ -12,17 +12,8 @@ export class SquadsView {
     Object.assign(this, { root, engine, store, systems });
   }
 
-  // #/squads
-  async list() {
-    // The list may be asked for again while it waits (another tab saved, a route change):
-    // only the newest call draws, and the system picked for a new squad is kept.
-    const token = (this.listToken = (this.listToken ?? 0) + 1);
-    clear(this.root);
-    await this.store.ready;
-    const playable = await this.systems.playable();
-    if (token !== this.listToken || !/^#\/?squads\/?$/.test(location.hash)) return;
-    clear(this.root);
-    this.root.append(el("h1", {}, "Squads"));
+  // The saved squads as links, each with its system and size.
+  squadList() {
     const list = el("ul", { class: "list" });
     for (const squad of this.store.data.squads) {
       const name = this.systems.name(squad.system);
@@ -30,6 +21,28 @@ export class SquadsView {
         el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, squad.name)),
         el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
     }
+    return list;
+  }
+
+  // #/squads
+  async list() {
+    // The list may be asked for again while it waits (another tab saved, a route change):
+    // only the newest call draws, and the system picked for a new squad is kept.
+    const token = (this.listToken = (this.listToken ?? 0) + 1);
+    const current = () => token === this.listToken && /^#\/?squads\/?$/.test(location.hash);
+    clear(this.root);
+    // The saved squads can be read before the engine is ready (a first start is slow):
+    // show them as saved, then draw the whole screen once the engine has checked them.
+    await this.store.opened;
+    if (current() && !this.store.checked) {
+      try { this.root.append(el("h1", {}, "Squads"), this.squadList()); } catch { clear(this.root); }
+    }
+    await this.store.ready;
+    const playable = await this.systems.playable();
+    if (!current()) return;
+    clear(this.root);
+    this.root.append(el("h1", {}, "Squads"));
+    const list = this.squadList();
     if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
     const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));

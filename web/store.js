@@ -33,6 +33,9 @@ export class Store extends EventTarget {
     if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
     this.opened = this.open();
     this.ready = this.opened.then(() => this.check());
+    this.checked = false; // until the engine has checked what was read (lists may show it as saved)
+    const done = () => { this.checked = true; };
+    this.ready.then(done, done);
   }
 
   // --- reading ---------------------------------------------------------------------
