@@ -99,17 +99,6 @@ def saved(page: Page) -> dict[str, Any]:
     return data
 
 
-def kept_whole(loaded: Any, raw: Any) -> bool:
-    """Every value ``raw`` held is in ``loaded`` (which may add defaults the release left out)."""
-    if isinstance(raw, dict):
-        return isinstance(loaded, dict) and all(
-            k in loaded and kept_whole(loaded[k], v) for k, v in raw.items()
-        )
-    if isinstance(raw, list):
-        return isinstance(loaded, list) and len(loaded) == len(raw) and all(map(kept_whole, loaded, raw))
-    return bool(loaded == raw)
-
-
 def download_json(page: Page, selector: str) -> Any:
     with page.expect_download() as info:
         page.locator(selector).first.click()
