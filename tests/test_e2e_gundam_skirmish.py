@@ -78,13 +78,12 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.locator('#targets [data-target="1/u1"]').click()
     page.locator("#more-mods summary").click()
     page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
-    page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")
     answer(
         page,
         {"attack": ["6"], "armour": ["6"], "shield check": ["4"], "shield": ["6"], "Chart": ["3"]},
-        {"shield": "no"},
+        {"decides": "no"},  # the target's player keeps its shield, asked after the roll (A12)
     )
     expect(page.locator("#action-text")).to_contain_text("Arm Level 1")
     apply_result(page)

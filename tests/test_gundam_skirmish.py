@@ -588,7 +588,7 @@ def test_shield_against_penetration_reading() -> None:
     shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
     assert "1 shield on 6+" in odds(g, "shoot", shot).summary
     other = g.model_copy(update={"options": {**g.options, "shield_against_p": "ignored"}})
-    assert "shield" not in odds(other, "shoot", shot).summary
+    assert "shield on" not in odds(other, "shoot", shot).summary
 
 
 def test_get_to_cover_and_concentrate_fire() -> None:
@@ -893,7 +893,7 @@ def test_gallant_never_falls_back_and_piercing_needs_ps() -> None:
     gallant = [U.Pilot(name="Brave", traits=["gallant"])]
     g = game(a=[("l1", sample("lancer", pilot=gallant))], b=[("t1", sample("trooper"))])
     # Same dice as test_close_combat_through_the_layer: the Trooper deals more, yet it falls back.
-    fight = {"attacker": "0/l1", "defender": "1/t1"}
+    fight = {"attacker": "0/l1", "defender": "1/t1", "shield_break": "no", "defender_shield_break": "no"}
     g2 = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
     assert g2.log[-1].text.endswith("Sample: Trooper falls back (L1006-L1009)")
     with pytest.raises(ValueError, match="<PS>"):

@@ -49,9 +49,12 @@ from core.systems.gundam_skirmish.shooting import (
     MS_CHART,
     OTHER_CHART,
     DefendGroup,
+    Hits,
     Levels,
     Shot,
+    ShotRoll,
     after_pool,
+    cancel_choices,
     chart_dist,
     hit_count,
     roll_chart,
@@ -316,7 +319,9 @@ def apply_chart(ch: Changes, s: int, u: int, rolls: int, dice: DiceSource, texts
 def ask_shield_break(field: str, question: str) -> NoReturn:
     """Ask the target's player whether it breaks its shield (Shield Break, L1121-L1128; A12)."""
     raise NeedChoice(
-        field, question, [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")]
+        field,
+        question,
+        [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it", assumed=True)],
     )
 
 
@@ -389,9 +394,18 @@ class ShootInput(_ShotInput):
         description='Other units within 6" of the target, for a <B> weapon.',
     )
     shield_break: Ask = Field(
-        default="no",
+        default="ask",
         description="The target breaks its shield to halve the damage and cancel the chart rolls "
-        "(L1121-L1128); 'ask': the app asks once the damage is known (A12).",
+        "(L1121-L1128); 'ask': its player decides once the result is known (A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
+    )
+    cancel_criticals: int | None = Field(
+        default=None,
+        ge=0,
+        le=60,
+        description="How many criticals the target's player leaves standing when its blocks could take "
+        "either (L713-L719; A6); None: asked when it makes a difference.",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     free: bool = Field(
         default=False, description="A free Shoot (Fierce, Blitzkrieg, Responsive): no action spent."
@@ -566,6 +580,70 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
     return shot, w, {"cover": cover}
 
 
+def can_shield_break(gu: GameUnit) -> bool:
+    """A Shield Break needs a shield still on the model, any integrity, in sight or not (L1121-L1128; A37)."""
+    return profile(gu).shield != "none" and not has(gu, "shield_broken")
+
+
+def defender_decides(
+    inp: ShootInput, t: GameUnit, roll: ShotRoll, hits: int, choices: dict[int, Hits], per_crit: int
+) -> tuple[int, Literal["yes", "no"]]:
+    """The target's player's two decisions once the dice are down: which hits its blocks cancel
+    (L713-L719; A6), which only changes how many criticals stay, and whether to break its shield
+    (L1121-L1128; A12: after seeing the result).  Asked together, once, when either is open.
+
+    Returns (criticals left, "yes" when the shield breaks).  The odds before the roll assume the
+    fewest criticals and no Shield Break.
+    """
+    damage = roll.damage
+    pick = inp.cancel_criticals
+    if pick is not None and pick not in choices:
+        allowed = " or ".join(map(str, choices))
+        raise ValueError(f"the blocks can leave {allowed} critical(s) standing, not {pick} (L713-L719)")
+    crit_options = list(choices) if pick is None else [pick]
+    breakable = can_shield_break(t) and (damage > 0 or any(k * per_crit for k in crit_options))
+    if inp.shield_break == "ask" and breakable:
+        breaks: list[Literal["yes", "no"]] = ["no", "yes"]
+    else:
+        breaks = ["yes" if inp.shield_break == "yes" and breakable else "no"]
+    if breaks == ["yes"] or len(crit_options) == len(breaks) == 1:
+        return crit_options[0], breaks[0]  # a broken shield cancels every chart roll: nothing else to pick
+    mighty = profile(t).has("mighty_shield") and "mighty_shield" not in t.state.extra.get("once", [])
+    options: list[Choice] = []
+    for k in crit_options:
+        rolls = k * per_crit
+        parts = ["Keep the shield"] if len(breaks) > 1 else []
+        if len(crit_options) > 1:
+            parts.append(f"{k} critical{'s' if k != 1 else ''} left")
+        parts += [
+            f"{damage} damage",
+            f"{rolls} chart roll{'s' if rolls != 1 else ''}" if rolls else "no chart roll",
+        ]
+        label = ", ".join(parts)
+        label = label[0].upper() + label[1:]
+        assumed = k == crit_options[0]  # the odds: the fewest criticals, the shield kept
+        if len(breaks) > 1:
+            also = {"cancel_criticals": k} if len(crit_options) > 1 else {}
+            options.append(Choice(value="no", label=label, also=also, assumed=assumed))
+        else:
+            options.append(Choice(value=k, label=label, assumed=assumed))
+    if len(breaks) > 1:
+        keeps = " (Mighty Shield keeps it once)" if mighty and any(k * per_crit for k in crit_options) else ""
+        also = {"cancel_criticals": crit_options[0]} if len(crit_options) > 1 else {}
+        label = f"Break the shield{keeps}: {shield_break(damage)} damage, no chart roll"
+        options.append(Choice(value="yes", label=label, also=also))
+    faces = ", ".join(str(roll.attack_rerolled.get(i, f)) for i, f in enumerate(roll.attack))
+    blocks = ", ".join(str(f) for group in roll.defend.values() for f in group) or "none"
+    question = (
+        f"{t.name}'s player decides. Attack {faces}, defence {blocks}: "
+        f"{hits} hit{'s' if hits != 1 else ''} through for {damage} damage"
+    )
+    if len(crit_options) > 1:
+        question += f"; the blocks may leave {crit_options[0]} to {crit_options[-1]} of its criticals"
+    field = "shield_break" if len(breaks) > 1 else "cancel_criticals"
+    raise NeedChoice(field, question + ".", options)
+
+
 def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     """Shoot (L595-L801), Volley (L1606-L1619), Blast (L1271-L1275), Shield Break (L1121-L1128)."""
     shot, w, info = build_shot(game, inp)
@@ -599,7 +677,11 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     if roll.elusive == 6:
         texts.append(f'Elusive 6: {t.name} moves 4" and ignores the attack (L3277-L3283)')
         return ActionResult(changes=ch.list, text="; ".join(texts), detail={"attack": roll.attack})
-    hits, crits = hit_count(roll.left)
+    hits = hit_count(roll.left)[0]
+    choices = cancel_choices(roll.hits, roll.blocks)
+    damage = roll.damage  # every choice cancels as many hits, so the damage is the same (A6)
+    target = profile(t)
+    crits, answer = defender_decides(inp, t, roll, hits, choices, shot.chart_per_crit)
     detail.update(
         attack=roll.attack,
         attack_rerolled=roll.attack_rerolled,
@@ -611,35 +693,24 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     )
     if roll.shield_check is not None and roll.shield_check >= 4:
         ch.counter(ts, tu, "shield", t.state.counters.get("shield", 0) - 1)
-    damage, rolls = roll.damage, crits * shot.chart_per_crit
+    rolls = crits * shot.chart_per_crit
     texts.append(f"{hits} hit{'s' if hits != 1 else ''} through, {damage} damage, {crits} critical")
-    target = profile(t)
-    if (damage or rolls) and target.shield != "none" and not has(t, "shield_broken"):
-        answer = inp.shield_break
-        if answer == "ask":
-            ask_shield_break(
-                "shield_break",
-                f"{t.name} takes {damage} damage and {rolls} Damage Chart roll(s): break its shield to halve "
-                "the damage and cancel the rolls?",
+    if len(choices) > 1 and crits != min(choices):
+        texts.append(f"{t.name}'s blocks left {crits} critical standing by its player's choice (L713-L719)")
+    if answer == "yes":
+        damage = shield_break(damage)
+        keep = (
+            rolls > 0 and target.has("mighty_shield") and "mighty_shield" not in t.state.extra.get("once", [])
+        )
+        rolls = 0
+        if keep:
+            ch.extra(ts, tu, "once", [*t.state.extra.get("once", []), "mighty_shield"])
+            texts.append(
+                f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
             )
-        if answer == "yes":
-            damage = shield_break(damage)
-            keep = (
-                rolls > 0
-                and target.has("mighty_shield")
-                and "mighty_shield" not in t.state.extra.get("once", [])
-            )
-            rolls = 0
-            if keep:
-                ch.extra(ts, tu, "once", [*t.state.extra.get("once", []), "mighty_shield"])
-                texts.append(
-                    f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
-                )
-            else:
-                mark_shield_broken(ch, ts, tu)
-                texts.append(
-                    f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)"
-                )
+        else:
+            mark_shield_broken(ch, ts, tu)
+            texts.append(f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)")
     destroyed = take_damage(ch, ts, tu, damage, dice, texts)
     if not destroyed and rolls:
         apply_chart(ch, ts, tu, rolls, dice, texts)
@@ -680,7 +751,9 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
         crits,
         destroyed,
         f"{w.name}: hits on {shot.acc}+, target {info['cover'].replace('_', ' ')}, "
-        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}",
+        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}. "
+        "Assumes the target's blocks cancel the most hits, then the most criticals, and it keeps its "
+        "shield: its player decides both after the roll",
     )
 
 
@@ -704,7 +777,11 @@ class AimedInput(_ShotInput):
     result: Literal["ask", "leg", "arm", "head"] = Field(
         default="ask", description="The chart result chosen."
     )
-    shield_break: Ask = Field(default="ask", description="The target breaks its shield to cancel the result.")
+    shield_break: Ask = Field(
+        default="ask",
+        description="The target breaks its shield to cancel the result (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
+    )
 
 
 def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
@@ -833,11 +910,16 @@ class CloseInput(BaseModel):
         default=False, description="A mobile fighter's Pursuit (+1 die, free, L1331-L1339)."
     )
     shield_break: Ask = Field(
-        default="no", description="The unit breaks its shield when struck; 'ask': once the damage is known."
+        default="ask",
+        description="The unit breaks its shield when struck; 'ask': its player decides once the damage is "
+        "known (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the strike
     )
     defender_shield_break: Ask = Field(
-        default="no",
-        description="The defender breaks its shield when struck; 'ask': once the damage is known.",
+        default="ask",
+        description="The defender breaks its shield when struck; 'ask': its player decides once the damage "
+        "is known (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the strike
     )
 
 
@@ -1369,7 +1451,7 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
             "destroyed": float(sum((v for k, v in total.items() if k[3]), Fraction(0))),
             f"{x.name} destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
         },
-        summary="Both strikes in Advantage order; Shield Breaks not counted.",
+        summary="Both strikes in Advantage order; assumes no Shield Break (decided after each strike).",
     )
 
 
