@@ -13,7 +13,7 @@ site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,7 +27,9 @@ from core.systems.base import (
     ActionSpec,
     CatalogueUnit,
     Change,
+    Choice,
     EditorInfo,
+    NeedChoice,
     ResourceDef,
     RuleSystem,
     ToolSpec,
@@ -58,6 +60,11 @@ class Shoot(BaseModel):
     attacker: str = Field(description="Who shoots.", json_schema_extra={"ui": "own-unit"})
     target: str = Field(description="Whom it shoots at.", json_schema_extra={"ui": "enemy-unit"})
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+    dive: Literal["never", "ask", "yes", "no"] = Field(
+        default="never",
+        description="'ask': once the hits are known, the target's player may dive: half the damage "
+        "(rounded up) and the target is pinned. The odds assume it does not.",
+    )
 
 
 def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
@@ -82,7 +89,21 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     damage = min(roll.successes, left)
     target = game.sides[s].units[u]
     path = ["sides", s, "units", u, "state"]
-    changes = [Change(path=[*path, "damage"], value=target.state.damage + damage)]
+    dive = shot.dive
+    if dive == "ask" and damage:  # a decision after the roll: the layer asks, the odds assume the first
+        raise NeedChoice(
+            "dive",
+            f"{t_name} takes {damage}: dive?",
+            [
+                Choice(value="no", label=f"Stand: {damage} damage", assumed=True),
+                Choice(value="yes", label=f"Dive: {(damage + 1) // 2} damage, pinned"),
+            ],
+        )
+    changes = []
+    if dive == "yes" and damage:
+        damage = (damage + 1) // 2
+        changes.append(Change(path=[*path, "conditions"], value=[*target.state.conditions, "pinned"]))
+    changes.append(Change(path=[*path, "damage"], value=target.state.damage + damage))
     a_side, a_index, attacker = game.unit(shot.attacker)
     heat = Heat.model_validate(attacker.state.extra)
     changes.append(
