@@ -47,6 +47,10 @@ class GsOptions(BaseModel):
         description="[A28] Against a shooter with Head Damage, the target may make it re-roll a "
         "successful Aimed Shot die (L1221-L1223).",
     )
+    mega_units: bool = Field(
+        default=False,
+        description="[Casual play] Mega Units may take part (L1309-L1319); off: the book's standard game.",
+    )
     objective_consecutive: bool = Field(
         default=False,
         description="[A33] The objective must be held for consecutive turns.",

@@ -43,6 +43,18 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS, UNARMED
+from core.systems.gundam_skirmish.mega import (
+    LEVEL_COUNTER,
+    LOCATION,
+    PARTS,
+    MegaParts,
+    Part,
+    counter,
+    destroyed_chance,
+    location_odds,
+    lost,
+    part_level,
+)
 from core.systems.gundam_skirmish.options import GsOptions
 from core.systems.gundam_skirmish.shooting import (
     CATEGORIES,
@@ -162,6 +174,21 @@ def budget(unit: Unit) -> int:
     return 3 if unit.kind == "mobile_fighter" else 2
 
 
+def mega_allowed(game: Game, *units: GameUnit) -> None:
+    """Mega Units play in casual games only: the game's reading ``mega_units`` lets them (L1309-L1311)."""
+    for gu in units:
+        if profile(gu).parts is not None and not opts(game).mega_units:
+            raise ValueError(
+                f"{gu.name} is a Mega Unit, for casual games: allow Mega Units in the game's readings "
+                "(L1309-L1311)"
+            )
+
+
+def mega_damage(gu: GameUnit) -> dict[Part, int]:
+    """A Mega Unit's damage, part by part, as the game keeps it (``state.counters['mega_<part>']``)."""
+    return {p: gu.state.counters.get(counter(p), 0) for p in PARTS}
+
+
 def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | None = None) -> str:
     """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387).
 
@@ -170,6 +197,7 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     gu = ch.unit(s, u)
     if gu.state.destroyed or has(gu, "withdrawn"):
         raise ValueError(f"{gu.name} is out of the battle")
+    mega_allowed(ch.game, gu)
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
     active = ch.game.state.active_side
@@ -259,6 +287,9 @@ def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, text
     gu = ch.unit(s, u)
     if amount <= 0 or gu.state.destroyed:
         return False
+    parts = profile(gu).parts
+    if parts is not None:
+        return mega_hit(ch, s, u, parts, amount, dice, texts)
     left = gu.state.max_damage - gu.state.damage - amount
     ch.set(_p(s, u, "damage"), gu.state.damage + amount)
     if left <= 0:
@@ -266,6 +297,37 @@ def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, text
         return True
     if left == 1:
         ch.condition(s, u, "morale_due", True)
+    return False
+
+
+def mega_hit(
+    ch: Changes, s: int, u: int, parts: MegaParts, amount: int, dice: DiceSource, texts: list[str]
+) -> bool:
+    """Damage to a Mega Unit (L1312-L1318): a D6 picks the part; a third of the part's Integrity or more
+    lost gives its Level 1 effect, two thirds its Level 2; the Torso at 0 destroys the unit.  Morale is
+    due when the Torso is down to 1 (the app's reading of L1599 for a unit with parts)."""
+    gu = ch.unit(s, u)
+    face = dice.roll(1, 6, "Mega Unit hit location")[0]
+    part = LOCATION[face]
+    damage = mega_damage(gu)
+    damage[part] += amount
+    ch.counter(s, u, counter(part), damage[part])
+    ch.set(_p(s, u, "damage"), lost(damage))
+    texts.append(
+        f"Hit location {face}: {part.capitalize()} takes {amount} ({damage[part]} of {parts.of(part)})"
+    )
+    if part == "torso":
+        if damage["torso"] >= parts.torso:
+            destroy(ch, s, u, dice, texts)
+            return True
+        if parts.torso - damage["torso"] == 1:
+            ch.condition(s, u, "morale_due", True)
+        return False
+    level = part_level(damage[part], parts.of(part), part)
+    key = LEVEL_COUNTER[part]
+    if level > gu.state.counters.get(key, 0):
+        ch.counter(s, u, key, level)
+        texts.append(f"{part.capitalize()} at Level {level} (L1314-L1317)")
     return False
 
 
@@ -496,6 +558,7 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
         raise ValueError(f"{t.name} is not on the table")
     if has(t, "dig_in"):
         raise ValueError(f"{t.name} is dug in and cannot be shot (L2851)")
+    mega_allowed(game, a, t)
     w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L415-L422, L730-L731)")
@@ -515,8 +578,11 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)  # Arm Damage, Smoke: accuracy 5+ (L743, L1184-L1199, L2987-L2993; A7)
     crit = w.crit
-    if target.sd:  # an SD target: 1 more to hit and to crit (L1362-L1363)
-        acc, crit = min(6, acc + 1), None if crit is None else min(6, crit + 1)
+    if target.sd:  # an SD target: 1 more to hit and to crit, 2 for a Mega Unit shooting (L1362-L1363)
+        bump = 2 if unit.parts is not None else 1
+        acc, crit = min(6, acc + bump), None if crit is None else min(6, crit + bump)
+    if target.parts is not None:
+        crit = None  # a Mega Unit takes no Critical Hits (L1318-L1319)
     groups: list[DefendGroup] = []
     bd = beam_defence(target)
     if w.weapon_class == "beam" and bd is not None:
@@ -728,6 +794,15 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     shot, w, info = build_shot(game, inp)
     o = shot_odds(shot)
     damage, crits, destroyed = o.damage, o.crits, o.destroyed
+    _, _, t = game.unit(inp.target)
+    parts = profile(t).parts
+    mega = ""
+    if parts is not None:  # the location die decides: only damage to the Torso destroys (L1312-L1318)
+        torso = mega_damage(t)["torso"]
+        destroyed = sum(
+            (p * destroyed_chance(parts, torso, d) for d, p in damage.probabilities()), Fraction(0)
+        )
+        mega = "; a Mega Unit: a D6 picks the part hit (Torso on 3-5), no criticals"
     if inp.volley:  # a Volley goes through on 4+ (L1613): half the time nothing happens
         damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
     return odds_tables(
@@ -735,7 +810,7 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
         crits,
         destroyed,
         f"{w.name}: hits on {shot.acc}+, target {info['cover'].replace('_', ' ')}, "
-        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}. "
+        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}{mega}. "
         "Assumes the target's blocks cancel the most hits, then the most criticals, and it keeps its "
         "shield: its player decides both after the roll",
     )
@@ -773,6 +848,9 @@ def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
     ts, _, t = game.unit(inp.target)
     if s == ts or t.state.destroyed or has(t, "reserve") or has(t, "dig_in"):
         raise ValueError(f"{t.name} cannot be the target")
+    mega_allowed(game, a, t)
+    if profile(t).parts is not None:
+        raise ValueError("no Aimed Shot at a Mega Unit (L1318)")
     w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L894)")
@@ -789,7 +867,7 @@ def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)
     if profile(t).sd:
-        acc = min(6, acc + 1)  # L1362-L1363
+        acc = min(6, acc + (2 if profile(a).parts is not None else 1))  # +2 for a Mega Unit (L1362-L1363)
     reroll = bool(game.sides[s].resources.get("concentrate_fire", 0))
     return max(2, acc - 1), w, reroll
 
@@ -970,6 +1048,8 @@ def striker(
     shield_rerolls = int(x.state.counters.get("head", 0) > 0) + int(uy.has("solid_defence"))
     if shield_rerolls == 0 and uy.pilot_has("impenetrable"):
         shield_rerolls = 1
+    if uy.parts is not None:
+        crit = None  # a Mega Unit takes no Critical Hits (L1318-L1319)
     return Striker(
         dice=dice,
         acc=acc,
@@ -1180,6 +1260,7 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
     ts, tu, y = game.unit(inp.defender)
     if s == ts:
         raise ValueError("close combat is fought against an enemy")
+    mega_allowed(game, x, y)
     for g in (x, y):
         if g.state.destroyed or has(g, "reserve") or has(g, "withdrawn"):
             raise ValueError(f"{g.name} is not on the table")
@@ -1322,11 +1403,37 @@ def _chart_after(gu: GameUnit, rolls: int) -> list[tuple[Levels, Fraction]]:
 
 def _struck(gu: GameUnit, damage: int, left: int, rolls: int) -> list[tuple[int, bool, Fraction]]:
     """(damage, destroyed, chance) after a strike: destroyed outright by the damage (L1094-L1098),
-    else by a Torso result of its chart rolls (L1108-L1119)."""
+    else by a Torso result of its chart rolls (L1108-L1119); a Mega Unit when the location die picks
+    its Torso and the Torso reaches 0 (L1312-L1318)."""
+    parts = profile(gu).parts
+    if parts is not None:
+        dead = destroyed_chance(parts, mega_damage(gu)["torso"], damage)
+        return [(damage, True, dead), (damage, False, 1 - dead)]
     if damage >= left:
         return [(damage, True, Fraction(1))]
     t = sum((q for lv, q in _chart_after(gu, rolls) if lv[3]), Fraction(0))
     return [(damage, True, t), (damage, False, 1 - t)]
+
+
+def _mega_after(gu: GameUnit, parts: MegaParts, amount: int) -> list[tuple[GameUnit, bool, Fraction]]:
+    """A Mega Unit after ``amount`` damage, for each part the location die may pick: the unit with that
+    part's damage and Level, whether it is destroyed, and the chance (L1312-L1318), as :func:`mega_hit`."""
+    if amount <= 0:
+        return [(gu, False, Fraction(1))]
+    out = []
+    for part, q in location_odds().items():
+        damage = mega_damage(gu)
+        damage[part] += amount
+        counters = {**gu.state.counters, counter(part): damage[part]}
+        if part == "torso":
+            dead = damage[part] >= parts.torso
+        else:
+            dead = False
+            key = LEVEL_COUNTER[part]
+            counters[key] = max(counters.get(key, 0), part_level(damage[part], parts.of(part), part))
+        after = gu.model_copy(update={"state": gu.state.model_copy(update={"counters": counters})})
+        out.append((after, dead, q))
+    return out
 
 
 def _with_levels(gu: GameUnit, lv: Levels) -> GameUnit:
@@ -1358,8 +1465,16 @@ def combat_outcomes(
     left_f, left_s = integrity_left(f), integrity_left(s_)
     for (d1, c1), p1 in strike_dist(st1).probabilities():
         r1 = c1 * ca_f
+        parts_s = profile(s_).parts
         if st1.unarmed:
             seconds = [(s_, p1)]
+        elif parts_s is not None:  # the location die: which part, and its Level, before it strikes back
+            seconds = []
+            for after, dead, q in _mega_after(s_, parts_s, d1):
+                if dead:
+                    add((0, d1, False, True), p1 * q)
+                else:
+                    seconds.append((after, p1 * q))
         elif d1 >= left_s:
             add((0, d1, False, True), p1)
             continue
