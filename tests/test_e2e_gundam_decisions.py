@@ -79,3 +79,40 @@ def test_defender_breaks_its_shield_after_seeing_the_roll(browser: Browser, serv
         expect(target.locator(f"#ctr-1-u1-{counter} output")).to_have_text("0")
     expect(target.locator(".badges")).not_to_contain_text("Morale check due")
     context.close()
+
+
+def test_designer_builds_a_mega_unit(browser: Browser, server: Server) -> None:
+    """The unit form drawn from the profile's schema lets a player make a Mega Unit (L1309-L1319): a row of
+    parts from a ready-made split, the sheet's Integrity and Armour set to match, the cost by the formula."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(server.url + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.select_option("#new-squad-system", "gundam_skirmish")
+    page.click("#new-squad")
+    page.fill("#squad-name", "Casual")
+    page.locator("#squad-name").dispatch_event("change")
+    page.click("#new-unit")
+    form = page.locator(".schema-form").first
+    form.locator('[data-field="name"] input').first.fill("Big Zaku")
+    form.locator('select[data-presets="mega"]').select_option(
+        label="18 Integrity: Head 3, Arms 4, Torso 8, Legs 3"
+    )
+    parts = form.locator('fieldset[data-field="mega"] .row-item')
+    expect(parts).to_have_count(1)
+    for name, value in {"head": "3", "arms": "4", "torso": "8", "legs": "3"}.items():
+        expect(parts.locator(f'input[name="{name}"]')).to_have_value(value)
+    status = page.locator("#unit-status")
+    # The sheet still says Integrity 6 and Armour 3: the engine says what a Mega Unit needs.
+    expect(status.locator(".violations")).to_contain_text("a Mega Unit has Armour 5")
+    expect(status.locator(".violations")).to_contain_text("set it to 18")
+    form.locator('input[name="integrity"]').fill("18")
+    form.locator('[data-field="armour"] input[name="dice"]').fill("5")
+    form.locator('select[name="shield"]').select_option('"none"')
+    expect(status.locator(".violations li")).to_have_count(0)
+    # (4 Move + 18 Integrity + 5 Armour) x 10 (L2758-L2765)
+    expect(status.locator(".total")).to_have_text("270 points")
+    page.click("#save-unit")
+    expect(page.locator("#squad-units .unit-row .card-head")).to_contain_text("Big Zaku")
+    expect(page.locator("#squad-units .unit-row .cost")).to_have_text("270 pts")
+    context.close()

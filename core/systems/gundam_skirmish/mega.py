@@ -21,7 +21,7 @@ only its reaching 0 matters.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,15 +39,33 @@ MEGA_ARMOUR = 5
 MEGA_TOTAL = (15, 20)
 
 
+#: Splits the designer offers (our own, within the book's 15-20): (head, arms, torso, legs).
+SPLITS: tuple[tuple[int, int, int, int], ...] = ((3, 3, 6, 3), (3, 4, 8, 3), (4, 4, 8, 4))
+
+
+def _presets(schema: dict[str, Any]) -> None:
+    """The designer's ready-made splits of 15, 18 and 20 Integrity."""
+    schema["presets"] = [
+        {
+            "title": f"{sum(split)} Integrity: "
+            + ", ".join(f"{p.capitalize()} {n}" for p, n in zip(PARTS, split, strict=True)),
+            "value": dict(zip(PARTS, split, strict=True)),
+        }
+        for split in SPLITS
+    ]
+
+
 class MegaParts(BaseModel):
-    """A Mega Unit's Integrity, part by part (L1309-L1319); e.g. Head 3, Arms 4, Torso 7, Legs 4."""
+    """A Mega Unit's Integrity, part by part (L1309-L1319); e.g. Head 3, Arms 4, Torso 8, Legs 3."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_presets)
 
-    head: int = Field(ge=1, le=20, description="Head Integrity (hit on a 1).")
-    arms: int = Field(ge=1, le=20, description="Arms Integrity (hit on a 2).")
-    torso: int = Field(ge=1, le=20, description="Torso Integrity (hit on 3-5); at 0 the unit is destroyed.")
-    legs: int = Field(ge=1, le=20, description="Legs Integrity (hit on a 6).")
+    head: int = Field(default=3, ge=1, le=20, description="Head Integrity (hit on a 1).")
+    arms: int = Field(default=4, ge=1, le=20, description="Arms Integrity (hit on a 2).")
+    torso: int = Field(
+        default=8, ge=1, le=20, description="Torso Integrity (hit on 3-5); at 0 the unit is destroyed."
+    )
+    legs: int = Field(default=3, ge=1, le=20, description="Legs Integrity (hit on a 6).")
 
     def of(self, part: Part) -> int:
         return int(getattr(self, part))
