@@ -866,6 +866,13 @@ class CleanupInput(BaseModel):
 
 
 def _result(board: Board, notes: list[str], detail: dict[str, Any] | None = None) -> ActionResult:
+    """The board's changes as one logged step; a step that leaves one side standing (or none) says the
+    game is over in its own log line (L9, L97), as the status line does."""
+    before = {s.side for s in board.seats if not board.game.sides[s.side].units[s.index].state.destroyed}
+    after = {s.side for s in living(board)}
+    end = last_standing(board.game, sorted(after))
+    if len(before) > 1 and end:
+        notes = [*notes, f"the game is over: {end}"]
     return ActionResult(changes=changes(board), text="; ".join(notes), detail=detail or {})
 
 
@@ -887,6 +894,15 @@ def sides_standing(game: Game) -> list[int]:
     return [s for s, side in enumerate(game.sides) if any(not u.state.destroyed for u in side.units)]
 
 
+def last_standing(game: Game, standing: list[int]) -> str | None:
+    """The result when at most one side still has a suit on the table (L9, L97), else None."""
+    if len(game.sides) < 2 or len(standing) > 1:
+        return None
+    if not standing:
+        return "every suit is destroyed: a draw (L97)"
+    return f"{game.sides[standing[0]].name} wins: every other side's suits are destroyed (L9, L97)"
+
+
 def outcome(game: Game) -> str | None:
     """How the game ended, or None while it goes on.
 
@@ -895,13 +911,10 @@ def outcome(game: Game) -> str | None:
     limit ([Q-2]) the side holding the most objectives when it runs out wins
     (L44-L46), the holdings counted by the players (side resource ``objectives``).
     """
-    if len(game.sides) < 2:
-        return None
     standing = sides_standing(game)
-    if not standing:
-        return "every suit is destroyed: a draw (L97)"
-    if len(standing) == 1:
-        return f"{game.sides[standing[0]].name} wins: every other side's suits are destroyed (L9, L97)"
+    end = last_standing(game, standing)
+    if end or len(standing) < 2:
+        return end
     limit = options_of(game.options).turn_limit
     if limit and game.round > limit:
         held = {s: game.sides[s].resources.get("objectives", 0) for s in standing}
