@@ -259,6 +259,9 @@ class ActionSpec:
     secret_fields: tuple[str, ...] = ()
     headline: tuple[str, ...] = ()
     primary: bool = False
+    #: False for an action that rolls nothing (a move, an order, passing the turn): the game screen
+    #: applies it in one tap, with Undo, instead of offering an app roll or real dice.
+    rolls: bool = True
 
 
 class ToolError(ValueError):
