@@ -26,12 +26,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource
 from core.pool import Table
+from core.systems import info as listing
+from core.systems.data import load
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -145,6 +147,17 @@ class ResourceDef(BaseModel):
     min: int | None = 0
     max: int | None = None
     help: str = ""
+
+
+class Sheet(BaseModel):
+    """What a system's unit cards track and its sides keep: the package's ``sheet.json``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tracked_ref: str = Field(default="", description="Where the rulebook lists the unit's conditions.")
+    tracked: tuple[TrackedDef, ...] = ()
+    resources_ref: str = Field(default="", description="Where the rulebook lists the side's values.")
+    resources: tuple[ResourceDef, ...] = ()
 
 
 class Change(BaseModel):
@@ -383,6 +396,19 @@ class RuleSystem(ABC):
     editor: EditorInfo = field(default_factory=EditorInfo)
     #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
     state_model: type[BaseModel] | None = None
+
+    @classmethod
+    def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:
+        """The system of the package ``core.systems.<id>``: its listing, the tracked values and resources
+        of the package's ``sheet.json``, its profile model and ``parts`` (the other fields)."""
+        sheet = load(package, "sheet.json", Sheet)
+        return cls(
+            info=listing(package.rpartition(".")[2]),
+            profile_model=profile_model,
+            tracked=sheet.tracked,
+            resources=sheet.resources,
+            **parts,
+        )
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
