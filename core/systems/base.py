@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from core.dice import DiceSource
 from core.pool import Table
@@ -221,6 +221,32 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     """
     known = model.model_fields
     return model.model_validate({k: v for k, v in stored.items() if k in known})
+
+
+class Readings(BaseModel):
+    """The base of a system's options model: the readings of unclear rules players may choose.
+
+    A subclass declares each reading as a typed field with its default (the digest's recommended
+    reading); what each one means, with its rulebook lines, is text in the package's
+    ``options.json`` (field name to description), attached here when the subclass is made.  A
+    reading without a text, or a text without a reading, stops the import.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        texts = load(cls.__module__.rpartition(".")[0], "options.json", Texts).root
+        if texts.keys() != cls.model_fields.keys():
+            raise ValueError(f"{cls.__name__}: options.json does not describe exactly its fields")
+        for name, declared in cls.model_fields.items():
+            declared.description = texts[name]
+        cls.model_rebuild(force=True)
+
+
+class Texts(RootModel[dict[str, str]]):
+    """Texts by key (a data file of descriptions)."""
 
 
 ProfileT = TypeVar("ProfileT", bound=BaseModel)
