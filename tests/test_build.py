@@ -53,6 +53,8 @@ def test_core_wheel_holds_every_data_file_unchanged(dist: Path) -> None:
         "core/systems/gundam_skirmish/samples.json",
         "core/systems/gunframe/example_units.json",
         "core/systems/gunframe/sheet.json",
+        "core/systems/ms_battles/sample.json",
+        "core/systems/ms_battles/options.json",
     }
     for source in sources:
         assert archive.read(source.relative_to(build.ROOT).as_posix()) == source.read_bytes()
