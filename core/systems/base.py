@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from core.systems import SystemInfo
 
 
+class Closed(BaseModel):
+    """A model that refuses fields it does not declare: the base of inputs, profiles and records."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Violation(BaseModel):
     """A broken building rule, shown next to the unit it concerns."""
 
@@ -214,7 +220,7 @@ Viewer = int | None
 def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     """A system's named readings as a game stores them (``Game.options``), keys of other uses ignored.
 
-    >>> class Readings(BaseModel):
+    >>> class Readings(Closed):
     ...     strict: bool = False
     >>> read_options(Readings, {"strict": True, "mission": "raid"})
     Readings(strict=True)
@@ -223,7 +229,7 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     return model.model_validate({k: v for k, v in stored.items() if k in known})
 
 
-class Readings(BaseModel):
+class Readings(Closed):
     """The base of a system's options model: the readings of unclear rules players may choose.
 
     A subclass declares each reading as a typed field with its default (the digest's recommended
@@ -231,8 +237,6 @@ class Readings(BaseModel):
     ``options.json`` (field name to description), attached here when the subclass is made.  A
     reading without a text, or a text without a reading, stops the import.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

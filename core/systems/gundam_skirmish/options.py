@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from core.systems.base import Readings
+from core.systems.base import Closed, Readings
 
 
-class GsState(BaseModel):
+class GsState(Closed):
     """The system's own game-wide values (``Game.state.extra``); the game type is ``state.mission``,
     the weather ``state.environment``, the game length ``state.clocks['turn_limit']``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     space: bool = Field(
         default=False,

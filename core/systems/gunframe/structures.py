@@ -27,10 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, UnitState
+from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState
 from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
 
@@ -164,10 +164,8 @@ def tally(game: Game, kinds: tuple[str, ...]) -> tuple[int, int, int] | None:
 # --- placing structures ----------------------------------------------------------------------------
 
 
-class PlaceInput(BaseModel):
+class PlaceInput(Closed):
     """Structures the players agreed on, added to a side so they can be attacked (L2888)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     side: int = Field(
         ge=0, le=7, description="The side the structures belong to (the defender's, in a Raid)."
@@ -228,9 +226,7 @@ PLACE_STRUCTURE = ActionSpec(
 # --- infantry in buildings (L2931-2953) ---------------------------------------------------------------
 
 
-class OccupyInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class OccupyInput(Closed):
     unit: str = Field(
         description="The infantry unit, which has just ended a move touching the building (L2935).",
         json_schema_extra={"ui": "own-unit"},
