@@ -53,6 +53,7 @@ def test_core_wheel_holds_every_data_file_unchanged(dist: Path) -> None:
         "core/systems/gundam_skirmish/samples.json",
         "core/systems/gunframe/example_units.json",
         "core/systems/gunframe/sheet.json",
+        "core/systems/gunframe/structures.json",
         "core/systems/ms_battles/sample.json",
         "core/systems/ms_battles/options.json",
     }

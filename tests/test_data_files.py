@@ -17,6 +17,7 @@ from core.systems.data import load
 from core.systems.gundam_skirmish.catalogue import RANGED
 from core.systems.gundam_skirmish.samples import SAMPLES
 from core.systems.gunframe.catalogue import EXAMPLE_UNITS, PRINTED_POINTS
+from core.systems.gunframe.structures import STRUCTURES
 
 
 @pytest.fixture
@@ -117,3 +118,17 @@ def test_gunframe_example_units_come_from_the_data_file_in_book_order() -> None:
         "L3193",
         5,
     )
+
+
+def test_gunframe_structures_come_from_the_data_file() -> None:
+    """The gun emplacement (L1941-1947): Defense 3, Armour 8, a turreted Short 3 gun."""
+    gun = STRUCTURES["gun_emplacement"]
+    assert (gun.defense, gun.armour, gun.short, gun.upgrades, gun.building) == (
+        3,
+        8,
+        3,
+        (("turreted", "short"),),
+        False,
+    )
+    assert list(STRUCTURES)[:4] == ["civilian", "hard_civilian", "military", "hard_military"]
+    assert (STRUCTURES["hard_military"].armour, STRUCTURES["hard_military"].ref) == (12, "L2907, L2915")
