@@ -220,7 +220,7 @@ Viewer = int | None
 def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     """A system's named readings as a game stores them (``Game.options``), keys of other uses ignored.
 
-    >>> class Readings(Closed):
+    >>> class Readings(BaseModel):
     ...     strict: bool = False
     >>> read_options(Readings, {"strict": True, "mission": "raid"})
     Readings(strict=True)
