@@ -175,3 +175,27 @@ def test_odds_say_what_they_assume_and_match_the_assumed_answers() -> None:
     # 6, every block taking any hit (no <P>): P(0 blocks) = 10/27, P(1) = 12/27, P(2 or more) = 5/27,
     # so P(no damage) = 1/4 + 1/2 * 17/27 + 1/4 * 5/27 = 11/18.
     assert want[0] == Fraction(11, 18)
+
+
+# --- a friend killed (L1590-L1591) -----------------------------------------------------------------
+
+
+def test_a_kill_marks_the_friends_not_the_dead() -> None:
+    """The killed unit checks no morale any more; its friends on the table are marked for their check."""
+    plain = sample("trooper", shield="none")
+    g = game(a=[("g1", sample("gun_tank"))], b=[("t1", plain), ("t2", plain), ("h1", sample("heavy_gunner"))])
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.damage = 5  # 1 Integrity left: already due a check (L1599)
+    g.sides[1].units[0].state.conditions = ["morale_due"]
+    g.sides[1].units[1].state.conditions = ["reserve"]  # waiting to Ambush: not on the table
+    # attack 6, 6; armour 1, 1: 4 damage, the Trooper is destroyed; Destruction Table 6
+    after = act(g, "shoot", TANK_SHOT, TypedDice([6, 6, 1, 1, 6]))
+    assert [state(after, ref).conditions for ref in ("1/t1", "1/t2", "1/h1")] == [
+        [],
+        ["reserve"],
+        ["morale_due"],
+    ]
+    assert after.log[-1].text.endswith(
+        "its friends that saw it check morale (L1590-L1591): marked on all of them, clear the mark on those "
+        "out of sight"
+    )

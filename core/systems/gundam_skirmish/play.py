@@ -240,7 +240,7 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
         face = dice.roll(1, 6, "Core Block System")[0]
         if face >= 4:
             texts.append(f"{gu.name} is destroyed; Core Block System {face}: the pilot escapes (L2836-L2838)")
-            score_kill(ch, s, u)
+            score_kill(ch, s, u, texts)
             return
     face = dice.roll(1, 6, "Destruction Table")[0]
     if face <= 3 and unit.pilot_has("fortunate"):
@@ -262,14 +262,30 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
         else:
             pilot = {**pilot, "mind": pilot["mind"] - 1}
         ch.extra(s, u, "pilot", pilot)
-    score_kill(ch, s, u)
+    score_kill(ch, s, u, texts)
 
 
-def score_kill(ch: Changes, s: int, u: int) -> None:
+def score_kill(ch: Changes, s: int, u: int, texts: list[str]) -> None:
     """Points destroyed go to every other side's tally (Skirmish counts them, L179-L190).
 
+    A friend killed in sight is a morale trigger (L1590-L1591): the killed unit checks nothing any more,
+    and its friends on the table are marked as due, for their players to clear on those that did not
+    have it in sight (the app does not know the table's sight lines; digest A52).
     When a force is down to half its units or fewer, every unit left in it checks morale, once (L1602; A34).
     """
+    ch.condition(s, u, "morale_due", False)
+    friends = [
+        i
+        for i, g in enumerate(ch.game.sides[s].units)
+        if i != u and not g.state.destroyed and not has(g, "withdrawn") and not has(g, "reserve")
+    ]
+    for i in friends:
+        ch.condition(s, i, "morale_due", True)
+    if friends:
+        texts.append(
+            "its friends that saw it check morale (L1590-L1591): marked on all of them, clear the mark "
+            "on those out of sight"
+        )
     points = unit_cost(profile(ch.unit(s, u)))
     for other, side in enumerate(ch.game.sides):
         if other != s:
