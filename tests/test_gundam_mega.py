@@ -206,9 +206,9 @@ def test_close_combat_odds_with_a_mega_defender_equal_every_face_sequence() -> N
     for (dx, dy, _, _), p in got.items():
         to_x[dx] = to_x.get(dx, Fraction(0)) + p
         to_y[dy] = to_y.get(dy, Fraction(0)) + p
-    rows_y = o.tables["damage to Big Trooper"].rows
-    rows_x = o.tables["damage to Sample: Lancer"].rows
+    rows_y = o.tables["damage to the target"].rows
+    rows_x = o.tables["damage to the attacker"].rows
     assert {r.value: Fraction(r.exactly) for r in rows_y if r.exactly != "0/1"} == to_y
     assert {r.value: Fraction(r.exactly) for r in rows_x if r.exactly != "0/1"} == to_x
     assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
-    assert o.facts["Sample: Lancer destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
+    assert o.facts["attacker destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))

@@ -787,13 +787,13 @@ def test_close_combat_odds_equal_every_face_sequence(setup: str) -> None:
         to_x[dx] = to_x.get(dx, Fraction(0)) + p
         to_y[dy] = to_y.get(dy, Fraction(0)) + p
     assert {
-        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Trooper"].rows if r.exactly != "0/1"
+        r.value: Fraction(r.exactly) for r in o.tables["damage to the target"].rows if r.exactly != "0/1"
     } == to_y
     assert {
-        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Lancer"].rows if r.exactly != "0/1"
+        r.value: Fraction(r.exactly) for r in o.tables["damage to the attacker"].rows if r.exactly != "0/1"
     } == to_x
     assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
-    assert o.facts["Sample: Lancer destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
+    assert o.facts["attacker destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
 
 
 def test_dense_minovsky_particles() -> None:

@@ -974,7 +974,9 @@ class CloseInput(BaseModel):
     )
     defender: str = Field(description="The enemy it fights.", json_schema_extra=ENEMY)
     charged: bool = Field(
-        default=True, description="It entered range with a Move or Boost: a Charge (L959-L961)."
+        default=True,
+        description="It entered range with a Move or Boost: a Charge (L959-L961).",
+        json_schema_extra={"flow": "common"},  # changes the odds a lot: shown first, not behind "more"
     )
     defender_charged: bool = Field(default=False, description="The defender charged instead.")
     flank: bool = Field(
@@ -1555,18 +1557,20 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
         total = {k: v / 2 for k, v in total.items()}
         total[(0, 0, False, False)] = total.get((0, 0, False, False), Fraction(0)) + Fraction(1, 2)
     joint = _as_dist(total)
+    # What decides a charge first: the target's damage and destruction, then the counter-strike's.
     return ActionOdds(
         tables={
+            "damage to the target": table(joint.map(lambda k: k[1])),
+            "damage to the attacker": table(joint.map(lambda k: k[0])),
             "damage": table(joint.map(lambda k: k[0] + k[1])),
-            f"damage to {y.name}": table(joint.map(lambda k: k[1])),
-            f"damage to {x.name}": table(joint.map(lambda k: k[0])),
         },
         facts={
-            "advantage": float(p),
             "destroyed": float(sum((v for k, v in total.items() if k[3]), Fraction(0))),
-            f"{x.name} destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
+            "attacker destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
+            "advantage": float(p),
         },
-        summary="Both strikes in Advantage order; assumes no Shield Break (decided after each strike).",
+        summary=f"Target {y.name}, attacker {x.name}; both strikes in Advantage order, "
+        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike).",
     )
 
 
@@ -2302,7 +2306,7 @@ ACTIONS: dict[str, ActionSpec] = {
         close_combat,
         close_odds,
         help="When units meet (L945-L1070).",
-        headline=("damage", "destroyed", "advantage"),
+        headline=("damage to the target", "destroyed", "attacker destroyed", "advantage"),
         primary=True,
     ),
     "move": ActionSpec(
