@@ -199,3 +199,34 @@ def test_a_kill_marks_the_friends_not_the_dead() -> None:
         "its friends that saw it check morale (L1590-L1591): marked on all of them, clear the mark on those "
         "out of sight"
     )
+
+
+# --- Aimed Shot: both questions come with the die (L880-L884, L1121-L1128) ----------------------------
+
+
+def test_aimed_shot_asks_after_showing_the_die() -> None:
+    g = game()
+    aim = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "cover": "in_cover"}
+    first = asked_action(g, "aimed_shot", aim, [5])
+    assert (first.field, str(first)) == (
+        "result",
+        "The Aimed Shot hits (5 against 2+). Sample: Lancer's player picks the Damage Chart result:",
+    )
+    assert [(o.value, o.label) for o in first.options] == [
+        ("leg", "Leg Level 1"),
+        ("arm", "Arm Level 1"),
+        ("head", "Head Level 1"),
+    ]
+    second = asked_action(g, "aimed_shot", {**aim, "result": "arm"}, [5])
+    assert str(second) == (
+        "The Aimed Shot hits (5 against 2+) for Arm Level 1. Sample: Trooper's player decides: break its "
+        "shield to cancel it?"
+    )
+    kept = act(g, "aimed_shot", {**aim, "result": "arm", "shield_break": "no"}, TypedDice([5]))
+    assert state(kept, "1/t1").counters["arm"] == 1
+
+
+def asked_action(g: Game, action: str, raw: dict[str, Any], faces: list[int]) -> NeedChoice:
+    with pytest.raises(NeedChoice) as question:
+        act(g, action, raw, TypedDice(faces))
+    return question.value

@@ -850,7 +850,9 @@ class AimedInput(_ShotInput):
         default="in_band", description="The target must be in range (L880)."
     )
     result: Literal["ask", "leg", "arm", "head"] = Field(
-        default="ask", description="The chart result chosen."
+        default="ask",
+        description="The chart result the shooter picks once the die has hit (L882-L884).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     shield_break: Ask = Field(
         default="ask",
@@ -926,16 +928,24 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
     if not room:
         texts.append("no chart result is left to apply")
         return ActionResult(changes=ch.list, text="; ".join(texts), detail={"faces": faces})
+    rolled = f"{'/'.join(map(str, faces))} against {need}+"
     if inp.result == "ask" or inp.result not in room:
         raise NeedChoice(
             "result",
-            "Which Damage Chart result does the shot inflict?",
-            [Choice(value=c, label=c.capitalize()) for c in room],
+            f"The Aimed Shot hits ({rolled}). {a.name}'s player picks the Damage Chart result:",
+            [
+                Choice(value=c, label=f"{c.capitalize()} Level {levels[CATEGORIES.index(c)] + 1}")
+                for c in room
+            ],
         )
-    target = profile(t)
-    if target.shield != "none" and not has(t, "shield_broken"):
+    if can_shield_break(t):
         if inp.shield_break == "ask":
-            ask_shield_break("shield_break", f"Break {t.name}'s shield to cancel the result?")
+            level = levels[CATEGORIES.index(inp.result)] + 1
+            ask_shield_break(
+                "shield_break",
+                f"The Aimed Shot hits ({rolled}) for {inp.result.capitalize()} Level {level}. "
+                f"{t.name}'s player decides: break its shield to cancel it?",
+            )
         if inp.shield_break == "yes":
             mark_shield_broken(ch, ts, tu)
             texts.append("Shield Break cancels it")
