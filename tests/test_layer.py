@@ -281,6 +281,18 @@ def test_qr_code_of_a_link() -> None:
     assert decode_svg(svg) == ["http://127.0.0.1:8000/#/open/" + "A" * 300]
 
 
+@pytest.mark.parametrize("length", [2954, 4829, 20_000])
+def test_a_link_too_long_for_a_qr_code_is_answered_in_words(length: int) -> None:
+    """A QR code holds 2,953 bytes at most: a longer link (a long game's) gets a plain message, not a
+    validation error, up to the seam's limit."""
+    reply = api.call("share.qr", {"text": "h" * length})
+    assert reply["error"]["message"] == (
+        f"This link is too long for a QR code ({length:,} characters; a code holds 2,953): "
+        "copy it or use Share instead."
+    )
+    assert api.call("share.qr", {"text": "h" * 2953})["ok"]
+
+
 # --- games ------------------------------------------------------------------------------
 
 
