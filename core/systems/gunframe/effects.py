@@ -123,16 +123,18 @@ PowerAttackId = Literal[
 
 WeaponSystem = Literal["close", "short", "medium", "long"]
 
-#: When a pool modifier applies; each is read in one place of the attack plan (attack.py).
+#: When a pool modifier applies; attack.py's plan says which hold for an attack.  Bonuses of one kind
+#: are noted in this order.
 When = Literal[
     "always",
     "crippled",  # the unit holding it is crippled (L2300)
-    "target_flying",  # the attack's target is airborne (L2428)
+    "shield_wall",  # the player says it touches another friend with Shield Wall (L2414)
+    "from_front",  # the attack does not come from the rear (L2388)
     "both_flying",  # target and attacker both airborne (L2310)
     "flying_vs_long",  # the target is airborne and the attack is a Long one (L2376)
-    "from_front",  # the attack does not come from the rear (L2388)
-    "shield_wall",  # the player says it touches another friend with Shield Wall (L2414)
+    "target_flying",  # the attack's target is airborne (L2428)
 ]
+WHEN_ORDER: tuple[str, ...] = get_args(When)
 
 #: The links between two partners (L2278) whose trigger the app checks (links.py).
 LinkId = Literal["buddies", "rivals", "well_oiled", "wingman", "lovers"]
