@@ -772,6 +772,14 @@ def has_effect(ids: Iterable[str], kind: type[Effect]) -> bool:
     return bool(effects_by(ids, kind))
 
 
+def granted_by(power: str) -> UpgradeDef | None:
+    """The upgrade whose effects unlock a special power attack (L1194, L1202), None for a basic one."""
+    for u in _UPGRADE_LIST:
+        if any(isinstance(e, GrantsPowerAttack) and e.power == power for e in u.effects):
+            return u
+    return None
+
+
 # --- power attacks (L1208-1346) ------------------------------------------------------
 
 

@@ -18,7 +18,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
-from core.systems.gunframe.catalogue import POWER_ATTACKS, PowerAttackDef
+from core.systems.gunframe.catalogue import POWER_ATTACKS, PowerAttackDef, effects_of, granted_by, has_effect
+from core.systems.gunframe.effects import (
+    CancelsPowerOnce,
+    GrantsPowerAttack,
+    HalvesKnockback,
+    ImmuneToPower,
+    PowerFromWeapon,
+    RecoilPull,
+    StandsOnPilotRoll,
+)
 from core.systems.gunframe.environment import (
     BREACH_CHANCE,
     breach_roll,
@@ -147,6 +156,15 @@ def held_power(edits: Edits, pos: Pos) -> dict[str, Any]:
     return held
 
 
+def _grants(ids: set[str], power: str) -> bool:
+    return any(e.power == power for e in effects_of(ids, GrantsPowerAttack))
+
+
+def _immune(ids: set[str], power: str) -> bool:
+    """Immune to a power attack: Co-Pilot to Distract (L2306), Bracketed to Explode (L2374)."""
+    return any(e.power == power for e in effects_of(ids, ImmuneToPower))
+
+
 def cost_of(d: PowerAttackDef, buy: PowerBuy) -> int:
     return d.cost if d.cost is not None else buy.points
 
@@ -162,7 +180,7 @@ def _check(edits: Edits, inp: PowerInput, opts: GunframeOptions) -> tuple[Pos, P
     t_ups = upgrades_of(target)
     points = int(held["points"])
     if inp.ablative_armour:
-        if "ablative_armour" not in t_ups:
+        if not has_effect(t_ups, CancelsPowerOnce):
             raise ValueError(f"{target.name} has no Ablative Armour (L2366)")
         if "ablative_armour" in edits.extra(t_pos, "used", []):
             raise ValueError(f"{target.name} has used its Ablative Armour this battle (L2366)")
@@ -180,26 +198,29 @@ def _check(edits: Edits, inp: PowerInput, opts: GunframeOptions) -> tuple[Pos, P
         if buy.power in seen and not opts.repeat_power_attacks:
             raise ValueError(f"{d.name} is bought once per attack, with all its points at once (digest 11.9)")
         seen.add(buy.power)
-        if d.unlocked_by == "run_and_gun":
-            if "run_and_gun" not in upgrades_of(attacker):
-                raise ValueError(f"{attacker.name} has no Run and Gun pilot upgrade ({d.ref}, L2344)")
-        elif d.unlocked_by and d.unlocked_by not in w_ups:
+        grant = granted_by(buy.power)  # a special power attack needs its upgrade (L1194, L1202)
+        if grant is not None and grant.category == "pilot":
+            if not _grants(upgrades_of(attacker), buy.power):
+                raise ValueError(f"{attacker.name} has no {grant.name} pilot upgrade ({d.ref}, {grant.ref})")
+        elif grant is not None and not _grants(w_ups, buy.power):
             raise ValueError(f"{d.name} needs the {weapon} system to carry that upgrade ({d.ref}, L1202)")
         if buy.power == "swing" and weapon != "close":
             raise ValueError("Swing is for Close attacks only (L1324)")
-        if buy.power == "throw" and not (weapon == "close" or (weapon == "short" and "reach" in w_ups)):
+        reach = any(e.power == buy.power and e.weapon == weapon for e in effects_of(w_ups, PowerFromWeapon))
+        if buy.power == "throw" and not (weapon == "close" or reach):
             raise ValueError("Throw is for Close attacks, or Short ones with Reach (L1344, L2460)")
-        if buy.pull and not (buy.power == "recoil" and weapon == "short" and "reach" in w_ups):
+        pull = any(e.weapon == weapon for e in effects_of(w_ups, RecoilPull))
+        if buy.pull and not (buy.power == "recoil" and pull):
             raise ValueError("only a Recoil from a Short system with Reach may pull the target in (L2460)")
         if destroyed and buy.power in ON_TARGET:
             raise ValueError(f"{target.name} was destroyed: {d.name} has nothing to act on")
         if buy.power == "explode":
             if not (destroyed and held.get("destroyed")):
                 raise ValueError("Explode needs the target destroyed by this attack (L1276)")
-            if "bracketed" in t_ups or frame == "infantry":
+            if _immune(t_ups, "explode") or frame == "infantry":
                 raise ValueError(f"{target.name} is immune to Explode (L2374, L2607)")
         if buy.power == "distract":
-            if "co_pilot" in t_ups:
+            if _immune(t_ups, "distract"):
                 raise ValueError(f"{target.name} has a Co-Pilot and is immune to Distract (L2306)")
             if edits.has(t_pos, "shut_down"):
                 raise ValueError(f"{target.name} is shut down and cannot be distracted (L1270)")
@@ -232,7 +253,7 @@ def knockback(edits: Edits, t_pos: Pos, inches: int, env: Environment) -> tuple[
     """Knock-back distance and why: Heavy (L2402) and high gravity (L2057) halve, rounding up (L357);
     low gravity adds 1" (L2067), space 2" (L2809)."""
     why: list[str] = []
-    if "heavy" in upgrades_of(edits.unit(t_pos)):
+    if has_effect(upgrades_of(edits.unit(t_pos)), HalvesKnockback):
         inches = halve(inches)
         why.append("Heavy halves it")
     if env == "high_gravity":
@@ -254,7 +275,7 @@ def _knock_down(edits: Edits, pos: Pos, dice: DiceSource, lucky: bool = False) -
     if edits.has(pos, "knocked_down"):
         return f"{unit.name} is already down"
     luck = ""
-    if "stabilised" in upgrades_of(unit):
+    if has_effect(upgrades_of(unit), StandsOnPilotRoll):
         ok, face, luck = lucky_pilot_roll(edits, pos, dice, f"{unit.name} Stabilised", lucky)
         if ok:
             return f"{unit.name} stays on its feet (Stabilised, rolled {face}){luck}"
@@ -304,7 +325,7 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
     a_pos, t_pos, held = _check(edits, inp, opts)
     attacker, target = edits.unit(a_pos), edits.unit(t_pos)
     if inp.stabilised_lucky:
-        if "stabilised" not in upgrades_of(target):
+        if not has_effect(upgrades_of(target), StandsOnPilotRoll):
             raise ValueError(f"{target.name} has no Stabilised roll for Lucky to repeat (L2418)")
         check_lucky(edits, t_pos)
     lines: list[str] = []
@@ -360,7 +381,7 @@ def apply(game: Game, inp: PowerInput, dice: DiceSource) -> tuple[Edits, list[st
             for ref in buy.units:
                 pos = edits.find(ref)
                 unit = edits.unit(pos)
-                immune = "bracketed" in upgrades_of(unit) or profile_of(unit).frame == "infantry"
+                immune = _immune(upgrades_of(unit), "explode") or profile_of(unit).frame == "infantry"
                 if kind_of(unit) is not None:
                     lines.append(f"{unit.name} is a structure: power attacks leave it be (L2926)")
                 elif immune and not opts.explode_hits_immune_bystanders:
@@ -452,7 +473,7 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
                 else:
                     dist = hits_dist(2, _base_defense(edits, pos, opts))
                 tables[f"{buy.power}: {edits.name(pos)}"] = table(dist)
-        elif buy.power in ("knock_down", "throw") and "stabilised" in upgrades_of(target):
+        elif buy.power in ("knock_down", "throw") and has_effect(upgrades_of(target), StandsOnPilotRoll):
             stays = lucky_pass_dist(skill_of(target), inp.stabilised_lucky)
             facts["stays standing (Stabilised)"] = float(stays.probability(1))
     rolls = sum(b.power in ("explode", "blast") for b in ([] if inp.ablative_armour else inp.spend))
