@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from core.systems.base import CatalogueUnit
 from core.systems.gunframe.effects import (
     UPGRADE_ID_SET,
+    ActsOnTarget,
     Ambush,
     AttackDice,
     CancelsPowerOnce,
@@ -41,6 +42,7 @@ from core.systems.gunframe.effects import (
     HaloDrop,
     HalvesFallingHits,
     HalvesKnockback,
+    HullBreach,
     IgnoresCover,
     IgnoresCrippled,
     IgnoresObscured,
@@ -50,18 +52,22 @@ from core.systems.gunframe.effects import (
     InitiativeReroll,
     JumpChargeDamage,
     Jumps,
+    KnocksDown,
     LendsPanicReroll,
     Link,
     LockAfterStrippingEvade,
     LockNeedsPilotRoll,
     LuckyReroll,
+    NeedsKill,
     PanicOnCharge,
     Parry,
     PassesPanic,
+    PowerAttackId,
     PowerFromWeapon,
     RebootActions,
     RecoilPull,
     Rerolls,
+    Resolves,
     SoaksForFriend,
     SpecialAction,
     SplitFire,
@@ -70,6 +76,7 @@ from core.systems.gunframe.effects import (
     Transform,
     UnseenMoves,
     UpgradeId,
+    WeaponOnly,
     WeaponValue,
 )
 
@@ -785,9 +792,13 @@ def granted_by(power: str) -> UpgradeDef | None:
 
 @dataclass(frozen=True)
 class PowerAttackDef:
-    """An effect bought with power points; ``cost`` None means "X", one or more points (L1226)."""
+    """An effect bought with power points; ``cost`` None means "X", one or more points (L1226).
 
-    id: str
+    ``effects`` say what power.py does with it (see :mod:`core.systems.gunframe.effects`); ``by_hand``
+    what players do on the table.
+    """
+
+    id: PowerAttackId
     name: str
     cost: int | None
     kind: Literal["basic", "special"]
@@ -795,14 +806,30 @@ class PowerAttackDef:
     summary: str
     condition: str = ""
     #: The upgrade that unlocks a special power attack (L1194, L1202).
-    unlocked_by: str | None = None
+    unlocked_by: UpgradeId | None = None
+    effects: tuple[Effect, ...] = ()
+    by_hand: str = ""
 
+    def __post_init__(self) -> None:
+        if self.id not in get_args(PowerAttackId):
+            raise ValueError(f"unknown power attack id {self.id!r}: add it to effects.PowerAttackId")
+        if self.unlocked_by is not None and self.unlocked_by not in UPGRADE_ID_SET:
+            raise ValueError(f"unknown upgrade id {self.unlocked_by!r}")
+
+
+_MOVED = "Players move the models on the table by the inches the app gives."
 
 POWER_ATTACKS: dict[str, PowerAttackDef] = {
     p.id: p
     for p in (
         PowerAttackDef(
-            "distract", "Distract", 1, "basic", "L1264", "Its next activation has a single action."
+            "distract",
+            "Distract",
+            1,
+            "basic",
+            "L1264",
+            "Its next activation has a single action.",
+            effects=(Resolves("distract"), ActsOnTarget()),
         ),
         PowerAttackDef(
             "recoil",
@@ -812,6 +839,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1288",
             "Pushed straight back one inch per damage.",
             condition="target standing and running",
+            effects=(Resolves("recoil"), ActsOnTarget()),
+            by_hand=_MOVED,
         ),
         PowerAttackDef(
             "swing",
@@ -821,8 +850,18 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1320",
             "Whirled around the attacker, who turns freely.",
             condition="Close",
+            effects=(Resolves("swing"), ActsOnTarget(), WeaponOnly(("close",), "L1324")),
+            by_hand="Where the target lands around the attacker, and what it hits, is seen on the table.",
         ),
-        PowerAttackDef("knock_down", "Knock Down", 2, "basic", "L1282", "The target falls over."),
+        PowerAttackDef(
+            "knock_down",
+            "Knock Down",
+            2,
+            "basic",
+            "L1282",
+            "The target falls over.",
+            effects=(Resolves("knock_down"), ActsOnTarget(), KnocksDown()),
+        ),
         PowerAttackDef(
             "throw",
             "Throw",
@@ -831,9 +870,17 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1340",
             "Hurled one inch per damage any way, then down.",
             condition="Close (Short with Reach)",
+            effects=(Resolves("throw"), ActsOnTarget(), WeaponOnly(("close",), "L1344"), KnocksDown()),
+            by_hand=_MOVED,
         ),
         PowerAttackDef(
-            "shut_down", "Shut Down", 3, "basic", "L1306", "The target stops working until rebooted."
+            "shut_down",
+            "Shut Down",
+            3,
+            "basic",
+            "L1306",
+            "The target stops working until rebooted.",
+            effects=(Resolves("shut_down"), ActsOnTarget()),
         ),
         PowerAttackDef(
             "explode",
@@ -843,6 +890,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1272",
             "A wreck bursts: 1 damage to all within X inches.",
             condition="target destroyed",
+            effects=(Resolves("explode"), NeedsKill(), HullBreach()),
+            by_hand="Players name the units within reach of the blast; the app deals the damage.",
         ),
         PowerAttackDef(
             "suppression",
@@ -851,6 +900,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "basic",
             "L1312",
             "An X-inch circle by the target is dangerous ground this turn.",
+            effects=(Resolves("suppression"),),
+            by_hand="The token and the dangerous ground around it sit on the table; the app only notes them.",
         ),
         PowerAttackDef(
             "target_painting",
@@ -860,6 +911,7 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1332",
             "Strips its Evade, or else locks it.",
             unlocked_by="target_painting",
+            effects=(Resolves("strip_or_lock"), ActsOnTarget()),
         ),
         PowerAttackDef(
             "blast",
@@ -869,6 +921,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1230",
             "X hits on every unit within 3 inches.",
             unlocked_by="blast",
+            effects=(Resolves("blast"), HullBreach()),
+            by_hand="Players name the units within 3 inches and their cover; the app rolls the hits.",
         ),
         PowerAttackDef(
             "burn",
@@ -878,6 +932,7 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1240",
             "X more hits, met with bare Defense dice.",
             unlocked_by="burn",
+            effects=(Resolves("burn"), ActsOnTarget()),
         ),
         PowerAttackDef(
             "chain_attack",
@@ -887,6 +942,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1248",
             "2 hits on each of X enemies chained 2 inches apart.",
             unlocked_by="chain_attack",
+            effects=(Resolves("chain"),),
+            by_hand="Players name the enemies in the chain, each within 2 inches of the last.",
         ),
         PowerAttackDef(
             "run_and_gun",
@@ -896,6 +953,8 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
             "L1298",
             "The attacker repositions up to X inches.",
             unlocked_by="run_and_gun",
+            effects=(Resolves("reposition"),),
+            by_hand="The attacker's move is made on the table.",
         ),
     )
 }

@@ -472,7 +472,8 @@ class FocusCapPerRank(Effect):
 @kind("initiative")
 @dataclass(frozen=True)
 class InitiativeBonus(Effect):
-    """``n`` to its side's initiative while on the table, once per upgrade however many hold it."""
+    """``n`` to its side's initiative while on the table, once per upgrade however many hold it
+    (L2348, L2380)."""
 
     n: int
 
@@ -526,7 +527,7 @@ class Link(Effect):
 @kind("special actions")
 @dataclass(frozen=True)
 class SpecialAction(Effect):
-    """Grants the named special action, carried out by its own action."""
+    """Grants the named special action, carried out by its own action (L2326, L2334, L2336, L2346, L2412)."""
 
     action: SpecialActionId
 
@@ -598,3 +599,64 @@ class StormProof(Effect):
 @dataclass(frozen=True)
 class CombinerMember(Effect):
     """A member of a combiner team (L2378)."""
+
+
+# --- what a power attack does (power.py, L1208-1346) ---------------------------------------------
+
+#: The procedures power.py carries out for power attacks, one function each (``power.PROCEDURES``).
+ProcedureId = Literal[
+    "distract",
+    "recoil",
+    "throw",
+    "swing",
+    "knock_down",
+    "shut_down",
+    "explode",
+    "suppression",
+    "strip_or_lock",
+    "blast",
+    "burn",
+    "chain",
+    "reposition",
+]
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class Resolves(Effect):
+    """The power attack is carried out by this procedure of power.py (L1208-1346)."""
+
+    procedure: ProcedureId
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class ActsOnTarget(Effect):
+    """Works on the attack's own target, so does nothing once it is destroyed (L1264-1340)."""
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class WeaponOnly(Effect):
+    """Bought only after attacks with these weapon systems (L1324, L1344); ``ref`` is the line."""
+
+    weapons: tuple[WeaponSystem, ...]
+    ref: str
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class NeedsKill(Effect):
+    """Bought only when this very attack destroyed the target (L1276)."""
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class KnocksDown(Effect):
+    """Leaves the target knocked down, which Stabilised may resist (L1282, L1340, L2418)."""
+
+
+@kind("power attacks")
+@dataclass(frozen=True)
+class HullBreach(Effect):
+    """Inside a space structure its roll may breach the hull (L2081)."""
