@@ -759,14 +759,15 @@ UPGRADES: dict[str, UpgradeDef] = {u.id: u for u in _UPGRADE_LIST}
 #: Upgrade ids in share-link order.
 UPGRADE_IDS: tuple[str, ...] = tuple(UPGRADES)
 
+_ORDER: dict[str, int] = {u.id: i for i, u in enumerate(_UPGRADE_LIST)}
 _K = TypeVar("_K", bound=Effect)
 
 
 def effects_by(ids: Iterable[str], kind: type[_K]) -> list[tuple[UpgradeDef, _K]]:
     """The effects of one kind among the upgrades ``ids`` (unknown ids have none), each with its
     upgrade, in catalogue order so that notes come out the same whatever the order of ``ids``."""
-    held = set(ids)
-    return [(u, e) for u in _UPGRADE_LIST if u.id in held for e in u.effects if isinstance(e, kind)]
+    held = sorted({_ORDER[uid] for uid in ids if uid in _ORDER})
+    return [(u, e) for u in (_UPGRADE_LIST[i] for i in held) for e in u.effects if isinstance(e, kind)]
 
 
 def effects_of(ids: Iterable[str], kind: type[_K]) -> list[_K]:
