@@ -15,6 +15,7 @@ from typing import get_args
 
 import pytest
 
+from core import api
 from core.systems.gunframe import effects
 from core.systems.gunframe.catalogue import (
     POWER_ATTACKS,
@@ -184,3 +185,18 @@ def test_special_power_attacks_are_unlocked_by_the_upgrade_that_grants_them() ->
         grant = granted_by(p.id)
         assert (grant.id if grant else None) == p.unlocked_by, p.id
         assert (p.kind == "special") == (grant is not None), p.id
+
+
+def test_the_unit_card_tells_players_what_they_apply_by_hand() -> None:
+    base = {"name": "Diver", "frame": "medium", "speed": 5, "defense": 3, "armour": 8}
+    profile = {**base, "close": 3, "short": 3, "medium": 3, "long": 3}
+    reply = api.call(
+        "unit.check",
+        {"system": "gunframe", "profile": {**profile, "upgrades": [{"id": "aquatic"}, {"id": "warrior"}]}},
+    )
+    assert reply["ok"], reply
+    assert reply["result"]["card"]["notes"] == [
+        "Aquatic: Water is open ground, hides it when fully submerged. (L2368) "
+        "By hand: Water as open ground, and hiding when fully under it, are terrain on the table.",
+        "Warrior: Rerolls 1s in Close attacks. (L2354)",
+    ]
