@@ -68,7 +68,10 @@ def test_a_squad_may_spend_exactly_its_points_limit() -> None:
 def test_an_invalid_profile_is_a_violation_not_a_crash() -> None:
     report = check(squad(SquadUnit(key="u1", profile={"name": "X", "hp": 99, "dice": 1})))
     assert report.units[0].cost is None
-    assert "hp" in report.units[0].violations[0].message
+    # in the words of the form (the field's title, a plain limit), not pydantic's ``hp: Input should be...``
+    assert report.units[0].violations[0].message == "Hp: must be 20 or less"
+    report = check(squad(SquadUnit(key="u1", profile={"name": "", "hp": 3, "dice": 1})))
+    assert report.units[0].violations[0].message == "Name: at least 1 characters"
 
 
 def test_a_system_that_is_not_built_yet_is_a_clear_error() -> None:
