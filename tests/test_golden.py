@@ -41,10 +41,52 @@ STATE_DEFAULTS = {
 }
 
 
+#: Game schema 3 (store 3): GUNFRAME's game-wide values leave its options for the state: the mission,
+#: environment and end to the shared fields, the Doomsday clock to ``clocks``, the rest to ``extra``.
+GUNFRAME_EXTRA = {
+    "variant": False,
+    "basic_mission": None,
+    "attacker_side": None,
+    "initiative_side": None,
+    "interest_left": 6,
+    "prize_found": False,
+    "result": "",
+    "suppression": [],
+    "storm_type": None,
+    "eye_of_the_storm": False,
+    "storm_calm": False,
+    "darkness_variant": None,
+    "dark_over": False,
+    "flying_allowed": True,
+    "hull_breaches": 0,
+    "last_turn": None,
+}
+
+
+def gunframe_3(game: dict[str, Any]) -> dict[str, Any]:
+    options, state = dict(game["options"]), dict(game["state"])
+    extra = {**GUNFRAME_EXTRA, **state["extra"]}
+    for key in list(options):
+        if key in ("mission", "environment"):
+            state[key] = options.pop(key) or ""
+        elif key == "clock":
+            state["clocks"] = {**state["clocks"], "doomsday_clock": options.pop(key)}
+        elif key == "ended":
+            state["ended"] = bool(options.pop(key))
+        elif key in GUNFRAME_EXTRA:
+            extra[key] = options.pop(key)
+    if state["ended"]:
+        names = [side["name"] for side in game["sides"]]
+        state["winners"] = [n for n, name in enumerate(names) if extra["result"].startswith(f"{name} wins")]
+    return {**game, "options": options, "state": {**state, "extra": extra}}
+
+
 def game_today(game: dict[str, Any]) -> dict[str, Any]:
     """An old game's meaning in today's format."""
     if game["schema_version"] < 2:
         game = {**game, "schema_version": 2, "state": STATE_DEFAULTS}
+    if game["schema_version"] < 3:
+        game = {**(gunframe_3(game) if game["system"] == "gunframe" else game), "schema_version": 3}
     return game
 
 
@@ -96,9 +138,9 @@ def test_an_old_save_loads_with_the_same_meaning_and_nothing_set_aside(path: Pat
     got = loaded.model_dump(mode="json")["store"]
     want = data["means"]["store"]
     saved_as = data["saved"]["schema_version"]
-    want = {**want, "schema_version": 2, "games": [game_today(g) for g in want["games"]]}
+    want = {**want, "schema_version": 3, "games": [game_today(g) for g in want["games"]]}
     assert got == want
-    assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 3)]
+    assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 4)]
 
 
 def test_reordering_a_catalogue_does_not_change_what_an_old_link_means(

@@ -33,6 +33,7 @@ from core.pool import PoolSpec, cancel, roll_pool
 from core.systems.base import Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.catalogue import FRAMES
+from core.systems.gunframe.wide import GAME_KEYS, end_game, read, write
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -179,10 +180,20 @@ class Edits:
         self.work.resources(side)[key] = value
 
     def option(self, key: str, default: Any = None) -> Any:
+        """A reading of :mod:`.options`, or a game-wide value by name (in ``Game.state``, :mod:`.wide`)."""
+        if key in GAME_KEYS:
+            return read(self.work.gstate, key, default)
         return self.work.options.get(key, default)
 
     def set_option(self, key: str, value: Any) -> None:
-        self.work.options[key] = copy.deepcopy(value)
+        if key in GAME_KEYS:
+            write(self.work.gstate, key, value)
+        else:
+            self.work.options[key] = copy.deepcopy(value)
+
+    def end_game(self, winner: int | None, result: str) -> None:
+        """The game is over: its winner (None for a draw) and how it ended (:func:`.wide.end_game`)."""
+        end_game(self.work.gstate, winner, result)
 
     def preview(self) -> Game:
         """The game as it will be once these edits are applied (a copy, free to change)."""
