@@ -63,6 +63,60 @@ GUNFRAME_EXTRA = {
 }
 
 
+def _gf_where(key: str, value: Any) -> tuple[list[Any], Any] | None:
+    """Where a GUNFRAME option of schema 2 lives in schema 3, and its value there (None: a reading)."""
+    if key in ("mission", "environment"):
+        return ["state", key], value or ""
+    if key == "clock":
+        return ["state", "clocks"], {} if value is None else {"doomsday_clock": value}
+    if key == "ended":
+        return ["state", "ended"], bool(value)
+    if key in GUNFRAME_EXTRA:
+        return ["state", "extra", key], GUNFRAME_EXTRA[key] if value is None else value
+    return None
+
+
+def _gf_winners(result: str, names: list[str]) -> list[int]:
+    return [n for n, name in enumerate(names) if result.startswith(f"{name} wins")]
+
+
+def _gf_step(new: dict[str, Any], old: dict[str, Any], names: list[str]) -> list[tuple[Any, Any, Any]]:
+    """One logged change of options, as (path, value, before) in schema 3."""
+    out: list[tuple[Any, Any, Any]] = []
+    for key in sorted({*new, *old}):
+        where = _gf_where(key, new.get(key))
+        if where is None:
+            continue
+        path, value = where
+        before = _gf_where(key, old.get(key))[1]  # type: ignore[index]
+        if value != before:
+            out.append((path, value, before))
+        if key == "ended":
+            won = _gf_winners(new.get("result") or "", names) if value else []
+            was = _gf_winners(old.get("result") or "", names) if before else []
+            if won != was:
+                out.append((["state", "winners"], won, was))
+    return out
+
+
+def _gf_event(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    changes, before = [], []
+    for change, was in zip(event["changes"], event["before"], strict=True):
+        path = change["path"]
+        if path == ["options"]:
+            kept = [{k: v for k, v in d.items() if _gf_where(k, v) is None} for d in (change["value"], was)]
+            steps = [(["options"], kept[0], kept[1])] if kept[0] != kept[1] else []
+            steps += _gf_step(change["value"], was, names)
+        elif path[0] == "options" and _gf_where(path[1], None) is not None:
+            steps = _gf_step({path[1]: change["value"]}, {} if was is None else {path[1]: was}, names)
+        else:
+            steps = [(path, change["value"], was)]
+        for p, v, b in steps:
+            changes.append({"path": p, "value": v})
+            before.append(b)
+    return {**event, "changes": changes, "before": before}
+
+
 def gunframe_3(game: dict[str, Any]) -> dict[str, Any]:
     options, state = dict(game["options"]), dict(game["state"])
     extra = {**GUNFRAME_EXTRA, **state["extra"]}
@@ -75,10 +129,11 @@ def gunframe_3(game: dict[str, Any]) -> dict[str, Any]:
             state["ended"] = bool(options.pop(key))
         elif key in GUNFRAME_EXTRA:
             extra[key] = options.pop(key)
+    names = [side["name"] for side in game["sides"]]
     if state["ended"]:
-        names = [side["name"] for side in game["sides"]]
-        state["winners"] = [n for n, name in enumerate(names) if extra["result"].startswith(f"{name} wins")]
-    return {**game, "options": options, "state": {**state, "extra": extra}}
+        state["winners"] = _gf_winners(extra["result"], names)
+    log = [_gf_event(e, names) for e in game["log"]]
+    return {**game, "options": options, "state": {**state, "extra": extra}, "log": log}
 
 
 def game_today(game: dict[str, Any]) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from core.systems.gunframe.options import GunframeOptions
 if TYPE_CHECKING:
     from core.game import Game, GameState
 
+Path = list[str | int]
+
 #: The key of the Doomsday clock in ``state.clocks`` (L1853-1863).
 CLOCK = "doomsday_clock"
 
@@ -138,6 +140,80 @@ def _winners(result: str, names: list[str]) -> list[int]:
     return []
 
 
+def _moved(key: Any) -> bool:
+    """A key of the options of schema 2 that is a game-wide value, not a reading."""
+    return key in GAME_KEYS and key not in GunframeOptions.model_fields
+
+
+def _readings_of(options: dict[str, Any]) -> dict[str, Any]:
+    """What stays among the options: the readings, and any key the players set by hand."""
+    return {k: v for k, v in options.items() if not _moved(k)}
+
+
+def _as_state(key: str, value: Any) -> tuple[Path, Any]:
+    """Where a game-wide value that sat among the options lives now, and its value there (an option
+    that was never set meaning the state's default)."""
+    if key in ("mission", "environment"):
+        return ["state", key], str(value or "")
+    if key == "clock":
+        return ["state", "clocks"], {} if value is None else {CLOCK: value}
+    if key == "ended":
+        return ["state", "ended"], bool(value)
+    return ["state", "extra", key], copy.deepcopy(_DEFAULTS[key] if value is None else value)
+
+
+def _moved_changes(new: dict[str, Any], old: dict[str, Any], names: list[str]) -> list[tuple[Path, Any, Any]]:
+    """The changes of the game-wide values between two option dicts, as state paths: (path, value, before)."""
+    out: list[tuple[Path, Any, Any]] = []
+    for key in sorted({*new, *old}):  # in one order, however the dicts were packed
+        if not _moved(key):
+            continue
+        path, value = _as_state(key, new.get(key))
+        _, before = _as_state(key, old.get(key))
+        if value != before:
+            out.append((path, value, before))
+        if key == "ended":
+            won = _winners(str(new.get("result") or ""), names) if value else []
+            was = _winners(str(old.get("result") or ""), names) if before else []
+            if won != was:
+                out.append((["state", "winners"], won, was))
+    return out
+
+
+def _upgrade_event(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A logged step whose changes set options: the game-wide ones now set the state, so that undo
+    and redo of a step made before the move change the same values as they did then."""
+    changes, before = event.get("changes"), event.get("before")
+    if not isinstance(changes, list) or not isinstance(before, list) or len(changes) != len(before):
+        return event
+    out_changes: list[Any] = []
+    out_before: list[Any] = []
+    for change, was in zip(changes, before, strict=True):
+        path = change.get("path") if isinstance(change, dict) else None
+        if path == ["options"] and isinstance(change.get("value"), dict):
+            new, old = change["value"], was if isinstance(was, dict) else {}
+            moved = [(p, v, b) for p, v, b in _moved_changes(new, old, names)]
+            keep_new = {
+                k: v for k, v in new.items() if k not in GAME_KEYS or k in GunframeOptions.model_fields
+            }
+            keep_old = {
+                k: v for k, v in old.items() if k not in GAME_KEYS or k in GunframeOptions.model_fields
+            }
+            if keep_new != keep_old:
+                moved.insert(0, (["options"], keep_new, keep_old))
+        elif isinstance(path, list) and len(path) == 2 and path[0] == "options" and _moved(path[1]):
+            old = {} if was is None else {path[1]: was}
+            moved = _moved_changes({path[1]: change.get("value")}, old, names)
+        else:
+            out_changes.append(change)
+            out_before.append(was)
+            continue
+        for p, v, b in moved:
+            out_changes.append({"path": p, "value": v})
+            out_before.append(b)
+    return {**event, "changes": out_changes, "before": out_before}
+
+
 def upgrade_state(data: dict[str, Any]) -> dict[str, Any]:
     """A GUNFRAME game of schema 2, as JSON, with its game-wide values moved out of ``options``.
 
@@ -177,4 +253,8 @@ def upgrade_state(data: dict[str, Any]) -> dict[str, Any]:
         names = [str(side.get("name", "")) for side in out.get("sides", []) if isinstance(side, dict)]
         state["winners"] = _winners(str(extra.get("result") or ""), names)
     state["extra"] = extra
+    log = out.get("log")
+    if isinstance(log, list):
+        names = [str(side.get("name", "")) for side in out.get("sides", []) if isinstance(side, dict)]
+        out["log"] = [_upgrade_event(e, names) if isinstance(e, dict) else e for e in log]
     return out
