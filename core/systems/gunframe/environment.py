@@ -1,12 +1,12 @@
 """Environments (optional, L1985-2097) and space battles (optional, L2796-2882).
 
-The environment is a per-game setting kept in ``Game.options`` (so a change is
-one undoable event): ``environment`` names it, with ``storm_type``,
-``darkness_variant``, ``eye_of_the_storm`` and ``flying_allowed`` beside it, and
-the running values ``hull_breaches``, ``storm_calm`` (the eye of the storm),
-``dark_over`` (Sunrise) and ``last_turn`` (catastrophic decompression).  The
+The environment is a game-wide value kept in ``Game.state`` (:mod:`.wide`; a change is
+one undoable event): ``state.environment`` names it, with ``storm_type``,
+``darkness_variant``, ``eye_of_the_storm`` and ``flying_allowed`` beside it in
+``state.extra``, and the running values ``hull_breaches``, ``storm_calm`` (the eye of
+the storm), ``dark_over`` (Sunrise) and ``last_turn`` (catastrophic decompression).  The
 ``environment`` action picks it or rolls it on the D6 table with its sub-rolls
-(L1989-1997); a game that never recorded one has no ``environment`` key, and
+(L1989-1997); a game that never recorded one has an empty ``environment``, and
 then the procedures below leave the players to vouch for it (as before).
 
 Where the app applies an environment (each with its line):

@@ -2,7 +2,7 @@
 
 Missions are data (:data:`MISSIONS`, each with its rulebook line); the
 ``mission`` action stores the chosen one (rolled or picked) and the attacker in
-``Game.options``; the ``end_phase`` action does the End phase's tracker work:
+``Game.state`` (:mod:`.wide`); the ``end_phase`` action does the End phase's tracker work:
 Focus Points discarded (L738-740), suppression tokens lifted (L1318), victory
 points scored as the mission says (L742-746), the sudden death check
 (L1612-1614), the game length (L1598-1610) and, when the game ends, the
