@@ -27,12 +27,14 @@ import copy
 import math
 from typing import TYPE_CHECKING, Any
 
+from core.changes import Working, working_copy
 from core.dice import DiceSource, Dist
 from core.pool import PoolSpec, cancel, roll_pool
 from core.systems.base import Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.catalogue import FRAMES, has_effect
 from core.systems.gunframe.effects import FocusCapPerRank, FreeReactionOnce, HalvesFallingHits, LuckyReroll
+from core.systems.gunframe.wide import GAME_KEYS, end_game, read, write
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -97,13 +99,15 @@ def is_structure(unit: GameUnit) -> bool:
 
 
 class Edits:
-    """Changes to a game under construction; reads see the edits made so far."""
+    """Changes to a game under construction; reads see the edits made so far.
+
+    The edits are made on the shared working copy (:class:`core.changes.Working`) and come out as
+    changes by the shared diff; :attr:`game` and :meth:`unit` stay the game as it was.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._state: dict[Pos, dict[str, Any]] = {}
-        self._resources: dict[tuple[int, str], int] = {}
-        self._options: dict[str, Any] = {}
+        self.work = Working(game)
         self.notes: list[str] = []
 
     # -- units ------------------------------------------------------------------------
@@ -118,13 +122,10 @@ class Edits:
         return self.unit(pos).name
 
     def get(self, pos: Pos, field: str) -> Any:
-        edited = self._state.get(pos, {})
-        if field in edited:
-            return edited[field]
-        return getattr(self.unit(pos).state, field)
+        return getattr(self.work.state(*pos), field)
 
     def set(self, pos: Pos, field: str, value: Any) -> None:
-        self._state.setdefault(pos, {})[field] = value
+        setattr(self.work.state(*pos), field, value)
 
     def has(self, pos: Pos, condition: str) -> bool:
         return condition in self.get(pos, "conditions")
@@ -174,46 +175,33 @@ class Edits:
 
     # -- sides and game -----------------------------------------------------------------
     def resource(self, side: int, key: str) -> int:
-        if (side, key) in self._resources:
-            return self._resources[(side, key)]
-        return int(self.game.sides[side].resources.get(key, 0))
+        return int(self.work.resources(side).get(key, 0))
 
     def set_resource(self, side: int, key: str, value: int) -> None:
-        self._resources[(side, key)] = value
+        self.work.resources(side)[key] = value
 
     def option(self, key: str, default: Any = None) -> Any:
-        if key in self._options:
-            return self._options[key]
-        return self.game.options.get(key, default)
+        """A reading of :mod:`.options`, or a game-wide value by name (in ``Game.state``, :mod:`.wide`)."""
+        if key in GAME_KEYS:
+            return read(self.work.gstate, key, default)
+        return self.work.options.get(key, default)
 
     def set_option(self, key: str, value: Any) -> None:
-        self._options[key] = copy.deepcopy(value)
+        if key in GAME_KEYS:
+            write(self.work.gstate, key, value)
+        else:
+            self.work.options[key] = copy.deepcopy(value)
+
+    def end_game(self, winner: int | None, result: str) -> None:
+        """The game is over: its winner (None for a draw) and how it ended (:func:`.wide.end_game`)."""
+        end_game(self.work.gstate, winner, result)
 
     def preview(self) -> Game:
-        """The game as it will be once these unit and side edits are applied (options aside)."""
-        out = self.game.model_copy(deep=True)
-        for (s, u), fields in self._state.items():
-            state = out.sides[s].units[u].state
-            for field, value in fields.items():
-                setattr(state, field, copy.deepcopy(value))
-        for (s, key), value in self._resources.items():
-            out.sides[s].resources[key] = value
-        return out
+        """The game as it will be once these edits are applied (a copy, free to change)."""
+        return working_copy(self.work.game)
 
     def changes(self) -> list[Change]:
-        out: list[Change] = []
-        for (s, u), fields in self._state.items():
-            base: list[str | int] = ["sides", s, "units", u, "state"]
-            for field, value in fields.items():
-                if getattr(self.unit((s, u)).state, field) != value:
-                    out.append(Change(path=[*base, field], value=value))
-        for (s, key), value in self._resources.items():
-            if self.game.sides[s].resources.get(key) != value:
-                out.append(Change(path=["sides", s, "resources", key], value=value))
-        options = {**self.game.options, **self._options}
-        if options != self.game.options:  # replaced whole, so undo removes keys it added
-            out.append(Change(path=["options"], value=options))
-        return out
+        return self.work.changes()
 
 
 # --- Focus Points on a unit (L776-782, L2298) ---------------------------------------------

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.pool import Table, table
 from core.systems.base import (
@@ -178,33 +179,21 @@ def conditions_for(old: list[str], damage: dict[Zone, int]) -> list[str]:
 
 
 def changes(board: Board) -> list[Change]:
-    """The changes that turn the game into the board (only values that differ)."""
-    out: list[Change] = []
-    game = board.game
+    """The changes that turn the game into the board: the board written into the shared working
+    copy, then the shared diff (:mod:`core.changes`; only values that differ)."""
+    work = Working(board.game)
     for seat in board.seats:
-        state = game.sides[seat.side].units[seat.index].state
-        path: list[str | int] = ["sides", seat.side, "units", seat.index, "state"]
-        extra = {**state.extra, **seat.play.model_dump(mode="json")}
-        if extra != state.extra:
-            out.append(Change(path=[*path, "extra"], value=extra))
-        counters = dict(state.counters)
-        for zone in ZONES:
-            counters[zone] = seat.damage[zone]
-        if counters != state.counters:
-            out.append(Change(path=[*path, "counters"], value=counters))
-        total = sum(seat.damage.values())
-        if total != state.damage:
-            out.append(Change(path=[*path, "damage"], value=total))
-        conds = conditions_for(state.conditions, seat.damage)
-        if conds != state.conditions:
-            out.append(Change(path=[*path, "conditions"], value=conds))
-        if seat.destroyed != state.destroyed:
-            out.append(Change(path=[*path, "destroyed"], value=seat.destroyed))
-    for s, side in enumerate(game.sides):
+        state = work.state(seat.side, seat.index)
+        state.extra = {**state.extra, **seat.play.model_dump(mode="json")}
+        state.counters = {**state.counters, **{zone: seat.damage[zone] for zone in ZONES}}
+        state.damage = sum(seat.damage.values())
+        state.conditions = conditions_for(state.conditions, seat.damage)
+        state.destroyed = seat.destroyed
+    for s, resources in enumerate(side.resources for side in work.game.sides):
         value = 1 if s == board.priority else 0
-        if side.resources.get("priority", 0) != value:
-            out.append(Change(path=["sides", s, "resources", "priority"], value=value))
-    return out
+        if resources.get("priority", 0) != value:
+            resources["priority"] = value
+    return work.changes()
 
 
 # --- decks: shuffle, draw, plan (L50, L69-L71) -----------------------------------------------
