@@ -28,9 +28,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.dice import DiceSource
+from core.limits import short
 from core.pool import Table
 
 if TYPE_CHECKING:
@@ -123,7 +124,48 @@ class UnitState(BaseModel):
     activated: bool = False
     conditions: list[str] = Field(default_factory=list, description="Conditions in force, by key.")
     counters: dict[str, int] = Field(default_factory=dict)
-    extra: dict[str, Any] = Field(default_factory=dict, description="System-specific values.")
+    extra: dict[str, Any] = Field(
+        default_factory=dict, description="The system's own values, typed by its unit_state_model."
+    )
+
+
+def unit_state_problem(game: Game) -> str | None:
+    """Why a unit's ``state.extra`` does not fit its system's ``unit_state_model``, in a few words
+    (None when every unit's fits, or when the game's system is not one this build plays).
+
+    The message names where (side, unit and the value's place), never the value itself.
+
+    >>> from core.game import Game, GameUnit, Side
+    >>> unit = GameUnit(key="u1", name="A", profile={}, state=UnitState(max_damage=3, extra={"form": 1}))
+    >>> g = Game(id="g", system="gunframe", sides=[Side(name="Red", units=[unit])])
+    >>> unit_state_problem(g) is None
+    True
+    >>> g.sides[0].units[0].state.extra["form"] = "second"
+    >>> print(unit_state_problem(g))  # doctest: +ELLIPSIS
+    side 1, unit 1 has a state GUNFRAME cannot read (form: Input should be a valid integer, ...)
+    """
+    from core.systems import implementation
+
+    try:
+        system = implementation(game.system)
+    except ValueError:
+        return None  # a system this build does not play: its units' values stay as they are
+    model = system.unit_state_model
+    if model is None:
+        return None
+    for s, side in enumerate(game.sides):
+        for u, unit in enumerate(side.units):
+            try:
+                model.model_validate(unit.state.extra)
+            except ValidationError as bad:
+                first = bad.errors(include_url=False)[0]
+                loc, msg = list(first["loc"]), str(first["msg"])
+                if first["type"] == "extra_forbidden":  # the key is the input's: not repeated
+                    loc, msg = loc[:-1], "a key it does not know"
+                where = short(".".join(str(p) for p in loc), 60)
+                what = short(f"{where}: {msg}" if where else msg, 120)
+                return f"side {s + 1}, unit {u + 1} has a state {system.info.name} cannot read ({what})"
+    return None
 
 
 class TrackedDef(BaseModel):
@@ -383,6 +425,9 @@ class RuleSystem(ABC):
     editor: EditorInfo = field(default_factory=EditorInfo)
     #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
     state_model: type[BaseModel] | None = None
+    #: The model of a unit's own values in play (``UnitState.extra``), every field described: each
+    #: unit's is checked against it whenever a game is read (:func:`unit_state_problem`).
+    unit_state_model: type[BaseModel] | None = None
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""

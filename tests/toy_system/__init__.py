@@ -199,6 +199,7 @@ SYSTEM = Toy(
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={"shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds)},
     state_model=Volleys,
+    unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(
         kind="toy-dial",

@@ -69,6 +69,7 @@ from core.systems.gunframe.turn import (
     WELL_READ,
     start_round,
 )
+from core.systems.gunframe.unit_state import GfUnitState
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -359,4 +360,5 @@ SYSTEM = Gunframe(
     resources=RESOURCES,
     actions=ACTIONS,
     options=GunframeOptions,
+    unit_state_model=GfUnitState,
 )

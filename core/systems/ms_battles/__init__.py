@@ -263,4 +263,5 @@ SYSTEM = MobileSuitBattles(
     options=MsbOptions,
     tools=TOOLS,
     editor=EDITOR,
+    unit_state_model=SuitPlay,
 )
