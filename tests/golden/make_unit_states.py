@@ -19,7 +19,6 @@ from core import share, storage
 from core.dice import RandomDice, TypedDice
 from core.game import Game, act, adjust, new_game
 from core.squad import Squad, SquadUnit
-from core.systems import implementation
 from core.systems.base import Change, NeedChoice
 
 HERE = Path(__file__).parent
@@ -62,7 +61,9 @@ def gunframe_game() -> Game:
     ]
     blue = [mech("Tom"), mech("Uli"), mech("Vic"), mech("Wes")]
     g = new_game(
-        "gf-units", "Golden units", [("Red", squad("gunframe", red, "abcdefgh")), ("Blue", squad("gunframe", blue, "tuvw"))]
+        "gf-units",
+        "Golden units",
+        [("Red", squad("gunframe", red, "abcdefgh")), ("Blue", squad("gunframe", blue, "tuvw"))],
     )
     g = adjust(g, [Change(path=["sides", 0, "resources", "focus_points"], value=6)], "by hand")
     g = run(g, "mission", [], mission="escort")  # Blue gets three convoy vehicles (L1886-1899)
