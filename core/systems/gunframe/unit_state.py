@@ -81,7 +81,7 @@ class GfUnitState(BaseModel):
     split: SplitShare | None = Field(default=None, description="A Split Fire still owed (L2462).")
     links_used: dict[Annotated[str, Field(max_length=40)], int] = Field(
         default_factory=dict,
-        description="The log step each linked upgrade last answered, by trigger (L2276-2280).",
+        description="The log step each linked upgrade last answered, by trigger (L2278, L2302-2358).",
     )
     nemesis: Ref | None = Field(default=None, description="The enemy its Nemesis nominated (L2336).")
     inside: Ref | None = Field(default=None, description="The building infantry occupies (L2896, L2951).")

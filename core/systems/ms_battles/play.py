@@ -64,10 +64,10 @@ class Resolved(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    card: int
-    init: int
-    by: int
-    step: int
+    card: int = Field(description="The card, by its position in the suit's cards.")
+    init: int = Field(description="The initiative it resolved at (L77).")
+    by: int = Field(description="The side that picked it to resolve.")
+    step: int = Field(description="The resolution step, counted from 1 each turn.")
 
 
 class SuitPlay(BaseModel):
@@ -85,7 +85,7 @@ class SuitPlay(BaseModel):
     hand: list[int] = Field(default_factory=list, description="Drawn this planning, not yet chosen (L71).")
     planned: list[int] = Field(default_factory=list, description="Chosen cards on the field (L71, L93).")
     revealed: bool = Field(default=False, description="The chosen cards are face up (L75).")
-    resolved: list[Resolved] = Field(default_factory=list)
+    resolved: list[Resolved] = Field(default_factory=list, description="Cards resolved this turn (L77-L93).")
     discard: list[int] = Field(default_factory=list, description="Discarded this turn (L91, L105).")
     set_aside: list[int] = Field(default_factory=list, description="Used single-use cards (L59, L105).")
     mods: dict[str, dict[str, int]] = Field(
