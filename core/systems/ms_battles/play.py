@@ -7,12 +7,13 @@ of a suit lives in its ``GameUnit.state``:
 * ``conditions``: ``high_penalty`` / ``mid_penalty`` / ``low_penalty`` while a
   zone holds 2 or more damage (L97-L101); ``damage`` is the sum of the zones and
   ``max_damage`` the sum of the armour, for display only; ``destroyed`` (L97);
-* ``extra``: a :class:`SuitPlay` (the system's ``unit_state_model``), the suit's
-  cards as positions 0-19 in its profile's ``cards`` (the reshuffle marker is ``-1``): ``deck`` (top first),
+* ``extra``: a :class:`SuitPlay`, the suit's cards as positions 0-19 in its
+  profile's ``cards`` (the reshuffle marker is ``-1``): ``deck`` (top first),
   ``hand`` (drawn, not yet chosen), ``planned`` (the chosen cards on the field),
   ``revealed``, ``resolved`` (with the initiative and the side that picked it),
   ``discard`` (blockers and cards of a destroyed suit, until cleanup),
   ``set_aside`` (used single-use cards), ``mods`` (effects on a card this turn).
+  :class:`SuitPlay` is the system's ``unit_state_model``: every game read checks it.
 
 The side holding the priority marker has the side resource ``priority`` at 1
 (L50, L77, L105).  Sides are taken to sit clockwise in the game's side order.
