@@ -9,7 +9,9 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 * a **catalogue** of ready-made units, where the book prints some;
 * **costs and violations** of a unit and of a squad, each violation naming the
   unit it concerns and the rulebook line it comes from;
-* the **tracked state** of a unit in a game and the **resources** of a side;
+* the **tracked state** of a unit in a game and the **resources** of a side; what a unit
+  keeps of its own (``UnitState.extra``) is typed by its ``unit_state_model``, and its
+  game-wide values (``GameState.extra``) by its ``state_model``;
 * **actions**: an input model (its JSON Schema becomes the modifier form) and
   a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
   computed by the same procedure;
