@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.dice import DiceSource
 from core.squad import Name, Profile, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
+from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer, unit_state_problem
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 3
@@ -137,6 +137,9 @@ class Game(BaseModel):
             keys = [u.key for u in side.units]
             if len(set(keys)) != len(keys):
                 raise ValueError(f"side {n + 1} has two units with the same key")
+        problem = unit_state_problem(self)  # each unit's own values fit its system's model
+        if problem:
+            raise ValueError(problem)
         return self
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:

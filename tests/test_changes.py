@@ -24,7 +24,7 @@ def game() -> Game:
     blue = GameUnit(key="t", name="T", profile={}, state=UnitState(max_damage=3))
     return Game(
         id="g",
-        system="gunframe",
+        system="test",  # no system this build plays: its units' own values are free-form
         sides=[
             Side(name="Red", units=units, resources={"fp": 2, "vp": 0}),
             Side(name="Blue", units=[blue], resources={"fp": 1, "vp": 0}),

@@ -7,7 +7,8 @@ how far the real systems have come.
 It also shows that a system plugs in with nothing outside its folder but one
 registration line: it has its own editor kind (``toy-dial``, the module
 ``editor-toy-dial.js`` beside this file), its own typed state of a unit in play
-(:class:`Heat`, kept in ``UnitState.extra``) and its own tool (``suggest``).  A test
+(:class:`Heat`, kept in ``UnitState.extra``: its ``unit_state_model``) and its own
+tool (``suggest``).  A test
 site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 """
 
@@ -217,6 +218,7 @@ SYSTEM = Toy(
         "aim": ActionSpec(name="aim", label="Take aim", input=Aim, resolve=aim, primary=True, rolls=False),
     },
     state_model=Volleys,
+    unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(
         kind="toy-dial",

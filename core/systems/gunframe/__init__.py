@@ -74,6 +74,7 @@ from core.systems.gunframe.turn import (
     WELL_READ,
     start_round,
 )
+from core.systems.gunframe.unit_state import GfUnitState
 from core.systems.gunframe.wide import GunframeState, game_value, upgrade_state
 
 if TYPE_CHECKING:
@@ -275,5 +276,10 @@ ACTIONS |= {a.name: with_crippled(a) for a in COMBINE_ACTIONS}
 ACTIONS |= {a.name: with_crippled(a) for a in (*ENVIRONMENT_ACTIONS, *STRUCTURE_ACTIONS)}
 
 SYSTEM = Gunframe.of_package(
-    __name__, GunframeUnit, actions=ACTIONS, options=GunframeOptions, state_model=GunframeState
+    __name__,
+    GunframeUnit,
+    actions=ACTIONS,
+    options=GunframeOptions,
+    state_model=GunframeState,
+    unit_state_model=GfUnitState,
 )

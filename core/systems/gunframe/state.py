@@ -5,20 +5,9 @@ values (with the edits made so far), and emits one :class:`Change` per value it
 touched.  Lists and dicts (conditions, counters, ``extra``) are replaced whole,
 so undoing the event restores them exactly.
 
-What a unit keeps in ``state.extra`` (runtime state of digest 2.4):
-
-* ``power``: power points held after an attack, until spent (L1188-1196):
-  ``{"points", "target", "weapon", "close", "damage", "destroyed"}``;
-* ``fp_spent``: Focus Points spent on it this turn (L776-782);
-* ``reacted``, ``locked``, ``evaded``: a reaction, a Target Lock action and an
-  Evade action made this turn (L3339, L1358, L1385);
-* ``reboot``: special actions already put into rebooting (L960);
-* ``used``: once-per-battle upgrades spent (Lucky, Ablative Armour, Quick
-  Reflexes, Well Read);
-* ``form``: the current form of a transforming unit;
-* ``mission_unit``: ``"convoy"`` for an Escort convoy vehicle the mission added (L1890);
-* ``systems_used``: the weapon systems that attacked in the unit's current activation (L1046-1050),
-  cleared when it next activates and at the start of a turn.
+What a unit keeps in ``state.extra`` (runtime state of digest 2.4: power points held, Focus Points
+spent, this turn's flags, once-a-battle uses, its form...) is typed by
+:class:`~core.systems.gunframe.unit_state.GfUnitState`, which describes every key.
 """
 
 from __future__ import annotations
@@ -34,6 +23,7 @@ from core.systems.base import Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.catalogue import FRAMES, has_effect
 from core.systems.gunframe.effects import FocusCapPerRank, FreeReactionOnce, HalvesFallingHits, LuckyReroll
+from core.systems.gunframe.unit_state import GfUnitState
 from core.systems.gunframe.wide import GAME_KEYS, end_game, read, write
 
 if TYPE_CHECKING:
@@ -58,9 +48,8 @@ def profile_of(unit: GameUnit) -> GunframeUnit:
 
 
 def form_of(unit: GameUnit) -> int:
-    profile = profile_of(unit)
-    form = unit.state.extra.get("form", 0)
-    return form if isinstance(form, int) and 0 <= form < len(all_forms(profile)) else 0
+    form = GfUnitState.of(unit).form
+    return form if form < len(all_forms(profile_of(unit))) else 0
 
 
 def upgrades_of(unit: GameUnit) -> set[str]:
@@ -89,7 +78,7 @@ def is_conventional(unit: GameUnit) -> bool:
 def is_convoy(unit: GameUnit) -> bool:
     """An Escort convoy vehicle the mission brought into the game (L1886-1895), marked in its state
     (``extra["mission_unit"]``) since it belongs to no squad."""
-    return unit.state.extra.get("mission_unit") == "convoy"
+    return GfUnitState.of(unit).mission_unit == "convoy"
 
 
 def is_structure(unit: GameUnit) -> bool:

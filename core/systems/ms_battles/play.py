@@ -13,6 +13,7 @@ of a suit lives in its ``GameUnit.state``:
   ``revealed``, ``resolved`` (with the initiative and the side that picked it),
   ``discard`` (blockers and cards of a destroyed suit, until cleanup),
   ``set_aside`` (used single-use cards), ``mods`` (effects on a card this turn).
+  :class:`SuitPlay` is the system's ``unit_state_model``: every game read checks it.
 
 The side holding the priority marker has the side resource ``priority`` at 1
 (L50, L77, L105).  Sides are taken to sit clockwise in the game's side order.
@@ -72,10 +73,10 @@ PENALTIES: dict[Zone, str] = {"high": "high_penalty", "mid": "mid_penalty", "low
 class Resolved(Closed):
     """A card that has resolved this turn: at what initiative, picked by which side, in which step."""
 
-    card: int
-    init: int
-    by: int
-    step: int
+    card: int = Field(description="The card, by its position in the suit's cards.")
+    init: int = Field(description="The initiative it resolved at (L77).")
+    by: int = Field(description="The side that picked it to resolve.")
+    step: int = Field(description="The resolution step, counted from 1 each turn.")
 
 
 class SuitPlay(Closed):
@@ -91,7 +92,7 @@ class SuitPlay(Closed):
     hand: list[int] = Field(default_factory=list, description="Drawn this planning, not yet chosen (L71).")
     planned: list[int] = Field(default_factory=list, description="Chosen cards on the field (L71, L93).")
     revealed: bool = Field(default=False, description="The chosen cards are face up (L75).")
-    resolved: list[Resolved] = Field(default_factory=list)
+    resolved: list[Resolved] = Field(default_factory=list, description="Cards resolved this turn (L77-L93).")
     discard: list[int] = Field(default_factory=list, description="Discarded this turn (L91, L105).")
     set_aside: list[int] = Field(default_factory=list, description="Used single-use cards (L59, L105).")
     mods: dict[str, dict[str, int]] = Field(
