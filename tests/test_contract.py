@@ -345,3 +345,22 @@ def test_units_fit_their_model_fresh_and_after_every_action(
                 current = after
                 break
     assert taken, f"no action of {system_id} could be taken in a fresh game"
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_an_action_marked_as_rolling_nothing_takes_no_dice(system_id: str) -> None:
+    """``ActionSpec.rolls=False`` makes the game screen apply the action in one tap, with no dice asked:
+    every such action, taken from a fresh game with an empty dice source, needs no face."""
+    system: RuleSystem = implementation(system_id)
+    g = game(system_id)
+    for spec in system.actions.values():
+        if spec.rolls:
+            continue
+        for raw in plain_inputs(spec.input.model_json_schema(), g):
+            try:
+                act(g, spec.name, raw, TypedDice([]))
+            except NeedMoreDice as asked:  # pragma: no cover - the failure this test is for
+                raise AssertionError(f"{spec.name} is marked rolls=False but asks for dice") from asked
+            except REFUSED:
+                continue
+    assert any(not s.rolls for s in system.actions.values()) or system_id != TOY_INFO.id
