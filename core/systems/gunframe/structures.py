@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState
+from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState, enemy_unit, own_unit
 from core.systems.data import load
 from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
@@ -158,12 +158,11 @@ def resolve_place(game: Game, inp: PlaceInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=[change], text=text, detail={"added": added})
 
 
-PLACE_STRUCTURE = ActionSpec(
-    name="place_structure",
-    label="Place structures",
-    input=PlaceInput,
-    resolve=resolve_place,
-    help="Add buildings, Raid targets, bunkers or beacons to a side so they can be attacked and tracked "
+PLACE_STRUCTURE = ActionSpec.of(
+    "place_structure",
+    "Place structures",
+    resolve_place,
+    "Add buildings, Raid targets, bunkers or beacons to a side so they can be attacked and tracked "
     "(L2884-2929, L1921-1973).",
 )
 
@@ -172,14 +171,9 @@ PLACE_STRUCTURE = ActionSpec(
 
 
 class OccupyInput(Closed):
-    unit: str = Field(
-        description="The infantry unit, which has just ended a move touching the building (L2935).",
-        json_schema_extra={"ui": "own-unit"},
-    )
-    building: str = Field(
-        default="",
-        description="The building it goes into, as 'side/key'; empty when it comes out.",
-        json_schema_extra={"ui": "enemy-unit"},
+    unit: str = own_unit("The infantry unit, which has just ended a move touching the building (L2935).")
+    building: str = enemy_unit(
+        "The building it goes into, as 'side/key'; empty when it comes out.", default=""
     )
 
 
@@ -257,12 +251,11 @@ def resolve_occupy(game: Game, inp: OccupyInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-OCCUPY = ActionSpec(
-    name="occupy",
-    label="Occupy a building",
-    input=OccupyInput,
-    resolve=resolve_occupy,
-    help="Infantry goes into a building it touches after a move, or comes out (L2931-2953): +1 Defense "
+OCCUPY = ActionSpec.of(
+    "occupy",
+    "Occupy a building",
+    resolve_occupy,
+    "Infantry goes into a building it touches after a move, or comes out (L2931-2953): +1 Defense "
     "inside, dies with the building.",
 )
 

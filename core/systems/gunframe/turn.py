@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Closed, enemy_unit, own_unit
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     Ambush,
@@ -159,10 +159,8 @@ def settle(totals: dict[int, int], fp: dict[int, int]) -> tuple[int | None, list
     return None, fewest
 
 
-class InitiativeInput(BaseModel):
+class InitiativeInput(Closed):
     """The Initiative phase: nothing to choose but who is the attacker, if not set up yet."""
-
-    model_config = ConfigDict(extra="forbid")
 
     attacker_side: int | None = Field(
         default=None,
@@ -268,19 +266,16 @@ def initiative_odds(game: Game, inp: InitiativeInput) -> ActionOdds:
     return ActionOdds(tables={}, facts=facts, summary=f"bonuses {bonus[0]} and {bonus[1]}")
 
 
-INITIATIVE = ActionSpec(
-    name="initiative",
-    label="Initiative phase",
-    input=InitiativeInput,
-    resolve=resolve_initiative,
+INITIATIVE = ActionSpec.of(
+    "initiative",
+    "Initiative phase",
+    resolve_initiative,
+    "Start-of-turn effects, Focus Points for each side, then the initiative roll (L680-706).",
     odds=initiative_odds,
-    help="Start-of-turn effects, Focus Points for each side, then the initiative roll (L680-706).",
 )
 
 
-class WellReadInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class WellReadInput(Closed):
     side: int = Field(ge=0, le=7, description="The side rerolling its initiative die (L92).")
 
 
@@ -319,23 +314,20 @@ def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> Actio
     return ActionResult(changes=edits.changes(), text=text, detail={"totals": totals, "winner": winner})
 
 
-WELL_READ = ActionSpec(
-    name="well_read",
-    label="Well Read reroll",
-    input=WellReadInput,
-    resolve=resolve_well_read,
-    help="Once a battle: reroll your initiative die and keep the new one (L92).",
+WELL_READ = ActionSpec.of(
+    "well_read",
+    "Well Read reroll",
+    resolve_well_read,
+    "Once a battle: reroll your initiative die and keep the new one (L92).",
 )
 
 
 # --- Target Lock and Evade (L1354-1400) -----------------------------------------------------
 
 
-class LockInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit locking on, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
-    target: str = Field(description="The enemy it can see (L1362).", json_schema_extra={"ui": "enemy-unit"})
+class LockInput(Closed):
+    unit: str = own_unit("The unit locking on, as 'side/key'.")
+    target: str = enemy_unit("The enemy it can see (L1362).")
     lucky: bool = Field(
         default=False,
         description="A Lucky locker rolls its Pilot Skill roll against Defense Matrix again if it fails, "
@@ -394,20 +386,17 @@ def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
 
 
-TARGET_LOCK = ActionSpec(
-    name="target_lock",
-    label="Target Lock",
-    input=LockInput,
-    resolve=resolve_lock,
+TARGET_LOCK = ActionSpec.of(
+    "target_lock",
+    "Target Lock",
+    resolve_lock,
+    "Strip an Evade or place a Target Lock, once a turn (L1354-1367).",
     odds=lock_odds,
-    help="Strip an Evade or place a Target Lock, once a turn (L1354-1367).",
 )
 
 
-class EvadeInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit evading, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+class EvadeInput(Closed):
+    unit: str = own_unit("The unit evading, as 'side/key'.")
     reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
     quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
     reaction_trigger: ReactionTrigger | None = trigger_field()
@@ -458,22 +447,19 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=edits.changes(), text=text + how)
 
 
-EVADE = ActionSpec(
-    name="evade",
-    label="Evade",
-    input=EvadeInput,
-    resolve=resolve_evade,
-    help="Remove a Target Lock on the unit, or give it an Evade counter, once a turn (L1381-1394).",
+EVADE = ActionSpec.of(
+    "evade",
+    "Evade",
+    resolve_evade,
+    "Remove a Target Lock on the unit, or give it an Evade counter, once a turn (L1381-1394).",
 )
 
 
 # --- rebooting (L954-960, L2406) -----------------------------------------------------------
 
 
-class RebootInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The shut-down unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+class RebootInput(Closed):
+    unit: str = own_unit("The shut-down unit, as 'side/key'.")
     actions: Literal[1, 2] = Field(
         default=1, description="Special actions it spends on rebooting now (L960)."
     )
@@ -499,12 +485,11 @@ def resolve_reboot(game: Game, inp: RebootInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-REBOOT = ActionSpec(
-    name="reboot",
-    label="Reboot",
-    input=RebootInput,
-    resolve=resolve_reboot,
-    help="Special actions that bring a shut-down unit back (L960, L2406).",
+REBOOT = ActionSpec.of(
+    "reboot",
+    "Reboot",
+    resolve_reboot,
+    "Special actions that bring a shut-down unit back (L960, L2406).",
 )
 
 
@@ -553,10 +538,8 @@ def _gravity(game: Game, use: str, ups: set[str], name: str) -> None:
             raise ValueError("jumping costs a Focus Point only in high or low gravity (L2055, L2069)")
 
 
-class SpendInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit the points are spent on.", json_schema_extra={"ui": "own-unit"})
+class SpendInput(Closed):
+    unit: str = own_unit("The unit the points are spent on.")
     use: FpUse = Field(default="other", description="What the points pay for (L770-782).")
     points: int = Field(
         default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
@@ -588,22 +571,19 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
     )
 
 
-SPEND_FP = ActionSpec(
-    name="spend_fp",
-    label="Spend a Focus Point",
-    input=SpendInput,
-    resolve=resolve_spend,
-    help="Focus Points for moves, upgrades and the like; attacks and evades pay their own (L770-782).",
+SPEND_FP = ActionSpec.of(
+    "spend_fp",
+    "Spend a Focus Point",
+    resolve_spend,
+    "Focus Points for moves, upgrades and the like; attacks and evades pay their own (L770-782).",
 )
 
 
 # --- Leader (L2326) ---------------------------------------------------------------------------
 
 
-class LeaderInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit with Leader (N).", json_schema_extra={"ui": "own-unit"})
+class LeaderInput(Closed):
+    unit: str = own_unit("The unit with Leader (N).")
     units: list[str] = Field(
         default_factory=list,
         max_length=9,
@@ -632,12 +612,11 @@ def resolve_leader(game: Game, inp: LeaderInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-LEADER = ActionSpec(
-    name="leader",
-    label="Leader",
-    input=LeaderInput,
-    resolve=resolve_leader,
-    help="Special action: Evade counters on N friendly units nearby (L2326).",
+LEADER = ActionSpec.of(
+    "leader",
+    "Leader",
+    resolve_leader,
+    "Special action: Evade counters on N friendly units nearby (L2326).",
 )
 
 
@@ -648,10 +627,8 @@ def _grants_action(ids: list[str], action: SpecialActionId) -> bool:
     return any(e.action == action for e in effects_of(ids, SpecialAction))
 
 
-class ReservesInput(BaseModel):
+class ReservesInput(Closed):
     """Reserves called in: every unit nominated at once, a Pilot Skill roll each (L1546-1552)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     units: list[str] = Field(
         min_length=1, max_length=12, description="The reserves called, all from one side (L1548)."
@@ -748,23 +725,20 @@ def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
     return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
 
 
-RESERVES = ActionSpec(
-    name="reserves",
-    label="Call reserves",
-    input=ReservesInput,
-    resolve=resolve_reserves,
+RESERVES = ActionSpec.of(
+    "reserves",
+    "Call reserves",
+    resolve_reserves,
+    "End phase: reserves arrive on a Pilot Skill pass; or spring an ambush (L1538-1570).",
     odds=reserves_odds,
-    help="End phase: reserves arrive on a Pilot Skill pass; or spring an ambush (L1538-1570).",
 )
 
 
 # --- activating a unit (L712-718, L784-798) ---------------------------------------------------
 
 
-class ActivateInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit whose activation begins.", json_schema_extra={"ui": "own-unit"})
+class ActivateInput(Closed):
+    unit: str = own_unit("The unit whose activation begins.")
 
 
 def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> ActionResult:
@@ -793,10 +767,9 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-ACTIVATE = ActionSpec(
-    name="activate",
-    label="Activate",
-    input=ActivateInput,
-    resolve=resolve_activate,
-    help="Start a unit's activation: up to two actions, one if distracted (L784-798, L1268).",
+ACTIVATE = ActionSpec.of(
+    "activate",
+    "Activate",
+    resolve_activate,
+    "Start a unit's activation: up to two actions, one if distracted (L784-798, L1268).",
 )

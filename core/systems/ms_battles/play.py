@@ -50,6 +50,8 @@ from core.systems.base import (
     Choice,
     Closed,
     NeedChoice,
+    enemy_unit,
+    own_unit,
 )
 from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
@@ -467,17 +469,14 @@ def deal(board: Board, seat: Seat, hits: Counter[Zone]) -> list[str]:
 class ResolveInput(Closed):
     """One card resolving: effect, movement, attack (L79-L91)."""
 
-    unit: str | None = Field(
-        default=None,
-        description="The suit whose card resolves, as 'side/key'; empty: the next card by initiative "
+    unit: str | None = own_unit(
+        "The suit whose card resolves, as 'side/key'; empty: the next card by initiative "
         "(the app asks whoever picks in a tie, L77).",
-        json_schema_extra={"ui": "own-unit"},
+        default=None,
     )
     card: str | None = Field(default=None, description="Id of the face-up card that resolves now.")
-    target: str | None = Field(
-        default=None,
-        description="The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.",
-        json_schema_extra={"ui": "enemy-unit"},
+    target: str | None = enemy_unit(
+        "The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.", default=None
     )
     hold_fire: bool = Field(default=False, description="The card makes no attack this time (L91).")
     out_of_range: list[int] | None = Field(
@@ -819,11 +818,7 @@ class SetupInput(Closed):
 class DrawInput(Closed):
     """Planning, first step: draw (L71).  The watch fields only shape the odds."""
 
-    unit: str | None = Field(
-        default=None,
-        description="The suit that draws, as 'side/key'; empty: every suit.",
-        json_schema_extra={"ui": "own-unit"},
-    )
+    unit: str | None = own_unit("The suit that draws, as 'side/key'; empty: every suit.", default=None)
     watch_card: str | None = Field(default=None, description="Odds: a card id to look for in the next hand.")
     watch_zone: Zone | None = Field(default=None, description="Odds: look for a card blocking this zone.")
 
@@ -831,7 +826,7 @@ class DrawInput(Closed):
 class PlanInput(Closed):
     """Planning, second step: keep two cards face down (L71)."""
 
-    unit: str = Field(description="The suit that plans, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+    unit: str = own_unit("The suit that plans, as 'side/key'.")
     keep: list[str] = Field(min_length=0, max_length=KEEP, description="Ids of the two drawn cards kept.")
     bottom: list[str] | None = Field(
         default=None, description="Optional order of the other cards under the deck, top one first ([Q-8])."
