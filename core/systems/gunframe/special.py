@@ -143,6 +143,18 @@ def _needs(edits: Edits, pos: Pos, how: SpecialActionId | TransformId, label: st
         raise ValueError(f"{edits.name(pos)} has no {label} ({ref})")
 
 
+def _acting(
+    game: Game, unit: str, what: str, how: SpecialActionId, label: str, ref: str
+) -> tuple[Edits, Pos]:
+    """The edits of a special action and the position of the unit taking it: a unit able to act (L952,
+    L956) with the upgrade that grants the action (``ref``)."""
+    edits = Edits(game)
+    pos = edits.find(unit)
+    can_act(edits, pos, what)
+    _needs(edits, pos, how, label, ref)
+    return edits, pos
+
+
 class MechanicInput(Closed):
     unit: str = own_unit("The unit with Mechanic, as 'side/key'.")
     target: str | None = own_unit(
@@ -152,10 +164,7 @@ class MechanicInput(Closed):
 
 def resolve_mechanic(game: Game, inp: MechanicInput, dice: DiceSource) -> ActionResult:
     """A special action that takes 1 damage off the mechanic or a friend it touches (L2334)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "repair")
-    _needs(edits, pos, "mechanic", "Mechanic", "L2334")
+    edits, pos = _acting(game, inp.unit, "repair", "mechanic", "Mechanic", "L2334")
     tpos = edits.find(inp.target) if inp.target else pos
     if tpos[0] != pos[0]:
         raise ValueError(f"{edits.name(tpos)} is not a friendly unit (L2334)")
@@ -183,10 +192,7 @@ class RepairInput(Closed):
 
 def resolve_repair(game: Game, inp: RepairInput, dice: DiceSource) -> ActionResult:
     """A special action that wins back D3 lost Armour (L2412); a D3 is a halved D6 (L351)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "repair")
-    _needs(edits, pos, "repair_systems", "Repair Systems", "L2412")
+    edits, pos = _acting(game, inp.unit, "repair", "repair_systems", "Repair Systems", "L2412")
     damage = int(edits.get(pos, "damage"))
     if damage < 1:
         raise ValueError(f"{edits.name(pos)} has lost no Armour")
@@ -216,10 +222,7 @@ class SpitefulInput(Closed):
 
 def resolve_spiteful(game: Game, inp: SpitefulInput, dice: DiceSource) -> ActionResult:
     """A special action dealing 1 damage to a downed enemy in base contact (L2346)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "strike")
-    _needs(edits, pos, "spiteful", "Spiteful", "L2346")
+    edits, pos = _acting(game, inp.unit, "strike", "spiteful", "Spiteful", "L2346")
     tpos = edits.find(inp.target)
     if tpos[0] == pos[0]:
         raise ValueError(f"{edits.name(tpos)} is not an enemy (L2346)")

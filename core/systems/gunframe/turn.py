@@ -23,6 +23,7 @@ from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Clos
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     Ambush,
+    Effect,
     EvadeAfterShakingLock,
     FocusPerTurn,
     FreeDarkEvade,
@@ -44,6 +45,7 @@ from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trig
 from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
+    Pos,
     can_act,
     check_lucky,
     halve,
@@ -325,6 +327,26 @@ WELL_READ = ActionSpec.of(
 # --- Target Lock and Evade (L1354-1400) -----------------------------------------------------
 
 
+def _cancel_or_place(
+    edits: Edits, at: Pos, cancelled: str, placed: str, holder: Pos, also: type[Effect]
+) -> tuple[bool, bool]:
+    """Target Lock and Evade cancel each other (L1364-1365, L1391-1392).
+
+    A ``cancelled`` counter on the unit at ``at`` is removed instead of a ``placed`` one being put
+    there, unless the ``holder`` has an upgrade with the effect ``also`` (Target Tracking L2424,
+    Veteran L2352), which places it as well.  Whether a counter was cancelled, and whether the
+    upgrade placed one after all.
+    """
+    if not edits.counter(at, cancelled):
+        edits.set_counter(at, placed, 1)
+        return False, False
+    edits.set_counter(at, cancelled, 0)
+    extra = has_effect(upgrades_of(edits.unit(holder)), also)
+    if extra:
+        edits.set_counter(at, placed, 1)
+    return True, extra
+
+
 class LockInput(Closed):
     unit: str = own_unit("The unit locking on, as 'side/key'.")
     target: str = enemy_unit("The enemy it can see (L1362).")
@@ -362,15 +384,9 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
         if not ok:
             text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face}){luck}"
             return ActionResult(changes=edits.changes(), text=text, detail=detail)
-    if edits.counter(t_pos, "evade"):
-        edits.set_counter(t_pos, "evade", 0)
-        text = f"{name} strips {target}'s Evade"
-        if has_effect(upgrades_of(edits.unit(pos)), LockAfterStrippingEvade):
-            edits.set_counter(t_pos, "target_lock", 1)
-            text += " and locks it (Target Tracking)"
-    else:
-        edits.set_counter(t_pos, "target_lock", 1)
-        text = f"{name} locks {target}"
+    stripped, tracked = _cancel_or_place(edits, t_pos, "evade", "target_lock", pos, LockAfterStrippingEvade)
+    text = f"{name} strips {target}'s Evade" if stripped else f"{name} locks {target}"
+    text += " and locks it (Target Tracking)" if tracked else ""
     text += f"{luck}; {target} may react (L1425)"
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
@@ -435,15 +451,9 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     if not inp.darkness:  # a free action does not use up the one evade a turn (L802)
         edits.set_extra(pos, "evaded", True)
-    if edits.counter(pos, "target_lock"):
-        edits.set_counter(pos, "target_lock", 0)
-        text = f"{name} shakes off the Target Lock"
-        if has_effect(upgrades_of(edits.unit(pos)), EvadeAfterShakingLock):
-            edits.set_counter(pos, "evade", 1)
-            text += " and takes an Evade (Veteran)"
-    else:
-        edits.set_counter(pos, "evade", 1)
-        text = f"{name} takes an Evade"
+    shaken, veteran = _cancel_or_place(edits, pos, "target_lock", "evade", pos, EvadeAfterShakingLock)
+    text = f"{name} shakes off the Target Lock" if shaken else f"{name} takes an Evade"
+    text += " and takes an Evade (Veteran)" if veteran else ""
     return ActionResult(changes=edits.changes(), text=text + how)
 
 
