@@ -27,6 +27,7 @@ import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -348,6 +349,40 @@ class ActionSpec:
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
             raise TypeError(f"{resolve.__name__}: its input parameter is not annotated with a model")
         return cls(name=name, label=label, input=model, resolve=resolve, help=help, **more)
+
+
+class ActionText(Closed):
+    """How an action reads on the game screen: its button and its one-line help (with rulebook lines)."""
+
+    label: str
+    help: str = ""
+
+
+class ActionTexts(RootModel[dict[str, ActionText]]):
+    """The texts of a system's actions by action name: the package's ``actions.json``.
+
+    >>> texts = ActionTexts.model_validate({"aim": {"label": "Aim", "help": "Take aim."}})
+    >>> class Aim(Closed):
+    ...     unit: str = own_unit("Who aims.")
+    >>> def resolve_aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
+    ...     return ActionResult(changes=[], text="aims")
+    >>> spec = texts.spec("aim", resolve_aim, rolls=False)
+    >>> spec.label, spec.help, spec.input is Aim, spec.rolls
+    ('Aim', 'Take aim.', True, False)
+    """
+
+    def spec(
+        self, name: str, resolve: Callable[[Game, Any, DiceSource], ActionResult], **more: Any
+    ) -> ActionSpec:
+        """The action ``name`` with its texts from the file (KeyError for one the file lacks)."""
+        text = self.root[name]
+        return ActionSpec.of(name, text.label, resolve, text.help, **more)
+
+
+@cache
+def action_texts(package: str) -> ActionTexts:
+    """The ``actions.json`` of a system's package, read once."""
+    return load(package, "actions.json", ActionTexts)
 
 
 class ToolError(ValueError):

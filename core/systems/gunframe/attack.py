@@ -35,11 +35,11 @@ from core.pool import MAX_DICE, PoolRoll, PoolSpec, cancel, reroll_chosen, roll_
 from core.systems.base import (
     ActionOdds,
     ActionResult,
-    ActionSpec,
     Change,
     Choice,
     Closed,
     NeedChoice,
+    action_texts,
     enemy_unit,
     own_unit,
 )
@@ -78,6 +78,8 @@ from core.systems.gunframe.structures import bury, kind_of
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 Weapon = Literal["close", "short", "medium", "long"]
 
@@ -905,12 +907,6 @@ def attack_odds(game: Game, inp: AttackInput) -> ActionOdds:
     )
 
 
-ATTACK = ActionSpec.of(
-    "attack",
-    "Attack",
-    resolve,
-    "Firepower dice hit on 4+, defense dice cancel on 4+, each attacking 6 is a power point (L1090-1190).",
-    odds=attack_odds,
-    headline=("damage", "destroyed", "power"),
-    primary=True,
+ATTACK = _TEXTS.spec(
+    "attack", resolve, odds=attack_odds, headline=("damage", "destroyed", "power"), primary=True
 )

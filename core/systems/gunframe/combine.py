@@ -29,7 +29,7 @@ from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, enemy_unit, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms
 from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import CombinerMember, Flies, JumpChargeDamage, Jumps
@@ -51,6 +51,8 @@ from core.systems.gunframe.state import (
 
 if TYPE_CHECKING:
     from core.game import Game
+
+_TEXTS = action_texts(__package__)
 
 #: Conditions of the figure itself, removed with it when a team combines (L2539).
 FIGURE_CONDITIONS = ("knocked_down", "engaged", "flying", "distracted")
@@ -146,14 +148,7 @@ def jump_charge_odds(game: Game, inp: JumpChargeInput) -> ActionOdds:
     return ActionOdds(tables={"target damage": table(dist)}, facts=facts, summary=summary)
 
 
-JUMP_CHARGE = ActionSpec.of(
-    "jump_charge",
-    "Jump charge",
-    resolve_jump_charge,
-    "End a jump touching an enemy: Pilot Skill roll, the jumper takes 1, the target 1 on a pass "
-    "(L940); Death From Above: D3 on a pass, 1 on a fail (L2308).",
-    odds=jump_charge_odds,
-)
+JUMP_CHARGE = _TEXTS.spec("jump_charge", resolve_jump_charge, odds=jump_charge_odds)
 
 
 # --- combining (L2533-2541) ------------------------------------------------------------------
@@ -235,13 +230,7 @@ def resolve_combine(game: Game, inp: CombineInput, dice: DiceSource) -> ActionRe
     return ActionResult(changes=edits.changes(), text=text, detail={"fp": cost})
 
 
-COMBINE = ActionSpec.of(
-    "combine",
-    "Form combiner",
-    resolve_combine,
-    "Once per battle: the team leaves the table and the combined form takes the leader's place, "
-    'unharmed and activated; 1 FP per member far (over 8"), shut down or destroyed (L2533-2541).',
-)
+COMBINE = _TEXTS.spec("combine", resolve_combine)
 
 
 # --- splitting (L2543-2551) ------------------------------------------------------------------
@@ -323,13 +312,6 @@ def split_odds(game: Game, inp: SplitInput) -> ActionOdds:
     return ActionOdds(tables=tables, facts=facts, summary="each member makes a Pilot Skill roll (L2551)")
 
 
-SPLIT = ActionSpec.of(
-    "split",
-    "Split combiner",
-    resolve_split,
-    "Special action: the team comes back with the Armour it had and may activate; if the combiner "
-    "is destroyed each member makes a Pilot Skill roll, taking the die as damage on a fail (L2543-2551).",
-    odds=split_odds,
-)
+SPLIT = _TEXTS.spec("split", resolve_split, odds=split_odds)
 
 COMBINE_ACTIONS = (JUMP_CHARGE, COMBINE, SPLIT)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, enemy_unit, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import LendsPanicReroll, Link, PanicOnCharge, PassesPanic, SpecialAction
 from core.systems.gunframe.state import (
@@ -53,6 +53,8 @@ from core.systems.gunframe.state import (
 
 if TYPE_CHECKING:
     from core.game import Event, Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 Trigger = Literal["none", "buddies", "rivals", "well_oiled", "wingman"]
 
@@ -224,13 +226,7 @@ def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=edits.changes(), text=text, detail={"trigger_event": index})
 
 
-LOVERS = ActionSpec.of(
-    "lovers",
-    "Lovers: free activation",
-    resolve_lovers,
-    "When its lover is destroyed in its sight, the survivor at once activates for free with two "
-    "actions (L2328); it goes before any panic roll (L2776).",
-)
+LOVERS = _TEXTS.spec("lovers", resolve_lovers)
 
 
 def resolve_wingman_move(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult:
@@ -245,12 +241,7 @@ def resolve_wingman_move(game: Game, inp: LinkInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-WINGMAN_MOVE = ActionSpec.of(
-    "wingman_move",
-    "Wingman: copy a move",
-    resolve_wingman_move,
-    "Right after its wingman completes a move, pay 1 FP to make a move too (L2358).",
-)
+WINGMAN_MOVE = _TEXTS.spec("wingman_move", resolve_wingman_move)
 
 
 # --- Nemesis (L2336) -----------------------------------------------------------------------------
@@ -279,13 +270,7 @@ def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionRe
     return ActionResult(changes=edits.changes(), text=text)
 
 
-NEMESIS = ActionSpec.of(
-    "nemesis",
-    "Nominate nemesis",
-    resolve_nemesis,
-    "After deployment, a Nemesis unit names one enemy; destroying it scores 1VP, its survival gives "
-    "the opponent 1VP (L2336).",
-)
+NEMESIS = _TEXTS.spec("nemesis", resolve_nemesis)
 
 
 def nemesis_kill(edits: Edits, attacker: Pos, victim: Pos) -> str:
@@ -474,14 +459,7 @@ def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
     return _nerve_odds(edits.unit(pos), inspirer is not None or inp.lucky, "keeps control", "panics")
 
 
-PANIC = ActionSpec.of(
-    "panic",
-    "Panic roll",
-    resolve_panic,
-    'Optional: friends within 8" that see a gunframe destroyed make a Pilot Skill roll; on a failure '
-    'they pay 1 FP or run D6" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).',
-    odds=panic_odds,
-)
+PANIC = _TEXTS.spec("panic", resolve_panic, odds=panic_odds)
 
 # --- Terrifying (L2350) ----------------------------------------------------------------------------
 
@@ -529,13 +507,6 @@ def terrifying_odds(game: Game, inp: TerrifyingInput) -> ActionOdds:
     return _nerve_odds(edits.unit(pos), inspirer is not None, "makes contact", "stops short")
 
 
-TERRIFYING = ActionSpec.of(
-    "terrifying",
-    "Terrifying: panic roll",
-    resolve_terrifying,
-    "A unit moving into contact with a Terrifying enemy makes a panic roll; failing, it stops short "
-    "of close range (L2350); Fearless passes, Inspiring re-rolls (L2314, L2324).",
-    odds=terrifying_odds,
-)
+TERRIFYING = _TEXTS.spec("terrifying", resolve_terrifying, odds=terrifying_odds)
 
 LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC, TERRIFYING)

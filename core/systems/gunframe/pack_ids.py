@@ -27,7 +27,7 @@ class PackIds(BaseModel):
     upgrades: tuple[str, ...]
 
 
-_IDS = load(__package__ or __name__.rpartition(".")[0], "pack_ids.json", PackIds)
+_IDS = load(__package__, "pack_ids.json", PackIds)
 for _name, _ids in _IDS:
     if len(set(_ids)) != len(_ids):
         raise ValueError(f"pack_ids.json: an id is listed twice among {_name}")

@@ -19,7 +19,7 @@ from pydantic import Field
 
 from core.dice import DiceSource
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, own_unit
 from core.systems.gunframe.catalogue import (
     POWER_ATTACKS,
     UPGRADES,
@@ -75,6 +75,8 @@ from core.systems.gunframe.structures import kind_of, leave
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 #: The power attack ids, a closed type (effects.PowerAttackId).
 PowerId = PowerAttackId
@@ -594,10 +596,4 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
     return ActionOdds(tables=tables, facts=facts, summary=summary)
 
 
-POWER = ActionSpec.of(
-    "power",
-    "Power attacks",
-    resolve,
-    "Spend the points of the last attack, in a declared order; unspent points are lost (L1184-1352).",
-    odds=odds,
-)
+POWER = _TEXTS.spec("power", resolve, odds=odds)

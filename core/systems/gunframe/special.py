@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, Closed, enemy_unit, own_unit
+from core.systems.base import ActionResult, ActionSpec, Change, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms, form_upgrades
 from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import Flies, SpecialAction, SpecialActionId, Transform, TransformId
@@ -32,6 +32,8 @@ from core.systems.gunframe.state import Edits, Pos, can_act, halve, profile_of, 
 
 if TYPE_CHECKING:
     from core.game import Game
+
+_TEXTS = action_texts(__package__)
 
 
 # --- crippled (L2700-2733) -------------------------------------------------------------------
@@ -178,12 +180,7 @@ def resolve_mechanic(game: Game, inp: MechanicInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-MECHANIC = ActionSpec.of(
-    "mechanic",
-    "Mechanic repair",
-    resolve_mechanic,
-    "Special action: repair 1 damage on itself or a friend in base contact (L2334).",
-)
+MECHANIC = _TEXTS.spec("mechanic", resolve_mechanic)
 
 
 class RepairInput(Closed):
@@ -207,12 +204,7 @@ def resolve_repair(game: Game, inp: RepairInput, dice: DiceSource) -> ActionResu
     )
 
 
-REPAIR_SYSTEMS = ActionSpec.of(
-    "repair_systems",
-    "Repair Systems",
-    resolve_repair,
-    "Special action: regain D3 lost Armour (L2412).",
-)
+REPAIR_SYSTEMS = _TEXTS.spec("repair_systems", resolve_repair)
 
 
 class SpitefulInput(Closed):
@@ -235,12 +227,7 @@ def resolve_spiteful(game: Game, inp: SpitefulInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text + (", destroyed" if destroyed else ""))
 
 
-SPITEFUL = ActionSpec.of(
-    "spiteful",
-    "Spiteful",
-    resolve_spiteful,
-    "Special action: 1 damage to a knocked-down or shut-down enemy in base contact (L2346).",
-)
+SPITEFUL = _TEXTS.spec("spiteful", resolve_spiteful)
 
 
 # --- transforming (L962-966, L2332, L2422) ----------------------------------------------------
@@ -304,11 +291,6 @@ def resolve_transform(game: Game, inp: TransformInput, dice: DiceSource) -> Acti
     return ActionResult(changes=edits.changes(), text=text, detail={"form": new})
 
 
-TRANSFORM = ActionSpec.of(
-    "transform",
-    "Transform",
-    resolve_transform,
-    "Switch form in place with a move action (L962-966), Swift Transform (L2422) or Maverick (L2332).",
-)
+TRANSFORM = _TEXTS.spec("transform", resolve_transform)
 
 SPECIAL_ACTIONS = (MECHANIC, REPAIR_SYSTEMS, SPITEFUL, TRANSFORM)

@@ -30,13 +30,23 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState, enemy_unit, own_unit
+from core.systems.base import (
+    ActionResult,
+    Change,
+    Closed,
+    UnitState,
+    action_texts,
+    enemy_unit,
+    own_unit,
+)
 from core.systems.data import load
 from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 
 class StructureDef(Closed, frozen=True):
@@ -158,13 +168,7 @@ def resolve_place(game: Game, inp: PlaceInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=[change], text=text, detail={"added": added})
 
 
-PLACE_STRUCTURE = ActionSpec.of(
-    "place_structure",
-    "Place structures",
-    resolve_place,
-    "Add buildings, Raid targets, bunkers or beacons to a side so they can be attacked and tracked "
-    "(L2884-2929, L1921-1973).",
-)
+PLACE_STRUCTURE = _TEXTS.spec("place_structure", resolve_place)
 
 
 # --- infantry in buildings (L2931-2953) ---------------------------------------------------------------
@@ -251,12 +255,6 @@ def resolve_occupy(game: Game, inp: OccupyInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-OCCUPY = ActionSpec.of(
-    "occupy",
-    "Occupy a building",
-    resolve_occupy,
-    "Infantry goes into a building it touches after a move, or comes out (L2931-2953): +1 Defense "
-    "inside, dies with the building.",
-)
+OCCUPY = _TEXTS.spec("occupy", resolve_occupy)
 
 STRUCTURE_ACTIONS = (PLACE_STRUCTURE, OCCUPY)

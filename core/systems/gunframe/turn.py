@@ -19,7 +19,15 @@ from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Closed, enemy_unit, own_unit
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    Change,
+    Closed,
+    action_texts,
+    enemy_unit,
+    own_unit,
+)
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     Ambush,
@@ -63,6 +71,8 @@ from core.systems.gunframe.state import (
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 
 # --- Focus Points (L692-694, L756-766) -----------------------------------------------------
@@ -268,13 +278,7 @@ def initiative_odds(game: Game, inp: InitiativeInput) -> ActionOdds:
     return ActionOdds(tables={}, facts=facts, summary=f"bonuses {bonus[0]} and {bonus[1]}")
 
 
-INITIATIVE = ActionSpec.of(
-    "initiative",
-    "Initiative phase",
-    resolve_initiative,
-    "Start-of-turn effects, Focus Points for each side, then the initiative roll (L680-706).",
-    odds=initiative_odds,
-)
+INITIATIVE = _TEXTS.spec("initiative", resolve_initiative, odds=initiative_odds)
 
 
 class WellReadInput(Closed):
@@ -316,12 +320,7 @@ def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> Actio
     return ActionResult(changes=edits.changes(), text=text, detail={"totals": totals, "winner": winner})
 
 
-WELL_READ = ActionSpec.of(
-    "well_read",
-    "Well Read reroll",
-    resolve_well_read,
-    "Once a battle: reroll your initiative die and keep the new one (L92).",
-)
+WELL_READ = _TEXTS.spec("well_read", resolve_well_read)
 
 
 # --- Target Lock and Evade (L1354-1400) -----------------------------------------------------
@@ -402,13 +401,7 @@ def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
 
 
-TARGET_LOCK = ActionSpec.of(
-    "target_lock",
-    "Target Lock",
-    resolve_lock,
-    "Strip an Evade or place a Target Lock, once a turn (L1354-1367).",
-    odds=lock_odds,
-)
+TARGET_LOCK = _TEXTS.spec("target_lock", resolve_lock, odds=lock_odds)
 
 
 class EvadeInput(Closed):
@@ -457,12 +450,7 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=edits.changes(), text=text + how)
 
 
-EVADE = ActionSpec.of(
-    "evade",
-    "Evade",
-    resolve_evade,
-    "Remove a Target Lock on the unit, or give it an Evade counter, once a turn (L1381-1394).",
-)
+EVADE = _TEXTS.spec("evade", resolve_evade)
 
 
 # --- rebooting (L954-960, L2406) -----------------------------------------------------------
@@ -495,12 +483,7 @@ def resolve_reboot(game: Game, inp: RebootInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-REBOOT = ActionSpec.of(
-    "reboot",
-    "Reboot",
-    resolve_reboot,
-    "Special actions that bring a shut-down unit back (L960, L2406).",
-)
+REBOOT = _TEXTS.spec("reboot", resolve_reboot)
 
 
 # --- Focus Points spent for other reasons (L770-782) -----------------------------------------
@@ -581,12 +564,7 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
     )
 
 
-SPEND_FP = ActionSpec.of(
-    "spend_fp",
-    "Spend a Focus Point",
-    resolve_spend,
-    "Focus Points for moves, upgrades and the like; attacks and evades pay their own (L770-782).",
-)
+SPEND_FP = _TEXTS.spec("spend_fp", resolve_spend)
 
 
 # --- Leader (L2326) ---------------------------------------------------------------------------
@@ -622,12 +600,7 @@ def resolve_leader(game: Game, inp: LeaderInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-LEADER = ActionSpec.of(
-    "leader",
-    "Leader",
-    resolve_leader,
-    "Special action: Evade counters on N friendly units nearby (L2326).",
-)
+LEADER = _TEXTS.spec("leader", resolve_leader)
 
 
 # --- reserves, HALO and ambush (L1538-1570) -----------------------------------------------------
@@ -735,13 +708,7 @@ def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
     return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
 
 
-RESERVES = ActionSpec.of(
-    "reserves",
-    "Call reserves",
-    resolve_reserves,
-    "End phase: reserves arrive on a Pilot Skill pass; or spring an ambush (L1538-1570).",
-    odds=reserves_odds,
-)
+RESERVES = _TEXTS.spec("reserves", resolve_reserves, odds=reserves_odds)
 
 
 # --- activating a unit (L712-718, L784-798) ---------------------------------------------------
@@ -777,9 +744,4 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-ACTIVATE = ActionSpec.of(
-    "activate",
-    "Activate",
-    resolve_activate,
-    "Start a unit's activation: up to two actions, one if distracted (L784-798, L1268).",
-)
+ACTIVATE = _TEXTS.spec("activate", resolve_activate)
