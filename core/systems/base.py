@@ -287,6 +287,18 @@ def enemy_unit(description: str, **more: Any) -> Any:
     return Field(description=description, json_schema_extra={"ui": "enemy-unit"}, **more)
 
 
+def side_field(description: str, **more: Any) -> Any:
+    """An input field naming a side of the game by number, 0 for the first (at most eight sides).
+
+    >>> class Pass(Closed):
+    ...     side: int | None = side_field("Who passes.", default=None)
+    >>> schema = Pass.model_json_schema()["properties"]["side"]["anyOf"][0]
+    >>> schema["minimum"], schema["maximum"]
+    (0, 7)
+    """
+    return Field(ge=0, le=7, description=description, **more)
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     """An action a unit can take: its input model and its resolution.

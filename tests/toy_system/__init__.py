@@ -209,8 +209,8 @@ SYSTEM = Toy(
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={
-        "shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds),
-        "aim": ActionSpec(name="aim", label="Take aim", input=Aim, resolve=aim, primary=True, rolls=False),
+        "shoot": ActionSpec.of("shoot", "Shoot", shoot, "", odds=shoot_odds),
+        "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
     },
     state_model=Volleys,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},

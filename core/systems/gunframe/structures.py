@@ -38,6 +38,7 @@ from core.systems.base import (
     action_texts,
     enemy_unit,
     own_unit,
+    side_field,
 )
 from core.systems.data import load
 from core.systems.gunframe.building import GunframeUnit, StructureKind
@@ -122,9 +123,7 @@ def tally(game: Game, kinds: tuple[str, ...]) -> tuple[int, int, int] | None:
 class PlaceInput(Closed):
     """Structures the players agreed on, added to a side so they can be attacked (L2888)."""
 
-    side: int = Field(
-        ge=0, le=7, description="The side the structures belong to (the defender's, in a Raid)."
-    )
+    side: int = side_field("The side the structures belong to (the defender's, in a Raid).")
     kind: StructureKind = Field(
         default="civilian",
         description="Civilian 2/5, hard civilian 2/10, military 3/6, hard military 3/12 (Defense/Armour, "

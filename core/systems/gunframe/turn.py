@@ -27,6 +27,7 @@ from core.systems.base import (
     action_texts,
     enemy_unit,
     own_unit,
+    side_field,
 )
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
@@ -174,11 +175,8 @@ def settle(totals: dict[int, int], fp: dict[int, int]) -> tuple[int | None, list
 class InitiativeInput(Closed):
     """The Initiative phase: nothing to choose but who is the attacker, if not set up yet."""
 
-    attacker_side: int | None = Field(
-        default=None,
-        ge=0,
-        le=7,
-        description="Side that is the mission's attacker (+1 on turn 1, L1520); empty: as set up.",
+    attacker_side: int | None = side_field(
+        "Side that is the mission's attacker (+1 on turn 1, L1520); empty: as set up.", default=None
     )
 
 
@@ -282,7 +280,7 @@ INITIATIVE = _TEXTS.spec("initiative", resolve_initiative, odds=initiative_odds)
 
 
 class WellReadInput(Closed):
-    side: int = Field(ge=0, le=7, description="The side rerolling its initiative die (L92).")
+    side: int = side_field("The side rerolling its initiative die (L92).")
 
 
 def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> ActionResult:

@@ -52,6 +52,7 @@ from core.systems.base import (
     NeedChoice,
     enemy_unit,
     own_unit,
+    side_field,
 )
 from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
@@ -807,11 +808,8 @@ def viewer_dist(seat: Seat, wanted: Callable[[Card], bool], viewer: int | None) 
 class SetupInput(Closed):
     """Setup (L50): shuffle every deck and give one player the priority marker."""
 
-    priority_side: int | None = Field(
-        default=None,
-        ge=0,
-        le=7,
-        description="Side (0 = first) that takes the priority marker; empty: by lot.",
+    priority_side: int | None = side_field(
+        "Side (0 = first) that takes the priority marker; empty: by lot.", default=None
     )
 
 
@@ -1108,34 +1106,30 @@ def draw_odds(game: Game, inp: DrawInput, viewer: int | None = None) -> ActionOd
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "setup": ActionSpec(
-        "setup", "Setup", SetupInput, do_setup, help="Shuffle every deck, hand out priority (L50)."
-    ),
-    "draw": ActionSpec(
+    "setup": ActionSpec.of("setup", "Setup", do_setup, "Shuffle every deck, hand out priority (L50)."),
+    "draw": ActionSpec.of(
         "draw",
         "Draw",
-        DrawInput,
         do_draw,
-        draw_odds,
-        help="Draw five, or four with the mid penalty (L71, L100).",
+        "Draw five, or four with the mid penalty (L71, L100).",
         odds_by_viewer=True,
+        odds=draw_odds,
     ),
-    "plan": ActionSpec(
+    "plan": ActionSpec.of(
         "plan",
         "Plan",
-        PlanInput,
         do_plan,
-        help="Keep two face down, the rest under the deck (L71).",
+        "Keep two face down, the rest under the deck (L71).",
         secret_fields=("keep", "bottom"),
     ),
-    "reveal": ActionSpec("reveal", "Reveal", RevealInput, do_reveal, help="All chosen cards face up (L75)."),
-    "resolve_card": ActionSpec(
-        "resolve_card", "Resolve card", ResolveInput, do_resolve, help="Effect, movement, attack (L79-L91)."
+    "reveal": ActionSpec.of("reveal", "Reveal", do_reveal, "All chosen cards face up (L75)."),
+    "resolve_card": ActionSpec.of(
+        "resolve_card", "Resolve card", do_resolve, "Effect, movement, attack (L79-L91)."
     ),
-    "resolve_turn": ActionSpec(
-        "resolve_turn", "Resolve turn", TurnInput, do_turn, help="Several cards in order, as one log step."
+    "resolve_turn": ActionSpec.of(
+        "resolve_turn", "Resolve turn", do_turn, "Several cards in order, as one log step."
     ),
-    "cleanup": ActionSpec(
-        "cleanup", "Cleanup", CleanupInput, do_cleanup, help="Discard, set aside, pass priority (L103-L105)."
+    "cleanup": ActionSpec.of(
+        "cleanup", "Cleanup", do_cleanup, "Discard, set aside, pass priority (L103-L105)."
     ),
 }
