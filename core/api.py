@@ -606,9 +606,16 @@ def game_views(args: ViewsArgs) -> Views:
                 views[f"{s}/{unit.key}"] = view
     return Views(
         views=views,
-        status=[*system.status(args.game), *_state_lines(args.game)],
+        status=_status(system.status(args.game), args.game),
         phase=system.phase(args.game),
     )
+
+
+def _status(own: list[CardLine], game: Game) -> list[CardLine]:
+    """The system's own lines, then the shared state's where the system has no line of that label
+    (a system that names its mission or tells how the game ended says it better)."""
+    labels = {line.label for line in own}
+    return [*own, *(line for line in _state_lines(game) if line.label not in labels)]
 
 
 def _state_lines(game: Game) -> list[CardLine]:

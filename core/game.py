@@ -28,10 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.dice import DiceSource
 from core.squad import Name, Profile, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer
+from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer, unit_state_problem
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
-GAME_SCHEMA = 2
+GAME_SCHEMA = 3
 MAX_LOG = 5000
 #: The most units a side may field (a squad's 60, with room for what a game places: structures).
 MAX_SIDE_UNITS = 200
@@ -137,6 +137,9 @@ class Game(BaseModel):
             keys = [u.key for u in side.units]
             if len(set(keys)) != len(keys):
                 raise ValueError(f"side {n + 1} has two units with the same key")
+        problem = unit_state_problem(self)  # each unit's own values fit its system's model
+        if problem:
+            raise ValueError(problem)
         return self
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:
@@ -239,6 +242,21 @@ def redo(game: Game) -> Game:
 # --- what players do with a game -----------------------------------------------------
 
 
+def numbered(names: list[str]) -> list[str]:
+    """A side's unit names, copies told apart by a number (players point at "Lancer 2", not a key).
+
+    >>> numbered(["Lancer", "Captain", "Lancer", "Lancer"])
+    ['Lancer 1', 'Captain', 'Lancer 2', 'Lancer 3']
+    """
+    counts = {n: names.count(n) for n in names}
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(f"{n} {seen[n]}"[:200] if counts[n] > 1 else n)
+    return out
+
+
 def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     """A game from squads of one system: every unit fresh, every resource at its start."""
     systems = {squad.system for _, squad in sides}
@@ -255,11 +273,12 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     out = []
     for (side_name, squad), (_, side_profiles) in zip(sides, profiles, strict=True):
         units = []
-        for entry, profile in zip(squad.units, side_profiles, strict=True):
+        names = numbered([system.unit_name(profile) for profile in side_profiles])
+        for entry, profile, unit_name in zip(squad.units, side_profiles, names, strict=True):
             units.append(
                 GameUnit(
                     key=entry.key,
-                    name=system.unit_name(profile),
+                    name=unit_name,
                     profile=profile.model_dump(mode="json"),
                     state=system.initial_state(profile),
                 )
@@ -278,20 +297,26 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
 
     1 -> 2: the typed :class:`GameState` arrives, at its defaults, and the game's system may move
     game-wide values it kept among its options into it (:meth:`RuleSystem.upgrade_game`).
+    2 -> 3: the game's system moves the rest of its game-wide values out of its options (GUNFRAME's
+    mission, environment, clocks and end; :meth:`RuleSystem.upgrade_game` with schema 2).
     """
     schema = data.get("schema_version", 1)
     if not isinstance(schema, int) or schema >= GAME_SCHEMA:
         return data
     out = copy.deepcopy(data)
+    try:
+        system = implementation(str(out.get("system")))
+    except ValueError:
+        system = None  # a system this build does not know: its own values stay where they are
     if schema < 2:
         out.setdefault("state", GameState().model_dump(mode="json"))
-        try:
-            system = implementation(str(out.get("system")))
-        except ValueError:
-            system = None  # a system this build does not know: its own values stay where they are
         if system is not None:
             out = system.upgrade_game(out, 1)
-        out["schema_version"] = 2
+        out["schema_version"] = schema = 2
+    if schema < 3:
+        if system is not None:
+            out = system.upgrade_game(out, 2)
+        out["schema_version"] = 3
     return out
 
 

@@ -21,6 +21,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from toy_system import INFO as TOY_INFO
 
+import core.game
 import core.systems
 from core import share
 from core.dice import NeedMoreDice, RandomDice, TypedDice
@@ -196,20 +197,40 @@ def test_odds_sum_to_exactly_one(system_id: str) -> None:
 
 
 def _every_roll(g: Game, name: str, raw: dict[str, Any], limit: int) -> Iterator[tuple[Fraction, Game]]:
-    """Every sequence of typed faces the action can use, with its chance, and the game it makes."""
-    stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    """Every sequence of typed faces the action can use, with its chance, and the game it makes.
+
+    A question asked after the roll (a defender's pick) is answered with the option the odds assume.
+    """
+    stack: list[tuple[list[int], Fraction, dict[str, Any]]] = [([], Fraction(1), raw)]
     leaves = 0
     while stack:
-        faces, chance = stack.pop()
+        faces, chance, given = stack.pop()
         try:
-            after = act(g, name, raw, TypedDice(faces))
+            after = act(g, name, given, TypedDice(faces))
         except NeedMoreDice as need:
-            stack.extend(([*faces, f], chance / need.sides) for f in range(1, need.sides + 1))
+            stack.extend(([*faces, f], chance / need.sides, given) for f in range(1, need.sides + 1))
+            continue
+        except NeedChoice as asked:
+            pick = [o for o in asked.options if o.assumed]
+            assert len(pick) == 1, f"{name}: one option of '{asked}' is the one the odds assume"
+            stack.append((faces, chance, {**given, **pick[0].also, asked.field: pick[0].value}))
             continue
         leaves += 1
         if leaves > limit:
             raise OverflowError
         yield chance, after
+
+
+def _assumed(g: Game, name: str, raw: dict[str, Any], seed: int) -> Game:
+    """The action rolled (the same dice each time), its questions answered as the odds assume."""
+    given = dict(raw)
+    for _ in range(10):
+        try:
+            return act(g, name, given, RandomDice(seed))
+        except NeedChoice as asked:
+            pick = next(o for o in asked.options if o.assumed)
+            given = {**given, **pick.also, asked.field: pick.value}
+    raise AssertionError(f"{name} kept asking")
 
 
 def _damage(before: Game, after: Game) -> int:
@@ -236,7 +257,7 @@ def test_resolving_with_typed_dice_gives_exactly_the_odds(system_id: str) -> Non
         except OverflowError:
             # too many faces to enumerate: every seeded roll lands in the support
             for seed in range(200):
-                assert _damage(g, act(g, name, raw, RandomDice(seed))) in want, f"{name} seed {seed}"
+                assert _damage(g, _assumed(g, name, raw, seed)) in want, f"{name} seed {seed}"
             checked += 1
             continue
         assert dict(got) == want, name
@@ -266,3 +287,61 @@ def test_undo_and_redo_are_exact(system_id: str) -> None:
         assert again.sides == after.sides and again.options == after.options, spec.name
         done += 1
     assert done, f"no action of {system_id} could be taken in a fresh game"
+
+
+# --- a unit's own values in play ------------------------------------------------------------------
+
+
+def _undescribed(schema: dict[str, Any]) -> list[str]:
+    """Fields of a model's schema (and of the models it holds) that have no description."""
+    missing = [n for n, p in schema.get("properties", {}).items() if not p.get("description")]
+    for sub in schema.get("$defs", {}).values():
+        missing += [
+            f"{sub.get('title')}.{n}"
+            for n, p in sub.get("properties", {}).items()
+            if not p.get("description")
+        ]
+    return missing
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_a_units_own_values_have_a_typed_model_with_every_field_described(system_id: str) -> None:
+    model = implementation(system_id).unit_state_model
+    assert model is not None, "a system types what its units keep in UnitState.extra"
+    schema = model.model_json_schema()
+    assert json.loads(json.dumps(schema)) == schema
+    assert schema.get("properties"), "the model names what a unit keeps"
+    assert _undescribed(schema) == []
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_units_fit_their_model_fresh_and_after_every_action(
+    system_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked with the model itself (the game's own check is off here, else an action writing a value
+    outside the model would only look refused), so such a value is caught by name."""
+    monkeypatch.setattr(core.game, "unit_state_problem", lambda game: None)
+    system: RuleSystem = implementation(system_id)
+    model = system.unit_state_model
+    assert model is not None
+    g = game(system_id)
+    for side in g.sides:
+        for unit in side.units:
+            model.model_validate(unit.state.extra)
+    taken = 0
+    for walk in (g, None):  # each action from the fresh game, then one after another (two rounds)
+        current = g
+        for spec in [*system.actions.values()] * (1 if walk else 2):
+            start = walk or current
+            for raw in plain_inputs(spec.input.model_json_schema(), start):
+                try:
+                    after = act(start, spec.name, raw, RandomDice(5 + taken))
+                except REFUSED:
+                    continue
+                for side in after.sides:
+                    for unit in side.units:
+                        model.model_validate(unit.state.extra)
+                taken += 1
+                current = after
+                break
+    assert taken, f"no action of {system_id} could be taken in a fresh game"

@@ -78,13 +78,12 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.locator('#targets [data-target="1/u1"]').click()
     page.locator("#more-mods summary").click()
     page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
-    page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")
     answer(
         page,
         {"attack": ["6"], "armour": ["6"], "shield check": ["4"], "shield": ["6"], "Chart": ["3"]},
-        {"shield": "no"},
+        {"decides": "no"},  # the target's player keeps its shield, asked after the roll (A12)
     )
     expect(page.locator("#action-text")).to_contain_text("Arm Level 1")
     apply_result(page)
@@ -127,9 +126,15 @@ def design_unit(page: Page) -> None:
     for field in ("weapons", "close_combat"):
         rows = form.locator(f'fieldset[data-field="{field}"] > div > .rows > .row-item')
         while rows.count():
-            rows.first.locator('> button[aria-label="Remove"]').click()
+            rows.first.locator('> button[aria-label^="Remove"]').click()
     form.locator('select[data-presets="weapons"]').select_option(label="Beam guns, beam rifles")
+    # One close combat weapon at most: a second ready-made one swaps for the first, "+ Add" is gone.
+    close = form.locator('fieldset[data-field="close_combat"] > div > .rows > .row-item')
+    form.locator('select[data-presets="close_combat"]').select_option(label="Beam sabres, beam blades")
     form.locator('select[data-presets="close_combat"]').select_option(label="Heat hawks, metal blades")
+    expect(close).to_have_count(1)
+    expect(close.locator('input[name="name"]').first).to_have_value("Heat hawks, metal blades")
+    expect(form.locator('fieldset[data-field="close_combat"] .row-adders > button')).to_be_hidden()
     rifle = form.locator('fieldset[data-field="weapons"] .row-item').first
     expect(rifle.locator('input[name="name"]')).to_have_value("Beam guns, beam rifles")
     expect(rifle.locator('select[name="weapon_class"] option:checked')).to_have_text("Beam")
@@ -220,7 +225,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         page.click("#action-typed")
         answer(page, {"attack": ["6"], "armour": ["2"], "Chart": ["3"]}, {})
         expect(page.locator("#action-text")).to_have_text(
-            "Custom Gelgoog shoots Custom Gelgoog with Beam rifle; 1 hit through, 3 damage, 1 critical; "
+            "Custom Gelgoog 1 shoots Custom Gelgoog 1 with Beam rifle; 1 hit through, 3 damage, 1 critical; "
             "Damage Chart 3: Arm Level 1"
         )
         apply_result(page)

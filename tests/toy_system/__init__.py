@@ -7,16 +7,18 @@ how far the real systems have come.
 It also shows that a system plugs in with nothing outside its folder but one
 registration line: it has its own editor kind (``toy-dial``, the module
 ``editor-toy-dial.js`` beside this file), its own typed state of a unit in play
-(:class:`Heat`, kept in ``UnitState.extra``) and its own tool (``suggest``).  A test
+(:class:`Heat`, kept in ``UnitState.extra``: its ``unit_state_model``) and its own
+tool (``suggest``).  A test
 site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game
 from core.pool import PoolSpec, roll_pool, table
@@ -26,9 +28,10 @@ from core.systems.base import (
     ActionResult,
     ActionSpec,
     CatalogueUnit,
-    Change,
+    Choice,
     Closed,
     EditorInfo,
+    NeedChoice,
     ResourceDef,
     RuleSystem,
     ToolSpec,
@@ -57,6 +60,11 @@ class Shoot(Closed):
     attacker: str = own_unit("Who shoots.")
     target: str = enemy_unit("Whom it shoots at.")
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+    dive: Literal["never", "ask", "yes", "no"] = Field(
+        default="never",
+        description="'ask': once the hits are known, the target's player may dive: half the damage "
+        "(rounded up) and the target is pinned. The odds assume it does not.",
+    )
 
 
 def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
@@ -77,20 +85,32 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     spec, s, u, left, a_name, t_name = _pool(game, shot)
     roll = roll_pool(spec, dice, "attack")
     damage = min(roll.successes, left)
-    target = game.sides[s].units[u]
-    path = ["sides", s, "units", u, "state"]
-    changes = [Change(path=[*path, "damage"], value=target.state.damage + damage)]
+    dive = shot.dive
+    if dive == "ask" and damage:  # a decision after the roll: the layer asks, the odds assume the first
+        raise NeedChoice(
+            "dive",
+            f"{t_name} takes {damage}: dive?",
+            [
+                Choice(value="no", label=f"Stand: {damage} damage", assumed=True),
+                Choice(value="yes", label=f"Dive: {(damage + 1) // 2} damage, pinned"),
+            ],
+        )
+    work = Working(game)  # edits of a working copy, logged by the shared diff (core.changes)
+    target = work.state(s, u)
+    if dive == "yes" and damage:
+        damage = (damage + 1) // 2
+        target.conditions = [*target.conditions, "pinned"]
+    target.damage += damage
+    if damage >= left:
+        target.destroyed = True
     a_side, a_index, attacker = game.unit(shot.attacker)
     heat = Heat.model_validate(attacker.state.extra)
-    changes.append(
-        Change(path=["sides", a_side, "units", a_index, "state", "extra", "shots"], value=heat.shots + 1)
-    )
+    heat.shots += 1
+    work.state(a_side, a_index).extra = {**attacker.state.extra, **heat.model_dump(mode="json")}
     table = read_options(Volleys, game.state.extra)
-    changes.append(Change(path=["state", "extra", "volleys"], value=table.volleys + 1))
-    if damage >= left:
-        changes.append(Change(path=[*path, "destroyed"], value=True))
+    work.gstate.extra["volleys"] = table.volleys + 1
     return ActionResult(
-        changes=changes,
+        changes=work.changes(),
         text=f"{a_name} shoots {t_name}: {damage} damage",
         detail={"attack": roll.model_dump(mode="json")},
     )
@@ -105,11 +125,9 @@ class Aim(Closed):
 def aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
     s, u, unit = game.unit(inp.unit)
     now = min(2, unit.state.counters.get("aim", 0) + 1)
-    path = ["sides", s, "units", u, "state", "counters"]
-    return ActionResult(
-        changes=[Change(path=path, value={**unit.state.counters, "aim": now})],
-        text=f"{unit.name} takes aim ({now})",
-    )
+    work = Working(game)
+    work.state(s, u).counters["aim"] = now
+    return ActionResult(changes=work.changes(), text=f"{unit.name} takes aim ({now})")
 
 
 def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
@@ -213,6 +231,7 @@ SYSTEM = Toy(
         "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
     },
     state_model=Volleys,
+    unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(
         kind="toy-dial",
