@@ -25,6 +25,7 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -326,6 +327,34 @@ def as_profile(model: type[ProfileT], profile: BaseModel) -> ProfileT:
     return profile if isinstance(profile, model) else model.model_validate(profile.model_dump())
 
 
+def own_unit(description: str, **more: Any) -> Any:
+    """An input field naming a unit of the acting side: first and required, the acting unit.
+
+    >>> class Move(Closed):
+    ...     unit: str = own_unit("Who moves.")
+    >>> Move.model_json_schema()["properties"]["unit"]["ui"]
+    'own-unit'
+    """
+    return Field(description=description, json_schema_extra={"ui": "own-unit"}, **more)
+
+
+def enemy_unit(description: str, **more: Any) -> Any:
+    """An input field naming a unit of another side: first and required, the unit acted on."""
+    return Field(description=description, json_schema_extra={"ui": "enemy-unit"}, **more)
+
+
+def side_field(description: str, **more: Any) -> Any:
+    """An input field naming a side of the game by number, 0 for the first (at most eight sides).
+
+    >>> class Pass(Closed):
+    ...     side: int | None = side_field("Who passes.", default=None)
+    >>> schema = Pass.model_json_schema()["properties"]["side"]["anyOf"][0]
+    >>> schema["minimum"], schema["maximum"]
+    (0, 7)
+    """
+    return Field(ge=0, le=7, description=description, **more)
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     """An action a unit can take: its input model and its resolution.
@@ -362,6 +391,66 @@ class ActionSpec:
     #: False for an action that rolls nothing (a move, an order, passing the turn): the game screen
     #: applies it in one tap, with Undo, instead of offering an app roll or real dice.
     rolls: bool = True
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        label: str,
+        resolve: Callable[[Game, Any, DiceSource], ActionResult],
+        help: str,
+        **more: Any,
+    ) -> ActionSpec:
+        """The action ``resolve`` carries out, its input model read from ``resolve``'s second parameter.
+
+        >>> class Aim(Closed):
+        ...     unit: str = own_unit("Who aims.")
+        >>> def resolve_aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
+        ...     return ActionResult(changes=[], text="aims")
+        >>> ActionSpec.of("aim", "Aim", resolve_aim, "Take aim.").input is Aim
+        True
+        """
+        param = list(inspect.signature(resolve).parameters.values())[1]
+        model = param.annotation
+        if isinstance(model, str):  # postponed annotations: the name in the resolving module
+            model = resolve.__globals__[model]
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{resolve.__name__}: its input parameter is not annotated with a model")
+        return cls(name=name, label=label, input=model, resolve=resolve, help=help, **more)
+
+
+class ActionText(Closed):
+    """How an action reads on the game screen: its button and its one-line help (with rulebook lines)."""
+
+    label: str
+    help: str = ""
+
+
+class ActionTexts(RootModel[dict[str, ActionText]]):
+    """The texts of a system's actions by action name: the package's ``actions.json``.
+
+    >>> texts = ActionTexts.model_validate({"aim": {"label": "Aim", "help": "Take aim."}})
+    >>> class Aim(Closed):
+    ...     unit: str = own_unit("Who aims.")
+    >>> def resolve_aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
+    ...     return ActionResult(changes=[], text="aims")
+    >>> spec = texts.spec("aim", resolve_aim, rolls=False)
+    >>> spec.label, spec.help, spec.input is Aim, spec.rolls
+    ('Aim', 'Take aim.', True, False)
+    """
+
+    def spec(
+        self, name: str, resolve: Callable[[Game, Any, DiceSource], ActionResult], **more: Any
+    ) -> ActionSpec:
+        """The action ``name`` with its texts from the file (KeyError for one the file lacks)."""
+        text = self.root[name]
+        return ActionSpec.of(name, text.label, resolve, text.help, **more)
+
+
+@cache
+def action_texts(package: str) -> ActionTexts:
+    """The ``actions.json`` of a system's package, read once."""
+    return load(package, "actions.json", ActionTexts)
 
 
 class ToolError(ValueError):

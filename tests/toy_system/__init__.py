@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from core.changes import Working
 from core.dice import DiceSource, Dist
@@ -29,6 +29,7 @@ from core.systems.base import (
     ActionSpec,
     CatalogueUnit,
     Choice,
+    Closed,
     EditorInfo,
     NeedChoice,
     ResourceDef,
@@ -41,25 +42,23 @@ from core.systems.base import (
     ViewItem,
     ViewSection,
     Violation,
+    enemy_unit,
+    own_unit,
     read_options,
 )
 
 INFO = SystemInfo(id="toy", name="Toy", rulebook="-", dice="d6", summary="For tests.", status="playable")
 
 
-class ToyUnit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ToyUnit(Closed):
     name: str = Field(min_length=1, max_length=40)
     hp: int = Field(ge=1, le=20)
     dice: int = Field(ge=0, le=10)
 
 
-class Shoot(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    attacker: str = Field(description="Who shoots.", json_schema_extra={"ui": "own-unit"})
-    target: str = Field(description="Whom it shoots at.", json_schema_extra={"ui": "enemy-unit"})
+class Shoot(Closed):
+    attacker: str = own_unit("Who shoots.")
+    target: str = enemy_unit("Whom it shoots at.")
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
     dive: Literal["never", "ask", "yes", "no"] = Field(
         default="never",
@@ -76,10 +75,8 @@ def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
 
-class Heat(BaseModel):
+class Heat(Closed):
     """The toy's own state of a unit in play (``UnitState.extra``): shots fired so far."""
-
-    model_config = ConfigDict(extra="forbid")
 
     shots: int = Field(default=0, ge=0, description="Shots this unit has fired in the game.")
 
@@ -119,12 +116,10 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     )
 
 
-class Aim(BaseModel):
+class Aim(Closed):
     """Take aim: one more aim counter (at most 2). Nothing is rolled."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="Who takes aim.", json_schema_extra={"ui": "own-unit"})
+    unit: str = own_unit("Who takes aim.")
 
 
 def aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
@@ -144,7 +139,7 @@ def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
     )
 
 
-class Volleys(BaseModel):
+class Volleys(Closed):
     """The toy's own game-wide state (``Game.state.extra``): shots fired by anyone so far."""
 
     volleys: int = Field(default=0, ge=0, description="Shots fired in the game.")
@@ -152,8 +147,6 @@ class Volleys(BaseModel):
 
 class Budget(BaseModel):
     """What the toy editor asks: a name and the points to spend."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=40, description="The unit's name.")
     points: int = Field(ge=3, le=60, description="Points to spend on hit points and dice.")
@@ -234,8 +227,8 @@ SYSTEM = Toy(
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={
-        "shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds),
-        "aim": ActionSpec(name="aim", label="Take aim", input=Aim, resolve=aim, primary=True, rolls=False),
+        "shoot": ActionSpec.of("shoot", "Shoot", shoot, "", odds=shoot_odds),
+        "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
     },
     state_model=Volleys,
     unit_state_model=Heat,

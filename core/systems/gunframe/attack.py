@@ -28,11 +28,21 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from core.dice import DiceSource, Dist
 from core.pool import MAX_DICE, PoolRoll, PoolSpec, cancel, reroll_chosen, roll_pool, table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choice, NeedChoice
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    Change,
+    Choice,
+    Closed,
+    NeedChoice,
+    action_texts,
+    enemy_unit,
+    own_unit,
+)
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
@@ -69,6 +79,8 @@ from core.systems.gunframe.structures import bury, kind_of
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
 
+_TEXTS = action_texts(__package__)
+
 Weapon = Literal["close", "short", "medium", "long"]
 
 
@@ -79,17 +91,11 @@ def _flag(ref: str, text: str, common: bool = False) -> Any:
     )
 
 
-class AttackInput(BaseModel):
+class AttackInput(Closed):
     """What the players tell the app about one attack; the units' upgrades and state add the rest."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    attacker: str = Field(
-        description="The attacking unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"}
-    )
-    target: str = Field(
-        description="The unit attacked, as 'side/key'.", json_schema_extra={"ui": "enemy-unit"}
-    )
+    attacker: str = own_unit("The attacking unit, as 'side/key'.")
+    target: str = enemy_unit("The unit attacked, as 'side/key'.")
     weapon: Weapon = Field(
         default="short",
         description="Range band, and so the weapon system used (L1036-1040).",
@@ -201,11 +207,10 @@ class AttackInput(BaseModel):
         "the attacker's side; with more the app asks.",
         json_schema_extra={"ui": "hidden"},  # answered through the question before the roll
     )
-    guardian: str | None = Field(
-        default=None,
-        description='A friendly unit with Guardian within 3" of the target (L2316): if the attack does '
+    guardian: str | None = enemy_unit(
+        'A friendly unit with Guardian within 3" of the target (L2316): if the attack does '
         "damage, it pays 1 Focus Point and takes the damage, and the power attacks, instead.",
-        json_schema_extra={"ui": "enemy-unit"},
+        default=None,
     )
 
     @model_validator(mode="after")
@@ -902,14 +907,6 @@ def attack_odds(game: Game, inp: AttackInput) -> ActionOdds:
     )
 
 
-ATTACK = ActionSpec(
-    name="attack",
-    label="Attack",
-    input=AttackInput,
-    resolve=resolve,
-    odds=attack_odds,
-    help="Firepower dice hit on 4+, defense dice cancel on 4+, each attacking 6 is a power point "
-    "(L1090-1190).",
-    headline=("damage", "destroyed", "power"),
-    primary=True,
+ATTACK = _TEXTS.spec(
+    "attack", resolve, odds=attack_odds, headline=("damage", "destroyed", "power"), primary=True
 )

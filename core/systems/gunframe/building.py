@@ -107,6 +107,16 @@ def _weapon(label: str) -> Any:
     return Field(default=0, ge=0, le=20, description=f"{label} weapon system, 0-6 when built (L2150).")
 
 
+def _upgrades(most: int, description: str) -> Any:
+    """A list of upgrades, ticked from the catalogue's checklist."""
+    return Field(
+        default_factory=list,
+        max_length=most,
+        description=description,
+        json_schema_extra={"x-checklist": "id"},
+    )
+
+
 class GunframeForm(Closed):
     """A further form of a transforming unit (L2224-2234): same frame and Armour, own values."""
 
@@ -116,12 +126,7 @@ class GunframeForm(Closed):
     short: int = _weapon("Short")
     medium: int = _weapon("Medium")
     long: int = _weapon("Long")
-    upgrades: list[UpgradeRef] = Field(
-        default_factory=list,
-        max_length=20,
-        description="Frame and loadout upgrades of this form.",
-        json_schema_extra={"x-checklist": "id"},
-    )
+    upgrades: list[UpgradeRef] = _upgrades(20, "Frame and loadout upgrades of this form.")
 
 
 class GunframeUnit(Closed):
@@ -149,11 +154,8 @@ class GunframeUnit(Closed):
     short: int = _weapon("Short")
     medium: int = _weapon("Medium")
     long: int = _weapon("Long")
-    upgrades: list[UpgradeRef] = Field(
-        default_factory=list,
-        max_length=30,
-        description="Pilot upgrades and the first form's frame and loadout upgrades.",
-        json_schema_extra={"x-checklist": "id"},
+    upgrades: list[UpgradeRef] = _upgrades(
+        30, "Pilot upgrades and the first form's frame and loadout upgrades."
     )
     partner: str = Field(
         default="", max_length=60, description="Name of the squad unit sharing its linked upgrades (L2278)."

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms
 from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import CombinerMember, Flies, JumpChargeDamage, Jumps
@@ -52,6 +52,8 @@ from core.systems.gunframe.state import (
 if TYPE_CHECKING:
     from core.game import Game
 
+_TEXTS = action_texts(__package__)
+
 #: Conditions of the figure itself, removed with it when a team combines (L2539).
 FIGURE_CONDITIONS = ("knocked_down", "engaged", "flying", "distracted")
 
@@ -59,13 +61,9 @@ FIGURE_CONDITIONS = ("knocked_down", "engaged", "flying", "distracted")
 # --- jump charge (L940, L2308) ---------------------------------------------------------------
 
 
-class JumpChargeInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The jumping unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
-    target: str = Field(
-        description="The enemy it lands in base contact with.", json_schema_extra={"ui": "enemy-unit"}
-    )
+class JumpChargeInput(Closed):
+    unit: str = own_unit("The jumping unit, as 'side/key'.")
+    target: str = enemy_unit("The enemy it lands in base contact with.")
     lucky: bool = Field(
         default=False,
         description="A Lucky jumper rolls a failed Pilot Skill roll again, once per battle (L2330).",
@@ -150,23 +148,13 @@ def jump_charge_odds(game: Game, inp: JumpChargeInput) -> ActionOdds:
     return ActionOdds(tables={"target damage": table(dist)}, facts=facts, summary=summary)
 
 
-JUMP_CHARGE = ActionSpec(
-    name="jump_charge",
-    label="Jump charge",
-    input=JumpChargeInput,
-    resolve=resolve_jump_charge,
-    odds=jump_charge_odds,
-    help="End a jump touching an enemy: Pilot Skill roll, the jumper takes 1, the target 1 on a pass "
-    "(L940); Death From Above: D3 on a pass, 1 on a fail (L2308).",
-)
+JUMP_CHARGE = _TEXTS.spec("jump_charge", resolve_jump_charge, odds=jump_charge_odds)
 
 
 # --- combining (L2533-2541) ------------------------------------------------------------------
 
 
-class CombineInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CombineInput(Closed):
     leader: str = Field(description="The team member taking the action, as 'side/key'.")
     members: list[str] = Field(
         default_factory=list, description="The other team members (destroyed ones included), as 'side/key'."
@@ -242,22 +230,13 @@ def resolve_combine(game: Game, inp: CombineInput, dice: DiceSource) -> ActionRe
     return ActionResult(changes=edits.changes(), text=text, detail={"fp": cost})
 
 
-COMBINE = ActionSpec(
-    name="combine",
-    label="Form combiner",
-    input=CombineInput,
-    resolve=resolve_combine,
-    help="Once per battle: the team leaves the table and the combined form takes the leader's place, "
-    'unharmed and activated; 1 FP per member far (over 8"), shut down or destroyed (L2533-2541).',
-)
+COMBINE = _TEXTS.spec("combine", resolve_combine)
 
 
 # --- splitting (L2543-2551) ------------------------------------------------------------------
 
 
-class SplitInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SplitInput(Closed):
     combined: str = Field(description="The combined form, as 'side/key'.")
 
 
@@ -333,14 +312,6 @@ def split_odds(game: Game, inp: SplitInput) -> ActionOdds:
     return ActionOdds(tables=tables, facts=facts, summary="each member makes a Pilot Skill roll (L2551)")
 
 
-SPLIT = ActionSpec(
-    name="split",
-    label="Split combiner",
-    input=SplitInput,
-    resolve=resolve_split,
-    odds=split_odds,
-    help="Special action: the team comes back with the Armour it had and may activate; if the combiner "
-    "is destroyed each member makes a Pilot Skill roll, taking the die as damage on a fail (L2543-2551).",
-)
+SPLIT = _TEXTS.spec("split", resolve_split, odds=split_odds)
 
 COMBINE_ACTIONS = (JUMP_CHARGE, COMBINE, SPLIT)

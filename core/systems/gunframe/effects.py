@@ -23,7 +23,7 @@ import typing
 from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
 
-#: Every printed upgrade id, in share-link order (``pack_ids.UPGRADE_NUMBERS``; tests check the two).
+#: Every printed upgrade id, in share-link order (the upgrades of ``pack_ids.json``; tests check the two).
 UpgradeId = Literal[
     "ace",
     "anger_issues",

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import LendsPanicReroll, Link, PanicOnCharge, PassesPanic, SpecialAction
 from core.systems.gunframe.state import (
@@ -53,6 +53,8 @@ from core.systems.gunframe.state import (
 
 if TYPE_CHECKING:
     from core.game import Event, Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 Trigger = Literal["none", "buddies", "rivals", "well_oiled", "wingman"]
 
@@ -204,10 +206,8 @@ def pay_trigger(edits: Edits, pos: Pos, trigger: str, target: str, reaction: boo
 # --- Lovers and Wingman moves --------------------------------------------------------------------
 
 
-class LinkInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit using its linked upgrade.", json_schema_extra={"ui": "own-unit"})
+class LinkInput(Closed):
+    unit: str = own_unit("The unit using its linked upgrade.")
 
 
 def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult:
@@ -226,14 +226,7 @@ def resolve_lovers(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=edits.changes(), text=text, detail={"trigger_event": index})
 
 
-LOVERS = ActionSpec(
-    name="lovers",
-    label="Lovers: free activation",
-    input=LinkInput,
-    resolve=resolve_lovers,
-    help="When its lover is destroyed in its sight, the survivor at once activates for free with two "
-    "actions (L2328); it goes before any panic roll (L2776).",
-)
+LOVERS = _TEXTS.spec("lovers", resolve_lovers)
 
 
 def resolve_wingman_move(game: Game, inp: LinkInput, dice: DiceSource) -> ActionResult:
@@ -248,23 +241,15 @@ def resolve_wingman_move(game: Game, inp: LinkInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-WINGMAN_MOVE = ActionSpec(
-    name="wingman_move",
-    label="Wingman: copy a move",
-    input=LinkInput,
-    resolve=resolve_wingman_move,
-    help="Right after its wingman completes a move, pay 1 FP to make a move too (L2358).",
-)
+WINGMAN_MOVE = _TEXTS.spec("wingman_move", resolve_wingman_move)
 
 
 # --- Nemesis (L2336) -----------------------------------------------------------------------------
 
 
-class NemesisInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit with Nemesis.", json_schema_extra={"ui": "own-unit"})
-    target: str = Field(description="The enemy it nominates.", json_schema_extra={"ui": "enemy-unit"})
+class NemesisInput(Closed):
+    unit: str = own_unit("The unit with Nemesis.")
+    target: str = enemy_unit("The enemy it nominates.")
 
 
 def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionResult:
@@ -285,14 +270,7 @@ def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionRe
     return ActionResult(changes=edits.changes(), text=text)
 
 
-NEMESIS = ActionSpec(
-    name="nemesis",
-    label="Nominate nemesis",
-    input=NemesisInput,
-    resolve=resolve_nemesis,
-    help="After deployment, a Nemesis unit names one enemy; destroying it scores 1VP, its survival gives "
-    "the opponent 1VP (L2336).",
-)
+NEMESIS = _TEXTS.spec("nemesis", resolve_nemesis)
 
 
 def nemesis_kill(edits: Edits, attacker: Pos, victim: Pos) -> str:
@@ -335,18 +313,11 @@ def nemesis_end(game: Game, vp: dict[int, int]) -> list[str]:
 # --- Panic (L2767-2794) --------------------------------------------------------------------------
 
 
-class PanicInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit that must roll.", json_schema_extra={"ui": "own-unit"})
-    fallen: str = Field(
-        description='The friendly gunframe destroyed within 8" and in its sight (L2771).',
-        json_schema_extra={"ui": "own-unit"},
-    )
-    inspiring: str | None = Field(
-        default=None,
-        description='A friendly Inspiring unit within 8": a failed roll is re-rolled (L2324).',
-        json_schema_extra={"ui": "own-unit"},
+class PanicInput(Closed):
+    unit: str = own_unit("The unit that must roll.")
+    fallen: str = own_unit('The friendly gunframe destroyed within 8" and in its sight (L2771).')
+    inspiring: str | None = own_unit(
+        'A friendly Inspiring unit within 8": a failed roll is re-rolled (L2324).', default=None
     )
     lucky: bool = Field(
         default=False,
@@ -488,33 +459,16 @@ def panic_odds(game: Game, inp: PanicInput) -> ActionOdds:
     return _nerve_odds(edits.unit(pos), inspirer is not None or inp.lucky, "keeps control", "panics")
 
 
-PANIC = ActionSpec(
-    name="panic",
-    label="Panic roll",
-    input=PanicInput,
-    resolve=resolve_panic,
-    odds=panic_odds,
-    help='Optional: friends within 8" that see a gunframe destroyed make a Pilot Skill roll; on a failure '
-    'they pay 1 FP or run D6" for cover (L2767-2794); Fearless passes, Inspiring re-rolls (L2314, L2324).',
-)
+PANIC = _TEXTS.spec("panic", resolve_panic, odds=panic_odds)
 
 # --- Terrifying (L2350) ----------------------------------------------------------------------------
 
 
-class TerrifyingInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(
-        description="The unit moving into base contact with the terrifying enemy.",
-        json_schema_extra={"ui": "own-unit"},
-    )
-    terrifying: str = Field(
-        description="The enemy unit with Terrifying it moves up to.", json_schema_extra={"ui": "enemy-unit"}
-    )
-    inspiring: str | None = Field(
-        default=None,
-        description='A friendly Inspiring unit within 8" of the mover: a failed roll is re-rolled (L2324).',
-        json_schema_extra={"ui": "own-unit"},
+class TerrifyingInput(Closed):
+    unit: str = own_unit("The unit moving into base contact with the terrifying enemy.")
+    terrifying: str = enemy_unit("The enemy unit with Terrifying it moves up to.")
+    inspiring: str | None = own_unit(
+        'A friendly Inspiring unit within 8" of the mover: a failed roll is re-rolled (L2324).', default=None
     )
 
 
@@ -553,14 +507,6 @@ def terrifying_odds(game: Game, inp: TerrifyingInput) -> ActionOdds:
     return _nerve_odds(edits.unit(pos), inspirer is not None, "makes contact", "stops short")
 
 
-TERRIFYING = ActionSpec(
-    name="terrifying",
-    label="Terrifying: panic roll",
-    input=TerrifyingInput,
-    resolve=resolve_terrifying,
-    odds=terrifying_odds,
-    help="A unit moving into contact with a Terrifying enemy makes a panic roll; failing, it stops short "
-    "of close range (L2350); Fearless passes, Inspiring re-rolls (L2314, L2324).",
-)
+TERRIFYING = _TEXTS.spec("terrifying", resolve_terrifying, odds=terrifying_odds)
 
 LINK_ACTIONS = (LOVERS, WINGMAN_MOVE, NEMESIS, PANIC, TERRIFYING)

@@ -1,111 +1,37 @@
 """The numbers share links give GUNFRAME frames, slots and upgrades, frozen as build 0.1.0 made them.
 
-A packed unit names a frame, a slot and a printed upgrade by its position in these tables, to keep
-links short.  The tables are NOT the catalogue's order: reordering the catalogue must not change what
-an old link means, so entries are only ever appended here (tests/test_golden.py checks both).
+A packed unit names a frame, a slot and a printed upgrade by its position in the lists of
+``pack_ids.json``, to keep links short.  The lists are format data, NOT the catalogue's order:
+reordering the catalogue must not change what an old link means, so entries are only ever appended
+to the file (tests/test_golden.py checks both; tests/test_gunframe_effects.py that the upgrades are
+exactly ``effects.UpgradeId``).
 """
 
 from __future__ import annotations
 
-#: Frame types by number (``frame#`` of a packed unit).
-FRAME_NUMBERS: tuple[str, ...] = (
-    "scout",
-    "light",
-    "medium",
-    "heavy",
-    "super_heavy",
-    "infantry",
-    "tank",
-    "flyer",
-)
+from pydantic import BaseModel, ConfigDict
 
-#: Slots by number minus one (0 is no slot).
-SLOT_NUMBERS: tuple[str, ...] = (
-    "speed",
-    "defense",
-    "armour",
-    "close",
-    "short",
-    "medium",
-    "long",
-)
+from core.systems.data import load
 
-#: Printed upgrades by number (L2146 onwards), appended to, never reordered.
-UPGRADE_NUMBERS: tuple[str, ...] = (
-    "ace",
-    "anger_issues",
-    "buddies",
-    "cautious",
-    "co_pilot",
-    "death_from_above",
-    "dogfighter",
-    "eagle_eyes",
-    "fearless",
-    "guardian",
-    "guerrilla",
-    "hero",
-    "impulsive",
-    "inspiring",
-    "leader",
-    "lovers",
-    "lucky",
-    "maverick",
-    "mechanic",
-    "nemesis",
-    "quick_reflexes",
-    "reckless",
-    "rivals",
-    "run_and_gun",
-    "spiteful",
-    "tactician",
-    "terrifying",
-    "veteran",
-    "warrior",
-    "well_oiled",
-    "wingman",
-    "well_read",
-    "ablative_armour",
-    "aquatic",
-    "agile",
-    "all_terrain",
-    "bracketed",
-    "chaff",
-    "combiner",
-    "command_module",
-    "climb",
-    "cloaking",
-    "defense_matrix",
-    "deflect",
-    "environment_enhancement",
-    "fast",
-    "fast_flyer",
-    "fly",
-    "halo",
-    "hands",
-    "heavy",
-    "jump",
-    "rapid_reboot",
-    "recon",
-    "reinforced",
-    "repair_systems",
-    "shield_wall",
-    "stabilised",
-    "stealth",
-    "swift_transform",
-    "target_tracking",
-    "anti_aircraft",
-    "blast",
-    "burn",
-    "chain_attack",
-    "extra_ammo",
-    "extreme_range",
-    "indirect_fire",
-    "parry",
-    "piercing",
-    "powerful",
-    "rapid_reload",
-    "reach",
-    "split_fire",
-    "target_painting",
-    "turreted",
-)
+
+class PackIds(BaseModel):
+    """The three numbered lists of ``pack_ids.json``; an id listed twice would make two numbers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Frame types by number (``frame#`` of a packed unit).
+    frames: tuple[str, ...]
+    #: Slots by number minus one (0 is no slot).
+    slots: tuple[str, ...]
+    #: Printed upgrades by number (L2146 onwards), appended to, never reordered.
+    upgrades: tuple[str, ...]
+
+
+_IDS = load(__package__, "pack_ids.json", PackIds)
+for _name, _ids in _IDS:
+    if len(set(_ids)) != len(_ids):
+        raise ValueError(f"pack_ids.json: an id is listed twice among {_name}")
+
+FRAME_NUMBERS: tuple[str, ...] = _IDS.frames
+SLOT_NUMBERS: tuple[str, ...] = _IDS.slots
+UPGRADE_NUMBERS: tuple[str, ...] = _IDS.upgrades

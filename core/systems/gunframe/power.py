@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, own_unit
 from core.systems.gunframe.catalogue import (
     POWER_ATTACKS,
     UPGRADES,
@@ -76,15 +76,15 @@ from core.systems.gunframe.structures import kind_of, leave
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
 
+_TEXTS = action_texts(__package__)
+
 #: The power attack ids, a closed type (effects.PowerAttackId).
 PowerId = PowerAttackId
 Environment = Literal["normal", "high_gravity", "low_gravity", "space", "underwater"]
 
 
-class PowerBuy(BaseModel):
+class PowerBuy(Closed):
     """One power attack bought with the held points."""
-
-    model_config = ConfigDict(extra="forbid")
 
     power: PowerId = Field(description="Which power attack (L1208-1222).")
     points: int = Field(
@@ -113,14 +113,10 @@ class PowerBuy(BaseModel):
     )
 
 
-class PowerInput(BaseModel):
+class PowerInput(Closed):
     """How the attacker spends the power points its last attack earned."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    attacker: str = Field(
-        description="The unit holding power points, as 'side/key'.", json_schema_extra={"ui": "own-unit"}
-    )
+    attacker: str = own_unit("The unit holding power points, as 'side/key'.")
     spend: list[PowerBuy] = Field(
         default_factory=list,
         max_length=13,
@@ -600,11 +596,4 @@ def odds(game: Game, inp: PowerInput) -> ActionOdds:
     return ActionOdds(tables=tables, facts=facts, summary=summary)
 
 
-POWER = ActionSpec(
-    name="power",
-    label="Power attacks",
-    input=PowerInput,
-    resolve=resolve,
-    odds=odds,
-    help="Spend the points of the last attack, in a declared order; unspent points are lost (L1184-1352).",
-)
+POWER = _TEXTS.spec("power", resolve, odds=odds)

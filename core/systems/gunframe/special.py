@@ -21,10 +21,10 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change
+from core.systems.base import ActionResult, ActionSpec, Change, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms, form_upgrades
 from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import Flies, SpecialAction, SpecialActionId, Transform, TransformId
@@ -32,6 +32,8 @@ from core.systems.gunframe.state import Edits, Pos, can_act, halve, profile_of, 
 
 if TYPE_CHECKING:
     from core.game import Game
+
+_TEXTS = action_texts(__package__)
 
 
 # --- crippled (L2700-2733) -------------------------------------------------------------------
@@ -134,10 +136,6 @@ def with_crippled(spec: ActionSpec) -> ActionSpec:
 # --- special actions (L1402-1406) ------------------------------------------------------------
 
 
-def _unit_field(text: str) -> Any:
-    return Field(description=text, json_schema_extra={"ui": "own-unit"})
-
-
 def _needs(edits: Edits, pos: Pos, how: SpecialActionId | TransformId, label: str, ref: str) -> None:
     """The unit has an upgrade granting this special action or way of transforming."""
     ups = upgrades_of(edits.unit(pos))
@@ -147,23 +145,28 @@ def _needs(edits: Edits, pos: Pos, how: SpecialActionId | TransformId, label: st
         raise ValueError(f"{edits.name(pos)} has no {label} ({ref})")
 
 
-class MechanicInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+def _acting(
+    game: Game, unit: str, what: str, how: SpecialActionId, label: str, ref: str
+) -> tuple[Edits, Pos]:
+    """The edits of a special action and the position of the unit taking it: a unit able to act (L952,
+    L956) with the upgrade that grants the action (``ref``)."""
+    edits = Edits(game)
+    pos = edits.find(unit)
+    can_act(edits, pos, what)
+    _needs(edits, pos, how, label, ref)
+    return edits, pos
 
-    unit: str = _unit_field("The unit with Mechanic, as 'side/key'.")
-    target: str | None = Field(
-        default=None,
-        description="The friendly unit repaired, in base contact with the mechanic; empty for itself.",
-        json_schema_extra={"ui": "own-unit"},
+
+class MechanicInput(Closed):
+    unit: str = own_unit("The unit with Mechanic, as 'side/key'.")
+    target: str | None = own_unit(
+        "The friendly unit repaired, in base contact with the mechanic; empty for itself.", default=None
     )
 
 
 def resolve_mechanic(game: Game, inp: MechanicInput, dice: DiceSource) -> ActionResult:
     """A special action that takes 1 damage off the mechanic or a friend it touches (L2334)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "repair")
-    _needs(edits, pos, "mechanic", "Mechanic", "L2334")
+    edits, pos = _acting(game, inp.unit, "repair", "mechanic", "Mechanic", "L2334")
     tpos = edits.find(inp.target) if inp.target else pos
     if tpos[0] != pos[0]:
         raise ValueError(f"{edits.name(tpos)} is not a friendly unit (L2334)")
@@ -177,27 +180,16 @@ def resolve_mechanic(game: Game, inp: MechanicInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-MECHANIC = ActionSpec(
-    name="mechanic",
-    label="Mechanic repair",
-    input=MechanicInput,
-    resolve=resolve_mechanic,
-    help="Special action: repair 1 damage on itself or a friend in base contact (L2334).",
-)
+MECHANIC = _TEXTS.spec("mechanic", resolve_mechanic)
 
 
-class RepairInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = _unit_field("The unit with Repair Systems, as 'side/key'.")
+class RepairInput(Closed):
+    unit: str = own_unit("The unit with Repair Systems, as 'side/key'.")
 
 
 def resolve_repair(game: Game, inp: RepairInput, dice: DiceSource) -> ActionResult:
     """A special action that wins back D3 lost Armour (L2412); a D3 is a halved D6 (L351)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "repair")
-    _needs(edits, pos, "repair_systems", "Repair Systems", "L2412")
+    edits, pos = _acting(game, inp.unit, "repair", "repair_systems", "Repair Systems", "L2412")
     damage = int(edits.get(pos, "damage"))
     if damage < 1:
         raise ValueError(f"{edits.name(pos)} has lost no Armour")
@@ -212,31 +204,17 @@ def resolve_repair(game: Game, inp: RepairInput, dice: DiceSource) -> ActionResu
     )
 
 
-REPAIR_SYSTEMS = ActionSpec(
-    name="repair_systems",
-    label="Repair Systems",
-    input=RepairInput,
-    resolve=resolve_repair,
-    help="Special action: regain D3 lost Armour (L2412).",
-)
+REPAIR_SYSTEMS = _TEXTS.spec("repair_systems", resolve_repair)
 
 
-class SpitefulInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = _unit_field("The unit with Spiteful, as 'side/key'.")
-    target: str = Field(
-        description="A knocked-down or shut-down enemy in base contact.",
-        json_schema_extra={"ui": "enemy-unit"},
-    )
+class SpitefulInput(Closed):
+    unit: str = own_unit("The unit with Spiteful, as 'side/key'.")
+    target: str = enemy_unit("A knocked-down or shut-down enemy in base contact.")
 
 
 def resolve_spiteful(game: Game, inp: SpitefulInput, dice: DiceSource) -> ActionResult:
     """A special action dealing 1 damage to a downed enemy in base contact (L2346)."""
-    edits = Edits(game)
-    pos = edits.find(inp.unit)
-    can_act(edits, pos, "strike")
-    _needs(edits, pos, "spiteful", "Spiteful", "L2346")
+    edits, pos = _acting(game, inp.unit, "strike", "spiteful", "Spiteful", "L2346")
     tpos = edits.find(inp.target)
     if tpos[0] == pos[0]:
         raise ValueError(f"{edits.name(tpos)} is not an enemy (L2346)")
@@ -249,22 +227,14 @@ def resolve_spiteful(game: Game, inp: SpitefulInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text + (", destroyed" if destroyed else ""))
 
 
-SPITEFUL = ActionSpec(
-    name="spiteful",
-    label="Spiteful",
-    input=SpitefulInput,
-    resolve=resolve_spiteful,
-    help="Special action: 1 damage to a knocked-down or shut-down enemy in base contact (L2346).",
-)
+SPITEFUL = _TEXTS.spec("spiteful", resolve_spiteful)
 
 
 # --- transforming (L962-966, L2332, L2422) ----------------------------------------------------
 
 
-class TransformInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = _unit_field("The transforming unit, as 'side/key'.")
+class TransformInput(Closed):
+    unit: str = own_unit("The transforming unit, as 'side/key'.")
     form: int | None = Field(
         default=None, ge=0, le=2, description="The form to take (0 is the first); empty for the next one."
     )
@@ -321,12 +291,6 @@ def resolve_transform(game: Game, inp: TransformInput, dice: DiceSource) -> Acti
     return ActionResult(changes=edits.changes(), text=text, detail={"form": new})
 
 
-TRANSFORM = ActionSpec(
-    name="transform",
-    label="Transform",
-    input=TransformInput,
-    resolve=resolve_transform,
-    help="Switch form in place with a move action (L962-966), Swift Transform (L2422) or Maverick (L2332).",
-)
+TRANSFORM = _TEXTS.spec("transform", resolve_transform)
 
 SPECIAL_ACTIONS = (MECHANIC, REPAIR_SYSTEMS, SPITEFUL, TRANSFORM)

@@ -30,13 +30,24 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState
+from core.systems.base import (
+    ActionResult,
+    Change,
+    Closed,
+    UnitState,
+    action_texts,
+    enemy_unit,
+    own_unit,
+    side_field,
+)
 from core.systems.data import load
 from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 
 class StructureDef(Closed, frozen=True):
@@ -112,9 +123,7 @@ def tally(game: Game, kinds: tuple[str, ...]) -> tuple[int, int, int] | None:
 class PlaceInput(Closed):
     """Structures the players agreed on, added to a side so they can be attacked (L2888)."""
 
-    side: int = Field(
-        ge=0, le=7, description="The side the structures belong to (the defender's, in a Raid)."
-    )
+    side: int = side_field("The side the structures belong to (the defender's, in a Raid).")
     kind: StructureKind = Field(
         default="civilian",
         description="Civilian 2/5, hard civilian 2/10, military 3/6, hard military 3/12 (Defense/Armour, "
@@ -158,28 +167,16 @@ def resolve_place(game: Game, inp: PlaceInput, dice: DiceSource) -> ActionResult
     return ActionResult(changes=[change], text=text, detail={"added": added})
 
 
-PLACE_STRUCTURE = ActionSpec(
-    name="place_structure",
-    label="Place structures",
-    input=PlaceInput,
-    resolve=resolve_place,
-    help="Add buildings, Raid targets, bunkers or beacons to a side so they can be attacked and tracked "
-    "(L2884-2929, L1921-1973).",
-)
+PLACE_STRUCTURE = _TEXTS.spec("place_structure", resolve_place)
 
 
 # --- infantry in buildings (L2931-2953) ---------------------------------------------------------------
 
 
 class OccupyInput(Closed):
-    unit: str = Field(
-        description="The infantry unit, which has just ended a move touching the building (L2935).",
-        json_schema_extra={"ui": "own-unit"},
-    )
-    building: str = Field(
-        default="",
-        description="The building it goes into, as 'side/key'; empty when it comes out.",
-        json_schema_extra={"ui": "enemy-unit"},
+    unit: str = own_unit("The infantry unit, which has just ended a move touching the building (L2935).")
+    building: str = enemy_unit(
+        "The building it goes into, as 'side/key'; empty when it comes out.", default=""
     )
 
 
@@ -257,13 +254,6 @@ def resolve_occupy(game: Game, inp: OccupyInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-OCCUPY = ActionSpec(
-    name="occupy",
-    label="Occupy a building",
-    input=OccupyInput,
-    resolve=resolve_occupy,
-    help="Infantry goes into a building it touches after a move, or comes out (L2931-2953): +1 Defense "
-    "inside, dies with the building.",
-)
+OCCUPY = _TEXTS.spec("occupy", resolve_occupy)
 
 STRUCTURE_ACTIONS = (PLACE_STRUCTURE, OCCUPY)

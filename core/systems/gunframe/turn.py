@@ -15,14 +15,24 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    Change,
+    Closed,
+    action_texts,
+    enemy_unit,
+    own_unit,
+    side_field,
+)
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     Ambush,
+    Effect,
     EvadeAfterShakingLock,
     FocusPerTurn,
     FreeDarkEvade,
@@ -44,6 +54,7 @@ from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trig
 from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
+    Pos,
     can_act,
     check_lucky,
     halve,
@@ -62,6 +73,8 @@ from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
+
+_TEXTS = action_texts(__package__)
 
 
 # --- Focus Points (L692-694, L756-766) -----------------------------------------------------
@@ -160,16 +173,11 @@ def settle(totals: dict[int, int], fp: dict[int, int]) -> tuple[int | None, list
     return None, fewest
 
 
-class InitiativeInput(BaseModel):
+class InitiativeInput(Closed):
     """The Initiative phase: nothing to choose but who is the attacker, if not set up yet."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    attacker_side: int | None = Field(
-        default=None,
-        ge=0,
-        le=7,
-        description="Side that is the mission's attacker (+1 on turn 1, L1520); empty: as set up.",
+    attacker_side: int | None = side_field(
+        "Side that is the mission's attacker (+1 on turn 1, L1520); empty: as set up.", default=None
     )
 
 
@@ -269,20 +277,11 @@ def initiative_odds(game: Game, inp: InitiativeInput) -> ActionOdds:
     return ActionOdds(tables={}, facts=facts, summary=f"bonuses {bonus[0]} and {bonus[1]}")
 
 
-INITIATIVE = ActionSpec(
-    name="initiative",
-    label="Initiative phase",
-    input=InitiativeInput,
-    resolve=resolve_initiative,
-    odds=initiative_odds,
-    help="Start-of-turn effects, Focus Points for each side, then the initiative roll (L680-706).",
-)
+INITIATIVE = _TEXTS.spec("initiative", resolve_initiative, odds=initiative_odds)
 
 
-class WellReadInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    side: int = Field(ge=0, le=7, description="The side rerolling its initiative die (L92).")
+class WellReadInput(Closed):
+    side: int = side_field("The side rerolling its initiative die (L92).")
 
 
 def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> ActionResult:
@@ -320,23 +319,35 @@ def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> Actio
     return ActionResult(changes=edits.changes(), text=text, detail={"totals": totals, "winner": winner})
 
 
-WELL_READ = ActionSpec(
-    name="well_read",
-    label="Well Read reroll",
-    input=WellReadInput,
-    resolve=resolve_well_read,
-    help="Once a battle: reroll your initiative die and keep the new one (L92).",
-)
+WELL_READ = _TEXTS.spec("well_read", resolve_well_read)
 
 
 # --- Target Lock and Evade (L1354-1400) -----------------------------------------------------
 
 
-class LockInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+def _cancel_or_place(
+    edits: Edits, at: Pos, cancelled: str, placed: str, holder: Pos, also: type[Effect]
+) -> tuple[bool, bool]:
+    """Target Lock and Evade cancel each other (L1364-1365, L1391-1392).
 
-    unit: str = Field(description="The unit locking on, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
-    target: str = Field(description="The enemy it can see (L1362).", json_schema_extra={"ui": "enemy-unit"})
+    A ``cancelled`` counter on the unit at ``at`` is removed instead of a ``placed`` one being put
+    there, unless the ``holder`` has an upgrade with the effect ``also`` (Target Tracking L2424,
+    Veteran L2352), which places it as well.  Whether a counter was cancelled, and whether the
+    upgrade placed one after all.
+    """
+    if not edits.counter(at, cancelled):
+        edits.set_counter(at, placed, 1)
+        return False, False
+    edits.set_counter(at, cancelled, 0)
+    extra = has_effect(upgrades_of(edits.unit(holder)), also)
+    if extra:
+        edits.set_counter(at, placed, 1)
+    return True, extra
+
+
+class LockInput(Closed):
+    unit: str = own_unit("The unit locking on, as 'side/key'.")
+    target: str = enemy_unit("The enemy it can see (L1362).")
     lucky: bool = Field(
         default=False,
         description="A Lucky locker rolls its Pilot Skill roll against Defense Matrix again if it fails, "
@@ -371,15 +382,9 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
         if not ok:
             text = f"{name} fails to lock {target}: Defense Matrix holds (rolled {face}){luck}"
             return ActionResult(changes=edits.changes(), text=text, detail=detail)
-    if edits.counter(t_pos, "evade"):
-        edits.set_counter(t_pos, "evade", 0)
-        text = f"{name} strips {target}'s Evade"
-        if has_effect(upgrades_of(edits.unit(pos)), LockAfterStrippingEvade):
-            edits.set_counter(t_pos, "target_lock", 1)
-            text += " and locks it (Target Tracking)"
-    else:
-        edits.set_counter(t_pos, "target_lock", 1)
-        text = f"{name} locks {target}"
+    stripped, tracked = _cancel_or_place(edits, t_pos, "evade", "target_lock", pos, LockAfterStrippingEvade)
+    text = f"{name} strips {target}'s Evade" if stripped else f"{name} locks {target}"
+    text += " and locks it (Target Tracking)" if tracked else ""
     text += f"{luck}; {target} may react (L1425)"
     return ActionResult(changes=edits.changes(), text=text, detail=detail)
 
@@ -395,20 +400,11 @@ def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
 
 
-TARGET_LOCK = ActionSpec(
-    name="target_lock",
-    label="Target Lock",
-    input=LockInput,
-    resolve=resolve_lock,
-    odds=lock_odds,
-    help="Strip an Evade or place a Target Lock, once a turn (L1354-1367).",
-)
+TARGET_LOCK = _TEXTS.spec("target_lock", resolve_lock, odds=lock_odds)
 
 
-class EvadeInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit evading, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+class EvadeInput(Closed):
+    unit: str = own_unit("The unit evading, as 'side/key'.")
     reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
     quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
     reaction_trigger: ReactionTrigger | None = trigger_field()
@@ -447,34 +443,20 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
     if not inp.darkness:  # a free action does not use up the one evade a turn (L802)
         edits.set_extra(pos, "evaded", True)
-    if edits.counter(pos, "target_lock"):
-        edits.set_counter(pos, "target_lock", 0)
-        text = f"{name} shakes off the Target Lock"
-        if has_effect(upgrades_of(edits.unit(pos)), EvadeAfterShakingLock):
-            edits.set_counter(pos, "evade", 1)
-            text += " and takes an Evade (Veteran)"
-    else:
-        edits.set_counter(pos, "evade", 1)
-        text = f"{name} takes an Evade"
+    shaken, veteran = _cancel_or_place(edits, pos, "target_lock", "evade", pos, EvadeAfterShakingLock)
+    text = f"{name} shakes off the Target Lock" if shaken else f"{name} takes an Evade"
+    text += " and takes an Evade (Veteran)" if veteran else ""
     return ActionResult(changes=edits.changes(), text=text + how)
 
 
-EVADE = ActionSpec(
-    name="evade",
-    label="Evade",
-    input=EvadeInput,
-    resolve=resolve_evade,
-    help="Remove a Target Lock on the unit, or give it an Evade counter, once a turn (L1381-1394).",
-)
+EVADE = _TEXTS.spec("evade", resolve_evade)
 
 
 # --- rebooting (L954-960, L2406) -----------------------------------------------------------
 
 
-class RebootInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The shut-down unit, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+class RebootInput(Closed):
+    unit: str = own_unit("The shut-down unit, as 'side/key'.")
     actions: Literal[1, 2] = Field(
         default=1, description="Special actions it spends on rebooting now (L960)."
     )
@@ -500,13 +482,7 @@ def resolve_reboot(game: Game, inp: RebootInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-REBOOT = ActionSpec(
-    name="reboot",
-    label="Reboot",
-    input=RebootInput,
-    resolve=resolve_reboot,
-    help="Special actions that bring a shut-down unit back (L960, L2406).",
-)
+REBOOT = _TEXTS.spec("reboot", resolve_reboot)
 
 
 # --- Focus Points spent for other reasons (L770-782) -----------------------------------------
@@ -554,10 +530,8 @@ def _gravity(game: Game, use: str, ups: set[str], name: str) -> None:
             raise ValueError("jumping costs a Focus Point only in high or low gravity (L2055, L2069)")
 
 
-class SpendInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit the points are spent on.", json_schema_extra={"ui": "own-unit"})
+class SpendInput(Closed):
+    unit: str = own_unit("The unit the points are spent on.")
     use: FpUse = Field(default="other", description="What the points pay for (L770-782).")
     points: int = Field(
         default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
@@ -589,22 +563,14 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
     )
 
 
-SPEND_FP = ActionSpec(
-    name="spend_fp",
-    label="Spend a Focus Point",
-    input=SpendInput,
-    resolve=resolve_spend,
-    help="Focus Points for moves, upgrades and the like; attacks and evades pay their own (L770-782).",
-)
+SPEND_FP = _TEXTS.spec("spend_fp", resolve_spend)
 
 
 # --- Leader (L2326) ---------------------------------------------------------------------------
 
 
-class LeaderInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit with Leader (N).", json_schema_extra={"ui": "own-unit"})
+class LeaderInput(Closed):
+    unit: str = own_unit("The unit with Leader (N).")
     units: list[str] = Field(
         default_factory=list,
         max_length=9,
@@ -633,13 +599,7 @@ def resolve_leader(game: Game, inp: LeaderInput, dice: DiceSource) -> ActionResu
     return ActionResult(changes=edits.changes(), text=text)
 
 
-LEADER = ActionSpec(
-    name="leader",
-    label="Leader",
-    input=LeaderInput,
-    resolve=resolve_leader,
-    help="Special action: Evade counters on N friendly units nearby (L2326).",
-)
+LEADER = _TEXTS.spec("leader", resolve_leader)
 
 
 # --- reserves, HALO and ambush (L1538-1570) -----------------------------------------------------
@@ -649,10 +609,8 @@ def _grants_action(ids: list[str], action: SpecialActionId) -> bool:
     return any(e.action == action for e in effects_of(ids, SpecialAction))
 
 
-class ReservesInput(BaseModel):
+class ReservesInput(Closed):
     """Reserves called in: every unit nominated at once, a Pilot Skill roll each (L1546-1552)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     units: list[str] = Field(
         min_length=1, max_length=12, description="The reserves called, all from one side (L1548)."
@@ -749,23 +707,14 @@ def reserves_odds(game: Game, inp: ReservesInput) -> ActionOdds:
     return ActionOdds(tables={"arrive": table(dist)}, summary="each passes a Pilot Skill roll (L1548)")
 
 
-RESERVES = ActionSpec(
-    name="reserves",
-    label="Call reserves",
-    input=ReservesInput,
-    resolve=resolve_reserves,
-    odds=reserves_odds,
-    help="End phase: reserves arrive on a Pilot Skill pass; or spring an ambush (L1538-1570).",
-)
+RESERVES = _TEXTS.spec("reserves", resolve_reserves, odds=reserves_odds)
 
 
 # --- activating a unit (L712-718, L784-798) ---------------------------------------------------
 
 
-class ActivateInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    unit: str = Field(description="The unit whose activation begins.", json_schema_extra={"ui": "own-unit"})
+class ActivateInput(Closed):
+    unit: str = own_unit("The unit whose activation begins.")
 
 
 def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> ActionResult:
@@ -794,10 +743,4 @@ def resolve_activate(game: Game, inp: ActivateInput, dice: DiceSource) -> Action
     return ActionResult(changes=edits.changes(), text=text)
 
 
-ACTIVATE = ActionSpec(
-    name="activate",
-    label="Activate",
-    input=ActivateInput,
-    resolve=resolve_activate,
-    help="Start a unit's activation: up to two actions, one if distracted (L784-798, L1268).",
-)
+ACTIVATE = _TEXTS.spec("activate", resolve_activate)

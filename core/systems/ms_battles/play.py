@@ -52,6 +52,9 @@ from core.systems.base import (
     Choice,
     Closed,
     NeedChoice,
+    enemy_unit,
+    own_unit,
+    side_field,
 )
 from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
@@ -457,17 +460,14 @@ def deal(board: Board, seat: Seat, hits: Counter[Zone]) -> list[str]:
 class ResolveInput(Closed):
     """One card resolving: effect, movement, attack (L79-L91)."""
 
-    unit: str | None = Field(
-        default=None,
-        description="The suit whose card resolves, as 'side/key'; empty: the next card by initiative "
+    unit: str | None = own_unit(
+        "The suit whose card resolves, as 'side/key'; empty: the next card by initiative "
         "(the app asks whoever picks in a tie, L77).",
-        json_schema_extra={"ui": "own-unit"},
+        default=None,
     )
     card: str | None = Field(default=None, description="Id of the face-up card that resolves now.")
-    target: str | None = Field(
-        default=None,
-        description="The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.",
-        json_schema_extra={"ui": "enemy-unit"},
+    target: str | None = enemy_unit(
+        "The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.", default=None
     )
     hold_fire: bool = Field(default=False, description="The card makes no attack this time (L91).")
     out_of_range: list[int] | None = Field(
@@ -798,22 +798,15 @@ def viewer_dist(seat: Seat, wanted: Callable[[Card], bool], viewer: int | None) 
 class SetupInput(Closed):
     """Setup (L50): shuffle every deck and give one player the priority marker."""
 
-    priority_side: int | None = Field(
-        default=None,
-        ge=0,
-        le=7,
-        description="Side (0 = first) that takes the priority marker; empty: by lot.",
+    priority_side: int | None = side_field(
+        "Side (0 = first) that takes the priority marker; empty: by lot.", default=None
     )
 
 
 class DrawInput(Closed):
     """Planning, first step: draw (L71).  The watch fields only shape the odds."""
 
-    unit: str | None = Field(
-        default=None,
-        description="The suit that draws, as 'side/key'; empty: every suit.",
-        json_schema_extra={"ui": "own-unit"},
-    )
+    unit: str | None = own_unit("The suit that draws, as 'side/key'; empty: every suit.", default=None)
     watch_card: str | None = Field(default=None, description="Odds: a card id to look for in the next hand.")
     watch_zone: Zone | None = Field(default=None, description="Odds: look for a card blocking this zone.")
 
@@ -821,7 +814,7 @@ class DrawInput(Closed):
 class PlanInput(Closed):
     """Planning, second step: keep two cards face down (L71)."""
 
-    unit: str = Field(description="The suit that plans, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
+    unit: str = own_unit("The suit that plans, as 'side/key'.")
     keep: list[str] = Field(min_length=0, max_length=KEEP, description="Ids of the two drawn cards kept.")
     bottom: list[str] | None = Field(
         default=None, description="Optional order of the other cards under the deck, top one first ([Q-8])."
@@ -1103,34 +1096,30 @@ def draw_odds(game: Game, inp: DrawInput, viewer: int | None = None) -> ActionOd
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "setup": ActionSpec(
-        "setup", "Setup", SetupInput, do_setup, help="Shuffle every deck, hand out priority (L50)."
-    ),
-    "draw": ActionSpec(
+    "setup": ActionSpec.of("setup", "Setup", do_setup, "Shuffle every deck, hand out priority (L50)."),
+    "draw": ActionSpec.of(
         "draw",
         "Draw",
-        DrawInput,
         do_draw,
-        draw_odds,
-        help="Draw five, or four with the mid penalty (L71, L100).",
+        "Draw five, or four with the mid penalty (L71, L100).",
         odds_by_viewer=True,
+        odds=draw_odds,
     ),
-    "plan": ActionSpec(
+    "plan": ActionSpec.of(
         "plan",
         "Plan",
-        PlanInput,
         do_plan,
-        help="Keep two face down, the rest under the deck (L71).",
+        "Keep two face down, the rest under the deck (L71).",
         secret_fields=("keep", "bottom"),
     ),
-    "reveal": ActionSpec("reveal", "Reveal", RevealInput, do_reveal, help="All chosen cards face up (L75)."),
-    "resolve_card": ActionSpec(
-        "resolve_card", "Resolve card", ResolveInput, do_resolve, help="Effect, movement, attack (L79-L91)."
+    "reveal": ActionSpec.of("reveal", "Reveal", do_reveal, "All chosen cards face up (L75)."),
+    "resolve_card": ActionSpec.of(
+        "resolve_card", "Resolve card", do_resolve, "Effect, movement, attack (L79-L91)."
     ),
-    "resolve_turn": ActionSpec(
-        "resolve_turn", "Resolve turn", TurnInput, do_turn, help="Several cards in order, as one log step."
+    "resolve_turn": ActionSpec.of(
+        "resolve_turn", "Resolve turn", do_turn, "Several cards in order, as one log step."
     ),
-    "cleanup": ActionSpec(
-        "cleanup", "Cleanup", CleanupInput, do_cleanup, help="Discard, set aside, pass priority (L103-L105)."
+    "cleanup": ActionSpec.of(
+        "cleanup", "Cleanup", do_cleanup, "Discard, set aside, pass priority (L103-L105)."
     ),
 }
