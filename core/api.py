@@ -56,6 +56,7 @@ from core.systems.base import (
     Change,
     Choice,
     EditorInfo,
+    FieldPick,
     NeedChoice,
     PhaseView,
     ResourceDef,
@@ -531,6 +532,26 @@ def game_odds(args: OddsArgs) -> ActionOdds:
     return games.odds(args.game, args.action, args.input, args.viewer)
 
 
+class PicksArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    action: str
+    actor: str = Field(max_length=80, description="The acting unit, as 'side/key'.")
+
+
+class Picks(BaseModel):
+    fields: dict[str, list[FieldPick]] = Field(
+        description="By input field: the values the acting unit offers (its weapons...), greyed ones "
+        "with the reason."
+    )
+
+
+def game_picks(args: PicksArgs) -> Picks:
+    """What the acting unit offers for an action's pick fields (ActionSpec.picks)."""
+    return Picks(fields=games.picks(args.game, args.action, args.actor))
+
+
 def game_act(args: ActArgs) -> ActResult:
     """Resolve an action with the app's dice or typed faces, and log it."""
     source: DiceSource = RandomDice(args.seed) if args.faces is None else TypedDice(args.faces)
@@ -709,6 +730,7 @@ OPERATIONS: dict[str, Operation] = {
     "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
     "game.odds": Operation(OddsArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
+    "game.picks": Operation(PicksArgs, game_picks, Picks, "The acting unit's own choices for an action."),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
     "game.views": Operation(ViewsArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),

@@ -76,8 +76,12 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
 
     page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
     page.locator('#targets [data-target="1/u1"]').click()
+    # The Lancer's own weapons, each with its numbers: the rifle is equipped and picked first.
+    weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
+    expect(weapons.locator(".choice-name")).to_have_text(["Beam rifle", "Head guns"])
+    expect(weapons.first).to_have_attribute("aria-pressed", "true")
     page.locator("#more-mods summary").click()
-    page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
+    expect(page.locator('#action-panel [name="weapon"]')).to_have_count(0)
     page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")

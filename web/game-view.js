@@ -515,13 +515,14 @@ export class GamesView {
     const who = el("div", { class: "sheet-who" });
     const targets = el("div", { class: "targets", id: "targets" });
     const choices = el("div", { class: "choices" });
+    const pickRows = el("div", { class: "picks", id: "picks" });
     const chips = el("div", { class: "mods" });
     const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
     const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
-    const flagged = new Set([flow.actor, flow.target, ...flow.choices].filter(Boolean));
+    const flagged = new Set([flow.actor, flow.target, ...flow.choices, ...(flow.picks ?? [])].filter(Boolean));
     const chipFields = flow.common.filter((name) => props[name]?.type === "boolean");
     chipFields.forEach((name) => flagged.add(name));
-    const hasLayout = flow.choices.length || chipFields.length || flow.target;
+    const hasLayout = flow.choices.length || chipFields.length || flow.target || flow.picks?.length;
     const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
     let typed = null;
     let picks = {};
@@ -539,7 +540,7 @@ export class GamesView {
         // Opened from the list of actions: the acting unit is picked here.
         const made = this.unitPicker(() => true)(props[flow.actor] ?? {}, state[flow.actor], () => {
           state[flow.actor] = made.read();
-          drawWho(); drawTargets(); changed();
+          drawWho(); drawTargets(); loadPicks();
         }, flow.actor);
         if (state[flow.actor] === undefined) state[flow.actor] = made.read();
         title.textContent = `${action.label}: ${this.unitByRef(state[flow.actor])?.name ?? ""}`;
@@ -583,6 +584,40 @@ export class GamesView {
           }));
         for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
         choices.append(group);
+      }
+    };
+    // What the acting unit itself offers (its own weapons...), asked of the engine (game.picks):
+    // one button each, with its key numbers; one it cannot use now greyed, with the reason.
+    let offered = {};
+    const loadPicks = async () => {
+      offered = {};
+      if (flow.picks?.length && state[flow.actor]) {
+        const reply = await this.engine.call("game.picks", { game: this.game, action: action.name, actor: state[flow.actor] });
+        offered = reply.ok ? reply.result.fields : {};
+      }
+      drawPicks();
+      changed();
+    };
+    const drawPicks = () => {
+      clear(pickRows);
+      for (const name of flow.picks ?? []) {
+        const list = offered[name] ?? [];
+        const usable = list.filter((p) => !p.unavailable);
+        if (!usable.some((p) => p.value === state[name]) && usable.length) state[name] = usable[0].value;
+        const label = props[name]?.title ?? nameOf(name);
+        const group = el("div", { class: "pick-row", role: "group", "aria-label": label, "data-pick-field": name },
+          el("p", { class: "step-label" }, label));
+        for (const p of list) {
+          const on = !p.unavailable && p.value === state[name];
+          const b = button("", () => { state[name] = p.value; drawPicks(); changed(); },
+            { class: `choice pick${on ? " on" : ""}`, "data-value": String(p.value), "aria-pressed": String(on), ...(p.unavailable ? { disabled: "" } : {}) });
+          b.append(el("span", { class: "choice-name" }, p.label),
+            p.detail ? el("small", { class: "pick-detail" }, p.detail) : "",
+            p.unavailable ? el("small", { class: "pick-why" }, p.unavailable) : el("small", { class: "choice-odds" }, ""));
+          group.append(b);
+        }
+        if (!list.length) group.append(el("p", { class: "muted" }, "Nothing to pick."));
+        pickRows.append(group);
       }
     };
     const drawChips = () => {
@@ -629,6 +664,15 @@ export class GamesView {
           b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
         }
       }
+      // Each usable pick's headline too (which weapon does best here).
+      for (const name of flow.picks ?? []) {
+        for (const b of pickRows.querySelectorAll(`[data-pick-field="${name}"] button:not([disabled])`)) {
+          const value = (offered[name] ?? []).find((p) => String(p.value) === b.dataset.value)?.value;
+          const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
+          if (ask !== asking) return;
+          b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
+        }
+      }
     };
 
     const run = async (faces) => {
@@ -665,12 +709,13 @@ export class GamesView {
     drawWho();
     drawTargets();
     drawChoices();
+    drawPicks();
     drawChips();
     const restBox = hasLayout
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, choices, chips, restBox, odds),
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, restBox, odds),
       el("div", { class: "sheet-foot" },
         el("div", { class: "actions roll" },
           button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
@@ -680,7 +725,7 @@ export class GamesView {
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
     title.focus({ preventScroll: true });
-    refresh();
+    if (flow.picks?.length) loadPicks(); else refresh();
   }
 
   unitPicker(filter) {

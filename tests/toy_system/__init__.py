@@ -28,6 +28,7 @@ from core.systems.base import (
     CatalogueUnit,
     Change,
     EditorInfo,
+    FieldPick,
     ResourceDef,
     RuleSystem,
     ToolSpec,
@@ -58,12 +59,39 @@ class Shoot(BaseModel):
     attacker: str = Field(description="Who shoots.", json_schema_extra={"ui": "own-unit"})
     target: str = Field(description="Whom it shoots at.", json_schema_extra={"ui": "enemy-unit"})
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+    mode: str = Field(
+        default="aimed",
+        description="How it fires, as the shooter offers.",
+        json_schema_extra={"flow": "pick"},
+    )
+
+
+def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own ways to fire: aimed (its dice) or a burst (one more), not while Pinned."""
+    _, _, unit = game.unit(actor)
+    dice = unit.profile["dice"]
+    pinned = "pinned" in unit.state.conditions
+    return {
+        "mode": [
+            FieldPick(value="aimed", label="Aimed", detail=f"{dice} dice"),
+            FieldPick(
+                value="burst",
+                label="Burst",
+                detail=f"{dice + 1} dice",
+                unavailable="no burst while Pinned" if pinned else "",
+            ),
+        ]
+    }
 
 
 def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
     _, _, attacker = game.unit(shot.attacker)
     s, u, target = game.unit(shot.target)
-    dice = attacker.profile["dice"] + shot.bonus
+    if shot.mode not in ("aimed", "burst"):
+        raise ValueError(f"no firing mode {shot.mode!r}")
+    if shot.mode == "burst" and "pinned" in attacker.state.conditions:
+        raise ValueError("no burst while Pinned")
+    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst")
     left = target.state.max_damage - target.state.damage
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
@@ -197,7 +225,11 @@ SYSTEM = Toy(
         TrackedDef(key="aim", label="Aim", kind="counter", max=2),
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
-    actions={"shoot": ActionSpec(name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds)},
+    actions={
+        "shoot": ActionSpec(
+            name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds, picks=shoot_picks
+        )
+    },
     state_model=Volleys,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(

@@ -44,6 +44,8 @@ from core.systems.gundam_skirmish.units import (
     starting_weapon,
     unit_cost,
     unit_violations,
+    weapon_kind,
+    weapon_numbers,
 )
 
 __all__ = ["SYSTEM", "GundamSkirmish", "Unit"]
@@ -192,14 +194,11 @@ class GundamSkirmish(RuleSystem):
         ]
         start = starting_weapon(u)
         for w in u.weapons:
-            shots = "1D6" if w.shots is None else str(w.shots)
-            tags_w = "".join(f"<{t}>" for t in w.tags)
+            # Codes in the book's words: Carried/Mounted, Penetration... (L2369-L2379).
             lines.append(
                 CardLine(
                     label=w.name,
-                    value=f"{w.weapon_class.replace('_', ' ')} {w.equip} {tags_w} {shots} shots "
-                    f'{w.range_min}-{w.range_max}" '
-                    f"ACC {w.acc}+ CRIT {_w(w.crit)} {w.dam} DAM",
+                    value=f"{weapon_kind(w)}; {weapon_numbers(w)}",
                     note="equipped at the start" if w.name == start else "",
                 )
             )

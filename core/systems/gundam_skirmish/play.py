@@ -38,6 +38,7 @@ from core.systems.base import (
     CardLine,
     Change,
     Choice,
+    FieldPick,
     NeedChoice,
     read_options,
 )
@@ -66,10 +67,14 @@ from core.systems.gundam_skirmish.units import (
     carried_names,
     is_command,
     unit_cost,
+    weapon_kind,
+    weapon_numbers,
 )
 
 OWN: JsonDict = {"ui": "own-unit"}
 ENEMY: JsonDict = {"ui": "enemy-unit"}
+#: A value the acting unit offers from its own sheet (its weapons): see :func:`shot_picks`.
+PICK: JsonDict = {"flow": "pick"}
 
 
 def profile(gu: GameUnit) -> Unit:
@@ -348,8 +353,9 @@ class ShootInput(_ShotInput):
     weapon: str = Field(
         default="",
         max_length=60,
-        description="Weapon name; empty: the equipped carried weapon, else the first mounted one.",
-        json_schema_extra={"flow": "common"},
+        description="One of the shooter's weapons; empty: the equipped carried weapon, else the first "
+        "mounted one.",
+        json_schema_extra=PICK,
     )
     cover: Cover = Field(
         default="in_cover",
@@ -431,6 +437,116 @@ def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
     if not ready:
         raise ValueError(f"{gu.name} has no equipped weapon ready to fire")
     return sorted(ready, key=lambda w: w.equip != "C")[0]
+
+
+# --- what a unit offers for an action's pick fields (ActionSpec.picks) ----------------------------
+
+
+def _reload_reason(g: GameUnit, w: RangedWeapon) -> str:
+    """Why a fired weapon cannot shoot yet: it waits for its reload (L415-L422, L925-L929)."""
+    if not g.state.extra.get("reload", {}).get(w.name):
+        return ""
+    slow = w.reload == "RS" or g.state.counters.get("arm", 0) >= 2
+    return f"needs a {'Slow' if slow else 'Quick'} Reload first (L415-L422)"
+
+
+def _weapons_in_battle(g: GameUnit) -> list[RangedWeapon]:
+    """The equipped carried weapon first, the mounted ones, then the other carried ones taken (L426-L444)."""
+    unit = profile(g)
+    taken = carried_names(unit)
+    equipped = g.state.extra.get("equipped", "")
+    order = {"equipped": 0, "M": 1, "C": 2}
+    weapons = [w for w in unit.weapons if w.equip == "M" or w.name in taken]
+    return sorted(weapons, key=lambda w: order["equipped" if w.name == equipped else w.equip])
+
+
+def _shot_pick(g: GameUnit, w: RangedWeapon, aimed: bool) -> FieldPick:
+    why = ""
+    if w.equip == "C" and has(g, "no_carried"):
+        why = "no carried weapon can be used this turn (Heat Rod)"
+    elif w not in usable_weapons(g):
+        why = "not equipped: Switch Weapon first (L424-L444)"
+    elif reason := _reload_reason(g, w):
+        why = reason
+    elif aimed and (w.weapon_class == "explosive" or "B" in w.tags):
+        why = "no Aimed Shot with an Explosive or Blast weapon (L879)"
+    return FieldPick(
+        value=w.name, label=w.name, detail=f"{weapon_kind(w)}; {weapon_numbers(w)}", unavailable=why
+    )
+
+
+def shot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own weapons for a Shoot, greyed with the reason when one cannot fire now."""
+    _, _, g = game.unit(actor)
+    return {"weapon": [_shot_pick(g, w, False) for w in _weapons_in_battle(g)]}
+
+
+def aimed_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own weapons for an Aimed Shot (none Explosive or Blast, L879)."""
+    _, _, g = game.unit(actor)
+    return {"weapon": [_shot_pick(g, w, True) for w in _weapons_in_battle(g)]}
+
+
+def reload_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Weapons with a reload tag (L415-L422): the ones fired wait for it, the others are loaded."""
+    _, _, g = game.unit(actor)
+    out = []
+    for w in _weapons_in_battle(g):
+        if not w.reload:
+            continue
+        slow = w.reload == "RS" or g.state.counters.get("arm", 0) >= 2
+        detail = "Slow Reload (a Slow action)" if slow else "Quick Reload (a Fast action)"
+        waiting = bool(g.state.extra.get("reload", {}).get(w.name))
+        out.append(
+            FieldPick(value=w.name, label=w.name, detail=detail, unavailable="" if waiting else "loaded")
+        )
+    return {"weapon": out}
+
+
+def switch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Carried weapons taken into battle and the close combat weapon; the equipped one greyed (L424-L451)."""
+    _, _, g = game.unit(actor)
+    unit = profile(g)
+    current = g.state.extra.get("equipped", "")
+    out = []
+    for w in _weapons_in_battle(g):
+        if w.equip == "C":
+            why = "equipped now" if w.name == current else ""
+            out.append(FieldPick(value=w.name, label=w.name, detail=weapon_numbers(w), unavailable=why))
+    if unit.cc:
+        c = unit.cc
+        out.append(
+            FieldPick(
+                value="cc",
+                label=c.name,
+                detail=f"close combat, {c.attack}D6, ACC {c.acc}+, {c.dam} DAM",
+                unavailable="equipped now" if current == "cc" else "",
+            )
+        )
+    return {"weapon": out}
+
+
+def ability_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Its Active abilities (L402-L407) and its pilot's Mechanic (L1978-L1979); once-used ones greyed."""
+    _, _, g = game.unit(actor)
+    unit = profile(g)
+    once = g.state.extra.get("once", [])
+    out = []
+    for a in unit.abilities:
+        e = ALL_ENTRIES["ability"][a.key]
+        if e.kind != "active" and a.key != "deploy_funnels":
+            continue
+        why = "used once already this battle (L2866)" if a.key == "extra_tank" and a.key in once else ""
+        out.append(
+            FieldPick(
+                value=a.key, label=e.name + (f" ({a.x})" if a.x else ""), detail=e.help, unavailable=why
+            )
+        )
+    if unit.pilot_has("mechanic"):
+        e = ALL_ENTRIES["trait"]["mechanic"]
+        why = "used once already this battle (L1978-L1979)" if "mechanic" in once else ""
+        out.append(FieldPick(value="mechanic", label=e.name, detail=e.help, unavailable=why))
+    return {"ability": out}
 
 
 def beam_defence(unit: Unit) -> tuple[int, int] | None:
@@ -693,7 +809,8 @@ class AimedInput(_ShotInput):
     weapon: str = Field(
         default="",
         max_length=60,
-        description="Weapon name; empty: the equipped carried weapon, else a mounted one.",
+        description="One of the shooter's weapons; empty: the equipped carried weapon, else a mounted one.",
+        json_schema_extra=PICK,
     )
     cover: Cover = Field(
         default="unobstructed", description="Must be Unobstructed after <P> and space (L890-L892)."
@@ -1487,7 +1604,10 @@ def move(game: Game, inp: MoveInput, dice: DiceSource) -> ActionResult:
 
 class WeaponInput(UnitInput):
     weapon: str = Field(
-        default="", max_length=60, description="Weapon name ('cc' or empty for the close combat weapon)."
+        default="",
+        max_length=60,
+        description="One of the unit's weapons ('cc': its close combat weapon); empty: the app asks.",
+        json_schema_extra=PICK,
     )
 
 
@@ -1558,7 +1678,10 @@ ROLLED = {
 
 
 class AbilityInput(UnitInput):
-    ability: str = Field(description="Ability or trait key (Dig in!, Grapple Hook, Mechanic...).")
+    ability: str = Field(
+        description="One of the unit's active abilities, or its pilot's Mechanic trait.",
+        json_schema_extra=PICK,
+    )
     target: str = Field(default="", description="Its target, where it has one.", json_schema_extra=ENEMY)
     category: Literal["", "leg", "arm", "head"] = Field(
         default="", description="Mechanic: the level removed."
@@ -2094,9 +2217,16 @@ ACTIONS: dict[str, ActionSpec] = {
         help="Fast (L595-L801).",
         headline=("damage", "destroyed"),
         primary=True,
+        picks=shot_picks,
     ),
     "aimed_shot": ActionSpec(
-        "aimed_shot", "Aimed Shot", AimedInput, aimed, aimed_odds, help="Slow (L875-L899)."
+        "aimed_shot",
+        "Aimed Shot",
+        AimedInput,
+        aimed,
+        aimed_odds,
+        help="Slow (L875-L899).",
+        picks=aimed_picks,
     ),
     "close_combat": ActionSpec(
         "close_combat",
@@ -2117,14 +2247,25 @@ ACTIONS: dict[str, ActionSpec] = {
         primary=True,
     ),
     "reload": ActionSpec(
-        "reload", "Reload", WeaponInput, reload, help="Quick (Fast) or Slow (L415-L422, L925)."
+        "reload",
+        "Reload",
+        WeaponInput,
+        reload,
+        help="Quick (Fast) or Slow (L415-L422, L925).",
+        picks=reload_picks,
     ),
     "switch_weapon": ActionSpec(
-        "switch_weapon", "Switch Weapon", WeaponInput, switch, help="Fast (L424-L451)."
+        "switch_weapon", "Switch Weapon", WeaponInput, switch, help="Fast (L424-L451).", picks=switch_picks
     ),
     "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413)."),
     "ability": ActionSpec(
-        "ability", "Use an ability", AbilityInput, ability, ability_odds, help="Fast (L402-L407)."
+        "ability",
+        "Use an ability",
+        AbilityInput,
+        ability,
+        ability_odds,
+        help="Fast (L402-L407).",
+        picks=ability_picks,
     ),
     "morale": ActionSpec(
         "morale", "Morale check", MoraleInput, morale, morale_odds, help="2D6 (L1561-L1602)."

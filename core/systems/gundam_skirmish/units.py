@@ -402,6 +402,40 @@ def carried_names(unit: Unit) -> list[str]:
     return list(unit.carried) if unit.carried else sheet
 
 
+#: The book's names for the sheet's codes (L2369-L2379): equip types, tags, classes.
+EQUIP_NAMES = {"C": "Carried", "M": "Mounted"}
+TAG_NAMES = {"RQ": "Quick Reload", "RS": "Slow Reload", "B": "Blast", "P": "Penetration", "V": "Volley"}
+CLASS_NAMES = {
+    "beam": "Beam",
+    "explosive": "Explosive",
+    "low_calibre": "Low Calibre",
+    "medium_calibre": "Medium Calibre",
+    "other": "Other",
+}
+
+
+def weapon_kind(w: RangedWeapon) -> str:
+    """Class, equip type and tags in the book's words (L2369-L2379).
+
+    >>> weapon_kind(RangedWeapon(name="Rifle", weapon_class="beam", equip="C", tags=["P", "RQ"],
+    ...     shots=1, range_min=12, range_max=36, acc=3, crit=5, dam=3))
+    'Beam, Carried, Penetration, Quick Reload'
+    """
+    return ", ".join([CLASS_NAMES[w.weapon_class], EQUIP_NAMES[w.equip], *(TAG_NAMES[t] for t in w.tags)])
+
+
+def weapon_numbers(w: RangedWeapon) -> str:
+    """Shots, range band, accuracy, critical and damage (L2385-L2403).
+
+    >>> weapon_numbers(RangedWeapon(name="Gun", weapon_class="other", equip="M", tags=[], shots=None,
+    ...     range_min=0, range_max=12, acc=4, crit=None, dam=1))
+    '1D6 shots, 0-12", ACC 4+, no CRIT, 1 DAM'
+    """
+    shots = "1D6 shots" if w.shots is None else f"{w.shots} shot{'s' if w.shots != 1 else ''}"
+    crit = "no CRIT" if w.crit is None else f"CRIT {w.crit}+"
+    return f'{shots}, {w.range_min}-{w.range_max}", ACC {w.acc}+, {crit}, {w.dam} DAM'
+
+
 def starting_weapon(unit: Unit) -> str:
     """The carried weapon equipped at deployment (L434)."""
     names = carried_names(unit)
