@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_gundam_skirmish import game, sample
+from test_gundam_skirmish import game, sample, squad
 
 from core.dice import TypedDice
-from core.game import Game, act, picks
+from core.game import Game, act, new_game, picks
+from core.systems.base import NeedChoice
+from core.systems.gundam_skirmish.play import phase_view
 
 
 def offered(g: Game, action: str, actor: str) -> list[tuple[str, str, str]]:
@@ -106,3 +108,119 @@ def test_abilities_offered_are_the_units_active_ones_and_mechanic() -> None:
 @pytest.mark.parametrize("action", ["close_combat", "move", "idle", "morale"])
 def test_actions_without_a_pick_offer_nothing(action: str) -> None:
     assert picks(game(), action, "0/l1") == {}
+
+
+# --- whose turn it is (L276-L308) ------------------------------------------------------------------
+
+
+def fresh(*extra: tuple[str, str, dict[str, Any]]) -> Game:
+    """Feds (a Captain, Command) against Zeon (a Trooper), nothing rolled yet; more sides from ``extra``."""
+    sides = [
+        ("Feds", squad("a", "Feds", ("c1", sample("captain")))),
+        ("Zeon", squad("b", "Zeon", ("t1", sample("trooper")))),
+        *((name, squad(sid, name, ("u1", prof))) for name, sid, prof in extra),
+    ]
+    return new_game("g", "Test", sides)
+
+
+def test_nothing_is_done_before_the_priority_roll() -> None:
+    g = fresh()
+    assert [s.label for s in phase_view(g).steps] == [
+        "Priority roll",
+        "Initial Upkeep",
+        "Actions",
+        "Final Upkeep",
+    ]
+    assert phase_view(g).current == 0
+    for action, raw in [
+        ("idle", {"unit": "0/c1"}),
+        ("move", {"unit": "1/t1"}),
+        ("close_combat", {"attacker": "0/c1", "defender": "1/t1"}),
+        ("order", {"side": 0, "order": "bring_them_down", "unit": "0/c1"}),
+        ("next_turn", {}),
+    ]:
+        with pytest.raises(ValueError, match=r"^the battle has not begun: roll for priority first"):
+            act(g, action, raw, TypedDice([6] * 12))
+
+
+def test_the_priority_winner_picks_a_place_and_the_first_turn_begins() -> None:
+    """L278-L282: the highest roller chooses; here Feds roll 5, Zeon 2 and Feds take the second turn."""
+    g = fresh()
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "priority", {}, TypedDice([5, 2]))
+    assert asked.value.prompt == "Feds won the priority roll: which turn does Feds take? (L280-L281)"
+    assert [(c.value, c.label) for c in asked.value.options] == [([1], "First turn"), ([2], "Second turn")]
+    g = act(g, "priority", {"places": [2]}, TypedDice([5, 2]))
+    assert g.log[-1].text == (
+        "Priority: Feds 5, Zeon 2. Order: Zeon, Feds; Zeon's turn: +0 Command Points (L1283-L1288)"
+    )
+    assert (g.state.active_side, g.sides[0].resources["order"], g.sides[1].resources["order"]) == (1, 2, 1)
+    assert phase_view(g).current == 1  # Zeon's Initial Upkeep
+    with pytest.raises(ValueError, match="made once"):
+        act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    # The Feds wait: a plain refusal naming whose turn it is.
+    with pytest.raises(ValueError) as refused:
+        act(g, "idle", {"unit": "0/c1"}, TypedDice([]))
+    assert str(refused.value) == "it is Zeon's turn: Feds's units act in their own turn (L294-L297)"
+    # Close combat is fought whenever units meet, in any player's turn (L299-L301).
+    act(g, "close_combat", {"attacker": "0/c1", "defender": "1/t1", "charged": False}, TypedDice([6] * 40))
+    # Zeon acts: the Actions step; once its only unit is used, the Final Upkeep.
+    g = act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
+    assert phase_view(g).current == 2
+    g = act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
+    view = phase_view(g)
+    assert (view.current, view.steps[3].action) == (3, "next_turn")
+    # Next turn passes play on: the Feds' Upkeep, their Captain's Command Point in (L1283-L1288).
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert g.log[-1].text == "Zeon ends the turn; Feds's turn: +1 Command Point (L1283-L1288)"
+    assert (g.state.active_side, g.round, phase_view(g).current) == (0, 1, 1)
+    g = act(g, "next_turn", {}, TypedDice([]))
+    assert (g.state.active_side, g.round) == (1, 2)  # the order never changes (L281-L282)
+
+
+def test_ties_roll_again_and_each_player_in_turn_picks_a_place() -> None:
+    g = fresh(("Axis", "c", sample("trooper")))
+    # Feds 4, Zeon 4, Axis 1: a tie, all roll again (L279-L280): Feds 3, Zeon 6, Axis 2: Zeon chooses
+    # first; then Feds 5, Axis 2: Feds choose next, Axis takes the turn left.
+    dice = [4, 4, 1, 3, 6, 2, 5, 2]
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "priority", {}, TypedDice(dice))
+    assert asked.value.prompt.startswith("Zeon won the priority roll")
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "priority", {"places": [3]}, TypedDice(dice))
+    assert asked.value.prompt == "Feds rolled next highest: which turn does Feds take? (L280-L281)"
+    assert [c.label for c in asked.value.options] == ["First turn", "Second turn"]
+    g = act(g, "priority", {"places": [3, 2]}, TypedDice(dice))
+    assert g.log[-1].text.startswith(
+        "Priority: Feds 4, Zeon 4, Axis 1; Feds 3, Zeon 6, Axis 2; Feds 5, Axis 2. Order: Axis, Feds, Zeon"
+    )
+    assert g.state.active_side == 2
+    with pytest.raises(ValueError, match="not free"):
+        act(fresh(("Axis", "c", sample("trooper"))), "priority", {"places": [3, 3]}, TypedDice(dice))
+
+
+def test_orders_and_ambush_belong_to_an_initial_upkeep() -> None:
+    """Orders in the player's own Initial Upkeep (L1290-L1291); Ambush in either player's (L1258; A29)."""
+    trooper = sample("trooper", ambush=True)
+    g = new_game(
+        "g",
+        "Test",
+        [
+            ("Feds", squad("a", "Feds", ("c1", sample("captain")))),
+            ("Zeon", squad("b", "Zeon", ("t1", trooper))),
+        ],
+    )
+    g = act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    with pytest.raises(ValueError, match="orders are given in Zeon's own turn"):
+        act(g, "order", {"side": 1, "order": "bring_them_down", "unit": "1/t1"}, TypedDice([]))
+    # Zeon's unit waiting in reserve may arrive in the Feds' Upkeep (A29).
+    arrived = act(g, "ambush", {"unit": "1/t1"}, TypedDice([5]))
+    assert arrived.log[-1].text == "Sample: Trooper ambushes (5): it arrives exactly on the spot"
+    ordered = act(g, "order", {"side": 0, "order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
+    assert ordered.sides[0].resources["cp"] == 0
+    # Once a Feds unit has acted, the Upkeep is over for orders and ambushes alike.
+    g = act(g, "idle", {"unit": "0/c1"}, TypedDice([]))
+    with pytest.raises(ValueError, match="before any unit of yours acts"):
+        act(g, "order", {"side": 0, "order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
+    with pytest.raises(ValueError, match="before the player in turn acts"):
+        act(g, "ambush", {"unit": "1/t1"}, TypedDice([5]))

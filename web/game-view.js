@@ -235,7 +235,7 @@ export class GamesView {
     if (step.sheet) { this.openSheet(action, step.input); return; }
     const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
     this.asked = null;
-    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
+    if (!reply.ok) { notify(said(reply.error.message)); this.render(); return; }
     if (reply.result.ask) {
       const ask = reply.result.ask;
       this.asked = el("div", { class: "phase-ask", id: "phase-ask" },
@@ -653,7 +653,7 @@ export class GamesView {
       const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input, viewer: this.viewer });
       if (ask !== asking) return;
       clear(odds);
-      if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
+      if (!reply.ok) { odds.append(el("p", { class: "error" }, said(reply.error.message))); return; }
       odds.append(oddsBlock(reply.result, flow.headline));
       // Each choice's headline, so the buttons compare the options.
       for (const name of flow.choices) {
@@ -680,7 +680,7 @@ export class GamesView {
       this.lastInput = { ...this.lastInput, [action.name]: read() };
       const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
       clear(result);
-      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, said(reply.error.message))); return; }
       if (reply.result.ask) {
         result.append(askBlock(reply.result.ask, (value, also) => { picks = { ...picks, [reply.result.ask.field]: value, ...also }; run(faces); }),
           el("div", { class: "actions" }, button("Cancel", () => { picks = {}; clear(result); })));
@@ -775,6 +775,12 @@ function changedUnits(before, after, part = (st) => st) {
 function plainForm(root) {
   for (const help of root.querySelectorAll(".help")) help.textContent = plain(help.textContent);
   for (const option of root.querySelectorAll("select:not([id^='pick-']) option")) option.textContent = nameOf(option.textContent);
+}
+
+// The engine's refusal as a sentence for players: plain words, a capital first letter.
+function said(message) {
+  const text = plain(message);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // Keep what the player must look at next (a result, a prompt) on screen inside the sheet.

@@ -22,6 +22,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    PhaseView,
     ResourceDef,
     RuleSystem,
     TrackedDef,
@@ -32,7 +33,7 @@ from core.systems.base import (
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.options import GsOptions, GsState
-from core.systems.gundam_skirmish.play import ACTIONS, status_lines
+from core.systems.gundam_skirmish.play import ACTIONS, phase_view, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.tools import TOOLS
 from core.systems.gundam_skirmish.units import (
@@ -267,6 +268,10 @@ class GundamSkirmish(RuleSystem):
     def start_round(self, game: Game) -> list[Change]:
         """A round ends when its last player ends their turn: use the Next turn action (L294-L308)."""
         raise ValueError("a round ends when its last player ends their turn: use 'Next turn' (L294-L308)")
+
+    def phase(self, game: Game) -> PhaseView:
+        """Priority roll, then each player's Initial Upkeep, actions, Final Upkeep (L276-L308)."""
+        return phase_view(game)
 
     def settle(self, game: Game) -> list[Change]:
         """A unit adjusted by hand to 0 Integrity or less is destroyed (L1094-L1098)."""

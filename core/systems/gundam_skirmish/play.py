@@ -40,6 +40,8 @@ from core.systems.base import (
     Choice,
     FieldPick,
     NeedChoice,
+    PhaseStep,
+    PhaseView,
     read_options,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS, UNARMED
@@ -180,6 +182,19 @@ def budget(unit: Unit) -> int:
     return 3 if unit.kind == "mobile_fighter" else 2
 
 
+#: Why nothing is done before the first turn (L278-L282).
+NOT_BEGUN = (
+    "the battle has not begun: roll for priority first; the player placed first takes the first turn "
+    "(L278-L282)"
+)
+
+
+def in_upkeep(game: Game) -> bool:
+    """The player in turn is still in its Initial Upkeep: none of its units has acted yet (L286-L297)."""
+    s = game.state.active_side
+    return s is not None and not any(g.state.counters.get("actions", 0) for g in game.sides[s].units)
+
+
 def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | None = None) -> str:
     """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387).
 
@@ -191,8 +206,13 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
     active = ch.game.state.active_side
-    if cost and active is not None and active != s:
-        raise ValueError(f"it is not {ch.game.sides[s].name}'s turn (L294-L297)")
+    if active is None:
+        raise ValueError(NOT_BEGUN)
+    if cost and active != s:
+        raise ValueError(
+            f"it is {ch.game.sides[active].name}'s turn: {ch.game.sides[s].name}'s units act in their own "
+            "turn (L294-L297)"
+        )
     if has(gu, "no_actions"):
         raise ValueError(f"{gu.name} can take no actions this turn")
     if has(gu, "dig_in") and what != "dig_in":
@@ -1246,7 +1266,12 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
 
 
 def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
-    """Advantage, strike, counter-attack, result and Fall Back (L945-L1070)."""
+    """Advantage, strike, counter-attack, result and Fall Back (L945-L1070).
+
+    In any player's turn, whichever unit came into range (L299-L301); not before the first turn.
+    """
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
     s, u, x, ts, tu, y = close_setup(game, inp)
     ch = Changes(game)
     o = opts(game)
@@ -1839,8 +1864,12 @@ def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
     """Spend Command Points on an order in the Initial Upkeep (L1283-L1293)."""
     entry = ALL_ENTRIES["order"][inp.order]
     side = game.sides[inp.side]
-    if game.state.active_side not in (None, inp.side):
-        raise ValueError("orders are given in your own turn's Upkeep (L1290)")
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
+    if game.state.active_side != inp.side:
+        raise ValueError(f"orders are given in {side.name}'s own turn, in its Initial Upkeep (L286-L291)")
+    if not in_upkeep(game):
+        raise ValueError("orders are given in the Initial Upkeep, before any unit of yours acts (L1290)")
     commanders = [
         g for g in side.units if is_command(profile(g)) and not g.state.destroyed and not has(g, "withdrawn")
     ]
@@ -1915,6 +1944,10 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if not has(g, "reserve"):
         raise ValueError(f"{g.name} is not waiting to Ambush")
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
+    if not in_upkeep(game):  # either player's Initial Upkeep (L1258; A29)
+        raise ValueError("an Ambush is rolled in an Initial Upkeep, before the player in turn acts (L1258)")
     if in_space(game):
         raise ValueError("no Ambush in space (L1375)")
     unit = profile(g)
@@ -1951,7 +1984,25 @@ def ambush_odds(game: Game, inp: UnitInput) -> ActionOdds:
 class SideInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    side: int = Field(default=-1, ge=-1, le=7, description="Unused: the turn passes in the fixed order.")
+    side: int = Field(
+        default=-1,
+        ge=-1,
+        le=7,
+        description="Unused: the turn passes in the fixed order.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+class PriorityInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    places: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The place in the turn order (1 = first) each player chose, highest roller first "
+        "(L280-L281); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def turn_order(game: Game) -> list[int]:
@@ -1959,13 +2010,20 @@ def turn_order(game: Game) -> list[int]:
     return sorted(range(len(game.sides)), key=lambda i: (game.sides[i].resources.get("order", 0) or 99, i))
 
 
-def priority(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """Everyone rolls a D6, ties roll again; the highest plays first (L278-L282)."""
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
+
+
+def priority(game: Game, inp: PriorityInput, dice: DiceSource) -> ActionResult:
+    """Everyone rolls a D6, ties roll again (L278-L280); the highest roller picks a place in the turn
+    order, then the next highest, and so on (L280-L281); the order stays for the game (L281-L282).
+
+    The player placed first then begins the first turn: its Initial Upkeep (L286-L291).
+    """
     if game.state.active_side is not None:
-        raise ValueError("the priority roll is made before the first turn")
-    ch = Changes(game)
+        raise ValueError("the priority roll is made once, before the first turn (L278-L282)")
     contenders = list(range(len(game.sides)))
-    placed: list[int] = []
+    ranked: list[int] = []
     shown: list[str] = []
     while contenders:
         faces = dice.roll(len(contenders), 6, "priority")
@@ -1973,16 +2031,35 @@ def priority(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
         top = max(faces)
         best = [i for i, f in zip(contenders, faces, strict=True) if f == top]
         if len(best) == 1:
-            placed.append(best[0])
+            ranked.append(best[0])
             contenders.remove(best[0])
             if len(contenders) == 1:
-                placed.append(contenders.pop())
-    for place, i in enumerate(placed, start=1):
-        ch.resource(i, "order", place)
-    return ActionResult(
-        changes=ch.list,
-        text="Priority: " + "; ".join(shown) + ". Order: " + ", ".join(game.sides[i].name for i in placed),
-    )
+                ranked.append(contenders.pop())
+    free = list(range(1, len(ranked) + 1))
+    place_of: dict[int, int] = {}
+    for n, side in enumerate(ranked[:-1]):
+        if n >= len(inp.places):
+            name = game.sides[side].name
+            rolled = "won the priority roll" if n == 0 else "rolled next highest"
+            raise NeedChoice(
+                "places",
+                f"{name} {rolled}: which turn does {name} take? (L280-L281)",
+                [Choice(value=[*inp.places, k], label=f"{_ordinal(k).capitalize()} turn") for k in free],
+            )
+        if inp.places[n] not in free:
+            raise ValueError(f"turn {inp.places[n]} is not free to take")
+        place_of[side] = inp.places[n]
+        free.remove(inp.places[n])
+    place_of[ranked[-1]] = free[0]
+    ch = Changes(game)
+    for side, place in place_of.items():
+        ch.resource(side, "order", place)
+    order_ = sorted(place_of, key=lambda i: place_of[i])
+    texts = [
+        "Priority: " + "; ".join(shown) + ". Order: " + ", ".join(game.sides[i].name for i in order_),
+        begin_turn(ch, order_[0]),
+    ]
+    return ActionResult(changes=ch.list, text="; ".join(texts))
 
 
 def command_points(game: Game, s: int) -> int:
@@ -2005,39 +2082,42 @@ def command_points(game: Game, s: int) -> int:
 TIMED = ("no_actions", "no_carried", "acc5", "bring_them_down")
 
 
-def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """End the current player's turn, check victory (L304-L306), start the next one's Upkeep (L284-L308)."""
-    if game.state.ended:
-        raise ValueError("the game is over")
-    ch = Changes(game)
-    order_ = turn_order(game)
-    current = game.state.active_side
-    texts = []
-    if current is not None:
-        ch.resource(current, "concentrate_fire", 0)
-        for u in range(len(game.sides[current].units)):
-            for cond in TIMED:  # effects on a unit "in its next turn" end with that turn (A46)
-                ch.condition(current, u, cond, False)
-            ch.counter(current, u, "actions", 0)
-            ch.set(_p(current, u, "activated"), False)
-        texts.append(f"{game.sides[current].name} ends the turn")
-        nxt = order_[(order_.index(current) + 1) % len(order_)]
-        if order_.index(nxt) == 0:
-            ch.set(["round"], game.round + 1)
-            texts.append(f"round {game.round + 1}")
-        over = victory(game, ch)
-        if over:
-            return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
-    else:
-        nxt = order_[0]
+def begin_turn(ch: Changes, nxt: int) -> str:
+    """A player's turn begins with its Initial Upkeep: Command Points come in (L284-L291, L1283-L1288)."""
+    game = ch.game
     ch.set(["state", "active_side"], nxt)
     ch.resource(nxt, "turns", game.sides[nxt].resources.get("turns", 0) + 1)
     ch.resource(nxt, "get_to_cover", 0)  # it lasted through the opponents' turns (L1478-L1483)
     gain = command_points(game, nxt)
     ch.resource(nxt, "cp", game.sides[nxt].resources.get("cp", 0) + gain)
-    texts.append(
-        f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
-    )
+    return f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
+
+
+def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
+    """End the current player's turn, check victory (L304-L306), start the next one's Upkeep (L284-L308)."""
+    if game.state.ended:
+        raise ValueError("the game is over")
+    current = game.state.active_side
+    if current is None:
+        raise ValueError(NOT_BEGUN)
+    ch = Changes(game)
+    order_ = turn_order(game)
+    texts = []
+    ch.resource(current, "concentrate_fire", 0)
+    for u in range(len(game.sides[current].units)):
+        for cond in TIMED:  # effects on a unit "in its next turn" end with that turn (A46)
+            ch.condition(current, u, cond, False)
+        ch.counter(current, u, "actions", 0)
+        ch.set(_p(current, u, "activated"), False)
+    texts.append(f"{game.sides[current].name} ends the turn")
+    nxt = order_[(order_.index(current) + 1) % len(order_)]
+    if order_.index(nxt) == 0:
+        ch.set(["round"], game.round + 1)
+        texts.append(f"round {game.round + 1}")
+    over = victory(game, ch)
+    if over:
+        return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
+    texts.append(begin_turn(ch, nxt))
     return ActionResult(changes=ch.list, text="; ".join(texts))
 
 
@@ -2175,6 +2255,55 @@ def victory(game: Game, ch: Changes) -> str:
     return f"game over: {names} win{'s' if len(winners) == 1 else ''} (L171-L190)"
 
 
+def phase_view(game: Game) -> PhaseView:
+    """The turn's steps (L276-L308): the priority roll once, then each player's Initial Upkeep, actions and
+    Final Upkeep; the step the game is at is marked and "Next turn" passes play on."""
+    s = game.state.active_side
+    name = game.sides[s].name if s is not None else "the player in turn"
+    live = (
+        []
+        if s is None
+        else [g for g in game.sides[s].units if not g.state.destroyed and not has(g, "withdrawn")]
+    )
+    steps = [
+        PhaseStep(
+            key="priority",
+            label="Priority roll",
+            action="priority",
+            sheet=True,
+            hint="Everyone rolls a die; the highest picks their place in the turn order (L278-L282).",
+        ),
+        PhaseStep(
+            key="upkeep",
+            label="Initial Upkeep",
+            action="next_turn",
+            hint=f"{name}: Command Points are in; give orders and roll for units waiting to Ambush, "
+            "then act (L286-L291).",
+        ),
+        PhaseStep(
+            key="actions",
+            label="Actions",
+            action="next_turn",
+            hint=f"{name}'s units act one at a time: two Fast actions or one Slow each (L294-L297).",
+        ),
+        PhaseStep(
+            key="final",
+            label="Final Upkeep",
+            action=None if game.state.ended else "next_turn",
+            hint="The game is over."
+            if game.state.ended
+            else f"{name}'s units have acted: Next turn checks victory and passes play on (L304-L308).",
+        ),
+    ]
+    if s is None:
+        current = 0
+    elif game.state.ended or all(g.state.activated for g in live):
+        current = 3
+    else:
+        current = 1 if in_upkeep(game) else 2
+    return PhaseView(steps=steps, current=current)
+
+
 def status_lines(game: Game) -> list[CardLine]:
     """The game type, the round and the score by the game type's own measure (L169-L229).
 
@@ -2191,7 +2320,7 @@ def status_lines(game: Game) -> list[CardLine]:
     shown = f" of {limit}" if limit and kind in ("skirmish", "territory") else ""
     lines.append(CardLine(label="Round", value=f"{game.round}{shown}"))
     if game.state.active_side is None:
-        lines.append(CardLine(label="Turn", value="not started: roll priority, then Next turn"))
+        lines.append(CardLine(label="Turn", value="not started: roll for priority"))
     alive = alive_sides(game)
     if kind in ("deathmatch", "battle_royale"):
         lines.append(CardLine(label="Players with units", value=str(len(alive))))
@@ -2277,7 +2406,9 @@ ACTIONS: dict[str, ActionSpec] = {
     "ambush": ActionSpec(
         "ambush", "Ambush", UnitInput, ambush, ambush_odds, help="In an Upkeep (L1253-L1269)."
     ),
-    "priority": ActionSpec("priority", "Priority roll", SideInput, priority, help="Turn order (L278-L282)."),
+    "priority": ActionSpec(
+        "priority", "Priority roll", PriorityInput, priority, help="Turn order (L278-L282)."
+    ),
     "next_turn": ActionSpec(
         "next_turn", "Next turn", SideInput, next_turn, help="Upkeep of the next player."
     ),
