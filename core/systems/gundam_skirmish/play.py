@@ -28,6 +28,7 @@ from typing import Any, Literal, NoReturn
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
+from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
@@ -109,30 +110,13 @@ def _p(s: int, u: int, *rest: str) -> list[str | int]:
     return ["sides", s, "units", u, "state", *rest]
 
 
-class Changes:
-    """Changes collected while an action resolves, applied to a working copy as they come."""
+class Changes(Working):
+    """Changes collected while an action resolves: edits of the shared working copy
+    (:class:`core.changes.Working`), logged by the shared diff."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game.model_copy(deep=True)
-        self.list: list[Change] = []
-
-    def set(self, path: list[str | int], value: Any) -> None:
-        self.list.append(Change(path=path, value=value))
-        target: Any = self.game
-        for step in path[:-1]:
-            target = (
-                getattr(target, step)
-                if isinstance(step, str) and isinstance(target, BaseModel)
-                else target[step]
-            )
-        last = path[-1]
-        if isinstance(target, BaseModel):
-            setattr(target, str(last), value)
-        else:
-            target[last] = value
-
-    def unit(self, s: int, u: int) -> GameUnit:
-        return self.game.sides[s].units[u]
+    @property
+    def list(self) -> list[Change]:
+        return self.changes()
 
     def counter(self, s: int, u: int, key: str, value: int) -> None:
         self.set(_p(s, u, "counters", key), value)
