@@ -609,9 +609,16 @@ def game_views(args: ViewsArgs) -> Views:
             view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
+    own = system.status(args.game)
+    said = [line.value.casefold() for line in own]
+
+    def new(line: CardLine) -> bool:
+        # A shared line the system's own lines already say (its game type as "Mission") is left out.
+        return not any(value.startswith(line.value.casefold()) for value in said)
+
     return Views(
         views=views,
-        status=[*system.status(args.game), *_state_lines(args.game)],
+        status=[*own, *filter(new, _state_lines(args.game))],
         phase=system.phase(args.game),
     )
 
@@ -620,7 +627,7 @@ def _state_lines(game: Game) -> list[CardLine]:
     """The shared game-wide state (core.game.GameState), where it says anything."""
     st, names = game.state, [side.name for side in game.sides]
     lines = [
-        CardLine(label=k.capitalize(), value=v)
+        CardLine(label=k.capitalize(), value=v.replace("_", " ").capitalize())  # words, not ids
         for k, v in (("mission", st.mission), ("environment", st.environment))
         if v
     ]

@@ -686,9 +686,13 @@ def test_missions_and_status_line() -> None:
     assert lines == {"Game type": "Skirmish", "Round": "1 of 7", "Enemy points destroyed": "Feds 0, Zeon 0"}
     obj = act(g, "setup", {"mission": "objective"}, TypedDice([]))
     obj = obj.model_copy(update={"state": obj.state.model_copy(update={"clocks": {"turn_limit": 2}})})
-    obj = act(obj, "objective", {"units": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
-    assert obj.log[-1].text == "Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1)"
-    obj = act(obj, "objective", {"units": ["1/t1"]}, TypedDice([]))
+    # The zone is counted as each turn ends (A33): the Final Upkeep asks who stands in it.
+    obj = act(obj, "next_turn", {"zone": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
+    assert obj.log[-1].text == (
+        "Feds ends the turn; Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1); "
+        "Zeon's turn: +0 Command Points (L1283-L1288)"
+    )
+    obj = act(obj, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
     assert obj.log[-1].text.endswith("Zeon holds it (2): Zeon wins (L192-L203)")
     assert (obj.state.ended, obj.state.winners) == (True, [1])
 

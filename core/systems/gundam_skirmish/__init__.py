@@ -117,7 +117,7 @@ RESOURCES: tuple[ResourceDef, ...] = (
     ResourceDef(key="order", label="Turn order", help="Place from the priority roll (L278-L282)."),
     ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
     ResourceDef(key="held", label="Objective turns", help="Turns it held the objective (L192-L203)."),
-    ResourceDef(key="quarters", label="Quarters held", help="Territory, counted on the table (L205-L218)."),
+    ResourceDef(key="quarters", label="Quarters held", help="Territory, after the last round (L214-L218)."),
     ResourceDef(
         key="halved", label="Down to half", max=1, help="Its morale check at half strength is made (L1602)."
     ),

@@ -2077,13 +2077,44 @@ def begin_turn(ch: Changes, nxt: int) -> str:
     return f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
 
 
-def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """End the current player's turn, check victory (L304-L306), start the next one's Upkeep (L284-L308)."""
+class NextTurnInput(SideInput):
+    """The Final Upkeep's questions, asked when the game type needs them (L304-L306)."""
+
+    zone: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Objective: the units in the Objective Zone as the turn ends; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_1: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
+    quarter_2: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
+    quarter_3: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
+    quarter_4: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
+
+
+def ask_units(game: Game, field: str, prompt: str) -> NoReturn:
+    """Ask which units stand somewhere on the table (a zone, a quarter): none ticked is an answer too."""
+    live = [
+        (f"{s}/{g.key}", f"{side.name}: {g.name}")
+        for s, side in enumerate(game.sides)
+        for g in side.units
+        if not g.state.destroyed and not has(g, "withdrawn") and not has(g, "reserve")
+    ]
+    raise NeedChoice(field, prompt, [Choice(value=ref, label=label) for ref, label in live], many=True)
+
+
+def next_turn(game: Game, inp: NextTurnInput, dice: DiceSource) -> ActionResult:
+    """End the current player's turn with its Final Upkeep: the Objective Zone is counted (L192-L203; A33),
+    victory checked (L304-L306), the quarters counted after the last round of Territory (L205-L218);
+    then the next player's Initial Upkeep begins (L284-L308)."""
     if game.state.ended:
         raise ValueError("the game is over")
     current = game.state.active_side
     if current is None:
         raise ValueError(NOT_BEGUN)
+    kind = mission(game)
+    if kind == "objective" and inp.zone is None:
+        ask_units(game, "zone", ZONE_PROMPT)
     ch = Changes(game)
     order_ = turn_order(game)
     texts = []
@@ -2094,10 +2125,24 @@ def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
         ch.counter(current, u, "actions", 0)
         ch.set(_p(current, u, "activated"), False)
     texts.append(f"{game.sides[current].name} ends the turn")
+    if kind == "objective" and inp.zone is not None:
+        texts.append(score_zone(ch, inp.zone))
+        if ch.game.state.ended:
+            return ActionResult(changes=ch.list, text="; ".join(texts))
     nxt = order_[(order_.index(current) + 1) % len(order_)]
     if order_.index(nxt) == 0:
         ch.set(["round"], game.round + 1)
         texts.append(f"round {game.round + 1}")
+    limit = turn_limit(game)
+    if kind == "territory" and limit and ch.game.round > limit:
+        quarters = [inp.quarter_1, inp.quarter_2, inp.quarter_3, inp.quarter_4]
+        for n, refs in enumerate(quarters, start=1):
+            if refs is None:
+                ask_units(
+                    game, f"quarter_{n}", f"The last round is played: which units stand in quarter {n} of 4?"
+                )
+        texts.append(score_quarters(ch, [q or [] for q in quarters]))
+        return ActionResult(changes=ch.list, text="; ".join(texts))
     over = victory(game, ch)
     if over:
         return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
@@ -2175,13 +2220,11 @@ def environment(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=ch.list, text=f"Environment {face}: {value.replace('_', ' ')}")
 
 
-class ZoneInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    units: list[str] = Field(default_factory=list, description="Units in the Objective Zone (side/key).")
+ZONE_PROMPT = 'The turn ends: which units stand in the Objective Zone (within 10" of the Objective)?'
 
 
 def zone_points(game: Game, refs: list[str]) -> dict[int, int]:
+    """Points value of each side's units among ``refs`` (destroyed ones count nothing)."""
     points: dict[int, int] = {}
     for ref in refs:
         s, _, g = game.unit(ref)
@@ -2190,10 +2233,12 @@ def zone_points(game: Game, refs: list[str]) -> dict[int, int]:
     return points
 
 
-def objective(game: Game, inp: ZoneInput, dice: DiceSource) -> ActionResult:
-    """Objective: at a turn's end the side with the most points in the 10\" zone holds it (L192-L203; A33)."""
-    points = zone_points(game, inp.units)
-    ch = Changes(game)
+def score_zone(ch: Changes, refs: list[str]) -> str:
+    """Objective: as a turn ends, the side with the highest points value in the zone holds it (L192-L203);
+    the first to hold it for the rolled number of turns wins (A33; consecutive turns with
+    ``objective_consecutive``)."""
+    game = ch.game
+    points = zone_points(game, refs)
     best = max(points.values(), default=0)
     leaders = [s for s, p in points.items() if p == best and p > 0]
     text = "Objective: " + (", ".join(f"{game.sides[s].name} {p} pts" for s, p in points.items()) or "empty")
@@ -2208,7 +2253,33 @@ def objective(game: Game, inp: ZoneInput, dice: DiceSource) -> ActionResult:
                 text += f": {side.name} wins (L192-L203)"
         elif opts(game).objective_consecutive and held:
             ch.resource(s, "held", 0)
-    return ActionResult(changes=ch.list, text=text)
+    return text
+
+
+def score_quarters(ch: Changes, quarters: list[list[str]]) -> str:
+    """Territory: each quarter goes to the side with the highest points value of units in it; the side
+    holding the most quarters wins, a tie shares the win (L205-L218)."""
+    game = ch.game
+    held = [0] * len(game.sides)
+    shown = []
+    for n, refs in enumerate(quarters, start=1):
+        points = zone_points(game, refs)
+        best = max(points.values(), default=0)
+        leaders = [s for s, p in points.items() if p == best and p > 0]
+        if len(leaders) == 1:
+            held[leaders[0]] += 1
+            shown.append(f"quarter {n}: {game.sides[leaders[0]].name}")
+        else:
+            shown.append(f"quarter {n}: nobody")
+    for s in range(len(game.sides)):
+        ch.resource(s, "quarters", held[s])
+    top = max(held)
+    winners = [s for s, h in enumerate(held) if h == top and h > 0]
+    ch.set(["state", "ended"], True)
+    ch.set(["state", "winners"], winners)
+    names = " and ".join(game.sides[s].name for s in winners) or "nobody"
+    verb = "wins" if len(winners) == 1 else "win"
+    return "Territory: " + ", ".join(shown) + f"; game over: {names} {verb} (L214-L218)"
 
 
 def alive_sides(game: Game) -> list[int]:
@@ -2292,6 +2363,9 @@ def status_lines(game: Game) -> list[CardLine]:
     """The game type, the round and the score by the game type's own measure (L169-L229).
 
     The shared lines under it show the environment, the game length and whose turn it is.
+    Deathmatch and Battle Royale: players with units left (L176-L177, L228-L229); Skirmish: enemy points
+    destroyed (L187-L190); Objective: turns holding the zone (L200-L203); Territory: quarters held,
+    counted after the last round (L214-L218).
     """
     kind = mission(game)
     lines = [
@@ -2313,10 +2387,13 @@ def status_lines(game: Game) -> list[CardLine]:
         lines.append(CardLine(label="Enemy points destroyed", value=score))
     elif kind == "objective":
         score = ", ".join(f"{s.name} {s.resources.get('held', 0)}" for s in game.sides)
-        lines.append(CardLine(label="Turns holding", value=score))
-    else:
+        lines.append(CardLine(label="Turns holding", value=score + (f" of {limit}" if limit else "")))
+    elif game.state.ended:
         score = ", ".join(f"{s.name} {s.resources.get('quarters', 0)}" for s in game.sides)
         lines.append(CardLine(label="Quarters held", value=score))
+    else:  # the quarters are counted once, after the last round (L214-L218)
+        when = f"when round {limit} ends" if limit else "after the last round: roll the game length"
+        lines.append(CardLine(label="Quarters held", value=f"counted {when}"))
     return lines
 
 
@@ -2394,7 +2471,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "priority", "Priority roll", PriorityInput, priority, help="Turn order (L278-L282)."
     ),
     "next_turn": ActionSpec(
-        "next_turn", "Next turn", SideInput, next_turn, help="Upkeep of the next player."
+        "next_turn", "Next turn", NextTurnInput, next_turn, help="Final Upkeep, then the next player's turn."
     ),
     "setup": ActionSpec("setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather."),
     "game_length": ActionSpec(
@@ -2403,5 +2480,4 @@ ACTIONS: dict[str, ActionSpec] = {
     "environment": ActionSpec(
         "environment", "Roll the environment", SideInput, environment, help="Before the game (L3301-L3397)."
     ),
-    "objective": ActionSpec("objective", "Score the objective", ZoneInput, objective, help="L192-L203."),
 }
