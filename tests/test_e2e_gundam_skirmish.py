@@ -164,7 +164,7 @@ def design_unit(page: Page) -> None:
     for name, value in {"range_min": "12", "range_max": "36", "acc": "3", "dam": "3"}.items():
         expect(rifle.locator(f'input[name="{name}"]')).to_have_value(value)
     expect(rifle.locator('[data-field="crit"] input[name="crit"]')).to_have_value("5")
-    expect(rifle.locator('[data-field="tags"] select option:checked')).to_have_text(["P"])
+    expect(rifle.locator('[data-field="tags"] select option:checked')).to_have_text(["Penetration (P)"])
     rifle.locator('input[name="name"]').first.fill("Beam rifle")
     # Nothing is wider than the phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

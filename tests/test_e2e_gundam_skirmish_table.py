@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from conftest import PHONE, Server, open_with_store
 from playwright.sync_api import Browser, Page, expect
 from test_e2e_plain import raw_ids
@@ -89,7 +88,7 @@ def test_no_raw_ids_on_the_gundam_skirmish_screens(browser: Browser, server: Ser
             targets = page.locator('#targets [data-target="1/u2"]')
             if targets.count():
                 targets.click()
-            expect(page.locator("#action-panel [data-pick-field] button").first).to_be_visible()
+            expect(page.locator("#action-panel [data-pick-field]").first).to_be_visible()
             found = raw_ids(page)
             assert found == set(), (action, found)
             page.click("#sheet-close")
