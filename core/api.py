@@ -610,15 +610,11 @@ def game_views(args: ViewsArgs) -> Views:
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
     own = system.status(args.game)
-    said = [line.value.casefold() for line in own]
-
-    def new(line: CardLine) -> bool:
-        # A shared line the system's own lines already say (its game type as "Mission") is left out.
-        return not any(value.startswith(line.value.casefold()) for value in said)
-
+    said = {line.value.casefold() for line in own}
     return Views(
         views=views,
-        status=[*own, *filter(new, _state_lines(args.game))],
+        # A shared line the system's own lines already say (its game type as "Mission") is left out.
+        status=[*own, *(line for line in _state_lines(args.game) if line.value.casefold() not in said)],
         phase=system.phase(args.game),
     )
 

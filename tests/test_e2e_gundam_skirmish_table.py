@@ -102,3 +102,168 @@ def test_no_raw_ids_on_the_gundam_skirmish_screens(browser: Browser, server: Ser
             assert found == set(), (key, found)
     finally:
         context.close()
+
+
+def status(page: Page) -> list[tuple[str, str]]:
+    box = page.locator("#game-status")
+    return list(zip(box.locator("dt").all_inner_texts(), box.locator("dd").all_inner_texts(), strict=True))
+
+
+def expect_status(page: Page, lines: list[tuple[str, str]]) -> None:
+    box = page.locator("#game-status")
+    expect(box.locator("dt")).to_have_text([label for label, _ in lines])
+    expect(box.locator("dd")).to_have_text([value for _, value in lines])
+
+
+def tick_units(page: Page, refs: list[str]) -> None:
+    """Answer the Final Upkeep's question (which units stand there) by ticking them and confirming."""
+    ask = page.locator("#phase-ask #action-ask")
+    expect(ask).to_be_visible()
+    for ref in refs:
+        ask.locator(f"input[data-choice='\"{ref}\"']").check()
+    page.click("#ask-confirm")
+
+
+def adjust(game: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
+    reply = api.call(
+        "game.adjust", {"game": game, "changes": [{"path": path, "value": value}], "text": "set"}
+    )
+    return dict(reply["result"])
+
+
+def test_deathmatch_and_battle_royale_end_with_the_last_player_standing(
+    browser: Browser, server: Server
+) -> None:
+    """L171-L177, L220-L229: the sole player with units left wins, checked in the Final Upkeep (L304-L306)."""
+    for mission, shown in (("deathmatch", "Deathmatch"), ("battle_royale", "Battle royale")):
+        store = gs_store(mission)
+        game = store["games"][0]
+        game = adjust(game, ["sides", 1, "units", 0, "state", "destroyed"], True)
+        store["games"] = [game]
+        context, page = open_game(browser, server, store)
+        try:
+            expect_status(
+                page, [("Game type", shown), ("Round", "1"), ("Players with units", "2"), ("Turn of", "Feds")]
+            )
+            page.locator('[data-unit="1/u2"] .card-toggle').click()
+            page.locator('[data-unit="1/u2"] .card-more button', has_text="Mark destroyed").click()
+            expect_status(
+                page, [("Game type", shown), ("Round", "1"), ("Players with units", "1"), ("Turn of", "Feds")]
+            )
+            page.click("#phase-next")
+            expect_status(
+                page,
+                [
+                    ("Game type", shown),
+                    ("Round", "1"),
+                    ("Players with units", "1"),
+                    ("Game over", "won by Feds"),
+                ],
+            )
+            expect(page.locator("#game-log li").first).to_have_text(
+                "Feds ends the turn; game over: Feds wins"
+            )
+        finally:
+            context.close()
+
+
+def test_skirmish_counts_enemy_points_destroyed(browser: Browser, server: Server) -> None:
+    """L179-L190: D6+4 rounds (a 3: 7); the Lancer's rifle finishes the Trooper (140 points)."""
+    store = gs_store("skirmish")
+    game = act(store["games"][0], "game_length", {}, [3])
+    game = adjust(game, ["sides", 1, "units", 0, "state", "damage"], 5)
+    shot = {"attacker": "0/u1", "target": "1/u1", "weapon": "Beam rifle", "cover": "unobstructed"}
+    store["games"] = [act(game, "shoot", shot, [4, 1, 1, 3])]
+    context, page = open_game(browser, server, store)
+    try:
+        expect_status(
+            page,
+            [
+                ("Game type", "Skirmish"),
+                ("Round", "1 of 7"),
+                ("Enemy points destroyed", "Feds 140, Zeon 0"),
+                ("Turn limit", "7"),
+                ("Turn of", "Feds"),
+            ],
+        )
+    finally:
+        context.close()
+
+
+def test_objective_counts_the_zone_as_each_turn_ends(browser: Browser, server: Server) -> None:
+    """L192-L203 (A33): the game length roll of 1 means 3 turns to hold; Next turn asks who is in the zone."""
+    store = gs_store("objective")
+    store["games"] = [act(store["games"][0], "game_length", {}, [1])]
+    context, page = open_game(browser, server, store)
+    try:
+        head = [("Game type", "Objective"), ("Round", "1")]
+        expect_status(
+            page, [*head, ("Turns holding", "Feds 0, Zeon 0 of 3"), ("Turn limit", "3"), ("Turn of", "Feds")]
+        )
+        # Feds' Lancer (170) and Zeon's Trooper (140) in the zone: the Feds hold it.
+        page.click("#phase-next")
+        tick_units(page, ["0/u1", "1/u1"])
+        expect_status(
+            page, [*head, ("Turns holding", "Feds 1, Zeon 0 of 3"), ("Turn limit", "3"), ("Turn of", "Zeon")]
+        )
+        expect(page.locator("#game-log li").first).to_have_text(
+            "Feds ends the turn; Objective: Feds 170 pts, Zeon 140 pts; Feds holds it (1); "
+            "Zeon's turn: +0 Command Points"
+        )
+        # Nobody in it as Zeon's turn ends: nothing changes hands.
+        page.click("#phase-next")
+        tick_units(page, [])
+        expect_status(
+            page,
+            [
+                ("Game type", "Objective"),
+                ("Round", "2"),
+                ("Turns holding", "Feds 1, Zeon 0 of 3"),
+                ("Turn limit", "3"),
+                ("Turn of", "Feds"),
+            ],
+        )
+    finally:
+        context.close()
+
+
+def test_territory_counts_the_quarters_after_the_last_round(browser: Browser, server: Server) -> None:
+    """L205-L218: each quarter goes to the highest points value in it; the most quarters wins."""
+    store = gs_store("territory")
+    game = act(store["games"][0], "game_length", {}, [1])
+    store["games"] = [adjust(game, ["state", "clocks", "turn_limit"], 1)]
+    context, page = open_game(browser, server, store)
+    try:
+        expect_status(
+            page,
+            [
+                ("Game type", "Territory"),
+                ("Round", "1 of 1"),
+                ("Quarters held", "counted when round 1 ends"),
+                ("Turn limit", "1"),
+                ("Turn of", "Feds"),
+            ],
+        )
+        page.click("#phase-next")  # Feds end their turn
+        expect(page.locator("#game-status")).to_contain_text("Zeon")
+        page.click("#phase-next")  # Zeon end theirs: the last round is over, the quarters are asked
+        tick_units(page, ["0/u1", "1/u1"])  # Lancer 170 against Trooper 140: Feds
+        tick_units(page, ["1/u2"])  # Heavy Gunner: Zeon
+        tick_units(page, ["0/u3"])  # Gun Tank: Feds
+        tick_units(page, [])  # empty
+        expect_status(
+            page,
+            [
+                ("Game type", "Territory"),
+                ("Round", "2 of 1"),
+                ("Quarters held", "Feds 2, Zeon 1"),
+                ("Turn limit", "1"),
+                ("Game over", "won by Feds"),
+            ],
+        )
+        expect(page.locator("#game-log li").first).to_have_text(
+            "Zeon ends the turn; round 2; Territory: quarter 1: Feds, quarter 2: Zeon, quarter 3: Feds, "
+            "quarter 4: nobody; game over: Feds wins"
+        )
+    finally:
+        context.close()
