@@ -227,6 +227,13 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         expect(page.locator('#action-panel [data-choice-field="range"] .choice-name')).to_have_text(
             ["In band", "Beyond", "Closer"]
         )
+        # The designed unit's own weapon, with the numbers given in the designer, picked.
+        rifle = page.locator('#action-panel [data-pick-field="weapon"] button')
+        expect(rifle).to_have_count(1)
+        expect(rifle.locator(".pick-detail")).to_have_text(
+            'Beam, Carried, Penetration; 1 shot, 12-36", ACC 3+, CRIT 5+, 3 DAM'
+        )
+        expect(rifle).to_have_attribute("aria-pressed", "true")
         page.locator('#action-panel [data-choice-field="cover"] [data-value="unobstructed"]').click()
         expect(page.locator('#action-panel [data-choice-field="cover"] .choice-odds')).to_have_text(
             ["47% · 1.4", "47% · 1.4", "41% · 1.2"]

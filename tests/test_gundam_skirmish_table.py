@@ -224,3 +224,65 @@ def test_orders_and_ambush_belong_to_an_initial_upkeep() -> None:
         act(g, "order", {"side": 0, "order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
     with pytest.raises(ValueError, match="before the player in turn acts"):
         act(g, "ambush", {"unit": "1/t1"}, TypedDice([5]))
+
+
+# --- game types (L169-L229) --------------------------------------------------------------------------
+
+
+def test_objective_is_counted_as_each_turn_ends_and_the_consecutive_reading() -> None:
+    """A33: the turns at the end of which a side has the most points in the zone; the first to the rolled
+    number wins; with ``objective_consecutive`` a turn another side holds resets the count."""
+    g = act(game(), "setup", {"mission": "objective"}, TypedDice([]))
+    g = act(g, "game_length", {}, TypedDice([1]))  # D6+2 = 3 turns (L197)
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "next_turn", {}, TypedDice([]))
+    assert asked.value.many and asked.value.field == "zone"
+    assert [c.label for c in asked.value.options] == [
+        "Feds: Sample: Lancer",
+        "Feds: Sample: Gun Tank",
+        "Zeon: Sample: Trooper",
+        "Zeon: Sample: Heavy Gunner",
+    ]
+    g = act(g, "next_turn", {"zone": ["0/l1"]}, TypedDice([]))
+    g = act(g, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
+    assert [s.resources["held"] for s in g.sides] == [1, 1]
+    g = act(g, "next_turn", {"zone": []}, TypedDice([]))  # empty: nobody holds it
+    assert [s.resources["held"] for s in g.sides] == [1, 1]
+    # A tie holds nothing either (L200-L203: the highest value).
+    tie = act(g, "next_turn", {"zone": ["0/l1", "1/h1"]}, TypedDice([]))
+    assert tie.log[-1].text.startswith("Zeon ends the turn; Objective: Feds 170 pts, Zeon 170 pts; round 3")
+    strict = g.model_copy(update={"options": {"objective_consecutive": True}})
+    strict = act(strict, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
+    assert [s.resources["held"] for s in strict.sides] == [0, 2]
+    g = act(g, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
+    g = act(g, "next_turn", {"zone": ["0/l1"]}, TypedDice([]))
+    g = act(g, "next_turn", {"zone": ["1/h1"]}, TypedDice([]))
+    assert (g.state.ended, g.state.winners) == (True, [1])
+    assert (
+        g.log[-1].text
+        == "Zeon ends the turn; Objective: Zeon 170 pts; Zeon holds it (3): Zeon wins (L192-L203)"
+    )
+
+
+def test_territory_quarters_after_the_last_round_and_a_shared_win() -> None:
+    g = act(game(), "setup", {"mission": "territory"}, TypedDice([]))
+    g = act(g, "game_length", {}, TypedDice([1]))  # 5 rounds (L207)
+    g = g.model_copy(update={"state": g.state.model_copy(update={"clocks": {"turn_limit": 1}})})
+    g = act(g, "next_turn", {}, TypedDice([]))  # Feds end: nothing asked before the last round ends
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "next_turn", {}, TypedDice([]))
+    assert (asked.value.field, asked.value.prompt) == (
+        "quarter_1",
+        "All rounds are played: which units stand in quarter 1 of 4?",
+    )
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "next_turn", {"quarter_1": ["0/l1"]}, TypedDice([]))
+    assert asked.value.field == "quarter_2"
+    quarters = {"quarter_1": ["0/l1"], "quarter_2": ["1/t1"], "quarter_3": [], "quarter_4": ["0/l1", "1/h1"]}
+    done = act(g, "next_turn", quarters, TypedDice([]))
+    # Quarter 4 is a tie (170 each): one quarter each, both win.
+    assert done.log[-1].text == (
+        "Zeon ends the turn; round 2; Territory: quarter 1: Feds, quarter 2: Zeon, quarter 3: nobody, "
+        "quarter 4: nobody; game over: Feds and Zeon win (L214-L218)"
+    )
+    assert (done.state.ended, done.state.winners) == (True, [0, 1])

@@ -2139,7 +2139,7 @@ def next_turn(game: Game, inp: NextTurnInput, dice: DiceSource) -> ActionResult:
         for n, refs in enumerate(quarters, start=1):
             if refs is None:
                 ask_units(
-                    game, f"quarter_{n}", f"The last round is played: which units stand in quarter {n} of 4?"
+                    game, f"quarter_{n}", f"All rounds are played: which units stand in quarter {n} of 4?"
                 )
         texts.append(score_quarters(ch, [q or [] for q in quarters]))
         return ActionResult(changes=ch.list, text="; ".join(texts))
