@@ -286,3 +286,11 @@ def test_territory_quarters_after_the_last_round_and_a_shared_win() -> None:
         "quarter 4: nobody; game over: Feds and Zeon win (L214-L218)"
     )
     assert (done.state.ended, done.state.winners) == (True, [0, 1])
+
+
+def test_an_order_is_given_by_the_player_in_turn_by_default() -> None:
+    g = fresh()
+    g = act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    g = act(g, "order", {"order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
+    assert g.log[-1].text.startswith("Feds orders Bring Them Down! (1 CP)")
+    assert g.sides[0].resources["cp"] == 0

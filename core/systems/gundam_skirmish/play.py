@@ -1827,7 +1827,14 @@ def rout_roll(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
 class OrderInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    side: int = Field(ge=0, le=7, description="The side giving the order (0 = first).")
+    side: int = Field(
+        default=-1,
+        ge=-1,
+        le=7,
+        description="The side giving the order (0 = first); -1: the player in turn, the only one who may "
+        "(L286-L291).",
+        json_schema_extra={"ui": "hidden"},
+    )
     order: Literal[tuple(e.key for e in ALL_ENTRIES["order"].values())] = Field(  # type: ignore[valid-type]
         description="Which order."
     )
@@ -1847,9 +1854,11 @@ def order_cost(game: Game, inp: OrderInput) -> int:
 def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
     """Spend Command Points on an order in the Initial Upkeep (L1283-L1293)."""
     entry = ALL_ENTRIES["order"][inp.order]
-    side = game.sides[inp.side]
     if game.state.active_side is None:
         raise ValueError(NOT_BEGUN)
+    if inp.side < 0:
+        inp = inp.model_copy(update={"side": game.state.active_side})
+    side = game.sides[inp.side]
     if game.state.active_side != inp.side:
         raise ValueError(f"orders are given in {side.name}'s own turn, in its Initial Upkeep (L286-L291)")
     if not in_upkeep(game):
@@ -2086,10 +2095,30 @@ class NextTurnInput(SideInput):
         description="Objective: the units in the Objective Zone as the turn ends; asked.",
         json_schema_extra={"ui": "hidden"},
     )
-    quarter_1: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
-    quarter_2: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
-    quarter_3: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
-    quarter_4: list[str] | None = Field(default=None, max_length=120, json_schema_extra={"ui": "hidden"})
+    quarter_1: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 1 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_2: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 2 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_3: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 3 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_4: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 4 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def ask_units(game: Game, field: str, prompt: str) -> NoReturn:
