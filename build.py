@@ -297,13 +297,22 @@ def write_wheel(files: Iterable[tuple[str, bytes]], dist_info: str) -> bytes:
     return out.getvalue()
 
 
+#: What a package of the core holds: its modules and the data files they read (game content as JSON).
+PACKAGE_SUFFIXES = (".py", ".json")
+
+
+def package_files(folder: Path) -> list[Path]:
+    """The modules and data files below ``folder``, in a fixed order."""
+    return sorted(p for p in folder.rglob("*") if p.suffix in PACKAGE_SUFFIXES and p.is_file())
+
+
 def core_wheel() -> tuple[str, bytes]:
     """Pack core/ as the wheel the browser installs."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     version = project["version"]
     stem = CORE_NAME.replace("-", "_")
     dist_info = f"{stem}-{version}.dist-info"
-    files = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in sorted((ROOT / "core").rglob("*.py"))]
+    files = [(p.relative_to(ROOT).as_posix(), p.read_bytes()) for p in package_files(ROOT / "core")]
     requires = "".join(f"Requires-Dist: {d}\n" for d in project["dependencies"])
     files += [
         (
@@ -343,7 +352,7 @@ def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]
     for path, info in extra_systems():
         files = files + [
             (f"core/systems/{info.id}/{p.relative_to(path).as_posix()}", p.read_bytes())
-            for p in sorted(path.rglob("*.py"))
+            for p in package_files(path)
         ]
         lines.append(
             f"SYSTEMS = (*SYSTEMS, SystemInfo.model_validate_json({info.model_dump_json()!r}))\n"

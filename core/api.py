@@ -212,6 +212,9 @@ class ActionInfo(BaseModel):
     help: str
     input_schema: dict[str, Any]
     has_odds: bool
+    rolls: bool = Field(
+        default=True, description="It rolls dice (or draws cards); False: it only records what players did."
+    )
     flow: ActionFlow
 
 
@@ -245,6 +248,7 @@ def describe(args: SystemArgs) -> SystemDescription:
                 help=a.help,
                 input_schema=a.input.model_json_schema(),
                 has_odds=a.odds is not None,
+                rolls=a.rolls,
                 flow=action_flow(a),
             )
             for a in system.actions.values()

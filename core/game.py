@@ -174,7 +174,13 @@ def _set(data: Any, path: list[str | int], value: Any) -> None:
 
 
 def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
-    data = game.model_dump(mode="json")
+    """``game`` with ``changes`` made (and re-validated), and the values they replaced.
+
+    The log is set aside while the rest is changed and checked (a change never reaches into it, and
+    it was valid already), so a step costs the same at the end of a long game as at its start.
+    """
+    data = game.model_dump(mode="json", exclude={"log"})
+    data["cursor"] = 0
     before = []
     for change in changes:
         try:
@@ -185,7 +191,10 @@ def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
             _set(data, change.path, copy.deepcopy(change.value))
         except (KeyError, IndexError, TypeError) as bad:
             raise ValueError(f"no value at {change.path}") from bad
-    return Game.model_validate(data), before
+    if "log" in data or data.get("cursor") != 0:
+        raise ValueError("a change cannot reach into the log")
+    changed = Game.model_validate(data)
+    return changed.model_copy(update={"log": game.log, "cursor": game.cursor}), before
 
 
 def record(

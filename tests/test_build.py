@@ -43,6 +43,24 @@ def test_core_wheel_holds_every_core_module(dist: Path) -> None:
         assert source.relative_to(build.ROOT).with_suffix(".pyc").as_posix() in names
 
 
+def test_core_wheel_holds_every_data_file_unchanged(dist: Path) -> None:
+    """The systems' content tables (JSON beside their modules) ship as they are, read at import."""
+    (wheel,) = (dist / "pyodide").glob("tablecompanion_core-*.whl")
+    archive = zipfile.ZipFile(wheel)
+    sources = sorted((build.ROOT / "core").rglob("*.json"))
+    assert {s.relative_to(build.ROOT).as_posix() for s in sources} >= {
+        "core/systems/gundam_skirmish/catalogue.json",
+        "core/systems/gundam_skirmish/samples.json",
+        "core/systems/gunframe/example_units.json",
+        "core/systems/gunframe/sheet.json",
+        "core/systems/gunframe/structures.json",
+        "core/systems/ms_battles/sample.json",
+        "core/systems/ms_battles/options.json",
+    }
+    for source in sources:
+        assert archive.read(source.relative_to(build.ROOT).as_posix()) == source.read_bytes()
+
+
 def test_service_worker_precaches_every_built_file(dist: Path) -> None:
     """Every file the app uses; the seam's schemas are for developers and stay off phones."""
     text = (dist / "sw.js").read_text()

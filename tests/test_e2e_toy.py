@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import BOOT_MS, PHONE, ROOT, Server, apply_result, type_dice
+from conftest import BOOT_MS, PHONE, ROOT, Server, apply_result, saved_game, type_dice, unit_state
 from playwright.sync_api import Browser, Page, expect
 
 
@@ -126,5 +126,39 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
         expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0")
         page.reload()
         expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0", timeout=BOOT_MS)
+    finally:
+        context.close()
+
+
+def test_an_action_that_rolls_nothing_is_applied_in_one_tap(
+    browser: Browser, toy_site: tuple[Server, Path]
+) -> None:
+    """An action a system marks as rolling nothing (``ActionSpec.rolls=False``) offers no app roll and
+    no real dice: one Apply, saved before the toast says so, and Undo takes it back."""
+    server, _ = toy_site
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        boot(page, server.url + "#/squads")
+        page.select_option("#new-squad-system", "toy")
+        page.click("#new-squad")
+        page.click('#catalogue [data-add="grunt"]')
+        expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+        page.goto(server.url + "#/games")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(2)
+
+        page.locator('[data-unit="0/u1"] [data-act="aim"]').click()
+        expect(page.locator("#sheet-title")).to_have_text("Take aim: Grunt")
+        expect(page.locator("#action-roll, #action-typed")).to_have_count(0)
+        page.click("#action-apply")
+        expect(page.locator("#toast")).to_contain_text("Grunt takes aim (1)")
+        expect(page.locator("#action-panel")).to_have_count(0)
+        assert unit_state(saved_game(page), "0/u1")["counters"]["aim"] == 1
+        expect(page.locator("#game-log li").first).to_have_text("Grunt takes aim (1)")
+
+        page.click("#undo")
+        expect(page.locator("#game-log li.undone")).to_have_count(1)
+        assert unit_state(saved_game(page), "0/u1")["counters"]["aim"] == 0
     finally:
         context.close()

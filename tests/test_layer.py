@@ -350,6 +350,19 @@ def test_undo_of_an_event_that_changes_one_path_twice_restores_the_first_value()
     assert again == game
 
 
+def test_a_change_cannot_reach_into_the_log_or_move_the_cursor() -> None:
+    """The log is set aside while a step's changes are made: an adjustment may not rewrite history."""
+    game = adjust(start(), [Change(path=["round"], value=2)])
+    with pytest.raises(ValueError, match="only sides, round, options and state can be adjusted"):
+        adjust(game, [Change(path=["log", 0, "text"], value="forged")])
+    # below the adjust guard, where actions' changes are applied, too
+    with pytest.raises(ValueError, match=r"no value at \['log', 0, 'text'\]"):
+        record(game, "action", "forged", [Change(path=["log", 0, "text"], value="forged")])
+    with pytest.raises(ValueError, match="a change cannot reach into the log"):
+        record(game, "action", "moved", [Change(path=["cursor"], value=1)])
+    assert undo(game).log == game.log and undo(game).cursor == game.cursor - 1
+
+
 def test_a_new_step_after_undo_drops_the_undone_ones() -> None:
     game = adjust(start(), [Change(path=["round"], value=4)])
     game = undo(game)

@@ -732,7 +732,8 @@ def test_the_game_ends_when_one_side_is_left() -> None:
     g = act(g, "resolve_card", unit="0/u", card="GN-2")
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u", blockers=[])
     assert last(g).endswith(
-        "Oruun / Hollis Brack takes 1 high (4 now); Oruun / Hollis Brack is destroyed (L97)"
+        "Oruun / Hollis Brack takes 1 high (4 now); Oruun / Hollis Brack is destroyed (L97); "
+        "the game is over: P0 wins: every other side's suits are destroyed (L9, L97)"
     )
     result = [(line.label, line.value) for line in SYSTEM.status(g) if line.label == "Result"]
     assert result == [("Result", "P0 wins: every other side's suits are destroyed (L9, L97)")]
@@ -1111,7 +1112,9 @@ def test_damage_notes_the_penalty_once_and_destruction() -> None:
     assert "takes 1 mid (3 now)" in last(again) and "penalty" not in last(again)
     armour = FRAMES["oruun"].armor.of("mid")
     end = act(hurt(g, 1, mid=armour - 1), "resolve_card", unit="0/u", card="T-7", target="1/u")
-    assert end.sides[1].units[0].state.destroyed and last(end).endswith("is destroyed (L97)")
+    assert end.sides[1].units[0].state.destroyed and last(end).endswith(
+        "is destroyed (L97); the game is over: P0 wins: every other side's suits are destroyed (L9, L97)"
+    )
 
 
 def test_attack_entries_out_of_range_must_exist_and_the_target_must_stand() -> None:
@@ -1269,7 +1272,7 @@ def test_destruction_at_the_zone_armour_boundary(past: bool, before: int, destro
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
     st = g.sides[1].units[0].state
     assert (st.counters["high"], st.destroyed) == (before + 1, destroyed)
-    assert last(g).endswith("is destroyed (L97)") is destroyed
+    assert ("is destroyed (L97); the game is over: P0 wins" in last(g)) is destroyed
 
 
 def test_a_deck_is_shuffled_once_before_its_first_draw() -> None:

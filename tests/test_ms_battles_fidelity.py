@@ -194,9 +194,11 @@ def test_the_last_side_standing_wins_and_nothing_is_drawn_after() -> None:
     assert status(g)["Phase"] == "action" and "Result" not in status(g)
     g = hurt(g, 1, high=3)
     g = act(g, "resolve_card", unit="0/u", card="GN-2")
+    assert "game is over" not in g.log[-1].text
     g = act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
     won = "P0 wins: every other side's suits are destroyed (L9, L97)"
     assert status(g)["Result"] == won
+    assert g.log[-1].text.endswith(f"; the game is over: {won}")  # the card's own line says so
     for name, raw in (("draw", {"unit": "0/u"}), ("resolve_card", {}), ("reveal", {}), ("setup", {})):
         with pytest.raises(ValueError, match="the game is over: P0 wins"):
             act(g, name, **raw)

@@ -502,9 +502,11 @@ export class GamesView {
     const flow = action.flow ?? { choices: [], common: [], headline: [] };
     const schema = action.input_schema;
     const props = schema.properties ?? {};
-    const remembered = this.lastInput?.[action.name] ?? {};
-    const state = { ...remembered, ...preset };
-    if (flow.target && preset[flow.actor] !== undefined && remembered[flow.actor] !== preset[flow.actor]) delete state[flow.target];
+    // What this action was last given is offered again for the same unit only: another unit has
+    // its own weapons and its own situation.
+    const last = this.lastInput?.[action.name] ?? {};
+    const sameUnit = !flow.actor || preset[flow.actor] === undefined || last[flow.actor] === preset[flow.actor];
+    const state = { ...(sameUnit ? last : {}), ...preset };
     const node = el("section", { class: "sheet", id: "action-panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" });
     this.sheet = { node, action };
     document.body.classList.add("sheet-open");
@@ -522,6 +524,8 @@ export class GamesView {
     const flagged = new Set([flow.actor, flow.target, ...flow.choices, ...(flow.picks ?? [])].filter(Boolean));
     const chipFields = flow.common.filter((name) => props[name]?.type === "boolean");
     chipFields.forEach((name) => flagged.add(name));
+    // A chip starts as the engine's default says (a modifier on by default shows on).
+    for (const name of chipFields) if (state[name] === undefined && props[name].default !== undefined) state[name] = props[name].default;
     const hasLayout = flow.choices.length || chipFields.length || flow.target || flow.picks?.length;
     const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
     let typed = null;
@@ -698,6 +702,12 @@ export class GamesView {
       }
       const pending = reply.result.game;
       const text = reply.result.event.text;
+      if (action.rolls === false) {
+        // Nothing was rolled, so there is nothing to look at before it counts: applied at once, with Undo.
+        typed = null; picks = {}; this.closeSheet();
+        await this.commit(pending, { toast: text, undoable: true });
+        return;
+      }
       result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
           button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true }); },
@@ -717,9 +727,10 @@ export class GamesView {
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
     node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, restBox, odds),
       el("div", { class: "sheet-foot" },
-        el("div", { class: "actions roll" },
-          button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-          button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })),
+        el("div", { class: "actions roll" }, ...(action.rolls === false
+          ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
+          : [button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+            button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
         result));
     this.root.append(node);
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });

@@ -26,16 +26,24 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from core.dice import DiceSource
 from core.pool import Table
+from core.systems import info as listing
+from core.systems.data import load
 
 if TYPE_CHECKING:
     from core.game import Game
     from core.systems import SystemInfo
+
+
+class Closed(BaseModel):
+    """A model that refuses fields it does not declare: the base of inputs, profiles and records."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Violation(BaseModel):
@@ -147,6 +155,17 @@ class ResourceDef(BaseModel):
     help: str = ""
 
 
+class Sheet(BaseModel):
+    """What a system's unit cards track and its sides keep: the package's ``sheet.json``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tracked_ref: str = Field(default="", description="Where the rulebook lists the unit's conditions.")
+    tracked: tuple[TrackedDef, ...] = ()
+    resources_ref: str = Field(default="", description="Where the rulebook lists the side's values.")
+    resources: tuple[ResourceDef, ...] = ()
+
+
 class Change(BaseModel):
     """One value of a game set to a new value; the game layer records the old one for undo."""
 
@@ -223,6 +242,30 @@ def read_options(model: type[OptionsT], stored: Mapping[str, Any]) -> OptionsT:
     return model.model_validate({k: v for k, v in stored.items() if k in known})
 
 
+class Readings(Closed):
+    """The base of a system's options model: the readings of unclear rules players may choose.
+
+    A subclass declares each reading as a typed field with its default (the digest's recommended
+    reading); what each one means, with its rulebook lines, is text in the package's
+    ``options.json`` (field name to description), attached here when the subclass is made.  A
+    reading without a text, or a text without a reading, stops the import.
+    """
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        texts = load(cls.__module__.rpartition(".")[0], "options.json", Texts).root
+        if texts.keys() != cls.model_fields.keys():
+            raise ValueError(f"{cls.__name__}: options.json does not describe exactly its fields")
+        for name, declared in cls.model_fields.items():
+            declared.description = texts[name]
+        cls.model_rebuild(force=True)
+
+
+class Texts(RootModel[dict[str, str]]):
+    """Texts by key (a data file of descriptions)."""
+
+
 ProfileT = TypeVar("ProfileT", bound=BaseModel)
 
 
@@ -278,6 +321,9 @@ class ActionSpec:
     #: The acting unit's own values for the ``{"flow": "pick"}`` fields: ``picks(game, actor_ref)``
     #: answers ``{field: [FieldPick, ...]}``.
     picks: Callable[[Game, str], dict[str, list[FieldPick]]] | None = None
+    #: False for an action that rolls nothing (a move, an order, passing the turn): the game screen
+    #: applies it in one tap, with Undo, instead of offering an app roll or real dice.
+    rolls: bool = True
 
 
 class ToolError(ValueError):
@@ -408,6 +454,19 @@ class RuleSystem(ABC):
     editor: EditorInfo = field(default_factory=EditorInfo)
     #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
     state_model: type[BaseModel] | None = None
+
+    @classmethod
+    def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:
+        """The system of the package ``core.systems.<id>``: its listing, the tracked values and resources
+        of the package's ``sheet.json``, its profile model and ``parts`` (the other fields)."""
+        sheet = load(package, "sheet.json", Sheet)
+        return cls(
+            info=listing(package.rpartition(".")[2]),
+            profile_model=profile_model,
+            tracked=sheet.tracked,
+            resources=sheet.resources,
+            **parts,
+        )
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""

@@ -127,6 +127,24 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     )
 
 
+class Aim(BaseModel):
+    """Take aim: one more aim counter (at most 2). Nothing is rolled."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    unit: str = Field(description="Who takes aim.", json_schema_extra={"ui": "own-unit"})
+
+
+def aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
+    s, u, unit = game.unit(inp.unit)
+    now = min(2, unit.state.counters.get("aim", 0) + 1)
+    path = ["sides", s, "units", u, "state", "counters"]
+    return ActionResult(
+        changes=[Change(path=path, value={**unit.state.counters, "aim": now})],
+        text=f"{unit.name} takes aim ({now})",
+    )
+
+
 def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
     spec, _, _, left, _, _ = _pool(game, shot)
     hits: Dist[int] = spec.dist().map(lambda k: k[0])
@@ -228,7 +246,8 @@ SYSTEM = Toy(
     actions={
         "shoot": ActionSpec(
             name="shoot", label="Shoot", input=Shoot, resolve=shoot, odds=shoot_odds, picks=shoot_picks
-        )
+        ),
+        "aim": ActionSpec(name="aim", label="Take aim", input=Aim, resolve=aim, primary=True, rolls=False),
     },
     state_model=Volleys,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},

@@ -17,15 +17,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.game import Game
-from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
     PhaseView,
-    ResourceDef,
     RuleSystem,
-    TrackedDef,
     UnitCard,
     UnitState,
     Violation,
@@ -50,81 +47,6 @@ from core.systems.gundam_skirmish.units import (
 )
 
 __all__ = ["SYSTEM", "GundamSkirmish", "Unit"]
-
-TRACKED: tuple[TrackedDef, ...] = (
-    TrackedDef(
-        key="leg",
-        label="Leg/Engine damage",
-        kind="counter",
-        max=2,
-        help="1: Normal terrain is Difficult for Moves; 2: Difficult terrain costs 3/4 (L1159-L1177).",
-    ),
-    TrackedDef(
-        key="arm",
-        label="Arm/Weapons damage",
-        kind="counter",
-        max=2,
-        help="1: accuracy 5+, no Shield Bonus; 2: Quick Reloads become Slow (L1184-L1202).",
-    ),
-    TrackedDef(
-        key="head",
-        label="Head damage",
-        kind="counter",
-        max=1,
-        help="Its targets re-roll one failed block (L1218-L1223).",
-    ),
-    TrackedDef(key="shield", label="Shield integrity", kind="counter", help="0: no Shield Bonus (L654)."),
-    TrackedDef(
-        key="actions",
-        label="Actions used",
-        kind="counter",
-        max=3,
-        help="Fast 1, Slow 2; 2 a turn (mobile fighters 3) (L384-L387, L1323).",
-    ),
-    TrackedDef(
-        key="wavering", label="Wavering", kind="condition", help="A D6 4+ before each Charge (L1549-L1550)."
-    ),
-    TrackedDef(
-        key="routed", label="Routed", kind="condition", help="Also a D6 when it acts: 1-3 it runs (L1554)."
-    ),
-    TrackedDef(
-        key="morale_due", label="Morale check due", kind="condition", help="A trigger happened (L1582-L1602)."
-    ),
-    TrackedDef(key="reserve", label="In reserve", kind="condition", help="Waiting to Ambush (L1253)."),
-    TrackedDef(
-        key="shield_broken", label="Shield broken", kind="condition", help="Gone for the battle (L1126)."
-    ),
-    TrackedDef(
-        key="dig_in", label="Dug in", kind="condition", help="Untargetable; no actions (L2848-L2854)."
-    ),
-    TrackedDef(key="flight_mode", label="Flight Mode", kind="condition", help="Air Unit, no shield (L2875)."),
-    TrackedDef(
-        key="no_actions", label="No actions", kind="condition", help="Grappled this turn (L2887, L2906)."
-    ),
-    TrackedDef(
-        key="no_carried", label="Disarmed", kind="condition", help="No carried weapons this turn (L2900)."
-    ),
-    TrackedDef(key="acc5", label="Blinded", kind="condition", help="Accuracy 5+ this turn (L2987-L2993)."),
-    TrackedDef(
-        key="bring_them_down", label="Bring Them Down!", kind="condition", help="Its attacks have <P>."
-    ),
-    TrackedDef(key="withdrawn", label="Withdrawn", kind="condition", help="Removed from play (L1524)."),
-)
-
-RESOURCES: tuple[ResourceDef, ...] = (
-    ResourceDef(key="cp", label="Command Points", help="Gained in Upkeep, kept until spent (L1283-L1288)."),
-    ResourceDef(key="turns", label="Turns played", help="Its own turns so far (Trans-Am, L3220)."),
-    ResourceDef(key="order", label="Turn order", help="Place from the priority roll (L278-L282)."),
-    ResourceDef(key="destroyed", label="Enemy points destroyed", help="Skirmish scoring (L179-L190)."),
-    ResourceDef(key="held", label="Objective turns", help="Turns it held the objective (L192-L203)."),
-    ResourceDef(key="quarters", label="Quarters held", help="Territory, after the last round (L214-L218)."),
-    ResourceDef(
-        key="halved", label="Down to half", max=1, help="Its morale check at half strength is made (L1602)."
-    ),
-    ResourceDef(key="weather", label="Bad Weather used", max=3, help="Hits removed so far (L3321-L3327)."),
-    ResourceDef(key="concentrate_fire", label="Concentrate Fire", max=1, help="This turn (L1428)."),
-    ResourceDef(key="get_to_cover", label="Get to cover!", max=1, help="Until its next turn (L1478)."),
-)
 
 
 def _unit(profile: BaseModel) -> Unit:
@@ -292,13 +214,6 @@ class GundamSkirmish(RuleSystem):
         ]
 
 
-SYSTEM = GundamSkirmish(
-    info=info("gundam_skirmish"),
-    profile_model=Unit,
-    tracked=TRACKED,
-    resources=RESOURCES,
-    actions=ACTIONS,
-    options=GsOptions,
-    state_model=GsState,
-    tools=TOOLS,
+SYSTEM = GundamSkirmish.of_package(
+    __name__, Unit, actions=ACTIONS, options=GsOptions, state_model=GsState, tools=TOOLS
 )

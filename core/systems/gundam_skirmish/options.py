@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from core.systems.base import Closed, Readings
 
 
-class GsState(BaseModel):
+class GsState(Closed):
     """The system's own game-wide values (``Game.state.extra``); the game type is ``state.mission``,
     the weather ``state.environment``, the game length ``state.clocks['turn_limit']``."""
-
-    model_config = ConfigDict(extra="forbid")
 
     space: bool = Field(
         default=False,
@@ -24,30 +24,13 @@ class GsState(BaseModel):
     )
 
 
-class GsOptions(BaseModel):
+class GsOptions(Readings):
     """The house readings of Mobile Suit Gundam: Skirmish (digest section 11)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # What each reading means, with its lines, is in options.json.
 
-    shield_against_p: Literal["check", "ignored"] = Field(
-        default="check",
-        description="[A3] Against <P> a shield needs 4+ on a D6 and then loses 1 integrity (L660-L663); "
-        "'ignored': no Shield Bonus at all against <P> (L1344).",
-    )
-    space_p_stack: bool = Field(
-        default=True,
-        description="[A22] In space, a <P> shot worsens cover twice (the two shifts add up).",
-    )
-    piercing_is_charge: bool = Field(
-        default=False,
-        description="[A48] A Piercing Strike counts as a Charge (2D6 Advantage, re-roll a failed hit).",
-    )
-    head_damage_aimed: bool = Field(
-        default=True,
-        description="[A28] Against a shooter with Head Damage, the target may make it re-roll a "
-        "successful Aimed Shot die (L1221-L1223).",
-    )
-    objective_consecutive: bool = Field(
-        default=False,
-        description="[A33] The objective must be held for consecutive turns.",
-    )
+    shield_against_p: Literal["check", "ignored"] = "check"
+    space_p_stack: bool = True
+    piercing_is_charge: bool = False
+    head_damage_aimed: bool = True
+    objective_consecutive: bool = False

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from core.systems.base import ToolError, ToolSpec
+from core.systems.base import Closed, ToolError, ToolSpec
 from core.systems.gundam_skirmish.catalogue import ARMOUR, BEAM_DEFENCE, CLOSE, RANGED, SHIELDS
 from core.systems.gundam_skirmish.units import (
     CloseCombatWeapon,
@@ -23,9 +23,7 @@ from core.systems.gundam_skirmish.units import (
 )
 
 
-class GuidelinesInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class GuidelinesInput(Closed):
     profile: dict[str, Any] | None = Field(default=None, description="A unit to price by the formula.")
 
 
@@ -58,9 +56,7 @@ def guidelines(inp: GuidelinesInput) -> GuidelinesResult:
     )
 
 
-class WeaponInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class WeaponInput(Closed):
     row: str = Field(description="Key of a guideline row, ranged or close combat (e.g. 'beam_rifle').")
     name: str = Field(default="", max_length=60, description="The weapon's name; empty: the row's label.")
     equip: Literal["C", "M"] = Field(default="C", description="Carried or mounted (ranged weapons).")

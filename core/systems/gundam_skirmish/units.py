@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
 
-from core.systems.base import Violation
+from core.systems.base import Closed, Violation
 from core.systems.gundam_skirmish.catalogue import (
     CLOSE,
     RANGED,
@@ -103,10 +103,8 @@ HeroicTraitKey = Literal[
 ]
 
 
-class Armour(BaseModel):
+class Armour(Closed):
     """Armour (g, L2381): the number of defend dice and the face each needs to block."""
-
-    model_config = ConfigDict(extra="forbid")
 
     dice: int = Field(ge=0, le=8, description="Defend dice rolled against attacks (the Armour value).")
     success: int = Field(ge=2, le=6, description="A defend die showing this or more is a block (<4+> is 4).")
@@ -218,19 +216,15 @@ class CloseCombatWeapon(BaseModel):
 ShieldChoice = Literal["none", "light", "medium", "heavy", "super_heavy"]
 
 
-class Ability(BaseModel):
+class Ability(Closed):
     """An ability of the generalised list (L2766-L3030) with its X filled in."""
-
-    model_config = ConfigDict(extra="forbid")
 
     key: AbilityKey = Field(description="Which ability.")
     x: str = Field(default="", max_length=60, description="Its X: a weapon name, a distance, a unit type...")
 
 
-class Pilot(BaseModel):
+class Pilot(Closed):
     """A character pilot (L1791-L1832, L3208-L3300)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, description="The pilot's name.")
     faction: Literal["", "EFF", "ZEON", "TITANS", "AEUG", "AXIS"] = Field(
@@ -254,10 +248,8 @@ class Pilot(BaseModel):
     )
 
 
-class Unit(BaseModel):
+class Unit(Closed):
     """One unit as its statistics sheet prints it (L2321-L2423), with its player's choices."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, description="Unit name (a).", examples=["Sample: Trooper"])
     no_space: bool = Field(default=False, description="<S>: may not be used in space battles (L2327-L2332).")

@@ -16,15 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
     PhaseView,
-    ResourceDef,
     RuleSystem,
-    TrackedDef,
     UnitCard,
     UnitState,
     Violation,
@@ -100,98 +97,6 @@ __all__ = [
     "plan",
     "resolve",
 ]
-
-#: Conditions and counters a unit card shows (L948-960, L1264-1270, L1367, L1394, L2700-2733).
-TRACKED: tuple[TrackedDef, ...] = (
-    TrackedDef(
-        key="knocked_down",
-        label="Knocked down",
-        kind="condition",
-        help="Must stand up with a move; no reactions or dodges; attacks count as from behind (L950).",
-    ),
-    TrackedDef(
-        key="shut_down",
-        label="Shut down",
-        kind="condition",
-        help="Only reboots; Defense halved, no Evade or dodge, attackers +1D (L956-960, L1088).",
-    ),
-    TrackedDef(
-        key="distracted",
-        label="Distracted",
-        kind="condition",
-        help="Its next activation has a single action (L1268).",
-    ),
-    TrackedDef(
-        key="engaged",
-        label="Engaged",
-        kind="condition",
-        help="Set by the players while in base contact with an enemy (L389): it attacks and is attacked "
-        "only at Close (L990-992, L1108); a ground unit uses Short on a flyer it touches (L924).",
-    ),
-    TrackedDef(
-        key="flying",
-        label="Flying",
-        kind="condition",
-        help='8" up for sight, never in cover, elevated against walkers (L920, L1084).',
-    ),
-    TrackedDef(
-        key="crippled",
-        label="Crippled",
-        kind="condition",
-        help="Optional rule: Speed and weapons halved, no Focus Point (L2727-2733).",
-    ),
-    TrackedDef(
-        key="in_reserve",
-        label="In reserve",
-        kind="condition",
-        help="Off the table: no Focus Point, no attrition, no initiative bonus (L1542, L1628).",
-    ),
-    TrackedDef(
-        key="off_table",
-        label="Off the table",
-        kind="condition",
-        help="A combined form not formed yet, or a team member inside one: no Focus Point (L2533-2551).",
-    ),
-    TrackedDef(
-        key="target_lock",
-        label="Target Lock",
-        kind="counter",
-        max=1,
-        help="Enemies may spend it for Focus Fire or Precise Strike (L1367-1379).",
-    ),
-    TrackedDef(
-        key="evade",
-        label="Evade",
-        kind="counter",
-        max=1,
-        help="Spend it to reroll defense dice showing 1-3 (L1394-1400).",
-    ),
-)
-
-#: Side-level values (L694, L700-706, L1616-1639).
-RESOURCES: tuple[ResourceDef, ...] = (
-    ResourceDef(
-        key="focus_points",
-        label="Focus Points",
-        initial=0,
-        min=0,
-        help="Half the side's running gunframes, rounded up, each turn; spent, never kept (L694, L740).",
-    ),
-    ResourceDef(
-        key="victory_points",
-        label="Victory Points",
-        initial=0,
-        min=0,
-        help="Scored as the mission says (L1616).",
-    ),
-    ResourceDef(
-        key="initiative",
-        label="Initiative roll",
-        initial=0,
-        min=0,
-        help="This turn's D6 plus bonuses; higher picks who goes first (L700-706).",
-    ),
-)
 
 
 class Gunframe(RuleSystem):
@@ -352,11 +257,4 @@ ACTIONS |= {a.name: with_crippled(a) for a in COMBINE_ACTIONS}
 #: (:mod:`.structures`).
 ACTIONS |= {a.name: with_crippled(a) for a in (*ENVIRONMENT_ACTIONS, *STRUCTURE_ACTIONS)}
 
-SYSTEM = Gunframe(
-    info=info("gunframe"),
-    profile_model=GunframeUnit,
-    tracked=TRACKED,
-    resources=RESOURCES,
-    actions=ACTIONS,
-    options=GunframeOptions,
-)
+SYSTEM = Gunframe.of_package(__name__, GunframeUnit, actions=ACTIONS, options=GunframeOptions)

@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from core.systems.base import Violation
+from core.systems.base import Closed, Violation
 from core.systems.gunframe.catalogue import (
     FRAME_VALUES,
     FRAMES,
@@ -79,10 +79,8 @@ def _upgrade_choices() -> dict[str, Any]:
 _FRAME_LABELS: dict[str, Any] = {fid: frame.name for fid, frame in FRAMES.items()}
 
 
-class UpgradeRef(BaseModel):
+class UpgradeRef(Closed):
     """One upgrade a unit has bought (1 point per purchase, L2194)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str = Field(
         min_length=1,
@@ -107,10 +105,8 @@ def _weapon(label: str) -> Any:
     return Field(default=0, ge=0, le=20, description=f"{label} weapon system, 0-6 when built (L2150).")
 
 
-class GunframeForm(BaseModel):
+class GunframeForm(Closed):
     """A further form of a transforming unit (L2224-2234): same frame and Armour, own values."""
-
-    model_config = ConfigDict(extra="forbid")
 
     speed: int = Field(ge=0, le=20, description="Speed in this form.")
     defense: int = Field(ge=0, le=20, description="Defense in this form.")
@@ -126,14 +122,12 @@ class GunframeForm(BaseModel):
     )
 
 
-class GunframeUnit(BaseModel):
+class GunframeUnit(Closed):
     """One GUNFRAME unit as its record sheet shows it (L569-628): frame, loadout, pilot, upgrades.
 
     Speed, Defense, the weapon values and the frame/loadout upgrades here are the
     first form; ``forms`` holds any others.
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=60, description="The unit's name, e.g. 'Praetorian'.")
     frame: FrameId = Field(

@@ -1,5 +1,8 @@
 """GUNFRAME's lists: frames, upgrades, power attacks and the book's example units.
 
+The 58 example units are data, in ``example_units.json`` beside this module (each
+row as the book prints it, with its line), read and validated at import.
+
 Every entry carries its rulebook line (``"L2298"`` is line 2298 of
 ``001_c60598db3e91d492.txt``) and a one-line summary in this project's own
 words.  The order of :data:`UPGRADES` is part of the share-link format
@@ -12,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from core.systems.base import CatalogueUnit
+from core.systems.data import load
 
 FrameValue = Literal["speed", "defense", "armour"]
 WeaponSystem = Literal["close", "short", "medium", "long"]
@@ -504,527 +510,48 @@ POWER_ATTACKS: dict[str, PowerAttackDef] = {
 
 # --- example units (L591-628, L3075-3193) ---------------------------------------------
 
-#: name, pilot, frame, skill, speed, defense, armour, (close, short, medium, long), upgrades,
-#: printed points, ref, note.  Upgrades: "id", "id:slot", "id*N" ((N) upgrades), "id:slot:N".
-#: Transforming units give speed, defense and weapons as second forms: "6/5" style pairs.
-_Row = tuple[str, str, str, int, str, str, int, tuple[str, str, str, str], str, int, str, str]
 
-_ROWS: tuple[_Row, ...] = (
-    # Terran Unity (L3075-3086)
-    ("Lynx", "", "scout", 4, "7", "2", 4, ("2", "4", "2", "0"), "stealth", 9, "L3076", ""),
-    (
-        "Blood Hound",
-        "",
-        "light",
-        4,
-        "6/5",
-        "2/3",
-        6,
-        ("0/4", "3/4", "4/2", "3/0"),
-        "all_terrain:speed swift_transform:armour / hands swift_transform:armour",
-        13,
-        "L3077",
-        "",
-    ),
-    ("Firefly", "", "light", 4, "6", "2", 6, ("0", "5", "5", "0"), "jump", 11, "L3078", ""),
-    (
-        "Eagle VF",
-        "",
-        "medium",
-        4,
-        "6/5",
-        "2/3",
-        8,
-        ("0/3", "4/5", "4/4", "4/0"),
-        "fast_flyer / agile target_tracking",
-        15,
-        "L3079",
-        "Also the worked transforming example (L2240-2256).",
-    ),
-    (
-        "Mustang Mk 3",
-        "",
-        "medium",
-        4,
-        "5",
-        "3",
-        9,
-        ("4", "4", "3", "0"),
-        "reckless run_and_gun hands",
-        15,
-        "L3080",
-        "",
-    ),
-    (
-        "Bison",
-        "",
-        "heavy",
-        4,
-        "5/4",
-        "3/4",
-        10,
-        ("0/4", "4/5", "5/5", "5/0"),
-        "mechanic command_module deflect / command_module",
-        18,
-        "L3081",
-        "First form fits Command Module and Deflect, both Defense upgrades: the rules allow one per frame "
-        "value (L2210). The printed cost matches the rules.",
-    ),
-    ("Special Forces", "", "infantry", 3, "3", "2", 1, ("1", "2", "0", "0"), "fast", 4, "L3082", ""),
-    (
-        "Support Squad",
-        "",
-        "infantry",
-        4,
-        "4",
-        "2",
-        1,
-        ("0", "0", "2", "0"),
-        "indirect_fire:medium",
-        3,
-        "L3083",
-        "",
-    ),
-    ("Wombat", "", "tank", 4, "4", "2", 3, ("0", "2", "2", "0"), "deflect", 5, "L3084", ""),
-    ("Orca", "", "flyer", 4, "6", "2", 2, ("0", "3", "0", "0"), "fast_flyer blast:short", 5, "L3085", ""),
-    (
-        "Mustang Fury",
-        "Kenzi Kuro",
-        "medium",
-        3,
-        "5",
-        "3",
-        9,
-        ("4", "4", "3", "0"),
-        "hero veteran agile reckless run_and_gun hands",
-        19,
-        "L3086",
-        "",
-    ),
-    # Martian Republic (L3100-3110)
-    (
-        "Skorpion",
-        "",
-        "light",
-        4,
-        "5",
-        "3",
-        5,
-        ("0", "2", "4", "5"),
-        "stabilised extreme_range:long",
-        12,
-        "L3101",
-        "",
-    ),
-    ("Legionnaire", "", "medium", 4, "5", "3", 8, ("4", "4", "4", "0"), "deflect", 13, "L3102", ""),
-    (
-        "Carrus",
-        "",
-        "medium",
-        4,
-        "6",
-        "2",
-        10,
-        ("3", "4", "3", "0"),
-        "co_pilot fast stabilised turreted:medium",
-        16,
-        "L3103",
-        "Also the second sample roster row (L628).",
-    ),
-    (
-        "Praetorian",
-        "",
-        "heavy",
-        4,
-        "5",
-        "3",
-        10,
-        ("2", "4", "4", "4"),
-        "hero deflect fly piercing:medium piercing:long",
-        19,
-        "L3104",
-        "The faction list's own build, not the sample card of the same name (L591).",
-    ),
-    (
-        "Hannibal",
-        "",
-        "heavy",
-        4,
-        "5",
-        "3",
-        10,
-        ("3", "3", "3", "5"),
-        "co_pilot heavy:armour blast:long",
-        17,
-        "L3105",
-        "",
-    ),
-    ("Martian Infantry", "", "infantry", 4, "4", "2", 1, ("0", "1", "1", "0"), "stealth", 3, "L3106", ""),
-    (
-        "Power Trooper",
-        "",
-        "tank",
-        4,
-        "4",
-        "2",
-        3,
-        ("2", "2", "0", "0"),
-        "jump",
-        6,
-        "L3107",
-        "Takes none of the tank's free upgrades (L2618); no refund is given for that.",
-    ),
-    ("Ares MkII", "", "tank", 4, "5", "2", 3, ("0", "0", "1", "2"), "anti_aircraft:long", 5, "L3108", ""),
-    (
-        "Pilum",
-        "",
-        "flyer",
-        4,
-        "5",
-        "2",
-        2,
-        ("0", "0", "2", "2"),
-        "fly target_painting:medium",
-        5,
-        "L3109",
-        "",
-    ),
-    (
-        "The Centurion",
-        "Juno Deveraux",
-        "heavy",
-        3,
-        "5",
-        "3",
-        10,
-        ("4", "4", "4", "2"),
-        "ace deflect fly parry:close piercing:medium",
-        20,
-        "L3110",
-        "This is the sample unit card called Praetorian (L591-613, roster L627). The card shows Piercing "
-        "beside Short (L606); the roster and this list put it on Medium, which is kept here.",
-    ),
-    # Jovian Concord (L3116-3126)
-    (
-        "Hardsuit AMR",
-        "",
-        "scout",
-        4,
-        "6",
-        "3",
-        4,
-        ("3", "3", "2", "0"),
-        "ablative_armour jump",
-        10,
-        "L3117",
-        "",
-    ),
-    ("Noisy Cricket", "", "light", 4, "5", "3", 6, ("0", "0", "5", "5"), "jump blast:long", 12, "L3118", ""),
-    (
-        "Power Loader",
-        "",
-        "light",
-        4,
-        "6",
-        "2",
-        8,
-        ("4", "4", "0", "0"),
-        "guerrilla hands powerful:close",
-        13,
-        "L3119",
-        "",
-    ),
-    ("Mustang Mk 1", "", "medium", 4, "5", "3", 8, ("3", "3", "3", "3"), "impulsive hands", 14, "L3120", ""),
-    ("Jackhammer", "", "medium", 4, "4", "4", 8, ("0", "2", "4", "6"), "indirect_fire:long", 13, "L3121", ""),
-    (
-        "Owl Bear",
-        "",
-        "heavy",
-        4,
-        "5",
-        "3",
-        10,
-        ("6", "5", "3", "0"),
-        "hands fast parry:close",
-        17,
-        "L3122",
-        "",
-    ),
-    ("Militia", "", "infantry", 4, "5", "1", 1, ("1", "1", "0", "0"), "", 2, "L3123", ""),
-    ("Fuel Truck", "", "tank", 4, "5", "2", 3, ("0", "3", "0", "0"), "deflect burn:short", 6, "L3124", ""),
-    ("Retrofit Gunship", "", "flyer", 4, "6", "2", 2, ("0", "1", "2", "0"), "fly cloaking", 5, "L3125", ""),
-    (
-        "Growler",
-        "Pete Irish",
-        "heavy",
-        3,
-        "5",
-        "3",
-        10,
-        ("6", "5", "3", "0"),
-        "impulsive veteran hands fast parry:close",
-        20,
-        "L3126",
-        "",
-    ),
-    # The Centurions (L3138-3144)
-    (
-        "Eagle",
-        "Jake",
-        "medium",
-        3,
-        "5",
-        "3",
-        10,
-        ("0", "0", "5", "5"),
-        "leader eagle_eyes quick_reflexes combiner:armour chaff fast_flyer blast:long",
-        20,
-        "L3139",
-        "Leader is printed without a number; read as Leader (1).",
-    ),
-    (
-        "Gorilla",
-        "Lane",
-        "heavy",
-        3,
-        "5",
-        "3",
-        10,
-        ("5", "3", "3", "3"),
-        "buddies death_from_above combiner:armour hands jump parry:close",
-        21,
-        "L3140",
-        "",
-    ),
-    (
-        "Wolf",
-        "Sarah",
-        "medium",
-        3,
-        "5",
-        "3",
-        8,
-        ("2", "5", "5", "0"),
-        "hero tactician all_terrain combiner:armour recon rapid_reload:medium",
-        19,
-        "L3141",
-        "",
-    ),
-    (
-        "Tiger",
-        "Puck",
-        "medium",
-        4,
-        "5",
-        "3",
-        8,
-        ("3", "3", "3", "3"),
-        "buddies mechanic combiner:armour cloaking fast extra_ammo:short extra_ammo:medium",
-        19,
-        "L3142",
-        "",
-    ),
-    (
-        "Rhino",
-        "Jordan",
-        "heavy",
-        4,
-        "5",
-        "3",
-        12,
-        ("6", "4", "2", "0"),
-        "hero combiner:speed deflect heavy:armour stabilised powerful:close rapid_reload:short",
-        21,
-        "L3143",
-        "Four frame upgrades for three frame values (L2210): Combiner, Deflect, Heavy and Stabilised cannot "
-        "all get a slot of their own. The printed cost matches the rules.",
-    ),
-    (
-        "Alpha Guardian",
-        "",
-        "super_heavy",
-        3,
-        "4",
-        "4",
-        16,
-        ("6", "6", "5", "0"),
-        "co_pilot hero warrior defense_matrix fast:speed fly:speed parry:close powerful:close reach:short "
-        "turreted:short",
-        26,
-        "L3144",
-        "Combined form of the five Centurions: not paid for (L2531). Its parts add up to 27 points under "
-        "the rules, not the printed 26, and 27 is over the cap of the dearest member (21) plus five "
-        "members (L2527).",
-    ),
-    # Warmongers (L3152-3156)
-    (
-        "Hench-Bot",
-        "",
-        "scout",
-        4,
-        "7",
-        "2",
-        4,
-        ("0", "4", "4", "0"),
-        "hands",
-        9,
-        "L3153",
-        "Printed with a choice: Hands, or Target Painting on Medium. Hands is entered here.",
-    ),
-    ("Sky-Bot", "", "light", 4, "6", "2", 6, ("0", "3", "3", "4"), "fearless fly", 12, "L3154", ""),
-    ("War-Bot", "", "medium", 4, "5", "3", 8, ("4", "4", "4", "0"), "fearless all_terrain", 14, "L3155", ""),
-    (
-        "Terror-Bot",
-        "Warlord Drak",
-        "super_heavy",
-        3,
-        "4",
-        "4",
-        12,
-        ("4", "4", "4", "4"),
-        "fearless ace*2 veteran fly parry:close powerful:short powerful:medium",
-        24,
-        "L3156",
-        "The rules give 25: frame 16, pilot 3+ 1, Ace (2) 2, five other purchases (Powerful twice) (L2194, "
-        "L2288).",
-    ),
-    # The Precinct Crew (L3170-3178)
-    (
-        "Chibi Usagi",
-        "",
-        "scout",
-        4,
-        "6",
-        "3",
-        3,
-        ("0", "0", "3", "6"),
-        "cautious stealth chain_attack:long",
-        11,
-        "L3171",
-        "",
-    ),
-    (
-        "Overwatch",
-        "",
-        "scout",
-        4,
-        "7",
-        "2",
-        6,
-        ("2", "2", "2", "0"),
-        "cautious leader*2 mechanic",
-        12,
-        "L3172",
-        "",
-    ),
-    ("Michiko", "", "light", 4, "6", "2", 8, ("2", "3", "3", "0"), "rivals reckless agile", 13, "L3173", ""),
-    (
-        "Sasha",
-        "",
-        "light",
-        4,
-        "6",
-        "2",
-        6,
-        ("3", "3", "4", "0"),
-        "tactician rivals parry:close",
-        13,
-        "L3174",
-        "",
-    ),
-    (
-        "Izumi",
-        "",
-        "light",
-        4,
-        "6",
-        "2",
-        6,
-        ("2", "0", "3", "5"),
-        "eagle_eyes well_oiled climb",
-        13,
-        "L3175",
-        "",
-    ),
-    (
-        "Goro",
-        "",
-        "medium",
-        3,
-        "5",
-        "3",
-        10,
-        ("4", "4", "2", "0"),
-        "veteran well_oiled parry:close",
-        16,
-        "L3176",
-        "",
-    ),
-    ("Cops", "", "infantry", 4, "4", "2", 1, ("0", "1", "1", "0"), "", 2, "L3177", ""),
-    (
-        "Command Van",
-        "",
-        "tank",
-        4,
-        "4",
-        "2",
-        4,
-        ("0", "0", "3", "0"),
-        "command_module anti_aircraft:medium",
-        6,
-        "L3178",
-        "",
-    ),
-    # The Perps (L3184-3193)
-    ("Hot Rod Robo Racer", "", "scout", 4, "8", "1", 6, ("2", "2", "2", "0"), "fast", 9, "L3185", ""),
-    (
-        "Criminal Mastermind",
-        "",
-        "scout",
-        3,
-        "6",
-        "3",
-        6,
-        ("3", "3", "0", "0"),
-        "nemesis quick_reflexes tactician rapid_reboot target_tracking",
-        13,
-        "L3186",
-        "The rules give 14: frame 8, pilot 3+ 1, five upgrades (L2194).",
-    ),
-    ("Armoured Thug", "", "light", 4, "5", "3", 6, ("2", "4", "4", "0"), "", 10, "L3187", ""),
-    ("Rogue Robot", "", "light", 4, "5", "3", 7, ("3", "3", "3", "0"), "fearless hands", 12, "L3188", ""),
-    ("Labour Frame", "", "medium", 4, "5", "3", 10, ("5", "5", "0", "0"), "heavy", 13, "L3189", ""),
-    (
-        "Military Droid",
-        "",
-        "heavy",
-        4,
-        "5",
-        "3",
-        12,
-        ("0", "3", "4", "5"),
-        "fearless blast:long",
-        14,
-        "L3190",
-        "The rules give 16: frame 14 and two upgrades (L2194).",
-    ),
-    ("Street Thug", "", "infantry", 4, "4", "2", 1, ("0", "1", "1", "0"), "", 2, "L3191", ""),
-    ("Car Full of Thugs", "", "tank", 4, "5", "2", 2, ("0", "2", "2", "0"), "turreted:short", 5, "L3192", ""),
-    (
-        "Rogue Drone",
-        "",
-        "flyer",
-        4,
-        "6",
-        "2",
-        2,
-        ("0", "1", "1", "1"),
-        "fly chain_attack:medium",
-        5,
-        "L3193",
-        "",
-    ),
-)
+class ExampleRow(BaseModel):
+    """One example unit as the book prints it (a row of ``example_units.json``).
+
+    Upgrades: "id", "id:slot", "id*N" ((N) upgrades), "id:slot:N".  Transforming units give
+    speed, defense and weapons as second forms: "6/5" style pairs, and their upgrades per form
+    separated by " / " (the pilot's upgrades with the first).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    pilot: str = ""
+    frame: str
+    skill: int
+    speed: str
+    defense: str
+    armour: int
+    weapons: tuple[str, str, str, str] = Field(description="close, short, medium, long")
+    upgrades: str = ""
+    points: int = Field(description="The points the book prints (some differ from the rules' total).")
+    ref: str
+    note: str = ""
+
+
+class ExampleFaction(BaseModel):
+    """The example units of one faction (L591-628, L3075-3193)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    faction: str
+    ref: str
+    units: tuple[ExampleRow, ...]
+
+
+class ExampleUnits(BaseModel):
+    """The content of ``example_units.json``: the book's example units by faction, in its order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    factions: tuple[ExampleFaction, ...]
+
 
 #: Printed points of each example unit, by catalogue id.
 PRINTED_POINTS: dict[str, int] = {}
@@ -1053,11 +580,11 @@ def _unit_id(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_").replace("__", "_")
 
 
-def _example(row: _Row) -> CatalogueUnit:
-    name, pilot, frame, skill, speed, defense, armour, weapons, upgrades, points, ref, note = row
-    speeds, defenses = speed.split("/"), defense.split("/")
-    columns = [w.split("/") for w in weapons]
-    parts = upgrades.split(" / ") if "/" in speed else [upgrades]
+def _example(row: ExampleRow) -> CatalogueUnit:
+    name, pilot, frame, skill, armour = row.name, row.pilot, row.frame, row.skill, row.armour
+    speeds, defenses = row.speed.split("/"), row.defense.split("/")
+    columns = [w.split("/") for w in row.weapons]
+    parts = row.upgrades.split(" / ") if "/" in row.speed else [row.upgrades]
     pilot_refs = [r for r in _refs(parts[0]) if UPGRADES[r["id"]].category == "pilot"]
     form_refs = [[r for r in _refs(p) if UPGRADES[r["id"]].category != "pilot"] for p in parts]
     profile: dict[str, Any] = {
@@ -1084,9 +611,13 @@ def _example(row: _Row) -> CatalogueUnit:
     uid = _unit_id(name)
     if uid in COMBINED_MEMBERS:
         profile["combined_members"] = COMBINED_MEMBERS[uid]
-    PRINTED_POINTS[uid] = points
+    PRINTED_POINTS[uid] = row.points
     full = f"{pilot} + {name}" if pilot else name
-    return CatalogueUnit(id=uid, name=full, profile=profile, note=note, ref=ref)
+    return CatalogueUnit(id=uid, name=full, profile=profile, note=row.note, ref=row.ref)
 
 
-EXAMPLE_UNITS: tuple[CatalogueUnit, ...] = tuple(_example(r) for r in _ROWS)
+EXAMPLE_UNITS: tuple[CatalogueUnit, ...] = tuple(
+    _example(row)
+    for faction in load(__package__, "example_units.json", ExampleUnits).factions
+    for row in faction.units
+)

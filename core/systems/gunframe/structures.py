@@ -3,9 +3,10 @@
 A structure is a terrain feature the players agree on before the game (L2888).  To
 be attacked and tracked it joins a side as a unit whose profile has a
 ``structure`` kind (``place_structure``; the whole new unit list is one undoable
-change).  Its Defense and Armour come from :data:`STRUCTURES`; it is a ``tank``
-frame only so the profile validates, and :func:`~.state.is_structure` keeps it out
-of Focus Points, attrition, sudden death, panic and groups.
+change).  Its Defense and Armour come from :data:`STRUCTURES` (read from
+``structures.json`` beside this module); it is a ``tank`` frame only so the
+profile validates, and :func:`~.state.is_structure` keeps it out of Focus
+Points, attrition, sudden death, panic and groups.
 
 What the app applies (see :mod:`.attack`): no attack modifiers against it (L2925),
 no power attacks (L2926), never cover, though it may be obscured (L2927), never a
@@ -24,13 +25,13 @@ among the units caught.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource
-from core.systems.base import ActionResult, ActionSpec, Change, UnitState
+from core.systems.base import ActionResult, ActionSpec, Change, Closed, UnitState
+from core.systems.data import load
 from core.systems.gunframe.building import GunframeUnit, StructureKind
 from core.systems.gunframe.state import Edits, Pos, is_structure, profile_of
 
@@ -38,8 +39,7 @@ if TYPE_CHECKING:
     from core.game import Game, GameUnit
 
 
-@dataclass(frozen=True)
-class StructureDef:
+class StructureDef(Closed, frozen=True):
     """One kind of structure: its values, where the book gives them, and what it is (our words)."""
 
     id: str
@@ -54,70 +54,15 @@ class StructureDef:
     upgrades: tuple[tuple[str, str], ...] = ()
 
 
+class StructureTable(Closed, frozen=True):
+    """The content of ``structures.json``: the book's structures (L2904-2915) and the missions'
+    (L1701, L1921-1947, L1969-1973), in the order the app offers them."""
+
+    structures: tuple[StructureDef, ...]
+
+
 STRUCTURES: dict[str, StructureDef] = {
-    d.id: d
-    for d in (
-        StructureDef(
-            "civilian",
-            "Civilian building",
-            2,
-            5,
-            "L2904, L2909",
-            "Timber, brick or sheet metal, a few floors.",
-            True,
-        ),
-        StructureDef(
-            "hard_civilian",
-            "Hard civilian building",
-            2,
-            10,
-            "L2905, L2911",
-            "Steel or concrete: towers and big reinforced buildings.",
-            True,
-        ),
-        StructureDef(
-            "military",
-            "Military building",
-            3,
-            6,
-            "L2906, L2913",
-            "Most military buildings, pill-boxes.",
-            True,
-        ),
-        StructureDef(
-            "hard_military",
-            "Hard military building",
-            3,
-            12,
-            "L2907, L2915",
-            "Bunkers and heavily reinforced military works.",
-            True,
-        ),
-        StructureDef(
-            "objective_building",
-            "Objective building",
-            3,
-            6,
-            "L1701",
-            "Domination variant: an objective standing on a building that can be razed.",
-            True,
-        ),
-        StructureDef("raid_target", "Raid target", 2, 5, "L1921-1925", "Raid: one of the six targets."),
-        StructureDef("bunker", "Bunker", 3, 12, "L1935-1939", "Bunker Assault: a strong point."),
-        StructureDef(
-            "gun_emplacement",
-            "Gun emplacement",
-            3,
-            8,
-            "L1941-1947",
-            "Bunker Assault: a bunker with a gun; it only fires as a reaction paid with a Focus Point.",
-            short=3,
-            upgrades=(("turreted", "short"),),
-        ),
-        StructureDef(
-            "beacon", "Disruption beacon", 2, 8, "L1969-1973", "Remember Love: a beacon to destroy."
-        ),
-    )
+    d.id: d for d in load(__package__, "structures.json", StructureTable).structures
 }
 
 #: Structures scored by the missions (L1929, L1949, L1979).
@@ -164,10 +109,8 @@ def tally(game: Game, kinds: tuple[str, ...]) -> tuple[int, int, int] | None:
 # --- placing structures ----------------------------------------------------------------------------
 
 
-class PlaceInput(BaseModel):
+class PlaceInput(Closed):
     """Structures the players agreed on, added to a side so they can be attacked (L2888)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     side: int = Field(
         ge=0, le=7, description="The side the structures belong to (the defender's, in a Raid)."
@@ -228,9 +171,7 @@ PLACE_STRUCTURE = ActionSpec(
 # --- infantry in buildings (L2931-2953) ---------------------------------------------------------------
 
 
-class OccupyInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class OccupyInput(Closed):
     unit: str = Field(
         description="The infantry unit, which has just ended a move touching the building (L2935).",
         json_schema_extra={"ui": "own-unit"},

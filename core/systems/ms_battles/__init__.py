@@ -31,15 +31,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from core.game import Game, undo
-from core.systems import info
 from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
     PhaseView,
-    ResourceDef,
     RuleSystem,
-    TrackedDef,
     UnitCard,
     UnitState,
     UnitView,
@@ -97,37 +94,6 @@ __all__ = [
     "hand_dist",
     "hypergeometric",
 ]
-
-#: Damage per zone and the penalties it brings (L95-L101).
-TRACKED: tuple[TrackedDef, ...] = (
-    TrackedDef(
-        key="high", label="High damage", kind="counter", help="2 or more: -1 initiative on every card (L99)."
-    ),
-    TrackedDef(key="mid", label="Mid damage", kind="counter", help="2 or more: draw one card fewer (L100)."),
-    TrackedDef(key="low", label="Low damage", kind="counter", help="2 or more: -1 base movement (L101)."),
-    TrackedDef(key="high_penalty", label="High penalty", kind="condition", help="Initiative -1 (L99)."),
-    TrackedDef(key="mid_penalty", label="Mid penalty", kind="condition", help="Draw 4, not 5 (L100)."),
-    TrackedDef(key="low_penalty", label="Low penalty", kind="condition", help="Base movement -1 (L101)."),
-)
-
-#: The priority marker (L50, L77, L105): 1 on the side holding it.
-RESOURCES: tuple[ResourceDef, ...] = (
-    ResourceDef(
-        key="priority",
-        label="Priority marker",
-        initial=0,
-        min=0,
-        max=1,
-        help="Picks first in ties (L77); passes one seat anticlockwise at cleanup (L105).",
-    ),
-    ResourceDef(
-        key="objectives",
-        label="Objectives held",
-        initial=0,
-        min=0,
-        help="Counted by the players on the table; with a turn limit the most wins (L44-L46).",
-    ),
-)
 
 
 def _suit(profile: BaseModel) -> MobileSuit:
@@ -254,13 +220,6 @@ class MobileSuitBattles(RuleSystem):
         return MobileSuit.model_validate({**packed, "cards": cards})
 
 
-SYSTEM = MobileSuitBattles(
-    info=info("ms_battles"),
-    profile_model=MobileSuit,
-    tracked=TRACKED,
-    resources=RESOURCES,
-    actions=ACTIONS,
-    options=MsbOptions,
-    tools=TOOLS,
-    editor=EDITOR,
+SYSTEM = MobileSuitBattles.of_package(
+    __name__, MobileSuit, actions=ACTIONS, options=MsbOptions, tools=TOOLS, editor=EDITOR
 )

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from core.systems.base import Violation
+from core.systems.base import Closed, Violation
 from core.systems.ms_battles.cards import Card, CardType, Frame, MobileSuit, Pilot, Weapon
 from core.systems.ms_battles.decks import (
     DECK_SIZE,
@@ -71,7 +71,7 @@ def parts() -> Parts:
     )
 
 
-class WeaponPick(BaseModel):
+class WeaponPick(Closed):
     """One weapon slot (L122): the weapon it holds and which of its cards go in, one copy each (L123).
 
     A sample weapon names its cards by id (fewer than four is allowed, as the book's
@@ -79,18 +79,14 @@ class WeaponPick(BaseModel):
     type line names it (L61).
     """
 
-    model_config = ConfigDict(extra="forbid")
-
     name: str = Field(min_length=1, max_length=60, description="The weapon in this slot.")
     cards: list[str] = Field(
         default_factory=list, max_length=WEAPON_CARDS, description="Ids of its sample cards taken."
     )
 
 
-class DeckChoice(BaseModel):
+class DeckChoice(Closed):
     """Everything a player picks in the deck builder."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=80, description="What the players call this suit.")
     frame: Frame = Field(description="A sample frame or the player's own values (L109-L116).")

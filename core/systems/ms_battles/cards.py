@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from core.systems.base import Closed
 
 #: The three damage zones (L56, L91, L97).
 Zone = Literal["high", "mid", "low"]
@@ -39,10 +41,8 @@ FrameRule = Literal["none", "afterburn"]
 MARKER = -1
 
 
-class AttackMark(BaseModel):
+class AttackMark(Closed):
     """Attack marks of one zone on a card: each one is a point of damage there if the attack lands (L56)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     zone: Zone = Field(description="Zone the marks hit: high, mid or low (L56).")
     form: AttackForm = Field(default="melee", description="Melee or ranged form (L56).")
@@ -55,10 +55,8 @@ class AttackMark(BaseModel):
     )
 
 
-class Effect(BaseModel):
+class Effect(Closed):
     """An ability effect the app applies by itself (the card's text says the same in words)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     kind: EffectKind = Field(
         description="partner_initiative / partner_movement / partner_range: add to the other card this "
@@ -67,10 +65,8 @@ class Effect(BaseModel):
     amount: int = Field(default=1, ge=-9, le=9, description="How much is added (or repaired).")
 
 
-class Card(BaseModel):
+class Card(Closed):
     """One card as printed (L54-L61)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1, max_length=40, description="Short code, unique within a card set.")
     name: str = Field(min_length=1, max_length=60, description="The card's title.")
@@ -107,10 +103,8 @@ class Card(BaseModel):
         return any(a.form == "ranged" for a in self.attacks)
 
 
-class Armor(BaseModel):
+class Armor(Closed):
     """Hits each zone endures before the suit is destroyed (L97, L114; default 4)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     high: int = Field(default=4, ge=1, le=20, description="Hits the high zone endures.")
     mid: int = Field(default=4, ge=1, le=20, description="Hits the mid zone endures.")
@@ -120,10 +114,8 @@ class Armor(BaseModel):
         return int(getattr(self, zone))
 
 
-class Frame(BaseModel):
+class Frame(Closed):
     """A frame's stats card (L109-L116)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str = Field(default="", max_length=40, description="Short code of the frame.")
     name: str = Field(min_length=1, max_length=60, description="The model of mobile suit (L109).")
@@ -135,40 +127,32 @@ class Frame(BaseModel):
     rule: FrameRule = Field(default="none", description="A frame ability the app applies itself.")
 
 
-class Pilot(BaseModel):
+class Pilot(Closed):
     """A pilot and its cards: a deck takes up to four of them (L120)."""
 
-    model_config = ConfigDict(extra="forbid")
-
     name: str
     cards: list[Card]
 
 
-class Weapon(BaseModel):
+class Weapon(Closed):
     """A weapon: a set of four attack cards (L122)."""
 
-    model_config = ConfigDict(extra="forbid")
-
     name: str
     cards: list[Card]
 
 
-class ReshuffleMarker(BaseModel):
+class ReshuffleMarker(Closed):
     """The one marked card in each deck: drawing it shuffles the deck instead (L71).
 
     It is kept out of the twenty ([Q-7]) and stands in piles as position :data:`MARKER`.
     """
 
-    model_config = ConfigDict(extra="forbid")
-
     name: str = "Reshuffle marker"
     position: int = MARKER
 
 
-class MobileSuit(BaseModel):
+class MobileSuit(Closed):
     """A mobile suit as the squad sees it: a frame and its twenty-card deck (L9, L107-L125)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=80, description="What the players call this suit.")
     frame: Frame = Field(description="The frame's stats card (L109-L116).")

@@ -37,11 +37,20 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.dice import DiceSource, Dist
 from core.pool import Table, table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, CardLine, Change, Choice, NeedChoice
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    ActionSpec,
+    CardLine,
+    Change,
+    Choice,
+    Closed,
+    NeedChoice,
+)
 from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
 
@@ -59,10 +68,8 @@ PENALTIES: dict[Zone, str] = {"high": "high_penalty", "mid": "mid_penalty", "low
 # --- the state kept in UnitState.extra ----------------------------------------------------
 
 
-class Resolved(BaseModel):
+class Resolved(Closed):
     """A card that has resolved this turn: at what initiative, picked by which side, in which step."""
-
-    model_config = ConfigDict(extra="forbid")
 
     card: int
     init: int
@@ -70,10 +77,8 @@ class Resolved(BaseModel):
     step: int
 
 
-class SuitPlay(BaseModel):
+class SuitPlay(Closed):
     """One suit's piles (card positions in its profile; -1 is the reshuffle marker)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     deck: list[int] = Field(description="Draw pile, top first, with the marker.")
     shuffled: bool = Field(default=False, description="Shuffled at setup yet (L50).")
@@ -459,10 +464,8 @@ def deal(board: Board, seat: Seat, hits: Counter[Zone]) -> list[str]:
     return notes
 
 
-class ResolveInput(BaseModel):
+class ResolveInput(Closed):
     """One card resolving: effect, movement, attack (L79-L91)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     unit: str | None = Field(
         default=None,
@@ -802,10 +805,8 @@ def viewer_dist(seat: Seat, wanted: Callable[[Card], bool], viewer: int | None) 
 # --- actions ---------------------------------------------------------------------------------------
 
 
-class SetupInput(BaseModel):
+class SetupInput(Closed):
     """Setup (L50): shuffle every deck and give one player the priority marker."""
-
-    model_config = ConfigDict(extra="forbid")
 
     priority_side: int | None = Field(
         default=None,
@@ -815,10 +816,8 @@ class SetupInput(BaseModel):
     )
 
 
-class DrawInput(BaseModel):
+class DrawInput(Closed):
     """Planning, first step: draw (L71).  The watch fields only shape the odds."""
-
-    model_config = ConfigDict(extra="forbid")
 
     unit: str | None = Field(
         default=None,
@@ -829,10 +828,8 @@ class DrawInput(BaseModel):
     watch_zone: Zone | None = Field(default=None, description="Odds: look for a card blocking this zone.")
 
 
-class PlanInput(BaseModel):
+class PlanInput(Closed):
     """Planning, second step: keep two cards face down (L71)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     unit: str = Field(description="The suit that plans, as 'side/key'.", json_schema_extra={"ui": "own-unit"})
     keep: list[str] = Field(min_length=0, max_length=KEEP, description="Ids of the two drawn cards kept.")
@@ -841,31 +838,32 @@ class PlanInput(BaseModel):
     )
 
 
-class RevealInput(BaseModel):
+class RevealInput(Closed):
     """Start of the action phase (L75)."""
 
-    model_config = ConfigDict(extra="forbid")
 
-
-class TurnInput(BaseModel):
+class TurnInput(Closed):
     """Several cards resolving one after the other, as one step of the log."""
-
-    model_config = ConfigDict(extra="forbid")
 
     steps: list[ResolveInput] = Field(
         min_length=1, max_length=64, description="Each card to resolve, highest initiative first (L77)."
     )
 
 
-class CleanupInput(BaseModel):
+class CleanupInput(Closed):
     """Cleanup (L103-L105)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     force: bool = Field(default=False, description="Clean up although some cards never resolved.")
 
 
 def _result(board: Board, notes: list[str], detail: dict[str, Any] | None = None) -> ActionResult:
+    """The board's changes as one logged step; a step that leaves one side standing (or none) says the
+    game is over in its own log line (L9, L97), as the status line does."""
+    before = {s.side for s in board.seats if not board.game.sides[s.side].units[s.index].state.destroyed}
+    after = {s.side for s in living(board)}
+    end = last_standing(board.game, sorted(after))
+    if len(before) > 1 and end:
+        notes = [*notes, f"the game is over: {end}"]
     return ActionResult(changes=changes(board), text="; ".join(notes), detail=detail or {})
 
 
@@ -887,6 +885,15 @@ def sides_standing(game: Game) -> list[int]:
     return [s for s, side in enumerate(game.sides) if any(not u.state.destroyed for u in side.units)]
 
 
+def last_standing(game: Game, standing: list[int]) -> str | None:
+    """The result when at most one side still has a suit on the table (L9, L97), else None."""
+    if len(game.sides) < 2 or len(standing) > 1:
+        return None
+    if not standing:
+        return "every suit is destroyed: a draw (L97)"
+    return f"{game.sides[standing[0]].name} wins: every other side's suits are destroyed (L9, L97)"
+
+
 def outcome(game: Game) -> str | None:
     """How the game ended, or None while it goes on.
 
@@ -895,13 +902,10 @@ def outcome(game: Game) -> str | None:
     limit ([Q-2]) the side holding the most objectives when it runs out wins
     (L44-L46), the holdings counted by the players (side resource ``objectives``).
     """
-    if len(game.sides) < 2:
-        return None
     standing = sides_standing(game)
-    if not standing:
-        return "every suit is destroyed: a draw (L97)"
-    if len(standing) == 1:
-        return f"{game.sides[standing[0]].name} wins: every other side's suits are destroyed (L9, L97)"
+    end = last_standing(game, standing)
+    if end or len(standing) < 2:
+        return end
     limit = options_of(game.options).turn_limit
     if limit and game.round > limit:
         held = {s: game.sides[s].resources.get("objectives", 0) for s in standing}

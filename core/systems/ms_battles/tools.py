@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from pydantic import BaseModel, ConfigDict
-
-from core.systems.base import EditorInfo, ToolError, ToolSpec
+from core.systems.base import Closed, EditorInfo, ToolError, ToolSpec
 from core.systems.ms_battles import builder
 from core.systems.ms_battles.cards import (
     AttackForm,
@@ -27,10 +25,8 @@ from core.systems.ms_battles.cards import (
 )
 
 
-class NoInput(BaseModel):
+class NoInput(Closed):
     """A tool that needs nothing."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 def card_line(card: Card) -> str:

@@ -26,6 +26,11 @@ def describe(card: Card) -> str:
     parts = [f"initiative {card.initiative}", f"move {card.movement:+d}"]
     if marks:
         parts.append(f"attack {marks}")
+    return _line(card, parts)
+
+
+def _line(card: Card, parts: list[str]) -> str:
+    """``parts`` and then the card's blocks and single use mark, in one line."""
     if card.blocks:
         parts.append("blocks " + "/".join(card.blocks))
     if card.single_use:
@@ -48,11 +53,7 @@ def in_play(seat: Seat, pos: int, melee_reach: int) -> str:
         )
         if seat.mod(pos, "range"):
             parts.append(f"range {seat.mod(pos, 'range'):+d} this turn")
-    if card.blocks:
-        parts.append("blocks " + "/".join(card.blocks))
-    if card.single_use:
-        parts.append("single use")
-    return "; ".join(parts)
+    return _line(card, parts)
 
 
 def _items(suit: MobileSuit, positions: list[int]) -> list[ViewItem]:
