@@ -67,6 +67,16 @@ def open_game(browser: Browser, server: Server, store: dict[str, Any]) -> tuple[
 def test_no_raw_ids_on_the_gundam_skirmish_screens(browser: Browser, server: Server) -> None:
     context, page = open_game(browser, server, gs_store())
     try:
+        # Rulebook lines only when asked for, "L278-L282" ranges included; the digest's ids never.
+        said = page.evaluate(
+            """async () => { const { plain } = await import('./plain.js');
+              return ["Feds's turn: +1 Command Point (L1283-L1288)", "it cannot strike back (A14)",
+                      "Objective (L192-L203; A33)", "no roll (digest A47)"].map(plain); }"""
+        )
+        assert said == ["Feds's turn: +1 Command Point", "it cannot strike back", "Objective", "no roll"]
+        # Play passes by Next turn in the bar: no bare Next round for this system.
+        expect(page.locator("#phase-next")).to_have_text("Next turn")
+        expect(page.locator("#next-round")).to_have_count(0)
         assert raw_ids(page) == set()
         actions = page.locator("#action-pick option").evaluate_all(
             "os => os.map(o => o.value).filter(Boolean)"
@@ -210,6 +220,10 @@ def test_objective_counts_the_zone_as_each_turn_ends(browser: Browser, server: S
             "Feds ends the turn; Objective: Feds 170 pts, Zeon 140 pts; Feds holds it (1); "
             "Zeon's turn: +0 Command Points"
         )
+        # An action picked from the list starts with a unit of the side in turn.
+        page.select_option("#action-pick", "idle")
+        expect(page.locator("#pick-unit")).to_have_value("1/u1")
+        page.click("#sheet-close")
         # Nobody in it as Zeon's turn ends: nothing changes hands.
         page.click("#phase-next")
         tick_units(page, [])
@@ -255,7 +269,7 @@ def test_territory_counts_the_quarters_after_the_last_round(browser: Browser, se
             page,
             [
                 ("Game type", "Territory"),
-                ("Round", "2 of 1"),
+                ("Round", "1 of 1"),
                 ("Quarters held", "Feds 2, Zeon 1"),
                 ("Turn limit", "1"),
                 ("Game over", "won by Feds"),

@@ -294,3 +294,11 @@ def test_an_order_is_given_by_the_player_in_turn_by_default() -> None:
     g = act(g, "order", {"order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
     assert g.log[-1].text.startswith("Feds orders Bring Them Down! (1 CP)")
     assert g.sides[0].resources["cp"] == 0
+
+
+def test_the_round_button_is_the_turn_and_an_order_names_its_unit() -> None:
+    g = fresh()
+    assert not phase_view(g).round_button  # play passes by Next turn (L308), never a bare new round
+    g = act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    g = act(g, "order", {"order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
+    assert g.log[-1].text == "Feds orders Bring Them Down! (1 CP) for Sample: Captain"

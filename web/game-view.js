@@ -212,7 +212,8 @@ export class GamesView {
       button("↶ Undo", () => this.change("game.undo", {}, { toast: `Undone: ${last}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
       button("↷ Redo", () => this.change("game.redo", {}, { toast: `Redone: ${game.log[game.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
       step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
-      button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
+      this.phase?.round_button === false ? ""
+        : button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
   }
 
   // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
@@ -546,7 +547,13 @@ export class GamesView {
           state[flow.actor] = made.read();
           drawWho(); drawTargets(); loadPicks();
         }, flow.actor);
-        if (state[flow.actor] === undefined) state[flow.actor] = made.read();
+        if (state[flow.actor] === undefined) {
+          // The first unit of the side whose turn it is, when the game says whose turn it is.
+          const turn = this.game.state?.active_side;
+          const first = turn === null || turn === undefined ? null : this.game.sides[turn]?.units.find((x) => !x.state.destroyed);
+          if (first) made.element.value = `${turn}/${first.key}`;
+          state[flow.actor] = made.read();
+        }
         title.textContent = `${action.label}: ${this.unitByRef(state[flow.actor])?.name ?? ""}`;
         who.append(el("label", { class: "field" }, el("span", { class: "field-label" }, nameOf(flow.actor)), made.element));
       }

@@ -390,6 +390,11 @@ class PhaseView(BaseModel):
 
     steps: list[PhaseStep]
     current: int = Field(ge=0)
+    round_button: bool = Field(
+        default=True,
+        description="The shell's own Next round button; False when play passes by a step of the strip "
+        "(a player's turn ends, the next begins) and a bare new round would skip the rules.",
+    )
 
 
 class ActionFlow(BaseModel):

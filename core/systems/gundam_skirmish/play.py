@@ -1615,7 +1615,7 @@ class WeaponInput(UnitInput):
     weapon: str = Field(
         default="",
         max_length=60,
-        description="One of the unit's weapons ('cc': its close combat weapon); empty: the app asks.",
+        description="One of the unit's weapons, or its close combat weapon; empty: the app asks.",
         json_schema_extra=PICK,
     )
 
@@ -1888,6 +1888,8 @@ def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
         s, u, g = game.unit(inp.unit)
         if s != inp.side:
             raise ValueError("an order concerns one of your own units")
+        if inp.order in ("bring_them_down", "field_repair", "resupply"):
+            text += f" for {g.name}"
         if inp.order == "bring_them_down":
             ch.condition(s, u, "bring_them_down", True)
         elif inp.order == "field_repair":
@@ -2385,7 +2387,7 @@ def phase_view(game: Game) -> PhaseView:
         current = 3
     else:
         current = 1 if in_upkeep(game) else 2
-    return PhaseView(steps=steps, current=current)
+    return PhaseView(steps=steps, current=current, round_button=False)
 
 
 def status_lines(game: Game) -> list[CardLine]:
@@ -2405,7 +2407,9 @@ def status_lines(game: Game) -> list[CardLine]:
     ]
     limit = turn_limit(game)
     shown = f" of {limit}" if limit and kind in ("skirmish", "territory") else ""
-    lines.append(CardLine(label="Round", value=f"{game.round}{shown}"))
+    # The round count stops at the last one played: the game ends as it is over (L181, L207).
+    played = min(game.round, limit) if shown and game.state.ended else game.round
+    lines.append(CardLine(label="Round", value=f"{played}{shown}"))
     if game.state.active_side is None:
         lines.append(CardLine(label="Turn", value="not started: roll for priority"))
     alive = alive_sides(game)
@@ -2492,7 +2496,9 @@ ACTIONS: dict[str, ActionSpec] = {
     "rout": ActionSpec(
         "rout", "Routed roll", UnitInput, rout_roll, help="When a Routed unit acts (L1554-L1558)."
     ),
-    "order": ActionSpec("order", "Give an order", OrderInput, order, help="Command Points (L1415-L1534)."),
+    "order": ActionSpec(
+        "order", "Give an order", OrderInput, order, help="Command Points (L1415-L1534).", rolls=False
+    ),
     "ambush": ActionSpec(
         "ambush", "Ambush", UnitInput, ambush, ambush_odds, help="In an Upkeep (L1253-L1269)."
     ),
@@ -2500,9 +2506,16 @@ ACTIONS: dict[str, ActionSpec] = {
         "priority", "Priority roll", PriorityInput, priority, help="Turn order (L278-L282)."
     ),
     "next_turn": ActionSpec(
-        "next_turn", "Next turn", NextTurnInput, next_turn, help="Final Upkeep, then the next player's turn."
+        "next_turn",
+        "Next turn",
+        NextTurnInput,
+        next_turn,
+        help="Final Upkeep, then the next player's turn.",
+        rolls=False,
     ),
-    "setup": ActionSpec("setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather."),
+    "setup": ActionSpec(
+        "setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather.", rolls=False
+    ),
     "game_length": ActionSpec(
         "game_length", "Roll game length", SideInput, game_length, help="L181, L197, L207."
     ),
