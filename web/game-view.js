@@ -614,7 +614,8 @@ export class GamesView {
       for (const name of flow.picks ?? []) {
         const list = offered[name] ?? [];
         const usable = list.filter((p) => !p.unavailable);
-        if (!usable.some((p) => p.value === state[name]) && usable.length) state[name] = usable[0].value;
+        // The unit's first usable value, never one left from another unit's sheet.
+        if (!usable.some((p) => p.value === state[name])) state[name] = usable.length ? usable[0].value : props[name]?.default;
         const label = props[name]?.title ?? nameOf(name);
         const group = el("div", { class: "pick-row", role: "group", "aria-label": label, "data-pick-field": name },
           el("p", { class: "step-label" }, label));
