@@ -334,6 +334,9 @@ class ShareArgs(BaseModel):
 
     squad: Squad | None = None
     game: Game | None = None
+    history: bool = Field(
+        default=True, description="A game's log goes with it; False: the game as it stands (a shorter link)."
+    )
 
 
 class Token(BaseModel):
@@ -350,7 +353,8 @@ def share_encode(args: ShareArgs) -> Token:
     else:
         assert args.game is not None
         # hidden holdings stay on the phone that holds the game (RuleSystem.shareable)
-        token = share.encode_game(games.shareable(args.game))
+        game = args.game if args.history else args.game.model_copy(update={"log": [], "cursor": 0})
+        token = share.encode_game(games.shareable(game))
     return Token(token=token, length=len(token))
 
 
@@ -419,12 +423,16 @@ def remote_apply(args: RemoteApplyArgs) -> Game:
 class QrArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    text: str = Field(max_length=4000)
+    text: str = Field(max_length=20_000, description="Longer than a QR code holds: answered in words.")
 
 
 class Qr(BaseModel):
     svg: str
     version: int
+
+
+#: The most bytes a QR code holds (version 40, lowest error correction).
+QR_MAX_BYTES = 2953
 
 
 def qr(args: QrArgs) -> Qr:
@@ -434,7 +442,11 @@ def qr(args: QrArgs) -> Qr:
     try:
         code = segno.make(args.text, error="l", micro=False)
     except segno.DataOverflowError as bad:
-        raise RequestError("too long for a QR code: share the link instead", "text") from bad
+        raise RequestError(
+            f"This link is too long for a QR code ({len(args.text):,} characters; a code holds "
+            f"{QR_MAX_BYTES:,}): copy it or use Share instead.",
+            "text",
+        ) from bad
     # A standalone SVG document: without its namespace a browser will not draw it as an
     # <img> (data: URL), so every share box showed a broken image. The viewBox lets the
     # page scale it; the 4-module quiet zone is kept so a phone camera finds it.

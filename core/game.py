@@ -239,6 +239,21 @@ def redo(game: Game) -> Game:
 # --- what players do with a game -----------------------------------------------------
 
 
+def numbered(names: list[str]) -> list[str]:
+    """A side's unit names, copies told apart by a number (players point at "Lancer 2", not a key).
+
+    >>> numbered(["Lancer", "Captain", "Lancer", "Lancer"])
+    ['Lancer 1', 'Captain', 'Lancer 2', 'Lancer 3']
+    """
+    counts = {n: names.count(n) for n in names}
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(f"{n} {seen[n]}"[:200] if counts[n] > 1 else n)
+    return out
+
+
 def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     """A game from squads of one system: every unit fresh, every resource at its start."""
     systems = {squad.system for _, squad in sides}
@@ -255,11 +270,12 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     out = []
     for (side_name, squad), (_, side_profiles) in zip(sides, profiles, strict=True):
         units = []
-        for entry, profile in zip(squad.units, side_profiles, strict=True):
+        names = numbered([system.unit_name(profile) for profile in side_profiles])
+        for entry, profile, unit_name in zip(squad.units, side_profiles, names, strict=True):
             units.append(
                 GameUnit(
                     key=entry.key,
-                    name=system.unit_name(profile),
+                    name=unit_name,
                     profile=profile.model_dump(mode="json"),
                     state=system.initial_state(profile),
                 )

@@ -81,10 +81,68 @@ class SquadReport(BaseModel):
     legal: bool
 
 
-def _problem_text(error: ValidationError) -> str:
+#: Pydantic's messages for the usual slips, in words a player reads (``{}`` from the error's context).
+_PLAIN = {
+    "too_long": "at most {max_length} allowed",
+    "too_short": "at least {min_length} needed",
+    "greater_than_equal": "must be {ge} or more",
+    "greater_than": "must be more than {gt}",
+    "less_than_equal": "must be {le} or less",
+    "less_than": "must be less than {lt}",
+    "missing": "is needed",
+    "string_too_long": "at most {max_length} characters",
+    "string_too_short": "at least {min_length} characters",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "literal_error": "is not one of the choices",
+    "enum": "is not one of the choices",
+}
+
+
+def _field_path(schema: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+    """Where an error is, by the form's own labels: "Weapons, row 2, Accuracy" rather than ``weapons.1.acc``.
+
+    >>> weapons = {"title": "Weapons", "type": "array", "items": {"$ref": "#/$defs/W"}}
+    >>> row = {"properties": {"acc": {"title": "Accuracy"}}}
+    >>> schema = {"properties": {"weapons": weapons}, "$defs": {"W": row}}
+    >>> _field_path(schema, ("weapons", 1, "acc"))
+    'Weapons, row 2, Accuracy'
+    """
+    defs = schema.get("$defs", {})
+
+    def resolve(node: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(8):
+            if "$ref" in node:
+                node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+            elif "anyOf" in node:
+                node = next((n for n in node["anyOf"] if n.get("type") != "null"), {})
+            else:
+                break
+        return node
+
+    node, parts = resolve(schema), []
+    for step in loc:
+        if isinstance(step, int):
+            parts.append(f"row {step + 1}")
+            node = resolve(node.get("items", {}))
+        else:
+            prop = node.get("properties", {}).get(step)
+            parts.append(str(prop.get("title", step)) if prop else str(step))
+            node = resolve(prop or {})
+    return ", ".join(parts)
+
+
+def _problem_text(error: ValidationError, schema: dict[str, Any] | None = None) -> str:
+    """The first problem of an invalid profile, in the words of the form that entered it."""
     first = error.errors(include_url=False)[0]
-    where = ".".join(str(p) for p in first["loc"])
-    message = str(first["msg"]).removeprefix("Value error, ")
+    loc = tuple(first["loc"])
+    where = _field_path(schema, loc) if schema else ".".join(str(p) for p in loc)
+    plain = _PLAIN.get(first["type"])
+    context = first.get("ctx") or {}
+    try:
+        message = plain.format(**context) if plain else str(first["msg"]).removeprefix("Value error, ")
+    except (KeyError, IndexError):
+        message = str(first["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}" if where else message
 
 
@@ -110,7 +168,13 @@ def check(squad: Squad) -> SquadReport:
                     key=entry.key,
                     name=name,
                     cost=None,
-                    violations=[Violation(unit=entry.key, rule="invalid", message=_problem_text(invalid))],
+                    violations=[
+                        Violation(
+                            unit=entry.key,
+                            rule="invalid",
+                            message=_problem_text(invalid, system.profile_model.model_json_schema()),
+                        )
+                    ],
                 )
             )
             continue

@@ -216,3 +216,33 @@ def test_the_phase_strip_leads_through_the_turn(browser: Browser, server: Server
         expect(page.locator("#phase-next")).to_have_text("End phase")
     finally:
         context.close()
+
+
+def test_a_game_too_long_for_a_qr_code_is_shared_without_its_log(browser: Browser, server: Server) -> None:
+    """A long game's link holds more than a QR code can (2,953 bytes): the box says so in words and
+    offers the game as it stands, whose code scans back to a link that opens that game."""
+    store = gunframe_store()
+    game = store["games"][0]
+    for i in range(200):  # a long log of hand adjustments, texts that do not compress away
+        change = {"path": ["sides", 1, "units", i % 5, "state", "damage"], "value": i % 3}
+        game = api.call(
+            "game.adjust", {"game": game, "changes": [change], "text": f"hit {i * 7919 % 10**6}"}
+        )["result"]
+    store["games"] = [game]
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        open_with_store(page, server.url + "#/game/g1", store)
+        page.click("#share-game")
+        expect(page.locator("#share-box")).to_contain_text(
+            re.compile(r"too long for a QR code \(3,\d{3} characters")
+        )
+        expect(page.locator("#share-qr")).to_have_count(0)
+        page.click("#share-short")
+        expect(page.locator("#share-box")).to_contain_text("as it stands, without its log")
+        link = page.locator("#share-url").input_value()
+        assert decode_png(qr_shot(page.locator("#share-qr"))) == [link]
+        opened = api.call("share.decode", {"token": link.split("#/open/")[1]})["result"]["game"]
+        assert opened["sides"] == game["sides"] and opened["log"] == [] and opened["cursor"] == 0
+    finally:
+        context.close()

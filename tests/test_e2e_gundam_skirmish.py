@@ -155,9 +155,15 @@ def design_unit(page: Page) -> None:
     for field in ("weapons", "close_combat"):
         rows = form.locator(f'fieldset[data-field="{field}"] > div > .rows > .row-item')
         while rows.count():
-            rows.first.locator('> button[aria-label="Remove"]').click()
+            rows.first.locator('> button[aria-label^="Remove"]').click()
     form.locator('select[data-presets="weapons"]').select_option(label="Beam guns, beam rifles")
+    # One close combat weapon at most: a second ready-made one swaps for the first, "+ Add" is gone.
+    close = form.locator('fieldset[data-field="close_combat"] > div > .rows > .row-item')
+    form.locator('select[data-presets="close_combat"]').select_option(label="Beam sabres, beam blades")
     form.locator('select[data-presets="close_combat"]').select_option(label="Heat hawks, metal blades")
+    expect(close).to_have_count(1)
+    expect(close.locator('input[name="name"]').first).to_have_value("Heat hawks, metal blades")
+    expect(form.locator('fieldset[data-field="close_combat"] .row-adders > button')).to_be_hidden()
     rifle = form.locator('fieldset[data-field="weapons"] .row-item').first
     expect(rifle.locator('input[name="name"]')).to_have_value("Beam guns, beam rifles")
     expect(rifle.locator('select[name="weapon_class"] option:checked')).to_have_text("Beam")
@@ -250,7 +256,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         page.click("#action-typed")
         answer(page, {"attack": ["6"], "armour": ["2"], "Chart": ["3"]}, {})
         expect(page.locator("#action-text")).to_have_text(
-            "Custom Gelgoog shoots Custom Gelgoog with Beam rifle; 1 hit through, 3 damage, 1 critical; "
+            "Custom Gelgoog 1 shoots Custom Gelgoog 1 with Beam rifle; 1 hit through, 3 damage, 1 critical; "
             "Damage Chart 3: Arm Level 1"
         )
         apply_result(page)

@@ -68,7 +68,10 @@ def test_a_squad_may_spend_exactly_its_points_limit() -> None:
 def test_an_invalid_profile_is_a_violation_not_a_crash() -> None:
     report = check(squad(SquadUnit(key="u1", profile={"name": "X", "hp": 99, "dice": 1})))
     assert report.units[0].cost is None
-    assert "hp" in report.units[0].violations[0].message
+    # in the words of the form (the field's title, a plain limit), not pydantic's ``hp: Input should be...``
+    assert report.units[0].violations[0].message == "Hp: must be 20 or less"
+    report = check(squad(SquadUnit(key="u1", profile={"name": "", "hp": 3, "dice": 1})))
+    assert report.units[0].violations[0].message == "Name: at least 1 characters"
 
 
 def test_a_system_that_is_not_built_yet_is_a_clear_error() -> None:
@@ -279,6 +282,18 @@ def test_qr_code_of_a_link() -> None:
     assert svg.startswith("<svg ") and 'xmlns="http://www.w3.org/2000/svg"' in svg
     # ...that decodes back to the exact text.
     assert decode_svg(svg) == ["http://127.0.0.1:8000/#/open/" + "A" * 300]
+
+
+@pytest.mark.parametrize("length", [2954, 4829, 20_000])
+def test_a_link_too_long_for_a_qr_code_is_answered_in_words(length: int) -> None:
+    """A QR code holds 2,953 bytes at most: a longer link (a long game's) gets a plain message, not a
+    validation error, up to the seam's limit."""
+    reply = api.call("share.qr", {"text": "h" * length})
+    assert reply["error"]["message"] == (
+        f"This link is too long for a QR code ({length:,} characters; a code holds 2,953): "
+        "copy it or use Share instead."
+    )
+    assert api.call("share.qr", {"text": "h" * 2953})["ok"]
 
 
 # --- games ------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ function control(root, node, current, onChange, name, ctx = { path: () => "", li
   if (node.type === "array" && node["x-checklist"]) {
     return checklistControl(root, node, current ?? [], onChange, name, ctx);
   }
-  if (node.type === "array") return arrayControl(root, resolve(root, node.items), current ?? [], onChange, name, ctx);
+  if (node.type === "array") return arrayControl(root, resolve(root, node.items), current ?? [], onChange, name, ctx, node.maxItems);
   if (node.type === "object" || node.properties) {
     const inner = schemaForm({ ...root, ...node, $defs: root.$defs }, current ?? {},
       { onChange, path: () => `${ctx.path()}${name}.`, lists: ctx.lists });
@@ -143,30 +143,43 @@ function optionalControl(root, node, current, onChange, name, ctx) {
   return { element: el("span", { class: "optional" }, on, made.element), read: () => (on.checked ? made.read() : null) };
 }
 
-function arrayControl(root, item, current, onChange, name, ctx) {
+function arrayControl(root, item, current, onChange, name, ctx, most = Infinity) {
   const list = el("div", { class: "rows" });
   const rows = [];
+  // A list that is full hides "+ Add"; a ready-made row picked then replaces the last one (a
+  // one-row list, such as a single close combat weapon, swaps rather than overflows).
+  const full = () => rows.length >= most;
+  const fit = () => { if (add) add.hidden = full(); };
   const addRow = (value) => {
     const entry = {};
     const path = () => `${ctx.path()}${name}.${rows.indexOf(entry)}.`;
     const made = item.properties || item.$ref
       ? schemaForm({ ...item, $defs: root.$defs }, value, { onChange, path, lists: ctx.lists })
       : control(root, item, value, onChange, name);
-    const remove = el("button", { type: "button", class: "small", "aria-label": "Remove" }, "✕");
+    const remove = el("button", { type: "button", class: "small", "aria-label": `Remove this ${label(name, {}).toLowerCase()} row` }, "✕");
     const row = el("div", { class: "row-item" }, made.element, remove);
     Object.assign(entry, { read: made.read, row });
-    remove.addEventListener("click", () => { rows.splice(rows.indexOf(entry), 1); row.remove(); onChange(); });
+    remove.addEventListener("click", () => { rows.splice(rows.indexOf(entry), 1); row.remove(); fit(); onChange(); });
     rows.push(entry);
     list.append(row);
+    fit();
   };
+  let add = null;
   for (const value of current) addRow(value);
-  const add = el("button", { type: "button", class: "small" }, "+ Add");
-  add.addEventListener("click", () => { addRow(undefined); onChange(); });
+  add = el("button", { type: "button", class: "small" }, "+ Add");
+  add.addEventListener("click", () => { if (!full()) addRow(undefined); onChange(); });
+  fit();
   // Rows the model offers ready-made (its "presets" annotation: [{title, value}]): picking one adds it filled in.
   const presets = Array.isArray(item.presets) ? item.presets : [];
   const pick = presets.length ? el("select", { class: "preset-pick", "data-presets": name, "aria-label": `Add a ready-made ${label(name, {}).toLowerCase()} row` },
     el("option", { value: "" }, "+ Add a ready-made one…"), ...presets.map((p, i) => el("option", { value: String(i) }, p.title))) : "";
-  if (pick) pick.addEventListener("change", () => { if (pick.value) addRow(structuredClone(presets[Number(pick.value)].value)); pick.value = ""; onChange(); });
+  if (pick) pick.addEventListener("change", () => {
+    if (pick.value) {
+      if (full() && rows.length) { const last = rows.pop(); last.row.remove(); }
+      addRow(structuredClone(presets[Number(pick.value)].value));
+    }
+    pick.value = ""; onChange();
+  });
   return { element: el("div", {}, list, el("div", { class: "row-adders" }, add, pick)), read: () => rows.map((r) => r.read()), inline: false };
 }
 

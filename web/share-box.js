@@ -6,7 +6,17 @@ import { el, button } from "./dom.js";
 export async function shareBox(engine, what, kind) {
   const reply = await engine.call("share.encode", what);
   if (!reply.ok) return el("p", { class: "error" }, reply.error.message);
-  return tokenBox(engine, reply.result.token, `Link to this ${kind}`);
+  const box = await tokenBox(engine, reply.result.token, `Link to this ${kind}`);
+  if (what.game && !box.querySelector("img.qr") && what.game.log.length) {
+    // Too long for a QR code: the game as it stands, without its log, makes a shorter link.
+    const short = button("Share without the log", async () => {
+      const again = await engine.call("share.encode", { ...what, history: false });
+      if (!again.ok) { short.replaceWith(el("p", { class: "error" }, again.error.message)); return; }
+      box.replaceWith(await tokenBox(engine, again.result.token, `Link to this ${kind} as it stands, without its log`));
+    }, { id: "share-short" });
+    box.append(short);
+  }
+  return box;
 }
 
 // Any token as a link: the field, copy, the share sheet and the QR code another phone scans.

@@ -44,8 +44,16 @@ from core.systems.gunframe.building import (
     unpack,
 )
 from core.systems.gunframe.card import card
-from core.systems.gunframe.catalogue import EXAMPLE_UNITS, FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+from core.systems.gunframe.catalogue import (
+    EXAMPLE_UNITS,
+    FRAMES,
+    POWER_ATTACKS,
+    PRINTED_POINTS,
+    UPGRADES,
+    has_effect,
+)
 from core.systems.gunframe.combine import COMBINE_ACTIONS
+from core.systems.gunframe.effects import Flies
 from core.systems.gunframe.environment import ENVIRONMENT_ACTIONS, ENVIRONMENTS, environment_of
 from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
@@ -139,7 +147,7 @@ class Gunframe(RuleSystem):
     def initial_state(self, profile: BaseModel) -> UnitState:
         """Fresh and undamaged: Armour is the damage that destroys it (L1174-1182)."""
         unit = _unit(profile)
-        flying = unit.frame == "flyer" or any(r.id in ("fly", "fast_flyer") for r in unit.upgrades)
+        flying = unit.frame == "flyer" or has_effect([r.id for r in unit.upgrades], Flies)
         if unit.combined_members:  # only comes into play by combining (L2537)
             counters = {"target_lock": 0, "evade": 0}
             return UnitState(max_damage=unit.armour, counters=counters, conditions=["off_table"])

@@ -34,6 +34,30 @@ from core.dice import DiceSource, Dist
 from core.pool import MAX_DICE, PoolRoll, PoolSpec, cancel, reroll_chosen, roll_pool, table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, Choice, NeedChoice
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
+from core.systems.gunframe.effects import (
+    WHEN_ORDER,
+    AttackDice,
+    CountsObscured,
+    CoverAs,
+    DefenseDice,
+    DefenseValue,
+    DodgePerSix,
+    ExtraPowerPoints,
+    FocusFireDice,
+    FreeRapidFire,
+    IgnoresCover,
+    IgnoresCrippled,
+    IgnoresObscured,
+    IndirectFire,
+    LuckyReroll,
+    Parry,
+    Rerolls,
+    SoaksForFriend,
+    SplitFire,
+    WeaponValue,
+    When,
+)
 from core.systems.gunframe.environment import environment_of, storm_active
 from core.systems.gunframe.groups import followers
 from core.systems.gunframe.links import TRIGGERS, Trigger, nemesis_kill, pay_trigger
@@ -214,11 +238,13 @@ class Plan:
     attacker: tuple[int, int, GameUnit]
     target: tuple[int, int, GameUnit]
     armour_left: int
-    powerful: bool
+    #: Power points added once damage is settled (Powerful, L2454).
+    extra_power: int
     options: GunframeOptions
     spent: list[str] = field(default_factory=list)
     can_dodge: bool = True
-    agile: bool = False
+    #: Inches a defensive 6 dodges (Agile's 2, L2370).
+    dodge_per_six: int = 1
     parry: bool = False
     guardian: tuple[int, int, GameUnit] | None = None
     structure: bool = False
@@ -269,17 +295,29 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     t_weapons = weapon_upgrades(t_prof, t_form)
     a_cond, t_cond = set(attacker.state.conditions), set(target.state.conditions)
     close = inp.weapon == "close"
+    flying_t, flying_a = "flying" in t_cond, "flying" in a_cond
+    knocked = "knocked_down" in t_cond
+    from_front = not (inp.rear or (knocked and not opts.deflect_vs_knocked_down))
+    # The closed conditions of effects.When, as this attack has them.
+    a_facts: dict[When, bool] = {"crippled": "crippled" in a_cond, "target_flying": flying_t}
+    t_facts: dict[When, bool] = {
+        "crippled": "crippled" in t_cond,
+        "shield_wall": inp.shield_wall,
+        "from_front": from_front,
+        "both_flying": flying_t and flying_a,
+        "flying_vs_long": flying_t and inp.weapon == "long",
+    }
     ask_engaged = _check_engagement(game, inp, attacker, target, a_cond, t_cond)
 
     # Firepower (L1062-1088).
     value = getattr(all_forms(a_prof)[a_form], inp.weapon)
     notes = [f"{inp.weapon.capitalize()} {value}"]
-    if "crippled" in a_cond and not a_ups & {"anger_issues", "reinforced"}:
+    if "crippled" in a_cond and not has_effect(a_ups, IgnoresCrippled):
         value = math.ceil(value / 2)  # crippled halves weapons, rounding up (L2733, L357)
         notes.append(f"crippled: halved to {value}")
-    if "crippled" in a_cond and close and "anger_issues" in a_ups:
-        value += 2  # L2300
-        notes.append("Anger Issues +2")
+    for label, bonus in _weapon_bonuses(a_ups, inp.weapon, a_facts):
+        value += bonus  # Anger Issues' +2 Close (L2300)
+        notes.append(f"{label} +{bonus}")
     if value < 1:
         raise ValueError(f"{attacker.name} has no {inp.weapon} weapon system to attack with (L1064)")
     split_value = value
@@ -293,7 +331,6 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         dice += extra_dice  # L2657
         notes.append(f"{member.name} +{extra_dice}")
     spent: list[str] = []
-    flying_t, flying_a = "flying" in t_cond, "flying" in a_cond
     bonuses = [
         (inp.charge, "charge", "L1076"),
         (inp.crossfire, "crossfire", "L1080"),
@@ -310,19 +347,20 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     lock_spent = inp.focus_fire or inp.precise_strike or inp.indirect_fire
     if lock_spent and target.state.counters.get("target_lock", 0) < 1:
         raise ValueError(f"{target.name} has no Target Lock to spend (L1373)")
-    if inp.indirect_fire and "indirect_fire" not in w_ups:
+    if inp.indirect_fire and not has_effect(w_ups, IndirectFire):
         raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Indirect Fire (L2440)")
     if inp.indirect_fire and env == "space_structure":
         raise ValueError("Indirect Fire cannot be used inside a space structure (L2077)")
     if lock_spent:
         spent.append("target_lock")
     if inp.focus_fire:
-        extra = 3 if "extra_ammo" in w_ups else 2  # L1375, L2436
+        extra = 2 + sum(e.n for e in effects_of(w_ups, FocusFireDice))  # L1375, Extra Ammo's +1 (L2436)
         dice += extra
         notes.append(f"focus fire +{extra}")
-    if "anti_aircraft" in w_ups and flying_t:
-        dice += 2  # L2428
-        notes.append("anti-aircraft +2")
+    for up, more in effects_by(w_ups, AttackDice):
+        if _holds(more.when, a_facts):
+            dice += more.n  # Anti-Aircraft's +2 against airborne targets (L2428)
+            notes.append(f"{up.name.lower()} +{more.n}")
     if inp.bonus_attack_dice:
         dice += inp.bonus_attack_dice
         notes.append(f"other +{inp.bonus_attack_dice}")
@@ -334,9 +372,10 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     if inp.precise_strike:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1, 2, 3))
         notes.append("precise strike: reroll 1-3")
-    elif close and "warrior" in a_ups:
-        attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=(1,))
-        notes.append("Warrior: reroll 1s")
+    elif rerolls := [(up, e) for up, e in effects_by(a_ups, Rerolls) if e.weapon in (None, inp.weapon)]:
+        faces = tuple(sorted({f for _, e in rerolls for f in e.faces}))  # Warrior's 1s in Close (L2354)
+        attack = PoolSpec(dice=dice, success_on=4, crit_on=6, reroll="faces", reroll_faces=faces)
+        notes.append(f"{rerolls[0][0].name}: reroll {_faces(faces)}")
     else:
         attack = PoolSpec(dice=dice, success_on=4, crit_on=6)
     lucky_base: PoolSpec | None = None
@@ -354,18 +393,19 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         d_notes.append(f"Close {base}")
         # The Close system is a weapon system: crippled halves it (L2733) when defending too (L1146);
         # Anger Issues and Reinforced skip the halving and Anger Issues adds +2 Close (L2300, L2410).
-        if "crippled" in t_cond and not t_ups & {"anger_issues", "reinforced"}:
+        if "crippled" in t_cond and not has_effect(t_ups, IgnoresCrippled):
             base = math.ceil(base / 2)
             d_notes.append(f"crippled: halved to {base}")
-        if "crippled" in t_cond and "anger_issues" in t_ups:
-            base += 2
-            d_notes.append("Anger Issues +2")
+        for label, bonus in _weapon_bonuses(t_ups, "close", t_facts):
+            base += bonus
+            d_notes.append(f"{label} +{bonus}")
     else:
         base = all_forms(t_prof)[t_form].defense
         d_notes.append(f"Defense {base}")
-    if inp.shield_wall and "shield_wall" in t_ups:
-        base += 1
-        d_notes.append("shield wall +1")
+    for wall, plus in effects_by(t_ups, DefenseValue):
+        if _holds(plus.when, t_facts):
+            base += plus.bonus  # Shield Wall's +1 touching a friend with it (L2414)
+            d_notes.append(f"{wall.name.lower()} +{plus.bonus}")
     if inp.in_building or target.state.extra.get("inside"):
         base += 1  # infantry in a building (L2948)
         d_notes.append("in a building +1")
@@ -373,20 +413,22 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         base = math.ceil(base / 2)
         d_notes.append(f"{'shut down' if shut else 'climbing'}: halved to {base}")
     d_dice = base
-    knocked = "knocked_down" in t_cond
-    obscured = inp.obscured or inp.indirect_fire or ("stealth" in t_ups and inp.weapon in ("medium", "long"))
+    stealthy = any(inp.weapon in e.weapons for e in effects_of(t_ups, CountsObscured))  # Stealth (L2420)
+    obscured = inp.obscured or inp.indirect_fire or stealthy
     storm = storm_active(game) and inp.weapon in ("medium", "long")  # L2025
     obscured = obscured or storm
-    if obscured and "eagle_eyes" in a_ups:
-        d_notes.append("obscured ignored (Eagle Eyes)")
+    if obscured and (eyes := effects_by(a_ups, IgnoresObscured)):
+        d_notes.append(f"obscured ignored ({eyes[0][0].name})")  # Eagle Eyes (L2312)
     elif obscured:
         d_dice += 1
         d_notes.append("obscured +1" + (" (storm)" if storm and not inp.obscured else ""))
-    hard = inp.hard_cover or (inp.cover and "cautious" in t_ups)
+    hard = inp.hard_cover or (inp.cover and any(e.cover == "hard" for e in effects_of(t_ups, CoverAs)))
     if (inp.cover or hard) and t_struct:
         d_notes.append("a structure is never in cover (L2927)")
-    elif (inp.cover or hard) and (flying_t or inp.indirect_fire or "piercing" in w_ups):
-        why = "flying" if flying_t else "indirect fire" if inp.indirect_fire else "Piercing"
+    elif (inp.cover or hard) and (
+        flying_t or inp.indirect_fire or (pierce := effects_by(w_ups, IgnoresCover))
+    ):
+        why = "flying" if flying_t else "indirect fire" if inp.indirect_fire else pierce[0][0].name  # L2452
         d_notes.append(f"cover ignored ({why})")
     elif hard and opts.hard_cover_adds_to_cover and inp.cover:
         d_dice += 3  # the named reading: hard cover's 2D on top of cover's 1D (L1132)
@@ -397,17 +439,14 @@ def plan(game: Game, inp: AttackInput) -> Plan:
     elif inp.cover:
         d_dice += 1
         d_notes.append("cover +1")
-    from_front = not (inp.rear or (knocked and not opts.deflect_vs_knocked_down))
-    extras = [
-        ("deflect" in t_ups and from_front, "deflect"),
-        ("dogfighter" in t_ups and flying_t and flying_a, "dogfighter"),
-        ("chaff" in t_ups and flying_t and inp.weapon == "long", "chaff"),
-        ((inp.underwater or env == "underwater") and inp.weapon == "long", "underwater"),
-    ]
-    for on, label in extras:
-        if on:
-            d_dice += 1
-            d_notes.append(f"{label} +1")
+    # Deflect, Dogfighter and Chaff (L2388, L2310, L2376), in the order of effects.When.
+    for source, die in sorted(effects_by(t_ups, DefenseDice), key=lambda ue: WHEN_ORDER.index(ue[1].when)):
+        if _holds(die.when, t_facts):
+            d_dice += die.n
+            d_notes.append(f"{source.name.lower()} +{die.n}")
+    if (inp.underwater or env == "underwater") and inp.weapon == "long":
+        d_dice += 1
+        d_notes.append("underwater +1")
     if inp.bonus_defense_dice:
         d_dice += inp.bonus_defense_dice
         d_notes.append(f"other +{inp.bonus_defense_dice}")
@@ -418,7 +457,7 @@ def plan(game: Game, inp: AttackInput) -> Plan:
             raise ValueError(f"{target.name} has no Evade counter to spend (L1400)")
         spent.append("evade")
         d_notes.append("evade: reroll 1-3")
-    if inp.parry and not (close and "parry" in t_weapons["close"]):
+    if inp.parry and not (close and has_effect(t_weapons["close"], Parry)):
         raise ValueError(f"{target.name} has no Parry to use against this attack (L2448)")
     defense = None
     if d_dice > 0:
@@ -440,11 +479,11 @@ def plan(game: Game, inp: AttackInput) -> Plan:
         attacker=(a_side, a_idx, attacker),
         target=(t_side, t_idx, target),
         armour_left=_armour_left(guardian[2] if guardian else target),
-        powerful="powerful" in w_ups,
+        extra_power=sum(e.n for e in effects_of(w_ups, ExtraPowerPoints)),
         options=opts,
         spent=spent,
         can_dodge=not (knocked or shut or t_struct),  # a structure never dodges (L2928)
-        agile="agile" in t_ups,
+        dodge_per_six=max([1, *(e.inches for e in effects_of(t_ups, DodgePerSix))]),
         parry=inp.parry,
         guardian=guardian,
         structure=t_struct,
@@ -549,7 +588,7 @@ def _check_split(attacker: GameUnit, inp: AttackInput, value: int, w_ups: set[st
         return
     if not inp.split_dice:
         return
-    if "split_fire" not in w_ups:
+    if not has_effect(w_ups, SplitFire):
         raise ValueError(f"{attacker.name}'s {inp.weapon} system has no Split Fire (L2462)")
     if inp.split_dice > value:
         raise ValueError(f"{attacker.name}'s {inp.weapon} system has only {value} dice to split (L2462)")
@@ -560,13 +599,34 @@ def _check_split(attacker: GameUnit, inp: AttackInput, value: int, w_ups: set[st
         )
 
 
+def _holds(when: When, facts: dict[When, bool]) -> bool:
+    """Whether a pool modifier's condition holds in this attack."""
+    return when == "always" or facts.get(when, False)
+
+
+def _weapon_bonuses(ups: set[str], weapon: str, facts: dict[When, bool]) -> list[tuple[str, int]]:
+    """Bonuses to one weapon system's value that hold now, with the upgrade's name (L2300)."""
+    return [
+        (up.name, e.bonus)
+        for up, e in effects_by(ups, WeaponValue)
+        if e.weapon == weapon and _holds(e.when, facts)
+    ]
+
+
+def _faces(faces: tuple[int, ...]) -> str:
+    """Faces as a note says them: "1s", "1-3"."""
+    if len(faces) == 1:
+        return f"{faces[0]}s"
+    return f"{faces[0]}-{faces[-1]}"
+
+
 def _armour_left(unit: GameUnit) -> int:
     return max(0, unit.state.max_damage - unit.state.damage)
 
 
 def _check_lucky(unit: GameUnit, ups: set[str], rerolled: bool) -> None:
     """Lucky: once per battle (L2330), on dice not rerolled yet (digest 11.3)."""
-    if "lucky" not in ups:
+    if not has_effect(ups, LuckyReroll):
         raise ValueError(f"{unit.name} is not Lucky (L2330)")
     if "lucky" in unit.state.extra.get("used", []):
         raise ValueError(f"{unit.name} has used its Lucky reroll already (L2330)")
@@ -586,7 +646,7 @@ def _guardian(game: Game, inp: AttackInput, t_side: int, t_idx: int) -> tuple[in
     if guard.state.destroyed:
         raise ValueError(f"{guard.name} is destroyed")
     profile, form = _form(guard)
-    if "guardian" not in form_upgrades(profile, form):
+    if not has_effect(form_upgrades(profile, form), SoaksForFriend):
         raise ValueError(f"{guard.name} has no Guardian (L2316)")
     spend_fp(Edits(game), (g_side, g_idx))  # the Focus Point must be there before the roll (L774-778)
     return g_side, g_idx, guard
@@ -597,8 +657,8 @@ def power_points(p: Plan, damage: int, sixes: int) -> int:
     against a structure, which power attacks do not affect (L2926)."""
     if damage < 1 or p.structure:
         return 0
-    if p.powerful and (sixes or not p.options.powerful_needs_six):
-        return sixes + 1
+    if p.extra_power and (sixes or not p.options.powerful_needs_six):
+        return sixes + p.extra_power
     return sixes
 
 
@@ -662,7 +722,7 @@ def resolve(game: Game, inp: AttackInput, dice: DiceSource) -> ActionResult:
     # Dodge when every hit is cancelled (L1164), 2" per 6 with Agile (L2370); never when down (L950, L958).
     dodge = 0
     if damage == 0 and p.can_dodge and not parry_damage:
-        dodge = d_sixes * (2 if p.agile else 1)
+        dodge = d_sixes * p.dodge_per_six
     _hold(paid, inp, p, power, damage, destroyed, hurt_side, hurt_idx)
     nemesis = nemesis_kill(paid, (a_side, a_idx), (hurt_side, hurt_idx)) if destroyed else ""
     if destroyed and kind_of(hurt) is not None:
@@ -710,7 +770,7 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
     trigger = pay_trigger(edits, pos, inp.trigger, inp.target, inp.reaction)
     if trigger:
         edits.notes.append(trigger)
-    if inp.rapid_fire and "rapid_reload" not in weapon_upgrades(*_form(p.attacker[2]))[inp.weapon]:
+    if inp.rapid_fire and not has_effect(weapon_upgrades(*_form(p.attacker[2]))[inp.weapon], FreeRapidFire):
         spend_fp(edits, pos)  # Rapid Reload fires again for free (L2458)
     if p.counts_system:  # L1046-1050
         used = edits.extra(pos, "systems_used", []) or []

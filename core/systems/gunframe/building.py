@@ -29,7 +29,9 @@ from core.systems.gunframe.catalogue import (
     WEAPONS,
     FrameDef,
     Slot,
+    has_effect,
 )
+from core.systems.gunframe.effects import CombinerMember
 from core.systems.gunframe.pack_ids import FRAME_NUMBERS, SLOT_NUMBERS, UPGRADE_NUMBERS
 
 FrameId = Literal["scout", "light", "medium", "heavy", "super_heavy", "infantry", "tank", "flyer"]
@@ -563,7 +565,9 @@ def squad_violations(units: Sequence[tuple[str, GunframeUnit]], limit: int | Non
             )
     # A combined form may cost at most the dearest member + the number of members (L2527).
     combined = [(k, p) for k, p in units if p.combined_members]
-    members = [p for _, p in units if not p.combined_members and "combiner" in _unit_upgrade_ids(p)]
+    members = [
+        p for _, p in units if not p.combined_members and has_effect(_unit_upgrade_ids(p), CombinerMember)
+    ]
     if len(combined) == 1 and members:
         key, form = combined[0]
         cap = max(build_cost(p) for p in members) + form.combined_members

@@ -77,6 +77,7 @@ def card(profile: GunframeUnit) -> UnitCard:
     )
     notes = [
         f"{UPGRADES[uid].name}: {UPGRADES[uid].summary} ({UPGRADES[uid].ref})"
+        + (f" By hand: {UPGRADES[uid].by_hand}" if UPGRADES[uid].by_hand else "")
         for uid in seen
         if uid in UPGRADES
     ]

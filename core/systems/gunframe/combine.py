@@ -31,6 +31,8 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.building import all_forms
+from core.systems.gunframe.catalogue import has_effect
+from core.systems.gunframe.effects import CombinerMember, Flies, JumpChargeDamage, Jumps
 from core.systems.gunframe.environment import environment_of
 from core.systems.gunframe.state import (
     Edits,
@@ -74,7 +76,7 @@ def _charge_checks(edits: Edits, inp: JumpChargeInput) -> tuple[Pos, Pos, bool]:
     pos = edits.find(inp.unit)
     can_act(edits, pos, "jump")
     env = environment_of(edits.game)
-    has_jump = "jump" in upgrades_of(edits.unit(pos))
+    has_jump = has_effect(upgrades_of(edits.unit(pos)), Jumps)
     if not has_jump and env != "low_gravity":
         raise ValueError(f"{edits.name(pos)} has no Jump (L2404)")
     if env == "high_gravity" or not has_jump:
@@ -84,7 +86,7 @@ def _charge_checks(edits: Edits, inp: JumpChargeInput) -> tuple[Pos, Pos, bool]:
         raise ValueError(f"{edits.name(tpos)} is not an enemy (L940)")
     if edits.get(tpos, "destroyed") or edits.has(tpos, "off_table") or edits.has(tpos, "in_reserve"):
         raise ValueError(f"{edits.name(tpos)} is not on the table")
-    return pos, tpos, "death_from_above" in upgrades_of(edits.unit(pos))
+    return pos, tpos, has_effect(upgrades_of(edits.unit(pos)), JumpChargeDamage)
 
 
 def resolve_jump_charge(game: Game, inp: JumpChargeInput, dice: DiceSource) -> ActionResult:
@@ -179,7 +181,9 @@ class CombineInput(BaseModel):
 
 
 def _has_combiner(edits: Edits, pos: Pos) -> bool:
-    return any(r.id == "combiner" for f in all_forms(profile_of(edits.unit(pos))) for r in f.upgrades)
+    return any(
+        has_effect([r.id], CombinerMember) for f in all_forms(profile_of(edits.unit(pos))) for r in f.upgrades
+    )
 
 
 def resolve_combine(game: Game, inp: CombineInput, dice: DiceSource) -> ActionResult:
@@ -228,7 +232,7 @@ def resolve_combine(game: Game, inp: CombineInput, dice: DiceSource) -> ActionRe
     edits.set(cpos, "activated", True)
     edits.set_extra(cpos, "used", [*edits.extra(cpos, "used", []), "combine"])
     edits.set_extra(cpos, "team", [inp.leader, *inp.members])
-    can_fly = bool({"fly", "fast_flyer"} & upgrades_of(edits.unit(cpos)))
+    can_fly = has_effect(upgrades_of(edits.unit(cpos)), Flies)
     if inp.flying and not can_fly:
         raise ValueError(f"{cname} has neither Fly nor Fast Flyer (L2539)")
     if inp.flying:

@@ -51,6 +51,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.gunframe.catalogue import has_effect
+from core.systems.gunframe.effects import StormProof
 from core.systems.gunframe.state import Edits, is_structure, upgrades_of
 
 if TYPE_CHECKING:
@@ -207,7 +209,7 @@ def knockback_environment(game: Game) -> str:
 
 def storm_proof(unit_ups: set[str]) -> bool:
     """Environment Enhancement ignores the dust, snow and lightning effects (L2390)."""
-    return "environment_enhancement" in unit_ups
+    return has_effect(unit_ups, StormProof)
 
 
 # --- choosing the environment (L1985-1997) -------------------------------------------------------

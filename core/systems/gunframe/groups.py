@@ -22,6 +22,8 @@ import math
 from typing import TYPE_CHECKING
 
 from core.systems.gunframe.building import all_forms
+from core.systems.gunframe.catalogue import has_effect
+from core.systems.gunframe.effects import IgnoresCrippled
 from core.systems.gunframe.state import form_of, is_conventional, is_structure, profile_of, upgrades_of
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ def weapon_value(unit: GameUnit, weapon: str) -> int:
     """A unit's value in one weapon system in its current form, halved (rounding up) while crippled
     (L2733, L357) unless Anger Issues or Reinforced spare it (L2300, L2410)."""
     value = int(getattr(all_forms(profile_of(unit))[form_of(unit)], weapon))
-    if "crippled" in unit.state.conditions and not upgrades_of(unit) & {"anger_issues", "reinforced"}:
+    if "crippled" in unit.state.conditions and not has_effect(upgrades_of(unit), IgnoresCrippled):
         value = math.ceil(value / 2)
     return value
 

@@ -35,6 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
+from core.systems.gunframe.catalogue import effects_of, has_effect
+from core.systems.gunframe.effects import LendsPanicReroll, Link, PanicOnCharge, PassesPanic, SpecialAction
 from core.systems.gunframe.state import (
     Edits,
     Pos,
@@ -69,9 +71,9 @@ TRIGGERS: dict[str, tuple[str, str, str]] = {
 
 def partner_of(edits: Edits, pos: Pos, upgrade: str) -> Pos:
     """The linked partner sharing ``upgrade`` (L2278); ValueError when there is none."""
-    uid, label, ref = TRIGGERS[upgrade]
+    _, label, ref = TRIGGERS[upgrade]
     unit = edits.unit(pos)
-    if uid not in upgrades_of(unit):
+    if not _linked(unit, upgrade):
         raise ValueError(f"{unit.name} has no {label} ({ref})")
     name = profile_of(unit).partner
     if not name:
@@ -79,10 +81,15 @@ def partner_of(edits: Edits, pos: Pos, upgrade: str) -> Pos:
     side = edits.game.sides[pos[0]]
     for i, other in enumerate(side.units):
         if i != pos[1] and (other.name == name or other.profile.get("name") == name):
-            if uid not in upgrades_of(other):
+            if not _linked(other, upgrade):
                 raise ValueError(f"{other.name} does not share {label} with {unit.name} (L2278)")
             return pos[0], i
     raise ValueError(f"{unit.name}'s partner '{name}' is not in its force (L2278)")
+
+
+def _linked(unit: GameUnit, link: str) -> bool:
+    """Whether the unit holds the linked upgrade that carries ``link`` (L2278)."""
+    return any(e.link == link for e in effects_of(upgrades_of(unit), Link))
 
 
 def _ref(edits: Edits, pos: Pos) -> str:
@@ -264,7 +271,7 @@ def resolve_nemesis(game: Game, inp: NemesisInput, dice: DiceSource) -> ActionRe
     edits = Edits(game)
     pos, t_pos = edits.find(inp.unit), edits.find(inp.target)
     name = edits.name(pos)
-    if "nemesis" not in upgrades_of(edits.unit(pos)):
+    if not any(e.action == "nemesis" for e in effects_of(upgrades_of(edits.unit(pos)), SpecialAction)):
         raise ValueError(f"{name} has no Nemesis (L2336)")
     if pos[0] == t_pos[0]:
         raise ValueError("a nemesis is an enemy unit (L2336)")
@@ -364,7 +371,7 @@ def _panic_checks(edits: Edits, inp: PanicInput) -> tuple[Pos, Pos, Pos | None]:
         raise ValueError("only the loss of a gunframe, not a conventional unit, causes panic (L2771)")
     if edits.get(pos, "destroyed") or edits.has(pos, "in_reserve"):
         raise ValueError(f"{name} is not on the table")
-    lover = "lovers" in upgrades_of(edits.unit(pos))
+    lover = _linked(edits.unit(pos), "lovers")
     if lover and profile_of(edits.unit(pos)).partner in (
         edits.name(fallen),
         edits.unit(fallen).profile.get("name"),
@@ -382,7 +389,9 @@ def _inspirer(edits: Edits, pos: Pos, ref: str | None) -> Pos | None:
     inspirer = edits.find(ref)
     if inspirer[0] != pos[0] or inspirer == pos:
         raise ValueError("Inspiring helps friendly units around it, not itself (L2324)")
-    if "inspiring" not in upgrades_of(edits.unit(inspirer)) or edits.get(inspirer, "destroyed"):
+    if not has_effect(upgrades_of(edits.unit(inspirer)), LendsPanicReroll) or edits.get(
+        inspirer, "destroyed"
+    ):
         raise ValueError(f"{edits.name(inspirer)} has no Inspiring to lend (L2324)")
     return inspirer
 
@@ -394,7 +403,7 @@ def panic_roll(
     once with a friendly Inspiring unit near (L2324), or by the unit's own Lucky, spent only when used
     (L2330; never both on one die, L353).  The faces go in ``rolls``."""
     unit = edits.unit(pos)
-    if "fearless" in upgrades_of(unit):
+    if has_effect(upgrades_of(unit), PassesPanic):
         return True, "Fearless, it always passes (L2314)"
     if lucky and inspirer is not None:
         raise ValueError("Inspiring already re-rolls a failed panic roll: Lucky would add nothing (L353)")
@@ -415,7 +424,7 @@ def panic_roll(
 
 def keep_chance(unit: GameUnit, inspired: bool) -> float:
     """The chance a panic roll passes, from the same reading as :func:`panic_roll`."""
-    if "fearless" in upgrades_of(unit):
+    if has_effect(upgrades_of(unit), PassesPanic):
         return 1.0
     p = pass_chance(skill_of(unit))
     return p + (1 - p) * p if inspired else p
@@ -427,7 +436,7 @@ def resolve_panic(game: Game, inp: PanicInput, dice: DiceSource) -> ActionResult
     unit = edits.unit(pos)
     name = unit.name
     detail: dict[str, Any] = {"rolls": [], "panicked": False}
-    if "fearless" in upgrades_of(unit):
+    if has_effect(upgrades_of(unit), PassesPanic):
         text = f"{name} is Fearless and keeps its nerve (L2314)"
         return ActionResult(changes=edits.changes(), text=text, detail=detail)
     ok, how = panic_roll(edits, pos, inspirer, dice, detail["rolls"], inp.lucky)
@@ -513,7 +522,7 @@ def _terror_checks(edits: Edits, inp: TerrifyingInput) -> tuple[Pos, Pos, Pos | 
     pos, t_pos = edits.find(inp.unit), edits.find(inp.terrifying)
     if pos[0] == t_pos[0]:
         raise ValueError("only an enemy's Terrifying calls for the roll (L2350)")
-    if "terrifying" not in upgrades_of(edits.unit(t_pos)):
+    if not has_effect(upgrades_of(edits.unit(t_pos)), PanicOnCharge):
         raise ValueError(f"{edits.name(t_pos)} is not Terrifying (L2350)")
     for p in (pos, t_pos):
         if edits.get(p, "destroyed"):

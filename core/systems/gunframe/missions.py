@@ -21,6 +21,8 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, UnitState
 from core.systems.gunframe.building import GunframeUnit, unit_cost
+from core.systems.gunframe.catalogue import effects_of
+from core.systems.gunframe.effects import DeactivateBonus
 from core.systems.gunframe.environment import end_odds_facts, end_of_turn
 from core.systems.gunframe.links import nemesis_end
 from core.systems.gunframe.options import options_of
@@ -636,7 +638,7 @@ class DeactivateInput(BaseModel):
 def _deactivate_bonus(game: Game, inp: DeactivateInput) -> int:
     """+1 with Mechanic or Tactician (L1868), -1 per defender engaged with it (L1869)."""
     _, _, unit = game.unit(inp.unit)
-    return (1 if upgrades_of(unit) & {"mechanic", "tactician"} else 0) - inp.engaged
+    return max([0, *(e.n for e in effects_of(upgrades_of(unit), DeactivateBonus))]) - inp.engaged
 
 
 def _deactivate_check(game: Game, inp: DeactivateInput) -> int:

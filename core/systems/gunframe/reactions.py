@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from core.systems.base import Choice, NeedChoice
+from core.systems.gunframe.catalogue import has_effect
+from core.systems.gunframe.effects import UnseenMoves
 from core.systems.gunframe.environment import dark
 from core.systems.gunframe.state import upgrades_of
 
@@ -62,7 +64,7 @@ def check_trigger(
         nightfall = game.options.get("darkness_variant") == "nightfall"
         if dark(game) and not (nightfall and game.round < 4):
             raise ValueError("in the dark nobody may react to an enemy's move (L2009)")
-        if enemy is not None and "cloaking" in upgrades_of(enemy):
+        if enemy is not None and has_effect(upgrades_of(enemy), UnseenMoves):
             raise ValueError(f"{enemy.name} has Cloaking: no one may react to its moves (L2384)")
         if dark(game):
             reach = 16 if game.round < 3 else 8

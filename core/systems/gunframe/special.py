@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource
 from core.systems.base import ActionResult, ActionSpec, Change
 from core.systems.gunframe.building import all_forms, form_upgrades
+from core.systems.gunframe.catalogue import effects_of, has_effect
+from core.systems.gunframe.effects import Flies, SpecialAction, SpecialActionId, Transform, TransformId
 from core.systems.gunframe.state import Edits, Pos, can_act, halve, profile_of, spend_fp, upgrades_of
 
 if TYPE_CHECKING:
@@ -136,8 +138,12 @@ def _unit_field(text: str) -> Any:
     return Field(description=text, json_schema_extra={"ui": "own-unit"})
 
 
-def _needs(edits: Edits, pos: Pos, upgrade: str, label: str, ref: str) -> None:
-    if upgrade not in upgrades_of(edits.unit(pos)):
+def _needs(edits: Edits, pos: Pos, how: SpecialActionId | TransformId, label: str, ref: str) -> None:
+    """The unit has an upgrade granting this special action or way of transforming."""
+    ups = upgrades_of(edits.unit(pos))
+    if not any(e.action == how for e in effects_of(ups, SpecialAction)) and not any(
+        e.how == how for e in effects_of(ups, Transform)
+    ):
         raise ValueError(f"{edits.name(pos)} has no {label} ({ref})")
 
 
@@ -273,7 +279,7 @@ class TransformInput(BaseModel):
 
 
 def _can_fly(ups: list[str]) -> bool:
-    return bool({"fly", "fast_flyer"} & set(ups))
+    return has_effect(ups, Flies)  # Fly or Fast Flyer (L2394, L2396)
 
 
 def resolve_transform(game: Game, inp: TransformInput, dice: DiceSource) -> ActionResult:

@@ -31,7 +31,8 @@ from core.dice import DiceSource, Dist
 from core.pool import PoolSpec, cancel, roll_pool
 from core.systems.base import Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
-from core.systems.gunframe.catalogue import FRAMES
+from core.systems.gunframe.catalogue import FRAMES, has_effect
+from core.systems.gunframe.effects import FocusCapPerRank, FreeReactionOnce, HalvesFallingHits, LuckyReroll
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -220,7 +221,7 @@ class Edits:
 
 def fp_cap(unit: GameUnit) -> int:
     """Focus Points that may be spent on it in one turn: 1 (L778), +N for Ace (N) (L2298)."""
-    return 1 + upgrade_n(unit, "ace")
+    return 1 + sum(r.n for r in profile_of(unit).upgrades if has_effect([r.id], FocusCapPerRank))
 
 
 def spend_fp(edits: Edits, pos: Pos, amount: int = 1, outside_cap: bool = False) -> None:
@@ -256,7 +257,7 @@ def react(edits: Edits, pos: Pos, free: bool, more_than_once: bool) -> str:
     edits.set_extra(pos, "reacted", True)
     if free:
         used = list(edits.extra(pos, "used", []))
-        if "quick_reflexes" not in upgrades_of(edits.unit(pos)):
+        if not has_effect(upgrades_of(edits.unit(pos)), FreeReactionOnce):
             raise ValueError(f"{name} has no Quick Reflexes (L2338)")
         if "quick_reflexes" in used:
             raise ValueError(f"{name} has used its Quick Reflexes already (L2338)")
@@ -297,7 +298,7 @@ def pass_chance(skill: int) -> float:
 def check_lucky(edits: Edits, pos: Pos) -> None:
     """A unit may use Lucky (L2330): it has the upgrade and has not spent it this battle."""
     name = edits.name(pos)
-    if "lucky" not in upgrades_of(edits.unit(pos)):
+    if not has_effect(upgrades_of(edits.unit(pos)), LuckyReroll):
         raise ValueError(f"{name} is not Lucky (L2330)")
     if "lucky" in (edits.extra(pos, "used", []) or []):
         raise ValueError(f"{name} has used its Lucky reroll already (L2330)")
@@ -365,7 +366,7 @@ def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
     hits = inches * 2 if env == "high_gravity" else inches
     if env == "low_gravity":
         hits = halve(hits)
-    if "reckless" in upgrades_of(unit):
+    if has_effect(upgrades_of(unit), HalvesFallingHits):
         hits = halve(hits)
     defense = defense_value(unit)  # an unmodified defense roll (L900): a fall is not an attack (L958)
     if edits.has(pos, "shut_down") and edits.option("fall_defense_halved_when_shut_down"):

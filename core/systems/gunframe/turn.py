@@ -20,6 +20,24 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change
+from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
+from core.systems.gunframe.effects import (
+    Ambush,
+    EvadeAfterShakingLock,
+    FocusPerTurn,
+    FreeDarkEvade,
+    FreeFastMove,
+    HaloDrop,
+    IgnoresCrippled,
+    InitiativeBonus,
+    InitiativeReroll,
+    Jumps,
+    LockAfterStrippingEvade,
+    LockNeedsPilotRoll,
+    RebootActions,
+    SpecialAction,
+    SpecialActionId,
+)
 from core.systems.gunframe.environment import dark, environment_of
 from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
@@ -66,7 +84,7 @@ def counts_for_fp(unit: GameUnit, opts: GunframeOptions) -> bool:
     if is_conventional(unit):
         return False
     if "crippled" in state.conditions:
-        return opts.crippled_immune_counts_for_fp and bool(upgrades_of(unit) & {"anger_issues", "reinforced"})
+        return opts.crippled_immune_counts_for_fp and has_effect(upgrades_of(unit), IgnoresCrippled)
     return True
 
 
@@ -77,7 +95,9 @@ def focus_points(game: Game, side: int) -> tuple[int, str]:
     units = game.sides[side].units
     count = sum(counts_for_fp(u, opts) for u in units)
     heroes = sum(
-        "hero" in upgrades_of(u) and on_table(u) and "shut_down" not in u.state.conditions for u in units
+        sum(e.n for e in effects_of(upgrades_of(u), FocusPerTurn))
+        for u in units
+        if on_table(u) and "shut_down" not in u.state.conditions
     )
     total = math.ceil(count / 2) + heroes
     why = f"{count} unit(s) count" + (f", +{heroes} Hero" if heroes else "")
@@ -114,14 +134,15 @@ def initiative_bonus(game: Game, side: int, attacker: int | None = None) -> tupl
         attacker = game.options.get("attacker_side")
     if game.round == 1 and attacker == side:
         parts.append("attacker +1")
-    units = [u for u in game.sides[side].units if on_table(u)]
-    if any("tactician" in upgrades_of(u) for u in units):
-        parts.append("Tactician +1")
-    if any("command_module" in upgrades_of(u) for u in units):
-        parts.append("Command Module +1")
+    values = [1] if parts else []
+    held = {uid for u in game.sides[side].units if on_table(u) for uid in upgrades_of(u)}
+    for up, bonus in effects_by(held, InitiativeBonus):  # each upgrade counts once (L2380, digest 11.19)
+        parts.append(f"{up.name} +{bonus.n}")
+        values.append(bonus.n)
     if opts.initiative_best_bonus_only:
-        return min(1, len(parts)), parts[:1]
-    return len(parts), parts
+        best = max(values, default=0)
+        return best, parts[values.index(best) : values.index(best) + 1] if values else []
+    return sum(values), parts
 
 
 def settle(totals: dict[int, int], fp: dict[int, int]) -> tuple[int | None, list[int]]:
@@ -274,7 +295,7 @@ def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> Actio
         (inp.side, u)
         for u, unit in enumerate(game.sides[inp.side].units)
         if on_table(unit)
-        and "well_read" in upgrades_of(unit)
+        and has_effect(upgrades_of(unit), InitiativeReroll)
         and "well_read" not in unit.state.extra.get("used", [])
     ]
     if not readers:
@@ -337,7 +358,7 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{name} has made its Target Lock action this turn (L1358)")
     edits.set_extra(pos, "locked", True)
     detail: dict[str, Any] = {}
-    matrix = "defense_matrix" in upgrades_of(edits.unit(t_pos))
+    matrix = has_effect(upgrades_of(edits.unit(t_pos)), LockNeedsPilotRoll)
     luck = ""
     if inp.lucky and not matrix:
         raise ValueError(f"{target} has no Defense Matrix: there is no roll for Lucky to repeat (L2330)")
@@ -352,7 +373,7 @@ def resolve_lock(game: Game, inp: LockInput, dice: DiceSource) -> ActionResult:
     if edits.counter(t_pos, "evade"):
         edits.set_counter(t_pos, "evade", 0)
         text = f"{name} strips {target}'s Evade"
-        if "target_tracking" in upgrades_of(edits.unit(pos)):
+        if has_effect(upgrades_of(edits.unit(pos)), LockAfterStrippingEvade):
             edits.set_counter(t_pos, "target_lock", 1)
             text += " and locks it (Target Tracking)"
     else:
@@ -367,7 +388,7 @@ def lock_odds(game: Game, inp: LockInput) -> ActionOdds:
     _, _, target = game.unit(inp.target)
     p = (
         float(lucky_pass_dist(skill_of(unit), inp.lucky).probability(1))
-        if "defense_matrix" in upgrades_of(target)
+        if has_effect(upgrades_of(target), LockNeedsPilotRoll)
         else 1.0
     )
     return ActionOdds(tables={}, facts={"lock goes on": p}, summary="Defense Matrix needs a Pilot Skill pass")
@@ -411,7 +432,7 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
             raise ValueError("the Darkness evade is a free action, not a reaction (L2009)")
         if environment_of(game) is not None and not dark(game):
             raise ValueError("the free evade needs the battle to be in darkness (L2009, L2013, L2019)")
-        if upgrades_of(edits.unit(pos)) & {"stealth", "cloaking"}:
+        if has_effect(upgrades_of(edits.unit(pos)), FreeDarkEvade):
             how = " (free in the dark)"
         else:
             spend_fp(edits, pos)
@@ -428,7 +449,7 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     if edits.counter(pos, "target_lock"):
         edits.set_counter(pos, "target_lock", 0)
         text = f"{name} shakes off the Target Lock"
-        if "veteran" in upgrades_of(edits.unit(pos)):
+        if has_effect(upgrades_of(edits.unit(pos)), EvadeAfterShakingLock):
             edits.set_counter(pos, "evade", 1)
             text += " and takes an Evade (Veteran)"
     else:
@@ -466,7 +487,7 @@ def resolve_reboot(game: Game, inp: RebootInput, dice: DiceSource) -> ActionResu
     name = edits.name(pos)
     if not edits.has(pos, "shut_down"):
         raise ValueError(f"{name} is not shut down")
-    needed = 1 if "rapid_reboot" in upgrades_of(edits.unit(pos)) else 2
+    needed = min([2, *(e.actions for e in effects_of(upgrades_of(edits.unit(pos)), RebootActions))])
     done = int(edits.extra(pos, "reboot", 0) or 0) + inp.actions
     if done >= needed:
         edits.remove_condition(pos, "shut_down")
@@ -517,14 +538,16 @@ def _gravity(game: Game, use: str, ups: set[str], name: str) -> None:
     environment recorded leaves the jump to the players."""
     env = environment_of(game)
     if use == "fast_move":
-        if env == "high_gravity" and "fast" not in ups:
+        fast = has_effect(ups, FreeFastMove)
+        if env == "high_gravity" and not fast:
             raise ValueError(f"in high gravity only units with Fast can move fast; {name} has none (L2053)")
-        if env != "high_gravity" and "fast" in ups:
+        if env != "high_gravity" and fast:
             raise ValueError(f"{name} has Fast: moving fast costs it nothing (L2392)")
     if use == "jump" and env is not None:
-        if env == "high_gravity" and "jump" not in ups:
+        jumps = has_effect(ups, Jumps)
+        if env == "high_gravity" and not jumps:
             raise ValueError(f"{name} has no Jump upgrade to jump with (L2404)")
-        if env == "low_gravity" and "jump" in ups:
+        if env == "low_gravity" and jumps:
             raise ValueError(f"{name} has Jump: in low gravity only units without it pay to jump (L2069)")
         if env not in ("high_gravity", "low_gravity"):
             raise ValueError("jumping costs a Focus Point only in high or low gravity (L2055, L2069)")
@@ -593,7 +616,7 @@ def resolve_leader(game: Game, inp: LeaderInput, dice: DiceSource) -> ActionResu
     edits = Edits(game)
     pos = edits.find(inp.unit)
     can_act(edits, pos, "lead")
-    n = sum(r.n for r in profile_of(edits.unit(pos)).upgrades if r.id == "leader")
+    n = sum(r.n for r in profile_of(edits.unit(pos)).upgrades if _grants_action([r.id], "leader"))
     if not n:
         raise ValueError(f"{edits.name(pos)} has no Leader upgrade (L2326)")
     if len(inp.units) > n or len(set(inp.units)) != len(inp.units):
@@ -620,9 +643,9 @@ LEADER = ActionSpec(
 
 # --- reserves, HALO and ambush (L1538-1570) -----------------------------------------------------
 
-#: Upgrades that let a reserve drop in anywhere (L1556, L2340, L2398, L2404) or ambush (L1566).
-HALO_UPGRADES = {"jump", "halo", "reckless"}
-AMBUSH_UPGRADES = {"cloaking", "guerrilla", "recon", "stealth"}
+
+def _grants_action(ids: list[str], action: SpecialActionId) -> bool:
+    return any(e.action == action for e in effects_of(ids, SpecialAction))
 
 
 class ReservesInput(BaseModel):
@@ -684,13 +707,14 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
         ups = upgrades_of(unit)
         if not edits.has(pos, "in_reserve"):
             raise ValueError(f"{unit.name} is not in reserve")
-        if inp.ambush and not ups & AMBUSH_UPGRADES:
+        if inp.ambush and not has_effect(ups, Ambush):  # L1566
             raise ValueError(
                 f"{unit.name} cannot ambush: it needs Cloaking, Guerrilla, Recon or Stealth (L1566)"
             )
         if ref in inp.halo and environment_of(game) == "space_structure":
             raise ValueError("nobody drops in from reserve inside a space structure (L2075)")
-        if ref in inp.halo and not ups & HALO_UPGRADES:
+        drops = effects_of(ups, HaloDrop)  # L1556, L2340, L2398, L2404
+        if ref in inp.halo and not drops:
             raise ValueError(f"{unit.name} cannot drop in: it needs Jump, HALO or Reckless (L1556, L2340)")
         ok, roll, luck = lucky_pilot_roll(edits, pos, dice, f"{unit.name} from reserve", ref in inp.lucky)
         face = f"{roll}{luck}"
@@ -708,8 +732,8 @@ def resolve_reserves(game: Game, inp: ReservesInput, dice: DiceSource) -> Action
             lines.append(f"{unit.name} springs its ambush (rolled {face}): one action, in obscuring terrain")
         elif ref in inp.halo:
             scatter = dice.roll(1, 6, f"{unit.name} scatter")[0]
-            if "halo" in ups:
-                scatter = halve(scatter)  # D3 (L2398, L351)
+            if any(e.scatter == "D3" for e in drops):
+                scatter = halve(scatter)  # HALO's D3 (L2398, L351)
             lines.append(f'{unit.name} drops in (rolled {face}); the opponent scatters it {scatter}"')
         else:
             lines.append(f"{unit.name} arrives (rolled {face}) touching an edge of its own half")
