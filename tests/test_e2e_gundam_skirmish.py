@@ -74,7 +74,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Priority roll")
     # Nothing moves before it: a plain refusal.
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
-    page.click("#action-roll")
+    page.click("#action-apply")
     expect(page.locator("#action-result .error")).to_have_text(
         "The battle has not begun: roll for priority first; the player placed first takes the first turn"
     )
@@ -89,7 +89,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(page.locator("#phase-next")).to_have_text("Next turn")
     # Zeon's unit waits for its own turn.
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
-    page.click("#action-roll")
+    page.click("#action-apply")
     expect(page.locator("#action-result .error")).to_have_text(
         "It is Player 1's turn: Player 2's units act in their own turn"
     )

@@ -210,6 +210,23 @@ def test_objective_counts_the_zone_as_each_turn_ends(browser: Browser, server: S
         expect_status(
             page, [*head, ("Turns holding", "Feds 0, Zeon 0 of 3"), ("Turn limit", "3"), ("Turn of", "Feds")]
         )
+        # Switch Weapon in one tap: the Lancer's own weapons, the equipped rifle greyed with why.
+        page.locator('[data-unit="0/u1"] .card-toggle').click()
+        page.locator('[data-unit="0/u1"] select.more-actions').select_option("switch_weapon")
+        weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
+        expect(weapons.locator(".choice-name")).to_have_text(["Beam rifle", "Beam blade"])
+        expect(weapons.first.locator(".pick-why")).to_have_text("equipped now")
+        expect(weapons.nth(1)).to_have_attribute("aria-pressed", "true")
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_have_text("Sample: Lancer equips Beam blade")
+        # Now the rifle waits for a Switch Weapon; the mounted head guns are picked for a shot.
+        page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
+        weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
+        expect(weapons.locator(".choice-name")).to_have_text(["Head guns", "Beam rifle"])
+        expect(weapons.first).to_have_attribute("aria-pressed", "true")
+        expect(weapons.nth(1)).to_be_disabled()
+        expect(weapons.nth(1).locator(".pick-why")).to_have_text("not equipped: Switch Weapon first")
+        page.click("#sheet-close")
         # Feds' Lancer (170) and Zeon's Trooper (140) in the zone: the Feds hold it.
         page.click("#phase-next")
         tick_units(page, ["0/u1", "1/u1"])

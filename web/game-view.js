@@ -624,8 +624,8 @@ export class GamesView {
           const b = button("", () => { state[name] = p.value; drawPicks(); changed(); },
             { class: `choice pick${on ? " on" : ""}`, "data-value": String(p.value), "aria-pressed": String(on), ...(p.unavailable ? { disabled: "" } : {}) });
           b.append(el("span", { class: "choice-name" }, p.label),
-            p.detail ? el("small", { class: "pick-detail" }, p.detail) : "",
-            p.unavailable ? el("small", { class: "pick-why" }, p.unavailable) : el("small", { class: "choice-odds" }, ""));
+            p.detail ? el("small", { class: "pick-detail" }, plain(p.detail)) : "",
+            p.unavailable ? el("small", { class: "pick-why" }, plain(p.unavailable)) : el("small", { class: "choice-odds" }, ""));
           group.append(b);
         }
         if (!list.length) group.append(el("p", { class: "muted" }, "Nothing to pick."));

@@ -2476,11 +2476,18 @@ ACTIONS: dict[str, ActionSpec] = {
         reload,
         help="Quick (Fast) or Slow (L415-L422, L925).",
         picks=reload_picks,
+        rolls=False,  # only an Obsolete unit's die (L2958-L2962), which the app rolls
     ),
     "switch_weapon": ActionSpec(
-        "switch_weapon", "Switch Weapon", WeaponInput, switch, help="Fast (L424-L451).", picks=switch_picks
+        "switch_weapon",
+        "Switch Weapon",
+        WeaponInput,
+        switch,
+        help="Fast (L424-L451).",
+        picks=switch_picks,
+        rolls=False,
     ),
-    "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413)."),
+    "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False),
     "ability": ActionSpec(
         "ability",
         "Use an ability",
