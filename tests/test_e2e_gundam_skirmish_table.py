@@ -8,6 +8,7 @@ from typing import Any
 
 from conftest import PHONE, Server, open_with_store
 from playwright.sync_api import Browser, Page, expect
+from test_e2e_a11y import serious
 from test_e2e_plain import raw_ids
 
 from core import api
@@ -101,6 +102,9 @@ def test_no_raw_ids_on_the_gundam_skirmish_screens(browser: Browser, server: Ser
             expect(page.locator("#action-panel [data-pick-field]").first).to_be_visible()
             found = raw_ids(page)
             assert found == set(), (action, found)
+            if action == "shoot":  # the picks, picked and greyed, read well (axe-core)
+                expect(page.locator("#odds-headline")).to_be_visible()
+                assert serious(page) == []
             page.click("#sheet-close")
         page.goto(page.url.split("#")[0] + "#/squad/s1")
         expect(page.locator("#squad-units .unit-row")).to_have_count(3)
