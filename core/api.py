@@ -625,14 +625,27 @@ def game_views(args: ViewsArgs) -> Views:
             view = system.unit_view(args.game, s, u, args.viewer)
             if view is not None:
                 views[f"{s}/{unit.key}"] = view
-    own = system.status(args.game)
-    said = {line.value.casefold() for line in own}
     return Views(
         views=views,
-        # A shared line the system's own lines already say (its game type as "Mission") is left out.
-        status=[*own, *(line for line in _state_lines(args.game) if line.value.casefold() not in said)],
+        status=_status(system.status(args.game), args.game),
         phase=system.phase(args.game),
     )
+
+
+def _status(own: list[CardLine], game: Game) -> list[CardLine]:
+    """The system's own lines, then the shared state's where the system has no line of that label
+    (a system that names its mission or tells how the game ended says it better)."""
+    labels = {line.label for line in own}
+    # Nor a line whose value the system's lines already say (its game type, shown as "Mission").
+    said = {line.value.casefold() for line in own}
+    return [
+        *own,
+        *(
+            line
+            for line in _state_lines(game)
+            if line.label not in labels and line.value.casefold() not in said
+        ),
+    ]
 
 
 def _state_lines(game: Game) -> list[CardLine]:

@@ -28,10 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.dice import DiceSource
 from core.squad import Name, Profile, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitState, Viewer
+from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitState, Viewer, unit_state_problem
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
-GAME_SCHEMA = 2
+GAME_SCHEMA = 3
 MAX_LOG = 5000
 #: The most units a side may field (a squad's 60, with room for what a game places: structures).
 MAX_SIDE_UNITS = 200
@@ -137,6 +137,9 @@ class Game(BaseModel):
             keys = [u.key for u in side.units]
             if len(set(keys)) != len(keys):
                 raise ValueError(f"side {n + 1} has two units with the same key")
+        problem = unit_state_problem(self)  # each unit's own values fit its system's model
+        if problem:
+            raise ValueError(problem)
         return self
 
     def unit(self, ref: str) -> tuple[int, int, GameUnit]:
@@ -294,20 +297,26 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
 
     1 -> 2: the typed :class:`GameState` arrives, at its defaults, and the game's system may move
     game-wide values it kept among its options into it (:meth:`RuleSystem.upgrade_game`).
+    2 -> 3: the game's system moves the rest of its game-wide values out of its options (GUNFRAME's
+    mission, environment, clocks and end; :meth:`RuleSystem.upgrade_game` with schema 2).
     """
     schema = data.get("schema_version", 1)
     if not isinstance(schema, int) or schema >= GAME_SCHEMA:
         return data
     out = copy.deepcopy(data)
+    try:
+        system = implementation(str(out.get("system")))
+    except ValueError:
+        system = None  # a system this build does not know: its own values stay where they are
     if schema < 2:
         out.setdefault("state", GameState().model_dump(mode="json"))
-        try:
-            system = implementation(str(out.get("system")))
-        except ValueError:
-            system = None  # a system this build does not know: its own values stay where they are
         if system is not None:
             out = system.upgrade_game(out, 1)
-        out["schema_version"] = 2
+        out["schema_version"] = schema = 2
+    if schema < 3:
+        if system is not None:
+            out = system.upgrade_game(out, 2)
+        out["schema_version"] = 3
     return out
 
 

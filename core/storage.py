@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from core.game import Game, upgrade
 from core.squad import Squad
 
-STORE_SCHEMA = 2
+STORE_SCHEMA = 3
 
 
 class OwnUnit(BaseModel):
@@ -67,7 +67,8 @@ class Loaded(BaseModel):
 
 
 def _games_upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """Store 1 -> 2: every game gains its typed game-wide state (core.game.upgrade)."""
+    """Store 1 -> 2: every game gains its typed game-wide state; 2 -> 3: a system's game-wide values
+    leave its options for that state (core.game.upgrade, which takes a game to the newest schema)."""
     games = data.get("games")
     if not isinstance(games, list):
         return data
@@ -76,7 +77,7 @@ def _games_upgraded(data: dict[str, Any]) -> dict[str, Any]:
 
 #: ``MIGRATIONS[n]`` turns a store of schema ``n`` into one of schema ``n + 1``.
 #: Each change of format adds an entry here and a test (tests/test_golden.py loads old saves).
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _games_upgraded}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _games_upgraded, 2: _games_upgraded}
 
 _ITEMS: tuple[tuple[Literal["squads", "units", "games"], type[BaseModel]], ...] = (
     ("squads", Squad),

@@ -11,6 +11,7 @@ from core.dice import TypedDice
 from core.game import Game, act, adjust, new_game
 from core.squad import Squad, SquadUnit
 from core.systems.base import Change
+from core.systems.gunframe.wide import GAME_KEYS, write
 
 BASE: dict[str, Any] = {"frame": "medium", "speed": 5, "defense": 3, "armour": 8}
 BASE.update({"close": 3, "short": 3, "medium": 3, "long": 3})
@@ -38,8 +39,20 @@ def start(
     blue = blue if blue is not None else [mech("Tom"), mech("Uli")]
     g = new_game("g", "Test", [("Red", squad(*red)), ("Blue", squad(*blue, keys="tuvwxyz"))])
     if options:
-        g = g.model_copy(update={"options": {**g.options, **options}})
+        g = with_values(g, **options)
     return g if red_fp is None else set_fp(g, 0, red_fp)
+
+
+def with_values(g: Game, **values: Any) -> Game:
+    """The game with these readings (``Game.options``) and game-wide values (``Game.state``: the
+    environment, the Doomsday clock, a mission's counters...), set without a log step."""
+    g = g.model_copy(deep=True)
+    for key, value in values.items():
+        if key in GAME_KEYS:
+            write(g.state, key, value)
+        else:
+            g.options[key] = value
+    return g
 
 
 def state(g: Game, ref: str) -> Any:

@@ -21,6 +21,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from toy_system import INFO as TOY_INFO
 
+import core.game
 import core.systems
 from core import share
 from core.dice import NeedMoreDice, RandomDice, TypedDice
@@ -276,3 +277,61 @@ def test_undo_and_redo_are_exact(system_id: str) -> None:
         assert again.sides == after.sides and again.options == after.options, spec.name
         done += 1
     assert done, f"no action of {system_id} could be taken in a fresh game"
+
+
+# --- a unit's own values in play ------------------------------------------------------------------
+
+
+def _undescribed(schema: dict[str, Any]) -> list[str]:
+    """Fields of a model's schema (and of the models it holds) that have no description."""
+    missing = [n for n, p in schema.get("properties", {}).items() if not p.get("description")]
+    for sub in schema.get("$defs", {}).values():
+        missing += [
+            f"{sub.get('title')}.{n}"
+            for n, p in sub.get("properties", {}).items()
+            if not p.get("description")
+        ]
+    return missing
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_a_units_own_values_have_a_typed_model_with_every_field_described(system_id: str) -> None:
+    model = implementation(system_id).unit_state_model
+    assert model is not None, "a system types what its units keep in UnitState.extra"
+    schema = model.model_json_schema()
+    assert json.loads(json.dumps(schema)) == schema
+    assert schema.get("properties"), "the model names what a unit keeps"
+    assert _undescribed(schema) == []
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_units_fit_their_model_fresh_and_after_every_action(
+    system_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked with the model itself (the game's own check is off here, else an action writing a value
+    outside the model would only look refused), so such a value is caught by name."""
+    monkeypatch.setattr(core.game, "unit_state_problem", lambda game: None)
+    system: RuleSystem = implementation(system_id)
+    model = system.unit_state_model
+    assert model is not None
+    g = game(system_id)
+    for side in g.sides:
+        for unit in side.units:
+            model.model_validate(unit.state.extra)
+    taken = 0
+    for walk in (g, None):  # each action from the fresh game, then one after another (two rounds)
+        current = g
+        for spec in [*system.actions.values()] * (1 if walk else 2):
+            start = walk or current
+            for raw in plain_inputs(spec.input.model_json_schema(), start):
+                try:
+                    after = act(start, spec.name, raw, RandomDice(5 + taken))
+                except REFUSED:
+                    continue
+                for side in after.sides:
+                    for unit in side.units:
+                        model.model_validate(unit.state.extra)
+                taken += 1
+                current = after
+                break
+    assert taken, f"no action of {system_id} could be taken in a fresh game"

@@ -33,7 +33,7 @@ def test_a_new_game_starts_with_the_state_at_its_defaults_and_the_system_values(
     g = start()
     assert g.state == GameState(extra={"volleys": 0})
     assert g.options == {}  # the toy has no readings: nothing of the state leaks into them
-    assert g.schema_version == GAME_SCHEMA == 2
+    assert g.schema_version == GAME_SCHEMA == 3
 
 
 def test_the_system_keeps_its_own_game_values_in_the_state_and_undo_takes_them_back() -> None:
@@ -78,7 +78,7 @@ def _schema_1(g: Game, **options: Any) -> dict[str, Any]:
 def test_a_schema_1_game_is_upgraded_with_its_system_moving_its_values() -> None:
     old = _schema_1(start(), volleys=4, strict=True)
     new = upgrade(old)
-    assert new["schema_version"] == 2
+    assert new["schema_version"] == 3  # 1 -> 2 moved the volleys; 2 -> 3 has nothing to move for the toy
     assert new["state"] == {**GameState().model_dump(mode="json"), "extra": {"volleys": 4}}
     assert new["options"] == {"strict": True}
     assert old["options"] == {"volleys": 4, "strict": True}  # the saved data itself is not touched
@@ -89,7 +89,7 @@ def test_todays_saves_load_through_the_migration_step() -> None:
     old = _schema_1(start(), volleys=2)
     loaded = storage.load({"schema_version": 1, "squads": [], "units": [], "games": [old]})
     assert loaded.set_aside == []
-    assert loaded.notes == ["Saved data was updated to format 2."]
+    assert loaded.notes == ["Saved data was updated to format 2.", "Saved data was updated to format 3."]
     (g,) = loaded.store.games
     assert g.state.extra == {"volleys": 2} and g.options == {}
     assert g.sides == start().sides and g.log == start().log
@@ -103,4 +103,4 @@ def test_a_game_shared_by_an_older_build_opens_upgraded() -> None:
     old = _schema_1(start(), volleys=5)
     token = share._wrap({"k": "game", "s": "toy", "d": old})
     game = share.decode(token).game
-    assert game is not None and game.state.extra == {"volleys": 5} and game.schema_version == 2
+    assert game is not None and game.state.extra == {"volleys": 5} and game.schema_version == 3

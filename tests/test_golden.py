@@ -41,10 +41,107 @@ STATE_DEFAULTS = {
 }
 
 
+#: Game schema 3 (store 3): GUNFRAME's game-wide values leave its options for the state: the mission,
+#: environment and end to the shared fields, the Doomsday clock to ``clocks``, the rest to ``extra``.
+GUNFRAME_EXTRA = {
+    "variant": False,
+    "basic_mission": None,
+    "attacker_side": None,
+    "initiative_side": None,
+    "interest_left": 6,
+    "prize_found": False,
+    "result": "",
+    "suppression": [],
+    "storm_type": None,
+    "eye_of_the_storm": False,
+    "storm_calm": False,
+    "darkness_variant": None,
+    "dark_over": False,
+    "flying_allowed": True,
+    "hull_breaches": 0,
+    "last_turn": None,
+}
+
+
+def _gf_where(key: str, value: Any) -> tuple[list[Any], Any] | None:
+    """Where a GUNFRAME option of schema 2 lives in schema 3, and its value there (None: a reading)."""
+    if key in ("mission", "environment"):
+        return ["state", key], value or ""
+    if key == "clock":
+        return ["state", "clocks"], {} if value is None else {"doomsday_clock": value}
+    if key == "ended":
+        return ["state", "ended"], bool(value)
+    if key in GUNFRAME_EXTRA:
+        return ["state", "extra", key], GUNFRAME_EXTRA[key] if value is None else value
+    return None
+
+
+def _gf_winners(result: str, names: list[str]) -> list[int]:
+    return [n for n, name in enumerate(names) if result.startswith(f"{name} wins")]
+
+
+def _gf_step(new: dict[str, Any], old: dict[str, Any], names: list[str]) -> list[tuple[Any, Any, Any]]:
+    """One logged change of options, as (path, value, before) in schema 3."""
+    out: list[tuple[Any, Any, Any]] = []
+    for key in sorted({*new, *old}):
+        where = _gf_where(key, new.get(key))
+        if where is None:
+            continue
+        path, value = where
+        before = _gf_where(key, old.get(key))[1]  # type: ignore[index]
+        if value != before:
+            out.append((path, value, before))
+        if key == "ended":
+            won = _gf_winners(new.get("result") or "", names) if value else []
+            was = _gf_winners(old.get("result") or "", names) if before else []
+            if won != was:
+                out.append((["state", "winners"], won, was))
+    return out
+
+
+def _gf_event(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    changes, before = [], []
+    for change, was in zip(event["changes"], event["before"], strict=True):
+        path = change["path"]
+        if path == ["options"]:
+            kept = [{k: v for k, v in d.items() if _gf_where(k, v) is None} for d in (change["value"], was)]
+            steps = [(["options"], kept[0], kept[1])] if kept[0] != kept[1] else []
+            steps += _gf_step(change["value"], was, names)
+        elif path[0] == "options" and _gf_where(path[1], None) is not None:
+            steps = _gf_step({path[1]: change["value"]}, {} if was is None else {path[1]: was}, names)
+        else:
+            steps = [(path, change["value"], was)]
+        for p, v, b in steps:
+            changes.append({"path": p, "value": v})
+            before.append(b)
+    return {**event, "changes": changes, "before": before}
+
+
+def gunframe_3(game: dict[str, Any]) -> dict[str, Any]:
+    options, state = dict(game["options"]), dict(game["state"])
+    extra = {**GUNFRAME_EXTRA, **state["extra"]}
+    for key in list(options):
+        if key in ("mission", "environment"):
+            state[key] = options.pop(key) or ""
+        elif key == "clock":
+            state["clocks"] = {**state["clocks"], "doomsday_clock": options.pop(key)}
+        elif key == "ended":
+            state["ended"] = bool(options.pop(key))
+        elif key in GUNFRAME_EXTRA:
+            extra[key] = options.pop(key)
+    names = [side["name"] for side in game["sides"]]
+    if state["ended"]:
+        state["winners"] = _gf_winners(extra["result"], names)
+    log = [_gf_event(e, names) for e in game["log"]]
+    return {**game, "options": options, "state": {**state, "extra": extra}, "log": log}
+
+
 def game_today(game: dict[str, Any]) -> dict[str, Any]:
     """An old game's meaning in today's format."""
     if game["schema_version"] < 2:
         game = {**game, "schema_version": 2, "state": STATE_DEFAULTS}
+    if game["schema_version"] < 3:
+        game = {**(gunframe_3(game) if game["system"] == "gunframe" else game), "schema_version": 3}
     return game
 
 
@@ -96,9 +193,9 @@ def test_an_old_save_loads_with_the_same_meaning_and_nothing_set_aside(path: Pat
     got = loaded.model_dump(mode="json")["store"]
     want = data["means"]["store"]
     saved_as = data["saved"]["schema_version"]
-    want = {**want, "schema_version": 2, "games": [game_today(g) for g in want["games"]]}
+    want = {**want, "schema_version": 3, "games": [game_today(g) for g in want["games"]]}
     assert got == want
-    assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 3)]
+    assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 4)]
 
 
 def test_reordering_a_catalogue_does_not_change_what_an_old_link_means(

@@ -657,8 +657,13 @@ def test_status_line_shows_mission_roles_environment_and_counts() -> None:
     assert api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"] == []
     g = table.run(g, "mission", [], mission="doomsday", attacker_side=1)
     g = table.environment(g, "storm", storm_type="lightning")
-    opts = {"initiative_side": 0, "hull_breaches": 2, "clock": 3, "last_turn": 5, "ended": True}
-    g = adjust(g, [Change(path=["options", k], value=v) for k, v in opts.items()])
+    values = {"initiative_side": 0, "hull_breaches": 2, "last_turn": 5}
+    by_hand = [Change(path=["state", "extra", k], value=v) for k, v in values.items()]
+    by_hand += [
+        Change(path=["state", "clocks", "doomsday_clock"], value=3),
+        Change(path=["state", "ended"], value=True),
+    ]
+    g = adjust(g, by_hand)
     status = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]["status"]
     assert [(line["label"], line["value"]) for line in status] == [
         ("Mission", "Doomsday"),
@@ -675,8 +680,8 @@ def test_status_line_shows_mission_roles_environment_and_counts() -> None:
     dark = adjust(
         dark,
         [
-            Change(path=["options", "dark_over"], value=True),
-            Change(path=["options", "attacker_side"], value=7),
+            Change(path=["state", "extra", "dark_over"], value=True),
+            Change(path=["state", "extra", "attacker_side"], value=7),
         ],
     )
     status = SYSTEM.status(dark)
@@ -736,7 +741,7 @@ def duel_plan(
         g = g.model_copy(deep=True)
         g.sides[0].units[0].state = g.sides[0].units[0].state.model_copy(update=a_state)
     if options:
-        g = g.model_copy(update={"options": options})
+        g = table.with_values(g.model_copy(update={"options": {}}), **options)
     p = plan(g, AttackInput(attacker="0/a", target="1/t", **inp))
     return (p.attack.dice, p.attack_notes, p.defense.dice if p.defense else 0, p.defense_notes)
 

@@ -50,15 +50,15 @@ def test_rolling_the_environment_with_its_sub_rolls() -> None:
     """A 4 is gravity: 1-3 high, 4-6 low (L1995); a 3 is a storm: 5-6 lightning (L1993)."""
     g = start([mech("A")])
     high = run(g, "environment", [4, 2])
-    assert high.options["environment"] == "high_gravity"
+    assert high.state.environment == "high_gravity"
     assert high.log[-1].text.startswith("Environment: rolled 4: High gravity (sub-roll 2).")
     low = run(g, "environment", [4, 4])
-    assert low.options["environment"] == "low_gravity"
+    assert low.state.environment == "low_gravity"
     storm = run(g, "environment", [3, 5])
-    assert (storm.options["environment"], storm.options["storm_type"]) == ("storm", "lightning")
+    assert (storm.state.environment, storm.state.extra["storm_type"]) == ("storm", "lightning")
     calm = run(g, "environment", [3], storm_type="none")
-    assert calm.options["storm_type"] == "none"
-    assert run(g, "environment", [6]).options["environment"] == "underwater"
+    assert calm.state.extra["storm_type"] == "none"
+    assert run(g, "environment", [6]).state.environment == "underwater"
     assert "environment" not in undo(high).options  # one undoable event
 
 
@@ -160,9 +160,9 @@ def test_darkness_evade_only_while_it_is_dark() -> None:
     g = run(g, "evade", [], unit="0/b", darkness=True)
     assert g.sides[0].resources["focus_points"] == 1  # Stealth: free
     still = run(g, "end_phase", [3])
-    assert not still.options["dark_over"] and "still dark" in still.log[-1].text
+    assert not still.state.extra["dark_over"] and "still dark" in still.log[-1].text
     dawn = run(g, "end_phase", [4])
-    assert dawn.options["dark_over"]
+    assert dawn.state.extra["dark_over"]
     with pytest.raises(ValueError, match="darkness"):
         run(next_round(dawn), "evade", [], unit="0/b", darkness=True)
     with pytest.raises(ValueError, match="darkness"):
@@ -201,12 +201,12 @@ def test_the_eye_of_the_storm() -> None:
     """Matching initiative dice before bonuses still the storm, the next match starts it (L2027)."""
     g = environment(start([mech("A")], [mech("T")]), "storm", storm_type="none", eye_of_the_storm=True)
     g = run(g, "initiative", [3, 3, 5, 2])  # level on FP too: a second roll decides
-    assert g.options["storm_calm"] and "dies down" in g.log[-1].text
+    assert g.state.extra["storm_calm"] and "dies down" in g.log[-1].text
     assert attack(g, [1] * 6, weapon="medium").log[-1].detail["defense_pool"]["dice"] == 3
     g = run(next_round(g), "initiative", [4, 6])
-    assert g.options["storm_calm"]
+    assert g.state.extra["storm_calm"]
     g = run(next_round(g), "initiative", [2, 2, 1, 6])
-    assert not g.options["storm_calm"]
+    assert not g.state.extra["storm_calm"]
 
 
 def test_lightning_strikes_fliers_and_wipes_counters() -> None:
@@ -214,7 +214,7 @@ def test_lightning_strikes_fliers_and_wipes_counters() -> None:
     each Target Lock and Evade counter goes on a 4+."""
     flyer = mech("F", "fly")
     g = environment(start([mech("A"), flyer, mech("E", "environment_enhancement")]), "storm", [6])
-    assert g.options["storm_type"] == "lightning"
+    assert g.state.extra["storm_type"] == "lightning"
     g = set_state(g, "1/t", "counters", {"target_lock": 1, "evade": 1})
     out = run(g, "end_phase", [4, 3], storm_struck=["0/a", "0/c"])
     assert [state(out, r).damage for r in ("0/a", "0/b", "0/c")] == [1, 1, 0]
@@ -263,16 +263,16 @@ def test_hull_breaches_and_catastrophic_decompression() -> None:
     assert p.facts["hull breach"] == pytest.approx(1 / 3)
     g = power(g, [1, 1, 1, 2], {"power": "blast", "points": 1, "units": ["1/u"]})  # C's 3 dice, then the hull
     assert state(g, "1/u").damage == 1
-    assert g.options["hull_breaches"] == 1 and "hull breach (rolled 2)" in g.log[-1].text
+    assert g.state.extra["hull_breaches"] == 1 and "hull breach (rolled 2)" in g.log[-1].text
     assert odds(g, "hull_breach", {"unit": "1/u"}).facts["hull breach"] == pytest.approx(1 / 3)
     held = run(g, "hull_breach", [3], unit="1/u")
-    assert held.options["hull_breaches"] == 1
+    assert held.state.extra["hull_breaches"] == 1
     g = run(g, "hull_breach", [1], unit="1/u")
-    assert g.options["hull_breaches"] == 2
+    assert g.state.extra["hull_breaches"] == 2
     g = run(g, "end_phase", [])
-    assert g.options["last_turn"] == 2 and "the next turn is the last" in g.log[-1].text
+    assert g.state.extra["last_turn"] == 2 and "the next turn is the last" in g.log[-1].text
     g = run(next_round(g), "end_phase", [])
-    assert g.options["ended"] and "gives way" in g.options["result"]
+    assert g.state.ended and "gives way" in g.state.extra["result"]
     with pytest.raises(ValueError, match="space structure"):
         run(start([mech("A")]), "hull_breach", [1], unit="1/t")
 
@@ -304,5 +304,5 @@ def test_environment_damage_can_end_the_game_by_sudden_death() -> None:
     """Damage in the End phase comes before the sudden death check (L724-746, L1614)."""
     g = environment(start([mech("A")], [mech("T", armour=1)]), "bombardment")
     out = run(g, "end_phase", [2, 1])
-    assert state(out, "1/t").destroyed and out.options["ended"]
-    assert "sudden death" in out.options["result"]
+    assert state(out, "1/t").destroyed and out.state.ended
+    assert "sudden death" in out.state.extra["result"]

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from gunframe_table import mech, start, state
+from gunframe_table import mech, start, state, with_values
 
 from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, next_round, odds, undo
@@ -80,7 +80,7 @@ def test_power_is_undone_with_the_game_layer() -> None:
     )
     assert state(after, "1/t").conditions == ["distracted"]
     assert state(after, "1/t").counters["target_lock"] == 1
-    assert after.options["suppression"] == [{"near": "B", "inches": 1, "round": 1}]
+    assert after.state.extra["suppression"] == [{"near": "B", "inches": 1, "round": 1}]
     back = undo(after)
     assert back.sides == g.sides and back.options == g.options
     assert undo(back).sides[0].units[0].state.extra == {}  # before the attack, nothing was held
@@ -372,7 +372,7 @@ def test_initiative_bonuses() -> None:
     red = [mech("A", "tactician"), mech("B", "command_module"), mech("C", "command_module")]
     g = act(start(red, [mech("X")]), "initiative", {"attacker_side": 0}, dice(1, 5))
     assert [s.resources["initiative"] for s in g.sides] == [1 + 3, 5]
-    assert g.options["initiative_side"] == 1 and g.options["attacker_side"] == 0
+    assert g.state.extra["initiative_side"] == 1 and g.state.extra["attacker_side"] == 0
     best = start(red, [mech("X")], initiative_best_bonus_only=True)
     best = act(best, "initiative", {"attacker_side": 0}, dice(1, 5))
     assert best.sides[0].resources["initiative"] == 2
@@ -382,12 +382,12 @@ def test_initiative_ties() -> None:
     """A tie goes to the side with fewer Focus Points (L704); with equal points both roll again (L706)."""
     g = start([mech("A"), mech("B"), mech("C")], [mech("X")])  # 2 FP against 1 FP
     out = act(g, "initiative", {}, dice(4, 4))
-    assert out.options["initiative_side"] == 1
+    assert out.state.extra["initiative_side"] == 1
     even = start([mech("A")], [mech("X")])
     with pytest.raises(NeedMoreDice):
         act(even, "initiative", {}, dice(4, 4))
     out = act(even, "initiative", {}, dice(4, 4, 2, 6))
-    assert out.options["initiative_side"] == 1 and "roll again" in out.log[-1].text
+    assert out.state.extra["initiative_side"] == 1 and "roll again" in out.log[-1].text
     assert settle({0: 3, 1: 3, 2: 3}, {0: 2, 1: 1, 2: 1}) == (None, [1, 2])
 
 
@@ -401,9 +401,9 @@ def test_initiative_odds_are_exact() -> None:
 def test_well_read_reroll() -> None:
     """Once a battle, the Well Read side rerolls its initiative die and keeps it (L92)."""
     g = act(start([mech("A", "well_read")], [mech("X"), mech("Y")]), "initiative", {}, dice(2, 5))
-    assert g.options["initiative_side"] == 1
+    assert g.state.extra["initiative_side"] == 1
     g = act(g, "well_read", {"side": 0}, dice(6))
-    assert g.options["initiative_side"] == 0 and g.sides[0].resources["initiative"] == 6
+    assert g.state.extra["initiative_side"] == 0 and g.sides[0].resources["initiative"] == 6
     with pytest.raises(ValueError, match="Well Read"):
         act(g, "well_read", {"side": 0}, dice(6))
     with pytest.raises(ValueError, match="Well Read"):
@@ -599,14 +599,14 @@ def test_end_phase_game_length() -> None:
     for turn in (4, 5, 6):
         for face in range(1, 7):
             out = act(at_turn(g, turn), "end_phase", {}, dice(face))
-            assert bool(out.options.get("ended")) == (face < turn)
-    assert act(at_turn(g, 7), "end_phase", {}, dice()).options["ended"]
-    assert not act(at_turn(g, 3), "end_phase", {}, dice()).options.get("ended")
+            assert bool(out.state.ended) == (face < turn)
+    assert act(at_turn(g, 7), "end_phase", {}, dice()).state.ended
+    assert not act(at_turn(g, 3), "end_phase", {}, dice()).state.ended
     p = odds(at_turn(g, 5), "end_phase", {})
     assert p.facts["another turn"] == pytest.approx(1 / 3)
     fixed = act(start([mech("A")], [mech("X")]), "mission", {"mission": "carnage"}, dice())
-    assert not act(at_turn(fixed, 4), "end_phase", {}, dice()).options.get("ended")
-    assert act(at_turn(fixed, 5), "end_phase", {}, dice()).options["ended"]  # five turns (L1600)
+    assert not act(at_turn(fixed, 4), "end_phase", {}, dice()).state.ended
+    assert act(at_turn(fixed, 5), "end_phase", {}, dice()).state.ended  # five turns (L1600)
 
 
 def test_take_and_hold_scores_the_turn_number() -> None:
@@ -639,9 +639,9 @@ def test_end_phase_discards_focus_points_and_suppression() -> None:
     g = act(start([mech("A")], [mech("X")]), "mission", {"mission": "carnage"}, dice())
     g = act(g, "initiative", {}, dice(6, 1))
     g = power(attack(g, [6, 1, 1, 1, 1, 1]), {"power": "suppression", "points": 1})
-    assert g.options["suppression"]
+    assert g.state.extra["suppression"]
     g = act(g, "end_phase", {}, dice())
-    assert g.options["suppression"] == [] and [s.resources["focus_points"] for s in g.sides] == [0, 0]
+    assert g.state.extra["suppression"] == [] and [s.resources["focus_points"] for s in g.sides] == [0, 0]
 
 
 def test_game_end_attrition_and_winner() -> None:
@@ -650,7 +650,7 @@ def test_game_end_attrition_and_winner() -> None:
     g = act(start([mech("A"), mech("B"), mech("C")], [mech("X")]), "mission", {"mission": "carnage"}, dice())
     out = act(at_turn(g, 5), "end_phase", {"held": [0, 2]}, dice())
     assert [s.resources["victory_points"] for s in out.sides] == [3, 2]
-    assert out.options["result"].startswith("Red wins")
+    assert out.state.extra["result"].startswith("Red wins")
     even = act(start([mech("A"), mech("B")], [mech("X")]), "mission", {"mission": "carnage"}, dice())
     assert act(at_turn(even, 5), "end_phase", {}, dice()).sides[0].resources["victory_points"] == 2
     with pytest.raises(ValueError, match="over"):
@@ -660,9 +660,9 @@ def test_game_end_attrition_and_winner() -> None:
 def test_a_game_without_a_mission_lasts_five_turns() -> None:
     """Five turns unless a mission says otherwise (L1600); attrition still decides (L1628-1637)."""
     g = start([mech("A"), mech("B")], [mech("X")])
-    assert not act(at_turn(g, 4), "end_phase", {"held": [3, 0]}, dice()).options.get("ended")
+    assert not act(at_turn(g, 4), "end_phase", {"held": [3, 0]}, dice()).state.ended
     out = act(at_turn(g, 5), "end_phase", {}, dice())
-    assert out.options["result"] == "Red wins: turn 5 was the last (L1600)"
+    assert out.state.extra["result"] == "Red wins: turn 5 was the last (L1600)"
 
 
 def test_sudden_death() -> None:
@@ -670,7 +670,7 @@ def test_sudden_death() -> None:
     g = act(start([mech("A")], [mech("X")]), "mission", {"mission": "domination"}, dice())
     g.sides[1].units[0].state.conditions.append("shut_down")
     out = act(g, "end_phase", {}, dice())
-    assert out.options["ended"] and "sudden death" in out.options["result"]
+    assert out.state.ended and "sudden death" in out.state.extra["result"]
     assert out.sides[0].resources["victory_points"] == 3  # +3 attrition against nothing (digest 11.35)
 
 
@@ -680,9 +680,9 @@ def test_advanced_missions() -> None:
     g = start([mech("A")], [mech("X")])
     brk = act(g, "mission", {"mission": "breakthrough", "attacker_side": 1}, dice())
     won = act(brk, "end_phase", {"held": [0, 1]}, dice())
-    assert won.options["result"].startswith("Blue wins")
+    assert won.state.extra["result"].startswith("Blue wins")
     held_off = act(at_turn(brk, 5), "end_phase", {}, dice())
-    assert held_off.options["result"].startswith("Red wins")
+    assert held_off.state.extra["result"].startswith("Red wins")
     escort = act(g, "mission", {"mission": "escort"}, dice())
     escort.sides[1].units[1].state.destroyed = True  # one of the three convoy vehicles the mission adds
     out = act(at_turn(escort, 5), "end_phase", {"targets_destroyed": 1, "targets_in_zone": 1}, dice())
@@ -698,10 +698,10 @@ def test_advanced_missions() -> None:
     assert [s.resources["victory_points"] for s in out.sides] == [2, 3]
     doom = act(g, "mission", {"mission": "doomsday"}, dice())
     doom = act(doom, "initiative", {}, dice(6, 6, 1))  # clock +3, then the roll
-    assert doom.options["clock"] == 3
-    assert not act(at_turn(doom, 9), "end_phase", {}, dice()).options.get("ended")  # no turn limit
+    assert doom.state.clocks["doomsday_clock"] == 3
+    assert not act(at_turn(doom, 9), "end_phase", {}, dice()).state.ended  # no turn limit
     off = act(doom, "end_phase", {"device_off": True}, dice())
-    assert off.options["result"].startswith("Red wins")
+    assert off.state.extra["result"].startswith("Red wins")
     love = act(g, "mission", {"mission": "remember_love", "basic": "take_and_hold"}, dice())
     out = act(at_turn(love, 7), "end_phase", {"targets_destroyed": 2}, dice())
     assert out.sides[0].resources["victory_points"] == 4
@@ -719,7 +719,7 @@ def test_mission_roll_and_data() -> None:
         "raid",
     }
     g = act(start([mech("A")], [mech("X")]), "mission", {"roll_table": "advanced"}, dice(3))
-    assert g.options["mission"] == "doomsday"
+    assert g.state.mission == "doomsday"
     with pytest.raises(ValueError, match="no variant"):
         act(g, "mission", {"mission": "carnage", "variant": True}, dice())
     assert GunframeOptions().model_dump() == dict.fromkeys(GunframeOptions.model_fields, False)
@@ -730,18 +730,18 @@ def test_doomsday_deactivation() -> None:
     clock; 2D6 with both actions, two 1s set it off (L1865-1872; the bonus once on the sum, digest 11.34)."""
     red = [mech("A"), mech("M", "mechanic")]
     g = act(start(red, [mech("X")]), "mission", {"mission": "doomsday"}, dice())
-    g = g.model_copy(update={"options": {**g.options, "clock": 4}})
-    assert act(g, "deactivate", {"unit": "0/a"}, dice(5)).options["result"].startswith("Red wins")
-    assert act(g, "deactivate", {"unit": "0/a"}, dice(4)).options.get("ended") is None
-    assert act(g, "deactivate", {"unit": "0/b"}, dice(4)).options["ended"]
-    assert not act(g, "deactivate", {"unit": "0/b", "engaged": 1}, dice(4)).options.get("ended")
-    assert act(g, "deactivate", {"unit": "0/a"}, dice(1)).options["clock"] == 5
+    g = with_values(g, clock=4)
+    assert act(g, "deactivate", {"unit": "0/a"}, dice(5)).state.extra["result"].startswith("Red wins")
+    assert act(g, "deactivate", {"unit": "0/a"}, dice(4)).state.ended is False
+    assert act(g, "deactivate", {"unit": "0/b"}, dice(4)).state.ended
+    assert not act(g, "deactivate", {"unit": "0/b", "engaged": 1}, dice(4)).state.ended
+    assert act(g, "deactivate", {"unit": "0/a"}, dice(1)).state.clocks["doomsday_clock"] == 5
     assert (
         act(g, "deactivate", {"unit": "0/a", "both_actions": True}, dice(1, 1))
-        .options["result"]
+        .state.extra["result"]
         .startswith("Blue wins")
     )
-    assert act(g, "deactivate", {"unit": "0/a", "both_actions": True}, dice(2, 3)).options["ended"]
+    assert act(g, "deactivate", {"unit": "0/a", "both_actions": True}, dice(2, 3)).state.ended
     one = odds(g, "deactivate", {"unit": "0/a"}).facts
     assert one == pytest.approx({"off": 2 / 6, "fail": 3 / 6, "tick": 1 / 6})
     two = odds(g, "deactivate", {"unit": "0/a", "both_actions": True}).facts
@@ -759,7 +759,7 @@ def test_investigate_points_of_interest() -> None:
     assert "other 5 point(s) of interest become objectives" in found.log[-1].text
     with pytest.raises(ValueError, match="no point of interest"):
         act(found, "investigate", {"unit": "1/t"}, dice(3))
-    last = g.model_copy(update={"options": {**g.options, "interest_left": 1}})
+    last = with_values(g, interest_left=1)
     assert "the last one left" in act(last, "investigate", {"unit": "0/a"}, dice()).log[-1].text
     trapped = act(g, "mission", {"mission": "investigate", "variant": True}, dice())
     assert 'within 4"' in act(trapped, "investigate", {"unit": "0/a"}, dice(1, 4)).log[-1].text

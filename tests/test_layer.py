@@ -464,7 +464,7 @@ def test_older_saves_are_migrated_step_by_step(monkeypatch: pytest.MonkeyPatch) 
     old["uid"] = old.pop("id")
     loaded = storage.load({"squads": [old]})
     assert loaded.store.squads[0].id == "s1"
-    assert loaded.notes == ["Saved data was updated to format 1.", "Saved data was updated to format 2."]
+    assert loaded.notes == [f"Saved data was updated to format {n}." for n in (1, 2, 3)]
 
 
 def test_a_save_with_no_way_forward_is_set_aside() -> None:

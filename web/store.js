@@ -9,7 +9,7 @@ import { notify } from "./dom.js";
 
 const DB_NAME = "tc";
 const DB_VERSION = 1; // the object stores below; a newer app may add more
-const FORMAT = 2; // core.storage.STORE_SCHEMA: the format of the records this app writes
+const FORMAT = 3; // core.storage.STORE_SCHEMA: the format of the records this app writes
 const KINDS = ["squads", "units", "games"];
 const LEGACY = "tc.store"; // the first release's localStorage store (core/storage.py, schema 1)
 const WHAT = { squads: "squad", units: "own unit", games: "game", store: "whole saved store" };

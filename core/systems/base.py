@@ -9,7 +9,9 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 * a **catalogue** of ready-made units, where the book prints some;
 * **costs and violations** of a unit and of a squad, each violation naming the
   unit it concerns and the rulebook line it comes from;
-* the **tracked state** of a unit in a game and the **resources** of a side;
+* the **tracked state** of a unit in a game and the **resources** of a side; what a unit
+  keeps of its own (``UnitState.extra``) is typed by its ``unit_state_model``, and its
+  game-wide values (``GameState.extra``) by its ``state_model``;
 * **actions**: an input model (its JSON Schema becomes the modifier form) and
   a pure function ``(game, input, dice) -> ActionResult``, with the exact odds
   computed by the same procedure;
@@ -26,11 +28,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError
 
 from core.dice import DiceSource
+from core.limits import short
 from core.pool import Table
 from core.systems import info as listing
 from core.systems.data import load
@@ -131,7 +135,55 @@ class UnitState(BaseModel):
     activated: bool = False
     conditions: list[str] = Field(default_factory=list, description="Conditions in force, by key.")
     counters: dict[str, int] = Field(default_factory=dict)
-    extra: dict[str, Any] = Field(default_factory=dict, description="System-specific values.")
+    extra: dict[str, Any] = Field(
+        default_factory=dict, description="The system's own values, typed by its unit_state_model."
+    )
+
+
+@cache
+def _units_of(model: type[BaseModel]) -> TypeAdapter[list[list[BaseModel]]]:
+    """Every unit of a game, side by side, in one validation (a third faster than unit by unit)."""
+    return TypeAdapter(list[list[model]])  # type: ignore[valid-type]
+
+
+def unit_state_problem(game: Game) -> str | None:
+    """Why a unit's ``state.extra`` does not fit its system's ``unit_state_model``, in a few words
+    (None when every unit's fits, or when the game's system is not one this build plays).
+
+    The message names where (side, unit and the value's place), never the value itself.
+
+    >>> from core.game import Game, GameUnit, Side
+    >>> unit = GameUnit(key="u1", name="A", profile={}, state=UnitState(max_damage=3, extra={"form": 1}))
+    >>> g = Game(id="g", system="gunframe", sides=[Side(name="Red", units=[unit])])
+    >>> unit_state_problem(g) is None
+    True
+    >>> g.sides[0].units[0].state.extra["form"] = "second"
+    >>> print(unit_state_problem(g))  # doctest: +ELLIPSIS
+    side 1, unit 1 has a state GUNFRAME cannot read (form: Input should be a valid integer, ...)
+    """
+    from core.systems import implementation
+
+    try:
+        system = implementation(game.system)
+    except ValueError:
+        return None  # a system this build does not play: its units' values stay as they are
+    model = system.unit_state_model
+    if model is None:
+        return None
+    try:
+        _units_of(model).validate_python([[u.state.extra for u in side.units] for side in game.sides])
+    except ValidationError as bad:
+        first = bad.errors(include_url=False)[0]
+        side, unit, *loc = first["loc"]
+        msg = str(first["msg"])
+        if first["type"] == "extra_forbidden":  # the key is the input's: not repeated
+            loc, msg = loc[:-1], "a key it does not know"
+        where = short(".".join(str(p) for p in loc), 60)
+        what = short(f"{where}: {msg}" if where else msg, 120)
+        return (
+            f"side {int(side) + 1}, unit {int(unit) + 1} has a state {system.info.name} cannot read ({what})"
+        )
+    return None
 
 
 class TrackedDef(BaseModel):
@@ -459,6 +511,9 @@ class RuleSystem(ABC):
     editor: EditorInfo = field(default_factory=EditorInfo)
     #: The model of its own game-wide values (``Game.state.extra``), read with :func:`read_options`.
     state_model: type[BaseModel] | None = None
+    #: The model of a unit's own values in play (``UnitState.extra``), every field described: each
+    #: unit's is checked against it whenever a game is read (:func:`unit_state_problem`).
+    unit_state_model: type[BaseModel] | None = None
 
     @classmethod
     def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:

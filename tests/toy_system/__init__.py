@@ -7,7 +7,8 @@ how far the real systems have come.
 It also shows that a system plugs in with nothing outside its folder but one
 registration line: it has its own editor kind (``toy-dial``, the module
 ``editor-toy-dial.js`` beside this file), its own typed state of a unit in play
-(:class:`Heat`, kept in ``UnitState.extra``) and its own tool (``suggest``).  A test
+(:class:`Heat`, kept in ``UnitState.extra``: its ``unit_state_model``) and its own
+tool (``suggest``).  A test
 site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game
 from core.pool import PoolSpec, roll_pool, table
@@ -26,7 +28,6 @@ from core.systems.base import (
     ActionResult,
     ActionSpec,
     CatalogueUnit,
-    Change,
     EditorInfo,
     FieldPick,
     ResourceDef,
@@ -108,20 +109,19 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     spec, s, u, left, a_name, t_name = _pool(game, shot)
     roll = roll_pool(spec, dice, "attack")
     damage = min(roll.successes, left)
-    target = game.sides[s].units[u]
-    path = ["sides", s, "units", u, "state"]
-    changes = [Change(path=[*path, "damage"], value=target.state.damage + damage)]
+    work = Working(game)  # edits of a working copy, logged by the shared diff (core.changes)
+    target = work.state(s, u)
+    target.damage += damage
+    if damage >= left:
+        target.destroyed = True
     a_side, a_index, attacker = game.unit(shot.attacker)
     heat = Heat.model_validate(attacker.state.extra)
-    changes.append(
-        Change(path=["sides", a_side, "units", a_index, "state", "extra", "shots"], value=heat.shots + 1)
-    )
+    heat.shots += 1
+    work.state(a_side, a_index).extra = {**attacker.state.extra, **heat.model_dump(mode="json")}
     table = read_options(Volleys, game.state.extra)
-    changes.append(Change(path=["state", "extra", "volleys"], value=table.volleys + 1))
-    if damage >= left:
-        changes.append(Change(path=[*path, "destroyed"], value=True))
+    work.gstate.extra["volleys"] = table.volleys + 1
     return ActionResult(
-        changes=changes,
+        changes=work.changes(),
         text=f"{a_name} shoots {t_name}: {damage} damage",
         detail={"attack": roll.model_dump(mode="json")},
     )
@@ -138,11 +138,9 @@ class Aim(BaseModel):
 def aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
     s, u, unit = game.unit(inp.unit)
     now = min(2, unit.state.counters.get("aim", 0) + 1)
-    path = ["sides", s, "units", u, "state", "counters"]
-    return ActionResult(
-        changes=[Change(path=path, value={**unit.state.counters, "aim": now})],
-        text=f"{unit.name} takes aim ({now})",
-    )
+    work = Working(game)
+    work.state(s, u).counters["aim"] = now
+    return ActionResult(changes=work.changes(), text=f"{unit.name} takes aim ({now})")
 
 
 def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
@@ -250,6 +248,7 @@ SYSTEM = Toy(
         "aim": ActionSpec(name="aim", label="Take aim", input=Aim, resolve=aim, primary=True, rolls=False),
     },
     state_model=Volleys,
+    unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},
     editor=EditorInfo(
         kind="toy-dial",

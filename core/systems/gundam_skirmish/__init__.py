@@ -33,6 +33,7 @@ from core.systems.gundam_skirmish.options import GsOptions, GsState
 from core.systems.gundam_skirmish.play import ACTIONS, phase_view, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.tools import TOOLS
+from core.systems.gundam_skirmish.unit_state import GsUnitState
 from core.systems.gundam_skirmish.units import (
     Unit,
     armour_of,
@@ -215,5 +216,11 @@ class GundamSkirmish(RuleSystem):
 
 
 SYSTEM = GundamSkirmish.of_package(
-    __name__, Unit, actions=ACTIONS, options=GsOptions, state_model=GsState, tools=TOOLS
+    __name__,
+    Unit,
+    actions=ACTIONS,
+    options=GsOptions,
+    state_model=GsState,
+    unit_state_model=GsUnitState,
+    tools=TOOLS,
 )

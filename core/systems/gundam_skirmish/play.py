@@ -13,7 +13,8 @@ exact.  What a unit keeps (UnitState):
   ``dig_in``, ``flight_mode``, ``no_actions``, ``no_carried``, ``acc5`` (timed
   effects of Grapple Hook, Heat Rod, Smoke), ``bring_them_down``, ``withdrawn``;
 * ``extra``: the equipped carried weapon (or ``"cc"``), which weapons need a
-  reload, once-per-battle uses, the pilot's Health and Mind.
+  reload, once-per-battle uses, the pilot's Health and Mind: every key described
+  by :class:`~core.systems.gundam_skirmish.unit_state.GsUnitState`.
 
 Geometry (sight, range, cover, height, facing) stays on the table: the
 player answers it in the action's form.

@@ -74,6 +74,8 @@ from core.systems.gunframe.turn import (
     WELL_READ,
     start_round,
 )
+from core.systems.gunframe.unit_state import GfUnitState
+from core.systems.gunframe.wide import GunframeState, game_value, upgrade_state
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -161,14 +163,13 @@ class Gunframe(RuleSystem):
 
     def status(self, game: Game) -> list[CardLine]:
         """Mission and roles, environment, and the counts that end a game (clock, hull breaches)."""
-        opts = game.options
         lines = []
 
         def side(key: str) -> str | None:
-            n = opts.get(key)
+            n = game_value(game, key)
             return game.sides[n].name if isinstance(n, int) and 0 <= n < len(game.sides) else None
 
-        mission = MISSIONS.get(str(opts.get("mission") or ""))
+        mission = MISSIONS.get(str(game_value(game, "mission") or ""))
         if mission:
             lines.append(CardLine(label="Mission", value=mission.name, note=mission.ref))
         if side("attacker_side"):
@@ -177,20 +178,29 @@ class Gunframe(RuleSystem):
             lines.append(CardLine(label="Initiative", value=str(side("initiative_side"))))
         env = environment_of(game)
         if env and env in ENVIRONMENTS:
-            storm = str(opts.get("storm_type") or "")
+            storm = str(game_value(game, "storm_type") or "")
             name = ENVIRONMENTS[env].name + (f" ({storm})" if env == "storm" and storm else "")
-            if env == "darkness" and opts.get("dark_over"):
+            if env == "darkness" and game_value(game, "dark_over"):
                 name += ", now over"
             lines.append(CardLine(label="Environment", value=name, note=ENVIRONMENTS[env].summary))
-        if opts.get("hull_breaches"):
-            lines.append(CardLine(label="Hull breaches", value=str(opts["hull_breaches"]), note="L2085"))
+        if game_value(game, "hull_breaches"):
+            lines.append(
+                CardLine(label="Hull breaches", value=str(game_value(game, "hull_breaches")), note="L2085")
+            )
         if mission and mission.id == "doomsday":
-            lines.append(CardLine(label="Doomsday clock", value=str(opts.get("clock", 0)), note="L1853-1872"))
-        if opts.get("last_turn"):
-            lines.append(CardLine(label="Last turn", value=str(opts["last_turn"])))
-        if opts.get("ended"):
-            lines.append(CardLine(label="Game over", value="yes"))
+            lines.append(
+                CardLine(label="Doomsday clock", value=str(game_value(game, "clock", 0)), note="L1853-1872")
+            )
+        if game_value(game, "last_turn"):
+            lines.append(CardLine(label="Last turn", value=str(game_value(game, "last_turn"))))
+        if game.state.ended:  # the shared line says who won; this one how (L1614-1637)
+            lines.append(CardLine(label="Game over", value=str(game_value(game, "result") or "yes")))
         return lines
+
+    def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:
+        """Schema 2 -> 3: the game-wide values kept among the options move to ``Game.state``
+        (:func:`.wide.upgrade_state`); the options keep the readings of unclear rules."""
+        return upgrade_state(data) if schema == 2 else data
 
     def settle(self, game: Game) -> list[Change]:
         """After a manual adjustment: the optional crippled condition of any unit whose damage or Armour
@@ -265,4 +275,11 @@ ACTIONS |= {a.name: with_crippled(a) for a in COMBINE_ACTIONS}
 #: (:mod:`.structures`).
 ACTIONS |= {a.name: with_crippled(a) for a in (*ENVIRONMENT_ACTIONS, *STRUCTURE_ACTIONS)}
 
-SYSTEM = Gunframe.of_package(__name__, GunframeUnit, actions=ACTIONS, options=GunframeOptions)
+SYSTEM = Gunframe.of_package(
+    __name__,
+    GunframeUnit,
+    actions=ACTIONS,
+    options=GunframeOptions,
+    state_model=GunframeState,
+    unit_state_model=GfUnitState,
+)

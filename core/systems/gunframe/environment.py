@@ -1,12 +1,12 @@
 """Environments (optional, L1985-2097) and space battles (optional, L2796-2882).
 
-The environment is a per-game setting kept in ``Game.options`` (so a change is
-one undoable event): ``environment`` names it, with ``storm_type``,
-``darkness_variant``, ``eye_of_the_storm`` and ``flying_allowed`` beside it, and
-the running values ``hull_breaches``, ``storm_calm`` (the eye of the storm),
-``dark_over`` (Sunrise) and ``last_turn`` (catastrophic decompression).  The
+The environment is a game-wide value kept in ``Game.state`` (:mod:`.wide`; a change is
+one undoable event): ``state.environment`` names it, with ``storm_type``,
+``darkness_variant``, ``eye_of_the_storm`` and ``flying_allowed`` beside it in
+``state.extra``, and the running values ``hull_breaches``, ``storm_calm`` (the eye of
+the storm), ``dark_over`` (Sunrise) and ``last_turn`` (catastrophic decompression).  The
 ``environment`` action picks it or rolls it on the D6 table with its sub-rolls
-(L1989-1997); a game that never recorded one has no ``environment`` key, and
+(L1989-1997); a game that never recorded one has an empty ``environment``, and
 then the procedures below leave the players to vouch for it (as before).
 
 Where the app applies an environment (each with its line):
@@ -54,6 +54,7 @@ from core.systems.base import ActionOdds, ActionResult, ActionSpec
 from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import StormProof
 from core.systems.gunframe.state import Edits, is_structure, upgrades_of
+from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -185,20 +186,20 @@ DEBRIS_OFF_EDGE: tuple[tuple[tuple[int, ...], str], ...] = (
 
 def environment_of(game: Game) -> str | None:
     """The game's environment, or None when the game never recorded one."""
-    env = game.options.get("environment")
+    env = game_value(game, "environment")
     return str(env) if env in ENVIRONMENTS else None
 
 
 def storm_active(game: Game) -> bool:
     """A storm is raging: the storm environment, not stilled by the eye of the storm (L2027)."""
-    return environment_of(game) == "storm" and not game.options.get("storm_calm")
+    return environment_of(game) == "storm" and not game_value(game, "storm_calm")
 
 
 def dark(game: Game) -> bool:
     """Darkness is in force: not after Sunrise (L2013), nor on Nightfall's first turn (L2019)."""
-    if environment_of(game) != "darkness" or game.options.get("dark_over"):
+    if environment_of(game) != "darkness" or game_value(game, "dark_over"):
         return False
-    return not (game.options.get("darkness_variant") == "nightfall" and game.round < 2)
+    return not (game_value(game, "darkness_variant") == "nightfall" and game.round < 2)
 
 
 def knockback_environment(game: Game) -> str:
@@ -445,8 +446,8 @@ def end_of_turn(edits: Edits, dice: DiceSource, sheltered: list[str], struck: li
             if face == 1:
                 gone = edits.damage(pos, 1)
                 lines.append(f"{edits.name(pos)} is hit by the bombardment" + (", destroyed" if gone else ""))
-    storm = str(game.options.get("storm_type") or "none")
-    if env == "storm" and (hit and (storm not in ("dust", "lightning") or game.options.get("storm_calm"))):
+    storm = str(game_value(game, "storm_type") or "none")
+    if env == "storm" and (hit and (storm not in ("dust", "lightning") or game_value(game, "storm_calm"))):
         raise ValueError("only a raging dust or lightning storm strikes units")
     if storm_active(game) and storm in ("dust", "lightning"):
         if storm == "lightning":  # flying units are always struck (L2047)
@@ -473,8 +474,8 @@ def end_of_turn(edits: Edits, dice: DiceSource, sheltered: list[str], struck: li
                             lines.append(f"lightning wipes {edits.name(pos)}'s {key.replace('_', ' ')}")
     if (
         env == "darkness"
-        and game.options.get("darkness_variant") == "sunrise"
-        and not game.options.get("dark_over")
+        and game_value(game, "darkness_variant") == "sunrise"
+        and not game_value(game, "dark_over")
     ):
         face = dice.roll(1, 6, "sunrise")[0]  # L2013
         if face >= 4:
@@ -492,8 +493,8 @@ def end_of_turn(edits: Edits, dice: DiceSource, sheltered: list[str], struck: li
         who = ", ".join(["all debris", *drifting])
         lines.append(f'drift {face}": {who} move toward the drift edge; check collisions (L2853-2882)')
     if env == "space_structure":  # L2085
-        breaches = int(game.options.get("hull_breaches", 0) or 0)
-        if breaches > game.round and game.options.get("last_turn") is None:
+        breaches = int(game_value(game, "hull_breaches", 0) or 0)
+        if breaches > game.round and game_value(game, "last_turn") is None:
             edits.set_option("last_turn", game.round + 1)
             lines.append(f"{breaches} hull breaches after turn {game.round}: the next turn is the last")
     return lines
@@ -505,12 +506,12 @@ def end_odds_facts(game: Game) -> dict[str, float]:
     facts: dict[str, float] = {}
     if env == "bombardment":
         facts["a unit is hit by the bombardment"] = 1 / 6
-    if storm_active(game) and game.options.get("storm_type") == "lightning":
+    if storm_active(game) and game_value(game, "storm_type") == "lightning":
         facts["lightning wipes a counter"] = 1 / 2
     if (
         env == "darkness"
-        and game.options.get("darkness_variant") == "sunrise"
-        and not game.options.get("dark_over")
+        and game_value(game, "darkness_variant") == "sunrise"
+        and not game_value(game, "dark_over")
     ):
         facts["the sun comes up"] = 1 / 2
     return facts

@@ -2,7 +2,7 @@
 
 Missions are data (:data:`MISSIONS`, each with its rulebook line); the
 ``mission`` action stores the chosen one (rolled or picked) and the attacker in
-``Game.options``; the ``end_phase`` action does the End phase's tracker work:
+``Game.state`` (:mod:`.wide`); the ``end_phase`` action does the End phase's tracker work:
 Focus Points discarded (L738-740), suppression tokens lifted (L1318), victory
 points scored as the mission says (L742-746), the sudden death check
 (L1612-1614), the game length (L1598-1610) and, when the game ends, the
@@ -29,6 +29,7 @@ from core.systems.gunframe.options import options_of
 from core.systems.gunframe.state import Edits, is_convoy, is_structure, profile_of, upgrades_of
 from core.systems.gunframe.structures import BEACON_KINDS, BUNKER_KINDS, RAID_KINDS, tally
 from core.systems.gunframe.turn import on_table
+from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -506,14 +507,14 @@ def _length_text(turn: int, face: int) -> str:
 
 
 def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResult:
-    if game.options.get("ended"):
+    if game_value(game, "ended"):
         raise ValueError("the game is over")
     edits = Edits(game)
-    mission_id = str(game.options.get("mission") or "")
+    mission_id = str(game_value(game, "mission") or "")
     mission = MISSIONS.get(mission_id, NO_MISSION)
-    variant = bool(game.options.get("variant"))
-    attacker = int(game.options.get("attacker_side") or 0)
-    basic = str(game.options.get("basic_mission") or "carnage")
+    variant = bool(game_value(game, "variant"))
+    attacker = int(game_value(game, "attacker_side") or 0)
+    basic = str(game_value(game, "basic_mission") or "carnage")
     scoring = basic if mission.id == "remember_love" else mission.id
     base = MISSIONS.get(scoring, NO_MISSION)
     # The environment's End-phase events come first, at the end of the turn (L724-726).
@@ -521,7 +522,7 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
     seen = edits.preview()
     for s in range(len(game.sides)):
         edits.set_resource(s, "focus_points", 0)  # L738-740
-    if game.options.get("suppression"):
+    if game_value(game, "suppression"):
         edits.set_option("suppression", [])  # L1318
         lines.append("suppression tokens removed")
     vp = {s: int(side.resources.get("victory_points", 0)) for s, side in enumerate(game.sides)}
@@ -546,7 +547,7 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
     elif mission.id == "doomsday":
         if inp.device_off:
             ended, winner, why = True, attacker, "the device is switched off (L1876)"
-        elif int(game.options.get("clock", 0)) >= 12 and len(game.sides) == 2:
+        elif int(game_value(game, "clock", 0)) >= 12 and len(game.sides) == 2:
             ended, winner, why = True, 1 - attacker, "the device goes off (L1878)"
     face = None
     last = edits.option("last_turn")
@@ -580,8 +581,7 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
             top = [s for s in vp if vp[s] == best]
             winner = top[0] if len(top) == 1 else None  # most VP wins (L1637)
         result = f"{game.sides[winner].name} wins" if winner is not None else "a draw"
-        edits.set_option("ended", True)
-        edits.set_option("result", f"{result}: {why}" if why else result)
+        edits.end_game(winner, f"{result}: {why}" if why else result)
         lines.append(f"game over ({why}): {result}" if why else f"game over: {result}")
     for s, total in vp.items():
         edits.set_resource(s, "victory_points", total)
@@ -593,8 +593,8 @@ def resolve_end(game: Game, inp: EndPhaseInput, dice: DiceSource) -> ActionResul
 def end_odds(game: Game, inp: EndPhaseInput) -> ActionOdds:
     """The chance of playing another turn, and the last turn's distribution, for random-length games;
     and the chances the environment's End-phase dice bring."""
-    mission_id = str(game.options.get("mission") or "")
-    base_id = str(game.options.get("basic_mission") or "") if mission_id == "remember_love" else mission_id
+    mission_id = str(game_value(game, "mission") or "")
+    base_id = str(game_value(game, "basic_mission") or "") if mission_id == "remember_love" else mission_id
     if base_id not in MISSIONS or not MISSIONS[base_id].random_length:
         return ActionOdds(tables={}, facts=end_odds_facts(game), summary="this mission's length is fixed")
     dist = length_dist(game.round)
@@ -642,16 +642,16 @@ def _deactivate_bonus(game: Game, inp: DeactivateInput) -> int:
 
 
 def _deactivate_check(game: Game, inp: DeactivateInput) -> int:
-    if game.options.get("mission") != "doomsday":
+    if game_value(game, "mission") != "doomsday":
         raise ValueError("only the Doomsday mission has a device (L1847)")
-    if game.options.get("ended"):
+    if game_value(game, "ended"):
         raise ValueError("the game is over")
     side, _, unit = game.unit(inp.unit)
-    if side != game.options.get("attacker_side", 0):
+    if side != game_value(game, "attacker_side", 0):
         raise ValueError("only the attacker's units switch the device off (L1865)")
     if unit.state.destroyed or {"shut_down", "knocked_down"} & set(unit.state.conditions):
         raise ValueError(f"{unit.name} cannot take a special action now (L952, L956)")
-    return int(game.options.get("clock", 0))
+    return int(game_value(game, "clock", 0))
 
 
 def deactivate_outcome(clock: int, bonus: int, faces: tuple[int, ...]) -> str:
@@ -671,16 +671,15 @@ def resolve_deactivate(game: Game, inp: DeactivateInput, dice: DiceSource) -> Ac
     outcome = deactivate_outcome(clock, bonus, faces)
     edits = Edits(game)
     name = game.unit(inp.unit)[2].name
-    attacker = int(game.options.get("attacker_side", 0))
+    attacker = int(game_value(game, "attacker_side", 0))
     rolled = f"rolled {'+'.join(map(str, faces))}" + (f" {bonus:+d}" if bonus else "") + f" against {clock}"
     if outcome == "off":
-        edits.set_option("ended", True)
-        edits.set_option("result", f"{game.sides[attacker].name} wins: the device is switched off (L1876)")
+        edits.end_game(attacker, f"{game.sides[attacker].name} wins: the device is switched off (L1876)")
         text = f"{name} switches the device off ({rolled}): {game.sides[attacker].name} wins"
     elif outcome == "boom":
-        winner = game.sides[1 - attacker].name if len(game.sides) == 2 else "the defender"
-        edits.set_option("ended", True)
-        edits.set_option("result", f"{winner} wins: the device goes off (L1872)")
+        two = len(game.sides) == 2
+        winner = game.sides[1 - attacker].name if two else "the defender"
+        edits.end_game(1 - attacker if two else None, f"{winner} wins: the device goes off (L1872)")
         text = f"{name} rolls two 1s: the device goes off and {winner} wins"
     elif outcome == "tick":
         edits.set_option("clock", clock + 1)
@@ -727,10 +726,10 @@ def resolve_investigate(game: Game, inp: InvestigateInput, dice: DiceSource) -> 
     """D6: 1-2 nothing, 3-5 an objective, 6 the prize (L1730-1739); the last counter left is the prize
     (L1742); once it is found the rest are objectives (L1741).  Booby traps: a 1 deals 1 damage within
     D6 inches (L1750), which the players apply."""
-    if game.options.get("mission") != "investigate":
+    if game_value(game, "mission") != "investigate":
         raise ValueError("points of interest belong to the Investigate mission (L1715)")
-    left = int(game.options.get("interest_left", POINTS_OF_INTEREST))
-    if left < 1 or game.options.get("prize_found"):
+    left = int(game_value(game, "interest_left", POINTS_OF_INTEREST))
+    if left < 1 or game_value(game, "prize_found"):
         raise ValueError("no point of interest is left to search")
     _, _, unit = game.unit(inp.unit)
     if unit.state.destroyed or {"shut_down", "knocked_down"} & set(unit.state.conditions):
@@ -749,7 +748,7 @@ def resolve_investigate(game: Game, inp: InvestigateInput, dice: DiceSource) -> 
         text = f"{unit.name} finds intel (rolled {face}): the counter becomes an objective"
     else:
         text = f"{unit.name} finds nothing (rolled {face}): remove the counter"
-        if face == 1 and game.options.get("variant"):
+        if face == 1 and game_value(game, "variant"):
             radius = dice.roll(1, 6, "booby trap radius")[0]
             detail["booby_trap"] = radius
             text += f'; booby trap: 1 damage to every unit within {radius}"'

@@ -2,8 +2,8 @@
 
 The defaults are the recommended readings; each reading's text (in
 ``options.json`` beside this module) documents the other one and the rulebook
-lines it comes from.  A game stores them by name in
-``Game.options`` (next to the mission settings, which this model ignores).
+lines it comes from.  A game stores them by name in ``Game.options``; the
+game-wide values (mission, environment, clocks...) are in ``Game.state`` (:mod:`.wide`).
 """
 
 from __future__ import annotations

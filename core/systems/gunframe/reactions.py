@@ -27,6 +27,7 @@ from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import UnseenMoves
 from core.systems.gunframe.environment import dark
 from core.systems.gunframe.state import upgrades_of
+from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -61,7 +62,7 @@ def check_trigger(
             [Choice(value=k, label=v) for k, v in TRIGGER_LABELS.items()],
         )
     if trigger == "enemy_moved":
-        nightfall = game.options.get("darkness_variant") == "nightfall"
+        nightfall = game_value(game, "darkness_variant") == "nightfall"
         if dark(game) and not (nightfall and game.round < 4):
             raise ValueError("in the dark nobody may react to an enemy's move (L2009)")
         if enemy is not None and has_effect(upgrades_of(enemy), UnseenMoves):

@@ -58,6 +58,7 @@ from core.systems.gunframe.state import (
     spend_fp,
     upgrades_of,
 )
+from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit
@@ -117,7 +118,7 @@ def start_round(game: Game) -> list[Change]:
             extra = {k: v for k, v in unit.state.extra.items() if k not in TURN_FLAGS and k != "power"}
             if extra != unit.state.extra:
                 edits.set(pos, "extra", extra)
-    if game.options.get("suppression"):
+    if game_value(game, "suppression"):
         edits.set_option("suppression", [])
     return edits.changes()
 
@@ -131,7 +132,7 @@ def initiative_bonus(game: Game, side: int, attacker: int | None = None) -> tupl
     opts = options_of(game)
     parts: list[str] = []
     if attacker is None:
-        attacker = game.options.get("attacker_side")
+        attacker = game_value(game, "attacker_side")
     if game.round == 1 and attacker == side:
         parts.append("attacker +1")
     values = [1] if parts else []
@@ -203,16 +204,16 @@ def _roll_off(
 
 def resolve_initiative(game: Game, inp: InitiativeInput, dice: DiceSource) -> ActionResult:
     edits = Edits(game)
-    attacker = game.options.get("attacker_side")
+    attacker = game_value(game, "attacker_side")
     if inp.attacker_side is not None:
         if inp.attacker_side >= len(game.sides):
             raise ValueError(f"there is no side {inp.attacker_side}")
         attacker = inp.attacker_side
         edits.set_option("attacker_side", attacker)
     lines: list[str] = []
-    if game.options.get("mission") == "doomsday" and not game.options.get("ended"):
+    if game_value(game, "mission") == "doomsday" and not game_value(game, "ended"):
         d3 = math.ceil(dice.roll(1, 6, "Doomsday clock (D3)")[0] / 2)  # D3 is a halved D6 (L351)
-        clock = int(game.options.get("clock", 0)) + d3
+        clock = int(game_value(game, "clock", 0)) + d3
         edits.set_option("clock", clock)
         lines.append(
             f"Doomsday clock +{d3} = {clock}" + (": the device goes off this turn" if clock >= 12 else "")
@@ -227,10 +228,10 @@ def resolve_initiative(game: Game, inp: InitiativeInput, dice: DiceSource) -> Ac
     winner, rolls = _roll_off(game, edits, dice, totals, list(range(len(game.sides))), attacker, faces)
     if (
         environment_of(game) == "storm"
-        and game.options.get("eye_of_the_storm")
+        and game_value(game, "eye_of_the_storm")
         and len(set(faces.values())) == 1
     ):
-        calm = not game.options.get("storm_calm")  # matching dice before bonuses (L2027)
+        calm = not game_value(game, "storm_calm")  # matching dice before bonuses (L2027)
         edits.set_option("storm_calm", calm)
         rolls.append("the eye of the storm: " + ("the storm dies down" if calm else "the storm breaks again"))
     for s, total in totals.items():
@@ -248,7 +249,7 @@ def resolve_initiative(game: Game, inp: InitiativeInput, dice: DiceSource) -> Ac
 
 def initiative_odds(game: Game, inp: InitiativeInput) -> ActionOdds:
     """Exact chance of each side taking the initiative, ties and rerolls included (two sides)."""
-    attacker = inp.attacker_side if inp.attacker_side is not None else game.options.get("attacker_side")
+    attacker = inp.attacker_side if inp.attacker_side is not None else game_value(game, "attacker_side")
     bonus = [initiative_bonus(game, s, attacker)[0] for s in range(len(game.sides))]
     g = game
     fp = {s: focus_points(g, s)[0] for s in range(len(g.sides))}
@@ -289,7 +290,7 @@ def resolve_well_read(game: Game, inp: WellReadInput, dice: DiceSource) -> Actio
     if inp.side >= len(game.sides):
         raise ValueError(f"there is no side {inp.side}")
     edits = Edits(game)
-    if game.options.get("initiative_side") is None or not game.sides[inp.side].resources.get("initiative"):
+    if game_value(game, "initiative_side") is None or not game.sides[inp.side].resources.get("initiative"):
         raise ValueError("roll the initiative first")
     readers = [
         (inp.side, u)
@@ -676,8 +677,8 @@ class ReservesInput(BaseModel):
 def _reserve_rules(game: Game, side: int, ambush: bool) -> None:
     """Missions that limit reserves: none in Carnage (L1675), no ambush in Investigate (L1726) or for
     Ambush's defender (L1819), Breakthrough's defender only ambushes and its attacker never (L1839)."""
-    mission = game.options.get("mission")
-    attacking = side == game.options.get("attacker_side", 0)
+    mission = game_value(game, "mission")
+    attacking = side == game_value(game, "attacker_side", 0)
     if mission == "carnage":
         raise ValueError("Carnage is played without reserves (L1675)")
     if ambush and (mission == "investigate" or (mission == "ambush" and not attacking)):

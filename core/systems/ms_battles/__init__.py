@@ -221,5 +221,11 @@ class MobileSuitBattles(RuleSystem):
 
 
 SYSTEM = MobileSuitBattles.of_package(
-    __name__, MobileSuit, actions=ACTIONS, options=MsbOptions, tools=TOOLS, editor=EDITOR
+    __name__,
+    MobileSuit,
+    actions=ACTIONS,
+    options=MsbOptions,
+    tools=TOOLS,
+    editor=EDITOR,
+    unit_state_model=SuitPlay,
 )

@@ -13,6 +13,7 @@ of a suit lives in its ``GameUnit.state``:
   ``revealed``, ``resolved`` (with the initiative and the side that picked it),
   ``discard`` (blockers and cards of a destroyed suit, until cleanup),
   ``set_aside`` (used single-use cards), ``mods`` (effects on a card this turn).
+  :class:`SuitPlay` is the system's ``unit_state_model``: every game read checks it.
 
 The side holding the priority marker has the side resource ``priority`` at 1
 (L50, L77, L105).  Sides are taken to sit clockwise in the game's side order.
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.pool import Table, table
 from core.systems.base import (
@@ -71,10 +73,10 @@ PENALTIES: dict[Zone, str] = {"high": "high_penalty", "mid": "mid_penalty", "low
 class Resolved(Closed):
     """A card that has resolved this turn: at what initiative, picked by which side, in which step."""
 
-    card: int
-    init: int
-    by: int
-    step: int
+    card: int = Field(description="The card, by its position in the suit's cards.")
+    init: int = Field(description="The initiative it resolved at (L77).")
+    by: int = Field(description="The side that picked it to resolve.")
+    step: int = Field(description="The resolution step, counted from 1 each turn.")
 
 
 class SuitPlay(Closed):
@@ -90,7 +92,7 @@ class SuitPlay(Closed):
     hand: list[int] = Field(default_factory=list, description="Drawn this planning, not yet chosen (L71).")
     planned: list[int] = Field(default_factory=list, description="Chosen cards on the field (L71, L93).")
     revealed: bool = Field(default=False, description="The chosen cards are face up (L75).")
-    resolved: list[Resolved] = Field(default_factory=list)
+    resolved: list[Resolved] = Field(default_factory=list, description="Cards resolved this turn (L77-L93).")
     discard: list[int] = Field(default_factory=list, description="Discarded this turn (L91, L105).")
     set_aside: list[int] = Field(default_factory=list, description="Used single-use cards (L59, L105).")
     mods: dict[str, dict[str, int]] = Field(
@@ -178,33 +180,21 @@ def conditions_for(old: list[str], damage: dict[Zone, int]) -> list[str]:
 
 
 def changes(board: Board) -> list[Change]:
-    """The changes that turn the game into the board (only values that differ)."""
-    out: list[Change] = []
-    game = board.game
+    """The changes that turn the game into the board: the board written into the shared working
+    copy, then the shared diff (:mod:`core.changes`; only values that differ)."""
+    work = Working(board.game)
     for seat in board.seats:
-        state = game.sides[seat.side].units[seat.index].state
-        path: list[str | int] = ["sides", seat.side, "units", seat.index, "state"]
-        extra = {**state.extra, **seat.play.model_dump(mode="json")}
-        if extra != state.extra:
-            out.append(Change(path=[*path, "extra"], value=extra))
-        counters = dict(state.counters)
-        for zone in ZONES:
-            counters[zone] = seat.damage[zone]
-        if counters != state.counters:
-            out.append(Change(path=[*path, "counters"], value=counters))
-        total = sum(seat.damage.values())
-        if total != state.damage:
-            out.append(Change(path=[*path, "damage"], value=total))
-        conds = conditions_for(state.conditions, seat.damage)
-        if conds != state.conditions:
-            out.append(Change(path=[*path, "conditions"], value=conds))
-        if seat.destroyed != state.destroyed:
-            out.append(Change(path=[*path, "destroyed"], value=seat.destroyed))
-    for s, side in enumerate(game.sides):
+        state = work.state(seat.side, seat.index)
+        state.extra = {**state.extra, **seat.play.model_dump(mode="json")}
+        state.counters = {**state.counters, **{zone: seat.damage[zone] for zone in ZONES}}
+        state.damage = sum(seat.damage.values())
+        state.conditions = conditions_for(state.conditions, seat.damage)
+        state.destroyed = seat.destroyed
+    for s, resources in enumerate(side.resources for side in work.game.sides):
         value = 1 if s == board.priority else 0
-        if side.resources.get("priority", 0) != value:
-            out.append(Change(path=["sides", s, "resources", "priority"], value=value))
-    return out
+        if resources.get("priority", 0) != value:
+            resources["priority"] = value
+    return work.changes()
 
 
 # --- decks: shuffle, draw, plan (L50, L69-L71) -----------------------------------------------
