@@ -207,20 +207,40 @@ def test_odds_sum_to_exactly_one(system_id: str) -> None:
 
 
 def _every_roll(g: Game, name: str, raw: dict[str, Any], limit: int) -> Iterator[tuple[Fraction, Game]]:
-    """Every sequence of typed faces the action can use, with its chance, and the game it makes."""
-    stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    """Every sequence of typed faces the action can use, with its chance, and the game it makes.
+
+    A question asked after the roll (a defender's pick) is answered with the option the odds assume.
+    """
+    stack: list[tuple[list[int], Fraction, dict[str, Any]]] = [([], Fraction(1), raw)]
     leaves = 0
     while stack:
-        faces, chance = stack.pop()
+        faces, chance, given = stack.pop()
         try:
-            after = act(g, name, raw, TypedDice(faces))
+            after = act(g, name, given, TypedDice(faces))
         except NeedMoreDice as need:
-            stack.extend(([*faces, f], chance / need.sides) for f in range(1, need.sides + 1))
+            stack.extend(([*faces, f], chance / need.sides, given) for f in range(1, need.sides + 1))
+            continue
+        except NeedChoice as asked:
+            pick = [o for o in asked.options if o.assumed]
+            assert len(pick) == 1, f"{name}: one option of '{asked}' is the one the odds assume"
+            stack.append((faces, chance, {**given, **pick[0].also, asked.field: pick[0].value}))
             continue
         leaves += 1
         if leaves > limit:
             raise OverflowError
         yield chance, after
+
+
+def _assumed(g: Game, name: str, raw: dict[str, Any], seed: int) -> Game:
+    """The action rolled (the same dice each time), its questions answered as the odds assume."""
+    given = dict(raw)
+    for _ in range(10):
+        try:
+            return act(g, name, given, RandomDice(seed))
+        except NeedChoice as asked:
+            pick = next(o for o in asked.options if o.assumed)
+            given = {**given, **pick.also, asked.field: pick.value}
+    raise AssertionError(f"{name} kept asking")
 
 
 def _damage(before: Game, after: Game) -> int:
@@ -247,7 +267,7 @@ def test_resolving_with_typed_dice_gives_exactly_the_odds(system_id: str) -> Non
         except OverflowError:
             # too many faces to enumerate: every seeded roll lands in the support
             for seed in range(200):
-                assert _damage(g, act(g, name, raw, RandomDice(seed))) in want, f"{name} seed {seed}"
+                assert _damage(g, _assumed(g, name, raw, seed)) in want, f"{name} seed {seed}"
             checked += 1
             continue
         assert dict(got) == want, name

@@ -106,13 +106,12 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(weapons.first).to_have_attribute("aria-pressed", "true")
     page.locator("#more-mods summary").click()
     expect(page.locator('#action-panel [name="weapon"]')).to_have_count(0)
-    page.locator('#action-panel select[name="shield_break"]').select_option('"ask"')
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")
     answer(
         page,
         {"attack": ["6"], "armour": ["6"], "shield check": ["4"], "shield": ["6"], "Chart": ["3"]},
-        {"shield": "no"},
+        {"decides": "no"},  # the target's player keeps its shield, asked after the roll (A12)
     )
     expect(page.locator("#action-text")).to_contain_text("Arm Level 1")
     apply_result(page)

@@ -587,7 +587,7 @@ def test_shield_against_penetration_reading() -> None:
     shot = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}
     assert "1 shield on 6+" in odds(g, "shoot", shot).summary
     other = g.model_copy(update={"options": {**g.options, "shield_against_p": "ignored"}})
-    assert "shield" not in odds(other, "shoot", shot).summary
+    assert "shield on" not in odds(other, "shoot", shot).summary
 
 
 def test_get_to_cover_and_concentrate_fire() -> None:
@@ -774,13 +774,13 @@ def test_close_combat_odds_equal_every_face_sequence(setup: str) -> None:
         to_x[dx] = to_x.get(dx, Fraction(0)) + p
         to_y[dy] = to_y.get(dy, Fraction(0)) + p
     assert {
-        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Trooper"].rows if r.exactly != "0/1"
+        r.value: Fraction(r.exactly) for r in o.tables["damage to the target"].rows if r.exactly != "0/1"
     } == to_y
     assert {
-        r.value: Fraction(r.exactly) for r in o.tables["damage to Sample: Lancer"].rows if r.exactly != "0/1"
+        r.value: Fraction(r.exactly) for r in o.tables["damage to the attacker"].rows if r.exactly != "0/1"
     } == to_x
     assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
-    assert o.facts["Sample: Lancer destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
+    assert o.facts["attacker destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
 
 
 def test_dense_minovsky_particles() -> None:
@@ -880,7 +880,7 @@ def test_gallant_never_falls_back_and_piercing_needs_ps() -> None:
     gallant = [U.Pilot(name="Brave", traits=["gallant"])]
     g = game(a=[("l1", sample("lancer", pilot=gallant))], b=[("t1", sample("trooper"))])
     # Same dice as test_close_combat_through_the_layer: the Trooper deals more, yet it falls back.
-    fight = {"attacker": "0/l1", "defender": "1/t1"}
+    fight = {"attacker": "0/l1", "defender": "1/t1", "shield_break": "no", "defender_shield_break": "no"}
     g2 = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
     assert g2.log[-1].text.endswith("Sample: Trooper falls back (L1006-L1009)")
     with pytest.raises(ValueError, match="<PS>"):

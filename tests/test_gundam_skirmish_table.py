@@ -163,7 +163,10 @@ def test_the_priority_winner_picks_a_place_and_the_first_turn_begins() -> None:
         act(g, "idle", {"unit": "0/c1"}, TypedDice([]))
     assert str(refused.value) == "it is Zeon's turn: Feds's units act in their own turn (L294-L297)"
     # Close combat is fought whenever units meet, in any player's turn (L299-L301).
-    act(g, "close_combat", {"attacker": "0/c1", "defender": "1/t1", "charged": False}, TypedDice([6] * 40))
+    fight = {"attacker": "0/c1", "defender": "1/t1", "charged": False}
+    act(
+        g, "close_combat", {**fight, "shield_break": "no", "defender_shield_break": "no"}, TypedDice([6] * 40)
+    )
     # Zeon acts: the Actions step; once its only unit is used, the Final Upkeep.
     g = act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
     assert phase_view(g).current == 2

@@ -427,6 +427,28 @@ def test_game_act_through_the_api_with_typed_faces() -> None:
     assert "remove 1" in too_many["error"]["message"]
 
 
+def test_a_decision_after_the_roll_is_asked_with_the_option_the_odds_assume() -> None:
+    """A system may ask a player after the dice are down (NeedChoice); the option its odds assume is
+    marked (Choice.assumed), and answering re-runs the same dice to the end, as one step of the log."""
+    game = start().model_dump(mode="json")
+    args = {"game": game, "action": "shoot", "input": {"attacker": "0/u1", "target": "1/u1", "dive": "ask"}}
+    ask = api.call("game.act", {**args, "faces": [4, 1, 6]})["result"]
+    assert ask["complete"] is False and ask["need"] is None
+    assert ask["ask"]["field"] == "dive"
+    assert [(o["value"], o["label"], o["assumed"]) for o in ask["ask"]["options"]] == [
+        ("no", "Stand: 2 damage", True),
+        ("yes", "Dive: 1 damage, pinned", False),
+    ]
+    args["input"] = {**args["input"], "dive": "yes"}
+    done = api.call("game.act", {**args, "faces": [4, 1, 6]})["result"]
+    target = done["game"]["sides"][1]["units"][0]["state"]
+    assert (target["damage"], target["conditions"], target["destroyed"]) == (1, ["pinned"], False)
+    assert undo(Game.model_validate(done["game"])).sides == start().sides
+    # the odds are those of the assumed answer: 3 dice on 4+, every success a point of damage
+    odds = api.call("game.odds", {**args, "input": {**args["input"], "dive": "ask"}})["result"]
+    assert [r["exactly"] for r in odds["tables"]["damage"]["rows"]] == ["1/8", "3/8", "3/8", "1/8"]
+
+
 # --- saved data ---------------------------------------------------------------------------
 
 

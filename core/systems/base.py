@@ -239,6 +239,11 @@ class Choice(BaseModel):
     value: Any
     label: str
     also: dict[str, Any] = Field(default_factory=dict, description="Other input fields this pick sets.")
+    assumed: bool = Field(
+        default=False,
+        description="The pick the odds shown before the roll assume (a rule's recommended reading); at most "
+        "one option of a prompt has it.",
+    )
 
 
 class NeedChoice(Exception):

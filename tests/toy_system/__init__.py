@@ -14,7 +14,7 @@ site built with ``TC_TEST_SYSTEMS=tests/toy_system`` (see build.py) includes it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,8 +28,10 @@ from core.systems.base import (
     ActionResult,
     ActionSpec,
     CatalogueUnit,
+    Choice,
     EditorInfo,
     FieldPick,
+    NeedChoice,
     ResourceDef,
     RuleSystem,
     ToolSpec,
@@ -64,6 +66,11 @@ class Shoot(BaseModel):
         default="aimed",
         description="How it fires, as the shooter offers.",
         json_schema_extra={"flow": "pick"},
+    )
+    dive: Literal["never", "ask", "yes", "no"] = Field(
+        default="never",
+        description="'ask': once the hits are known, the target's player may dive: half the damage "
+        "(rounded up) and the target is pinned. The odds assume it does not.",
     )
 
 
@@ -109,8 +116,21 @@ def shoot(game: Game, shot: Shoot, dice: DiceSource) -> ActionResult:
     spec, s, u, left, a_name, t_name = _pool(game, shot)
     roll = roll_pool(spec, dice, "attack")
     damage = min(roll.successes, left)
+    dive = shot.dive
+    if dive == "ask" and damage:  # a decision after the roll: the layer asks, the odds assume the first
+        raise NeedChoice(
+            "dive",
+            f"{t_name} takes {damage}: dive?",
+            [
+                Choice(value="no", label=f"Stand: {damage} damage", assumed=True),
+                Choice(value="yes", label=f"Dive: {(damage + 1) // 2} damage, pinned"),
+            ],
+        )
     work = Working(game)  # edits of a working copy, logged by the shared diff (core.changes)
     target = work.state(s, u)
+    if dive == "yes" and damage:
+        damage = (damage + 1) // 2
+        target.conditions = [*target.conditions, "pinned"]
     target.damage += damage
     if damage >= left:
         target.destroyed = True

@@ -25,10 +25,15 @@ from core.systems.base import (
     RuleSystem,
     UnitCard,
     UnitState,
+    UnitView,
+    Viewer,
+    ViewItem,
+    ViewSection,
     Violation,
     as_profile,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
+from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
 from core.systems.gundam_skirmish.play import ACTIONS, phase_view, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
@@ -113,7 +118,13 @@ class GundamSkirmish(RuleSystem):
             CardLine(
                 label="Movement / Boost", value=f'{move}" / {"/" if boost is None else str(boost) + chr(34)}'
             ),
-            CardLine(label="Integrity", value=str(integrity_of(u))),
+            CardLine(
+                label="Integrity",
+                value=str(integrity_of(u)),
+                note=""
+                if u.parts is None
+                else "Mega Unit: " + ", ".join(f"{p.capitalize()} {u.parts.of(p)}" for p in PARTS),
+            ),
             CardLine(label="Armour", value=f"{dice} <{success}+>"),
         ]
         start = starting_weapon(u)
@@ -187,6 +198,22 @@ class GundamSkirmish(RuleSystem):
             conditions=["reserve"] if u.ambush else [],
             extra=extra,
         )
+
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
+        """A Mega Unit's parts: damage taken of each part's Integrity (L1309-L1319)."""
+        gu = game.sides[side].units[index]
+        parts = _unit(Unit.model_validate(gu.profile)).parts
+        if parts is None:
+            return None
+        items = [
+            ViewItem(
+                id=p,
+                label=f"{p.capitalize()}: {gu.state.counters.get(counter(p), 0)} of {parts.of(p)} lost",
+                detail="hit on " + {"head": "1", "arms": "2", "torso": "3-5", "legs": "6"}[p],
+            )
+            for p in PARTS
+        ]
+        return UnitView(sections=[ViewSection(title="Mega Unit parts", items=items)])
 
     def start_round(self, game: Game) -> list[Change]:
         """A round ends when its last player ends their turn: use the Next turn action (L294-L308)."""

@@ -33,4 +33,5 @@ class GsOptions(Readings):
     space_p_stack: bool = True
     piercing_is_charge: bool = False
     head_damage_aimed: bool = True
+    mega_units: bool = False
     objective_consecutive: bool = False

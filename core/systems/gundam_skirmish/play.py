@@ -47,6 +47,18 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS, UNARMED
+from core.systems.gundam_skirmish.mega import (
+    LEVEL_COUNTER,
+    LOCATION,
+    PARTS,
+    MegaParts,
+    Part,
+    counter,
+    destroyed_chance,
+    location_odds,
+    lost,
+    part_level,
+)
 from core.systems.gundam_skirmish.options import GsOptions
 from core.systems.gundam_skirmish.shooting import (
     CATEGORIES,
@@ -54,9 +66,12 @@ from core.systems.gundam_skirmish.shooting import (
     MS_CHART,
     OTHER_CHART,
     DefendGroup,
+    Hits,
     Levels,
     Shot,
+    ShotRoll,
     after_pool,
+    cancel_choices,
     chart_dist,
     hit_count,
     roll_chart,
@@ -180,6 +195,21 @@ def in_upkeep(game: Game) -> bool:
     return s is not None and not any(g.state.counters.get("actions", 0) for g in game.sides[s].units)
 
 
+def mega_allowed(game: Game, *units: GameUnit) -> None:
+    """Mega Units play in casual games only: the game's reading ``mega_units`` lets them (L1309-L1311)."""
+    for gu in units:
+        if profile(gu).parts is not None and not opts(game).mega_units:
+            raise ValueError(
+                f"{gu.name} is a Mega Unit, for casual games: allow Mega Units in the game's readings "
+                "(L1309-L1311)"
+            )
+
+
+def mega_damage(gu: GameUnit) -> dict[Part, int]:
+    """A Mega Unit's damage, part by part, as the game keeps it (``state.counters['mega_<part>']``)."""
+    return {p: gu.state.counters.get(counter(p), 0) for p in PARTS}
+
+
 def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | None = None) -> str:
     """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387).
 
@@ -188,6 +218,7 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     gu = ch.unit(s, u)
     if gu.state.destroyed or has(gu, "withdrawn"):
         raise ValueError(f"{gu.name} is out of the battle")
+    mega_allowed(ch.game, gu)
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
     active = ch.game.state.active_side
@@ -235,7 +266,7 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
         face = dice.roll(1, 6, "Core Block System")[0]
         if face >= 4:
             texts.append(f"{gu.name} is destroyed; Core Block System {face}: the pilot escapes (L2836-L2838)")
-            score_kill(ch, s, u)
+            score_kill(ch, s, u, texts)
             return
     face = dice.roll(1, 6, "Destruction Table")[0]
     if face <= 3 and unit.pilot_has("fortunate"):
@@ -257,14 +288,30 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
         else:
             pilot = {**pilot, "mind": pilot["mind"] - 1}
         ch.extra(s, u, "pilot", pilot)
-    score_kill(ch, s, u)
+    score_kill(ch, s, u, texts)
 
 
-def score_kill(ch: Changes, s: int, u: int) -> None:
+def score_kill(ch: Changes, s: int, u: int, texts: list[str]) -> None:
     """Points destroyed go to every other side's tally (Skirmish counts them, L179-L190).
 
+    A friend killed in sight is a morale trigger (L1590-L1591): the killed unit checks nothing any more,
+    and its friends on the table are marked as due, for their players to clear on those that did not
+    have it in sight (the app does not know the table's sight lines; digest A52).
     When a force is down to half its units or fewer, every unit left in it checks morale, once (L1602; A34).
     """
+    ch.condition(s, u, "morale_due", False)
+    friends = [
+        i
+        for i, g in enumerate(ch.game.sides[s].units)
+        if i != u and not g.state.destroyed and not has(g, "withdrawn") and not has(g, "reserve")
+    ]
+    for i in friends:
+        ch.condition(s, i, "morale_due", True)
+    if friends:
+        texts.append(
+            "its friends that saw it check morale (L1590-L1591): marked on all of them, clear the mark "
+            "on those out of sight"
+        )
     points = unit_cost(profile(ch.unit(s, u)))
     for other, side in enumerate(ch.game.sides):
         if other != s:
@@ -282,6 +329,9 @@ def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, text
     gu = ch.unit(s, u)
     if amount <= 0 or gu.state.destroyed:
         return False
+    parts = profile(gu).parts
+    if parts is not None:
+        return mega_hit(ch, s, u, parts, amount, dice, texts)
     left = gu.state.max_damage - gu.state.damage - amount
     ch.set(_p(s, u, "damage"), gu.state.damage + amount)
     if left <= 0:
@@ -289,6 +339,37 @@ def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, text
         return True
     if left == 1:
         ch.condition(s, u, "morale_due", True)
+    return False
+
+
+def mega_hit(
+    ch: Changes, s: int, u: int, parts: MegaParts, amount: int, dice: DiceSource, texts: list[str]
+) -> bool:
+    """Damage to a Mega Unit (L1312-L1318): a D6 picks the part; a third of the part's Integrity or more
+    lost gives its Level 1 effect, two thirds its Level 2; the Torso at 0 destroys the unit.  Morale is
+    due when the Torso is down to 1 (the app's reading of L1599 for a unit with parts)."""
+    gu = ch.unit(s, u)
+    face = dice.roll(1, 6, "Mega Unit hit location")[0]
+    part = LOCATION[face]
+    damage = mega_damage(gu)
+    damage[part] += amount
+    ch.counter(s, u, counter(part), damage[part])
+    ch.set(_p(s, u, "damage"), lost(damage))
+    texts.append(
+        f"Hit location {face}: {part.capitalize()} takes {amount} ({damage[part]} of {parts.of(part)})"
+    )
+    if part == "torso":
+        if damage["torso"] >= parts.torso:
+            destroy(ch, s, u, dice, texts)
+            return True
+        if parts.torso - damage["torso"] == 1:
+            ch.condition(s, u, "morale_due", True)
+        return False
+    level = part_level(damage[part], parts.of(part), part)
+    key = LEVEL_COUNTER[part]
+    if level > gu.state.counters.get(key, 0):
+        ch.counter(s, u, key, level)
+        texts.append(f"{part.capitalize()} at Level {level} (L1314-L1317)")
     return False
 
 
@@ -326,7 +407,9 @@ def apply_chart(ch: Changes, s: int, u: int, rolls: int, dice: DiceSource, texts
 def ask_shield_break(field: str, question: str) -> NoReturn:
     """Ask the target's player whether it breaks its shield (Shield Break, L1121-L1128; A12)."""
     raise NeedChoice(
-        field, question, [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it")]
+        field,
+        question,
+        [Choice(value="yes", label="Break the shield"), Choice(value="no", label="Keep it", assumed=True)],
     )
 
 
@@ -400,9 +483,18 @@ class ShootInput(_ShotInput):
         description='Other units within 6" of the target, for a <B> weapon.',
     )
     shield_break: Ask = Field(
-        default="no",
+        default="ask",
         description="The target breaks its shield to halve the damage and cancel the chart rolls "
-        "(L1121-L1128); 'ask': the app asks once the damage is known (A12).",
+        "(L1121-L1128); 'ask': its player decides once the result is known (A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
+    )
+    cancel_criticals: int | None = Field(
+        default=None,
+        ge=0,
+        le=60,
+        description="How many criticals the target's player leaves standing when its blocks could take "
+        "either (L713-L719; A6); None: asked when it makes a difference.",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     free: bool = Field(
         default=False, description="A free Shoot (Fierce, Blitzkrieg, Responsive): no action spent."
@@ -619,6 +711,7 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
         raise ValueError(f"{t.name} is not on the table")
     if has(t, "dig_in"):
         raise ValueError(f"{t.name} is dug in and cannot be shot (L2851)")
+    mega_allowed(game, a, t)
     w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L415-L422, L730-L731)")
@@ -638,8 +731,11 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)  # Arm Damage, Smoke: accuracy 5+ (L743, L1184-L1199, L2987-L2993; A7)
     crit = w.crit
-    if target.sd:  # an SD target: 1 more to hit and to crit (L1362-L1363)
-        acc, crit = min(6, acc + 1), None if crit is None else min(6, crit + 1)
+    if target.sd:  # an SD target: 1 more to hit and to crit, 2 for a Mega Unit shooting (L1362-L1363)
+        bump = 2 if unit.parts is not None else 1
+        acc, crit = min(6, acc + bump), None if crit is None else min(6, crit + bump)
+    if target.parts is not None:
+        crit = None  # a Mega Unit takes no Critical Hits (L1318-L1319)
     groups: list[DefendGroup] = []
     bd = beam_defence(target)
     if w.weapon_class == "beam" and bd is not None:
@@ -687,6 +783,70 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
     return shot, w, {"cover": cover}
 
 
+def can_shield_break(gu: GameUnit) -> bool:
+    """A Shield Break needs a shield still on the model, any integrity, in sight or not (L1121-L1128; A37)."""
+    return profile(gu).shield != "none" and not has(gu, "shield_broken")
+
+
+def defender_decides(
+    inp: ShootInput, t: GameUnit, roll: ShotRoll, hits: int, choices: dict[int, Hits], per_crit: int
+) -> tuple[int, Literal["yes", "no"]]:
+    """The target's player's two decisions once the dice are down: which hits its blocks cancel
+    (L713-L719; A6), which only changes how many criticals stay, and whether to break its shield
+    (L1121-L1128; A12: after seeing the result).  Asked together, once, when either is open.
+
+    Returns (criticals left, "yes" when the shield breaks).  The odds before the roll assume the
+    fewest criticals and no Shield Break.
+    """
+    damage = roll.damage
+    pick = inp.cancel_criticals
+    if pick is not None and pick not in choices:
+        allowed = " or ".join(map(str, choices))
+        raise ValueError(f"the blocks can leave {allowed} critical(s) standing, not {pick} (L713-L719)")
+    crit_options = list(choices) if pick is None else [pick]
+    breakable = can_shield_break(t) and (damage > 0 or any(k * per_crit for k in crit_options))
+    if inp.shield_break == "ask" and breakable:
+        breaks: list[Literal["yes", "no"]] = ["no", "yes"]
+    else:
+        breaks = ["yes" if inp.shield_break == "yes" and breakable else "no"]
+    if breaks == ["yes"] or len(crit_options) == len(breaks) == 1:
+        return crit_options[0], breaks[0]  # a broken shield cancels every chart roll: nothing else to pick
+    mighty = profile(t).has("mighty_shield") and "mighty_shield" not in t.state.extra.get("once", [])
+    options: list[Choice] = []
+    for k in crit_options:
+        rolls = k * per_crit
+        parts = ["Keep the shield"] if len(breaks) > 1 else []
+        if len(crit_options) > 1:
+            parts.append(f"{k} critical{'s' if k != 1 else ''} left")
+        parts += [
+            f"{damage} damage",
+            f"{rolls} chart roll{'s' if rolls != 1 else ''}" if rolls else "no chart roll",
+        ]
+        label = ", ".join(parts)
+        label = label[0].upper() + label[1:]
+        assumed = k == crit_options[0]  # the odds: the fewest criticals, the shield kept
+        if len(breaks) > 1:
+            also = {"cancel_criticals": k} if len(crit_options) > 1 else {}
+            options.append(Choice(value="no", label=label, also=also, assumed=assumed))
+        else:
+            options.append(Choice(value=k, label=label, assumed=assumed))
+    if len(breaks) > 1:
+        keeps = " (Mighty Shield keeps it once)" if mighty and any(k * per_crit for k in crit_options) else ""
+        also = {"cancel_criticals": crit_options[0]} if len(crit_options) > 1 else {}
+        label = f"Break the shield{keeps}: {shield_break(damage)} damage, no chart roll"
+        options.append(Choice(value="yes", label=label, also=also))
+    faces = ", ".join(str(roll.attack_rerolled.get(i, f)) for i, f in enumerate(roll.attack))
+    blocks = ", ".join(str(f) for group in roll.defend.values() for f in group) or "none"
+    question = (
+        f"{t.name}'s player decides. Attack {faces}, defence {blocks}: "
+        f"{hits} hit{'s' if hits != 1 else ''} through for {damage} damage"
+    )
+    if len(crit_options) > 1:
+        question += f"; the blocks may leave {crit_options[0]} to {crit_options[-1]} of its criticals"
+    field = "shield_break" if len(breaks) > 1 else "cancel_criticals"
+    raise NeedChoice(field, question + ".", options)
+
+
 def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     """Shoot (L595-L801), Volley (L1606-L1619), Blast (L1271-L1275), Shield Break (L1121-L1128)."""
     shot, w, info = build_shot(game, inp)
@@ -720,7 +880,11 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     if roll.elusive == 6:
         texts.append(f'Elusive 6: {t.name} moves 4" and ignores the attack (L3277-L3283)')
         return ActionResult(changes=ch.list, text="; ".join(texts), detail={"attack": roll.attack})
-    hits, crits = hit_count(roll.left)
+    hits = hit_count(roll.left)[0]
+    choices = cancel_choices(roll.hits, roll.blocks)
+    damage = roll.damage  # every choice cancels as many hits, so the damage is the same (A6)
+    target = profile(t)
+    crits, answer = defender_decides(inp, t, roll, hits, choices, shot.chart_per_crit)
     detail.update(
         attack=roll.attack,
         attack_rerolled=roll.attack_rerolled,
@@ -732,35 +896,24 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     )
     if roll.shield_check is not None and roll.shield_check >= 4:
         ch.counter(ts, tu, "shield", t.state.counters.get("shield", 0) - 1)
-    damage, rolls = roll.damage, crits * shot.chart_per_crit
+    rolls = crits * shot.chart_per_crit
     texts.append(f"{hits} hit{'s' if hits != 1 else ''} through, {damage} damage, {crits} critical")
-    target = profile(t)
-    if (damage or rolls) and target.shield != "none" and not has(t, "shield_broken"):
-        answer = inp.shield_break
-        if answer == "ask":
-            ask_shield_break(
-                "shield_break",
-                f"{t.name} takes {damage} damage and {rolls} Damage Chart roll(s): break its shield to halve "
-                "the damage and cancel the rolls?",
+    if len(choices) > 1 and crits != min(choices):
+        texts.append(f"{t.name}'s blocks left {crits} critical standing by its player's choice (L713-L719)")
+    if answer == "yes":
+        damage = shield_break(damage)
+        keep = (
+            rolls > 0 and target.has("mighty_shield") and "mighty_shield" not in t.state.extra.get("once", [])
+        )
+        rolls = 0
+        if keep:
+            ch.extra(ts, tu, "once", [*t.state.extra.get("once", []), "mighty_shield"])
+            texts.append(
+                f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
             )
-        if answer == "yes":
-            damage = shield_break(damage)
-            keep = (
-                rolls > 0
-                and target.has("mighty_shield")
-                and "mighty_shield" not in t.state.extra.get("once", [])
-            )
-            rolls = 0
-            if keep:
-                ch.extra(ts, tu, "once", [*t.state.extra.get("once", []), "mighty_shield"])
-                texts.append(
-                    f"Shield Break: {damage} damage, no chart roll; Mighty Shield keeps the shield (L2948)"
-                )
-            else:
-                mark_shield_broken(ch, ts, tu)
-                texts.append(
-                    f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)"
-                )
+        else:
+            mark_shield_broken(ch, ts, tu)
+            texts.append(f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)")
     destroyed = take_damage(ch, ts, tu, damage, dice, texts)
     if not destroyed and rolls:
         apply_chart(ch, ts, tu, rolls, dice, texts)
@@ -794,6 +947,15 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     shot, w, info = build_shot(game, inp)
     o = shot_odds(shot)
     damage, crits, destroyed = o.damage, o.crits, o.destroyed
+    _, _, t = game.unit(inp.target)
+    parts = profile(t).parts
+    mega = ""
+    if parts is not None:  # the location die decides: only damage to the Torso destroys (L1312-L1318)
+        torso = mega_damage(t)["torso"]
+        destroyed = sum(
+            (p * destroyed_chance(parts, torso, d) for d, p in damage.probabilities()), Fraction(0)
+        )
+        mega = "; a Mega Unit: a D6 picks the part hit (Torso on 3-5), no criticals"
     if inp.volley:  # a Volley goes through on 4+ (L1613): half the time nothing happens
         damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
     return odds_tables(
@@ -801,7 +963,9 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
         crits,
         destroyed,
         f"{w.name}: hits on {shot.acc}+, target {info['cover'].replace('_', ' ')}, "
-        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}",
+        f"{' + '.join(f'{g.dice} {g.name} on {g.success}+' for g in shot.groups)}{mega}. "
+        "Assumes the target's blocks cancel the most hits, then the most criticals, and it keeps its "
+        "shield: its player decides both after the roll",
     )
 
 
@@ -824,9 +988,15 @@ class AimedInput(_ShotInput):
         default="in_band", description="The target must be in range (L880)."
     )
     result: Literal["ask", "leg", "arm", "head"] = Field(
-        default="ask", description="The chart result chosen."
+        default="ask",
+        description="The chart result the shooter picks once the die has hit (L882-L884).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
-    shield_break: Ask = Field(default="ask", description="The target breaks its shield to cancel the result.")
+    shield_break: Ask = Field(
+        default="ask",
+        description="The target breaks its shield to cancel the result (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
+    )
 
 
 def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
@@ -834,6 +1004,9 @@ def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
     ts, _, t = game.unit(inp.target)
     if s == ts or t.state.destroyed or has(t, "reserve") or has(t, "dig_in"):
         raise ValueError(f"{t.name} cannot be the target")
+    mega_allowed(game, a, t)
+    if profile(t).parts is not None:
+        raise ValueError("no Aimed Shot at a Mega Unit (L1318)")
     w = pick_weapon(a, inp.weapon)
     if a.state.extra.get("reload", {}).get(w.name):
         raise ValueError(f"'{w.name}' must be reloaded first (L894)")
@@ -850,7 +1023,7 @@ def aimed_need(game: Game, inp: AimedInput) -> tuple[int, RangedWeapon, bool]:
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)
     if profile(t).sd:
-        acc = min(6, acc + 1)  # L1362-L1363
+        acc = min(6, acc + (2 if profile(a).parts is not None else 1))  # +2 for a Mega Unit (L1362-L1363)
     reroll = bool(game.sides[s].resources.get("concentrate_fire", 0))
     return max(2, acc - 1), w, reroll
 
@@ -893,16 +1066,24 @@ def aimed(game: Game, inp: AimedInput, dice: DiceSource) -> ActionResult:
     if not room:
         texts.append("no chart result is left to apply")
         return ActionResult(changes=ch.list, text="; ".join(texts), detail={"faces": faces})
+    rolled = f"{'/'.join(map(str, faces))} against {need}+"
     if inp.result == "ask" or inp.result not in room:
         raise NeedChoice(
             "result",
-            "Which Damage Chart result does the shot inflict?",
-            [Choice(value=c, label=c.capitalize()) for c in room],
+            f"The Aimed Shot hits ({rolled}). {a.name}'s player picks the Damage Chart result:",
+            [
+                Choice(value=c, label=f"{c.capitalize()} Level {levels[CATEGORIES.index(c)] + 1}")
+                for c in room
+            ],
         )
-    target = profile(t)
-    if target.shield != "none" and not has(t, "shield_broken"):
+    if can_shield_break(t):
         if inp.shield_break == "ask":
-            ask_shield_break("shield_break", f"Break {t.name}'s shield to cancel the result?")
+            level = levels[CATEGORIES.index(inp.result)] + 1
+            ask_shield_break(
+                "shield_break",
+                f"The Aimed Shot hits ({rolled}) for {inp.result.capitalize()} Level {level}. "
+                f"{t.name}'s player decides: break its shield to cancel it?",
+            )
         if inp.shield_break == "yes":
             mark_shield_broken(ch, ts, tu)
             texts.append("Shield Break cancels it")
@@ -941,7 +1122,9 @@ class CloseInput(BaseModel):
     )
     defender: str = Field(description="The enemy it fights.", json_schema_extra=ENEMY)
     charged: bool = Field(
-        default=True, description="It entered range with a Move or Boost: a Charge (L959-L961)."
+        default=True,
+        description="It entered range with a Move or Boost: a Charge (L959-L961).",
+        json_schema_extra={"flow": "common"},  # changes the odds a lot: shown first, not behind "more"
     )
     defender_charged: bool = Field(default=False, description="The defender charged instead.")
     flank: bool = Field(
@@ -955,11 +1138,16 @@ class CloseInput(BaseModel):
         default=False, description="A mobile fighter's Pursuit (+1 die, free, L1331-L1339)."
     )
     shield_break: Ask = Field(
-        default="no", description="The unit breaks its shield when struck; 'ask': once the damage is known."
+        default="ask",
+        description="The unit breaks its shield when struck; 'ask': its player decides once the damage is "
+        "known (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the strike
     )
     defender_shield_break: Ask = Field(
-        default="no",
-        description="The defender breaks its shield when struck; 'ask': once the damage is known.",
+        default="ask",
+        description="The defender breaks its shield when struck; 'ask': its player decides once the damage "
+        "is known (L1121-L1128; A12).",
+        json_schema_extra={"ui": "hidden"},  # answered through the question after the strike
     )
 
 
@@ -1026,6 +1214,8 @@ def striker(
     shield_rerolls = int(x.state.counters.get("head", 0) > 0) + int(uy.has("solid_defence"))
     if shield_rerolls == 0 and uy.pilot_has("impenetrable"):
         shield_rerolls = 1
+    if uy.parts is not None:
+        crit = None  # a Mega Unit takes no Critical Hits (L1318-L1319)
     return Striker(
         dice=dice,
         acc=acc,
@@ -1236,6 +1426,7 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
     ts, tu, y = game.unit(inp.defender)
     if s == ts:
         raise ValueError("close combat is fought against an enemy")
+    mega_allowed(game, x, y)
     for g in (x, y):
         if g.state.destroyed or has(g, "reserve") or has(g, "withdrawn"):
             raise ValueError(f"{g.name} is not on the table")
@@ -1383,11 +1574,37 @@ def _chart_after(gu: GameUnit, rolls: int) -> list[tuple[Levels, Fraction]]:
 
 def _struck(gu: GameUnit, damage: int, left: int, rolls: int) -> list[tuple[int, bool, Fraction]]:
     """(damage, destroyed, chance) after a strike: destroyed outright by the damage (L1094-L1098),
-    else by a Torso result of its chart rolls (L1108-L1119)."""
+    else by a Torso result of its chart rolls (L1108-L1119); a Mega Unit when the location die picks
+    its Torso and the Torso reaches 0 (L1312-L1318)."""
+    parts = profile(gu).parts
+    if parts is not None:
+        dead = destroyed_chance(parts, mega_damage(gu)["torso"], damage)
+        return [(damage, True, dead), (damage, False, 1 - dead)]
     if damage >= left:
         return [(damage, True, Fraction(1))]
     t = sum((q for lv, q in _chart_after(gu, rolls) if lv[3]), Fraction(0))
     return [(damage, True, t), (damage, False, 1 - t)]
+
+
+def _mega_after(gu: GameUnit, parts: MegaParts, amount: int) -> list[tuple[GameUnit, bool, Fraction]]:
+    """A Mega Unit after ``amount`` damage, for each part the location die may pick: the unit with that
+    part's damage and Level, whether it is destroyed, and the chance (L1312-L1318), as :func:`mega_hit`."""
+    if amount <= 0:
+        return [(gu, False, Fraction(1))]
+    out = []
+    for part, q in location_odds().items():
+        damage = mega_damage(gu)
+        damage[part] += amount
+        counters = {**gu.state.counters, counter(part): damage[part]}
+        if part == "torso":
+            dead = damage[part] >= parts.torso
+        else:
+            dead = False
+            key = LEVEL_COUNTER[part]
+            counters[key] = max(counters.get(key, 0), part_level(damage[part], parts.of(part), part))
+        after = gu.model_copy(update={"state": gu.state.model_copy(update={"counters": counters})})
+        out.append((after, dead, q))
+    return out
 
 
 def _with_levels(gu: GameUnit, lv: Levels) -> GameUnit:
@@ -1419,8 +1636,16 @@ def combat_outcomes(
     left_f, left_s = integrity_left(f), integrity_left(s_)
     for (d1, c1), p1 in strike_dist(st1).probabilities():
         r1 = c1 * ca_f
+        parts_s = profile(s_).parts
         if st1.unarmed:
             seconds = [(s_, p1)]
+        elif parts_s is not None:  # the location die: which part, and its Level, before it strikes back
+            seconds = []
+            for after, dead, q in _mega_after(s_, parts_s, d1):
+                if dead:
+                    add((0, d1, False, True), p1 * q)
+                else:
+                    seconds.append((after, p1 * q))
         elif d1 >= left_s:
             add((0, d1, False, True), p1)
             continue
@@ -1485,18 +1710,20 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
         total = {k: v / 2 for k, v in total.items()}
         total[(0, 0, False, False)] = total.get((0, 0, False, False), Fraction(0)) + Fraction(1, 2)
     joint = _as_dist(total)
+    # What decides a charge first: the target's damage and destruction, then the counter-strike's.
     return ActionOdds(
         tables={
+            "damage to the target": table(joint.map(lambda k: k[1])),
+            "damage to the attacker": table(joint.map(lambda k: k[0])),
             "damage": table(joint.map(lambda k: k[0] + k[1])),
-            f"damage to {y.name}": table(joint.map(lambda k: k[1])),
-            f"damage to {x.name}": table(joint.map(lambda k: k[0])),
         },
         facts={
-            "advantage": float(p),
             "destroyed": float(sum((v for k, v in total.items() if k[3]), Fraction(0))),
-            f"{x.name} destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
+            "attacker destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
+            "advantage": float(p),
         },
-        summary="Both strikes in Advantage order; Shield Breaks not counted.",
+        summary=f"Target {y.name}, attacker {x.name}; both strikes in Advantage order, "
+        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike).",
     )
 
 
@@ -2459,7 +2686,7 @@ ACTIONS: dict[str, ActionSpec] = {
         close_combat,
         close_odds,
         help="When units meet (L945-L1070).",
-        headline=("damage", "destroyed", "advantage"),
+        headline=("damage to the target", "destroyed", "attacker destroyed", "advantage"),
         primary=True,
     ),
     "move": ActionSpec(

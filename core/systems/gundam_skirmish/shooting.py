@@ -13,7 +13,8 @@ Conventions (digest section 11):
 * Each re-roll source re-rolls one failed die; no die is rolled a third time (A8).
   The shooter re-rolls its earliest failed dice (they need the least, L628-L638);
   the defender re-rolls the failed die with the lowest success number.
-* Blocks cancel as many hits as possible, then as many criticals as possible (A6).
+* Blocks cancel as many hits as possible, then as many criticals as possible (A6): the odds
+  assume it; at the table the defender picks (:func:`cancel_choices`, asked after the roll).
 * Against a <P> shot a shield first needs a 4+ on a D6, and then loses 1 shield
   integrity (L660-L663; A3).  I-field dice use the third column of the
   Penetration table, armour and shield dice the second (A5).
@@ -117,6 +118,53 @@ def cancel_hits(hits: Hits, blocks: Blocks) -> Hits:
                 used[t] += take
             left[index] -= take
     return (left[0], left[1], left[2], left[3], left[4], left[5])
+
+
+def _cancellable(cancelled: Hits, blocks: Blocks) -> bool:
+    """Whether the blocks can take all of ``cancelled`` at once: a block of strength s takes a hit of
+    level s or less, so for each level r the hits of level r or more need as many blocks of strength
+    r or more (Hall's condition on nested sets)."""
+    return all(sum(cancelled[(r - 1) * 2 :]) <= sum(blocks[r - 1 :]) for r in (1, 2, 3))
+
+
+def cancel_choices(hits: Hits, blocks: Blocks) -> dict[int, Hits]:
+    """What the defender may leave standing, by the number of criticals left (L713-L719; A6).
+
+    Each block takes a hit it is strong enough for, and the defender picks which.  Every
+    choice where no block that could still take a hit stays idle cancels the same number of
+    hits (the cancellable sets form a matroid), so the choices differ only in the criticals
+    left: the key.  Its smallest key is :func:`cancel_hits`, the recommended default.
+
+    >>> cancel_choices((0, 1, 1, 0, 0, 0), (0, 0, 1))  # one strong block: the critical or the plain hit
+    {0: (0, 0, 1, 0, 0, 0), 1: (0, 1, 0, 0, 0, 0)}
+    >>> cancel_choices((0, 1, 1, 0, 0, 0), (0, 0, 2))  # two blocks take both: no choice
+    {0: (0, 0, 0, 0, 0, 0)}
+    """
+    best: dict[int, Hits] = {}
+    most = -1
+    ranges = [range(n + 1) for n in hits]
+    for c0 in ranges[0]:
+        for c1 in ranges[1]:
+            for c2 in ranges[2]:
+                for c3 in ranges[3]:
+                    for c4 in ranges[4]:
+                        for c5 in ranges[5]:
+                            cancelled: Hits = (c0, c1, c2, c3, c4, c5)
+                            size = sum(cancelled)
+                            if size < most or not _cancellable(cancelled, blocks):
+                                continue
+                            if size > most:
+                                best, most = {}, size
+                            left: Hits = (
+                                hits[0] - c0,
+                                hits[1] - c1,
+                                hits[2] - c2,
+                                hits[3] - c3,
+                                hits[4] - c4,
+                                hits[5] - c5,
+                            )
+                            best.setdefault(hit_count(left)[1], left)
+    return dict(sorted(best.items()))
 
 
 def remove_one(hits: Hits) -> Hits:

@@ -24,6 +24,7 @@ from core.systems.gundam_skirmish.catalogue import (
     WeaponClass,
     WeaponTag,
 )
+from core.systems.gundam_skirmish.mega import MEGA_ARMOUR, MegaParts
 
 Faction = Literal["EFF", "ZEON", "TITANS", "AEUG", "AXIS"]
 UnitKind = Literal["mobile_suit", "mobile_armour", "ground_vehicle", "air_unit", "mobile_fighter"]
@@ -318,6 +319,13 @@ class Unit(Closed):
     ambush: bool = Field(
         default=False, description="Held back to Ambush (L144-L151, L1253-L1255); needs a means (digest A47)."
     )
+    mega: list[MegaParts] = Field(
+        default_factory=list,
+        max_length=1,
+        description='A Mega Unit, for casual games (a model 8" tall or more, L1309-L1319): Armour 5, its '
+        "Integrity split between Head, Arms, Torso and Legs (about 15-20 in all); hit location by a D6, "
+        "no criticals, no Aimed Shots at it.",
+    )
     pilot: list[Pilot] = Field(
         default_factory=list, max_length=1, description="A character pilot, if any (L1791-L1812)."
     )
@@ -331,6 +339,11 @@ class Unit(Closed):
     def character(self) -> Pilot | None:
         """Its character pilot, if any."""
         return self.pilot[0] if self.pilot else None
+
+    @property
+    def parts(self) -> MegaParts | None:
+        """Its parts' Integrity, if it is a Mega Unit (L1309-L1319)."""
+        return self.mega[0] if self.mega else None
 
     def has(self, key: str) -> bool:
         """Whether the unit has an ability (packs count only when chosen, L2972)."""
@@ -378,7 +391,10 @@ def armour_of(unit: Unit) -> tuple[int, int]:
 
 
 def integrity_of(unit: Unit) -> int:
-    """Maximum Integrity after Chobham and Reinforced Endoskeleton (L2829, L2033-L2034)."""
+    """Maximum Integrity after Chobham and Reinforced Endoskeleton (L2829, L2033-L2034); a Mega Unit's is
+    its parts' total (L1310-L1312)."""
+    if unit.parts is not None:
+        return unit.parts.total
     base = 12 if unit.chobham and unit.has("chobham") else unit.integrity
     value = base + (2 if unit.has("reinforced_endoskeleton") else 0)
     return half(value) if unit.sd else value
@@ -455,7 +471,8 @@ def formula_cost(unit: Unit) -> int:
     >>> formula_cost(u.model_copy(update={"shield": "medium"}))
     170
     """
-    cost = (unit.move + unit.integrity + unit.armour.dice) * 10
+    integrity = unit.parts.total if unit.parts is not None else unit.integrity  # a Mega Unit's parts
+    cost = (unit.move + integrity + unit.armour.dice) * 10
     if unit.shield != "none":
         cost += SHIELDS[unit.shield].points
     return cost
@@ -532,7 +549,20 @@ def unit_violations(unit: Unit) -> list[Violation]:
     keys = [a.key for a in unit.abilities]
     if len(set(keys)) != len(keys):
         bad("ability-twice", "an ability is listed twice", "L2766")
-    if unit.integrity > 12:
+    if unit.parts is not None:
+        if unit.kind != "mobile_suit":
+            bad("mega-kind", "a Mega Unit is a mobile suit built at a larger scale", "L1309-L1311")
+        if unit.sd:
+            bad("mega-sd", "a unit is either a Mega Unit or an SD unit", "L1309, L1352")
+        if unit.armour.dice != MEGA_ARMOUR:
+            bad("mega-armour", f"a Mega Unit has Armour {MEGA_ARMOUR}", "L1310")
+        if unit.integrity != unit.parts.total:
+            bad(
+                "mega-integrity",
+                f"a Mega Unit's Integrity is its parts' total: set it to {unit.parts.total}",
+                "L1310-L1312",
+            )
+    elif unit.integrity > 12:
         bad(
             "integrity-max",
             "a unit's Integrity should be 12 at most (higher breaks morale checks)",

@@ -1,0 +1,214 @@
+"""Gundam Skirmish: Mega Units (L1309-L1319), for casual games, and the +2 against SD units (L1362-L1363).
+
+Checked against the rulebook line by line; the odds against every face sequence the game reads
+(the location die included).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from test_gundam_skirmish import _enumerate_act, game, sample, state
+
+from core.dice import NeedMoreDice, TypedDice
+from core.game import Game, act, odds
+from core.systems import implementation
+from core.systems.gundam_skirmish import units as U
+from core.systems.gundam_skirmish.mega import MegaParts
+
+SYSTEM = implementation("gundam_skirmish")
+PARTS = MegaParts(head=3, arms=3, torso=6, legs=3)  # 15 in all (L1310-L1312)
+
+
+def mega(**changes: Any) -> dict[str, Any]:
+    """A Mega Unit of our own: the Trooper built big, Armour 5 (L1310), no shield."""
+    base: dict[str, Any] = {
+        **sample("trooper"),
+        "name": "Big Trooper",
+        "mega": [PARTS.model_dump()],
+        "integrity": PARTS.total,
+        "armour": {"dice": 5, "success": 5},
+        "shield": "none",
+    }
+    return U.Unit.model_validate({**base, **changes}).model_dump(mode="json")
+
+
+def casual(g: Game) -> Game:
+    return g.model_copy(update={"options": {**g.options, "mega_units": True}})
+
+
+SHOT = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "cover": "unobstructed"}
+
+
+# --- the sheet ------------------------------------------------------------------------------------
+
+
+def test_a_mega_unit_on_the_sheet() -> None:
+    unit = U.Unit.model_validate(mega())
+    assert U.unit_violations(unit) == []
+    assert U.integrity_of(unit) == 15
+    # the formula with the parts' total: (4 Move + 15 Integrity + 5 Armour) x 10 (L2758-L2765)
+    assert SYSTEM.unit_cost(unit) == 240
+    card = SYSTEM.card(unit)
+    line = next(x for x in card.lines if x.label == "Integrity")
+    assert (line.value, line.note) == ("15", "Mega Unit: Head 3, Arms 3, Torso 6, Legs 3")
+    wrong = U.Unit.model_validate(
+        mega(integrity=12, armour={"dice": 4, "success": 5}, sd=True, kind="mobile_armour")
+    )
+    assert [(v.rule, v.ref) for v in U.unit_violations(wrong)] == [
+        ("mega-kind", "L1309-L1311"),
+        ("mega-sd", "L1309, L1352"),
+        ("mega-armour", "L1310"),
+        ("mega-integrity", "L1310-L1312"),
+    ]
+    # the designer's form is drawn from the schema: the parts are a row of four numbers
+    schema = U.Unit.model_json_schema()
+    row = schema["$defs"]["MegaParts"]
+    assert schema["properties"]["mega"]["maxItems"] == 1
+    assert list(row["properties"]) == ["head", "arms", "torso", "legs"]
+
+
+def test_mega_units_only_when_the_game_allows_them() -> None:
+    """Casual play only (L1309-L1311): a named reading, off by default."""
+    g = game(b=[("t1", mega())])
+    with pytest.raises(ValueError, match="Mega Unit, for casual games"):
+        act(g, "shoot", SHOT, TypedDice([6]))
+    with pytest.raises(ValueError, match="Mega Unit, for casual games"):
+        odds(g, "close_combat", {"attacker": "0/l1", "defender": "1/t1"})
+    assert casual(g).options["mega_units"] is True
+    odds(casual(g), "shoot", SHOT)
+
+
+# --- hit location, parts, levels, destruction (L1312-L1318) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("face", "part", "counter"),
+    [(1, "head", "head"), (2, "arms", "arm"), (3, "torso", None), (5, "torso", None), (6, "legs", "leg")],
+)
+def test_the_location_die_picks_the_part(face: int, part: str, counter: str | None) -> None:
+    g = casual(game(b=[("t1", mega())]))
+    # Beam rifle (1 shot 3+, crit 5+, 3 DAM, <P>): a 6 hits; 4 armour dice (5 - 1 Unobstructed) all fail
+    after = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, face]))
+    t = state(after, "1/t1")
+    assert t.counters[f"mega_{part}"] == 3
+    assert t.damage == 3
+    text = after.log[-1].text
+    assert f"Hit location {face}: {part.capitalize()} takes 3 (3 of {PARTS.model_dump()[part]})" in text
+    # a 6 on a crit-5+ weapon: no Critical Hit, no chart roll against a Mega Unit (L1318-L1319)
+    assert "Damage Chart" not in text and "1 critical" not in text
+    if counter is not None:  # 3 of 3 lost: two thirds or more, Level 2 (the Head has only a Level 1)
+        assert t.counters[counter] == (1 if part == "head" else 2)
+    else:  # the Torso has no Level: 3 of 6 lost, the unit stands
+        assert (t.counters.get("leg", 0), t.counters.get("arm", 0), t.destroyed) == (0, 0, False)
+
+
+def test_a_third_gives_level_one_and_the_torso_at_zero_destroys() -> None:
+    big = mega(mega=[MegaParts(head=3, arms=6, torso=6, legs=3).model_dump()], integrity=18)
+    g = casual(game(b=[("t1", big)]))
+    # 3 damage to Arms of 6: a half, at least a third, under two thirds: Level 1 (L1314-L1316)
+    g = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, 2]))
+    assert (state(g, "1/t1").counters["arm"], state(g, "1/t1").counters["mega_arms"]) == (1, 3)
+    assert "Arms at Level 1" in g.log[-1].text
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.counters["actions"] = 0  # a fresh turn for the shooter
+    g.sides[0].units[0].state.activated = False
+    # 3 more to the Torso twice: 6 of 6, the Mega Unit is destroyed (L1317-L1318), Destruction Table 6
+    g = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, 4]))
+    assert "morale_due" not in state(g, "1/t1").conditions  # 3 of the Torso's 6 left
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.counters["actions"] = 0
+    g.sides[0].units[0].state.activated = False
+    g = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, 3, 6]))
+    t = state(g, "1/t1")
+    assert (t.destroyed, t.counters["mega_torso"], t.damage) == (True, 6, 9)
+    assert "Big Trooper is destroyed" in g.log[-1].text
+
+
+def test_no_aimed_shot_at_a_mega_unit() -> None:
+    g = casual(game(b=[("t1", mega())]))
+    with pytest.raises(ValueError, match=r"no Aimed Shot at a Mega Unit \(L1318\)"):
+        act(g, "aimed_shot", {**SHOT, "result": "head"}, TypedDice([6]))
+
+
+def test_a_mega_unit_needs_two_more_against_an_sd_unit() -> None:
+    """L1362-L1363: +1 to hit and to crit against SD units, +2 for a Mega Unit shooting."""
+    sd = sample("trooper", sd=True, shield="none")
+    shooter = mega(factions=["EFF"], weapons=sample("lancer")["weapons"])
+    g = casual(game(a=[("l1", shooter)], b=[("t1", sd)]))
+    assert "hits on 5+" in odds(g, "shoot", SHOT).summary  # Beam rifle 3+, +2
+    plain = game(a=[("l1", sample("lancer"))], b=[("t1", sd)])
+    assert "hits on 4+" in odds(plain, "shoot", SHOT).summary  # +1 for any other shooter
+
+
+# --- exact odds against every face sequence ----------------------------------------------------------
+
+
+def every_shot(g: Game, raw: dict[str, Any]) -> dict[tuple[int, bool], Fraction]:
+    """(damage, destroyed) of the target over every face sequence the shot reads."""
+    out: dict[tuple[int, bool], Fraction] = {}
+    stack: list[list[int]] = [[]]
+    while stack:
+        faces = stack.pop()
+        try:
+            after = act(g, "shoot", raw, TypedDice(faces))
+        except NeedMoreDice:
+            stack.extend([*faces, f] for f in range(1, 7))
+            continue
+        t = state(after, "1/t1")
+        key = (t.damage - state(g, "1/t1").damage, t.destroyed)
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 6 ** len(faces))
+    return out
+
+
+def test_shot_odds_at_a_hurt_mega_unit_equal_every_face_sequence() -> None:
+    """A Torso with 1 left: destroyed only when damage gets through and the die says Torso (1/2)."""
+    # Armour 2 (not the book's 5) keeps the enumeration small: 1 die once Unobstructed
+    small = mega(armour={"dice": 2, "success": 6})
+    g = casual(game(b=[("t1", small)]))
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.counters["mega_torso"] = 5
+    g.sides[1].units[0].state.damage = 5
+    raw = {**SHOT, "cover": "unobstructed", "range": "in_band"}
+    shown = odds(g, "shoot", raw)
+    got = every_shot(g, raw)
+    damage: dict[int, Fraction] = {}
+    for (d, _), p in got.items():
+        damage[d] = damage.get(d, Fraction(0)) + p
+    assert {r.value: Fraction(r.exactly) for r in shown.tables["damage"].rows if r.exactly != "0/1"} == damage
+    dead = sum((p for (_, k), p in got.items() if k), Fraction(0))
+    assert shown.facts["destroyed"] == pytest.approx(float(dead))
+    # by hand: the one die hits on 3+; 1 armour die on 6, a block of strength 2 against <P> (L857-L872):
+    # a 3-5 hit is blocked by a 6, a 6 hit by nothing; P(through) = 1/6 + 3/6 * 5/6
+    through = Fraction(1, 6) + Fraction(3, 6) * Fraction(5, 6)
+    assert dead == through / 2
+    assert "no criticals" in shown.summary
+
+
+def test_close_combat_odds_with_a_mega_defender_equal_every_face_sequence() -> None:
+    """The first strike's location can put the Mega Unit's Arms at Level 1 before it strikes back
+    (accuracy 5+, L1184-L1199): the odds follow every branch."""
+    swift = [U.Pilot(name="Quick", traits=["swift"])]  # Advantage without a roll (L1999-L2000)
+    axe = U.CloseCombatWeapon(name="Axe", dex=0, attack=1, acc=3, crit=5, dam=2)  # one die each side
+    lancer = sample("lancer", pilot=swift, shield="none", close_combat=[axe])
+    big = mega(close_combat=[{**axe.model_dump(), "name": "Claws"}])
+    g = casual(game(a=[("l1", lancer)], b=[("t1", big)]))
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.counters["mega_torso"] = 4  # 2 left: one strike may end it
+    g.sides[1].units[0].state.damage = 4
+    fight = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
+    o = odds(g, "close_combat", fight)
+    got = _enumerate_act(g, "close_combat", fight)
+    to_y: dict[int, Fraction] = {}
+    to_x: dict[int, Fraction] = {}
+    for (dx, dy, _, _), p in got.items():
+        to_x[dx] = to_x.get(dx, Fraction(0)) + p
+        to_y[dy] = to_y.get(dy, Fraction(0)) + p
+    rows_y = o.tables["damage to the target"].rows
+    rows_x = o.tables["damage to the attacker"].rows
+    assert {r.value: Fraction(r.exactly) for r in rows_y if r.exactly != "0/1"} == to_y
+    assert {r.value: Fraction(r.exactly) for r in rows_x if r.exactly != "0/1"} == to_x
+    assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
+    assert o.facts["attacker destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
