@@ -186,7 +186,13 @@ def test_skirmish_counts_enemy_points_destroyed(browser: Browser, server: Server
     store = gs_store("skirmish")
     game = act(store["games"][0], "game_length", {}, [3])
     game = adjust(game, ["sides", 1, "units", 0, "state", "damage"], 5)
-    shot = {"attacker": "0/u1", "target": "1/u1", "weapon": "Beam rifle", "cover": "unobstructed"}
+    shot = {
+        "attacker": "0/u1",
+        "target": "1/u1",
+        "weapon": "Beam rifle",
+        "cover": "unobstructed",
+        "shield_break": "no",
+    }
     store["games"] = [act(game, "shoot", shot, [4, 1, 1, 3])]
     context, page = open_game(browser, server, store)
     try:
