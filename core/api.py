@@ -56,6 +56,7 @@ from core.systems.base import (
     Change,
     Choice,
     EditorInfo,
+    FieldPick,
     NeedChoice,
     PhaseView,
     ResourceDef,
@@ -547,6 +548,26 @@ def game_odds(args: OddsArgs) -> ActionOdds:
     return games.odds(args.game, args.action, args.input, args.viewer)
 
 
+class PicksArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    action: str
+    actor: str = Field(max_length=80, description="The acting unit, as 'side/key'.")
+
+
+class Picks(BaseModel):
+    fields: dict[str, list[FieldPick]] = Field(
+        description="By input field: the values the acting unit offers (its weapons...), greyed ones "
+        "with the reason."
+    )
+
+
+def game_picks(args: PicksArgs) -> Picks:
+    """What the acting unit offers for an action's pick fields (ActionSpec.picks)."""
+    return Picks(fields=games.picks(args.game, args.action, args.actor))
+
+
 def game_act(args: ActArgs) -> ActResult:
     """Resolve an action with the app's dice or typed faces, and log it."""
     source: DiceSource = RandomDice(args.seed) if args.faces is None else TypedDice(args.faces)
@@ -615,14 +636,23 @@ def _status(own: list[CardLine], game: Game) -> list[CardLine]:
     """The system's own lines, then the shared state's where the system has no line of that label
     (a system that names its mission or tells how the game ended says it better)."""
     labels = {line.label for line in own}
-    return [*own, *(line for line in _state_lines(game) if line.label not in labels)]
+    # Nor a line whose value the system's lines already say (its game type, shown as "Mission").
+    said = {line.value.casefold() for line in own}
+    return [
+        *own,
+        *(
+            line
+            for line in _state_lines(game)
+            if line.label not in labels and line.value.casefold() not in said
+        ),
+    ]
 
 
 def _state_lines(game: Game) -> list[CardLine]:
     """The shared game-wide state (core.game.GameState), where it says anything."""
     st, names = game.state, [side.name for side in game.sides]
     lines = [
-        CardLine(label=k.capitalize(), value=v)
+        CardLine(label=k.capitalize(), value=v.replace("_", " ").capitalize())  # words, not ids
         for k, v in (("mission", st.mission), ("environment", st.environment))
         if v
     ]
@@ -732,6 +762,7 @@ OPERATIONS: dict[str, Operation] = {
     "game.new": Operation(NewGameArgs, game_new, Game, "Start a game from squads."),
     "game.odds": Operation(OddsArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
+    "game.picks": Operation(PicksArgs, game_picks, Picks, "The acting unit's own choices for an action."),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
     "game.views": Operation(ViewsArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.dice import DiceSource
 from core.squad import Name, Profile, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, UnitState, Viewer, unit_state_problem
+from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitState, Viewer, unit_state_problem
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 3
@@ -334,6 +334,16 @@ def odds(game: Game, action: str, raw: dict[str, Any], viewer: Viewer = None) ->
     if spec.odds is None:
         raise ValueError(f"{spec.label} has no odds to show")
     return spec.odds(game, parsed, viewer) if spec.odds_by_viewer else spec.odds(game, parsed)
+
+
+def picks(game: Game, action: str, actor: str) -> dict[str, list[FieldPick]]:
+    """What the acting unit ``actor`` ('side/key') offers for the action's pick fields (its weapons...)."""
+    system = implementation(game.system)
+    spec = system.actions.get(action)
+    if spec is None:
+        raise ValueError(f"{system.info.name} has no action {action!r}")
+    game.unit(actor)  # an unknown unit is refused here, in plain words
+    return spec.picks(game, actor) if spec.picks is not None else {}
 
 
 def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:

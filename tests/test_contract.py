@@ -47,8 +47,18 @@ def squad(system_id: str, offset: int = 0, size: int = 2) -> Squad:
     return Squad(id=f"s{offset}", name=f"Side {offset}", system=system_id, units=entries)
 
 
+#: What a system's rules have the players do before any unit may act, as (action, input, faces):
+#: Gundam Skirmish's priority roll, side A winning and taking the first turn (L278-L282).
+OPENING: dict[str, list[tuple[str, dict[str, Any], list[int]]]] = {
+    "gundam_skirmish": [("priority", {"places": [1]}, [5, 2])],
+}
+
+
 def game(system_id: str) -> Game:
-    return new_game("contract", "Contract", [("A", squad(system_id)), ("B", squad(system_id, 1))])
+    g = new_game("contract", "Contract", [("A", squad(system_id)), ("B", squad(system_id, 1))])
+    for action, raw, faces in OPENING.get(system_id, []):
+        g = act(g, action, raw, TypedDice(faces))
+    return g
 
 
 def plain_inputs(schema: dict[str, Any], g: Game) -> list[dict[str, Any]]:

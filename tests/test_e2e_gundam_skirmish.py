@@ -14,7 +14,9 @@ result shows on the target's card, still there after an offline reload.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from conftest import BOOT_MS, PHONE, Server, apply_result
 from playwright.sync_api import Browser, Page, expect
@@ -33,7 +35,7 @@ def new_army(page: Page, server: Server, name: str, sample: str) -> None:
     expect(page.locator("#squad-total")).to_contain_text("legal")
 
 
-def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, str]) -> None:
+def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, Any]) -> None:
     """Tap the faces the app asks for (by a word of its prompt, in turn) and answer its questions."""
     for _ in range(40):
         shown = page.wait_for_selector("#action-prompt, #action-text, #action-ask")
@@ -43,7 +45,7 @@ def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, str]) -> 
         prompt = shown.inner_text()
         if kind == "action-ask":
             value = next(v for word, v in choices.items() if word in prompt)
-            shown.query_selector(f"[data-choice='\"{value}\"']").click()  # type: ignore[union-attr]
+            shown.query_selector(f"[data-choice='{json.dumps(value)}']").click()  # type: ignore[union-attr]
         else:
             word = next((w for w in faces if w in prompt), "")
             face = faces[word].pop(0) if word and len(faces[word]) > 1 else faces[word][0] if word else "1"
@@ -65,19 +67,45 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.click("#start-game")
     expect(page.locator(".unit-card")).to_have_count(2)
 
-    page.select_option("#action-pick", "priority")
+    # The phase strip: the priority roll first, its button in the bottom bar (L278-L282).
+    expect(page.locator("#phase-strip li")).to_have_text(
+        ["Priority roll", "Initial Upkeep", "Actions", "Final Upkeep"]
+    )
+    expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Priority roll")
+    # Nothing moves before it: a plain refusal.
+    page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
+    page.click("#action-apply")
+    expect(page.locator("#action-result .error")).to_have_text(
+        "The battle has not begun: roll for priority first; the player placed first takes the first turn"
+    )
+    page.click("#sheet-close")
+    page.click("#phase-next")
     page.click("#action-typed")
-    answer(page, {"priority": ["5", "2"]}, {})
-    apply_result(page)
-    page.select_option("#action-pick", "next_turn")
-    page.click("#action-roll")
+    # Feds roll 5, Zeon 2: the Feds choose to take the first turn, which begins at once.
+    answer(page, {"priority": ["5", "2"]}, {"priority roll": [1]})
     apply_result(page)
     expect(page.locator("#game-status")).to_contain_text("Deathmatch")
+    expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Initial Upkeep")
+    expect(page.locator("#phase-next")).to_have_text("Next turn")
+    # Zeon's unit waits for its own turn.
+    page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
+    page.click("#action-apply")
+    expect(page.locator("#action-result .error")).to_have_text(
+        "It is Player 1's turn: Player 2's units act in their own turn"
+    )
+    page.click("#sheet-close")
 
-    page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
+    shoot = page.locator('[data-unit="0/u1"] [data-act="shoot"]')
+    # Nothing is wider than the phone: the card's three actions go under its name.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shoot.click()
     page.locator('#targets [data-target="1/u1"]').click()
+    # The Lancer's own weapons, each with its numbers: the rifle is equipped and picked first.
+    weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
+    expect(weapons.locator(".choice-name")).to_have_text(["Beam rifle", "Head guns"])
+    expect(weapons.first).to_have_attribute("aria-pressed", "true")
     page.locator("#more-mods summary").click()
-    page.locator('#action-panel [name="weapon"]').fill("Beam rifle")
+    expect(page.locator('#action-panel [name="weapon"]')).to_have_count(0)
     expect(page.locator("#action-odds")).to_contain_text("hits on 3+")
     page.click("#action-typed")
     answer(
@@ -141,7 +169,7 @@ def design_unit(page: Page) -> None:
     for name, value in {"range_min": "12", "range_max": "36", "acc": "3", "dam": "3"}.items():
         expect(rifle.locator(f'input[name="{name}"]')).to_have_value(value)
     expect(rifle.locator('[data-field="crit"] input[name="crit"]')).to_have_value("5")
-    expect(rifle.locator('[data-field="tags"] select option:checked')).to_have_text(["P"])
+    expect(rifle.locator('[data-field="tags"] select option:checked')).to_have_text(["Penetration (P)"])
     rifle.locator('input[name="name"]').first.fill("Beam rifle")
     # Nothing is wider than the phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -186,16 +214,11 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         # The game type, the round, whose turn, and the deathmatch's own measure (L169-L229).
         status = page.locator("#game-status")
         expect(status.locator("dt")).to_have_text(["Game type", "Round", "Turn", "Players with units"])
-        expect(status.locator("dd")).to_have_text(
-            ["Deathmatch", "1", "not started: roll priority, then Next turn", "2"]
-        )
+        expect(status.locator("dd")).to_have_text(["Deathmatch", "1", "not started: roll for priority", "2"])
 
         page.select_option("#action-pick", "priority")
         page.click("#action-typed")
-        answer(page, {"priority": ["5", "2"]}, {})
-        apply_result(page)
-        page.select_option("#action-pick", "next_turn")
-        page.click("#action-roll")
+        answer(page, {"priority": ["5", "2"]}, {"priority roll": [1]})
         apply_result(page)
         expect(status.locator("dt")).to_have_text(["Game type", "Round", "Players with units", "Turn of"])
         expect(status.locator("dd")).to_have_text(["Deathmatch", "1", "2", "Player 1"])
@@ -209,6 +232,13 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         expect(page.locator('#action-panel [data-choice-field="range"] .choice-name')).to_have_text(
             ["In band", "Beyond", "Closer"]
         )
+        # The designed unit's own weapon, with the numbers given in the designer, picked.
+        rifle = page.locator('#action-panel [data-pick-field="weapon"] button')
+        expect(rifle).to_have_count(1)
+        expect(rifle.locator(".pick-detail")).to_have_text(
+            'Beam, Carried, Penetration; 1 shot, 12-36", ACC 3+, CRIT 5+, 3 DAM'
+        )
+        expect(rifle).to_have_attribute("aria-pressed", "true")
         page.locator('#action-panel [data-choice-field="cover"] [data-value="unobstructed"]').click()
         expect(page.locator('#action-panel [data-choice-field="cover"] .choice-odds')).to_have_text(
             ["47% · 1.4", "47% · 1.4", "41% · 1.2"]

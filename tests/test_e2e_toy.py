@@ -90,11 +90,27 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
         page.goto(server.url + "#/games")
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(4)
+        # Ace is Pinned (a chip on its open card): its own firing modes will show Burst greyed.
+        if page.locator('[data-unit="0/u2"] .card-toggle').get_attribute("aria-expanded") != "true":
+            page.locator('[data-unit="0/u2"] .card-toggle').click()
+        page.locator('[data-unit="0/u2"] [data-flag="pinned"]').click()
+        expect(page.locator('[data-unit="0/u2"] [data-flag="pinned"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
         # Shoot is among the unit's further actions; the sheet offers the other side's units.
         page.locator('[data-unit="0/u2"] select.more-actions').select_option("shoot")
         expect(page.locator("#sheet-title")).to_have_text("Shoot: Ace")
         expect(page.locator("#targets [data-target]")).to_have_count(2)
         page.locator('#targets [data-target="1/u1"]').click()
+        # What the shooter itself offers (game.picks): its numbers, the one it cannot use greyed with why.
+        modes = page.locator('#action-panel [data-pick-field="mode"] button')
+        expect(modes.locator(".choice-name")).to_have_text(["Aimed", "Burst"])
+        expect(modes.locator(".pick-detail")).to_have_text(["5 dice", "6 dice"])
+        expect(modes.first).to_have_attribute("aria-pressed", "true")
+        expect(modes.nth(1)).to_be_disabled()
+        expect(modes.nth(1).locator(".pick-why")).to_have_text("no burst while Pinned")
+        # The usable one carries its headline odds: 5 dice on 4+, at least one hit 31/32.
+        expect(modes.first.locator(".choice-odds")).to_have_text("97% · 2.5")
         expect(page.locator("#action-odds table")).not_to_have_count(0)
         page.click("#action-typed")
         type_dice(page, {"attack": "6"})

@@ -59,7 +59,7 @@ def test_the_end_and_winner_are_adjusted_by_hand_shown_and_undone() -> None:
     )
     views = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]
     assert [(line["label"], line["value"]) for line in views["status"]] == [
-        ("Mission", "raid"),
+        ("Mission", "Raid"),  # in words, not the stored id
         ("Doomsday", "3"),
         ("Turn of", "Red"),
     ]

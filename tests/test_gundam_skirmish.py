@@ -74,12 +74,11 @@ def squad(sid: str, name: str, *entries: tuple[str, dict[str, Any]]) -> Squad:
 def game(
     a: list[tuple[str, dict[str, Any]]] | None = None, b: list[tuple[str, dict[str, Any]]] | None = None
 ) -> Game:
-    """Feds (side 0) against Zeon (side 1), priority rolled 5-2, the Feds' turn begun."""
+    """Feds (side 0) against Zeon (side 1), priority rolled 5-2, the Feds take the first turn and begin it."""
     a = a or [("l1", sample("lancer")), ("g1", sample("gun_tank"))]
     b = b or [("t1", sample("trooper")), ("h1", sample("heavy_gunner"))]
     g = new_game("g", "Test", [("Feds", squad("a", "Feds", *a)), ("Zeon", squad("b", "Zeon", *b))])
-    g = act(g, "priority", {}, TypedDice([5, 2]))
-    return act(g, "next_turn", {}, TypedDice([]))
+    return act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
 
 
 def state(g: Game, ref: str) -> Any:
@@ -687,9 +686,13 @@ def test_missions_and_status_line() -> None:
     assert lines == {"Game type": "Skirmish", "Round": "1 of 7", "Enemy points destroyed": "Feds 0, Zeon 0"}
     obj = act(g, "setup", {"mission": "objective"}, TypedDice([]))
     obj = obj.model_copy(update={"state": obj.state.model_copy(update={"clocks": {"turn_limit": 2}})})
-    obj = act(obj, "objective", {"units": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
-    assert obj.log[-1].text == "Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1)"
-    obj = act(obj, "objective", {"units": ["1/t1"]}, TypedDice([]))
+    # The zone is counted as each turn ends (A33): the Final Upkeep asks who stands in it.
+    obj = act(obj, "next_turn", {"zone": ["0/l1", "1/t1", "1/h1"]}, TypedDice([]))
+    assert obj.log[-1].text == (
+        "Feds ends the turn; Objective: Feds 170 pts, Zeon 310 pts; Zeon holds it (1); "
+        "Zeon's turn: +0 Command Points (L1283-L1288)"
+    )
+    obj = act(obj, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
     assert obj.log[-1].text.endswith("Zeon holds it (2): Zeon wins (L192-L203)")
     assert (obj.state.ended, obj.state.winners) == (True, [1])
 
@@ -724,22 +727,6 @@ def test_next_round_is_the_next_turn() -> None:
 
     with pytest.raises(ValueError, match="Next turn"):
         next_round(g)
-
-
-def test_acting_without_the_turn_tracker() -> None:
-    """Players who do not use 'Next turn' can still act; once turns are tracked, only the player in turn."""
-    g = new_game(
-        "g",
-        "Test",
-        [
-            ("Feds", squad("a", "Feds", ("l1", sample("lancer")))),
-            ("Zeon", squad("b", "Zeon", ("t1", sample("trooper")))),
-        ],
-    )
-    g = act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
-    g = act(g, "next_turn", {}, TypedDice([]))
-    with pytest.raises(ValueError, match="not Zeon's turn"):
-        act(g, "idle", {"unit": "1/t1"}, TypedDice([]))
 
 
 def _enumerate_act(g: Game, action: str, raw: dict[str, Any]) -> dict[tuple[int, int, bool, bool], Fraction]:
@@ -965,4 +952,5 @@ def test_every_shooting_modifier_is_a_chip_or_a_choice_on_the_sheet() -> None:
     flow = action_flow(implementation("gundam_skirmish").actions["shoot"])
     assert (flow.actor, flow.target) == ("attacker", "target")
     assert flow.choices == ["cover", "range"]
-    assert flow.common == ["weapon", "higher", "target_sees_shooter", "volley", "weather"]
+    assert flow.common == ["higher", "target_sees_shooter", "volley", "weather"]
+    assert flow.picks == ["weapon"]  # the shooter's own weapons (game.picks)

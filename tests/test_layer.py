@@ -508,6 +508,43 @@ def test_describe_gives_the_schemas_the_interface_draws() -> None:
     assert shoot["has_odds"]
 
 
+def test_an_action_offers_the_acting_units_own_choices() -> None:
+    """game.picks: what the acting unit itself offers for a pick field, greyed with the reason when it
+    cannot be used now; the sheet's layout names the field (flow.picks)."""
+    shoot = api.call("system.describe", {"system": "toy"})["result"]["actions"][0]
+    assert shoot["flow"]["picks"] == ["mode"]
+    game = start()
+    reply = api.call("game.picks", {"game": game.model_dump(mode="json"), "action": "shoot", "actor": "0/u1"})
+    assert reply["result"]["fields"] == {
+        "mode": [
+            {"value": "aimed", "label": "Aimed", "detail": "3 dice", "unavailable": ""},
+            {"value": "burst", "label": "Burst", "detail": "4 dice", "unavailable": ""},
+        ]
+    }
+    # A Pinned unit cannot burst: the choice stays, greyed, with the reason; the action refuses it too.
+    pinned = adjust(game, [Change(path=["sides", 0, "units", 0, "state", "conditions"], value=["pinned"])])
+    args = {"game": pinned.model_dump(mode="json"), "action": "shoot", "actor": "0/u1"}
+    burst = api.call("game.picks", args)["result"]["fields"]["mode"][1]
+    assert burst == {
+        "value": "burst",
+        "label": "Burst",
+        "detail": "4 dice",
+        "unavailable": "no burst while Pinned",
+    }
+    with pytest.raises(ValueError, match="no burst while Pinned"):
+        act(pinned, "shoot", {"attacker": "0/u1", "target": "1/u1", "mode": "burst"}, TypedDice([6] * 4))
+    # A burst rolls one die more than the unit's own.
+    done = act(
+        game, "shoot", {"attacker": "0/u1", "target": "1/u1", "mode": "burst"}, TypedDice([1, 1, 1, 6])
+    )
+    assert done.log[-1].text == "Red One shoots Blue One: 1 damage"
+    # Another unit offers its own numbers; an unknown unit is refused in plain words.
+    other = api.call("game.picks", {**args, "actor": "1/u1"})["result"]["fields"]["mode"]
+    assert [p["detail"] for p in other] == ["1 dice", "2 dice"]
+    refused = api.call("game.picks", {**args, "actor": "1/u9"})
+    assert refused["error"]["message"] == "no unit '1/u9'"
+
+
 # --- the game layer's refusals and log texts -------------------------------------------------------
 
 

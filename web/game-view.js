@@ -212,7 +212,8 @@ export class GamesView {
       button("↶ Undo", () => this.change("game.undo", {}, { toast: `Undone: ${last}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
       button("↷ Redo", () => this.change("game.redo", {}, { toast: `Redone: ${game.log[game.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
       step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
-      button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
+      this.phase?.round_button === false ? ""
+        : button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
   }
 
   // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
@@ -235,7 +236,7 @@ export class GamesView {
     if (step.sheet) { this.openSheet(action, step.input); return; }
     const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
     this.asked = null;
-    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
+    if (!reply.ok) { notify(said(reply.error.message)); this.render(); return; }
     if (reply.result.ask) {
       const ask = reply.result.ask;
       this.asked = el("div", { class: "phase-ask", id: "phase-ask" },
@@ -517,15 +518,16 @@ export class GamesView {
     const who = el("div", { class: "sheet-who" });
     const targets = el("div", { class: "targets", id: "targets" });
     const choices = el("div", { class: "choices" });
+    const pickRows = el("div", { class: "picks", id: "picks" });
     const chips = el("div", { class: "mods" });
     const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
     const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
-    const flagged = new Set([flow.actor, flow.target, ...flow.choices].filter(Boolean));
+    const flagged = new Set([flow.actor, flow.target, ...flow.choices, ...(flow.picks ?? [])].filter(Boolean));
     const chipFields = flow.common.filter((name) => props[name]?.type === "boolean");
     chipFields.forEach((name) => flagged.add(name));
     // A chip starts as the engine's default says (a modifier on by default shows on).
     for (const name of chipFields) if (state[name] === undefined && props[name].default !== undefined) state[name] = props[name].default;
-    const hasLayout = flow.choices.length || chipFields.length || flow.target;
+    const hasLayout = flow.choices.length || chipFields.length || flow.target || flow.picks?.length;
     const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
     let typed = null;
     let picks = {};
@@ -543,9 +545,15 @@ export class GamesView {
         // Opened from the list of actions: the acting unit is picked here.
         const made = this.unitPicker(() => true)(props[flow.actor] ?? {}, state[flow.actor], () => {
           state[flow.actor] = made.read();
-          drawWho(); drawTargets(); changed();
+          drawWho(); drawTargets(); loadPicks();
         }, flow.actor);
-        if (state[flow.actor] === undefined) state[flow.actor] = made.read();
+        if (state[flow.actor] === undefined) {
+          // The first unit of the side whose turn it is, when the game says whose turn it is.
+          const turn = this.game.state?.active_side;
+          const first = turn === null || turn === undefined ? null : this.game.sides[turn]?.units.find((x) => !x.state.destroyed);
+          if (first) made.element.value = `${turn}/${first.key}`;
+          state[flow.actor] = made.read();
+        }
         title.textContent = `${action.label}: ${this.unitByRef(state[flow.actor])?.name ?? ""}`;
         who.append(el("label", { class: "field" }, el("span", { class: "field-label" }, nameOf(flow.actor)), made.element));
       }
@@ -589,6 +597,41 @@ export class GamesView {
         choices.append(group);
       }
     };
+    // What the acting unit itself offers (its own weapons...), asked of the engine (game.picks):
+    // one button each, with its key numbers; one it cannot use now greyed, with the reason.
+    let offered = {};
+    const loadPicks = async () => {
+      offered = {};
+      if (flow.picks?.length && state[flow.actor]) {
+        const reply = await this.engine.call("game.picks", { game: this.game, action: action.name, actor: state[flow.actor] });
+        offered = reply.ok ? reply.result.fields : {};
+      }
+      drawPicks();
+      changed();
+    };
+    const drawPicks = () => {
+      clear(pickRows);
+      for (const name of flow.picks ?? []) {
+        const list = offered[name] ?? [];
+        const usable = list.filter((p) => !p.unavailable);
+        // The unit's first usable value, never one left from another unit's sheet.
+        if (!usable.some((p) => p.value === state[name])) state[name] = usable.length ? usable[0].value : props[name]?.default;
+        const label = props[name]?.title ?? nameOf(name);
+        const group = el("div", { class: "pick-row", role: "group", "aria-label": label, "data-pick-field": name },
+          el("p", { class: "step-label" }, label));
+        for (const p of list) {
+          const on = !p.unavailable && p.value === state[name];
+          const b = button("", () => { state[name] = p.value; drawPicks(); changed(); },
+            { class: `choice pick${on ? " on" : ""}`, "data-value": String(p.value), "aria-pressed": String(on), ...(p.unavailable ? { disabled: "" } : {}) });
+          b.append(el("span", { class: "choice-name" }, p.label),
+            p.detail ? el("small", { class: "pick-detail" }, plain(p.detail)) : "",
+            p.unavailable ? el("small", { class: "pick-why" }, plain(p.unavailable)) : el("small", { class: "choice-odds" }, ""));
+          group.append(b);
+        }
+        if (!list.length) group.append(el("p", { class: "muted" }, "Nothing to pick."));
+        pickRows.append(group);
+      }
+    };
     const drawChips = () => {
       clear(chips);
       if (!chipFields.length) return;
@@ -622,12 +665,21 @@ export class GamesView {
       const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input, viewer: this.viewer });
       if (ask !== asking) return;
       clear(odds);
-      if (!reply.ok) { odds.append(el("p", { class: "error" }, reply.error.message)); return; }
+      if (!reply.ok) { odds.append(el("p", { class: "error" }, said(reply.error.message))); return; }
       odds.append(oddsBlock(reply.result, flow.headline));
       // Each choice's headline, so the buttons compare the options.
       for (const name of flow.choices) {
         for (const b of choices.querySelectorAll(`[data-choice-field="${name}"] button`)) {
           const value = props[name].enum.find((v) => String(v) === b.dataset.value);
+          const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
+          if (ask !== asking) return;
+          b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
+        }
+      }
+      // Each usable pick's headline too (which weapon does best here).
+      for (const name of flow.picks ?? []) {
+        for (const b of pickRows.querySelectorAll(`[data-pick-field="${name}"] button:not([disabled])`)) {
+          const value = (offered[name] ?? []).find((p) => String(p.value) === b.dataset.value)?.value;
           const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
           if (ask !== asking) return;
           b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
@@ -640,7 +692,7 @@ export class GamesView {
       this.lastInput = { ...this.lastInput, [action.name]: read() };
       const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
       clear(result);
-      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, said(reply.error.message))); return; }
       if (reply.result.ask) {
         result.append(askBlock(reply.result.ask, (value, also) => { picks = { ...picks, [reply.result.ask.field]: value, ...also }; run(faces); }),
           el("div", { class: "actions" }, button("Cancel", () => { picks = {}; clear(result); })));
@@ -675,12 +727,13 @@ export class GamesView {
     drawWho();
     drawTargets();
     drawChoices();
+    drawPicks();
     drawChips();
     const restBox = hasLayout
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, choices, chips, restBox, odds),
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, restBox, odds),
       el("div", { class: "sheet-foot" },
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
@@ -691,7 +744,7 @@ export class GamesView {
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
     title.focus({ preventScroll: true });
-    refresh();
+    if (flow.picks?.length) loadPicks(); else refresh();
   }
 
   unitPicker(filter) {
@@ -741,6 +794,12 @@ function changedUnits(before, after, part = (st) => st) {
 function plainForm(root) {
   for (const help of root.querySelectorAll(".help")) help.textContent = plain(help.textContent);
   for (const option of root.querySelectorAll("select:not([id^='pick-']) option")) option.textContent = nameOf(option.textContent);
+}
+
+// The engine's refusal as a sentence for players: plain words, a capital first letter.
+function said(message) {
+  const text = plain(message);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // Keep what the player must look at next (a result, a prompt) on screen inside the sheet.

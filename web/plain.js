@@ -25,15 +25,17 @@ export function nameOf(id) {
 }
 
 // A rule explanation for players: without "as 'side/key'" and, unless asked for, without
-// rulebook line references such as "(L1076)" or ", L2436".
+// rulebook line references such as "(L1076)", "(L278-L282)" or ", L2436"; never the digest's ids ("(A14)").
 export function plain(text) {
   if (!text) return "";
   let out = String(text).replace(/,? as '[a-z]+\/[a-z]+'/g, "");
   if (!showRefs()) {
     out = out
-      .replace(/\s*\((?:see )?L\d+(?:[-–]\d+)?(?:(?:,| and) L?\d+(?:[-–]\d+)?)*\)/g, "")
-      .replace(/,\s*L\d+(?:[-–]\d+)?(?=\))/g, "")
-      .replace(/\s*\bL\d+(?:[-–]\d+)?\b/g, "");
+      .replace(/\s*\((?:see )?L\d+(?:[-–]L?\d+)?(?:(?:,| and) L?\d+(?:[-–]L?\d+)?)*\)/g, "")
+      .replace(/,\s*L\d+(?:[-–]L?\d+)?(?=\))/g, "")
+      .replace(/\s*\bL\d+(?:[-–]L?\d+)?\b/g, "");
   }
-  return out.replace(/\s+([.,;:)])/g, "$1").replace(/\(\s*\)/g, "").trim();
+  // The digest's ids of its readings ("A14", "digest A47") are ours, never the player's.
+  out = out.replace(/[;,]\s*\)/g, ")").replace(/\((?:digest )?A\d+[;,]\s*/g, "(").replace(/\s*\((?:digest )?A\d+(?:[,;] ?(?:digest )?A\d+)*\)/g, "").replace(/[;,]\s*(?:digest )?A\d+(?=[;,)])/g, "");
+  return out.replace(/\s+([.,;:)])/g, "$1").replace(/\(\s*\)/g, "").replace(/\(\s*[,;]\s*/g, "(").trim();
 }

@@ -260,6 +260,19 @@ class NeedChoice(Exception):
         self.field, self.prompt, self.options, self.many = field, prompt, list(options), many
 
 
+class FieldPick(BaseModel):
+    """One value the acting unit itself offers for an input field (one of its weapons...).
+
+    The sheet shows it as a button; one that cannot be picked now stays on screen, greyed,
+    with ``unavailable`` saying why (it needs a reload, it is not equipped...).
+    """
+
+    value: Any
+    label: str
+    detail: str = Field(default="", description="Its key numbers, in a few words.")
+    unavailable: str = Field(default="", description="Why it cannot be picked now; empty when it can.")
+
+
 class ActionOdds(BaseModel):
     """Exact odds of an action's outcomes, from the procedure that resolves it."""
 
@@ -370,6 +383,9 @@ class ActionSpec:
       value, each with its headline odds;
     * ``{"flow": "common"}``: a modifier players use often, shown first; the others sit
       behind "more";
+    * ``{"flow": "pick"}``: a value the acting unit offers from its own sheet (its weapons):
+      ``picks(game, actor)`` lists them per field as :class:`FieldPick` (greyed with the
+      reason when one cannot be used now), one button each;
 
     and here: ``headline``, the keys of :class:`ActionOdds` tables and facts the headline
     line of odds shows (the first table's chance of at least 1 and mean come first), and
@@ -388,6 +404,9 @@ class ActionSpec:
     secret_fields: tuple[str, ...] = ()
     headline: tuple[str, ...] = ()
     primary: bool = False
+    #: The acting unit's own values for the ``{"flow": "pick"}`` fields: ``picks(game, actor_ref)``
+    #: answers ``{field: [FieldPick, ...]}``.
+    picks: Callable[[Game, str], dict[str, list[FieldPick]]] | None = None
     #: False for an action that rolls nothing (a move, an order, passing the turn): the game screen
     #: applies it in one tap, with Undo, instead of offering an app roll or real dice.
     rolls: bool = True
@@ -517,6 +536,11 @@ class PhaseView(BaseModel):
 
     steps: list[PhaseStep]
     current: int = Field(ge=0)
+    round_button: bool = Field(
+        default=True,
+        description="The shell's own Next round button; False when play passes by a step of the strip "
+        "(a player's turn ends, the next begins) and a bare new round would skip the rules.",
+    )
 
 
 class ActionFlow(BaseModel):
@@ -526,6 +550,9 @@ class ActionFlow(BaseModel):
     target: str | None = Field(default=None, description="Input field naming the (enemy) unit acted on.")
     choices: list[str] = Field(default_factory=list, description="Fields whose values change the dice.")
     common: list[str] = Field(default_factory=list, description="Modifiers shown first.")
+    picks: list[str] = Field(
+        default_factory=list, description="Fields whose values the acting unit offers (game.picks)."
+    )
     headline: list[str] = Field(default_factory=list, description="Odds keys of the headline line.")
     primary: bool = False
 
@@ -538,10 +565,11 @@ def action_flow(spec: ActionSpec) -> ActionFlow:
     ...     victim: str = Field(json_schema_extra={"ui": "enemy-unit"})
     ...     band: Literal["near", "far"] = Field(default="near", json_schema_extra={"flow": "choice"})
     ...     aimed: bool = Field(default=False, json_schema_extra={"flow": "common"})
+    ...     gun: str = Field(default="", json_schema_extra={"flow": "pick"})
     >>> spec = ActionSpec("shot", "Shot", Shot, lambda g, i, d: ActionResult(changes=[], text=""))
     >>> flow = action_flow(spec)
-    >>> flow.actor, flow.target, flow.choices, flow.common
-    ('shooter', 'victim', ['band'], ['aimed'])
+    >>> flow.actor, flow.target, flow.choices, flow.common, flow.picks
+    ('shooter', 'victim', ['band'], ['aimed'], ['gun'])
     """
     flow = ActionFlow(headline=list(spec.headline), primary=spec.primary)
     for name, info in spec.input.model_fields.items():
@@ -555,6 +583,8 @@ def action_flow(spec: ActionSpec) -> ActionFlow:
             flow.choices.append(name)
         elif role == "common":
             flow.common.append(name)
+        elif role == "pick":
+            flow.picks.append(name)
     return flow
 
 

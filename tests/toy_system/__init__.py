@@ -31,6 +31,7 @@ from core.systems.base import (
     Choice,
     Closed,
     EditorInfo,
+    FieldPick,
     NeedChoice,
     ResourceDef,
     RuleSystem,
@@ -60,6 +61,11 @@ class Shoot(Closed):
     attacker: str = own_unit("Who shoots.")
     target: str = enemy_unit("Whom it shoots at.")
     bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+    mode: str = Field(
+        default="aimed",
+        description="How it fires, as the shooter offers.",
+        json_schema_extra={"flow": "pick"},
+    )
     dive: Literal["never", "ask", "yes", "no"] = Field(
         default="never",
         description="'ask': once the hits are known, the target's player may dive: half the damage "
@@ -67,10 +73,32 @@ class Shoot(Closed):
     )
 
 
+def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own ways to fire: aimed (its dice) or a burst (one more), not while Pinned."""
+    _, _, unit = game.unit(actor)
+    dice = unit.profile["dice"]
+    pinned = "pinned" in unit.state.conditions
+    return {
+        "mode": [
+            FieldPick(value="aimed", label="Aimed", detail=f"{dice} dice"),
+            FieldPick(
+                value="burst",
+                label="Burst",
+                detail=f"{dice + 1} dice",
+                unavailable="no burst while Pinned" if pinned else "",
+            ),
+        ]
+    }
+
+
 def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
     _, _, attacker = game.unit(shot.attacker)
     s, u, target = game.unit(shot.target)
-    dice = attacker.profile["dice"] + shot.bonus
+    if shot.mode not in ("aimed", "burst"):
+        raise ValueError(f"no firing mode {shot.mode!r}")
+    if shot.mode == "burst" and "pinned" in attacker.state.conditions:
+        raise ValueError("no burst while Pinned")
+    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst")
     left = target.state.max_damage - target.state.damage
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
@@ -227,7 +255,7 @@ SYSTEM = Toy(
     ),
     resources=(ResourceDef(key="command", label="Command", initial=2),),
     actions={
-        "shoot": ActionSpec.of("shoot", "Shoot", shoot, "", odds=shoot_odds),
+        "shoot": ActionSpec.of("shoot", "Shoot", shoot, "", odds=shoot_odds, picks=shoot_picks),
         "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
     },
     state_model=Volleys,

@@ -21,6 +21,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    PhaseView,
     RuleSystem,
     UnitCard,
     UnitState,
@@ -34,7 +35,7 @@ from core.systems.base import (
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
-from core.systems.gundam_skirmish.play import ACTIONS, status_lines
+from core.systems.gundam_skirmish.play import ACTIONS, phase_view, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.tools import TOOLS
 from core.systems.gundam_skirmish.unit_state import GsUnitState
@@ -47,6 +48,8 @@ from core.systems.gundam_skirmish.units import (
     starting_weapon,
     unit_cost,
     unit_violations,
+    weapon_kind,
+    weapon_numbers,
 )
 
 __all__ = ["SYSTEM", "GundamSkirmish", "Unit"]
@@ -126,14 +129,11 @@ class GundamSkirmish(RuleSystem):
         ]
         start = starting_weapon(u)
         for w in u.weapons:
-            shots = "1D6" if w.shots is None else str(w.shots)
-            tags_w = "".join(f"<{t}>" for t in w.tags)
+            # Codes in the book's words: Carried/Mounted, Penetration... (L2369-L2379).
             lines.append(
                 CardLine(
                     label=w.name,
-                    value=f"{w.weapon_class.replace('_', ' ')} {w.equip} {tags_w} {shots} shots "
-                    f'{w.range_min}-{w.range_max}" '
-                    f"ACC {w.acc}+ CRIT {_w(w.crit)} {w.dam} DAM",
+                    value=f"{weapon_kind(w)}; {weapon_numbers(w)}",
                     note="equipped at the start" if w.name == start else "",
                 )
             )
@@ -218,6 +218,10 @@ class GundamSkirmish(RuleSystem):
     def start_round(self, game: Game) -> list[Change]:
         """A round ends when its last player ends their turn: use the Next turn action (L294-L308)."""
         raise ValueError("a round ends when its last player ends their turn: use 'Next turn' (L294-L308)")
+
+    def phase(self, game: Game) -> PhaseView:
+        """Priority roll, then each player's Initial Upkeep, actions, Final Upkeep (L276-L308)."""
+        return phase_view(game)
 
     def settle(self, game: Game) -> list[Change]:
         """A unit adjusted by hand to 0 Integrity or less is destroyed (L1094-L1098)."""

@@ -40,7 +40,10 @@ from core.systems.base import (
     CardLine,
     Change,
     Choice,
+    FieldPick,
     NeedChoice,
+    PhaseStep,
+    PhaseView,
     read_options,
 )
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS, UNARMED
@@ -83,10 +86,14 @@ from core.systems.gundam_skirmish.units import (
     carried_names,
     is_command,
     unit_cost,
+    weapon_kind,
+    weapon_numbers,
 )
 
 OWN: JsonDict = {"ui": "own-unit"}
 ENEMY: JsonDict = {"ui": "enemy-unit"}
+#: A value the acting unit offers from its own sheet (its weapons): see :func:`shot_picks`.
+PICK: JsonDict = {"flow": "pick"}
 
 
 def profile(gu: GameUnit) -> Unit:
@@ -175,6 +182,19 @@ def budget(unit: Unit) -> int:
     return 3 if unit.kind == "mobile_fighter" else 2
 
 
+#: Why nothing is done before the first turn (L278-L282).
+NOT_BEGUN = (
+    "the battle has not begun: roll for priority first; the player placed first takes the first turn "
+    "(L278-L282)"
+)
+
+
+def in_upkeep(game: Game) -> bool:
+    """The player in turn is still in its Initial Upkeep: none of its units has acted yet (L286-L297)."""
+    s = game.state.active_side
+    return s is not None and not any(g.state.counters.get("actions", 0) for g in game.sides[s].units)
+
+
 def mega_allowed(game: Game, *units: GameUnit) -> None:
     """Mega Units play in casual games only: the game's reading ``mega_units`` lets them (L1309-L1311)."""
     for gu in units:
@@ -202,8 +222,13 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     if has(gu, "reserve"):
         raise ValueError(f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)")
     active = ch.game.state.active_side
-    if cost and active is not None and active != s:
-        raise ValueError(f"it is not {ch.game.sides[s].name}'s turn (L294-L297)")
+    if active is None:
+        raise ValueError(NOT_BEGUN)
+    if cost and active != s:
+        raise ValueError(
+            f"it is {ch.game.sides[active].name}'s turn: {ch.game.sides[s].name}'s units act in their own "
+            "turn (L294-L297)"
+        )
     if has(gu, "no_actions"):
         raise ValueError(f"{gu.name} can take no actions this turn")
     if has(gu, "dig_in") and what != "dig_in":
@@ -416,8 +441,9 @@ class ShootInput(_ShotInput):
     weapon: str = Field(
         default="",
         max_length=60,
-        description="Weapon name; empty: the equipped carried weapon, else the first mounted one.",
-        json_schema_extra={"flow": "common"},
+        description="One of the shooter's weapons; empty: the equipped carried weapon, else the first "
+        "mounted one.",
+        json_schema_extra=PICK,
     )
     cover: Cover = Field(
         default="in_cover",
@@ -508,6 +534,116 @@ def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
     if not ready:
         raise ValueError(f"{gu.name} has no equipped weapon ready to fire")
     return sorted(ready, key=lambda w: w.equip != "C")[0]
+
+
+# --- what a unit offers for an action's pick fields (ActionSpec.picks) ----------------------------
+
+
+def _reload_reason(g: GameUnit, w: RangedWeapon) -> str:
+    """Why a fired weapon cannot shoot yet: it waits for its reload (L415-L422, L925-L929)."""
+    if not g.state.extra.get("reload", {}).get(w.name):
+        return ""
+    slow = w.reload == "RS" or g.state.counters.get("arm", 0) >= 2
+    return f"needs a {'Slow' if slow else 'Quick'} Reload first (L415-L422)"
+
+
+def _weapons_in_battle(g: GameUnit) -> list[RangedWeapon]:
+    """The equipped carried weapon first, the mounted ones, then the other carried ones taken (L426-L444)."""
+    unit = profile(g)
+    taken = carried_names(unit)
+    equipped = g.state.extra.get("equipped", "")
+    order = {"equipped": 0, "M": 1, "C": 2}
+    weapons = [w for w in unit.weapons if w.equip == "M" or w.name in taken]
+    return sorted(weapons, key=lambda w: order["equipped" if w.name == equipped else w.equip])
+
+
+def _shot_pick(g: GameUnit, w: RangedWeapon, aimed: bool) -> FieldPick:
+    why = ""
+    if w.equip == "C" and has(g, "no_carried"):
+        why = "no carried weapon can be used this turn (Heat Rod)"
+    elif w not in usable_weapons(g):
+        why = "not equipped: Switch Weapon first (L424-L444)"
+    elif reason := _reload_reason(g, w):
+        why = reason
+    elif aimed and (w.weapon_class == "explosive" or "B" in w.tags):
+        why = "no Aimed Shot with an Explosive or Blast weapon (L879)"
+    return FieldPick(
+        value=w.name, label=w.name, detail=f"{weapon_kind(w)}; {weapon_numbers(w)}", unavailable=why
+    )
+
+
+def shot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own weapons for a Shoot, greyed with the reason when one cannot fire now."""
+    _, _, g = game.unit(actor)
+    return {"weapon": [_shot_pick(g, w, False) for w in _weapons_in_battle(g)]}
+
+
+def aimed_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The shooter's own weapons for an Aimed Shot (none Explosive or Blast, L879)."""
+    _, _, g = game.unit(actor)
+    return {"weapon": [_shot_pick(g, w, True) for w in _weapons_in_battle(g)]}
+
+
+def reload_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Weapons with a reload tag (L415-L422): the ones fired wait for it, the others are loaded."""
+    _, _, g = game.unit(actor)
+    out = []
+    for w in _weapons_in_battle(g):
+        if not w.reload:
+            continue
+        slow = w.reload == "RS" or g.state.counters.get("arm", 0) >= 2
+        detail = "Slow Reload (a Slow action)" if slow else "Quick Reload (a Fast action)"
+        waiting = bool(g.state.extra.get("reload", {}).get(w.name))
+        out.append(
+            FieldPick(value=w.name, label=w.name, detail=detail, unavailable="" if waiting else "loaded")
+        )
+    return {"weapon": out}
+
+
+def switch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Carried weapons taken into battle and the close combat weapon; the equipped one greyed (L424-L451)."""
+    _, _, g = game.unit(actor)
+    unit = profile(g)
+    current = g.state.extra.get("equipped", "")
+    out = []
+    for w in _weapons_in_battle(g):
+        if w.equip == "C":
+            why = "equipped now" if w.name == current else ""
+            out.append(FieldPick(value=w.name, label=w.name, detail=weapon_numbers(w), unavailable=why))
+    if unit.cc:
+        c = unit.cc
+        out.append(
+            FieldPick(
+                value="cc",
+                label=c.name,
+                detail=f"close combat, {c.attack}D6, ACC {c.acc}+, {c.dam} DAM",
+                unavailable="equipped now" if current == "cc" else "",
+            )
+        )
+    return {"weapon": out}
+
+
+def ability_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Its Active abilities (L402-L407) and its pilot's Mechanic (L1978-L1979); once-used ones greyed."""
+    _, _, g = game.unit(actor)
+    unit = profile(g)
+    once = g.state.extra.get("once", [])
+    out = []
+    for a in unit.abilities:
+        e = ALL_ENTRIES["ability"][a.key]
+        if e.kind != "active" and a.key != "deploy_funnels":
+            continue
+        why = "used once already this battle (L2866)" if a.key == "extra_tank" and a.key in once else ""
+        out.append(
+            FieldPick(
+                value=a.key, label=e.name + (f" ({a.x})" if a.x else ""), detail=e.help, unavailable=why
+            )
+        )
+    if unit.pilot_has("mechanic"):
+        e = ALL_ENTRIES["trait"]["mechanic"]
+        why = "used once already this battle (L1978-L1979)" if "mechanic" in once else ""
+        out.append(FieldPick(value="mechanic", label=e.name, detail=e.help, unavailable=why))
+    return {"ability": out}
 
 
 def beam_defence(unit: Unit) -> tuple[int, int] | None:
@@ -842,7 +978,8 @@ class AimedInput(_ShotInput):
     weapon: str = Field(
         default="",
         max_length=60,
-        description="Weapon name; empty: the equipped carried weapon, else a mounted one.",
+        description="One of the shooter's weapons; empty: the equipped carried weapon, else a mounted one.",
+        json_schema_extra=PICK,
     )
     cover: Cover = Field(
         default="unobstructed", description="Must be Unobstructed after <P> and space (L890-L892)."
@@ -1305,7 +1442,12 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
 
 
 def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
-    """Advantage, strike, counter-attack, result and Fall Back (L945-L1070)."""
+    """Advantage, strike, counter-attack, result and Fall Back (L945-L1070).
+
+    In any player's turn, whichever unit came into range (L299-L301); not before the first turn.
+    """
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
     s, u, x, ts, tu, y = close_setup(game, inp)
     ch = Changes(game)
     o = opts(game)
@@ -1699,7 +1841,10 @@ def move(game: Game, inp: MoveInput, dice: DiceSource) -> ActionResult:
 
 class WeaponInput(UnitInput):
     weapon: str = Field(
-        default="", max_length=60, description="Weapon name ('cc' or empty for the close combat weapon)."
+        default="",
+        max_length=60,
+        description="One of the unit's weapons, or its close combat weapon; empty: the app asks.",
+        json_schema_extra=PICK,
     )
 
 
@@ -1770,7 +1915,10 @@ ROLLED = {
 
 
 class AbilityInput(UnitInput):
-    ability: str = Field(description="Ability or trait key (Dig in!, Grapple Hook, Mechanic...).")
+    ability: str = Field(
+        description="One of the unit's active abilities, or its pilot's Mechanic trait.",
+        json_schema_extra=PICK,
+    )
     target: str = Field(default="", description="Its target, where it has one.", json_schema_extra=ENEMY)
     category: Literal["", "leg", "arm", "head"] = Field(
         default="", description="Mechanic: the level removed."
@@ -1907,7 +2055,14 @@ def rout_roll(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
 class OrderInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    side: int = Field(ge=0, le=7, description="The side giving the order (0 = first).")
+    side: int = Field(
+        default=-1,
+        ge=-1,
+        le=7,
+        description="The side giving the order (0 = first); -1: the player in turn, the only one who may "
+        "(L286-L291).",
+        json_schema_extra={"ui": "hidden"},
+    )
     order: Literal[tuple(e.key for e in ALL_ENTRIES["order"].values())] = Field(  # type: ignore[valid-type]
         description="Which order."
     )
@@ -1927,9 +2082,15 @@ def order_cost(game: Game, inp: OrderInput) -> int:
 def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
     """Spend Command Points on an order in the Initial Upkeep (L1283-L1293)."""
     entry = ALL_ENTRIES["order"][inp.order]
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
+    if inp.side < 0:
+        inp = inp.model_copy(update={"side": game.state.active_side})
     side = game.sides[inp.side]
-    if game.state.active_side not in (None, inp.side):
-        raise ValueError("orders are given in your own turn's Upkeep (L1290)")
+    if game.state.active_side != inp.side:
+        raise ValueError(f"orders are given in {side.name}'s own turn, in its Initial Upkeep (L286-L291)")
+    if not in_upkeep(game):
+        raise ValueError("orders are given in the Initial Upkeep, before any unit of yours acts (L1290)")
     commanders = [
         g for g in side.units if is_command(profile(g)) and not g.state.destroyed and not has(g, "withdrawn")
     ]
@@ -1955,6 +2116,8 @@ def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
         s, u, g = game.unit(inp.unit)
         if s != inp.side:
             raise ValueError("an order concerns one of your own units")
+        if inp.order in ("bring_them_down", "field_repair", "resupply"):
+            text += f" for {g.name}"
         if inp.order == "bring_them_down":
             ch.condition(s, u, "bring_them_down", True)
         elif inp.order == "field_repair":
@@ -2004,6 +2167,10 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if not has(g, "reserve"):
         raise ValueError(f"{g.name} is not waiting to Ambush")
+    if game.state.active_side is None:
+        raise ValueError(NOT_BEGUN)
+    if not in_upkeep(game):  # either player's Initial Upkeep (L1258; A29)
+        raise ValueError("an Ambush is rolled in an Initial Upkeep, before the player in turn acts (L1258)")
     if in_space(game):
         raise ValueError("no Ambush in space (L1375)")
     unit = profile(g)
@@ -2040,7 +2207,25 @@ def ambush_odds(game: Game, inp: UnitInput) -> ActionOdds:
 class SideInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    side: int = Field(default=-1, ge=-1, le=7, description="Unused: the turn passes in the fixed order.")
+    side: int = Field(
+        default=-1,
+        ge=-1,
+        le=7,
+        description="Unused: the turn passes in the fixed order.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+class PriorityInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    places: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The place in the turn order (1 = first) each player chose, highest roller first "
+        "(L280-L281); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def turn_order(game: Game) -> list[int]:
@@ -2048,13 +2233,20 @@ def turn_order(game: Game) -> list[int]:
     return sorted(range(len(game.sides)), key=lambda i: (game.sides[i].resources.get("order", 0) or 99, i))
 
 
-def priority(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """Everyone rolls a D6, ties roll again; the highest plays first (L278-L282)."""
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}.get(n, f"{n}th")
+
+
+def priority(game: Game, inp: PriorityInput, dice: DiceSource) -> ActionResult:
+    """Everyone rolls a D6, ties roll again (L278-L280); the highest roller picks a place in the turn
+    order, then the next highest, and so on (L280-L281); the order stays for the game (L281-L282).
+
+    The player placed first then begins the first turn: its Initial Upkeep (L286-L291).
+    """
     if game.state.active_side is not None:
-        raise ValueError("the priority roll is made before the first turn")
-    ch = Changes(game)
+        raise ValueError("the priority roll is made once, before the first turn (L278-L282)")
     contenders = list(range(len(game.sides)))
-    placed: list[int] = []
+    ranked: list[int] = []
     shown: list[str] = []
     while contenders:
         faces = dice.roll(len(contenders), 6, "priority")
@@ -2062,16 +2254,35 @@ def priority(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
         top = max(faces)
         best = [i for i, f in zip(contenders, faces, strict=True) if f == top]
         if len(best) == 1:
-            placed.append(best[0])
+            ranked.append(best[0])
             contenders.remove(best[0])
             if len(contenders) == 1:
-                placed.append(contenders.pop())
-    for place, i in enumerate(placed, start=1):
-        ch.resource(i, "order", place)
-    return ActionResult(
-        changes=ch.list,
-        text="Priority: " + "; ".join(shown) + ". Order: " + ", ".join(game.sides[i].name for i in placed),
-    )
+                ranked.append(contenders.pop())
+    free = list(range(1, len(ranked) + 1))
+    place_of: dict[int, int] = {}
+    for n, side in enumerate(ranked[:-1]):
+        if n >= len(inp.places):
+            name = game.sides[side].name
+            rolled = "won the priority roll" if n == 0 else "rolled next highest"
+            raise NeedChoice(
+                "places",
+                f"{name} {rolled}: which turn does {name} take? (L280-L281)",
+                [Choice(value=[*inp.places, k], label=f"{_ordinal(k).capitalize()} turn") for k in free],
+            )
+        if inp.places[n] not in free:
+            raise ValueError(f"turn {inp.places[n]} is not free to take")
+        place_of[side] = inp.places[n]
+        free.remove(inp.places[n])
+    place_of[ranked[-1]] = free[0]
+    ch = Changes(game)
+    for side, place in place_of.items():
+        ch.resource(side, "order", place)
+    order_ = sorted(place_of, key=lambda i: place_of[i])
+    texts = [
+        "Priority: " + "; ".join(shown) + ". Order: " + ", ".join(game.sides[i].name for i in order_),
+        begin_turn(ch, order_[0]),
+    ]
+    return ActionResult(changes=ch.list, text="; ".join(texts))
 
 
 def command_points(game: Game, s: int) -> int:
@@ -2094,39 +2305,107 @@ def command_points(game: Game, s: int) -> int:
 TIMED = ("no_actions", "no_carried", "acc5", "bring_them_down")
 
 
-def next_turn(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
-    """End the current player's turn, check victory (L304-L306), start the next one's Upkeep (L284-L308)."""
-    if game.state.ended:
-        raise ValueError("the game is over")
-    ch = Changes(game)
-    order_ = turn_order(game)
-    current = game.state.active_side
-    texts = []
-    if current is not None:
-        ch.resource(current, "concentrate_fire", 0)
-        for u in range(len(game.sides[current].units)):
-            for cond in TIMED:  # effects on a unit "in its next turn" end with that turn (A46)
-                ch.condition(current, u, cond, False)
-            ch.counter(current, u, "actions", 0)
-            ch.set(_p(current, u, "activated"), False)
-        texts.append(f"{game.sides[current].name} ends the turn")
-        nxt = order_[(order_.index(current) + 1) % len(order_)]
-        if order_.index(nxt) == 0:
-            ch.set(["round"], game.round + 1)
-            texts.append(f"round {game.round + 1}")
-        over = victory(game, ch)
-        if over:
-            return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
-    else:
-        nxt = order_[0]
+def begin_turn(ch: Changes, nxt: int) -> str:
+    """A player's turn begins with its Initial Upkeep: Command Points come in (L284-L291, L1283-L1288)."""
+    game = ch.game
     ch.set(["state", "active_side"], nxt)
     ch.resource(nxt, "turns", game.sides[nxt].resources.get("turns", 0) + 1)
     ch.resource(nxt, "get_to_cover", 0)  # it lasted through the opponents' turns (L1478-L1483)
     gain = command_points(game, nxt)
     ch.resource(nxt, "cp", game.sides[nxt].resources.get("cp", 0) + gain)
-    texts.append(
-        f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
+    return f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
+
+
+class NextTurnInput(SideInput):
+    """The Final Upkeep's questions, asked when the game type needs them (L304-L306)."""
+
+    zone: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Objective: the units in the Objective Zone as the turn ends; asked.",
+        json_schema_extra={"ui": "hidden"},
     )
+    quarter_1: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 1 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_2: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 2 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_3: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 3 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    quarter_4: list[str] | None = Field(
+        default=None,
+        max_length=120,
+        description="Territory: the units in quarter 4 after the last round; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def ask_units(game: Game, field: str, prompt: str) -> NoReturn:
+    """Ask which units stand somewhere on the table (a zone, a quarter): none ticked is an answer too."""
+    live = [
+        (f"{s}/{g.key}", f"{side.name}: {g.name}")
+        for s, side in enumerate(game.sides)
+        for g in side.units
+        if not g.state.destroyed and not has(g, "withdrawn") and not has(g, "reserve")
+    ]
+    raise NeedChoice(field, prompt, [Choice(value=ref, label=label) for ref, label in live], many=True)
+
+
+def next_turn(game: Game, inp: NextTurnInput, dice: DiceSource) -> ActionResult:
+    """End the current player's turn with its Final Upkeep: the Objective Zone is counted (L192-L203; A33),
+    victory checked (L304-L306), the quarters counted after the last round of Territory (L205-L218);
+    then the next player's Initial Upkeep begins (L284-L308)."""
+    if game.state.ended:
+        raise ValueError("the game is over")
+    current = game.state.active_side
+    if current is None:
+        raise ValueError(NOT_BEGUN)
+    kind = mission(game)
+    if kind == "objective" and inp.zone is None:
+        ask_units(game, "zone", ZONE_PROMPT)
+    ch = Changes(game)
+    order_ = turn_order(game)
+    texts = []
+    ch.resource(current, "concentrate_fire", 0)
+    for u in range(len(game.sides[current].units)):
+        for cond in TIMED:  # effects on a unit "in its next turn" end with that turn (A46)
+            ch.condition(current, u, cond, False)
+        ch.counter(current, u, "actions", 0)
+        ch.set(_p(current, u, "activated"), False)
+    texts.append(f"{game.sides[current].name} ends the turn")
+    if kind == "objective" and inp.zone is not None:
+        texts.append(score_zone(ch, inp.zone))
+        if ch.game.state.ended:
+            return ActionResult(changes=ch.list, text="; ".join(texts))
+    nxt = order_[(order_.index(current) + 1) % len(order_)]
+    if order_.index(nxt) == 0:
+        ch.set(["round"], game.round + 1)
+        texts.append(f"round {game.round + 1}")
+    limit = turn_limit(game)
+    if kind == "territory" and limit and ch.game.round > limit:
+        quarters = [inp.quarter_1, inp.quarter_2, inp.quarter_3, inp.quarter_4]
+        for n, refs in enumerate(quarters, start=1):
+            if refs is None:
+                ask_units(
+                    game, f"quarter_{n}", f"All rounds are played: which units stand in quarter {n} of 4?"
+                )
+        texts.append(score_quarters(ch, [q or [] for q in quarters]))
+        return ActionResult(changes=ch.list, text="; ".join(texts))
+    over = victory(game, ch)
+    if over:
+        return ActionResult(changes=ch.list, text="; ".join([*texts, over]))
+    texts.append(begin_turn(ch, nxt))
     return ActionResult(changes=ch.list, text="; ".join(texts))
 
 
@@ -2200,13 +2479,11 @@ def environment(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=ch.list, text=f"Environment {face}: {value.replace('_', ' ')}")
 
 
-class ZoneInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    units: list[str] = Field(default_factory=list, description="Units in the Objective Zone (side/key).")
+ZONE_PROMPT = 'The turn ends: which units stand in the Objective Zone (within 10" of the Objective)?'
 
 
 def zone_points(game: Game, refs: list[str]) -> dict[int, int]:
+    """Points value of each side's units among ``refs`` (destroyed ones count nothing)."""
     points: dict[int, int] = {}
     for ref in refs:
         s, _, g = game.unit(ref)
@@ -2215,10 +2492,12 @@ def zone_points(game: Game, refs: list[str]) -> dict[int, int]:
     return points
 
 
-def objective(game: Game, inp: ZoneInput, dice: DiceSource) -> ActionResult:
-    """Objective: at a turn's end the side with the most points in the 10\" zone holds it (L192-L203; A33)."""
-    points = zone_points(game, inp.units)
-    ch = Changes(game)
+def score_zone(ch: Changes, refs: list[str]) -> str:
+    """Objective: as a turn ends, the side with the highest points value in the zone holds it (L192-L203);
+    the first to hold it for the rolled number of turns wins (A33; consecutive turns with
+    ``objective_consecutive``)."""
+    game = ch.game
+    points = zone_points(game, refs)
     best = max(points.values(), default=0)
     leaders = [s for s, p in points.items() if p == best and p > 0]
     text = "Objective: " + (", ".join(f"{game.sides[s].name} {p} pts" for s, p in points.items()) or "empty")
@@ -2233,7 +2512,33 @@ def objective(game: Game, inp: ZoneInput, dice: DiceSource) -> ActionResult:
                 text += f": {side.name} wins (L192-L203)"
         elif opts(game).objective_consecutive and held:
             ch.resource(s, "held", 0)
-    return ActionResult(changes=ch.list, text=text)
+    return text
+
+
+def score_quarters(ch: Changes, quarters: list[list[str]]) -> str:
+    """Territory: each quarter goes to the side with the highest points value of units in it; the side
+    holding the most quarters wins, a tie shares the win (L205-L218)."""
+    game = ch.game
+    held = [0] * len(game.sides)
+    shown = []
+    for n, refs in enumerate(quarters, start=1):
+        points = zone_points(game, refs)
+        best = max(points.values(), default=0)
+        leaders = [s for s, p in points.items() if p == best and p > 0]
+        if len(leaders) == 1:
+            held[leaders[0]] += 1
+            shown.append(f"quarter {n}: {game.sides[leaders[0]].name}")
+        else:
+            shown.append(f"quarter {n}: nobody")
+    for s in range(len(game.sides)):
+        ch.resource(s, "quarters", held[s])
+    top = max(held)
+    winners = [s for s, h in enumerate(held) if h == top and h > 0]
+    ch.set(["state", "ended"], True)
+    ch.set(["state", "winners"], winners)
+    names = " and ".join(game.sides[s].name for s in winners) or "nobody"
+    verb = "wins" if len(winners) == 1 else "win"
+    return "Territory: " + ", ".join(shown) + f"; game over: {names} {verb} (L214-L218)"
 
 
 def alive_sides(game: Game) -> list[int]:
@@ -2264,10 +2569,62 @@ def victory(game: Game, ch: Changes) -> str:
     return f"game over: {names} win{'s' if len(winners) == 1 else ''} (L171-L190)"
 
 
+def phase_view(game: Game) -> PhaseView:
+    """The turn's steps (L276-L308): the priority roll once, then each player's Initial Upkeep, actions and
+    Final Upkeep; the step the game is at is marked and "Next turn" passes play on."""
+    s = game.state.active_side
+    name = game.sides[s].name if s is not None else "the player in turn"
+    live = (
+        []
+        if s is None
+        else [g for g in game.sides[s].units if not g.state.destroyed and not has(g, "withdrawn")]
+    )
+    steps = [
+        PhaseStep(
+            key="priority",
+            label="Priority roll",
+            action="priority",
+            sheet=True,
+            hint="Everyone rolls a die; the highest picks their place in the turn order (L278-L282).",
+        ),
+        PhaseStep(
+            key="upkeep",
+            label="Initial Upkeep",
+            action="next_turn",
+            hint=f"{name}: Command Points are in; give orders and roll for units waiting to Ambush, "
+            "then act (L286-L291).",
+        ),
+        PhaseStep(
+            key="actions",
+            label="Actions",
+            action="next_turn",
+            hint=f"{name}'s units act one at a time: two Fast actions or one Slow each (L294-L297).",
+        ),
+        PhaseStep(
+            key="final",
+            label="Final Upkeep",
+            action=None if game.state.ended else "next_turn",
+            hint="The game is over."
+            if game.state.ended
+            else f"{name}'s units have acted: Next turn checks victory and passes play on (L304-L308).",
+        ),
+    ]
+    if s is None:
+        current = 0
+    elif game.state.ended or all(g.state.activated for g in live):
+        current = 3
+    else:
+        current = 1 if in_upkeep(game) else 2
+    return PhaseView(steps=steps, current=current, round_button=False)
+
+
 def status_lines(game: Game) -> list[CardLine]:
     """The game type, the round and the score by the game type's own measure (L169-L229).
 
     The shared lines under it show the environment, the game length and whose turn it is.
+    Deathmatch and Battle Royale: players with units left (L176-L177, L228-L229); Skirmish: enemy points
+    destroyed (L187-L190); Objective: turns holding the zone (L200-L203); Territory: quarters held,
+    counted after the last round (L214-L218).
     """
     kind = mission(game)
     lines = [
@@ -2278,9 +2635,11 @@ def status_lines(game: Game) -> list[CardLine]:
     ]
     limit = turn_limit(game)
     shown = f" of {limit}" if limit and kind in ("skirmish", "territory") else ""
-    lines.append(CardLine(label="Round", value=f"{game.round}{shown}"))
+    # The round count stops at the last one played: the game ends as it is over (L181, L207).
+    played = min(game.round, limit) if shown and game.state.ended else game.round
+    lines.append(CardLine(label="Round", value=f"{played}{shown}"))
     if game.state.active_side is None:
-        lines.append(CardLine(label="Turn", value="not started: roll priority, then Next turn"))
+        lines.append(CardLine(label="Turn", value="not started: roll for priority"))
     alive = alive_sides(game)
     if kind in ("deathmatch", "battle_royale"):
         lines.append(CardLine(label="Players with units", value=str(len(alive))))
@@ -2289,10 +2648,13 @@ def status_lines(game: Game) -> list[CardLine]:
         lines.append(CardLine(label="Enemy points destroyed", value=score))
     elif kind == "objective":
         score = ", ".join(f"{s.name} {s.resources.get('held', 0)}" for s in game.sides)
-        lines.append(CardLine(label="Turns holding", value=score))
-    else:
+        lines.append(CardLine(label="Turns holding", value=score + (f" of {limit}" if limit else "")))
+    elif game.state.ended:
         score = ", ".join(f"{s.name} {s.resources.get('quarters', 0)}" for s in game.sides)
         lines.append(CardLine(label="Quarters held", value=score))
+    else:  # the quarters are counted once, after the last round (L214-L218)
+        when = f"when round {limit} ends" if limit else "after the last round: roll the game length"
+        lines.append(CardLine(label="Quarters held", value=f"counted {when}"))
     return lines
 
 
@@ -2306,9 +2668,16 @@ ACTIONS: dict[str, ActionSpec] = {
         help="Fast (L595-L801).",
         headline=("damage", "destroyed"),
         primary=True,
+        picks=shot_picks,
     ),
     "aimed_shot": ActionSpec(
-        "aimed_shot", "Aimed Shot", AimedInput, aimed, aimed_odds, help="Slow (L875-L899)."
+        "aimed_shot",
+        "Aimed Shot",
+        AimedInput,
+        aimed,
+        aimed_odds,
+        help="Slow (L875-L899).",
+        picks=aimed_picks,
     ),
     "close_combat": ActionSpec(
         "close_combat",
@@ -2329,14 +2698,32 @@ ACTIONS: dict[str, ActionSpec] = {
         primary=True,
     ),
     "reload": ActionSpec(
-        "reload", "Reload", WeaponInput, reload, help="Quick (Fast) or Slow (L415-L422, L925)."
+        "reload",
+        "Reload",
+        WeaponInput,
+        reload,
+        help="Quick (Fast) or Slow (L415-L422, L925).",
+        picks=reload_picks,
+        rolls=False,  # only an Obsolete unit's die (L2958-L2962), which the app rolls
     ),
     "switch_weapon": ActionSpec(
-        "switch_weapon", "Switch Weapon", WeaponInput, switch, help="Fast (L424-L451)."
+        "switch_weapon",
+        "Switch Weapon",
+        WeaponInput,
+        switch,
+        help="Fast (L424-L451).",
+        picks=switch_picks,
+        rolls=False,
     ),
-    "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413)."),
+    "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False),
     "ability": ActionSpec(
-        "ability", "Use an ability", AbilityInput, ability, ability_odds, help="Fast (L402-L407)."
+        "ability",
+        "Use an ability",
+        AbilityInput,
+        ability,
+        ability_odds,
+        help="Fast (L402-L407).",
+        picks=ability_picks,
     ),
     "morale": ActionSpec(
         "morale", "Morale check", MoraleInput, morale, morale_odds, help="2D6 (L1561-L1602)."
@@ -2344,20 +2731,30 @@ ACTIONS: dict[str, ActionSpec] = {
     "rout": ActionSpec(
         "rout", "Routed roll", UnitInput, rout_roll, help="When a Routed unit acts (L1554-L1558)."
     ),
-    "order": ActionSpec("order", "Give an order", OrderInput, order, help="Command Points (L1415-L1534)."),
+    "order": ActionSpec(
+        "order", "Give an order", OrderInput, order, help="Command Points (L1415-L1534).", rolls=False
+    ),
     "ambush": ActionSpec(
         "ambush", "Ambush", UnitInput, ambush, ambush_odds, help="In an Upkeep (L1253-L1269)."
     ),
-    "priority": ActionSpec("priority", "Priority roll", SideInput, priority, help="Turn order (L278-L282)."),
-    "next_turn": ActionSpec(
-        "next_turn", "Next turn", SideInput, next_turn, help="Upkeep of the next player."
+    "priority": ActionSpec(
+        "priority", "Priority roll", PriorityInput, priority, help="Turn order (L278-L282)."
     ),
-    "setup": ActionSpec("setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather."),
+    "next_turn": ActionSpec(
+        "next_turn",
+        "Next turn",
+        NextTurnInput,
+        next_turn,
+        help="Final Upkeep, then the next player's turn.",
+        rolls=False,
+    ),
+    "setup": ActionSpec(
+        "setup", "Set up the battle", SetupInput, setup, help="Game type, space, weather.", rolls=False
+    ),
     "game_length": ActionSpec(
         "game_length", "Roll game length", SideInput, game_length, help="L181, L197, L207."
     ),
     "environment": ActionSpec(
         "environment", "Roll the environment", SideInput, environment, help="Before the game (L3301-L3397)."
     ),
-    "objective": ActionSpec("objective", "Score the objective", ZoneInput, objective, help="L192-L203."),
 }

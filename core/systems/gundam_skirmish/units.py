@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
 from core.systems.base import Closed, Violation
 from core.systems.gundam_skirmish.catalogue import (
@@ -120,6 +121,25 @@ def _presets(schema: dict[str, Any], table: str) -> None:
     schema["presets"] = [{"title": row["name"], "value": row} for row in rows]
 
 
+#: The book's names for the sheet's codes (L2369-L2379): equip types, tags, classes.
+EQUIP_NAMES = {"C": "Carried", "M": "Mounted"}
+TAG_NAMES = {"RQ": "Quick Reload", "RS": "Slow Reload", "B": "Blast", "P": "Penetration", "V": "Volley"}
+CLASS_NAMES = {
+    "beam": "Beam",
+    "explosive": "Explosive",
+    "low_calibre": "Low Calibre",
+    "medium_calibre": "Medium Calibre",
+    "other": "Other",
+}
+
+
+def _item_labels(schema: JsonDict, names: dict[str, str]) -> None:
+    """The book's name, then its code, for each choice of a list of codes (the form shows them)."""
+    items = schema.get("items")
+    if isinstance(items, dict):
+        items["x-labels"] = {k: f"{v} ({k})" for k, v in names.items()}
+
+
 class RangedWeapon(BaseModel):
     """A ranged weapon line of the sheet (h, L2369-L2409)."""
 
@@ -135,11 +155,13 @@ class RangedWeapon(BaseModel):
         description="Class: beam, explosive, low or medium calibre, other (L2369-L2371; digest A24)."
     )
     equip: Literal["C", "M"] = Field(
-        description="C: carried (held, one equipped at a time); M: mounted (always equipped) (L2373)."
+        description="C: carried (held, one equipped at a time); M: mounted (always equipped) (L2373).",
+        json_schema_extra={"x-labels": {k: f"{v} ({k})" for k, v in EQUIP_NAMES.items()}},
     )
     tags: list[WeaponTag] = Field(
         default_factory=list,
         description="RQ quick reload, RS slow reload, B blast, P penetration, V volley (L2376-L2379).",
+        json_schema_extra=lambda s: _item_labels(s, TAG_NAMES),
     )
     shots: int | None = Field(
         ge=1, le=10, description="Dice rolled when shooting; empty for '1D6' (a D6 sets the number, L2574)."
@@ -408,6 +430,28 @@ def carried_names(unit: Unit) -> list[str]:
     """The carried weapons taken into battle: the chosen ones, or every carried weapon of the sheet."""
     sheet = [w.name for w in unit.weapons if w.equip == "C"]
     return list(unit.carried) if unit.carried else sheet
+
+
+def weapon_kind(w: RangedWeapon) -> str:
+    """Class, equip type and tags in the book's words (L2369-L2379).
+
+    >>> weapon_kind(RangedWeapon(name="Rifle", weapon_class="beam", equip="C", tags=["P", "RQ"],
+    ...     shots=1, range_min=12, range_max=36, acc=3, crit=5, dam=3))
+    'Beam, Carried, Penetration, Quick Reload'
+    """
+    return ", ".join([CLASS_NAMES[w.weapon_class], EQUIP_NAMES[w.equip], *(TAG_NAMES[t] for t in w.tags)])
+
+
+def weapon_numbers(w: RangedWeapon) -> str:
+    """Shots, range band, accuracy, critical and damage (L2385-L2403).
+
+    >>> weapon_numbers(RangedWeapon(name="Gun", weapon_class="other", equip="M", tags=[], shots=None,
+    ...     range_min=0, range_max=12, acc=4, crit=None, dam=1))
+    '1D6 shots, 0-12", ACC 4+, no CRIT, 1 DAM'
+    """
+    shots = "1D6 shots" if w.shots is None else f"{w.shots} shot{'s' if w.shots != 1 else ''}"
+    crit = "no CRIT" if w.crit is None else f"CRIT {w.crit}+"
+    return f'{shots}, {w.range_min}-{w.range_max}", ACC {w.acc}+, {crit}, {w.dam} DAM'
 
 
 def starting_weapon(unit: Unit) -> str:
