@@ -637,6 +637,24 @@ def test_destruction_table_and_kill_points() -> None:
     assert state(g, "0/g1").conditions == ["morale_due"] and g.sides[0].resources["halved"] == 1
 
 
+def test_with_three_players_a_kill_scores_for_the_side_that_made_it() -> None:
+    """L179-L190: the Skirmish winner destroyed the most points of enemy units; with three players only
+    the side whose attack destroyed the unit counts its points, not every other side."""
+    a = [("l1", sample("lancer")), ("g1", sample("gun_tank"))]
+    b = [("t1", sample("trooper")), ("h1", sample("heavy_gunner"))]
+    sides = [("Feds", squad("a", "Feds", *a)), ("Zeon", squad("b", "Zeon", *b))]
+    g = new_game("g", "Test", [*sides, ("Zeon 2", squad("c", "Zeon", ("t2", sample("trooper"))))])
+    # priority 2, 5, 1: Zeon first; Feds and Zeon 2 roll again, 6 and 3: Feds second (L278-L282)
+    g = act(g, "priority", {"places": [1, 2]}, TypedDice([2, 5, 1, 6, 3]))
+    assert g.state.active_side == 1
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.damage = 5  # the Lancer on 1 Integrity
+    g = act(g, "shoot", LAST_SHOT, TypedDice([4, 1, 1, 1, 1, 1, 1, 1, 2]))
+    assert state(g, "0/l1").destroyed
+    cost = SYSTEM.unit_cost(SYSTEM.profile_model.model_validate(a[0][1]))
+    assert [side.resources["destroyed"] for side in g.sides] == [0, cost, 0]
+
+
 def test_exam_brings_the_unit_back() -> None:
     pilot = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])
     g = zeon_turn_lancer_on_one([("l1", sample("lancer", pilot=[pilot]))])

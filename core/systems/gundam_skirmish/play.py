@@ -23,6 +23,7 @@ player answers it in the action's form.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Literal, NoReturn
 
@@ -129,6 +130,10 @@ def _p(s: int, u: int, *rest: str) -> list[str | int]:
 class Changes(Working):
     """Changes collected while an action resolves: edits of the shared working copy
     (:class:`core.changes.Working`), logged by the shared diff."""
+
+    #: The side whose attack is dealing damage now (a kill scores for it alone, L179-L190); None for
+    #: damage no enemy dealt (a unit's own Heat Radiation, terrain).
+    by: int | None = None
 
     @property
     def list(self) -> list[Change]:
@@ -292,7 +297,9 @@ def destroy(ch: Changes, s: int, u: int, dice: DiceSource, texts: list[str]) -> 
 
 
 def score_kill(ch: Changes, s: int, u: int, texts: list[str]) -> None:
-    """Points destroyed go to every other side's tally (Skirmish counts them, L179-L190).
+    """Points destroyed go to the tally of the side whose attack destroyed the unit (Skirmish counts
+    them, L179-L190); a unit lost to no enemy's attack (its own Heat Radiation, terrain) counts for every
+    other side, as with two players it is the opponent's gain.
 
     A friend killed in sight is a morale trigger (L1590-L1591): the killed unit checks nothing any more,
     and its friends on the table are marked as due, for their players to clear on those that did not
@@ -314,7 +321,7 @@ def score_kill(ch: Changes, s: int, u: int, texts: list[str]) -> None:
         )
     points = unit_cost(profile(ch.unit(s, u)))
     for other, side in enumerate(ch.game.sides):
-        if other != s:
+        if other != s and ch.by in (None, other):
             ch.resource(other, "destroyed", side.resources.get("destroyed", 0) + points)
     units = ch.game.sides[s].units
     left = [i for i, g in enumerate(units) if not g.state.destroyed and not has(g, "withdrawn")]
@@ -322,6 +329,12 @@ def score_kill(ch: Changes, s: int, u: int, texts: list[str]) -> None:
         ch.resource(s, "halved", 1)
         for i in left:
             ch.condition(s, i, "morale_due", True)
+
+
+def striker_side(order: Sequence[tuple[Any, ...]], s: int, u: int) -> int | None:
+    """In a close combat, the side of the unit fighting the one at ``(s, u)`` (None if the same side)."""
+    other = order[0] if (s, u) == (order[1][0], order[1][1]) else order[1]
+    return other[0] if other[0] != s else None
 
 
 def take_damage(ch: Changes, s: int, u: int, amount: int, dice: DiceSource, texts: list[str]) -> bool:
@@ -914,6 +927,7 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
         else:
             mark_shield_broken(ch, ts, tu)
             texts.append(f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)")
+    ch.by = s if s != ts else None
     destroyed = take_damage(ch, ts, tu, damage, dice, texts)
     if not destroyed and rolls:
         apply_chart(ch, ts, tu, rolls, dice, texts)
@@ -923,6 +937,7 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
             if (bs, bu) == (ts, tu) or (bs, bu) == (s, u):
                 continue
             texts.append(f"Blast: {bg.name} takes {damage}")
+            ch.by = s if s != bs else None
             take_damage(ch, bs, bu, damage, dice, texts)
     return ActionResult(changes=ch.list, text="; ".join(texts), detail=detail)
 
@@ -1518,6 +1533,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         if st.unarmed:
             pending.append((ds, du, damage, rolls_chart))  # applied only if this unit does not win (A15)
             continue
+        ch.by = striker_side(order, ds, du)
         if not take_damage(ch, ds, du, damage, dice, texts) and rolls_chart:
             apply_chart(ch, ds, du, rolls_chart, dice, texts)
     first_unit = order[0][2]
@@ -1531,6 +1547,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         if won:
             texts.append(f"{striker_unit.name} fought unarmed and won: no damage is dealt (L1069-L1070)")
             continue
+        ch.by = striker_side(order, ds, du)
         if not take_damage(ch, ds, du, damage, dice, texts) and rolls_chart:
             apply_chart(ch, ds, du, rolls_chart, dice, texts)
     names = [order[0][2], order[1][2]]
