@@ -28,10 +28,8 @@ def test_defender_breaks_its_shield_after_seeing_the_roll(browser: Browser, serv
     expect(page.locator(".unit-card")).to_have_count(2)
     page.select_option("#action-pick", "priority")
     page.click("#action-typed")
-    answer(page, {"priority": ["5", "2"]}, {})
-    apply_result(page)
-    page.select_option("#action-pick", "next_turn")
-    page.click("#action-roll")
+    # Feds win priority and take the first turn, which begins at once (L278-L282)
+    answer(page, {"priority": ["5", "2"]}, {"priority roll": [1]})
     apply_result(page)
 
     page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
