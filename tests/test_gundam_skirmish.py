@@ -644,8 +644,9 @@ def test_with_three_players_a_kill_scores_for_the_side_that_made_it() -> None:
     b = [("t1", sample("trooper")), ("h1", sample("heavy_gunner"))]
     sides = [("Feds", squad("a", "Feds", *a)), ("Zeon", squad("b", "Zeon", *b))]
     g = new_game("g", "Test", [*sides, ("Zeon 2", squad("c", "Zeon", ("t2", sample("trooper"))))])
-    # priority 2, 5, 1: Zeon first; Feds and Zeon 2 roll again, 6 and 3: Feds second (L278-L282)
-    g = act(g, "priority", {"places": [1, 2]}, TypedDice([2, 5, 1, 6, 3]))
+    # priority 2, 5, 1: Zeon picks first (the first turn), Feds, second highest, pick next (L278-L282)
+    g = act(g, "priority", {"places": [1, 2]}, TypedDice([2, 5, 1]))
+    assert [side.resources["order"] for side in g.sides] == [2, 1, 3]
     assert g.state.active_side == 1
     g = g.model_copy(deep=True)
     g.sides[0].units[0].state.damage = 5  # the Lancer on 1 Integrity

@@ -183,9 +183,9 @@ def test_the_priority_winner_picks_a_place_and_the_first_turn_begins() -> None:
 
 def test_ties_roll_again_and_each_player_in_turn_picks_a_place() -> None:
     g = fresh(("Axis", "c", sample("trooper")))
-    # Feds 4, Zeon 4, Axis 1: a tie, all roll again (L279-L280): Feds 3, Zeon 6, Axis 2: Zeon chooses
-    # first; then Feds 5, Axis 2: Feds choose next, Axis takes the turn left.
-    dice = [4, 4, 1, 3, 6, 2, 5, 2]
+    # Feds 4, Zeon 4, Axis 1: Feds and Zeon tie, so they two roll again (L279-L280): Feds 3, Zeon 6.
+    # Zeon chooses first, Feds (second highest) next, Axis (the 1) takes the turn left (L280-L281).
+    dice = [4, 4, 1, 3, 6]
     with pytest.raises(NeedChoice) as asked:
         act(g, "priority", {}, TypedDice(dice))
     assert asked.value.prompt.startswith("Zeon won the priority roll")
@@ -195,7 +195,7 @@ def test_ties_roll_again_and_each_player_in_turn_picks_a_place() -> None:
     assert [c.label for c in asked.value.options] == ["First turn", "Second turn"]
     g = act(g, "priority", {"places": [3, 2]}, TypedDice(dice))
     assert g.log[-1].text.startswith(
-        "Priority: Feds 4, Zeon 4, Axis 1; Feds 3, Zeon 6, Axis 2; Feds 5, Axis 2. Order: Axis, Feds, Zeon"
+        "Priority: Feds 4, Zeon 4, Axis 1; Feds 3, Zeon 6. Order: Axis, Feds, Zeon"
     )
     assert g.state.active_side == 2
     with pytest.raises(ValueError, match="not free"):

@@ -2255,26 +2255,28 @@ def _ordinal(n: int) -> str:
 
 
 def priority(game: Game, inp: PriorityInput, dice: DiceSource) -> ActionResult:
-    """Everyone rolls a D6, ties roll again (L278-L280); the highest roller picks a place in the turn
-    order, then the next highest, and so on (L280-L281); the order stays for the game (L281-L282).
+    """Everyone rolls a D6, tied players roll again among themselves (L278-L280); the highest roller
+    picks a place in the turn order, then the second highest, and so on (L280-L281); the order stays for
+    the game (L281-L282).
 
     The player placed first then begins the first turn: its Initial Upkeep (L286-L291).
     """
     if game.state.active_side is not None:
         raise ValueError("the priority roll is made once, before the first turn (L278-L282)")
-    contenders = list(range(len(game.sides)))
-    ranked: list[int] = []
     shown: list[str] = []
-    while contenders:
+
+    def rank(contenders: list[int]) -> list[int]:
+        """One roll ranks every player, highest first; only players who tie roll again, among
+        themselves, for the places they share (L279-L281: "second highest roll" decides second)."""
         faces = dice.roll(len(contenders), 6, "priority")
         shown.append(", ".join(f"{game.sides[i].name} {f}" for i, f in zip(contenders, faces, strict=True)))
-        top = max(faces)
-        best = [i for i, f in zip(contenders, faces, strict=True) if f == top]
-        if len(best) == 1:
-            ranked.append(best[0])
-            contenders.remove(best[0])
-            if len(contenders) == 1:
-                ranked.append(contenders.pop())
+        out: list[int] = []
+        for face in sorted(set(faces), reverse=True):
+            tied = [i for i, f in zip(contenders, faces, strict=True) if f == face]
+            out += tied if len(tied) == 1 else rank(tied)
+        return out
+
+    ranked = rank(list(range(len(game.sides))))
     free = list(range(1, len(ranked) + 1))
     place_of: dict[int, int] = {}
     for n, side in enumerate(ranked[:-1]):
