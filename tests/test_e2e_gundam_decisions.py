@@ -11,21 +11,13 @@ from __future__ import annotations
 
 from conftest import BOOT_MS, PHONE, Server, apply_result
 from playwright.sync_api import Browser, expect
-from test_e2e_gundam_skirmish import answer, new_army
+from test_e2e_gundam_skirmish import answer, two_armies
 
 
 def test_defender_breaks_its_shield_after_seeing_the_roll(browser: Browser, server: Server) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.goto(server.url)
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    new_army(page, server, "Feds", "gun_tank")
-    new_army(page, server, "Zeon", "trooper")
-    page.goto(server.url + "#/games")
-    page.select_option("#side-0-squad", index=0)
-    page.select_option("#side-1-squad", index=1)
-    page.click("#start-game")
-    expect(page.locator(".unit-card")).to_have_count(2)
+    two_armies(page, server, "gun_tank", "trooper")
     page.select_option("#action-pick", "priority")
     page.click("#action-typed")
     # Feds win priority and take the first turn, which begins at once (L278-L282)

@@ -54,18 +54,23 @@ def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, Any]) -> 
     raise AssertionError("the action kept asking")
 
 
-def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) -> None:
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
+def two_armies(page: Page, server: Server, feds: str, zeon: str) -> None:
+    """A game of one sample unit a side (Feds against Zeon), started from the new-game screen."""
     page.goto(server.url)
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    new_army(page, server, "Feds", "lancer")
-    new_army(page, server, "Zeon", "trooper")
+    new_army(page, server, "Feds", feds)
+    new_army(page, server, "Zeon", zeon)
     page.goto(server.url + "#/games")
     page.select_option("#side-0-squad", index=0)
     page.select_option("#side-1-squad", index=1)
     page.click("#start-game")
     expect(page.locator(".unit-card")).to_have_count(2)
+
+
+def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) -> None:
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    two_armies(page, server, "lancer", "trooper")
 
     # The phase strip: the priority roll first, its button in the bottom bar (L278-L282).
     expect(page.locator("#phase-strip li")).to_have_text(

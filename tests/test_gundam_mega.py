@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from test_gundam_skirmish import _enumerate_act, game, sample, state
+from test_gundam_skirmish import _enumerate_act, damage_each, game, sample, state
 
 from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, odds
@@ -201,11 +201,7 @@ def test_close_combat_odds_with_a_mega_defender_equal_every_face_sequence() -> N
     fight = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
     o = odds(g, "close_combat", fight)
     got = _enumerate_act(g, "close_combat", fight)
-    to_y: dict[int, Fraction] = {}
-    to_x: dict[int, Fraction] = {}
-    for (dx, dy, _, _), p in got.items():
-        to_x[dx] = to_x.get(dx, Fraction(0)) + p
-        to_y[dy] = to_y.get(dy, Fraction(0)) + p
+    to_x, to_y = damage_each(got)
     rows_y = o.tables["damage to the target"].rows
     rows_x = o.tables["damage to the attacker"].rows
     assert {r.value: Fraction(r.exactly) for r in rows_y if r.exactly != "0/1"} == to_y

@@ -748,6 +748,18 @@ def test_next_round_is_the_next_turn() -> None:
         next_round(g)
 
 
+def damage_each(
+    got: dict[tuple[int, int, bool, bool], Fraction],
+) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """The enumerated outcomes of a close combat as the two damage distributions (attacker, target)."""
+    to_x: dict[int, Fraction] = {}
+    to_y: dict[int, Fraction] = {}
+    for (dx, dy, _, _), p in got.items():
+        to_x[dx] = to_x.get(dx, Fraction(0)) + p
+        to_y[dy] = to_y.get(dy, Fraction(0)) + p
+    return to_x, to_y
+
+
 def _enumerate_act(g: Game, action: str, raw: dict[str, Any]) -> dict[tuple[int, int, bool, bool], Fraction]:
     """(damage to 0/l1, damage to 1/t1, destroyed, destroyed) over every face sequence the action reads."""
     out: dict[tuple[int, int, bool, bool], Fraction] = {}
@@ -787,11 +799,7 @@ def test_close_combat_odds_equal_every_face_sequence(setup: str) -> None:
     fight = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
     o = odds(g, "close_combat", fight)
     got = _enumerate_act(g, "close_combat", fight)
-    to_y: dict[int, Fraction] = {}
-    to_x: dict[int, Fraction] = {}
-    for (dx, dy, _, _), p in got.items():
-        to_x[dx] = to_x.get(dx, Fraction(0)) + p
-        to_y[dy] = to_y.get(dy, Fraction(0)) + p
+    to_x, to_y = damage_each(got)
     assert {
         r.value: Fraction(r.exactly) for r in o.tables["damage to the target"].rows if r.exactly != "0/1"
     } == to_y
