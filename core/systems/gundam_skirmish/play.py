@@ -2335,39 +2335,23 @@ def begin_turn(ch: Changes, nxt: int) -> str:
     return f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
 
 
+#: Units named by their reference ("side/key"), or None while not asked.
+Units = list[str] | None
+
+
+def asked_units(description: str) -> Any:
+    """A field of units the app asks for when the rules need them (hidden from the form)."""
+    return Field(default=None, max_length=120, description=description, json_schema_extra={"ui": "hidden"})
+
+
 class NextTurnInput(SideInput):
     """The Final Upkeep's questions, asked when the game type needs them (L304-L306)."""
 
-    zone: list[str] | None = Field(
-        default=None,
-        max_length=120,
-        description="Objective: the units in the Objective Zone as the turn ends; asked.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    quarter_1: list[str] | None = Field(
-        default=None,
-        max_length=120,
-        description="Territory: the units in quarter 1 after the last round; asked.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    quarter_2: list[str] | None = Field(
-        default=None,
-        max_length=120,
-        description="Territory: the units in quarter 2 after the last round; asked.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    quarter_3: list[str] | None = Field(
-        default=None,
-        max_length=120,
-        description="Territory: the units in quarter 3 after the last round; asked.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    quarter_4: list[str] | None = Field(
-        default=None,
-        max_length=120,
-        description="Territory: the units in quarter 4 after the last round; asked.",
-        json_schema_extra={"ui": "hidden"},
-    )
+    zone: Units = asked_units("Objective: the units in the Objective Zone as the turn ends; asked.")
+    quarter_1: Units = asked_units("Territory: the units in quarter 1 after the last round; asked.")
+    quarter_2: Units = asked_units("Territory: the units in quarter 2 after the last round; asked.")
+    quarter_3: Units = asked_units("Territory: the units in quarter 3 after the last round; asked.")
+    quarter_4: Units = asked_units("Territory: the units in quarter 4 after the last round; asked.")
 
 
 def ask_units(game: Game, field: str, prompt: str) -> NoReturn:
