@@ -360,7 +360,8 @@ def test_units_fit_their_model_fresh_and_after_every_action(
 @pytest.mark.parametrize("system_id", IDS)
 def test_an_action_marked_as_rolling_nothing_takes_no_dice(system_id: str) -> None:
     """``ActionSpec.rolls=False`` makes the game screen apply the action in one tap, with no dice asked:
-    every such action, taken from a fresh game with an empty dice source, needs no face."""
+    every such action, taken by the catalogue's units in a fresh game with an empty dice source, needs no
+    face (a rare die of a special unit, such as an Obsolete one's, is rolled by the app)."""
     system: RuleSystem = implementation(system_id)
     g = game(system_id)
     for spec in system.actions.values():

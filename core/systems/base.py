@@ -408,7 +408,8 @@ class ActionSpec:
     #: answers ``{field: [FieldPick, ...]}``.
     picks: Callable[[Game, str], dict[str, list[FieldPick]]] | None = None
     #: False for an action that rolls nothing (a move, an order, passing the turn): the game screen
-    #: applies it in one tap, with Undo, instead of offering an app roll or real dice.
+    #: applies it in one tap, with Undo, instead of offering an app roll or real dice.  A rare die
+    #: such an action may still need (an unreliable machine's failure die) is rolled by the app.
     rolls: bool = True
 
     @classmethod
