@@ -9,6 +9,7 @@ each other, all inside the screen; nothing in an open card sticks out of it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -88,6 +89,9 @@ def test_unit_rows_fit_the_phone(
         if zoom != 1.0:
             page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
         assert page.evaluate(ROWS) == []
+        # the damage says what it counts where there is room ("damage 0/6", not 6 left)
+        shown = page.locator(".unit-card .dmg-box").first.inner_text()
+        assert re.fullmatch(r"damage 0/\d+" if width > 360 else r"0/\d+", shown.strip()), shown
         wide = page.evaluate("document.documentElement.scrollWidth")
         assert wide <= width, f"{wide}px wide at {width}px"
         # the new-game screen with these squads, too

@@ -357,7 +357,9 @@ export class GamesView {
     }
     const toggle = el("button", { type: "button", class: "card-toggle", "aria-expanded": String(open), "aria-controls": `more-${s}-${unit.key}` },
       el("strong", { class: "unit-name" }, unit.name),
-      el("span", { class: "dmg", "aria-label": `damage ${state.damage} of ${state.max_damage}` }, `${state.damage}/${state.max_damage}`),
+      // Damage taken of what destroys it, named so "3/6" is not read as 3 left.
+      el("span", { class: "dmg-box" }, el("small", { class: "dmg-label", "aria-hidden": "true" }, "damage "),
+        el("span", { class: "dmg", "aria-label": `damage ${state.damage} of ${state.max_damage}` }, `${state.damage}/${state.max_damage}`)),
       bar, badges);
     toggle.addEventListener("click", () => {
       if (this.open.has(ref)) this.open.delete(ref); else this.open.add(ref);
