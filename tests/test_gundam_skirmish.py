@@ -581,6 +581,27 @@ def test_blast_hits_everything_within_six_inches() -> None:
     assert "Blast: Sample: Gun Tank takes 3" in g.log[-1].text
 
 
+def test_a_blast_asks_which_units_are_near_once_it_deals_damage() -> None:
+    """L1271-L1275: who stands within 6" is for the players to say: asked after the roll, by name, the
+    shooter and its target left out; none ticked is an answer too."""
+    g = game()
+    g = act(g, "next_turn", {}, TypedDice([]))
+    g = g.model_copy(deep=True)
+    g.sides[1].units[1].profile["weapons"][1]["tags"] = ["RQ", "P", "B"]
+    fire = {"attacker": "1/h1", "target": "0/l1", "weapon": "Missile rack", "shield_break": "no"}
+    missed = act(g, "shoot", fire, TypedDice([1, 1, 1, 1, 2]))  # no hit, no blast: nothing asked
+    assert "Blast" not in missed.log[-1].text and state(missed, "0/l1").damage == 0
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 2]))
+    assert asked.value.field == "blast" and asked.value.many
+    assert asked.value.prompt == (
+        'Missile rack blasts 3 damage: which other units are within 6" of Sample: Lancer? (L1271-L1275)'
+    )
+    assert [c.label for c in asked.value.options] == ["Feds: Sample: Gun Tank", "Zeon: Sample: Trooper"]
+    g = act(g, "shoot", {**fire, "blast": []}, TypedDice([4, 1, 1, 1, 2]))
+    assert state(g, "0/l1").damage == 3 and state(g, "0/g1").damage == 0
+
+
 def test_shield_against_penetration_reading() -> None:
     """A3: by default the shield rolls after a 4+ check (L660-L663); the other reading drops it (L1344)."""
     g = game()

@@ -23,7 +23,7 @@ player answers it in the action's form.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from fractions import Fraction
 from typing import Any, Literal, NoReturn
 
@@ -154,6 +154,15 @@ class Changes(Working):
 
     def resource(self, s: int, key: str, value: int) -> None:
         self.set(["sides", s, "resources", key], value)
+
+
+#: Units named by their reference ("side/key"), or None while not asked.
+Units = list[str] | None
+
+
+def asked_units(description: str) -> Any:
+    """A field of units the app asks for when the rules need them (hidden from the form)."""
+    return Field(default=None, max_length=120, description=description, json_schema_extra={"ui": "hidden"})
 
 
 def has(gu: GameUnit, cond: str) -> bool:
@@ -490,11 +499,7 @@ class ShootInput(_ShotInput):
     heat_radiation: int = Field(
         default=0, ge=0, le=3, description="Dice added by Heat Radiation (1 self-damage each)."
     )
-    blast: list[str] = Field(
-        default_factory=list,
-        max_length=12,
-        description='Other units within 6" of the target, for a <B> weapon.',
-    )
+    blast: Units = asked_units("Other units within 6\" of a <B> weapon's target; asked once it deals damage.")
     shield_break: Ask = Field(
         default="ask",
         description="The target breaks its shield to halve the damage and cancel the chart rolls "
@@ -932,6 +937,14 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     if not destroyed and rolls:
         apply_chart(ch, ts, tu, rolls, dice, texts)
     if "B" in w.tags and damage:
+        if inp.blast is None:  # who stands near is for the players to say (L1271-L1275)
+            ask_units(
+                game,
+                "blast",
+                f'{w.name} blasts {damage} damage: which other units are within 6" of {t.name}? '
+                "(L1271-L1275)",
+                leave_out={f"{s}/{a.key}", f"{ts}/{t.key}"},
+            )
         for ref in inp.blast:
             bs, bu, bg = game.unit(ref)
             if (bs, bu) == (ts, tu) or (bs, bu) == (s, u):
@@ -2335,15 +2348,6 @@ def begin_turn(ch: Changes, nxt: int) -> str:
     return f"{game.sides[nxt].name}'s turn: +{gain} Command Point{'s' if gain != 1 else ''} (L1283-L1288)"
 
 
-#: Units named by their reference ("side/key"), or None while not asked.
-Units = list[str] | None
-
-
-def asked_units(description: str) -> Any:
-    """A field of units the app asks for when the rules need them (hidden from the form)."""
-    return Field(default=None, max_length=120, description=description, json_schema_extra={"ui": "hidden"})
-
-
 class NextTurnInput(SideInput):
     """The Final Upkeep's questions, asked when the game type needs them (L304-L306)."""
 
@@ -2354,13 +2358,17 @@ class NextTurnInput(SideInput):
     quarter_4: Units = asked_units("Territory: the units in quarter 4 after the last round; asked.")
 
 
-def ask_units(game: Game, field: str, prompt: str) -> NoReturn:
-    """Ask which units stand somewhere on the table (a zone, a quarter): none ticked is an answer too."""
+def ask_units(game: Game, field: str, prompt: str, leave_out: Set[str] = frozenset()) -> NoReturn:
+    """Ask which units stand somewhere on the table (a zone, a quarter, a blast): none ticked is an answer
+    too; ``leave_out`` names units that cannot be among them."""
     live = [
         (f"{s}/{g.key}", f"{side.name}: {g.name}")
         for s, side in enumerate(game.sides)
         for g in side.units
-        if not g.state.destroyed and not has(g, "withdrawn") and not has(g, "reserve")
+        if not g.state.destroyed
+        and not has(g, "withdrawn")
+        and not has(g, "reserve")
+        and f"{s}/{g.key}" not in leave_out
     ]
     raise NeedChoice(field, prompt, [Choice(value=ref, label=label) for ref, label in live], many=True)
 
