@@ -38,6 +38,18 @@ def raw_ids(page: Page) -> set[str]:
     return set(RAW_ID.findall(page.evaluate(VISIBLE)))
 
 
+def every_sheet_reads_plain(page: Page) -> int:
+    """Open every action of the game's list in turn: no sheet shows a raw id. Returns how many."""
+    actions = page.locator("#action-pick option").evaluate_all("os => os.map(o => o.value).filter(Boolean)")
+    for name in actions:
+        page.select_option("#action-pick", name)
+        expect(page.locator("#action-panel")).to_be_visible()
+        found = raw_ids(page)
+        assert found == set(), (name, found)
+        page.click("#sheet-close")
+    return len(actions)
+
+
 def start(browser: Browser, server: Server) -> tuple[Any, Page]:
     context = browser.new_context(**PHONE)
     page = context.new_page()
@@ -92,15 +104,7 @@ def test_no_raw_ids_on_the_game_screen_or_in_the_squad_editor(browser: Browser, 
     context, page = start(browser, server)
     try:
         assert raw_ids(page) == set()
-        options = page.locator("#action-pick option")
-        actions = options.evaluate_all("os => os.map(o => o.value).filter(Boolean)")
-        assert len(actions) > 20
-        for name in actions:
-            page.select_option("#action-pick", name)
-            expect(page.locator("#action-panel")).to_be_visible()
-            found = raw_ids(page)
-            assert found == set(), (name, found)
-            page.click("#sheet-close")
+        assert every_sheet_reads_plain(page) > 20
         # The attack sheet with a target picked: choices, chips, odds, more modifiers.
         page.locator('[data-unit="0/u1"] [data-act="attack"]').click()
         page.locator('#targets [data-target="1/u2"]').click()
@@ -126,15 +130,7 @@ def test_no_raw_ids_in_a_card_game_either(phone: BrowserContext, server: Server)
     page = phone.new_page()
     drawn_game(page, server)
     assert raw_ids(page) == set()
-    options = page.locator("#action-pick option")
-    actions = options.evaluate_all("os => os.map(o => o.value).filter(Boolean)")
-    assert len(actions) >= 5
-    for name in actions:
-        page.select_option("#action-pick", name)
-        expect(page.locator("#action-panel")).to_be_visible()
-        found = raw_ids(page)
-        assert found == set(), (name, found)
-        page.click("#sheet-close")
+    assert every_sheet_reads_plain(page) >= 5
     page.goto(server.url + "#/squads")
     page.locator('a[href^="#/squad/"]').first.click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)

@@ -669,19 +669,17 @@ export class GamesView {
       clear(odds);
       if (!reply.ok) { odds.append(el("p", { class: "error" }, said(reply.error.message))); return; }
       odds.append(oddsBlock(reply.result, flow.headline));
-      // Each choice's headline, so the buttons compare the options.
-      for (const name of flow.choices) {
-        for (const b of choices.querySelectorAll(`[data-choice-field="${name}"] button`)) {
-          const value = props[name].enum.find((v) => String(v) === b.dataset.value);
-          const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
-          if (ask !== asking) return;
-          b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
-        }
-      }
-      // Each usable pick's headline too (which weapon does best here).
-      for (const name of flow.picks ?? []) {
-        for (const b of pickRows.querySelectorAll(`[data-pick-field="${name}"] button:not([disabled])`)) {
-          const value = (offered[name] ?? []).find((p) => String(p.value) === b.dataset.value)?.value;
+      // Each choice's and each usable pick's headline, so the buttons compare the options
+      // (which range band, which weapon does best here).
+      const rows = [
+        ...flow.choices.map((name) => [name, choices.querySelectorAll(`[data-choice-field="${name}"] button`),
+          (b) => props[name].enum.find((v) => String(v) === b.dataset.value)]),
+        ...(flow.picks ?? []).map((name) => [name, pickRows.querySelectorAll(`[data-pick-field="${name}"] button:not([disabled])`),
+          (b) => (offered[name] ?? []).find((p) => String(p.value) === b.dataset.value)?.value]),
+      ];
+      for (const [name, buttons, valueOf] of rows) {
+        for (const b of buttons) {
+          const value = valueOf(b);
           const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
           if (ask !== asking) return;
           b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
