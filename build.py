@@ -40,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import tomllib
 import venv
 import zipfile
@@ -464,8 +465,8 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
         if node is None:
             log("WARNING: no Node.js, shipping Python sources uncompiled (slower start-up)")
             return {a.name: a.data for a in archives}
-        work = CACHE / "compile-work"
-        work.mkdir(exist_ok=True)
+        # A folder of its own: several work trees may share one .cache/ and build at once.
+        work = Path(tempfile.mkdtemp(prefix="compile-work-", dir=CACHE))
         jobs = []
         for a in todo:
             (work / a.name).write_bytes(a.data)
@@ -492,6 +493,7 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
             ],
             check=True,
         )
+        shutil.rmtree(work, ignore_errors=True)
     return {a.name: (out_dir / f"{a.key}-{a.name}").read_bytes() for a in archives}
 
 
