@@ -28,7 +28,7 @@ from core.dice import NeedMoreDice, RandomDice, TypedDice
 from core.game import Game, act, new_game, odds, redo, step_back, undo
 from core.squad import Squad, SquadUnit, check
 from core.systems import SYSTEMS, implementation
-from core.systems.base import ActionOdds, NeedChoice, RuleSystem
+from core.systems.base import ActionOdds, NeedChoice, RuleSystem, action_flow
 
 IDS = [s.id for s in SYSTEMS if s.status == "playable"] + [TOY_INFO.id]
 
@@ -375,3 +375,94 @@ def test_an_action_marked_as_rolling_nothing_takes_no_dice(system_id: str) -> No
             except REFUSED:
                 continue
     assert any(not s.rolls for s in system.actions.values()) or system_id != TOY_INFO.id
+
+
+# --- declared modifiers ------------------------------------------------------------------------------
+
+
+def _duel(system_id: str, a: Any, b: Any) -> Game:
+    """One catalogue unit a side (the system's opening played), for a matchup."""
+    sides = [
+        (name, Squad(id=f"d{i}", name=name, system=system_id, units=[SquadUnit(key="u1", profile=u.profile)]))
+        for i, (name, u) in enumerate((("A", a), ("B", b)))
+    ]
+    g = new_game("duel", "Duel", sides)
+    for action, raw, faces in OPENING.get(system_id, []):
+        g = act(g, action, raw, TypedDice(faces))
+    return g
+
+
+def _situations(system_id: str, g: Game) -> list[Game]:
+    """The game as it is, and after each choice of a set-up action the system offers (one that names no
+    unit and rolls nothing: the battle's environment, its game type...)."""
+    out = [g]
+    for spec in implementation(system_id).actions.values():
+        props = spec.input.model_json_schema().get("properties", {})
+        if spec.rolls or any(p.get("ui") in ("own-unit", "enemy-unit") for p in props.values()):
+            continue
+        for name, prop in props.items():
+            for value in prop.get("enum", []):
+                if value == prop.get("default"):
+                    continue
+                try:
+                    out.append(act(g, spec.name, {name: value}, TypedDice([])))
+                except REFUSED:
+                    continue
+    return out
+
+
+def _other_values(prop: dict[str, Any]) -> list[Any]:
+    if prop.get("type") == "boolean":
+        return [not prop.get("default", False)]
+    return [v for v in prop.get("enum", []) if v != prop.get("default")]
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str) -> None:
+    """A modifier the game screen offers with odds (``{"flow": "choice"}`` or ``{"flow": "common"}``) is
+    either refused where it does not apply, in words, or changes the odds of at least one matchup of the
+    system's catalogue units: a modifier the engine accepts and silently ignores fails."""
+    system = implementation(system_id)
+    units = system.catalogue()[:6]
+    checked = offered = 0
+    for spec in system.actions.values():
+        if spec.odds is None:
+            continue
+        schema = spec.input.model_json_schema()
+        props, required = schema.get("properties", {}), set(schema.get("required", []))
+        who = {
+            k: p["ui"]
+            for k, p in props.items()
+            if k in required and p.get("ui") in ("own-unit", "enemy-unit")
+        }
+        if not who:
+            continue
+        flow = action_flow(spec)
+        declared = [f for f in (*flow.choices, *flow.common) if _other_values(props.get(f, {}))]
+        offered += len(declared)
+        accepted = dict.fromkeys(declared, False)
+        moved = dict.fromkeys(declared, False)
+        for a, b in itertools.product(units, units):
+            for g in _situations(system_id, _duel(system_id, a, b)):
+                raw = {k: "0/u1" if ui == "own-unit" else "1/u1" for k, ui in who.items()}
+                try:
+                    base = odds(g, spec.name, raw)
+                except REFUSED:
+                    continue
+                for f in declared:
+                    if moved[f]:
+                        continue
+                    for value in _other_values(props[f]):
+                        try:
+                            other = odds(g, spec.name, {**raw, f: value})
+                        except REFUSED:
+                            continue
+                        accepted[f] = True
+                        if (other.tables, other.facts) != (base.tables, base.facts):
+                            moved[f] = True
+                            break
+        ignored = [f for f in declared if accepted[f] and not moved[f]]
+        assert not ignored, f"{system_id} {spec.name}: accepted but never changes the odds: {ignored}"
+        checked += sum(moved.values())
+    if offered:
+        assert checked, f"no declared modifier of {system_id} was seen to change the odds"
