@@ -43,6 +43,32 @@ GUNFRAME_TESTS = [
     "tests/test_gunframe_env.py",
     "tests/test_gunframe_structures.py",
 ]
+GUNDAM_TESTS = [
+    "tests/test_gundam_skirmish.py",
+    "tests/test_gundam_effects.py",
+    "tests/test_gundam_mega.py",
+    "tests/test_gundam_decisions.py",
+    "tests/test_gundam_skirmish_table.py",
+]
+#: Gundam Skirmish: its battle chapters (the rules; the data, sheet and catalogue modules are measured
+#: through them), and its own dice procedure.
+GUNDAM_MODULES = [
+    "shooting",
+    "shoot",
+    "close_combat",
+    "damage",
+    "economy",
+    "aimed_shot",
+    "movement",
+    "abilities",
+    "morale",
+    "orders",
+    "ambush",
+    "game_types",
+    "turns",
+    "picks",
+    "mega",
+]
 MODULES: dict[str, list[str]] = {
     "core/dice.py": ["tests/test_dice.py", "tests/test_api.py"],
     "core/pool.py": ["tests/test_dice.py", "tests/test_api.py"],
@@ -51,6 +77,7 @@ MODULES: dict[str, list[str]] = {
     "core/systems/gunframe/attack.py": GUNFRAME_TESTS,
     "core/systems/gunframe/power.py": GUNFRAME_TESTS,
     "core/systems/ms_battles/play.py": ["tests/test_ms_battles.py"],
+    **{f"core/systems/gundam_skirmish/{m}.py": GUNDAM_TESTS for m in GUNDAM_MODULES},
 }
 
 _SWAP_CMP: dict[type[ast.cmpop], type[ast.cmpop]] = {
