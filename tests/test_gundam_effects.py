@@ -736,3 +736,48 @@ def test_action_points_a_turn(kind: str, points: int) -> None:
     assert state(g, "0/l1").activated
     with pytest.raises(ValueError, match="no Fast action left"):
         act(g, "idle", {"unit": "0/l1"}, TypedDice([]))
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "raw", "want"),
+    [
+        # Swift: Advantage without a roll (L1999-L2000); against a Swift defender it is lost
+        ({"pilot": pilot("swift")}, {}, FIGHT, 1.0),
+        ({}, {"pilot": pilot("swift")}, FIGHT, 0.0),
+        # both Swift: rolled as usual (A43)
+        ({"pilot": pilot("swift")}, {"pilot": pilot("swift")}, FIGHT, None),
+        # Rash: Advantage when it charged (L1988-L1990), a roll when it did not
+        ({"pilot": pilot("rash")}, {}, {**FIGHT, "charged": True}, 1.0),
+        ({"pilot": pilot("rash")}, {}, FIGHT, None),
+    ],
+)
+def test_advantage_won_outright(
+    attacker: dict[str, Any], defender: dict[str, Any], raw: dict[str, Any], want: float | None
+) -> None:
+    """L1036-L1040 and the traits: who strikes first without a roll, through the app's odds."""
+    g = game(a=[("l1", sample("lancer", **attacker))], b=[("t1", sample("trooper", **defender))])
+    p = api_odds(g, "close_combat", raw)["facts"]["advantage"]
+    if want is None:
+        assert 0 < p < 1
+    else:
+        assert p == want
+
+
+def test_a_weapon_not_drawn_loses_advantage() -> None:
+    """L1036-L1040: a unit that did not enter close combat with its close combat weapon equipped loses
+    the Advantage roll automatically; with both drawn it is rolled."""
+    g = game()  # both carry a ranged weapon equipped: both lose, so it is rolled
+    assert 0 < api_odds(g, "close_combat", FIGHT)["facts"]["advantage"] < 1
+    drawn = act(g, "switch_weapon", {"unit": "0/l1", "weapon": "cc"}, TypedDice([]))
+    assert api_odds(drawn, "close_combat", FIGHT)["facts"]["advantage"] == 1.0
+
+
+@pytest.mark.parametrize(("grade", "dice", "success"), [("medium", 2, 5), ("heavy", 3, 4)])
+def test_beam_defence_rolls_against_beam_shots_only(grade: str, dice: int, success: int) -> None:
+    """L666-L674: an I-field or beam shield adds its own dice against a Beam weapon, not against others."""
+    g = game(b=[("t1", sample("trooper", shield="none", beam_defence=grade))])
+    shot, _, _ = build_shot(game(b=NO_SHIELD), ShootInput.model_validate(RIFLE))
+    beam = replace(shot.groups[0], name="beam", dice=dice, success=success, beam=True)
+    assert tables(api_odds(g, "shoot", RIFLE)) == shot_tables(replace(shot, groups=(beam, *shot.groups)))
+    plain, _, _ = build_shot(game(b=NO_SHIELD), ShootInput.model_validate(HEAD_GUNS))
+    assert tables(api_odds(g, "shoot", HEAD_GUNS)) == shot_tables(plain)
