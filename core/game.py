@@ -71,12 +71,22 @@ class Event(BaseModel):
     changes: list[Change] = Field(max_length=MAX_CHANGES)
     before: list[Any] = Field(max_length=MAX_CHANGES)
     detail: dict[str, Any] = Field(default_factory=dict)
+    absent: list[int] = Field(
+        default_factory=list,
+        max_length=MAX_CHANGES,
+        exclude_if=lambda v: not v,  # saves and links made before it stay exactly as they were
+        description="Changes (by index) that added a key: undo removes it instead of writing null.",
+    )
 
     @model_validator(mode="after")
     def _paired(self) -> Event:
         """Each change keeps the value it replaced: undo needs one old value per change."""
         if len(self.before) != len(self.changes):
             raise ValueError(f"an event holds {len(self.changes)} changes but {len(self.before)} old values")
+        if any(not 0 <= i < len(self.changes) for i in self.absent) or len(set(self.absent)) != len(
+            self.absent
+        ):
+            raise ValueError("an event names a change it does not hold as adding a key")
         return self
 
 
@@ -160,7 +170,12 @@ def _get(data: Any, path: list[str | int]) -> Any:
     return data
 
 
+#: The old value of a key that was not there: undo removes the key (never a value, never saved).
+ABSENT: Any = object()
+
+
 def _set(data: Any, path: list[str | int], value: Any) -> None:
+    """Set ``value`` at ``path``; :data:`ABSENT` removes a dict's key (what undo of an added key does)."""
     if not path:
         raise ValueError("a change needs a path")
     parent = _get(data, path[:-1])
@@ -173,11 +188,29 @@ def _set(data: Any, path: list[str | int], value: Any) -> None:
             raise ValueError(f"no key {last!r} at {path}")
     else:
         raise ValueError(f"cannot set {path}")
-    parent[last] = value
+    if value is ABSENT:
+        if not isinstance(parent, dict):
+            raise ValueError(f"cannot remove {path}")
+        parent.pop(last, None)
+    else:
+        parent[last] = value
+
+
+def _old(data: Any, path: list[str | int]) -> Any:
+    """The value at ``path`` before a change, or :data:`ABSENT` where a dict has no such key."""
+    try:
+        return copy.deepcopy(_get(data, path))
+    except KeyError:
+        return ABSENT
+    except (IndexError, TypeError):
+        return None  # no such item or no container: setting it fails just after
 
 
 def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
     """``game`` with ``changes`` made (and re-validated), and the values they replaced.
+
+    A change whose key was absent has :data:`ABSENT` as its old value (:func:`_event` records it).
+    A change whose value is :data:`ABSENT` removes its key (only undo makes those).
 
     The log is set aside while the rest is changed and checked (a change never reaches into it, and
     it was valid already), so a step costs the same at the end of a long game as at its start.
@@ -186,12 +219,9 @@ def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
     data["cursor"] = 0
     before = []
     for change in changes:
+        before.append(_old(data, change.path))
         try:
-            before.append(copy.deepcopy(_get(data, change.path)))
-        except (KeyError, IndexError, TypeError):
-            before.append(None)
-        try:
-            _set(data, change.path, copy.deepcopy(change.value))
+            _set(data, change.path, change.value if change.value is ABSENT else copy.deepcopy(change.value))
         except (KeyError, IndexError, TypeError) as bad:
             raise ValueError(f"no value at {change.path}") from bad
     if "log" in data or data.get("cursor") != 0:
@@ -209,9 +239,20 @@ def record(
 ) -> Game:
     """Apply ``changes`` as one new event; anything that had been undone is dropped."""
     changed, before = _apply(game, changes)
-    return _logged(
-        game, changed, Event(kind=kind, text=text, changes=changes, before=before, detail=detail or {})
-    )
+    return _logged(game, changed, _event(kind, text, changes, before, detail or {}))
+
+
+def _event(
+    kind: Literal["action", "adjust", "round", "start"],
+    text: str,
+    changes: list[Change],
+    before: list[Any],
+    detail: dict[str, Any] | None = None,
+) -> Event:
+    """An event of ``changes`` and the values they replaced, a key that was absent recorded as absent."""
+    absent = [i for i, v in enumerate(before) if v is ABSENT]
+    olds = [None if v is ABSENT else v for v in before]
+    return Event(kind=kind, text=text, changes=changes, before=olds, detail=detail or {}, absent=absent)
 
 
 def _logged(game: Game, changed: Game, event: Event) -> Game:
@@ -220,12 +261,38 @@ def _logged(game: Game, changed: Game, event: Event) -> Game:
     return changed.model_copy(update={"log": log, "cursor": len(log)})
 
 
+def _legacy_absent(event: Event) -> set[int]:
+    """Changes of an event logged before absence was recorded that must have added their key.
+
+    Such events hold null as the old value of a key they added.  A reading, a side's resource and a
+    game clock are never null, so a null old value there means the key was absent: undo removes it.
+    """
+    if event.absent:
+        return set()
+    out = set()
+    for i, (change, old) in enumerate(zip(event.changes, event.before, strict=True)):
+        path = change.path
+        if old is not None or not path or not isinstance(path[-1], str):
+            continue
+        if (
+            (len(path) == 2 and path[0] == "options")
+            or (len(path) == 4 and path[0] == "sides" and path[2] == "resources")
+            or path[:2] == ["state", "clocks"]
+        ):
+            out.add(i)
+    return out
+
+
 def undo(game: Game) -> Game:
     """Take back the last applied event (it stays in the log, ready to redo)."""
     if game.cursor == 0:
         raise ValueError("nothing to undo")
     event = game.log[game.cursor - 1]
-    back = [Change(path=c.path, value=v) for c, v in zip(event.changes, event.before, strict=True)]
+    gone = set(event.absent) | _legacy_absent(event)
+    back = [
+        Change.model_construct(path=c.path, value=ABSENT if i in gone else v)
+        for i, (c, v) in enumerate(zip(event.changes, event.before, strict=True))
+    ]
     restored, _ = _apply(game, list(reversed(back)))
     return restored.model_copy(update={"log": game.log, "cursor": game.cursor - 1})
 
@@ -380,7 +447,7 @@ def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     if settled:
         changed, more = _apply(changed, settled)
         changes, before = [*changes, *settled], [*before, *more]
-    return _logged(game, changed, Event(kind="adjust", text=label, changes=changes, before=before))
+    return _logged(game, changed, _event("adjust", label, changes, before))
 
 
 def step_back(game: Game) -> Game:
