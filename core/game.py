@@ -33,6 +33,8 @@ from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitSta
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 3
 MAX_LOG = 5000
+#: What a game saved or shared by a newer app is told (it is never read as if this app could play it).
+NEWER_GAME = "This game was made by a newer version of the app: update the app to open it."
 #: The most units a side may field (a squad's 60, with room for what a game places: structures).
 MAX_SIDE_UNITS = 200
 #: The most values one event may change (a new round touches every unit a few times).
@@ -136,6 +138,8 @@ class Game(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Game:
         """The invariants undo, redo and every rule rely on: a cursor within the log, unique keys."""
+        if self.schema_version > GAME_SCHEMA:
+            raise ValueError(NEWER_GAME)
         if not 0 <= self.cursor <= len(self.log):
             raise ValueError(f"the log has {len(self.log)} steps, so its cursor cannot be {self.cursor}")
         sides = len(self.sides)
