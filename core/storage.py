@@ -24,8 +24,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.game import GAME_SCHEMA, Game, upgrade
-from core.systems import unplayable
 from core.squad import Squad
+from core.systems import unplayable
 
 STORE_SCHEMA = 3
 

@@ -83,8 +83,12 @@ def implementation(system_id: str) -> RuleSystem:
 def unplayable(system_id: object) -> str | None:
     """Why a game of ``system_id`` cannot be played by this build, in plain words (None if it can).
 
-    >>> unplayable("gunframe") is None, unplayable("mechastellar"), unplayable("nope")
-    (True, 'MechaStellar cannot be played in this version of the app yet.', 'It is for a rule system this version of the app does not know.')
+    >>> unplayable("gunframe") is None
+    True
+    >>> unplayable("mechastellar")
+    'MechaStellar cannot be played in this version of the app yet.'
+    >>> unplayable("nope")
+    'It is for a rule system this version of the app does not know.'
     """
     known = next((s for s in SYSTEMS if isinstance(system_id, str) and s.id == system_id), None)
     if known is None:
