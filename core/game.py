@@ -396,7 +396,37 @@ def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, B
     spec = system.actions.get(action)
     if spec is None:
         raise ValueError(f"{system.info.name} has no action {action!r}")
-    return spec, spec.input.model_validate(raw)
+    parsed = spec.input.model_validate(raw)
+    _in_range(game, parsed)
+    return spec, parsed
+
+
+def _is_side(name: str) -> bool:
+    return name in ("side", "sides") or name.endswith(("_side", "_sides"))
+
+
+def _in_range(game: Game, parsed: BaseModel) -> None:
+    """Sides and units an input names are the game's own, for every action of every system.
+
+    A field named ``side`` (or ``..._side``, or a list ``sides``) holding a side's number must name
+    one of the game's sides (a negative number is a system's own "whoever is in turn"); a unit field
+    (``own-unit`` or ``enemy-unit``) names a unit of the game or nothing.  A stale or hostile screen
+    is then refused in words before any rule runs, never with an internal error.
+    """
+    sides = len(game.sides)
+    for name, field in type(parsed).model_fields.items():
+        value = getattr(parsed, name)
+        if _is_side(name):
+            numbers = value if isinstance(value, list) else [value]
+            for n in numbers:
+                if isinstance(n, int) and not isinstance(n, bool) and n >= sides:
+                    raise ValueError(f"the game has {sides} sides: there is no side {n + 1}")
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        if extra.get("ui") in ("own-unit", "enemy-unit"):
+            refs = value if isinstance(value, list) else [value]
+            for ref in refs:
+                if isinstance(ref, str) and ref:
+                    game.unit(ref)  # a side or unit the game lacks: ValueError, in words
 
 
 def odds(game: Game, action: str, raw: dict[str, Any], viewer: Viewer = None) -> ActionOdds:
