@@ -423,7 +423,7 @@ def _plausible(prop: dict[str, Any], defs: dict[str, Any]) -> Any:
         "array": [],
         "string": "",
         "object": {},
-    }.get(prop.get("type", ""), None)
+    }.get(prop.get("type", ""))
 
 
 def hostile_requests(system_id: str, g: Game) -> Iterator[tuple[str, dict[str, Any]]]:
