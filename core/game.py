@@ -142,6 +142,10 @@ class Game(BaseModel):
             raise ValueError(NEWER_GAME)
         if not 0 <= self.cursor <= len(self.log):
             raise ValueError(f"the log has {len(self.log)} steps, so its cursor cannot be {self.cursor}")
+        if self.cursor == 0 and self.log and self.log[0].kind == "start":
+            # A game's start is never undone (step_back): its sides are those after some step, so a
+            # redo from here would apply a step again to a game that already has it.
+            raise ValueError("a game's first step, its start, is always applied")
         sides = len(self.sides)
         if self.state.active_side is not None and self.state.active_side >= sides:
             raise ValueError(f"the game has {sides} sides, so side {self.state.active_side + 1} cannot play")
@@ -306,8 +310,25 @@ def redo(game: Game) -> Game:
     if game.cursor >= len(game.log):
         raise ValueError("nothing to redo")
     event = game.log[game.cursor]
-    changed, _ = _apply(game, event.changes)
+    changed, found = _apply(game, event.changes)
+    if not _same_olds(event, found):
+        # The game is not where its log says (an edited link): redoing would apply a step twice.
+        raise ValueError("this step cannot be redone: the game does not hold what it changed from")
     return changed.model_copy(update={"log": game.log, "cursor": game.cursor + 1})
+
+
+def _same_olds(event: Event, found: list[Any]) -> bool:
+    """Whether ``found`` (the values a redo replaces) are the values the event replaced when it was
+    first applied; a key absent then is absent now (in events logged before absence was recorded,
+    a null old value may also stand for an absent key)."""
+    gone = set(event.absent)
+    for i, (old, now) in enumerate(zip(event.before, found, strict=True)):
+        if now is ABSENT:
+            if i not in gone and not (old is None and not event.absent):
+                return False
+        elif i in gone or now != old:
+            return False
+    return True
 
 
 # --- what players do with a game -----------------------------------------------------

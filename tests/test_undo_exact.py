@@ -169,3 +169,38 @@ def test_changes_that_add_and_remove_keys_undo_and_redo_exactly(system_id: str, 
     # and the log survives a save: read back, the same steps undo the same way
     reread = Game.model_validate_json(end.model_dump_json())
     assert reread == end
+
+
+def test_a_game_link_with_cursor_0_over_a_full_log_is_refused() -> None:
+    """Its sides hold the game after its last step: Redo re-applied step 1 to a game that had it."""
+    game = fresh("gunframe")
+    key = next(iter(game.sides[0].resources))
+    played = adjust(
+        game, [Change(path=["sides", 0, "resources", key], value=game.sides[0].resources[key] + 2)]
+    )
+    edited = {**played.model_dump(mode="json"), "cursor": 0}
+    reply = json.loads(api.handle(json.dumps({"op": "share.decode", "args": {"token": share_game(edited)}})))
+    assert not reply["ok"] and reply["error"]["message"] == "This link is damaged: its game cannot be read."
+    reply = json.loads(api.handle(json.dumps({"op": "game.redo", "args": {"game": edited}})))
+    assert not reply["ok"] and "start" in reply["error"]["message"]
+
+
+def test_redo_refuses_a_step_whose_old_values_the_game_does_not_hold() -> None:
+    """Redo from cursor c applies step c+1 exactly once: a game whose values are not those step c+1
+    changed from (a link edited to an earlier cursor) is refused, never changed twice."""
+    game = fresh("gunframe")
+    key = next(iter(game.sides[0].resources))
+    was = game.sides[0].resources[key]
+    once = adjust(game, [Change(path=["sides", 0, "resources", key], value=was + 2)])
+    twice = adjust(once, [Change(path=["sides", 0, "resources", key], value=was + 5)])
+    back = undo(twice)
+    assert redo(back) == twice  # the normal case: exactly once
+    edited = twice.model_copy(update={"cursor": 1})  # the state after step 2, the cursor before it
+    with pytest.raises(ValueError, match="cannot be redone"):
+        redo(edited)
+
+
+def share_game(game: dict[str, Any]) -> str:
+    from core import share
+
+    return share._wrap({"k": "game", "s": game["system"], "d": game})
