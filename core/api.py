@@ -619,12 +619,10 @@ def game_views(args: ViewsArgs) -> Views:
     sees its own and never another side's.
     """
     system = _system(args.game.system)
-    views = {}
-    for s, side in enumerate(args.game.sides):
-        for u, unit in enumerate(side.units):
-            view = system.unit_view(args.game, s, u, args.viewer)
-            if view is not None:
-                views[f"{s}/{unit.key}"] = view
+    views = {
+        f"{s}/{args.game.sides[s].units[u].key}": view
+        for (s, u), view in system.unit_views(args.game, args.viewer).items()
+    }
     return Views(
         views=views,
         status=_status(system.status(args.game), args.game),

@@ -33,6 +33,8 @@ from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitSta
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 3
 MAX_LOG = 5000
+#: What a game saved or shared by a newer app is told (it is never read as if this app could play it).
+NEWER_GAME = "This game was made by a newer version of the app: update the app to open it."
 #: The most units a side may field (a squad's 60, with room for what a game places: structures).
 MAX_SIDE_UNITS = 200
 #: The most values one event may change (a new round touches every unit a few times).
@@ -71,12 +73,22 @@ class Event(BaseModel):
     changes: list[Change] = Field(max_length=MAX_CHANGES)
     before: list[Any] = Field(max_length=MAX_CHANGES)
     detail: dict[str, Any] = Field(default_factory=dict)
+    absent: list[int] = Field(
+        default_factory=list,
+        max_length=MAX_CHANGES,
+        exclude_if=lambda v: not v,  # saves and links made before it stay exactly as they were
+        description="Changes (by index) that added a key: undo removes it instead of writing null.",
+    )
 
     @model_validator(mode="after")
     def _paired(self) -> Event:
         """Each change keeps the value it replaced: undo needs one old value per change."""
         if len(self.before) != len(self.changes):
             raise ValueError(f"an event holds {len(self.changes)} changes but {len(self.before)} old values")
+        if any(not 0 <= i < len(self.changes) for i in self.absent) or len(set(self.absent)) != len(
+            self.absent
+        ):
+            raise ValueError("an event names a change it does not hold as adding a key")
         return self
 
 
@@ -126,8 +138,14 @@ class Game(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Game:
         """The invariants undo, redo and every rule rely on: a cursor within the log, unique keys."""
+        if self.schema_version > GAME_SCHEMA:
+            raise ValueError(NEWER_GAME)
         if not 0 <= self.cursor <= len(self.log):
             raise ValueError(f"the log has {len(self.log)} steps, so its cursor cannot be {self.cursor}")
+        if self.cursor == 0 and self.log and self.log[0].kind == "start":
+            # A game's start is never undone (step_back): its sides are those after some step, so a
+            # redo from here would apply a step again to a game that already has it.
+            raise ValueError("a game's first step, its start, is always applied")
         sides = len(self.sides)
         if self.state.active_side is not None and self.state.active_side >= sides:
             raise ValueError(f"the game has {sides} sides, so side {self.state.active_side + 1} cannot play")
@@ -160,7 +178,12 @@ def _get(data: Any, path: list[str | int]) -> Any:
     return data
 
 
+#: The old value of a key that was not there: undo removes the key (never a value, never saved).
+ABSENT: Any = object()
+
+
 def _set(data: Any, path: list[str | int], value: Any) -> None:
+    """Set ``value`` at ``path``; :data:`ABSENT` removes a dict's key (what undo of an added key does)."""
     if not path:
         raise ValueError("a change needs a path")
     parent = _get(data, path[:-1])
@@ -173,11 +196,29 @@ def _set(data: Any, path: list[str | int], value: Any) -> None:
             raise ValueError(f"no key {last!r} at {path}")
     else:
         raise ValueError(f"cannot set {path}")
-    parent[last] = value
+    if value is ABSENT:
+        if not isinstance(parent, dict):
+            raise ValueError(f"cannot remove {path}")
+        parent.pop(last, None)
+    else:
+        parent[last] = value
+
+
+def _old(data: Any, path: list[str | int]) -> Any:
+    """The value at ``path`` before a change, or :data:`ABSENT` where a dict has no such key."""
+    try:
+        return copy.deepcopy(_get(data, path))
+    except KeyError:
+        return ABSENT
+    except (IndexError, TypeError):
+        return None  # no such item or no container: setting it fails just after
 
 
 def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
     """``game`` with ``changes`` made (and re-validated), and the values they replaced.
+
+    A change whose key was absent has :data:`ABSENT` as its old value (:func:`_event` records it).
+    A change whose value is :data:`ABSENT` removes its key (only undo makes those).
 
     The log is set aside while the rest is changed and checked (a change never reaches into it, and
     it was valid already), so a step costs the same at the end of a long game as at its start.
@@ -186,12 +227,9 @@ def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
     data["cursor"] = 0
     before = []
     for change in changes:
+        before.append(_old(data, change.path))
         try:
-            before.append(copy.deepcopy(_get(data, change.path)))
-        except (KeyError, IndexError, TypeError):
-            before.append(None)
-        try:
-            _set(data, change.path, copy.deepcopy(change.value))
+            _set(data, change.path, change.value if change.value is ABSENT else copy.deepcopy(change.value))
         except (KeyError, IndexError, TypeError) as bad:
             raise ValueError(f"no value at {change.path}") from bad
     if "log" in data or data.get("cursor") != 0:
@@ -209,9 +247,20 @@ def record(
 ) -> Game:
     """Apply ``changes`` as one new event; anything that had been undone is dropped."""
     changed, before = _apply(game, changes)
-    return _logged(
-        game, changed, Event(kind=kind, text=text, changes=changes, before=before, detail=detail or {})
-    )
+    return _logged(game, changed, _event(kind, text, changes, before, detail or {}))
+
+
+def _event(
+    kind: Literal["action", "adjust", "round", "start"],
+    text: str,
+    changes: list[Change],
+    before: list[Any],
+    detail: dict[str, Any] | None = None,
+) -> Event:
+    """An event of ``changes`` and the values they replaced, a key that was absent recorded as absent."""
+    absent = [i for i, v in enumerate(before) if v is ABSENT]
+    olds = [None if v is ABSENT else v for v in before]
+    return Event(kind=kind, text=text, changes=changes, before=olds, detail=detail or {}, absent=absent)
 
 
 def _logged(game: Game, changed: Game, event: Event) -> Game:
@@ -220,12 +269,38 @@ def _logged(game: Game, changed: Game, event: Event) -> Game:
     return changed.model_copy(update={"log": log, "cursor": len(log)})
 
 
+def _legacy_absent(event: Event) -> set[int]:
+    """Changes of an event logged before absence was recorded that must have added their key.
+
+    Such events hold null as the old value of a key they added.  A reading, a side's resource and a
+    game clock are never null, so a null old value there means the key was absent: undo removes it.
+    """
+    if event.absent:
+        return set()
+    out = set()
+    for i, (change, old) in enumerate(zip(event.changes, event.before, strict=True)):
+        path = change.path
+        if old is not None or not path or not isinstance(path[-1], str):
+            continue
+        if (
+            (len(path) == 2 and path[0] == "options")
+            or (len(path) == 4 and path[0] == "sides" and path[2] == "resources")
+            or path[:2] == ["state", "clocks"]
+        ):
+            out.add(i)
+    return out
+
+
 def undo(game: Game) -> Game:
     """Take back the last applied event (it stays in the log, ready to redo)."""
     if game.cursor == 0:
         raise ValueError("nothing to undo")
     event = game.log[game.cursor - 1]
-    back = [Change(path=c.path, value=v) for c, v in zip(event.changes, event.before, strict=True)]
+    gone = set(event.absent) | _legacy_absent(event)
+    back = [
+        Change.model_construct(path=c.path, value=ABSENT if i in gone else v)
+        for i, (c, v) in enumerate(zip(event.changes, event.before, strict=True))
+    ]
     restored, _ = _apply(game, list(reversed(back)))
     return restored.model_copy(update={"log": game.log, "cursor": game.cursor - 1})
 
@@ -235,8 +310,25 @@ def redo(game: Game) -> Game:
     if game.cursor >= len(game.log):
         raise ValueError("nothing to redo")
     event = game.log[game.cursor]
-    changed, _ = _apply(game, event.changes)
+    changed, found = _apply(game, event.changes)
+    if not _same_olds(event, found):
+        # The game is not where its log says (an edited link): redoing would apply a step twice.
+        raise ValueError("this step cannot be redone: the game does not hold what it changed from")
     return changed.model_copy(update={"log": game.log, "cursor": game.cursor + 1})
+
+
+def _same_olds(event: Event, found: list[Any]) -> bool:
+    """Whether ``found`` (the values a redo replaces) are the values the event replaced when it was
+    first applied; a key absent then is absent now (in events logged before absence was recorded,
+    a null old value may also stand for an absent key)."""
+    gone = set(event.absent)
+    for i, (old, now) in enumerate(zip(event.before, found, strict=True)):
+        if now is ABSENT:
+            if i not in gone and not (old is None and not event.absent):
+                return False
+        elif i in gone or now != old:
+            return False
+    return True
 
 
 # --- what players do with a game -----------------------------------------------------
@@ -325,7 +417,37 @@ def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, B
     spec = system.actions.get(action)
     if spec is None:
         raise ValueError(f"{system.info.name} has no action {action!r}")
-    return spec, spec.input.model_validate(raw)
+    parsed = spec.input.model_validate(raw)
+    _in_range(game, parsed)
+    return spec, parsed
+
+
+def _is_side(name: str) -> bool:
+    return name in ("side", "sides") or name.endswith(("_side", "_sides"))
+
+
+def _in_range(game: Game, parsed: BaseModel) -> None:
+    """Sides and units an input names are the game's own, for every action of every system.
+
+    A field named ``side`` (or ``..._side``, or a list ``sides``) holding a side's number must name
+    one of the game's sides (a negative number is a system's own "whoever is in turn"); a unit field
+    (``own-unit`` or ``enemy-unit``) names a unit of the game or nothing.  A stale or hostile screen
+    is then refused in words before any rule runs, never with an internal error.
+    """
+    sides = len(game.sides)
+    for name, field in type(parsed).model_fields.items():
+        value = getattr(parsed, name)
+        if _is_side(name):
+            numbers = value if isinstance(value, list) else [value]
+            for n in numbers:
+                if isinstance(n, int) and not isinstance(n, bool) and n >= sides:
+                    raise ValueError(f"the game has {sides} sides: there is no side {n + 1}")
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        if extra.get("ui") in ("own-unit", "enemy-unit"):
+            refs = value if isinstance(value, list) else [value]
+            for ref in refs:
+                if isinstance(ref, str) and ref:
+                    game.unit(ref)  # a side or unit the game lacks: ValueError, in words
 
 
 def odds(game: Game, action: str, raw: dict[str, Any], viewer: Viewer = None) -> ActionOdds:
@@ -380,7 +502,7 @@ def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
     if settled:
         changed, more = _apply(changed, settled)
         changes, before = [*changes, *settled], [*before, *more]
-    return _logged(game, changed, Event(kind="adjust", text=label, changes=changes, before=before))
+    return _logged(game, changed, _event("adjust", label, changes, before))
 
 
 def step_back(game: Game) -> Game:

@@ -36,10 +36,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from core import limits
-from core.game import Game, upgrade
+from core.game import GAME_SCHEMA, NEWER_GAME, Game, upgrade
 from core.remote import Answer, Request
 from core.squad import MAX_UNITS, PROFILE_LIMITS, Squad, SquadUnit
-from core.systems import implementation
+from core.systems import implementation, unplayable
 
 FORMAT = 1
 #: Longest token accepted: a squad is far shorter; a long game may come near.
@@ -231,6 +231,16 @@ def _game_names(data: Any, notes: list[str]) -> None:
             _shorten(side, "squad_name", f"The squad name of side {n + 1}", notes)
 
 
+def _playable(system_id: str, data: Any) -> None:
+    """A game link this build cannot play is refused in plain words, before it can be saved."""
+    schema = data.get("schema_version") if isinstance(data, dict) else None
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > GAME_SCHEMA:
+        raise ShareError(NEWER_GAME)
+    why = unplayable(system_id)
+    if why is not None:
+        raise ShareError(f"This game cannot be opened. {why}")
+
+
 def decode(token: str) -> Shared:
     """Open a token; raises only :class:`ShareError`, with a message for the player.
 
@@ -249,6 +259,8 @@ def decode(token: str) -> Shared:
     kind = payload["k"]
     model, what = _WHOLE[kind]
     data = payload.get("d")
+    if kind == "game":
+        _playable(system_id, data)
     try:
         if kind == "game" and isinstance(data, dict):
             data = upgrade(data)  # a game shared by an older build, in today's format

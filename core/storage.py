@@ -23,8 +23,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.game import Game, upgrade
+from core.game import GAME_SCHEMA, Game, upgrade
 from core.squad import Squad
+from core.systems import unplayable
 
 STORE_SCHEMA = 3
 
@@ -176,6 +177,20 @@ class Checked(BaseModel):
     newer: list[str] = Field(default_factory=list, description="'kind/id' of records of a newer format.")
 
 
+def _newer_game(rec: Record) -> bool:
+    """A game a newer app wrote in a newer game format (in a record of a format this one reads)."""
+    schema = rec.data.get("schema_version") if rec.kind == "games" and isinstance(rec.data, dict) else None
+    return isinstance(schema, int) and not isinstance(schema, bool) and schema > GAME_SCHEMA
+
+
+def _unplayable_game(rec: Record) -> str | None:
+    """Why a saved game cannot be played by this build (its rule system), or None."""
+    if rec.kind != "games" or not isinstance(rec.data, dict):
+        return None
+    why = unplayable(rec.data.get("system"))
+    return None if why is None else f"this game cannot be played here. {why}"
+
+
 def check(records: list[Record]) -> Checked:
     """Validate and migrate each record on its own, as :func:`load` does for a whole store.
 
@@ -191,8 +206,12 @@ def check(records: list[Record]) -> Checked:
     """
     out = Checked()
     for rec in records:
-        if rec.format > STORE_SCHEMA:
+        if rec.format > STORE_SCHEMA or _newer_game(rec):
             out.newer.append(f"{rec.kind}/{rec.id}")
+            continue
+        why = _unplayable_game(rec)
+        if why is not None:  # kept as it was, on the recover screen, never drawn as a game to play
+            out.set_aside.append(SetAside(kind=rec.kind, reason=why, raw=rec.data, id=rec.id))
             continue
         loaded = load({"schema_version": rec.format, rec.kind: [rec.data]})
         items = getattr(loaded.store, rec.kind)

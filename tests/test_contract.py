@@ -466,3 +466,92 @@ def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str
         checked += sum(moved.values())
     if offered:
         assert checked, f"no declared modifier of {system_id} was seen to change the odds"
+# --- out-of-range sides, units and indexes (issue 19) -------------------------------------------------
+
+#: What a hostile or stale screen may send where an action names a side, a unit or an index.
+BAD_SIDES = [-1, 2, 7, 8, 99, 2**31]
+BAD_UNITS = ["2/u1", "7/u1", "-1/u1", "0/zz", "1/", "/u1", "", "x/y", "0/u1/u2", "99999999999999999999/u1"]
+BAD_INDEXES = [-1, 2, 7, 99, 10**6, 2**63]
+
+
+def _hostile_values(name: str, prop: dict[str, Any], defs: dict[str, Any]) -> list[Any]:
+    """Out-of-range values for one input field, by what its schema says it holds."""
+    if "$ref" in prop:
+        prop = {
+            **defs.get(prop["$ref"].rsplit("/", 1)[-1], {}),
+            **{k: v for k, v in prop.items() if k != "$ref"},
+        }
+    options = prop.get("anyOf", [prop])
+    out: list[Any] = []
+    for option in options:
+        kind = option.get("type")
+        if kind == "integer":
+            out += BAD_SIDES + BAD_INDEXES if "side" in name else BAD_INDEXES
+        elif kind == "string":
+            out += BAD_UNITS
+        elif kind == "array":
+            item = option.get("items", {})
+            out += [[v] for v in _hostile_values(name, item, defs)[:6]] + [[0] * 50]
+        elif kind == "object":
+            out += [{"side": -1}, {"0": 99}]
+    return out
+
+
+def _plausible(prop: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """A value a player could send for a required field that names no unit (its first choice...)."""
+    if "$ref" in prop:
+        prop = defs.get(prop["$ref"].rsplit("/", 1)[-1], {})
+    prop = next((o for o in prop.get("anyOf", [prop]) if o.get("type") != "null"), prop)
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "const" in prop:
+        return prop["const"]
+    return {
+        "integer": max(0, prop.get("minimum", 0)),
+        "boolean": False,
+        "array": [],
+        "string": "",
+        "object": {},
+    }.get(prop.get("type", ""))
+
+
+def hostile_requests(system_id: str, g: Game) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every action, each field in turn out of range, the other fields filled as a player would."""
+    system = implementation(system_id)
+    for spec in system.actions.values():
+        schema = spec.input.model_json_schema()
+        defs = schema.get("$defs", {})
+        base = plain_inputs(schema, g)[-1]
+        for name in schema.get("required", []):
+            base.setdefault(name, _plausible(schema["properties"][name], defs))
+        for name, prop in schema.get("properties", {}).items():
+            for value in _hostile_values(name, prop, defs):
+                yield spec.name, {**base, name: value}
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_out_of_range_sides_units_and_indexes_are_refused_cleanly_by_every_action(system_id: str) -> None:
+    """Sent through the seam as the page sends them (act, odds, picks): a refusal in words or a
+    question, never an internal error; the game sent is never changed in place."""
+    from core import api
+
+    g = game(system_id)
+    sent = g.model_dump(mode="json")
+    crashes: list[str] = []
+    tried = 0
+    for action, raw in hostile_requests(system_id, g):
+        for op, args in (
+            ("game.act", {"game": sent, "action": action, "input": raw, "seed": 3}),
+            ("game.odds", {"game": sent, "action": action, "input": raw}),
+        ):
+            tried += 1
+            reply = json.loads(api.handle(json.dumps({"op": op, "args": args})))
+            if not reply["ok"] and reply["error"]["code"] == "internal":
+                crashes.append(f"{op} {action} {raw}: {reply['error']['message']}")
+        for actor in BAD_UNITS:
+            reply = api.call("game.picks", {"game": sent, "action": action, "actor": actor})
+            if not reply["ok"] and reply["error"]["code"] == "internal":
+                crashes.append(f"picks {action} {actor}: {reply['error']['message']}")
+    assert tried > 50
+    assert crashes == [], "\n".join(crashes[:20])
+    assert g.model_dump(mode="json") == sent

@@ -3,6 +3,13 @@
 // If the engine dies on a request (a fatal error inside Pyodide) or stops answering, the
 // worker is replaced by a fresh one and the call is answered with an error in words:
 // no call waits for ever.
+//
+// A worker restored from a memory snapshot that dies (while restoring, or at any time after)
+// blames the snapshot: it is dropped before the next worker starts, which then starts normally.
+// A snapshot that passes its checksum but is bad cannot kill the engine for good.
+import { BUILD_ID } from "./build-info.js";
+import { dropStored, readStored, snapshotKey } from "./snapshot.js";
+
 const RESTARTS_ALLOWED = 3;
 
 export class Engine extends EventTarget {
@@ -30,7 +37,7 @@ export class Engine extends EventTarget {
     this.setState("loading", { stage: this.restarts ? "restart" : "runtime" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => {
-      if (this.state === "ready") this.restart("the engine stopped");
+      if (this.state === "ready" || this.snapshot) this.restart("the engine stopped");
       else this.setState("failed", { message: event.message || "the engine could not start" });
     };
     for (const message of this.queue.splice(0)) this.worker.postMessage(message);
@@ -65,7 +72,11 @@ export class Engine extends EventTarget {
     }
     this.restarts += 1;
     this.dispatchEvent(new CustomEvent("restart", { detail: { why, restarts: this.restarts } }));
-    this.start();
+    if (!this.snapshot) { this.start(); return; }
+    // It came from a snapshot: the snapshot is dropped first, so the next worker starts normally.
+    this.snapshot = false;
+    this.blamed = why;
+    forgetSnapshot(why).finally(() => this.start());
   }
 
   // (Re)starts the silence timer while calls wait on a ready engine; stops it when none do.
@@ -78,9 +89,11 @@ export class Engine extends EventTarget {
   }
 
   receive(data) {
+    if (data.type === "progress" && data.snapshot) this.snapshot = true;
     if (data.type === "progress") this.setState("loading", { ...data, stage: this.restarts && data.stage === "runtime" ? "restart" : data.stage });
     else if (data.type === "ready") {
-      this.marks = { ...data.marks, page_ready: performance.now() };
+      this.snapshot = data.marks?.start === "snapshot";
+      this.marks = { ...data.marks, page_ready: performance.now(), ...(this.blamed ? { snapshot_blamed: this.blamed } : {}) };
       this.setState("ready", data);
     } else if (data.type === "failed") this.setState("failed", data);
     else if (data.type === "reply") {
@@ -120,4 +133,15 @@ export class Engine extends EventTarget {
       else this.queue.push(message);
     });
   }
+}
+
+// Drop this build's stored snapshot after a worker restored from it died, counting the failure
+// (snapshot.js: a build whose snapshot failed MAX_FAILURES times makes no more in this browser).
+async function forgetSnapshot(why) {
+  try {
+    const key = snapshotKey(BUILD_ID);
+    const stored = await readStored();
+    const failures = (stored?.key === key ? stored.failures ?? 0 : 0) + 1;
+    await dropStored(key, `the engine died after starting from it (${why})`, failures);
+  } catch { /* no IndexedDB here: the next worker has no snapshot to restore either */ }
 }

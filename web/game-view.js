@@ -91,11 +91,13 @@ export class GamesView {
     clear(this.root);
     await this.store.ready;
     const game = this.store.game(id);
+    const version = this.store.versionOf("games", id); // what this screen's copy was read at
     if (!game) {
       this.root.append(el("p", { class: "error" }, "This game no longer exists."), el("a", { href: "#/games" }, "All games"));
       return;
     }
     this.game = game;
+    this.version = version;
     // The player may leave while the engine answers: a late answer must not draw over
     // the screen they went to.
     const here = () => location.hash === hashFor("game", id);
@@ -131,8 +133,9 @@ export class GamesView {
     const before = this.game;
     this.asked = null;
     // Shown only once it is durable; if it was refused, the screen shows what is saved.
-    if (!(await this.store.putGame(game))) { if (this.store.game(game.id)) this.show(game.id); return; }
+    if (!(await this.store.putGame(game, this.version))) { if (this.store.game(game.id)) this.show(game.id); return; }
     this.game = game;
+    this.version = this.store.versionOf("games", game.id);
     this.peek = null; // private holdings hide again after every change
     this.changed = changedUnits(before, game);
     const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);

@@ -124,10 +124,11 @@ async function applyAnswer(root, engine, store, answer) {
     clear(ask);
     ask.append(el("p", { class: "muted" }, "Applying…"));
     const current = store.game(answer.game) ?? game;
+    const base = store.versionOf("games", answer.game);
     const reply = await engine.call("remote.apply", { game: current, answer, seed: newSeed() });
     clear(ask);
     if (!reply.ok) { fail(reply.error.message); return; }
-    if (!(await store.putGame(reply.result))) return;
+    if (!(await store.putGame(reply.result, base))) return;
     location.hash = hashFor("game", game.id);
     notify(`${side} has chosen; the cards stay face down.`);
   };

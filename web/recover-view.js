@@ -29,7 +29,7 @@ function draw(root, store) {
     ...store.aside.map((entry) => ({
       entry,
       title: `${whatIs(entry.kind)}${entry.id ? ` ${entry.id}` : ""}${nameOf(entry.raw)}`,
-      why: `Could not be read: ${entry.reason}.${entry.unsaved ? " (Storage is full: it is still in its old place.)" : ""}`,
+      why: `Could not be read: ${entry.reason}.${entry.inPlace ? " It is left where it was." : entry.unsaved ? " (Storage is full: it is still in its old place.)" : ""}`,
       when: entry.at,
       raw: plain(entry.raw),
       remove: () => store.deleteAside(entry),

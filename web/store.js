@@ -28,6 +28,7 @@ export class Store extends EventTarget {
     this.damaged = []; // records whose compressed bytes cannot be inflated (left in place)
     this.odd = []; // records whose data is not an item at all: the check sets them aside
     this.formats = new Map(); // "kind/id" -> format the record was written in
+    this.aliases = new Map(); // "kind/id" -> key of the record holding it, where that differs from its id
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
     if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
@@ -95,7 +96,8 @@ export class Store extends EventTarget {
       return { ...rec, data: await unpack(rec.z) };
     } catch (error) {
       if (!this.damaged.some((e) => e.kind === kind && e.id === rec.id)) {
-        this.damaged.push({ kind, id: rec.id, reason: `its saved bytes are damaged (${describe(error)})`, raw: rec.z, at: Date.now(), unsaved: true });
+        // The browser's own words ("Failed to fetch") say nothing to a player: say what is wrong.
+        this.damaged.push({ kind, id: rec.id, reason: "its saved bytes are damaged: they cannot be unpacked (changed or cut short on this device)", raw: rec.z, at: Date.now(), unsaved: true, inPlace: true });
       }
       return { ...rec, data: null };
     }
@@ -121,7 +123,12 @@ export class Store extends EventTarget {
     this.formats.set(key, rec.format);
     if (rec.format > FORMAT) this.newer.set(key, { kind, ...rec });
     else this.newer.delete(key);
-    if (rec.data && typeof rec.data === "object" && !Array.isArray(rec.data)) put(this.data[kind], rec.data);
+    if (rec.data && typeof rec.data === "object" && !Array.isArray(rec.data)) {
+      // Saved under a key other than its id (by hand, or an old bug): its next save moves it to
+      // its id and removes the old record in the same transaction, leaving no stale copy.
+      if (rec.data.id !== undefined && rec.data.id !== rec.id) this.aliases.set(`${kind}/${rec.data.id}`, rec.id);
+      put(this.data[kind], rec.data);
+    }
     else if (!rec.z) this.odd.push({ kind, id: String(rec.id), format: rec.format ?? FORMAT, data: rec.data ?? null });
   }
 
@@ -150,8 +157,14 @@ export class Store extends EventTarget {
     const current = (rec) => this.versions.get(`${rec.kind}/${rec.id}`) === checked.get(`${rec.kind}/${rec.id}`);
     const reply = await this.engine.call("store.check", { records });
     if (!reply.ok) { notify(`Saved data could not be checked: ${reply.error.message}`); return; }
-    const { kept, set_aside: found } = reply.result;
+    const { kept, set_aside: found, newer } = reply.result;
     for (const rec of kept) if (current(rec)) put(this.data[rec.kind], rec.data);
+    // A game a newer app saved in a newer game format: read-only here, as a newer record is.
+    for (const key of newer) {
+      const rec = records.find((r) => `${r.kind}/${r.id}` === key);
+      if (rec && current(rec)) this.newer.set(key, { kind: rec.kind, id: rec.id, v: this.versions.get(key), format: rec.format, data: rec.data });
+    }
+    if (newer.length) this.dispatchEvent(new CustomEvent("change", { detail: { newer: true } }));
     const bad = found.filter(current);
     if (!bad.length) return;
     for (const item of bad) this.data[item.kind] = this.data[item.kind].filter((x) => String(x.id) !== item.id);
@@ -276,14 +289,22 @@ export class Store extends EventTarget {
 
   // Each resolves to true once the change is durable, or false (with a message shown) if it
   // was refused (read-only, changed elsewhere) or could not be written (play then stops).
-  putSquad(squad) { return this.write("squads", squad.id, squad); }
-  putGame(game) { return this.write("games", game.id, game); }
+  // `base`: the version the screen's copy was read at (versionOf), when the change was computed
+  // from it. Another tab's change heard meanwhile moves this tab's latest version on, not the
+  // screen's copy: a change computed from an older copy is refused and said so, never written
+  // over theirs.
+  putSquad(squad, base) { return this.write("squads", squad.id, squad, base); }
+  putGame(game, base) { return this.write("games", game.id, game, base); }
+  versionOf(kind, id) {
+    const alias = this.aliases.get(`${kind}/${id}`);
+    return this.versions.get(alias !== undefined ? `${kind}/${alias}` : `${kind}/${id}`) ?? 0;
+  }
   putUnit(unit) { return this.write("units", unit.id, unit); }
   removeSquad(id) { return this.write("squads", id, null); }
   removeGame(id) { return this.write("games", id, null); }
   removeUnit(id) { return this.write("units", id, null); }
 
-  write(kind, id, item) {
+  write(kind, id, item, base = undefined) {
     const key = `${kind}/${id}`;
     const refused = this.refusal(key);
     if (refused) { notify(refused); return Promise.resolve(false); }
@@ -292,7 +313,7 @@ export class Store extends EventTarget {
     const data = text === null ? null : JSON.parse(text);
     if (data === null) this.data[kind] = this.data[kind].filter((x) => x.id !== id);
     else put(this.data[kind], data);
-    const run = () => this.commit(kind, id, data, text);
+    const run = () => this.commit(kind, id, data, text, base);
     const done = this.queue.then(run, run);
     this.queue = done.catch(() => {});
     return done;
@@ -305,21 +326,24 @@ export class Store extends EventTarget {
     return null;
   }
 
-  async commit(kind, id, data, text) {
+  async commit(kind, id, data, text, read = undefined) {
     await this.opened; // versions known before anything is written
     if (this.failed || this.readonly) { notify(this.refusal(`${kind}/${id}`)); return false; }
     const key = `${kind}/${id}`;
-    const base = this.versions.get(key) ?? 0;
+    const alias = this.aliases.get(key);
+    const latest = this.versionOf(kind, id);
+    // The version this change was computed from: the screen's copy's, when it says so.
+    const base = read ?? latest;
     let conflict = null;
     let v = base;
     try {
       const body = data === null ? null : await pack(text);
       await this.tx([kind], "readwrite", (t) => {
         const os = t.objectStore(kind);
-        const req = os.get(id);
+        const req = os.get(alias ?? id);
         req.onsuccess = () => {
           const now = req.result;
-          if ((now?.v ?? 0) !== base || now?.format > FORMAT) {
+          if ((now?.v ?? 0) !== base || latest !== base || now?.format > FORMAT) {
             conflict = { rec: now };
             t.abort();
             return;
@@ -327,6 +351,7 @@ export class Store extends EventTarget {
           v = base + 1;
           if (data === null) os.delete(id);
           else os.put({ id, v, format: FORMAT, ...body });
+          if (alias !== undefined) os.delete(alias); // the stale copy under its old key
         };
       });
     } catch (error) {
@@ -351,6 +376,11 @@ export class Store extends EventTarget {
     }
     if (data === null) this.versions.delete(key);
     else { this.versions.set(key, v); this.formats.set(key, FORMAT); }
+    if (alias !== undefined) {
+      this.aliases.delete(key);
+      this.versions.delete(`${kind}/${alias}`);
+      this.tell({ kind, id: alias, v: Number.MAX_SAFE_INTEGER });
+    }
     this.tell({ kind, id, v: data === null ? base + 1 : v });
     return true;
   }

@@ -78,3 +78,21 @@ def implementation(system_id: str) -> RuleSystem:
     module = importlib.import_module(module_name)
     system: RuleSystem = module.SYSTEM
     return system
+
+
+def unplayable(system_id: object) -> str | None:
+    """Why a game of ``system_id`` cannot be played by this build, in plain words (None if it can).
+
+    >>> unplayable("gunframe") is None
+    True
+    >>> unplayable("mechastellar")
+    'MechaStellar cannot be played in this version of the app yet.'
+    >>> unplayable("nope")
+    'It is for a rule system this version of the app does not know.'
+    """
+    known = next((s for s in SYSTEMS if isinstance(system_id, str) and s.id == system_id), None)
+    if known is None:
+        return "It is for a rule system this version of the app does not know."
+    if known.id not in IMPLEMENTATIONS:
+        return f"{known.name} cannot be played in this version of the app yet."
+    return None

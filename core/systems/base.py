@@ -677,6 +677,20 @@ class RuleSystem(ABC):
         """
         return None
 
+    def unit_views(self, game: Game, viewer: Viewer = None) -> dict[tuple[int, int], UnitView]:
+        """Every unit's :meth:`unit_view` at once, by (side, index): what ``game.views`` draws.
+
+        A system whose views read the whole game (who resolves next...) overrides this to read it
+        once, so drawing a game costs time in proportion to its units, not their square.
+        """
+        out = {}
+        for s, side in enumerate(game.sides):
+            for u in range(len(side.units)):
+                view = self.unit_view(game, s, u, viewer)
+                if view is not None:
+                    out[(s, u)] = view
+        return out
+
     def unit_name(self, profile: BaseModel) -> str:
         """The name to show for a unit (its profile's ``name`` by default)."""
         return str(getattr(profile, "name", "Unit"))

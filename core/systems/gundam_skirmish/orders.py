@@ -49,6 +49,8 @@ def order(game: Game, inp: OrderInput, dice: DiceSource) -> ActionResult:
         raise ValueError(NOT_BEGUN)
     if inp.side < 0:
         inp = inp.model_copy(update={"side": game.state.active_side})
+    if inp.side >= len(game.sides):  # a side the game lacks: refused in words, not an IndexError
+        raise ValueError(f"the game has {len(game.sides)} sides: there is no side {inp.side + 1}")
     side = game.sides[inp.side]
     if game.state.active_side != inp.side:
         raise ValueError(f"orders are given in {side.name}'s own turn, in its Initial Upkeep (L286-L291)")

@@ -40,6 +40,7 @@ from core.systems.base import (
     UnitCard,
     UnitState,
     UnitView,
+    Viewer,
     Violation,
     as_profile,
 )
@@ -71,7 +72,7 @@ from core.systems.ms_battles.play import (
 )
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
 from core.systems.ms_battles.tools import EDITOR, TOOLS
-from core.systems.ms_battles.view import unit_view
+from core.systems.ms_battles.view import unit_view, unit_views
 
 __all__ = [
     "ACTIONS",
@@ -140,6 +141,9 @@ class MobileSuitBattles(RuleSystem):
     def unit_view(self, game: Game, side: int, index: int, viewer: int | None = None) -> UnitView:
         """Hand (private, picked to plan), face-down cards, piles, as ``viewer`` may see them."""
         return unit_view(game, side, index, viewer)
+
+    def unit_views(self, game: Game, viewer: Viewer = None) -> dict[tuple[int, int], UnitView]:
+        return unit_views(game, viewer)
 
     def start_round(self, game: Game) -> list[Change]:
         """A turn ends with its cleanup, which moves the turn counter on (L67, L103-L105)."""

@@ -14,7 +14,17 @@ from __future__ import annotations
 from core.game import Game
 from core.systems.base import UnitView, ViewBinding, ViewItem, ViewSection
 from core.systems.ms_battles.cards import MARKER, Card, MobileSuit
-from core.systems.ms_battles.play import KEEP, Seat, SuitPlay, load, movement, next_pick, reach_of
+from core.systems.ms_battles.play import (
+    KEEP,
+    Board,
+    Pick,
+    Seat,
+    SuitPlay,
+    load,
+    movement,
+    next_pick,
+    reach_of,
+)
 
 
 def describe(card: Card) -> str:
@@ -67,7 +77,46 @@ def _items(suit: MobileSuit, positions: list[int]) -> list[ViewItem]:
     return out
 
 
-def unit_view(game: Game, side: int, index: int, viewer: int | None = None) -> UnitView:
+class _Shared:
+    """What every face-up view reads of the whole game, read once per game.views (not once per unit,
+    which made drawing a game of 200 suits take seconds)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._board: Board | None = None
+        self._pick: Pick | None = None
+        self._picked = False
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = load(self.game)
+        return self._board
+
+    @property
+    def pick(self) -> Pick | None:
+        if not self._picked:
+            self._picked = True
+            try:
+                self._pick = next_pick(self.board)
+            except ValueError:
+                self._pick = None
+        return self._pick
+
+
+def unit_views(game: Game, viewer: int | None = None) -> dict[tuple[int, int], UnitView]:
+    """Every suit's view, the game read once for all of them."""
+    shared = _Shared(game)
+    return {
+        (s, u): unit_view(game, s, u, viewer, shared)
+        for s, side in enumerate(game.sides)
+        for u in range(len(side.units))
+    }
+
+
+def unit_view(
+    game: Game, side: int, index: int, viewer: int | None = None, shared: _Shared | None = None
+) -> UnitView:
     unit = game.sides[side].units[index]
     suit = MobileSuit.model_validate(unit.profile)
     play = SuitPlay.model_validate(unit.state.extra)
@@ -98,7 +147,7 @@ def unit_view(game: Game, side: int, index: int, viewer: int | None = None) -> U
         if viewer is None or viewer == side:
             sections.append(ViewSection(title="Face down", items=_items(suit, play.planned), private=True))
     elif play.planned:
-        sections += _face_up(game, suit, play, ref)
+        sections += _face_up(shared or _Shared(game), suit, play, ref)
     left = len([p for p in play.deck if p != MARKER])
     sections.append(ViewSection(title=f"Draw pile: {left} cards", items=[]))
     if play.discard:
@@ -108,7 +157,7 @@ def unit_view(game: Game, side: int, index: int, viewer: int | None = None) -> U
     return UnitView(sections=sections)
 
 
-def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[ViewSection]:
+def _face_up(shared: _Shared, suit: MobileSuit, play: SuitPlay, ref: str) -> list[ViewSection]:
     """Revealed cards: those still to resolve (picking one fills the resolve form), then the rest.
 
     The title says when this suit holds the card that resolves next (L77).
@@ -116,7 +165,7 @@ def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[Vie
     done = {r.card for r in play.resolved}
     waiting = [p for p in play.planned if p not in done]
     out = []
-    board = load(game)
+    board = shared.board
     seat = board.seat(ref)
 
     def shown(positions: list[int]) -> list[ViewItem]:
@@ -131,10 +180,7 @@ def _face_up(game: Game, suit: MobileSuit, play: SuitPlay, ref: str) -> list[Vie
 
     if waiting:
         title = "Face up"
-        try:
-            pick = next_pick(board)
-        except ValueError:
-            pick = None
+        pick = shared.pick
         if pick and any(q.seat.ref == ref for q in pick.choices):
             title = f"Face up: one resolves next (initiative {pick.init})"
         bind = ViewBinding(
