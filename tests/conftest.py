@@ -1,12 +1,24 @@
-"""Shared fixtures: the built site, a local server for it, and headless Chromium."""
+"""Shared fixtures: the built site, a local server for it, and headless Chromium.
+
+`python3 build.py test` runs the tests in parallel (pytest-xdist, one worker per core): each
+worker starts the session fixtures below once (one server of dist/, one Chromium) and gives each
+test a fresh browser context, so tests share no page, storage or IndexedDB. This file also marks
+the tests that need Chromium or Node.js (``browser``: what `build.py test --fast` leaves out), keeps
+each module's module-scoped fixture on one worker, hands out the slowest tests first, and prints
+the run's total time at its end.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
+import os
 import re
 import sys
+import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,9 +50,14 @@ PHONE = {
 
 @pytest.fixture(scope="session")
 def dist() -> Path:
-    """dist/ as `python3 build.py test` left it (built here if it is missing)."""
+    """dist/ as `python3 build.py test` left it (built here if it is missing, by one worker while
+    the others wait)."""
     if not (build.DIST / "sw.js").exists():
-        build.build()
+        lock = Path(tempfile.gettempdir()) / f"tc-build-{build.sha256(str(build.DIST).encode())[:16]}.lock"
+        with lock.open("w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            if not (build.DIST / "sw.js").exists():
+                build.build()
     return build.DIST
 
 
@@ -82,6 +99,68 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+# --- the run: tiers, workers, order and total time -------------------------------------------
+
+#: Fixtures that start Chromium, serve the site to it, or boot the core under Node.js: a test
+#: that asks for one (or lives in a test_e2e_*.py file) is a ``browser`` test.
+BROWSER_FIXTURES = {"browser", "server", "phone", "pyodide_replies"}
+
+
+#: When pytest started (its configuration), for the total time printed at the end.
+PYTEST_STARTED = time.time()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "browser: drives Chromium or runs the core inside Pyodide under Node.js; "
+        "set automatically, left out by `python3 build.py test --fast`",
+    )
+    config.addinivalue_line("markers", "xdist_group(name): run these tests on one worker (pytest-xdist)")
+
+
+def _weight(item: pytest.Item) -> int:
+    """0 for the browser tests, which are handed out first (the longest jobs first keep both
+    workers busy to the end), 1 for the rest."""
+    return 0 if item.get_closest_marker("browser") else 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        name = Path(str(item.path)).name
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if name.startswith("test_e2e_") or name == "test_pyodide.py" or fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        # A fixture shared by a module's tests (a test site built, Pyodide booted once) is made
+        # once only if those tests run on one worker: keep them together.
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None and not item.get_closest_marker("xdist_group"):
+            for defs in info.name2fixturedefs.values():
+                if any(d.scope in ("module", "class", "package") for d in defs):
+                    item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                    break
+    items.sort(key=_weight)
+
+
+def _took(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The run's total time, last before pytest's closing line: from `build.py test`'s start
+    (set-up and build included) when it ran us, else from pytest's own start."""
+    now = time.time()
+    tier = os.environ.get("TC_TEST_TIER", "test")
+    started = float(os.environ.get("TC_TEST_STARTED") or PYTEST_STARTED)
+    line = f"{tier} run: {_took(now - started)}"
+    if started < PYTEST_STARTED - 1:
+        line += f" (set-up and build {_took(PYTEST_STARTED - started)}, tests {_took(now - PYTEST_STARTED)})"
+    terminalreporter.write_line(line)
 
 
 #: How long a test waits for the engine to boot (first visits precache ~16 MB first).
@@ -191,13 +270,14 @@ def unit_state(game: dict[str, Any], ref: str) -> dict[str, Any]:
 
 
 def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
-    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand."""
+    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand.
+
+    The app reads the first release's localStorage store once per database: with the app's
+    database deleted (an app page still open closes its own when asked) and ``store`` put where
+    that release kept it, the app's start brings it over as that release had saved it. Both are
+    done from a page of the origin that is not the app, so the engine starts once."""
     base = url.split("#")[0]
-    page.goto(base + "#/squads")
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    expect(page.locator("#new-squad")).to_be_visible()  # the first store is saved: now replace it
-    # The app reads the first release's localStorage store once per database: a new database
-    # (the app closes its own when asked) brings ``store`` over as that release had saved it.
+    page.goto(base + "no-such-page")
     page.evaluate(
         """(s) => new Promise((ok, no) => {
           const r = indexedDB.deleteDatabase('tc');
@@ -207,5 +287,4 @@ def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
         store,
     )
     page.goto(url)
-    page.reload()
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
