@@ -10,6 +10,7 @@ the run's total time at its end.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import functools
 import http.server
@@ -118,7 +119,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "browser: drives Chromium or runs the core inside Pyodide under Node.js; "
         "set automatically, left out by `python3 build.py test --fast`",
     )
-    config.addinivalue_line("markers", "xdist_group(name): run these tests on one worker (pytest-xdist)")
+    config.addinivalue_line(
+        "markers", "xdist_group(name): run these tests on one worker (read from the file: see below)"
+    )
 
 
 def _weight(item: pytest.Item) -> int:
@@ -134,15 +137,69 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         if name.startswith("test_e2e_") or name == "test_pyodide.py" or fixtures & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
-        # A fixture shared by a module's tests (a test site built, Pyodide booted once) is made
-        # once only if those tests run on one worker: keep them together.
-        info = getattr(item, "_fixtureinfo", None)
-        if info is not None and not item.get_closest_marker("xdist_group"):
-            for defs in info.name2fixturedefs.values():
-                if any(d.scope in ("module", "class", "package") for d in defs):
-                    item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-                    break
     items.sort(key=_weight)
+
+
+# pytest-xdist's own loadgroup cannot see xdist_group marks under pytest 9 (it renames the test's
+# nodeid, which pytest 9 no longer reads), and its scheduler sees only nodeids: the groups are
+# read here from the test files themselves.
+
+_SHARED_SCOPES = {"module", "class", "package"}
+
+
+def _mark_name(node: ast.expr) -> str | None:
+    """The name of an ``xdist_group("name")`` mark (or ``xdist_group(name="name")``)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "xdist_group":
+        args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+        args += [
+            k.value.value for k in node.keywords
+            if k.arg == "name" and isinstance(k.value, ast.Constant)
+        ]
+        return str(args[0]) if args else "default"
+    return None
+
+
+@functools.cache
+def _groups_of(path: Path) -> tuple[str | None, dict[str, str]]:
+    """A test file's group for all its tests (when it defines a module-scoped fixture, which is made
+    once only if its tests share a worker, or has a module-level xdist_group mark), and the group of
+    each test function marked with xdist_group."""
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError):
+        return None, {}
+    whole: str | None = None
+    tests: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            marks = node.value.elts if isinstance(node.value, ast.List | ast.Tuple) else [node.value]
+            whole = next((n for m in marks if (n := _mark_name(m))), whole)
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call) and getattr(deco.func, "attr", "") == "fixture":
+                scope = next((k.value for k in deco.keywords if k.arg == "scope"), None)
+                if isinstance(scope, ast.Constant) and scope.value in _SHARED_SCOPES:
+                    whole = whole or path.name
+            if name := _mark_name(deco):
+                tests[node.name] = name
+    return whole, tests
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: each test on its own, but the tests of a group on one worker."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Grouped(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            file, _, rest = nodeid.partition("::")
+            whole, tests = _groups_of(config.rootpath / file)
+            test = rest.split("[")[0].split("::")[-1]
+            return whole or tests.get(test) or nodeid
+
+    return Grouped(config, log)
 
 
 def _took(seconds: float) -> str:

@@ -219,7 +219,7 @@ def test_damaged_snapshot_falls_back_to_a_normal_start(
     assert marks(page)["start"] == "normal"
     assert_engine_works(page)
     # Once it has been idle as long as it waits before making one, the engine says it made none.
-    told = page.wait_for_function("() => window.tc.engine.snapshot").json_value()
+    told = page.wait_for_function("() => window.tc.engine.snapshot", timeout=BOOT_MS).json_value()
     assert (told["stored"], told["message"]) == (False, "none made: it failed 2 times here"), told
     stored = page.evaluate(STORED_JS)
     assert (stored["key"], stored["failures"], stored["bytes"], stored["stored"]) == (key, 2, None, 0)
