@@ -2,7 +2,8 @@
 """Build Table Companion into dist/, serve it, test it, measure it.
 
     python3 build.py serve    # set up, build dist/, serve on http://127.0.0.1:8000
-    python3 build.py test     # set up, build dist/, run every test
+    python3 build.py test     # set up, build dist/, run every test (in parallel, one worker a core)
+    python3 build.py test --fast  # the same without the Chromium and Node.js tests: the edit loop
     python3 build.py bench    # set up, build dist/, print the performance figures
     python3 build.py          # set up and build dist/ only
 
@@ -41,6 +42,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import tomllib
 import venv
 import zipfile
@@ -720,24 +722,48 @@ def serve(port: int) -> None:
 # --- commands ----------------------------------------------------------------------
 
 
+def test(rest: list[str], fast: bool) -> int:
+    """pytest over tests/ and core/, in parallel: one worker a core (TC_TEST_WORKERS sets how many;
+    ``-n 0`` among the arguments runs them in this process). The tests that must share a worker
+    say so (tests/conftest.py); ``--fast`` leaves out the browser tests."""
+    options = []
+    if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest):
+        workers = os.environ.get("TC_TEST_WORKERS") or str(os.cpu_count() or 1)
+        options += ["-n", workers, "--dist", "loadgroup"]
+    if fast:
+        options += ["-m", "not browser"]
+    else:
+        ensure_chromium()
+    # "full run" / "fast run" in the closing time line only when no test was picked by name.
+    picked = any(not a.startswith("-") or a in ("-k", "-m") for a in rest)
+    env = {**os.environ, "TC_TEST_TIER": "test" if picked else "fast" if fast else "full"}
+    return subprocess.run([sys.executable, "-m", "pytest", *options, *rest], cwd=ROOT, env=env).returncode
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else "")
     parser.add_argument(
         "command", nargs="?", default="build", choices=["build", "serve", "test", "bench", "quality"]
     )
     parser.add_argument("--port", type=int, default=8000, help="for serve")
+    parser.add_argument(
+        "--fast", action="store_true", help="for test: leave out the tests marked browser (Chromium, Node.js)"
+    )
     # Anything else goes on to pytest (test), the benchmark (bench: the number of runs) or the
     # mutation testing of core/ (quality: modules and options of tests/mutation.py; not run in CI).
     args, rest = parser.parse_known_args(argv)
     if rest and args.command not in {"test", "bench", "quality"}:
         parser.error(f"unrecognised arguments: {' '.join(rest)}")
+    if args.fast and args.command != "test":
+        parser.error("--fast is for test")
+    # The total time the tests print at their end counts from here (tests/conftest.py).
+    os.environ.setdefault("TC_TEST_STARTED", str(time.time()))
     bootstrap()
     build()
     if args.command == "serve":
         serve(args.port)
     elif args.command == "test":
-        ensure_chromium()
-        return subprocess.run([sys.executable, "-m", "pytest", *rest], cwd=ROOT).returncode
+        return test(rest, fast=args.fast)
     elif args.command in ("bench", "quality"):
         script = "benchmark.py" if args.command == "bench" else "mutation.py"
         return subprocess.run([sys.executable, str(ROOT / "tests" / script), *rest], cwd=ROOT).returncode

@@ -1,12 +1,25 @@
-"""Shared fixtures: the built site, a local server for it, and headless Chromium."""
+"""Shared fixtures: the built site, a local server for it, and headless Chromium.
+
+`python3 build.py test` runs the tests in parallel (pytest-xdist, one worker per core): each
+worker starts the session fixtures below once (one server of dist/, one Chromium) and gives each
+test a fresh browser context, so tests share no page, storage or IndexedDB. This file also marks
+the tests that need Chromium or Node.js (``browser``: what `build.py test --fast` leaves out), keeps
+each module's module-scoped fixture on one worker, hands out the slowest tests first, and prints
+the run's total time at its end.
+"""
 
 from __future__ import annotations
 
+import ast
+import fcntl
 import functools
 import http.server
+import os
 import re
 import sys
+import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,9 +51,14 @@ PHONE = {
 
 @pytest.fixture(scope="session")
 def dist() -> Path:
-    """dist/ as `python3 build.py test` left it (built here if it is missing)."""
+    """dist/ as `python3 build.py test` left it (built here if it is missing, by one worker while
+    the others wait)."""
     if not (build.DIST / "sw.js").exists():
-        build.build()
+        lock = Path(tempfile.gettempdir()) / f"tc-build-{build.sha256(str(build.DIST).encode())[:16]}.lock"
+        with lock.open("w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            if not (build.DIST / "sw.js").exists():
+                build.build()
     return build.DIST
 
 
@@ -82,6 +100,124 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+# --- the run: tiers, workers, order and total time -------------------------------------------
+
+#: Fixtures that start Chromium, serve the site to it, or boot the core under Node.js: a test
+#: that asks for one (or lives in a test_e2e_*.py file) is a ``browser`` test.
+BROWSER_FIXTURES = {"browser", "server", "phone", "pyodide_replies"}
+
+
+#: When pytest started (its configuration), for the total time printed at the end.
+PYTEST_STARTED = time.time()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "browser: drives Chromium or runs the core inside Pyodide under Node.js; "
+        "set automatically, left out by `python3 build.py test --fast`",
+    )
+    config.addinivalue_line(
+        "markers", "xdist_group(name): run these tests on one worker (read from the file: see below)"
+    )
+
+
+def _weight(item: pytest.Item) -> int:
+    """0 for the browser tests, which are handed out first (the longest jobs first keep both
+    workers busy to the end), 1 for the rest."""
+    return 0 if item.get_closest_marker("browser") else 1
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        name = Path(str(item.path)).name
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if name.startswith("test_e2e_") or name == "test_pyodide.py" or fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=_weight)
+
+
+# pytest-xdist's own loadgroup cannot see xdist_group marks under pytest 9 (it renames the test's
+# nodeid, which pytest 9 no longer reads), and its scheduler sees only nodeids: the groups are
+# read here from the test files themselves.
+
+_SHARED_SCOPES = {"module", "class", "package"}
+
+
+def _mark_name(node: ast.expr) -> str | None:
+    """The name of an ``xdist_group("name")`` mark (or ``xdist_group(name="name")``)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "xdist_group":
+        args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+        args += [
+            k.value.value for k in node.keywords
+            if k.arg == "name" and isinstance(k.value, ast.Constant)
+        ]
+        return str(args[0]) if args else "default"
+    return None
+
+
+@functools.cache
+def _groups_of(path: Path) -> tuple[str | None, dict[str, str]]:
+    """A test file's group for all its tests (when it defines a module-scoped fixture, which is made
+    once only if its tests share a worker, or has a module-level xdist_group mark), and the group of
+    each test function marked with xdist_group."""
+    try:
+        tree = ast.parse(path.read_text())
+    except (OSError, SyntaxError):
+        return None, {}
+    whole: str | None = None
+    tests: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            marks = node.value.elts if isinstance(node.value, ast.List | ast.Tuple) else [node.value]
+            whole = next((n for m in marks if (n := _mark_name(m))), whole)
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call) and getattr(deco.func, "attr", "") == "fixture":
+                scope = next((k.value for k in deco.keywords if k.arg == "scope"), None)
+                if isinstance(scope, ast.Constant) and scope.value in _SHARED_SCOPES:
+                    whole = whole or path.name
+            if name := _mark_name(deco):
+                tests[node.name] = name
+    return whole, tests
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: each test on its own, but the tests of a group on one worker."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Grouped(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            file, _, rest = nodeid.partition("::")
+            whole, tests = _groups_of(config.rootpath / file)
+            test = rest.split("[")[0].split("::")[-1]
+            return whole or tests.get(test) or nodeid
+
+    return Grouped(config, log)
+
+
+def _took(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The run's total time, last before pytest's closing line: from `build.py test`'s start
+    (set-up and build included) when it ran us, else from pytest's own start."""
+    now = time.time()
+    tier = os.environ.get("TC_TEST_TIER", "test")
+    started = float(os.environ.get("TC_TEST_STARTED") or PYTEST_STARTED)
+    line = f"{tier} run: {_took(now - started)}"
+    if started < PYTEST_STARTED - 1:
+        line += f" (set-up and build {_took(PYTEST_STARTED - started)}, tests {_took(now - PYTEST_STARTED)})"
+    terminalreporter.write_line(line)
 
 
 #: How long a test waits for the engine to boot (first visits precache ~16 MB first).
@@ -191,13 +327,14 @@ def unit_state(game: dict[str, Any], ref: str) -> dict[str, Any]:
 
 
 def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
-    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand."""
+    """Open ``url`` (a route of the app) with ``store`` as the saved data, as if built by hand.
+
+    The app reads the first release's localStorage store once per database: with the app's
+    database deleted (an app page still open closes its own when asked) and ``store`` put where
+    that release kept it, the app's start brings it over as that release had saved it. Both are
+    done from a page of the origin that is not the app, so the engine starts once."""
     base = url.split("#")[0]
-    page.goto(base + "#/squads")
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    expect(page.locator("#new-squad")).to_be_visible()  # the first store is saved: now replace it
-    # The app reads the first release's localStorage store once per database: a new database
-    # (the app closes its own when asked) brings ``store`` over as that release had saved it.
+    page.goto(base + "no-such-page")
     page.evaluate(
         """(s) => new Promise((ok, no) => {
           const r = indexedDB.deleteDatabase('tc');
@@ -207,5 +344,4 @@ def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
         store,
     )
     page.goto(url)
-    page.reload()
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,20 +102,31 @@ def marks(page: Page) -> dict[str, Any]:
     return result
 
 
-def wait_for(page: Page, done: Callable[[dict[str, Any]], bool], timeout_s: float = 120) -> dict[str, Any]:
-    """The stored record (summarised) once ``done`` holds for it."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        stored: dict[str, Any] | None = page.evaluate(STORED_JS)
-        if stored and done(stored):
-            return stored
-        time.sleep(0.25)
-    raise AssertionError(f"the stored snapshot is still {stored}")
+#: Polls the stored record (summarised as STORED_JS does) in the page until TEST holds for it.
+WAIT_STORED_JS = """async (ms) => {
+  const stored = STORED;
+  const test = TEST;
+  const end = performance.now() + ms;
+  for (;;) {
+    const s = await stored();
+    if (s && test(s)) return { s };
+    if (performance.now() > end) return { timeout: s };
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+}"""
+
+
+def wait_for(page: Page, done: str, timeout_s: float = 120) -> dict[str, Any]:
+    """The stored record (summarised) once ``done`` (a JavaScript predicate) holds for it."""
+    script = WAIT_STORED_JS.replace("STORED", STORED_JS).replace("TEST", done)
+    got: dict[str, Any] = page.evaluate(script, timeout_s * 1000)
+    assert "s" in got, f"the stored snapshot is still {got['timeout']}"
+    return dict(got["s"])
 
 
 def stored_snapshot(page: Page) -> dict[str, Any]:
     """The stored record once the engine has made its snapshot (or failed to)."""
-    return wait_for(page, lambda s: bool(s["bytes"] or s["failed"]))
+    return wait_for(page, "(s) => s.bytes || s.failed")
 
 
 def expected_reply(op: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -202,14 +211,16 @@ def test_damaged_snapshot_falls_back_to_a_normal_start(
         assert_engine_works(page)
         if failures == 1:
             # Dropped and made again, once.
-            stored = wait_for(page, lambda s: s["bytes"] is not None)
+            stored = wait_for(page, "(s) => s.bytes !== null")
             assert (stored["key"], stored["failures"], stored["failed"]) == (key, 1, None)
         page.close()
     # After a second failure this build makes no more snapshots in this browser.
     page = boot(snapshotted, server.url)
     assert marks(page)["start"] == "normal"
     assert_engine_works(page)
-    time.sleep(2)  # longer than the engine waits before making a snapshot
+    # Once it has been idle as long as it waits before making one, the engine says it made none.
+    told = page.wait_for_function("() => window.tc.engine.snapshot", timeout=BOOT_MS).json_value()
+    assert (told["stored"], told["message"]) == (False, "none made: it failed 2 times here"), told
     stored = page.evaluate(STORED_JS)
     assert (stored["key"], stored["failures"], stored["bytes"], stored["stored"]) == (key, 2, None, 0)
     assert error in stored["failed"]

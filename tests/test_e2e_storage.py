@@ -342,7 +342,7 @@ def test_killing_the_browser_loses_no_action_shown_as_applied(
         in_flight = rng.random() < 0.5  # one more tap, not yet shown when the browser dies
         if in_flight:
             page.click("#next-round", no_wait_after=True)
-        time.sleep(rng.uniform(0, 0.25))
+        time.sleep(rng.uniform(0, 0.25))  # the kill's random moment, not a wait for the page
         pid = browser_pid(profile)
         os.kill(pid, signal.SIGKILL)
         t0 = time.monotonic()

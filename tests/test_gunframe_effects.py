@@ -142,6 +142,7 @@ def test_a_module_with_a_misspelt_effect_fails_at_import(
         importlib.import_module("bad_upgrades")
 
 
+@pytest.mark.xdist_group("mypy")  # one .mypy_cache/: never two mypy runs at once (tests/test_lint.py)
 def test_mypy_sees_a_misspelt_upgrade_id(tmp_path: Path) -> None:
     bad = tmp_path / "bad_ids.py"
     bad.write_text(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 
@@ -19,6 +20,7 @@ def test_ruff() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.xdist_group("mypy")  # one .mypy_cache/: never two mypy runs at once (test_gunframe_effects.py)
 def test_mypy() -> None:
     done = run("mypy")
     assert done.returncode == 0, done.stdout + done.stderr

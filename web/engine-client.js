@@ -20,6 +20,8 @@ export class Engine extends EventTarget {
     this.nextId = 1;
     this.state = "idle";
     this.marks = null;
+    // What the engine said of its memory snapshot after a normal start: {stored, message?, ...}.
+    this.snapshot = null;
     this.queue = [];
     this.restarts = 0;
     // How long a ready engine may stay silent while calls wait before it is given up as hung
@@ -96,6 +98,7 @@ export class Engine extends EventTarget {
       this.marks = { ...data.marks, page_ready: performance.now(), ...(this.blamed ? { snapshot_blamed: this.blamed } : {}) };
       this.setState("ready", data);
     } else if (data.type === "failed") this.setState("failed", data);
+    else if (data.type === "snapshot") this.snapshot = data;
     else if (data.type === "reply") {
       const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
