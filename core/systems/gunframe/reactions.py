@@ -61,6 +61,7 @@ def trigger_field() -> Any:
 def off_log_field() -> Any:
     return Field(
         default=False,
+        title="Confirm a trigger the log does not show",
         description="The players confirm a trigger the log does not show (it happened off the app, or it "
         "is for the table to judge): the reaction is accepted and the log says so (L1424-1426).",
     )
