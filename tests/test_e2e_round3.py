@@ -87,8 +87,8 @@ def test_reactions_refused_with_the_reason_and_the_routed_roll_asked(
         # Massed Fire greyed with the reason in the Lancer's shot.
         page.locator('[data-unit="0/l1"] [data-act="shoot"]').click()
         page.locator('#targets [data-target="1/t1"]').click()
-        expect(page.locator('#gated-list [data-gated="Massed Fire"]')).to_have_text(
-            "Massed Fire Sample: Lancer has no Massed Fire"
+        expect(page.locator('[data-field="massed_fire"] .gated-why')).to_have_text(
+            "Sample: Lancer has no Massed Fire"
         )
         expect(page.locator('[data-field="massed_fire"] input')).to_be_disabled()
         page.click("#sheet-close")

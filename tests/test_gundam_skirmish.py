@@ -758,7 +758,7 @@ def test_space_keeps_s_units_home() -> None:
         act(g, "setup", {"space": True}, TypedDice([]))  # the Gun Tank is <S> (L1372)
     g = game(a=[("l1", sample("lancer"))])
     g = act(g, "setup", {"space": True}, TypedDice([]))
-    assert g.state.extra == {"space": True}
+    assert g.state.extra["space"] is True and not g.state.extra.get("teams")
     # in space there is no height bonus and cover is one step worse (L1395-L1399)
     o = odds(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Head guns", "higher": True})
     assert "target unobstructed" in o.summary
