@@ -57,6 +57,7 @@ from core.systems.base import (
     Choice,
     EditorInfo,
     FieldPick,
+    Gates,
     NeedChoice,
     PhaseView,
     ResourceDef,
@@ -568,6 +569,23 @@ def game_picks(args: PicksArgs) -> Picks:
     return Picks(fields=games.picks(args.game, args.action, args.actor))
 
 
+class GatesArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game
+    action: str
+    input: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The action's input as far as it is known: its acting unit, its target.",
+    )
+
+
+def game_gates(args: GatesArgs) -> Gates:
+    """What the units named in the input lack for the action's gated inputs (an ability, a weapon,
+    a condition), with the reasons: the sheet greys those, and game.act refuses them."""
+    return games.gates(args.game, args.action, args.input)
+
+
 def game_act(args: ActArgs) -> ActResult:
     """Resolve an action with the app's dice or typed faces, and log it."""
     source: DiceSource = RandomDice(args.seed) if args.faces is None else TypedDice(args.faces)
@@ -604,6 +622,10 @@ class Views(BaseModel):
     views: dict[str, UnitView] = Field(description="By unit reference 'side/key'.")
     status: list[CardLine] = Field(default_factory=list, description="The game as a whole (mission...).")
     phase: PhaseView | None = Field(default=None, description="Where the game is in its turn.")
+    gated: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="By unit reference: the actions it cannot take for lack of what they need, with why.",
+    )
 
 
 class ViewsArgs(GameArgs):
@@ -627,6 +649,7 @@ def game_views(args: ViewsArgs) -> Views:
         views=views,
         status=_status(system.status(args.game), args.game),
         phase=system.phase(args.game),
+        gated=games.gated_actions(args.game),
     )
 
 
@@ -761,6 +784,9 @@ OPERATIONS: dict[str, Operation] = {
     "game.odds": Operation(OddsArgs, game_odds, ActionOdds, "Exact odds of an action."),
     "game.act": Operation(ActArgs, game_act, ActResult, "Resolve and log an action."),
     "game.picks": Operation(PicksArgs, game_picks, Picks, "The acting unit's own choices for an action."),
+    "game.gates": Operation(
+        GatesArgs, game_gates, Gates, "What the units named lack for an action's inputs."
+    ),
     "game.adjust": Operation(AdjustArgs, game_adjust, Game, "Change tracked values by hand."),
     "game.views": Operation(ViewsArgs, game_views, Views, "What each unit holds (hands, piles)."),
     "game.undo": Operation(GameArgs, game_undo, Game, "Undo the last step."),

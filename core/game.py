@@ -28,7 +28,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from core.dice import DiceSource
 from core.squad import Name, Profile, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change, FieldPick, UnitState, Viewer, unit_state_problem
+from core.systems.base import (
+    ActionOdds,
+    ActionSpec,
+    Change,
+    FieldPick,
+    Gates,
+    UnitState,
+    Viewer,
+    role_fields,
+    unit_state_problem,
+)
 
 #: Version of the saved game format; core.storage migrates older saves forward (see :func:`upgrade`).
 GAME_SCHEMA = 3
@@ -419,6 +429,8 @@ def _action(game: Game, action: str, raw: dict[str, Any]) -> tuple[ActionSpec, B
         raise ValueError(f"{system.info.name} has no action {action!r}")
     parsed = spec.input.model_validate(raw)
     _in_range(game, parsed)
+    # What a unit lacks (an ability, a weapon, a condition) is refused before any rule runs.
+    system.refuse_gated(game, spec, parsed)
     return spec, parsed
 
 
@@ -466,6 +478,32 @@ def picks(game: Game, action: str, actor: str) -> dict[str, list[FieldPick]]:
         raise ValueError(f"{system.info.name} has no action {action!r}")
     game.unit(actor)  # an unknown unit is refused here, in plain words
     return spec.picks(game, actor) if spec.picks is not None else {}
+
+
+def gates(game: Game, action: str, raw: dict[str, Any]) -> Gates:
+    """What the units named in ``raw`` (the acting unit, its target) lack for the action's gated inputs."""
+    system = implementation(game.system)
+    spec = system.actions.get(action)
+    if spec is None:
+        raise ValueError(f"{system.info.name} has no action {action!r}")
+    return system.gates(game, spec, raw)
+
+
+def gated_actions(game: Game) -> dict[str, dict[str, str]]:
+    """By unit reference: the actions it cannot take for lack of what they need, with the reasons."""
+    system = implementation(game.system)
+    out: dict[str, dict[str, str]] = {}
+    for spec in system.actions.values():
+        actor = role_fields(spec.input)["actor"] if spec.needs else None
+        if actor is None:
+            continue
+        for s, side in enumerate(game.sides):
+            for unit in side.units:
+                ref = f"{s}/{unit.key}"
+                why = system.gates(game, spec, {actor: ref}).action
+                if why:
+                    out.setdefault(ref, {})[spec.name] = why
+    return out
 
 
 def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:

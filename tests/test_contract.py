@@ -23,12 +23,21 @@ from toy_system import INFO as TOY_INFO
 
 import core.game
 import core.systems
-from core import share
+from core import api, share
 from core.dice import NeedMoreDice, RandomDice, TypedDice
 from core.game import Game, act, new_game, odds, redo, step_back, undo
 from core.squad import Squad, SquadUnit, check
 from core.systems import SYSTEMS, implementation
-from core.systems.base import ActionOdds, NeedChoice, RuleSystem, action_flow
+from core.systems.base import (
+    ActionOdds,
+    Need,
+    NeedChoice,
+    RuleSystem,
+    action_flow,
+    field_needs,
+    role_fields,
+    value_key,
+)
 
 IDS = [s.id for s in SYSTEMS if s.status == "playable"] + [TOY_INFO.id]
 
@@ -466,6 +475,8 @@ def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str
         checked += sum(moved.values())
     if offered:
         assert checked, f"no declared modifier of {system_id} was seen to change the odds"
+
+
 # --- out-of-range sides, units and indexes (issue 19) -------------------------------------------------
 
 #: What a hostile or stale screen may send where an action names a side, a unit or an index.
@@ -555,3 +566,124 @@ def test_out_of_range_sides_units_and_indexes_are_refused_cleanly_by_every_actio
     assert tried > 50
     assert crashes == [], "\n".join(crashes[:20])
     assert g.model_dump(mode="json") == sent
+
+
+# --- gated inputs: what a unit lacks is offered greyed and refused when sent ------------------
+
+
+def wide_game(system_id: str) -> Game:
+    """Every catalogue unit on each side (side B's list turned by one), after the opening steps: so a
+    need some catalogue unit lacks is met by a unit that lacks it."""
+    system = implementation(system_id)
+    size = len(system.catalogue())
+    with pytest.MonkeyPatch.context() as mp:  # building rules (one faction per army) are not the point here
+        mp.setattr(type(system), "game_violations", lambda self, sides: [])
+        g = new_game("gates", "Gates", [("A", squad(system_id, 0, size)), ("B", squad(system_id, 1, size))])
+    for action, raw, faces in OPENING.get(system_id, []):
+        g = act(g, action, raw, TypedDice(faces))
+    return g
+
+
+def _using(spec_input: type[BaseModel], need: Need) -> Any:
+    """A value of a gated field that uses what it needs: a gated value, a modifier on, a count up."""
+    if need.values is not None:
+        return need.values[0]
+    declared = spec_input.model_fields[need.field]
+    default = declared.get_default(call_default_factory=True)
+    if isinstance(default, bool):
+        return True
+    if isinstance(default, int):
+        return default + 1
+    raise AssertionError(f"{need.field}: a gated field that is not a switch or a count names its values")
+
+
+def _refused(g: Game, action: str, raw: dict[str, Any], op: str = "game.act") -> str:
+    """The seam's plain refusal of the request (its message), failing if it is anything else."""
+    args: dict[str, Any] = {"game": g.model_dump(mode="json"), "action": action, "input": raw}
+    if op == "game.act":
+        args["seed"] = 1
+    reply = api.call(op, args)
+    assert reply["ok"] is False, f"{action} {raw} was accepted for a unit that lacks what it needs"
+    assert reply["error"]["code"] == "invalid", reply["error"]
+    return str(reply["error"]["message"])
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_a_gated_input_is_refused_for_a_unit_that_lacks_what_it_needs(system_id: str) -> None:
+    """A modifier, option or action that needs an ability, trait, weapon, upgrade or condition
+    (``needs`` on an input field, ``ActionSpec.needs``) is sent for every unit of the catalogue
+    that lacks it: game.gates names the reason, and game.act and game.odds refuse it in those words."""
+    system: RuleSystem = implementation(system_id)
+    g = wide_game(system_id)
+    refs = [(s, f"{s}/{u.key}") for s, side in enumerate(g.sides) for u in side.units]
+    declared: set[str] = set()
+    tried: set[str] = set()
+    for spec in system.actions.values():
+        roles = role_fields(spec.input)
+        gated = [Need("", key) for key in spec.needs] + field_needs(spec.input)
+        for need in gated:
+            declared.add(need.key)
+            assert need.key in system.requirements, f"{spec.name}: no requirement {need.key!r}"
+            role = roles[need.of]
+            assert role, f"{spec.name}.{need.field or 'needs'}: gated on a unit the action does not name"
+            for side, ref in refs:
+                why = system.requirements[need.key](g, ref)
+                if not why:
+                    continue
+                assert ref not in why, f"{why!r}: plain words, not ids"
+                other = next(r for s, r in refs if s != side)
+                raw: dict[str, Any] = {role: ref}
+                partner = roles["target" if need.of == "actor" else "actor"]
+                if partner:
+                    raw[partner] = other
+                gates = api.call(
+                    "game.gates", {"game": g.model_dump(mode="json"), "action": spec.name, "input": raw}
+                )
+                assert gates["ok"], gates
+                shown = gates["result"]
+                if need.field:
+                    raw[need.field] = _using(spec.input, need)
+                    if need.values is None:
+                        assert shown["fields"][need.field] == why
+                    else:
+                        assert shown["values"][need.field][value_key(need.values[0])] == why
+                else:
+                    assert shown["action"] == why
+                # An action the unit cannot take at all says so first; an input its model refuses on its
+                # own (Quick Reflexes without a reaction) says why in its words.
+                try:
+                    spec.input.model_validate(raw)
+                    expected: str | None = shown["action"] or why
+                except ValidationError:
+                    expected = None
+                for op in ("game.act", "game.odds") if spec.odds is not None else ("game.act",):
+                    said = _refused(g, spec.name, raw, op)
+                    assert expected is None or said == expected
+                tried.add(need.key)
+                break  # one unit that lacks it is enough: the check is the same for every unit
+    assert tried == declared, f"no catalogue unit lacks {sorted(declared - tried)}: the refusal is untested"
+    if system_id == TOY_INFO.id:
+        assert tried == {"big_gun", "pinned"}
+
+
+@pytest.mark.parametrize("system_id", IDS)
+def test_a_greyed_pick_is_refused_when_sent(system_id: str) -> None:
+    """A value the acting unit offers greyed (game.picks: a weapon it cannot fire now) is refused
+    by the engine when sent anyway."""
+    system: RuleSystem = implementation(system_id)
+    g = wide_game(system_id)
+    refs = [(s, f"{s}/{u.key}") for s, side in enumerate(g.sides) for u in side.units]
+    for spec in system.actions.values():
+        if spec.picks is None:
+            continue
+        flow = action_flow(spec)
+        assert flow.actor
+        for side, ref in refs:
+            for name, offered in spec.picks(g, ref).items():
+                for pick in offered:
+                    if not pick.unavailable:
+                        continue
+                    raw = {flow.actor: ref, name: pick.value}
+                    if flow.target:
+                        raw[flow.target] = next(r for s, r in refs if s != side)
+                    _refused(g, spec.name, raw)

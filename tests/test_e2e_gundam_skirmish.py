@@ -235,7 +235,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
             ["Higher", "Target Sees Shooter", "Volley", "Weather"]
         )
         expect(page.locator('#action-panel [data-choice-field="range"] .choice-name')).to_have_text(
-            ["In band", "Beyond", "Closer"]
+            ["In range", "Beyond, to 2x top", "Closer than range"]
         )
         # The designed unit's own weapon, with the numbers given in the designer, picked.
         rifle = page.locator('#action-panel [data-pick-field="weapon"] button')

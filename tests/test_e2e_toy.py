@@ -162,3 +162,63 @@ def test_an_action_that_rolls_nothing_is_applied_in_one_tap(
         assert unit_state(saved_game(page), "0/u1")["counters"]["aim"] == 0
     finally:
         context.close()
+
+
+def test_what_a_unit_lacks_is_offered_greyed_with_the_reason(
+    browser: Browser, toy_site: tuple[Server, Path]
+) -> None:
+    """The shared gate (core.systems.base.needs, game.gates): a Grunt (2 dice) sees Overcharge greyed with
+    the engine's reason and the bonus of 3 dice not offered; Rally, which needs a Pinned unit, is greyed
+    among its actions until it is Pinned; a Brute (3 dice) gets both modifiers."""
+    server, _ = toy_site
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        boot(page, server.url + "#/squads")
+        page.select_option("#new-squad-system", "toy")
+        page.click("#new-squad")
+        page.click('#catalogue [data-add="grunt"]')
+        page.click('#catalogue [data-add="brute"]')
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        page.goto(server.url + "#/games")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(4)
+
+        grunt = page.locator('[data-unit="0/u1"]')
+        if grunt.locator(".card-toggle").get_attribute("aria-expanded") != "true":
+            grunt.locator(".card-toggle").click()
+        rally = grunt.locator('select.more-actions option[value="rally"]')
+        expect(rally).to_be_disabled()
+        expect(rally).to_have_text("Rally (Grunt is not Pinned)")
+        grunt.locator('[data-flag="pinned"]').click()
+        expect(grunt.locator('select.more-actions option[value="rally"]')).to_be_enabled()
+
+        grunt.locator("select.more-actions").select_option("shoot")
+        expect(page.locator("#sheet-title")).to_have_text("Shoot: Grunt")
+        page.locator('#targets [data-target="1/u1"]').click()
+        chip = page.locator('#action-panel [data-mod="overcharge"]')
+        expect(chip).to_be_disabled()
+        expect(chip).to_have_attribute("aria-pressed", "false")
+        expect(page.locator("#gated-list")).to_be_visible()
+        expect(page.locator('#gated-list [data-gated="Overcharge"]')).to_have_text(
+            "Overcharge Grunt has fewer than 3 dice"
+        )
+        # A field of the form behind "More modifiers" carries its reason in place.
+        expect(page.locator('[data-field="bonus"] .gated-why')).to_have_text("3: Grunt has fewer than 3 dice")
+        expect(page.locator("#gated-list li")).to_have_count(1)
+        page.click("#sheet-close")
+
+        brute = page.locator('[data-unit="0/u2"]')
+        if brute.locator(".card-toggle").get_attribute("aria-expanded") != "true":
+            brute.locator(".card-toggle").click()
+        brute.locator("select.more-actions").select_option("shoot")
+        expect(page.locator("#sheet-title")).to_have_text("Shoot: Brute")
+        page.locator('#targets [data-target="1/u1"]').click()
+        expect(page.locator('#action-panel [data-mod="overcharge"]')).to_be_enabled()
+        expect(page.locator("#gated-list")).to_be_hidden()
+        page.locator('#action-panel [data-mod="overcharge"]').click()
+        expect(page.locator('#action-panel [data-mod="overcharge"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
+    finally:
+        context.close()

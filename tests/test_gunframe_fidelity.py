@@ -119,8 +119,10 @@ def test_rapid_fire_pays_for_the_second_use_and_reactions_do_not_count() -> None
     g = attack(g, MISS, rapid_fire=True)
     assert g.sides[0].resources["focus_points"] == fp - 1
     assert state(g, "0/a").extra["systems_used"] == ["short", "short"]
-    # B reacts with Short after being attacked, then still has its Short for its own activation.
-    b = run(g, "attack", MISS, attacker="0/b", target="1/t", reaction=True, reaction_trigger="attacked")
+    # B reacts with Short after being attacked (off the app: the players confirm it), then still has its
+    # Short for its own activation.
+    confirmed = {"reaction": True, "reaction_trigger": "attacked", "trigger_off_log": True}
+    b = run(g, "attack", MISS, attacker="0/b", target="1/t", **confirmed)
     assert "systems_used" not in state(b, "0/b").extra
     fresh = next_round(g)
     assert "systems_used" not in state(fresh, "0/a").extra
@@ -293,8 +295,11 @@ def test_a_reaction_asks_for_its_trigger_from_the_books_list() -> None:
         run(g, "attack", MISS, **reaction)
     assert asked.value.field == "reaction_trigger"
     assert [c.value for c in asked.value.options] == ["attacked", "target_lock", "enemy_moved"]
-    out = run(g, "attack", MISS, **reaction, reaction_trigger="target_lock")
-    assert out.log[-1].text == "A attacks T with Short: no damage (after a Target Lock)"
+    out = run(g, "attack", MISS, **reaction, reaction_trigger="target_lock", trigger_off_log=True)
+    assert (
+        out.log[-1].text
+        == "A attacks T with Short: no damage (after a Target Lock, confirmed by the players)"
+    )
     assert g.sides[0].resources["focus_points"] - out.sides[0].resources["focus_points"] == 1
     for action, raw in (
         ("evade", {"unit": "0/a", "reaction": True}),
@@ -314,7 +319,16 @@ def test_no_reaction_to_movement_in_the_dark_or_to_a_cloaked_unit() -> None:
     with pytest.raises(ValueError, match="in the dark nobody may react to an enemy's move"):
         run(dark, "attack", MISS, attacker="0/a", target="1/t", reaction=True, reaction_trigger="enemy_moved")
     assert (
-        run(dark, "attack", MISS, attacker="0/a", target="1/t", reaction=True, reaction_trigger="attacked")
+        run(
+            dark,
+            "attack",
+            MISS,
+            attacker="0/a",
+            target="1/t",
+            reaction=True,
+            reaction_trigger="attacked",
+            trigger_off_log=True,
+        )
         .sides[0]
         .resources["focus_points"]
         == 1

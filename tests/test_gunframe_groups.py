@@ -100,6 +100,7 @@ def test_reaction_groups_and_the_leader_option() -> None:
         "followers": ["0/b"],
         "reaction": True,
         "reaction_trigger": "attacked",
+        "trigger_off_log": True,  # the attack on it happened off the app
     }
     out = run(g, "attack", [1, 1, 1, 1], **raw)
     assert state(out, "0/a").activated and state(out, "0/b").activated

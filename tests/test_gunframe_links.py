@@ -60,6 +60,7 @@ def test_a_triggered_attack_is_not_a_reaction_and_needs_the_link() -> None:
             trigger="rivals",
             reaction=True,
             reaction_trigger="attacked",
+            trigger_off_log=True,
         )
     lone = start([mech("Ann", "wingman", partner="Bea"), mech("Bea")])
     with pytest.raises(ValueError, match="does not share Wingman"):

@@ -354,7 +354,12 @@ def test_new_round_resets_the_turn() -> None:
     assert [s.resources["focus_points"] for s in g.sides] == [1, 1]
     g = act(g, "target_lock", {"unit": "0/a", "target": "1/t"}, dice())
     g = attack(g, [6, 6, 1, 1, 1, 1], reaction=False)
-    g = act(g, "evade", {"unit": "1/t", "reaction": True, "reaction_trigger": "attacked"}, dice())
+    g = act(
+        g,
+        "evade",
+        {"unit": "1/t", "reaction": True, "reaction_trigger": "attacked", "trigger_off_log": True},
+        dice(),
+    )
     assert g.sides[1].resources["focus_points"] == 0
     g = next_round(g)
     a, t = state(g, "0/a"), state(g, "1/t")
@@ -459,17 +464,41 @@ def test_reactions_and_the_focus_point_cap() -> None:
     assert g.sides[0].resources["focus_points"] == 2
     g = act(g, "spend_fp", {"unit": "0/a", "use": "fast_move"}, dice())
     with pytest.raises(ValueError, match="limit is 1"):
-        act(g, "evade", {"unit": "0/a", "reaction": True, "reaction_trigger": "attacked"}, dice())
-    g = act(g, "evade", {"unit": "0/b", "reaction": True, "reaction_trigger": "attacked"}, dice())
+        act(
+            g,
+            "evade",
+            {"unit": "0/a", "reaction": True, "reaction_trigger": "attacked", "trigger_off_log": True},
+            dice(),
+        )
+    g = act(
+        g,
+        "evade",
+        {"unit": "0/b", "reaction": True, "reaction_trigger": "attacked", "trigger_off_log": True},
+        dice(),
+    )
     with pytest.raises(ValueError, match="0 Focus Point"):
         act(g, "spend_fp", {"unit": "0/c", "use": "fast_move"}, dice())
     done = g.model_copy(deep=True)
     done.sides[0].units[2].state.activated = True
+    # Quick Reflexes for a unit without it is refused by the shared gate (core.systems.base.needs).
+    with pytest.raises(ValueError, match=r"C has no Quick Reflexes \(L2338\)"):
+        act(
+            done,
+            "evade",
+            {
+                "unit": "0/c",
+                "reaction": True,
+                "quick_reflexes": True,
+                "reaction_trigger": "attacked",
+                "trigger_off_log": True,
+            },
+            dice(),
+        )
     with pytest.raises(ValueError, match="already activated"):
         act(
             done,
             "evade",
-            {"unit": "0/c", "reaction": True, "quick_reflexes": True, "reaction_trigger": "attacked"},
+            {"unit": "0/c", "reaction": True, "reaction_trigger": "attacked", "trigger_off_log": True},
             dice(),
         )
     ace = act(
@@ -484,14 +513,26 @@ def test_reactions_and_the_focus_point_cap() -> None:
     free = act(
         ace,
         "evade",
-        {"unit": "0/a", "reaction": True, "quick_reflexes": True, "reaction_trigger": "attacked"},
+        {
+            "unit": "0/a",
+            "reaction": True,
+            "quick_reflexes": True,
+            "reaction_trigger": "attacked",
+            "trigger_off_log": True,
+        },
         dice(),
     )
     with pytest.raises(ValueError, match="already reacted"):
         act(
             free,
             "attack",
-            {"attacker": "0/a", "target": "1/t", "reaction": True, "reaction_trigger": "attacked"},
+            {
+                "attacker": "0/a",
+                "target": "1/t",
+                "reaction": True,
+                "reaction_trigger": "attacked",
+                "trigger_off_log": True,
+            },
             dice(1, 1, 1, 1, 1, 1),
         )
     again = free.model_copy(update={"options": {"react_more_than_once": True}})
@@ -505,6 +546,7 @@ def test_reactions_and_the_focus_point_cap() -> None:
                 "reaction": True,
                 "quick_reflexes": True,
                 "reaction_trigger": "attacked",
+                "trigger_off_log": True,
             },
             dice(),
         )

@@ -579,9 +579,10 @@ def test_all_marks_option_counts_marks_out_of_range() -> None:
     """[Q-22] option, with a made-up card of a high melee mark and a ranged mid mark."""
     two = card("T-1", initiative=9, attacks=[{"zone": "high"}, {"zone": "mid", "form": "ranged", "range": 6}])
     s = swap(DECK_A, "BO-1", two)
-    for opt, hits in ((False, {"high": 1, "mid": 0}), (True, {"high": 1, "mid": 1})):
+    # the melee mark out of range, the ranged one in (the other way round cannot happen, L40)
+    for opt, hits in ((False, {"high": 0, "mid": 1}), (True, {"high": 1, "mid": 1})):
         g = planned(game(s, DECK_B, all_marks_damage=opt), {0: ["T-1", "GN-2"], 1: ["HC-1", "BO-1"]})
-        g = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u", out_of_range=[1])
+        g = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u", out_of_range=[0])
         c = g.sides[1].units[0].state.counters
         assert {"high": c["high"], "mid": c["mid"]} == hits
 

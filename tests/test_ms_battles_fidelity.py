@@ -375,14 +375,53 @@ def test_marks_that_reach_differently_ask_which_are_in_range() -> None:
     g = planned(game(s, DECK_B, melee_reach=2), {0: ["T-1", "GN-2"], 1: ["HC-1", "BO-1"]})
     q = ask(g, "resolve_card", unit="0/u", card="T-1", target="1/u")
     assert q.field == "out_of_range"
+    # L40: a target within the melee reach is within the ranged mark's 6 steps too, so "the melee mark
+    # only" cannot happen and is not offered (issue #20).
     assert [(c.value, c.label) for c in q.options] == [
         ([], "within melee 2 steps and ranged 6 steps (every mark)"),
-        ([1], "within melee 2 steps only"),
         ([0], "within ranged 6 steps only"),
     ]
-    g = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u", out_of_range=[0])
-    c = g.sides[1].units[0].state.counters
+    g2 = act(g, "resolve_card", unit="0/u", card="T-1", target="1/u", out_of_range=[0])
+    c = g2.sides[1].units[0].state.counters
     assert (c["high"], c["mid"]) == (0, 1)
+    # The answer that cannot happen is refused when sent anyway, in plain words, through the seam.
+    reply = api.call(
+        "game.act",
+        {
+            "game": g.model_dump(mode="json"),
+            "action": "resolve_card",
+            "input": {"unit": "0/u", "card": "T-1", "target": "1/u", "out_of_range": [1]},
+            "seed": 1,
+        },
+    )
+    assert reply["ok"] is False
+    assert reply["error"]["message"] == (
+        "a target within melee 2 steps is within ranged 6 steps too: the ranged 6 steps mark cannot be out "
+        "of range (L40)"
+    )
+
+
+def test_the_range_question_offers_one_answer_per_distance_the_marks_mark_out() -> None:
+    """L40 with three reaches (melee 2, ranged 4, ranged 6): three answers, nearest first, each leaving
+    out only the marks that reach less far; marks that reach alike are always in or out together."""
+    three = card(
+        "T-1",
+        initiative=9,
+        attacks=[
+            {"zone": "mid", "form": "ranged", "range": 6},
+            {"zone": "high"},
+            {"zone": "low", "form": "ranged", "range": 4},
+        ],
+    )
+    g = planned(
+        game(swap(DECK_A, "BO-1", three), DECK_B, melee_reach=2), {0: ["T-1", "GN-2"], 1: ["HC-1", "BO-1"]}
+    )
+    q = ask(g, "resolve_card", unit="0/u", card="T-1", target="1/u")
+    assert [(c.value, c.label) for c in q.options] == [
+        ([], "within ranged 6 steps and melee 2 steps and ranged 4 steps (every mark)"),
+        ([1], "within ranged 6 steps and ranged 4 steps only"),
+        ([1, 2], "within ranged 6 steps only"),
+    ]
 
 
 def test_a_card_whose_marks_reach_alike_takes_the_target_as_in_range() -> None:

@@ -7,6 +7,7 @@
 // (core.systems.base.ActionFlow): the target among the other sides' units, the choices
 // that change the dice as buttons with their odds, common modifiers as chips, the rest
 // behind "more", a headline line of odds. Round, undo and redo sit in a bar at the bottom.
+import { greyGated, gatedOption } from "./gates.js";
 import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed } from "./store.js";
@@ -174,6 +175,7 @@ export class GamesView {
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
     this.phase = reply.ok ? reply.result.phase : null;
+    this.gated = reply.ok ? reply.result.gated ?? {} : {};
   }
 
   render() {
@@ -374,8 +376,10 @@ export class GamesView {
     const row = el("div", { class: "card-row" }, toggle);
     if (!state.destroyed) {
       for (const action of this.unitActions().filter((a) => a.flow.primary)) {
+        const why = this.gated?.[ref]?.[action.name];
         row.append(button(action.label, () => this.openSheet(action, { [action.flow.actor]: ref }),
-          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}` }));
+          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}`,
+            ...(why ? { disabled: "", title: plain(why) } : {}) }));
       }
     }
     card.append(row);
@@ -409,7 +413,12 @@ export class GamesView {
       const others = this.unitActions().filter((a) => !a.flow.primary);
       if (others.length) {
         const pick = el("select", { class: "more-actions", "aria-label": `More actions for ${unit.name}` },
-          el("option", { value: "" }, "More actions…"), ...others.map((a) => el("option", { value: a.name }, a.label)));
+          el("option", { value: "" }, "More actions…"), ...others.map((a) => {
+            // One the unit lacks what it needs for (core: ActionSpec.needs) greyed, with the reason.
+            const option = el("option", { value: a.name }, a.label);
+            const why = this.gated?.[ref]?.[a.name];
+            return why ? gatedOption(option, why) : option;
+          }));
         pick.addEventListener("change", () => {
           const action = this.action(pick.value);
           pick.value = "";
@@ -527,6 +536,12 @@ export class GamesView {
     const chips = el("div", { class: "mods" });
     const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
     const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
+    // What the units named lack for a modifier or option (game.gates): greyed, with the reason here.
+    const gatedList = el("ul", { class: "gated-list", id: "gated-list" });
+    gatedList.hidden = true;
+    let gated = {};
+    const regrey = () => greyGated(node, gated, gatedList,
+      Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.title ?? nameOf(k)])));
     const flagged = new Set([flow.actor, flow.target, ...flow.choices, ...(flow.picks ?? [])].filter(Boolean));
     const chipFields = flow.common.filter((name) => props[name]?.type === "boolean");
     chipFields.forEach((name) => flagged.add(name));
@@ -655,13 +670,21 @@ export class GamesView {
         return el("span", { class: "mod-pair" }, chip, info);
       }));
       chips.append(row, help);
+      regrey();
     };
 
     let asking = 0;
     const refresh = async () => {
-      if (!action.has_odds) return;
       const ask = ++asking;
       const input = read();
+      const asked = await this.engine.call("game.gates", { game: this.game, action: action.name, input });
+      if (ask !== asking) return;
+      gated = asked.ok ? asked.result : {};
+      // A modifier left on from this action's last use goes back to its default when this unit lacks it.
+      const off = Object.keys(gated.fields ?? {}).filter((k) => flagged.has(k) && state[k] !== undefined && state[k] !== props[k]?.default);
+      if (off.length) { off.forEach((k) => { state[k] = props[k]?.default; }); drawChips(); refresh(); return; }
+      regrey();
+      if (!action.has_odds) return;
       if (flow.target && !input[flow.target]) {
         clear(odds);
         odds.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
@@ -736,7 +759,7 @@ export class GamesView {
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, restBox, odds),
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, gatedList, restBox, odds),
       el("div", { class: "sheet-foot" },
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]

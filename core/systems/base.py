@@ -26,6 +26,7 @@ all five rulebooks; a system plugs in by subclassing :class:`RuleSystem`:
 from __future__ import annotations
 
 import inspect
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -368,6 +369,96 @@ def side_field(description: str, **more: Any) -> Any:
     return Field(ge=0, le=7, description=description, **more)
 
 
+#: Whose a requirement is: the acting unit's (``own-unit``) or the unit acted on's (``enemy-unit``).
+Whose = Literal["actor", "target"]
+
+#: A requirement's check: ``(game, unit_ref)`` -> "" when the unit ('side/key') has what it needs,
+#: else why not, in plain words (it names the unit and what it lacks: "Zaku has no Massed Fire").
+Requirement = Callable[["Game", str], str]
+
+
+def needs(key: str, of: Whose = "actor", values: Sequence[Any] | None = None) -> dict[str, Any]:
+    """A UI hint (for ``json_schema_extra``) gating an input field on what a unit has.
+
+    ``key`` names one of the system's :attr:`RuleSystem.requirements` (an ability, trait,
+    weapon, upgrade or condition); ``of`` says whose (the acting unit or its target).  Without
+    ``values`` the field is gated as a whole: any value but its default needs it (a modifier
+    switched on, a count above 0); with ``values``, only those values of the field do (one
+    answer of a choice).  The shell greys what a unit lacks with the engine's reason
+    (``game.gates``), and the engine refuses it when sent anyway, before anything is resolved.
+
+    >>> class Shot(Closed):
+    ...     shooter: str = own_unit("Who shoots.")
+    ...     massed: bool = Field(default=False, json_schema_extra={"flow": "common", **needs("massed")})
+    >>> Shot.model_json_schema()["properties"]["massed"]["needs"]
+    [{'key': 'massed', 'of': 'actor'}]
+    """
+    need: dict[str, Any] = {"key": key, "of": of}
+    if values is not None:
+        need["values"] = list(values)
+    return {"needs": [need]}
+
+
+@dataclass(frozen=True)
+class Need:
+    """One requirement an input field declares (see :func:`needs`)."""
+
+    field: str
+    key: str
+    of: Whose = "actor"
+    values: tuple[Any, ...] | None = None
+
+
+def field_needs(model: type[BaseModel]) -> list[Need]:
+    """The requirements an action's input model declares on its fields, in field order."""
+    out = []
+    for name, info in model.model_fields.items():
+        hints: dict[str, Any] = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        for raw in hints.get("needs") or ():
+            values = raw.get("values")
+            whose: Whose = "target" if raw.get("of") == "target" else "actor"
+            out.append(Need(name, str(raw["key"]), whose, None if values is None else tuple(values)))
+    return out
+
+
+def value_key(value: Any) -> str:
+    """How a field's value is named among a gate's values: a string as itself, else its JSON.
+
+    >>> value_key("flank"), value_key(2), value_key(True)
+    ('flank', '2', 'true')
+    """
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def role_fields(model: type[BaseModel]) -> dict[Whose, str | None]:
+    """The input fields naming the acting unit and the unit acted on: the first ``own-unit`` and
+    ``enemy-unit`` fields, required or not (an action may take the next unit when none is named)."""
+    out: dict[Whose, str | None] = {"actor": None, "target": None}
+    for name, info in model.model_fields.items():
+        hints = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        ui = hints.get("ui")
+        role: Whose | None = "actor" if ui == "own-unit" else "target" if ui == "enemy-unit" else None
+        if role is not None and out[role] is None:
+            out[role] = name
+    return out
+
+
+class Gates(BaseModel):
+    """What an action's gated inputs need that the units named in its input lack, with the reasons."""
+
+    action: str = Field(
+        default="", description="Why the acting unit cannot take the action at all; empty when it can."
+    )
+    fields: dict[str, str] = Field(
+        default_factory=dict, description="By input field: why it must stay at its default for these units."
+    )
+    values: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="By input field, then by value (a string as itself, else its JSON): why that value "
+        "cannot be picked for these units.",
+    )
+
+
 @dataclass(frozen=True)
 class ActionSpec:
     """An action a unit can take: its input model and its resolution.
@@ -411,6 +502,9 @@ class ActionSpec:
     #: applies it in one tap, with Undo, instead of offering an app roll or real dice.  A rare die
     #: such an action may still need (an unreliable machine's failure die) is rolled by the app.
     rolls: bool = True
+    #: What the acting unit must have to take the action at all (keys of the system's
+    #: ``requirements``): offered greyed with the reason to a unit that lacks one, refused if sent.
+    needs: tuple[str, ...] = ()
 
     @classmethod
     def of(
@@ -609,6 +703,65 @@ class RuleSystem(ABC):
     #: The model of a unit's own values in play (``UnitState.extra``), every field described: each
     #: unit's is checked against it whenever a game is read (:func:`unit_state_problem`).
     unit_state_model: type[BaseModel] | None = None
+    #: What gated inputs need, by key (see :func:`needs` and ``ActionSpec.needs``): each a check
+    #: ``(game, unit_ref) -> reason`` answering "" when the unit has it.
+    requirements: dict[str, Requirement] = field(default_factory=dict)
+
+    def gates(self, game: Game, spec: ActionSpec, raw: Mapping[str, Any]) -> Gates:
+        """Which of ``spec``'s gated inputs the units named in ``raw`` lack, with the reasons.
+
+        ``raw`` is the action's input as far as it is known (its acting unit and target may be all);
+        a unit not named yet, or unknown, gates nothing here (the input's own checks refuse it).
+        """
+        refs: dict[str, Any] = {
+            role: raw.get(name) if name else None for role, name in role_fields(spec.input).items()
+        }
+        reasons: dict[tuple[str, str], str] = {}
+
+        def lacks(key: str, of: str) -> str:
+            ref = refs.get(of)
+            if not isinstance(ref, str):
+                return ""
+            if (key, ref) not in reasons:
+                try:
+                    game.unit(ref)
+                except ValueError:
+                    reasons[key, ref] = ""
+                else:
+                    reasons[key, ref] = self.requirements[key](game, ref)
+            return reasons[key, ref]
+
+        out = Gates()
+        for key in spec.needs:
+            if not out.action:
+                out.action = lacks(key, "actor")
+        for need in field_needs(spec.input):
+            why = lacks(need.key, need.of)
+            if not why:
+                continue
+            if need.values is None:
+                out.fields.setdefault(need.field, why)
+            else:
+                by_value = out.values.setdefault(need.field, {})
+                for value in need.values:
+                    by_value.setdefault(value_key(value), why)
+        return out
+
+    def refuse_gated(self, game: Game, spec: ActionSpec, parsed: BaseModel) -> None:
+        """Refuse (ValueError, with the reason) an input that uses what its units lack."""
+        raw = parsed.model_dump(mode="json")
+        gates = self.gates(game, spec, raw)
+        if gates.action:
+            raise ValueError(gates.action)
+        for name, why in gates.fields.items():
+            declared = spec.input.model_fields[name]
+            default = declared.get_default(call_default_factory=True)
+            if getattr(parsed, name) != default:
+                raise ValueError(why)
+        for name, by_value in gates.values.items():
+            why = by_value.get(value_key(raw.get(name)), "")
+            if why:
+                raise ValueError(why)
 
     @classmethod
     def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:

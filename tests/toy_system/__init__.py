@@ -44,6 +44,7 @@ from core.systems.base import (
     ViewSection,
     Violation,
     enemy_unit,
+    needs,
     own_unit,
     read_options,
 )
@@ -60,7 +61,18 @@ class ToyUnit(Closed):
 class Shoot(Closed):
     attacker: str = own_unit("Who shoots.")
     target: str = enemy_unit("Whom it shoots at.")
-    bonus: int = Field(default=0, ge=0, le=3, description="Extra dice.")
+    bonus: int = Field(
+        default=0,
+        ge=0,
+        le=3,
+        description="Extra dice; 3 only for a unit of 3 dice or more.",
+        json_schema_extra=needs("big_gun", values=[3]),
+    )
+    overcharge: bool = Field(
+        default=False,
+        description="One more die; only a unit of 3 dice or more can overcharge.",
+        json_schema_extra={"flow": "common", **needs("big_gun")},
+    )
     mode: str = Field(
         default="aimed",
         description="How it fires, as the shooter offers.",
@@ -98,7 +110,7 @@ def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
         raise ValueError(f"no firing mode {shot.mode!r}")
     if shot.mode == "burst" and "pinned" in attacker.state.conditions:
         raise ValueError("no burst while Pinned")
-    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst")
+    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst") + shot.overcharge
     left = target.state.max_damage - target.state.damage
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
@@ -156,6 +168,31 @@ def aim(game: Game, inp: Aim, dice: DiceSource) -> ActionResult:
     work = Working(game)
     work.state(s, u).counters["aim"] = now
     return ActionResult(changes=work.changes(), text=f"{unit.name} takes aim ({now})")
+
+
+class Rally(Closed):
+    """Rally a Pinned unit: it is no longer Pinned. Nothing is rolled; only a Pinned unit rallies."""
+
+    unit: str = own_unit("Who rallies.")
+
+
+def rally(game: Game, inp: Rally, dice: DiceSource) -> ActionResult:
+    s, u, unit = game.unit(inp.unit)
+    work = Working(game)
+    work.state(s, u).conditions = [c for c in unit.state.conditions if c != "pinned"]
+    return ActionResult(changes=work.changes(), text=f"{unit.name} rallies")
+
+
+def big_gun(game: Game, ref: str) -> str:
+    """The toy's gate on its shooter: 3 dice or more."""
+    _, _, unit = game.unit(ref)
+    return "" if unit.profile["dice"] >= 3 else f"{unit.name} has fewer than 3 dice"
+
+
+def pinned(game: Game, ref: str) -> str:
+    """The toy's gate on rallying: a Pinned unit only."""
+    _, _, unit = game.unit(ref)
+    return "" if "pinned" in unit.state.conditions else f"{unit.name} is not Pinned"
 
 
 def shoot_odds(game: Game, shot: Shoot) -> ActionOdds:
@@ -257,7 +294,9 @@ SYSTEM = Toy(
     actions={
         "shoot": ActionSpec.of("shoot", "Shoot", shoot, "", odds=shoot_odds, picks=shoot_picks),
         "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
+        "rally": ActionSpec.of("rally", "Rally", rally, "", rolls=False, needs=("pinned",)),
     },
+    requirements={"big_gun": big_gun, "pinned": pinned},
     state_model=Volleys,
     unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},

@@ -45,6 +45,7 @@ from core.systems.base import (
 )
 from core.systems.gundam_skirmish.actions import ACTIONS
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
+from core.systems.gundam_skirmish.gates import REQUIREMENTS
 from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
@@ -262,4 +263,5 @@ SYSTEM = GundamSkirmish.of_package(
     state_model=GsState,
     unit_state_model=GsUnitState,
     tools=TOOLS,
+    requirements=REQUIREMENTS,
 )

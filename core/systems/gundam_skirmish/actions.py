@@ -95,7 +95,12 @@ ACTIONS: dict[str, ActionSpec] = {
         "morale", "Morale check", MoraleInput, morale, morale_odds, help="2D6 (L1561-L1602)."
     ),
     "rout": ActionSpec(
-        "rout", "Routed roll", UnitInput, rout_roll, help="When a Routed unit acts (L1554-L1558)."
+        "rout",
+        "Routed roll",
+        UnitInput,
+        rout_roll,
+        help="When a Routed unit acts (L1554-L1558).",
+        needs=("routed",),
     ),
     "order": ActionSpec(
         "order", "Give an order", OrderInput, order, help="Command Points (L1415-L1534).", rolls=False

@@ -99,6 +99,8 @@ class Striker(BaseModel):
     dam: int
     rerolls: int
     flayer: bool
+    #: Beam Flayer's added dice are in the Attack Pool, so a 6 on one earns the next, 2 in all (L2804-L2805).
+    flayer_chain: bool = True
     armour: int  # the target's Armour number: a hit showing this or less can be stripped
     shield_dice: int
     shield_success: int
@@ -162,6 +164,7 @@ def striker(
         dam=dam,
         rerolls=rerolls,
         flayer=ux.has("beam_flayer"),
+        flayer_chain=opts(game).beam_flayer_chain,
         armour=armour,
         shield_dice=shield_dice,
         shield_success=shield_success,
@@ -212,8 +215,23 @@ def strip(hits: Faces, st: Striker, shield_ok: bool) -> tuple[int, int]:
     return total, crits
 
 
-def _flayer_die(hits: Faces, acc: int) -> Dist[Faces]:
-    return Dist.die(6).map(lambda f: _add_face(hits, f, acc))
+def flayer_dice(hits: Faces, acc: int, chain: bool) -> Dist[Faces]:
+    """Beam Flayer (L2801-L2805): a die per Hit of 6, at most 2, added to the Attack Pool.  With ``chain``
+    (the text's reading) an added die is in the pool, so a 6 on the first of one added die earns the
+    second; else only the pool's own 6s count.  Total weight 36 when any die is added, else 1."""
+    n = min(2, hits[4])
+    if n == 0:
+        return Dist({hits: 1}, 1)
+    out: dict[Faces, int] = {}
+    for f in range(1, 7):
+        first = _add_face(hits, f, acc)
+        if n == 2 or (chain and f == 6):
+            for g in range(1, 7):
+                key = _add_face(first, g, acc)
+                out[key] = out.get(key, 0) + 1
+        else:
+            out[first] = out.get(first, 0) + 6
+    return Dist(out, 36)
 
 
 def strike_hits(st: Striker) -> Dist[Faces]:
@@ -233,11 +251,8 @@ def strike_hits(st: Striker) -> Dist[Faces]:
         states = nxt
     out: dict[Faces, int] = {}
     for (_, hits), w in states.items():
-        extra = min(2, hits[4]) if st.flayer else 0
-        d = Dist({hits: 1}, 1)
-        for _ in range(extra):
-            d = d.bind(lambda h: _flayer_die(h, st.acc))
-        scale = 36 ** (2) // 6**extra
+        d = flayer_dice(hits, st.acc, st.flayer_chain) if st.flayer else Dist({hits: 1}, 1)
+        scale = 36**2 // d.total
         for k, v in d.weights.items():
             out[k] = out.get(k, 0) + w * v * scale
     return Dist(out, 36 ** (st.dice + 2))
@@ -290,6 +305,8 @@ def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict
     flayer: list[int] = []
     if st.flayer and hits[4]:
         flayer = dice.roll(min(2, hits[4]), 6, f"{who}: Beam Flayer")
+        if st.flayer_chain and flayer == [6]:  # the added 6 is a Hit of 6 in the pool (L2804-L2805)
+            flayer += dice.roll(1, 6, f"{who}: Beam Flayer")
         for f in flayer:
             hits = _add_face(hits, f, st.acc)
     shield: list[int] = []

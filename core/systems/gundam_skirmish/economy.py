@@ -2,8 +2,8 @@
 
 Every action spends its cost through :func:`spend` before it resolves, which also refuses a unit that
 cannot act now: before the first turn (L278-L282), out of its player's turn (L294-L297), waiting to
-Ambush, dug in; an Obsolete unit's failure die (L2958-L2962); Mega Units in casual games only
-(L1309-L1311).
+Ambush, dug in; a Routed unit's D6 when it is selected to act (L1554-L1558); an Obsolete unit's
+failure die (L2958-L2962); Mega Units in casual games only (L1309-L1311).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from core.dice import DiceSource
 from core.game import Game, GameUnit
 from core.systems.gundam_skirmish.battle import Changes, has, opts, profile, unit_path
+from core.systems.gundam_skirmish.unit_state import GsUnitState
 from core.systems.gundam_skirmish.units import Unit
 
 
@@ -42,6 +43,29 @@ def mega_allowed(game: Game, *units: GameUnit) -> None:
             )
 
 
+def rout_due(gu: GameUnit) -> bool:
+    """A Routed unit that has not acted this turn rolls its D6 when selected to act (L1554-L1558)."""
+    return (
+        has(gu, "routed") and not gu.state.counters.get("actions", 0) and not GsUnitState.of(gu).rout_rolled
+    )
+
+
+def rout_die(ch: Changes, s: int, u: int, dice: DiceSource) -> str:
+    """The Routed unit's D6 (L1554-L1558): on 1-3 it runs for its deployment zone at its full Movement and
+    does nothing more this turn (its actions are spent); the text says so, else ""."""
+    gu = ch.unit(s, u)
+    face = dice.roll(1, 6, "Routed roll")[0]
+    ch.extra(s, u, "rout_rolled", True)
+    if face > 3:
+        return ""
+    ch.counter(s, u, "actions", budget(profile(gu)))
+    ch.set(unit_path(s, u, "activated"), True)
+    return (
+        f"{gu.name} is Routed and rolls {face}: it runs toward its deployment zone at its full Movement "
+        "and does nothing more this turn (L1554-L1558)"
+    )
+
+
 def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | None = None) -> str:
     """Spend a Fast (1) or Slow (2) action; the unit is Used when its actions are done (L384-L387).
 
@@ -68,6 +92,8 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     used = gu.state.counters.get("actions", 0)
     if cost == 0:
         return ""
+    if dice is not None and rout_due(gu) and (fled := rout_die(ch, s, u, dice)):
+        return fled
     if used + cost > budget(profile(gu)):
         raise ValueError(
             f"{gu.name} has no {'Slow' if cost == 2 else 'Fast'} action left this turn (L384-L387)"

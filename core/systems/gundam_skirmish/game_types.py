@@ -21,6 +21,7 @@ from core.systems.gundam_skirmish.battle import (
     profile,
     turn_limit,
 )
+from core.systems.gundam_skirmish.teams import check_teams
 from core.systems.gundam_skirmish.units import unit_cost
 
 Mission = Literal["deathmatch", "skirmish", "objective", "territory", "battle_royale"]
@@ -46,6 +47,13 @@ class SetupInput(BaseModel):
         description="Earth weather (L3306-L3333): Dense Minovsky Particles (Ambush fails on 1-3; no Scout, "
         "Panoramic Cockpit or Volley) or Bad Weather (a target's player removes one hit, 3 times a game).",
     )
+    teams: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Team play (L113-L118): a team number for each player, in the order of the players "
+        "(e.g. 1, 2, 1, 2); the teams alternate, each choosing which of its players goes next. Empty: every "
+        "player for itself.",
+    )
 
 
 def setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
@@ -59,7 +67,19 @@ def setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
     ch.set(["state", "environment"], "" if inp.environment == "normal" else inp.environment)
     ch.set(["state", "extra", "space"], inp.space)
     where = " in space" if inp.space else ""
-    return ActionResult(changes=ch.list, text=f"{inp.mission.replace('_', ' ').capitalize()}{where}")
+    text = f"{inp.mission.replace('_', ' ').capitalize()}{where}"
+    if inp.teams:
+        if game.state.active_side is not None:
+            raise ValueError("teams are set before the priority roll (L113-L118)")
+        check_teams(game, inp.teams)
+        ch.set(["state", "extra", "teams"], list(inp.teams))
+        groups = {
+            t: [game.sides[i].name for i, x in enumerate(inp.teams) if x == t] for t in sorted(set(inp.teams))
+        }
+        text += "; teams: " + "; ".join(f"{t}: {', '.join(names)}" for t, names in groups.items())
+    elif game.state.extra.get("teams"):
+        ch.set(["state", "extra", "teams"], [])
+    return ActionResult(changes=ch.list, text=text)
 
 
 def game_length(game: Game, inp: SideInput, dice: DiceSource) -> ActionResult:

@@ -9,7 +9,7 @@ from core.game import Game
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult
 from core.systems.gundam_skirmish.battle import OWN, Changes, UnitInput, has, integrity_left, profile
-from core.systems.gundam_skirmish.economy import budget, spend
+from core.systems.gundam_skirmish.economy import rout_die, rout_due, spend
 from core.systems.gundam_skirmish.units import is_command
 
 
@@ -63,11 +63,9 @@ def rout_roll(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if not has(g, "routed"):
         raise ValueError(f"{g.name} is not Routed")
+    if not rout_due(g):
+        raise ValueError(f"{g.name} has made its Routed roll this turn, or has acted already (L1554-L1558)")
+    spend(Changes(game), s, u, 1, "rout")  # the checks of acting now (its turn...), not kept
     ch = Changes(game)
-    face = dice.roll(1, 6, "Routed")[0]
-    if face <= 3:
-        spend(ch, s, u, budget(profile(g)) - g.state.counters.get("actions", 0), "rout")
-        return ActionResult(
-            changes=ch.list, text=f"{g.name} is Routed ({face}): it runs toward its deployment zone"
-        )
-    return ActionResult(changes=ch.list, text=f"{g.name} is Routed but holds ({face}): it acts as normal")
+    fled = rout_die(ch, s, u, dice)
+    return ActionResult(changes=ch.list, text=fled or f"{g.name} is Routed but holds: it acts as normal")

@@ -167,6 +167,9 @@ def switch(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
         choice = others[0]
     if choice not in options:
         raise ValueError(f"{g.name} cannot equip '{choice}'")
+    if choice == current:
+        shown = unit.cc.name if choice == "cc" and unit.cc else choice
+        raise ValueError(f"{g.name} has {shown} equipped already")
     ch = Changes(game)
     if fail := spend(ch, s, u, 1, "switch", dice):
         return ActionResult(changes=ch.list, text=fail)

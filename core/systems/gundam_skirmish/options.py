@@ -22,6 +22,17 @@ class GsState(Closed):
         description="A battle in space: no <S> units, cover one step worse, no height bonus, no Volley, "
         "no Ambush (L1367-L1405).",
     )
+    teams: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Team play (L113-L118): each player's team number, in the order of the players; empty: "
+        "every player for itself.",
+    )
+    team_order: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The teams in the order of their priority roll, the team with priority first (L115).",
+    )
 
 
 class GsOptions(Readings):
@@ -35,3 +46,5 @@ class GsOptions(Readings):
     head_damage_aimed: bool = True
     mega_units: bool = False
     objective_consecutive: bool = False
+    beam_flayer_chain: bool = True
+    volley_target_sees: Literal["ask", "never"] = "ask"

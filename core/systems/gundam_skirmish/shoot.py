@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice
+from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
     OWN,
@@ -37,7 +37,8 @@ from core.systems.gundam_skirmish.battle import (
 )
 from core.systems.gundam_skirmish.catalogue import BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.damage import apply_chart, mark_shield_broken, mega_damage, take_damage
-from core.systems.gundam_skirmish.economy import mega_allowed, spend
+from core.systems.gundam_skirmish.economy import mega_allowed, rout_due, spend
+from core.systems.gundam_skirmish.gates import x_weapon
 from core.systems.gundam_skirmish.mega import destroyed_chance
 from core.systems.gundam_skirmish.shooting import (
     DefendGroup,
@@ -87,9 +88,12 @@ class ShootInput(ShotBase):
     )
     range: Range = Field(
         default="in_band",
-        description="Inside the range band; beyond it (up to double the top); or closer than its lower "
-        "end (A23).",
-        json_schema_extra={"flow": "choice"},
+        description="Inside the range band; beyond it, up to double its top, never farther (L611-L613); or "
+        "closer than its lower end (A23; never for an Explosive weapon, L613-L614).",
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {"in_band": "In range", "beyond": "Beyond, to 2x top", "closer": "Closer than range"},
+        },
     )
     higher: bool = Field(
         default=False,
@@ -98,7 +102,8 @@ class ShootInput(ShotBase):
     )
     target_sees_shooter: bool = Field(
         default=True,
-        description="The target has the shooter in sight (else Flanking; and no Shield Bonus).",
+        description="The target has the shooter in sight (else Flanking; and no Shield Bonus); for a Volley "
+        "too, unless the game's reading says a Volley's target never sees the shooter (L1615).",
         json_schema_extra={"flow": "common"},
     )
     volley: bool = Field(
@@ -107,10 +112,19 @@ class ShootInput(ShotBase):
         json_schema_extra={"flow": "common"},
     )
     massed_fire: int = Field(
-        default=0, ge=0, le=2, description='Same-named units within 6" (Massed Fire, L2937).'
+        default=0,
+        ge=0,
+        le=2,
+        description='Same-named units within 6" (Massed Fire, L2937-L2941): a unit with the ability only.',
+        json_schema_extra=needs("massed_fire"),
     )
     heat_radiation: int = Field(
-        default=0, ge=0, le=3, description="Dice added by Heat Radiation (1 self-damage each)."
+        default=0,
+        ge=0,
+        le=3,
+        description="Dice added by Heat Radiation, 1 self-damage each (L2889-L2894): a unit with the ability "
+        "only.",
+        json_schema_extra=needs("heat_radiation"),
     )
     blast: Units = asked_units("Other units within 6\" of a <B> weapon's target; asked once it deals damage.")
     shield_break: Ask = Field(
@@ -240,6 +254,9 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
         raise ValueError("an Explosive weapon cannot fire closer than its lower range (L611-L614)")
     if inp.weather and (weather(game) != "bad_weather" or game.sides[ts].resources.get("weather", 0) >= 3):
         raise ValueError("hits are removed only in Bad Weather, 3 times a game per player (L3321-L3327)")
+    for key, n in (("massed_fire", inp.massed_fire), ("heat_radiation", inp.heat_radiation)):
+        if n and (why := x_weapon(game, inp.attacker, key, w.name)):
+            raise ValueError(why)  # the ability's X WEAPON only (L2937-L2941, L2889-L2894)
     if inp.volley and weather(game) == "dense_minovsky":
         raise ValueError("no Volley in Dense Minovsky Particles (L3312-L3313)")
     if inp.volley and ("V" not in w.tags or in_space(game)):
@@ -247,7 +264,8 @@ def build_shot(game: Game, inp: ShootInput) -> tuple[Shot, RangedWeapon, dict[st
     unit, target = profile(a), profile(t)
     penetration = "P" in w.tags or has(a, "bring_them_down")
     cover = cover_after(game, ts, inp.cover, penetration)
-    sees = inp.target_sees_shooter and not inp.volley
+    # L1615 leaves open whether a Volley's target sees the shooter: the players say, or never (a reading)
+    sees = inp.target_sees_shooter and not (inp.volley and opts(game).volley_target_sees == "never")
     acc = w.acc
     if a.state.counters.get("arm", 0) or has(a, "acc5"):
         acc = max(acc, 5)  # Arm Damage, Smoke: accuracy 5+ (L743, L1184-L1199, L2987-L2993; A7)
@@ -489,6 +507,10 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
         mega = "; a Mega Unit: a D6 picks the part hit (Torso on 3-5), no criticals"
     if inp.volley:  # a Volley goes through on 4+ (L1613): half the time nothing happens
         damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
+    _, _, a = game.unit(inp.attacker)
+    if not inp.free and rout_due(a):  # a Routed unit's first action waits on a D6 of 4+ (L1554-L1558)
+        damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
+        mega += "; Routed: a D6 first, the unit runs on 1-3"
     return odds_tables(
         damage,
         crits,

@@ -30,6 +30,7 @@ from core.systems.gundam_skirmish.game_types import (
     score_zone,
     victory,
 )
+from core.systems.gundam_skirmish.teams import next_team_player, pick_player, rank_teams, teams_of
 from core.systems.gundam_skirmish.units import is_command
 
 
@@ -41,6 +42,13 @@ class PriorityInput(BaseModel):
         max_length=8,
         description="The place in the turn order (1 = first) each player chose, highest roller first "
         "(L280-L281); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    first: int | None = Field(
+        default=None,
+        ge=0,
+        le=7,
+        description="Team play: the player the team with priority sends first (L115-L116); asked.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -64,6 +72,18 @@ def priority(game: Game, inp: PriorityInput, dice: DiceSource) -> ActionResult:
     if game.state.active_side is not None:
         raise ValueError("the priority roll is made once, before the first turn (L278-L282)")
     shown: list[str] = []
+    teams = teams_of(game)
+    if teams:  # team play: a die per team; the team with priority sends its first player (L113-L118)
+        ranked_teams = rank_teams(game, dice, shown)
+        mine = [s for s, t in enumerate(teams) if t == ranked_teams[0]]
+        first = pick_player(
+            game, ranked_teams[0], mine, inp.first, "first", f"Team {ranked_teams[0]} has priority"
+        )
+        ch = Changes(game)
+        ch.set(["state", "extra", "team_order"], ranked_teams)
+        said = "Priority: " + "; ".join(shown) + ". Teams: " + ", ".join(str(t) for t in ranked_teams)
+        began = begin_turn(ch, first)
+        return ActionResult(changes=ch.list, text=f"{said}; {began}")
 
     def rank(contenders: list[int]) -> list[int]:
         """One roll ranks every player, highest first; only players who tie roll again, among
@@ -139,6 +159,13 @@ class NextTurnInput(SideInput):
     """The Final Upkeep's questions, asked when the game type needs them (L304-L306)."""
 
     zone: Units = asked_units("Objective: the units in the Objective Zone as the turn ends; asked.")
+    next_side: int | None = Field(
+        default=None,
+        ge=0,
+        le=7,
+        description="Team play: the player the next team sends (L116-L118); asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
     quarter_1: Units = asked_units("Territory: the units in quarter 1 after the last round; asked.")
     quarter_2: Units = asked_units("Territory: the units in quarter 2 after the last round; asked.")
     quarter_3: Units = asked_units("Territory: the units in quarter 3 after the last round; asked.")
@@ -166,13 +193,19 @@ def next_turn(game: Game, inp: NextTurnInput, dice: DiceSource) -> ActionResult:
             ch.condition(current, u, cond, False)
         ch.counter(current, u, "actions", 0)
         ch.set(unit_path(current, u, "activated"), False)
+        if game.sides[current].units[u].state.extra.get("rout_rolled"):
+            ch.extra(current, u, "rout_rolled", False)  # rolled again when next selected (L1554-L1558)
     texts.append(f"{game.sides[current].name} ends the turn")
     if kind == "objective" and inp.zone is not None:
         texts.append(score_zone(ch, inp.zone))
         if ch.game.state.ended:
             return ActionResult(changes=ch.list, text="; ".join(texts))
-    nxt = order_[(order_.index(current) + 1) % len(order_)]
-    if order_.index(nxt) == 0:
+    if teams_of(game):  # the teams alternate, each sending a player who has not had a turn (L116-L118)
+        nxt, new_round = next_team_player(game, current, alive_sides(game), inp.next_side)
+    else:
+        nxt = order_[(order_.index(current) + 1) % len(order_)]
+        new_round = order_.index(nxt) == 0
+    if new_round:
         ch.set(["round"], game.round + 1)
         texts.append(f"round {game.round + 1}")
     limit = turn_limit(game)

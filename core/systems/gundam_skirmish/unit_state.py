@@ -49,6 +49,10 @@ class GsUnitState(BaseModel):
         description="Once-a-battle abilities and traits used, by key (mechanic L1978, extra_tank L2866...).",
     )
     pilot: Pilot | None = Field(default=None, description="The unit's named character, if it has one.")
+    rout_rolled: bool = Field(
+        default=False,
+        description="A Routed unit has made its D6 for being selected to act this turn (L1554-L1558).",
+    )
 
     @classmethod
     def of(cls, unit: GameUnit) -> GsUnitState:

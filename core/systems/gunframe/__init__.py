@@ -55,6 +55,8 @@ from core.systems.gunframe.catalogue import (
 from core.systems.gunframe.combine import COMBINE_ACTIONS
 from core.systems.gunframe.effects import Flies
 from core.systems.gunframe.environment import ENVIRONMENT_ACTIONS, ENVIRONMENTS, environment_of
+from core.systems.gunframe.falls import FALL
+from core.systems.gunframe.gates import REQUIREMENTS
 from core.systems.gunframe.links import LINK_ACTIONS
 from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, MISSION, MISSIONS
 from core.systems.gunframe.options import GunframeOptions
@@ -251,6 +253,7 @@ ACTIONS = {
         EVADE,
         ATTACK,
         POWER,
+        FALL,
         REBOOT,
         LEADER,
         SPEND_FP,
@@ -282,4 +285,5 @@ SYSTEM = Gunframe.of_package(
     options=GunframeOptions,
     state_model=GunframeState,
     unit_state_model=GfUnitState,
+    requirements=REQUIREMENTS,
 )

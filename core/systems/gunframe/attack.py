@@ -41,9 +41,12 @@ from core.systems.base import (
     NeedChoice,
     action_texts,
     enemy_unit,
+    needs,
     own_unit,
 )
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
+from core.systems.gunframe.burn import KEY as BURN_KEY
+from core.systems.gunframe.burn import burn_through
 from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     WHEN_ORDER,
@@ -72,7 +75,7 @@ from core.systems.gunframe.environment import environment_of, storm_active
 from core.systems.gunframe.groups import followers
 from core.systems.gunframe.links import TRIGGERS, Trigger, nemesis_kill, pay_trigger
 from core.systems.gunframe.options import GunframeOptions, options_of
-from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
+from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, off_log_field, trigger_field
 from core.systems.gunframe.state import Edits, react, spend_fp
 from core.systems.gunframe.structures import bury, kind_of
 
@@ -84,11 +87,11 @@ _TEXTS = action_texts(__package__)
 Weapon = Literal["close", "short", "medium", "long"]
 
 
-def _flag(ref: str, text: str, common: bool = False) -> Any:
-    # common: a modifier the game screen shows first (core.systems.base.ActionSpec)
-    return Field(
-        default=False, description=f"{text} ({ref})", json_schema_extra={"flow": "common"} if common else None
-    )
+def _flag(ref: str, text: str, common: bool = False, need: dict[str, Any] | None = None) -> Any:
+    # common: a modifier the game screen shows first (core.systems.base.ActionSpec); need: what a
+    # unit must have for it (core.systems.base.needs, checked in gates.py)
+    hints = {**({"flow": "common"} if common else {}), **(need or {})}
+    return Field(default=False, description=f"{text} ({ref})", json_schema_extra=hints or None)
 
 
 class AttackInput(Closed):
@@ -117,14 +120,21 @@ class AttackInput(Closed):
         "+1D: line of sight enters the target's back arc (automatic if it is knocked down)",
         common=True,
     )
-    focus_fire: bool = _flag("L1375", "Spend the target's Target Lock for +2D (+3D with Extra Ammo, L2436)")
+    focus_fire: bool = _flag(
+        "L1375",
+        "Spend the target's Target Lock for +2D (+3D with Extra Ammo, L2436)",
+        need=needs("target_lock", "target"),
+    )
     precise_strike: bool = _flag(
-        "L1377", "Spend the target's Target Lock to reroll firepower dice showing 1-3"
+        "L1377",
+        "Spend the target's Target Lock to reroll firepower dice showing 1-3",
+        need=needs("target_lock", "target"),
     )
     indirect_fire: bool = _flag(
         "L2440",
         "Fire without line of sight with an Indirect Fire system: spends the Target Lock; the target "
         "is obscured and never in cover",
+        need=needs("indirect_fire"),
     )
     split_dice: int = Field(
         default=0,
@@ -133,6 +143,7 @@ class AttackInput(Closed):
         description="Split Fire (L2462): the weapon's dice sent at this target, before modifiers; the rest "
         "go at other targets, one attack entry each, and the shares must add up to the system's value "
         "(0: the whole system fires here).",
+        json_schema_extra=needs("split_fire"),
     )
     followers: list[str] = Field(
         default_factory=list,
@@ -155,9 +166,15 @@ class AttackInput(Closed):
     defend_with_close: bool = _flag(
         "L1146", "Close attacks only: the target rolls its Close value, not Defense"
     )
-    evade: bool = _flag("L1400", "Spend the target's Evade counter to reroll defense dice showing 1-3")
+    evade: bool = _flag(
+        "L1400",
+        "Spend the target's Evade counter to reroll defense dice showing 1-3",
+        need=needs("evade", "target"),
+    )
     shield_wall: bool = _flag(
-        "L2414", "+1 Defense: the target touches a friendly unit that also has Shield Wall"
+        "L2414",
+        "+1 Defense: the target touches a friendly unit that also has Shield Wall",
+        need=needs("shield_wall", "target"),
     )
     in_building: bool = _flag("L2948", "+1 Defense: the target is infantry inside a building")
     climbing: bool = _flag("L896", "The target stopped part-way up a climb: its Defense is halved")
@@ -170,12 +187,18 @@ class AttackInput(Closed):
         default=0, ge=0, le=12, description="Other defense dice the players agree on (L1127)."
     )
     parry: bool = _flag(
-        "L2448", "The target uses its Parry: 1 damage to the attacker per defensive 6, no dodge"
+        "L2448",
+        "The target uses its Parry: 1 damage to the attacker per defensive 6, no dodge",
+        need=needs("parry", "target"),
     )
     reaction: bool = _flag(
         "L1414-1434", "The attacker reacts to this target: 1 FP, once a turn, only before it activates"
     )
-    quick_reflexes: bool = _flag("L2338", "The reaction is free: the attacker's once-a-game Quick Reflexes")
+    quick_reflexes: bool = _flag(
+        "L2338",
+        "The reaction is free: the attacker's once-a-game Quick Reflexes",
+        need=needs("quick_reflexes"),
+    )
     rapid_fire: bool = _flag(
         "L1052-1058", "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)"
     )
@@ -192,6 +215,12 @@ class AttackInput(Closed):
         description="Once per battle, a Lucky unit rerolls one of its rolls (L2330): after seeing its pool, "
         "the player picks which dice to roll again (each die once, L353). The odds assume it rerolls "
         "every die that missed.",
+        json_schema_extra={
+            "needs": [
+                *needs("lucky", "actor", ["attacker"])["needs"],
+                *needs("lucky", "target", ["defender"])["needs"],
+            ]
+        },
     )
     lucky_dice: list[int] = Field(
         default_factory=list,
@@ -201,6 +230,7 @@ class AttackInput(Closed):
         json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     reaction_trigger: ReactionTrigger | None = trigger_field()
+    trigger_off_log: bool = off_log_field()
     target_engaged_with: Literal["unknown", "attacker_side", "another_side"] = Field(
         default="unknown",
         description="Whom an engaged target is in base contact with (L992): with two sides it can only be "
@@ -225,6 +255,8 @@ class AttackInput(Closed):
             )
         if self.quick_reflexes and not self.reaction:
             raise ValueError("Quick Reflexes pays for a reaction (L2338)")
+        if self.trigger_off_log and not self.reaction:
+            raise ValueError("a trigger is confirmed only for an attack made as a reaction (L1424-1426)")
         if self.reaction_trigger is not None and not self.reaction:
             raise ValueError("a trigger is only for an attack made as a reaction (L1424-1426)")
         if self.lucky_dice and self.lucky == "none":
@@ -770,7 +802,18 @@ def _pay(game: Game, inp: AttackInput, p: Plan) -> Edits:
     edits = Edits(game)
     pos = (p.attacker[0], p.attacker[1])
     if inp.reaction:
-        edits.notes.append(check_trigger(game, p.attacker[2], inp.reaction_trigger, p.target[2]))
+        edits.notes.append(
+            check_trigger(
+                game,
+                p.attacker[2],
+                inp.reaction_trigger,
+                p.target[2],
+                # Buddies reacts to an attack on its partner (L2302), checked by the link itself
+                ref=None if inp.trigger == "buddies" else inp.attacker,
+                enemy_ref=inp.target,
+                off_log=inp.trigger_off_log,
+            )
+        )
         react(edits, pos, inp.quick_reflexes, p.options.react_more_than_once)
     trigger = pay_trigger(edits, pos, inp.trigger, inp.target, inp.reaction)
     if trigger:
@@ -900,13 +943,19 @@ def attack_odds(game: Game, inp: AttackInput) -> ActionOdds:
     left = p.armour_left
     kill = sum(w for k, w in damage.weights.items() if k >= left) / damage.total
     summary = f"{p.attack.dice} firepower dice against {p.defense.dice if p.defense else 0} defense dice"
+    facts = {"destroyed": kill}
+    burn, said = burn_through(game, p, inp.weapon, joint)  # a Burn spend after the roll (L1240-1246)
+    if burn is not None:
+        facts[BURN_KEY] = burn
+    if said:
+        summary += f"; {said}"
     return ActionOdds(
         tables={"damage": table(damage), "power": table(power)},
-        facts={"destroyed": kill},
+        facts=facts,
         summary=summary,
     )
 
 
 ATTACK = _TEXTS.spec(
-    "attack", resolve, odds=attack_odds, headline=("damage", "destroyed", "power"), primary=True
+    "attack", resolve, odds=attack_odds, headline=("damage", "destroyed", BURN_KEY, "power"), primary=True
 )

@@ -330,27 +330,43 @@ def halve(value: int) -> int:
     return math.ceil(value / 2)
 
 
-def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8) -> str:
-    """A flyer knocked down or shut down lands as if it fell 8" (L926): hits per inch, a plain defense
-    roll with the full Defense even when shut down (L900; halved only under the named option, L958),
-    knocked down if hurt (L900).  High gravity doubles the hits (L2059), low gravity halves them
-    (L2065), space spares them all (L2808); Reckless halves them too (L2340), each halving rounding up."""
-    edits.remove_condition(pos, "flying")
-    unit = edits.unit(pos)
+def fall_hits(edits: Edits, pos: Pos, inches: int) -> int:
+    """The hits of a fall of ``inches`` (L898-900): one an inch; high gravity doubles them (L2059), low
+    gravity halves them (L2065), Reckless halves them too (L2340), each halving rounding up; none in
+    space (L2808)."""
     env = edits.option("environment")
     if env == "space":
-        return f"{unit.name} drifts down unharmed: no falling damage in space"
+        return 0
     hits = inches * 2 if env == "high_gravity" else inches
     if env == "low_gravity":
         hits = halve(hits)
-    if has_effect(upgrades_of(unit), HalvesFallingHits):
+    if has_effect(upgrades_of(edits.unit(pos)), HalvesFallingHits):
         hits = halve(hits)
-    defense = defense_value(unit)  # an unmodified defense roll (L900): a fall is not an attack (L958)
+    return hits
+
+
+def fall_defense(edits: Edits, pos: Pos) -> int:
+    """The defense dice against a fall: the full Defense, even when shut down (L900: an unmodified
+    roll; a fall is not an attack, L958), halved only under the named option."""
+    defense = defense_value(edits.unit(pos))
     if edits.has(pos, "shut_down") and edits.option("fall_defense_halved_when_shut_down"):
         defense = halve(defense)
-    damage, _ = roll_hits(hits, defense, dice, f"{unit.name} falls")
+    return defense
+
+
+def fall(edits: Edits, pos: Pos, dice: DiceSource, inches: int = 8, how: str = "") -> str:
+    """A fall of ``inches`` (L898-900): hits per inch (:func:`fall_hits`), a plain defense roll
+    (:func:`fall_defense`), knocked down if hurt (L900).  A flyer knocked down or shut down lands as if
+    it fell 8" (L926), the default; ``how`` says where from otherwise (a ledge, L898)."""
+    unit = edits.unit(pos)
+    if not how:
+        edits.remove_condition(pos, "flying")
+    if edits.option("environment") == "space":
+        return f"{unit.name} drifts down unharmed: no falling damage in space"
+    hits = fall_hits(edits, pos, inches)
+    damage, _ = roll_hits(hits, fall_defense(edits, pos), dice, f"{unit.name} falls")
     destroyed = edits.damage(pos, damage)
     if damage and not destroyed:
         edits.add_condition(pos, "knocked_down")
-    text = f"{unit.name} falls from the sky: {hits} hits, {damage} damage"
+    text = f"{unit.name} falls {how or 'from the sky'}: {hits} hits, {damage} damage"
     return text + (", destroyed" if destroyed else "")

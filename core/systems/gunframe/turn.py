@@ -26,6 +26,7 @@ from core.systems.base import (
     Closed,
     action_texts,
     enemy_unit,
+    needs,
     own_unit,
     side_field,
 )
@@ -50,7 +51,7 @@ from core.systems.gunframe.effects import (
 )
 from core.systems.gunframe.environment import dark, environment_of
 from core.systems.gunframe.options import GunframeOptions, options_of
-from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, trigger_field
+from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, off_log_field, trigger_field
 from core.systems.gunframe.state import (
     TURN_FLAGS,
     Edits,
@@ -352,6 +353,7 @@ class LockInput(Closed):
         default=False,
         description="A Lucky locker rolls its Pilot Skill roll against Defense Matrix again if it fails, "
         "once per battle (L2330).",
+        json_schema_extra=needs("lucky"),
     )
 
 
@@ -406,8 +408,13 @@ TARGET_LOCK = _TEXTS.spec("target_lock", resolve_lock, odds=lock_odds)
 class EvadeInput(Closed):
     unit: str = own_unit("The unit evading, as 'side/key'.")
     reaction: bool = Field(default=False, description="Made as a reaction: 1 FP (L1428, L1442).")
-    quick_reflexes: bool = Field(default=False, description="The reaction is free, once a game (L2338).")
+    quick_reflexes: bool = Field(
+        default=False,
+        description="The reaction is free, once a game (L2338).",
+        json_schema_extra=needs("quick_reflexes"),
+    )
     reaction_trigger: ReactionTrigger | None = trigger_field()
+    trigger_off_log: bool = off_log_field()
     darkness: bool = Field(
         default=False,
         description="The Darkness free evade after a move in obscuring terrain far from enemies: 1 FP, none "
@@ -437,7 +444,9 @@ def resolve_evade(game: Game, inp: EvadeInput, dice: DiceSource) -> ActionResult
     elif edits.extra(pos, "evaded", False):
         raise ValueError(f"{name} has made its evade action this turn (L1385)")
     elif inp.reaction:
-        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
+        why = check_trigger(
+            game, edits.unit(pos), inp.reaction_trigger, ref=inp.unit, off_log=inp.trigger_off_log
+        )
         how = " (" + react(edits, pos, inp.quick_reflexes, opts.react_more_than_once) + f", {why})"
     elif inp.quick_reflexes:
         raise ValueError("Quick Reflexes pays for a reaction (L2338)")
@@ -536,8 +545,13 @@ class SpendInput(Closed):
     points: int = Field(
         default=1, ge=1, le=8, description="Points spent; more than 1 only to combine (L2537)."
     )
-    quick_reflexes: bool = Field(default=False, description="A free reaction move, once a game (L2338).")
+    quick_reflexes: bool = Field(
+        default=False,
+        description="A free reaction move, once a game (L2338).",
+        json_schema_extra=needs("quick_reflexes"),
+    )
     reaction_trigger: ReactionTrigger | None = trigger_field()
+    trigger_off_log: bool = off_log_field()
 
 
 def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult:
@@ -550,7 +564,9 @@ def resolve_spend(game: Game, inp: SpendInput, dice: DiceSource) -> ActionResult
         raise ValueError("only combining spends more than one Focus Point at once (L2537)")
     _gravity(game, inp.use, upgrades_of(edits.unit(pos)), name)
     if inp.use == "reaction_move":
-        why = check_trigger(game, edits.unit(pos), inp.reaction_trigger)
+        why = check_trigger(
+            game, edits.unit(pos), inp.reaction_trigger, ref=inp.unit, off_log=inp.trigger_off_log
+        )
         text = f"{name} " + react(edits, pos, inp.quick_reflexes, options_of(game).react_more_than_once)
         return ActionResult(changes=edits.changes(), text=text + f" with a move, {why}")
     if inp.quick_reflexes:

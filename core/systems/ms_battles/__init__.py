@@ -58,6 +58,7 @@ from core.systems.ms_battles.cards import (
     Weapon,
 )
 from core.systems.ms_battles.decks import deck_violations
+from core.systems.ms_battles.gates import REQUIREMENTS
 from core.systems.ms_battles.options import MsbOptions
 from core.systems.ms_battles.phases import phase
 from core.systems.ms_battles.play import (
@@ -232,4 +233,5 @@ SYSTEM = MobileSuitBattles.of_package(
     tools=TOOLS,
     editor=EDITOR,
     unit_state_model=SuitPlay,
+    requirements=REQUIREMENTS,
 )

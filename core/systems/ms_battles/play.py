@@ -32,7 +32,6 @@ wanted cards in the next hand is then hypergeometric (:func:`hand_dist`).
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -53,11 +52,13 @@ from core.systems.base import (
     Closed,
     NeedChoice,
     enemy_unit,
+    needs,
     own_unit,
     side_field,
 )
-from core.systems.ms_battles.cards import MARKER, ZONES, AttackMark, Card, MobileSuit, Zone
+from core.systems.ms_battles.cards import MARKER, ZONES, Card, MobileSuit, Zone
 from core.systems.ms_battles.options import MsbOptions, options_of
+from core.systems.ms_battles.reach import check_in_range, range_choices, reaches
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -480,39 +481,11 @@ class ResolveInput(Closed):
         description="Ids of the defender's cards used to block (its choice, L91); one unless a house rule.",
     )
     repair_zone: Zone | None = Field(
-        default=None, description="Zone a repair effect heals (most damaged if empty)."
+        default=None,
+        description="Zone a repair effect heals (most damaged if empty); only for a suit with a card that "
+        "repairs (L81-L83).",
+        json_schema_extra=needs("repair", values=ZONES),
     )
-
-
-def reach_of(seat: Seat, pos: int, mark: AttackMark, opts: MsbOptions) -> str:
-    """How far a mark reaches: ranged, its range after effects (L57, [Q-21]); melee, house reach ([Q-10])."""
-    if mark.form == "ranged" and mark.range is not None:
-        return f"ranged {mark.range + seat.mod(pos, 'range')} steps"
-    if mark.form == "ranged":
-        return "ranged, no range printed"
-    steps = opts.melee_reach
-    return f"melee {steps} step{'s' if steps != 1 else ''}"
-
-
-def reaches(seat: Seat, pos: int, opts: MsbOptions) -> dict[str, list[int]]:
-    """The card's attack entries grouped by how far they reach, in card order."""
-    out: dict[str, list[int]] = {}
-    for i, mark in enumerate(seat.card(pos).attacks):
-        out.setdefault(reach_of(seat, pos, mark, opts), []).append(i)
-    return out
-
-
-def range_choices(seat: Seat, pos: int, opts: MsbOptions) -> list[Choice]:
-    """Every non-empty set of reaches the target may be within; the value lists the marks out of range."""
-    groups = reaches(seat, pos, opts)
-    names = list(groups)
-    out = []
-    for size in range(len(names), 0, -1):
-        for inside in itertools.combinations(names, size):
-            outside = sorted(i for name in names if name not in inside for i in groups[name])
-            label = "within " + " and ".join(inside) + (" only" if outside else " (every mark)")
-            out.append(Choice(value=outside, label=label))
-    return out
 
 
 def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[str], dict[str, Any]]:
@@ -557,6 +530,7 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
     bad = [i for i in out_of_range if not 0 <= i < len(card.attacks)]
     if bad:
         raise ValueError(f"{card.name} has no attack entry {bad[0]}")
+    check_in_range(seat, pos, out_of_range, opts)
     reach = [a for i, a in enumerate(card.attacks) if i not in out_of_range]
     if not reach:
         raise ValueError("no mark of the card reaches: it may choose no target (L91)")

@@ -1,0 +1,54 @@
+"""What Mobile Suit Gundam: Skirmish's gated inputs need (core.systems.base.needs): each a check of one
+unit in play, answering "" when it has it, else why not in plain words.
+
+Massed Fire (L2937-L2941) and Heat Radiation (L2889-L2894) add Shot dice only for a unit with the
+ability: the sheet greys them for any other, with the reason, and the engine refuses them if sent
+(the issue #20 check found both accepted for a unit with no abilities).  Which weapon is the
+ability's X is checked with the shot (:func:`x_weapon`).  The Routed roll is for a Routed unit only
+(L1554-L1558).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.systems.base import Requirement
+from core.systems.gundam_skirmish.battle import has, profile
+from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
+
+if TYPE_CHECKING:
+    from core.game import Game
+
+
+def _name(key: str) -> str:
+    return ALL_ENTRIES["ability"][key].name
+
+
+def _ability(key: str) -> Requirement:
+    def check(game: Game, ref: str) -> str:
+        _, _, gu = game.unit(ref)
+        return "" if profile(gu).has(key) else f"{gu.name} has no {_name(key)}"
+
+    return check
+
+
+def _routed(game: Game, ref: str) -> str:
+    _, _, gu = game.unit(ref)
+    return "" if has(gu, "routed") else f"{gu.name} is not Routed"
+
+
+def x_weapon(game: Game, ref: str, key: str, weapon: str) -> str:
+    """Why ``weapon`` is not the X WEAPON of the unit's ability ``key`` ("" when it is, or when the
+    ability names no weapon)."""
+    _, _, gu = game.unit(ref)
+    named = [a.x for a in profile(gu).abilities if a.key == key]
+    if not named or any(not x or x.casefold() == weapon.casefold() for x in named):
+        return ""
+    return f"{gu.name}'s {_name(key)} is for its {named[0]}"
+
+
+REQUIREMENTS: dict[str, Requirement] = {
+    "massed_fire": _ability("massed_fire"),
+    "heat_radiation": _ability("heat_radiation"),
+    "routed": _routed,
+}
