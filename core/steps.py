@@ -9,7 +9,10 @@ function, so they cannot disagree (tests/test_steps.py enumerates every face to 
 * :class:`Chart`: a roll looked up in a table of ranges (Gundam Skirmish, 000: the Damage Charts,
   one die per critical hit, L1110-L1111; the Penetration table, L857-L872);
 * :class:`DiceSum`: the total of N dice plus a modifier (2D6 checks, 1D6 or 2D6 Advantage),
-  with :func:`opposed_sums` for two totals where ties are rolled again.
+  with :func:`opposed_sums` for two totals where ties are rolled again;
+* :class:`FacePool`: N dice where each face is worth a number of its own (a roll-under evade
+  die whose lowest face counts double and whose highest never counts, MechaStellar L136-L141;
+  a clash die where 5+ counts 1 and 10 counts 2, L190-L191), with chosen faces rolled again once.
 
 >>> from core.dice import TypedDice
 >>> check = DiceSum(dice=2, modifier=0)
@@ -115,6 +118,76 @@ class ChainRoll(BaseModel):
     saved: int
     through: int
     failed: int
+
+
+# --- a pool whose faces are each worth a number of their own ----------------------------------
+
+
+class FacePool(BaseModel):
+    """N dice of S sides; a die showing face ``f`` counts ``values[f - 1]``; the pool counts their sum.
+
+    This covers the pools a success number cannot describe: a defender's evade die that lets a
+    shot through below a target number, counts a 1 as two and never lets a 10 through.  Faces in
+    ``reroll_faces`` are rolled again once and the new face stands.
+
+    >>> from core.dice import TypedDice
+    >>> evade = FacePool(dice=1, sides=10, values=(2, 1, 1, 0, 0, 0, 0, 0, 0, 0))
+    >>> evade.dist().probability(1)  # ACC 9 vs Evade +5: a plain hit on 2 or 3 (L146)
+    Fraction(1, 5)
+    >>> evade.roll(TypedDice([1]), "evade").total
+    2
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dice: int = Field(ge=0, le=MAX_DICE)
+    sides: int = Field(default=10, ge=2, le=20)
+    values: tuple[int, ...] = Field(description="What each face counts, face 1 first.")
+    reroll_faces: tuple[int, ...] = Field(default=(), description="Faces rolled again once.")
+
+    @model_validator(mode="after")
+    def _check(self) -> FacePool:
+        if len(self.values) != self.sides:
+            raise ValueError(f"a d{self.sides} needs {self.sides} face values")
+        if any(not 1 <= f <= self.sides for f in self.reroll_faces):
+            raise ValueError(f"a d{self.sides} has no such face to roll again")
+        return self
+
+    def value(self, face: int) -> int:
+        """What one final face counts: the one rule odds and rolls share."""
+        return self.values[face - 1]
+
+    def die_dist(self) -> Dist[int]:
+        """One die, its reroll included."""
+        die = Dist.die(self.sides)
+        if not self.reroll_faces:
+            return die.map(self.value)
+        again = die.map(self.value)
+        return die.bind(
+            lambda f: again if f in self.reroll_faces else Dist.constant(self.value(f)).scale(self.sides)
+        )
+
+    def dist(self) -> Dist[int]:
+        """The pool's total, exactly (0 dice: always 0)."""
+        if self.dice == 0:
+            return Dist.constant(0)
+        return self.die_dist().repeat(self.dice)
+
+    def roll(self, source: DiceSource, purpose: str) -> FaceRoll:
+        """Roll the dice, then the faces to roll again (in one further request), each die once."""
+        first = source.roll(self.dice, self.sides, purpose) if self.dice else []
+        again = [i for i, f in enumerate(first) if f in self.reroll_faces]
+        new = source.roll(len(again), self.sides, f"{purpose} rerolls") if again else []
+        final = list(first)
+        for i, f in zip(again, new, strict=True):
+            final[i] = f
+        return FaceRoll(first=first, final=final, total=sum(self.value(f) for f in final))
+
+
+class FaceRoll(BaseModel):
+    first: list[int] = Field(description="The faces as first rolled.")
+    final: list[int] = Field(description="The faces after rerolls.")
+    total: int
 
 
 # --- sums of dice --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 
 from core.dice import Dist, NeedMoreDice, RandomDice, TypedDice
 from core.pool import PoolSpec
-from core.steps import Chart, ChartRow, DiceSum, ShotChain, opposed_sums, roll_opposed
+from core.steps import Chart, ChartRow, DiceSum, FacePool, ShotChain, opposed_sums, roll_opposed
 
 
 def enumerate_rolls(roll: Callable[[TypedDice], Any], limit: int = 200_000) -> Counter[Any]:
@@ -162,3 +162,24 @@ def test_a_chart_reads_totals_outside_its_rows_at_its_ends() -> None:
     assert penetration.dist().probability("yes") == Fraction(2, 6)
     with pytest.raises(ValueError, match="must go up"):
         Chart(rows=(ChartRow(low=3, result="a"), ChartRow(low=3, result="b")))
+
+
+FACE_POOLS = [
+    FacePool(dice=2, sides=10, values=(2, 1, 1, 0, 0, 0, 0, 0, 0, 0)),  # evade vs T 4 (MechaStellar L146)
+    FacePool(dice=2, sides=10, values=(0, 0, 0, 0, 1, 1, 1, 1, 1, 2), reroll_faces=(1, 2)),  # L517
+    FacePool(dice=3, sides=6, values=(0, 0, 1, 1, 1, 3)),
+    FacePool(dice=0, sides=10, values=(1,) * 10),
+]
+
+
+@pytest.mark.parametrize("pool", FACE_POOLS)
+def test_face_pool_odds_match_every_roll(pool: FacePool) -> None:
+    rolled = enumerate_rolls(lambda src: pool.roll(src, "p").total)
+    assert as_fractions(pool.dist()) == {k: v for k, v in rolled.items() if v}
+
+
+def test_face_pool_refuses_a_wrong_die() -> None:
+    with pytest.raises(ValueError, match="needs 10 face values"):
+        FacePool(dice=1, sides=10, values=(1, 2))
+    with pytest.raises(ValueError, match="no such face"):
+        FacePool(dice=1, sides=6, values=(0,) * 6, reroll_faces=(7,))
