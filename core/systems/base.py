@@ -681,6 +681,14 @@ class RuleSystem(ABC):
         """The name to show for a unit (its profile's ``name`` by default)."""
         return str(getattr(profile, "name", "Unit"))
 
+    def starting_resources(self, forces: Sequence[Sequence[BaseModel]], side: int) -> dict[str, int]:
+        """Side ``side``'s pools when the game starts, given every side's unit profiles (``forces``).
+
+        Each resource's ``initial`` by default; a system whose starting pools follow from the forces
+        (a pool set by the game's size in points, a bonus a unit brings) works them out here.
+        """
+        return {r.key: r.initial for r in self.resources}
+
     @abstractmethod
     def initial_state(self, profile: BaseModel) -> UnitState:
         """A unit's tracked state at the start of a game."""
