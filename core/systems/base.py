@@ -70,6 +70,13 @@ class CatalogueUnit(BaseModel):
     ref: str = ""
 
 
+class SampleForce(BaseModel):
+    """A ready-made force of catalogue units: two of them start a sample battle in one tap."""
+
+    name: str = Field(description="The force's name, which its side takes.")
+    units: list[str] = Field(description="Catalogue ids of its units, in order.")
+
+
 class CardLine(BaseModel):
     """One line of a unit card: a value, and what sits on it (an upgrade, a note)."""
 
@@ -625,6 +632,10 @@ class RuleSystem(ABC):
 
     def catalogue(self) -> list[CatalogueUnit]:
         """Ready-made units (none by default)."""
+        return []
+
+    def sample_forces(self) -> list[SampleForce]:
+        """Ready-made forces of catalogue units (none by default); two make a sample battle."""
         return []
 
     def samples_catalogue(

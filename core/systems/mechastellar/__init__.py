@@ -22,6 +22,7 @@ from core.systems.base import (
     PhaseStep,
     PhaseView,
     RuleSystem,
+    SampleForce,
     UnitCard,
     UnitState,
     Violation,
@@ -29,7 +30,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.actions import ACTIONS
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.samples import SAMPLE_NOTE, SAMPLES
+from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
 from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
 from core.systems.mechastellar.units import (
@@ -55,6 +56,10 @@ class MechaStellar(RuleSystem):
     def catalogue(self) -> list[CatalogueUnit]:
         """Units of the app's own making (the book prints none)."""
         return self.samples_catalogue(SAMPLES, SAMPLE_NOTE, "L146-L1011")
+
+    def sample_forces(self) -> list[SampleForce]:
+        """Two 500-point forces of the sample units: a sample battle starts at once."""
+        return [SampleForce(name=name, units=keys) for name, keys in FORCES.items()]
 
     def unit_cost(self, profile: BaseModel) -> int:
         """The points the players gave it (the book prints no costs, digest section 3)."""
