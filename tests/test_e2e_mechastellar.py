@@ -9,6 +9,7 @@ import re
 from conftest import BOOT_MS, PHONE, Server, saved_game, unit_state
 from playwright.sync_api import Browser, expect
 from test_e2e_flow import Taps, assert_on_screen
+from test_e2e_plain import every_sheet_reads_plain
 
 
 def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server: Server) -> None:
@@ -53,5 +54,7 @@ def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
         expect(page.locator("#toast")).to_contain_text(re.compile(r"evade dice \["))
         assert_on_screen(page.locator("#toast"))
+        # Plain words: no sheet of the game shows a raw id.
+        assert every_sheet_reads_plain(page) >= 7
     finally:
         context.close()
