@@ -586,3 +586,48 @@ def test_pilot_traits_by_tier_l368() -> None:
         update={"pilot": SAMPLES["blue_djinn"].pilot.model_copy(update={"traits": ["renowned", "noble"]})}
     )
     assert not SYSTEM.unit_violations(ace)
+
+
+# --- Super Titan Power (L157-L167) ----------------------------------------------------------------
+
+
+def titan(power: int, costs: list[int]) -> dict[str, Any]:
+    guns = [{"name": f"Gun {c}", "range": 24, "shots": 1, "damage": 500, "pen": 0, "power": c} for c in costs]
+    return unit("joker", power=power, weapons=guns, accuracy=15)
+
+
+def test_power_5_fires_4_and_1_but_not_3_and_3_l163() -> None:
+    g = game_of([titan(5, [4, 1])], [unit("dervish", hp=10000)], momentum=(0, 0))
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9]))
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1}, TypedDice([9]))
+    h = game_of([titan(5, [3, 3])], [unit("dervish", hp=10000)], momentum=(0, 0))
+    h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9]))
+    with pytest.raises(ValueError, match="2 Power free"):
+        act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1}, TypedDice([9]))
+
+
+def test_power_4_focus_then_a_power_7_weapon_l165() -> None:
+    g = game_of([titan(4, [7])], [unit("dervish", hp=10000)], momentum=(0, 0))
+    with pytest.raises(ValueError, match="needs 7"):
+        act(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}, TypedDice([9]))
+    g = act(g, "focus", {"unit": "0/a0", "power": True}, TypedDice([]))
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}, TypedDice([9]))
+    assert "Gun 7" in g.log[-1].text
+    with pytest.raises(ValueError, match="Super Titan"):
+        act(g, "focus", {"unit": "1/b0", "power": True}, TypedDice([]))
+
+
+def test_power_on_the_great_shield_before_it_acts_l167_l230() -> None:
+    """A Titan's Great Shield blocks only with its Power on it, assigned even on the enemy's turn (L160,
+    L230); 4 Power there before its turn; on its own turn the Power is free to go elsewhere (L161)."""
+    joker = unit("joker", power=4, shield_power=4)
+    g = game_of([unit("argonaut")], [joker], momentum=(0, 0))
+    shot = Shoot(attacker="0/a0", target="1/b0", weapon=1)
+    assert plan(g, shot).blocks == 0
+    g = act(g, "power", {"unit": "1/b0"}, TypedDice([]))
+    assert plan(g, shot).blocks == 4  # Great Shield vs PEN 0: 2 + 2 (L232)
+    g = act(g, "end_turn", {"unit": "0/a0"}, TypedDice([]))
+    g = act(g, "throttle", {"unit": "1/b0"}, TypedDice([]))  # its turn: the Power may move (L161)
+    assert plan(g, shot).blocks == 0
+    g = act(g, "power", {"unit": "1/b0"}, TypedDice([]))  # ... or stay on the shield as it strides on
+    assert plan(g, shot).blocks == 4

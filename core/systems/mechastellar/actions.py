@@ -3,30 +3,46 @@ and the actions list the system declares."""
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, own_unit
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
-from core.systems.mechastellar.state import gain
-from core.systems.mechastellar.turns import begin_turn, end_turn, roll_off, spend_action
+from core.systems.mechastellar.state import MsUnitState, gain
+from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
+from core.systems.mechastellar.units import Unit
 
 
 class Focus(Closed):
-    """Focus: this turn its shooting weapons gain a shot, or a hit within 16" (PEN 0: two) (L123-L125)."""
+    """Focus: this turn its shooting weapons gain a shot, or a hit within 16" (PEN 0: two) (L123-L125);
+    or a Super Titan's +3 Power until its next turn (L129-L130)."""
 
     unit: str = own_unit("Who focuses.")
+    power: bool = Field(
+        default=False,
+        description="A Super Titan takes +3 Power until its next turn instead (L129-L130).",
+        json_schema_extra={"flow": "common"},
+    )
 
 
 def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
+    if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
+        raise ValueError("only a Super Titan focuses for Power (L129)")
     if "focus" in g.state.conditions:
         raise ValueError(f"{g.name} is focused already this turn")
     work = Working(game)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit)
     state = work.state(s, u)
+    if inp.power:
+        mine = MsUnitState.model_validate(state.extra)
+        mine.power_bonus = 3
+        state.extra = mine.model_dump(mode="json")
+        return ActionResult(changes=work.changes(), text=f"{g.name} focuses: +3 Power until its next turn")
     state.conditions = [*state.conditions, "focus"]
     return ActionResult(changes=work.changes(), text=f'{g.name} focuses: +1 shot, or +1 hit within 16"')
 
@@ -72,6 +88,25 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
     )
 
 
+class Power(Closed):
+    """A Super Titan puts Power on its shield, at any time, until its next turn (L160, L167, L230)."""
+
+    unit: str = own_unit("Which Super Titan.")
+
+
+def power(game: Game, inp: Power, dice: DiceSource) -> ActionResult:
+    _, _, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if unit.kind != "super_titan" or not unit.shield_power:
+        raise ValueError(f"{g.name} has no shield that takes Power")
+    work = Working(game)
+    power_item(game, work, inp.unit, "shield")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{g.name} powers its shield ({unit.shield_power}) until its next turn",
+    )
+
+
 ACTIONS: dict[str, ActionSpec] = {
     "roll_off": ActionSpec.of(
         "roll_off",
@@ -104,6 +139,13 @@ ACTIONS: dict[str, ActionSpec] = {
     "throttle": ActionSpec.of("throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False),
     "disengage": ActionSpec.of(
         "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).", rolls=False
+    ),
+    "power": ActionSpec.of(
+        "power",
+        "Power the shield",
+        power,
+        "A Super Titan's shield blocks with its Power on it (L160, L230).",
+        rolls=False,
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

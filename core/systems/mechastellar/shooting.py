@@ -41,7 +41,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, spend_action
+from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, power_item, spend_action
 from core.systems.mechastellar.units import SHOOTING_BLOCKS, Unit, Weapon, tier_rank, total_actions
 
 #: Most dice one weapon rolls, whatever the modifiers (L134).
@@ -234,6 +234,8 @@ def plan(game: Game, inp: Shoot) -> Plan:
     crits = int(advantage) + int(inp.skill == "make_it_count" or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
+    if target.kind == "super_titan" and target.shield_power and "shield" not in unit_extra(t_g).powered:
+        base = extra = 0  # a Titan's shield blocks only with its Power on it (L230)
     shield = 0 if inp.advantage == "blindside" else base + (extra if pen0 else 0)
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
@@ -317,6 +319,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     if inp.skill == "make_it_count" and game.sides[a_side].resources.get("momentum", 0) < cost:
         raise ValueError("not enough Momentum for Make it Count! (L276)")
     check_turn(game, inp.attacker, spends=True)  # refusals come before any die
+    if p.weapon.power and shooter.kind == "super_titan":
+        power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     roll = p.evade.roll(dice, "evade")
     hits = p.through(roll.total)
     momentum = game.sides[t_side].resources.get("momentum", 0)
@@ -353,6 +357,9 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         ts.destroyed = True
     if p.weapon.stun and landed and not killed:
         stun_target(ts, target, landed)
+    if p.weapon.power and shooter.kind == "super_titan":
+        power_item(game, work, inp.attacker, str(inp.weapon))
+        extra = unit_extra(work.unit(a_side, a_i))
     extra.fired = [*extra.fired, inp.weapon]
     put_unit_extra(work, a_side, a_i, extra)
     a_state = work.state(a_side, a_i)

@@ -43,9 +43,13 @@ class MsUnitState(Closed):
     skills: list[str] = Field(
         default_factory=list, max_length=4, description="Skills used this unit turn (L253)."
     )
-    power_used: int = Field(default=0, ge=0, le=60, description="Power assigned until its next turn (L160).")
-    stun_next: int = Field(
-        default=0, ge=0, le=20, description="Stun tokens that count on its next turn (L575)."
+    powered: list[str] = Field(
+        default_factory=list,
+        max_length=13,
+        description="What a Super Titan's Power is on until its next turn: weapons by number, 'shield'.",
+    )
+    power_bonus: int = Field(
+        default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."
     )
 
 

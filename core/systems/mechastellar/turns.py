@@ -55,6 +55,10 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum = ref, [], [], False
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
+    if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
+        mine = MsUnitState.model_validate(state.extra)
+        mine.powered, mine.power_bonus = [], 0
+        state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
     if boost:
         gain(work, s, "momentum", boost)
@@ -101,6 +105,30 @@ def spend_action(game: Game, work: Working, ref: str) -> None:
     if used >= have:
         raise ValueError(f"{g.name} has used its {have} action{'s' * (have != 1)} this turn (L26)")
     state.counters = {**state.counters, "actions": used + 1}
+
+
+def power_cost(unit: Unit, item: str) -> int:
+    """What powering an item costs: a weapon's Power, or the shield's (L159, L230)."""
+    return unit.shield_power if item == "shield" else unit.weapons[int(item)].power
+
+
+def power_item(game: Game, work: Working, ref: str, item: str) -> None:
+    """Assign a Super Titan's Power to an item until its next turn; refused beyond its Power (L159-L163)."""
+    s, u, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    if item in mine.powered:
+        return
+    used = sum(power_cost(unit, i) for i in mine.powered)
+    have = unit.power + mine.power_bonus
+    cost = power_cost(unit, item)
+    if used + cost > have:
+        raise ValueError(
+            f"{g.name} has {have - used} Power free until its next turn; this needs {cost} (L159-L163)"
+        )
+    mine.powered = [*mine.powered, item]
+    state.extra = mine.model_dump(mode="json")
 
 
 def note_attack(game: Game, work: Working, side: int, target: str, killed: bool) -> None:
