@@ -631,3 +631,20 @@ def test_power_on_the_great_shield_before_it_acts_l167_l230() -> None:
     assert plan(g, shot).blocks == 0
     g = act(g, "power", {"unit": "1/b0"}, TypedDice([]))  # ... or stay on the shield as it strides on
     assert plan(g, shot).blocks == 4
+
+
+def test_a_skilled_pilot_buys_a_failed_save_l220() -> None:
+    """Tier 1-2 pilots, Kaiju and Captains may spend 1 Momentum to pass a failed Armor Save (L220)."""
+    g = game_of([unit("dervish", accuracy=15)], [unit("kara", shield="none", save=0)], momentum=(0, 2))
+    inp = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "defense": 0}
+    faces = [5, 5, 5, 2, 3, 9]  # 3 hits; saves vs PEN 6 need 6+: two of three fail
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "shoot", inp, TypedDice(faces))
+    assert asked.value.field == "bought" and [o.value for o in asked.value.options] == [0, 1, 2]
+    g = act(g, "shoot", {**inp, "bought": 1}, TypedDice(faces))
+    assert g.log[-1].detail["failed"] == 1
+    assert hp(g, "1/b0") == 3000 - (3 * 500 + 1000) and momentum(g, 1) == 1
+    # A Basic pilot is not asked (L220).
+    h = game_of([unit("dervish", accuracy=15)], [unit("argonaut", save=0, hp=9000)], momentum=(0, 2))
+    h = act(h, "shoot", {**inp}, TypedDice(faces))
+    assert h.log[-1].detail["failed"] == 2

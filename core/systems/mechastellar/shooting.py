@@ -107,6 +107,14 @@ class Shoot(Closed):
         description="Momentum the target spends on Skill Defense after the roll (L260-L264); asked then.",
         json_schema_extra={"ui": "hidden"},
     )
+    bought: int | None = Field(
+        default=None,
+        ge=0,
+        le=20,
+        description="Failed Armor Saves the target's Skilled or Ace pilot (or a Kaiju) passes for 1 Momentum "
+        "each (L220); asked after the saves.",
+        json_schema_extra={"ui": "hidden"},
+    )
     flawless: bool = Field(
         default=False,
         description="The target's Ace negates every hit (Flawless Evasion, L290-L291); asked after the roll.",
@@ -342,6 +350,20 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         landed = hits - spent
     saves = p.save_pool(landed).roll(dice, "armor saves") if landed else None
     failed = saves.total if saves else 0
+    left = momentum - spent
+    buys = tier_rank(target) > 0 or target.kind == "kaiju"  # L220; digest ambiguity 31
+    if failed and buys and left and inp.bought is None:
+        options = [Choice(value=0, label=f"Keep {failed} failed save{'s' * (failed != 1)}", assumed=True)]
+        options += [
+            Choice(value=n, label=f"Spend {n} Momentum: {failed - n} failed")
+            for n in range(1, min(failed, left) + 1)
+        ]
+        raise NeedChoice(
+            "bought", f"{t_g.name} fails {failed} Armor Save{'s' * (failed != 1)}: pass some?", options
+        )
+    bought = min(inp.bought or 0, failed, left) if buys else 0
+    failed -= bought
+    spent += bought
     damage = p.damage(landed, failed)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
@@ -374,10 +396,12 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         text += f", {min(p.blocks, p.hits(roll.total))} blocked"
     if inp.flawless:
         text += f", Flawless Evasion ({spent} Momentum)"
-    elif spent:
-        text += f", {spent} Momentum on Skill Defense"
+    elif spent - bought:
+        text += f", {spent - bought} Momentum on Skill Defense"
     if saves:
         text += f"; Armor Saves [{', '.join(str(f) for f in saves.final)}], {failed} failed"
+        if bought:
+            text += f" ({bought} passed for Momentum)"
     text += f"; {damage} damage" + (f", {t_g.name} is destroyed" if killed else "")
     if p.weapon.stun and landed and not killed:
         text += f"; {landed} stun"
