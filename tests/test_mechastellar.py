@@ -648,3 +648,50 @@ def test_a_skilled_pilot_buys_a_failed_save_l220() -> None:
     h = game_of([unit("dervish", accuracy=15)], [unit("argonaut", save=0, hp=9000)], momentum=(0, 2))
     h = act(h, "shoot", {**inp}, TypedDice(faces))
     assert h.log[-1].detail["failed"] == 2
+
+
+# --- traits the engine applies (L370-L497, L566) ---------------------------------------------------
+
+
+def test_shut_down_target_evade_0_and_advantage_l566() -> None:
+    g = game_of([unit("argonaut")], [unit("dervish")])
+    g.sides[1].units[0].state.conditions.append("shut_down")
+    p = plan(g, Shoot(attacker="0/a0", target="1/b0", weapon=1))
+    assert p.tn == 9 and p.crits == 1
+
+
+def test_commander_traits_l491_l496() -> None:
+    vigilant = unit("dervish", commander="vigilant_leader")
+    g = game_of([unit("argonaut"), vigilant], [unit("white_asura")])
+    assert plan(g, Shoot(attacker="0/a0", target="1/b0")).tn == 9 + 1 - 3  # L491
+    bold = game_of([unit("blue_djinn"), unit("dervish", commander="bold_leader")], [unit("white_asura")])
+    strike, *_ = pools(bold, Clash(attacker="0/a0", target="1/b0", attack_dice=2))
+    assert strike.attack.values[3] == 1  # a 4 hits (L492)
+    impressive = game_of([unit("white_asura", commander="impressive_skill")], [unit("dervish")])
+    assert plan(impressive, Shoot(attacker="0/a0", target="1/b0")).flat == 1  # +1 hit (L493)
+    impressive = act(impressive, "focus", {"unit": "0/a0"}, TypedDice([]))
+    impressive = act(impressive, "throttle", {"unit": "0/a0"}, TypedDice([]))  # +1 action (L493)
+    resourceful = game_of([unit("white_asura", commander="resourceful")], [unit("dervish")])
+    assert (momentum(resourceful, 0), momentum(resourceful, 1)) == (4, 3)  # +1 at the start (L496)
+    resourceful = next_round(resourceful)
+    assert (momentum(resourceful, 0), momentum(resourceful, 1)) == (7, 4)  # +2 more each round end
+
+
+def test_pilot_traits_on_activation_l374_l474() -> None:
+    renowned = unit("jet_black_lancer", pilot={"tier": "skilled", "traits": ["renowned"]})
+    g = game_of([renowned], [unit("dervish")], momentum=(3, 3))
+    g = act(g, "focus", {"unit": "0/a0"}, TypedDice([]))
+    assert momentum(g, 0) == 4  # L374
+    legend = unit("white_asura", pilot={"tier": "ace", "traits": ["legendary"]})
+    h = game_of([legend], [unit("dervish")], momentum=(3, 3))
+    h = act(h, "focus", {"unit": "0/a0"}, TypedDice([]))
+    h = act(h, "throttle", {"unit": "0/a0"}, TypedDice([]))  # +1 action in round 1 (L475)
+    assert momentum(h, 0) == 5  # +2 on activation (L474)
+
+
+def test_close_combat_master_l447() -> None:
+    master = unit("white_asura", pilot={"tier": "ace", "traits": ["close_combat_master"]})
+    g = game_of([unit("blue_djinn")], [master])
+    strike, counter, *_ = pools(g, Clash(attacker="0/a0", target="1/b0", attack_dice=6, defender_attack=3))
+    assert strike.defense.values[9] == 2 and strike.blocks == 1 + 1  # DEF 10s two blocks; Shield + trait
+    assert counter.flat == 1
