@@ -334,6 +334,17 @@ def core_wheel() -> tuple[str, bytes]:
 # --- test sites: test-only rule systems, never in the shipped site -------------------------
 
 
+def sample_battles(systems: Any) -> list[dict[str, str]]:
+    """The playable systems that offer two ready-made forces: the home screen's sample battles."""
+    from core.systems import implementation
+
+    return [
+        {"id": s.id, "name": s.name}
+        for s in systems
+        if s.status == "playable" and len(implementation(s.id).sample_forces()) >= 2
+    ]
+
+
 def extra_systems() -> list[tuple[Path, Any]]:
     """Folders named by ``TC_TEST_SYSTEMS`` (comma-separated, e.g. ``tests/toy_system``), with their INFO.
 
@@ -668,6 +679,7 @@ def build() -> dict[str, Any]:
         "version": __version__,
         "build_id": build_id,
         "systems": [s.model_dump() for s in (*SYSTEMS, *(i for _, i in extra))],
+        "sample_battles": sample_battles(SYSTEMS),
         "core_packages": [CORE_NAME],
         "pyodide_version": PYODIDE_VERSION,
     }

@@ -62,6 +62,7 @@ from core.systems.base import (
     PhaseView,
     ResourceDef,
     RuleSystem,
+    SampleForce,
     ToolError,
     TrackedDef,
     UnitCard,
@@ -231,6 +232,9 @@ class SystemDescription(BaseModel):
     options_schema: dict[str, Any] | None
     editor: EditorInfo = Field(description="The editor the shell opens for an own unit of this system.")
     tools: list[str] = Field(default_factory=list, description="Names of its own tools (system.tool).")
+    sample_forces: list[SampleForce] = Field(
+        default_factory=list, description="Ready-made forces of catalogue units, for a sample battle."
+    )
 
 
 def describe(args: SystemArgs) -> SystemDescription:
@@ -257,6 +261,7 @@ def describe(args: SystemArgs) -> SystemDescription:
         options_schema=system.options.model_json_schema() if system.options else None,
         editor=system.editor,
         tools=list(system.tools),
+        sample_forces=system.sample_forces(),
     )
 
 

@@ -373,7 +373,8 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     if problems:
         raise ValueError("this game cannot start: " + "; ".join(p.message for p in problems))
     out = []
-    for (side_name, squad), (_, side_profiles) in zip(sides, profiles, strict=True):
+    forces = [side_profiles for _, side_profiles in profiles]
+    for n, ((side_name, squad), (_, side_profiles)) in enumerate(zip(sides, profiles, strict=True)):
         units = []
         names = numbered([system.unit_name(profile) for profile in side_profiles])
         for entry, profile, unit_name in zip(squad.units, side_profiles, names, strict=True):
@@ -385,7 +386,7 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
                     state=system.initial_state(profile),
                 )
             )
-        resources = {r.key: r.initial for r in system.resources}
+        resources = system.starting_resources(forces, n)
         out.append(Side(name=side_name, squad_name=squad.name, units=units, resources=resources))
     # Every named reading starts at its default, so changing one is an exact, undoable edit.
     options = system.options().model_dump(mode="json") if system.options else {}

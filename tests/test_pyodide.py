@@ -190,7 +190,40 @@ def _tool_of(system: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     return {"op": "system.tool", "args": {"system": system, "tool": name, "args": args}}
 
 
+def _mechastellar_corpus() -> list[dict[str, Any]]:
+    """A MechaStellar sample battle: the roll-off, a shot's odds and roll, a clash's odds."""
+    info = api.call("system.describe", {"system": "mechastellar"})["result"]
+    by_id = {u["id"]: u for u in info["catalogue"]}
+    sides = [
+        {
+            "name": f["name"],
+            "squad": {
+                "id": f"s{n}",
+                "name": f["name"],
+                "system": "mechastellar",
+                "units": [
+                    {"key": f"u{i + 1}", "profile": by_id[k]["profile"]} for i, k in enumerate(f["units"])
+                ],
+            },
+        }
+        for n, f in enumerate(info["sample_forces"])
+    ]
+    game = api.call("game.new", {"id": "g", "name": "G", "sides": sides})["result"]
+    ready = api.call("game.act", {"game": game, "action": "roll_off", "input": {}, "faces": [9, 2]})[
+        "result"
+    ]["game"]
+    shot = {"attacker": "0/u1", "target": "1/u1", "weapon": 1, "defense": 0}
+    clash = {"attacker": "0/u2", "target": "1/u2", "weapon": 0, "attack_dice": 8, "defender_attack": 3}
+    return [
+        {"op": "system.describe", "args": {"system": "mechastellar"}},
+        {"op": "game.odds", "args": {"game": ready, "action": "shoot", "input": shot}},
+        {"op": "game.act", "args": {"game": ready, "action": "shoot", "input": shot, "seed": 3}},
+        {"op": "game.odds", "args": {"game": ready, "action": "melee", "input": clash}},
+    ]
+
+
 CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus() + _gundam_corpus()
+CORPUS += _mechastellar_corpus()
 
 
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:

@@ -177,7 +177,7 @@ def test_a_gunframe_form_beyond_the_units_forms_reads_as_the_first() -> None:
 def test_a_game_of_a_system_this_build_does_not_play_keeps_its_units_values() -> None:
     """A newer build's system (or a planned one): its values are its own, kept as they are."""
     raw = _read(IN_PLAY / "store.json")["saved"]["games"][0]
-    raw = {**raw, "id": "later", "system": "mechastellar"}
+    raw = {**raw, "id": "later", "system": "skirmishers"}
     raw["sides"][0]["units"][0]["state"]["extra"] = {"evade_chain": [3, 7], "momentum": 2}
     out = storage.load({"schema_version": storage.STORE_SCHEMA, "games": [raw]})
     assert out.set_aside == []

@@ -99,6 +99,7 @@ const ROUTES = {
   roster: (id) => squads.roster(id),
   games: (sub, id) => games.list(sub === "new" ? id : null),
   game: (id) => games.show(id),
+  sample: (system) => games.sample(system),
   open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
   recover: () => recoverView(views.app, store),
 };

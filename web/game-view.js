@@ -87,6 +87,32 @@ export class GamesView {
     this.root.append(rows, el("div", { class: "actions" }, more, start));
   }
 
+  // #/sample/<system>: a game of the system's first two ready-made forces (system.describe:
+  // sample_forces, units by catalogue id), started at once; the link is replaced by the game's.
+  async sample(systemId) {
+    clear(this.root);
+    this.root.append(el("p", { class: "muted", id: "sample-wait" }, "Setting out the sample battle…"));
+    await this.store.ready;
+    const info = await this.systems.describe(systemId);
+    const forces = info?.sample_forces ?? [];
+    if (!location.hash.startsWith("#/sample/")) return;
+    if (forces.length < 2) {
+      clear(this.root);
+      this.root.append(el("p", { class: "error" }, "This system has no sample battle."), el("a", { href: "#/games" }, "Games"));
+      return;
+    }
+    const byId = Object.fromEntries(info.catalogue.map((u) => [u.id, u]));
+    const sides = forces.slice(0, 2).map((f) => ({
+      name: f.name.replace(/^[^:]*:\s*/, ""),
+      squad: { id: newId("s"), name: f.name, system: systemId, limit: null,
+        units: f.units.map((id, i) => ({ key: `u${i + 1}`, profile: byId[id].profile, origin: `catalogue:${id}` })) },
+    }));
+    const reply = await this.engine.call("game.new", { id: newId("g"), name: sides.map((x) => x.name).join(" vs "), sides });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    if (!(await this.store.putGame(reply.result))) return;
+    location.replace(hashFor("game", reply.result.id));
+  }
+
   // #/game/<id>
   async show(id) {
     clear(this.root);

@@ -34,7 +34,7 @@ _LISTED: tuple[tuple[str, str, str, str, Literal["planned", "playable"]], ...] =
     ("gundam_skirmish", "Mobile Suit Gundam: Skirmish", "000_3e12d4cbd0c8f6da.txt", "d6", "playable"),
     ("gunframe", "GUNFRAME", "001_c60598db3e91d492.txt", "d6", "playable"),
     ("ms_battles", "Mobile Suit Battles", "002_c5caa4b4fc3fd928.txt", "cards", "playable"),
-    ("mechastellar", "MechaStellar", "003_9a8631fd8c2279be.txt", "d10", "planned"),
+    ("mechastellar", "MechaStellar", "003_9a8631fd8c2279be.txt", "d10", "playable"),
     ("skirmishers", "Skirmishers", "004_63417322d25a2f10.txt", "2d6", "planned"),
 )
 #: What the home screen says of each, in a line.
@@ -57,6 +57,7 @@ SYSTEMS: tuple[SystemInfo, ...] = tuple(
 IMPLEMENTATIONS: dict[str, str] = {
     "gundam_skirmish": "core.systems.gundam_skirmish",
     "gunframe": "core.systems.gunframe",
+    "mechastellar": "core.systems.mechastellar",
     "ms_battles": "core.systems.ms_battles",
 }
 

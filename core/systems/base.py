@@ -71,6 +71,13 @@ class CatalogueUnit(BaseModel):
     ref: str = ""
 
 
+class SampleForce(BaseModel):
+    """A ready-made force of catalogue units: two of them start a sample battle in one tap."""
+
+    name: str = Field(description="The force's name, which its side takes.")
+    units: list[str] = Field(description="Catalogue ids of its units, in order.")
+
+
 class CardLine(BaseModel):
     """One line of a unit card: a value, and what sits on it (an upgrade, a note)."""
 
@@ -780,6 +787,10 @@ class RuleSystem(ABC):
         """Ready-made units (none by default)."""
         return []
 
+    def sample_forces(self) -> list[SampleForce]:
+        """Ready-made forces of catalogue units (none by default); two make a sample battle."""
+        return []
+
     def samples_catalogue(
         self, samples: Mapping[str, BaseModel], note: str, ref: str = ""
     ) -> list[CatalogueUnit]:
@@ -847,6 +858,14 @@ class RuleSystem(ABC):
     def unit_name(self, profile: BaseModel) -> str:
         """The name to show for a unit (its profile's ``name`` by default)."""
         return str(getattr(profile, "name", "Unit"))
+
+    def starting_resources(self, forces: Sequence[Sequence[BaseModel]], side: int) -> dict[str, int]:
+        """Side ``side``'s pools when the game starts, given every side's unit profiles (``forces``).
+
+        Each resource's ``initial`` by default; a system whose starting pools follow from the forces
+        (a pool set by the game's size in points, a bonus a unit brings) works them out here.
+        """
+        return {r.key: r.initial for r in self.resources}
 
     @abstractmethod
     def initial_state(self, profile: BaseModel) -> UnitState:

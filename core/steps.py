@@ -1,0 +1,139 @@
+"""Dice steps the rule systems share, each with exact odds from the code that resolves it.
+
+:mod:`core.pool` is one pool (N dice, success on X+, rerolls, an opposed pool).  These are the
+steps beside it that a system uses; for each, the odds and the roll call the same per-die
+function, so they cannot disagree (tests/test_steps.py enumerates every face to check):
+
+* :class:`FacePool`: N dice where each face is worth a number of its own (MechaStellar's
+  roll-under evade die whose lowest face counts double and whose highest never counts,
+  L136-L141; its clash die where 5+ counts 1 and 10 counts 2, L190-L191), with chosen faces
+  rolled again once;
+* :class:`DiceSum`: the total of N dice plus a modifier (Skirmishers' 2D6 checks against a
+  target number).
+
+A step stays here only while a system uses it (issue 27: the chained steps no system used went).
+
+>>> from core.dice import TypedDice
+>>> check = DiceSum(dice=2, modifier=0)
+>>> check.at_least(12)
+Fraction(1, 36)
+>>> check.roll(TypedDice([6, 6]), "check").total
+12
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.dice import DiceSource, Dist
+from core.pool import MAX_DICE
+
+# --- a pool whose faces are each worth a number of their own ----------------------------------
+
+
+class FacePool(BaseModel):
+    """N dice of S sides; a die showing face ``f`` counts ``values[f - 1]``; the pool counts their sum.
+
+    This covers the pools a success number cannot describe: a defender's evade die that lets a
+    shot through below a target number, counts a 1 as two and never lets a 10 through.  Faces in
+    ``reroll_faces`` are rolled again once and the new face stands.
+
+    >>> from core.dice import TypedDice
+    >>> evade = FacePool(dice=1, sides=10, values=(2, 1, 1, 0, 0, 0, 0, 0, 0, 0))
+    >>> evade.dist().probability(1)  # ACC 9 vs Evade +5: a plain hit on 2 or 3 (L146)
+    Fraction(1, 5)
+    >>> evade.roll(TypedDice([1]), "evade").total
+    2
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dice: int = Field(ge=0, le=MAX_DICE)
+    sides: int = Field(default=10, ge=2, le=20)
+    values: tuple[int, ...] = Field(description="What each face counts, face 1 first.")
+    reroll_faces: tuple[int, ...] = Field(default=(), description="Faces rolled again once.")
+
+    @model_validator(mode="after")
+    def _check(self) -> FacePool:
+        if len(self.values) != self.sides:
+            raise ValueError(f"a d{self.sides} needs {self.sides} face values")
+        if any(not 1 <= f <= self.sides for f in self.reroll_faces):
+            raise ValueError(f"a d{self.sides} has no such face to roll again")
+        return self
+
+    def value(self, face: int) -> int:
+        """What one final face counts: the one rule odds and rolls share."""
+        return self.values[face - 1]
+
+    def die_dist(self) -> Dist[int]:
+        """One die, its reroll included."""
+        die = Dist.die(self.sides)
+        if not self.reroll_faces:
+            return die.map(self.value)
+        again = die.map(self.value)
+        return die.bind(
+            lambda f: again if f in self.reroll_faces else Dist.constant(self.value(f)).scale(self.sides)
+        )
+
+    def dist(self) -> Dist[int]:
+        """The pool's total, exactly (0 dice: always 0)."""
+        if self.dice == 0:
+            return Dist.constant(0)
+        return self.die_dist().repeat(self.dice)
+
+    def roll(self, source: DiceSource, purpose: str) -> FaceRoll:
+        """Roll the dice, then the faces to roll again (in one further request), each die once."""
+        first = source.roll(self.dice, self.sides, purpose) if self.dice else []
+        again = [i for i, f in enumerate(first) if f in self.reroll_faces]
+        new = source.roll(len(again), self.sides, f"{purpose} rerolls") if again else []
+        final = list(first)
+        for i, f in zip(again, new, strict=True):
+            final[i] = f
+        return FaceRoll(first=first, final=final, total=sum(self.value(f) for f in final))
+
+
+class FaceRoll(BaseModel):
+    first: list[int] = Field(description="The faces as first rolled.")
+    final: list[int] = Field(description="The faces after rerolls.")
+    total: int
+
+
+# --- sums of dice --------------------------------------------------------------------------
+
+
+class DiceSum(BaseModel):
+    """N dice of S sides added up, plus a modifier (2D6 + 1, 1D6 + DEX...)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dice: int = Field(default=2, ge=1, le=MAX_DICE)
+    sides: int = Field(default=6, ge=2, le=100)
+    modifier: int = Field(default=0, ge=-100, le=100)
+
+    def total(self, faces: list[int]) -> int:
+        """The total of rolled faces: the one rule both the odds and the roll apply."""
+        return sum(faces) + self.modifier
+
+    def dist(self) -> Dist[int]:
+        """Exact distribution of the total.
+
+        >>> DiceSum(dice=2).dist().probability(7)
+        Fraction(1, 6)
+        """
+        return Dist.die(self.sides).repeat(self.dice).map(lambda s: self.total([s]))
+
+    def at_least(self, target: int) -> Fraction:
+        """Chance the total reaches ``target`` (a check: 2D6 >= N)."""
+        d = self.dist()
+        return Fraction(sum(w for t, w in d.weights.items() if t >= target), d.total)
+
+    def roll(self, source: DiceSource, purpose: str) -> SumRoll:
+        faces = source.roll(self.dice, self.sides, purpose)
+        return SumRoll(faces=faces, total=self.total(faces))
+
+
+class SumRoll(BaseModel):
+    faces: list[int]
+    total: int

@@ -1,0 +1,158 @@
+"""The actions that roll nothing: Focus (L117-L130), Full Throttle (L76-L80), Disengage (L255-L258),
+and the actions list the system declares."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from core.changes import Working
+from core.dice import DiceSource
+from core.game import Game
+from core.systems.base import ActionResult, ActionSpec, Closed, own_unit
+from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
+from core.systems.mechastellar.state import MsUnitState, gain
+from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
+from core.systems.mechastellar.units import Unit
+
+
+class Focus(Closed):
+    """Focus: this turn its shooting weapons gain a shot, or a hit within 16" (PEN 0: two) (L123-L125);
+    or a Super Titan's +3 Power until its next turn (L129-L130)."""
+
+    unit: str = own_unit("Who focuses.")
+    power: bool = Field(
+        default=False,
+        description="A Super Titan takes +3 Power until its next turn instead (L129-L130).",
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
+    s, u, g = game.unit(inp.unit)
+    if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
+        raise ValueError("only a Super Titan focuses for Power (L129)")
+    if "focus" in g.state.conditions:
+        raise ValueError(f"{g.name} is focused already this turn")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    spend_action(game, work, inp.unit)
+    state = work.state(s, u)
+    if inp.power:
+        mine = MsUnitState.model_validate(state.extra)
+        mine.power_bonus = 3
+        state.extra = mine.model_dump(mode="json")
+        return ActionResult(changes=work.changes(), text=f"{g.name} focuses: +3 Power until its next turn")
+    state.conditions = [*state.conditions, "focus"]
+    return ActionResult(changes=work.changes(), text=f'{g.name} focuses: +1 shot, or +1 hit within 16"')
+
+
+class Throttle(Closed):
+    """Full Throttle: Move +5" and over terrain up to 12" tall, once a turn (L76-L80)."""
+
+    unit: str = own_unit("Who goes full throttle.")
+
+
+def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
+    s, u, g = game.unit(inp.unit)
+    if "throttle" in g.state.conditions:
+        raise ValueError(f"{g.name} has had Full Throttle's benefit this turn (L80)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    spend_action(game, work, inp.unit)
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "throttle"]
+    return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
+
+
+class Disengage(Closed):
+    """Disengage: 1 Momentum to break away from melee on its turn (L68, L255-L258)."""
+
+    unit: str = own_unit("Who breaks away.")
+
+
+def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
+    s, u, g = game.unit(inp.unit)
+    if "engaged" not in g.state.conditions:
+        raise ValueError(f"{g.name} is not in melee")
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError("Disengage costs 1 Momentum (L255)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    gain(work, s, "momentum", -1)
+    state = work.state(s, u)
+    state.conditions = [c for c in state.conditions if c != "engaged"]
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{g.name} disengages (1 Momentum); attacking again this turn costs 1 more (L258)",
+    )
+
+
+class Power(Closed):
+    """A Super Titan puts Power on its shield, at any time, until its next turn (L160, L167, L230)."""
+
+    unit: str = own_unit("Which Super Titan.")
+
+
+def power(game: Game, inp: Power, dice: DiceSource) -> ActionResult:
+    _, _, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if unit.kind != "super_titan" or not unit.shield_power:
+        raise ValueError(f"{g.name} has no shield that takes Power")
+    work = Working(game)
+    power_item(game, work, inp.unit, "shield")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{g.name} powers its shield ({unit.shield_power}) until its next turn",
+    )
+
+
+ACTIONS: dict[str, ActionSpec] = {
+    "roll_off": ActionSpec.of(
+        "roll_off",
+        "Roll off",
+        roll_off,
+        "Both sides roll a d10; the higher goes first, ties roll again (L32).",
+    ),
+    "shoot": ActionSpec.of(
+        "shoot",
+        "Shoot",
+        shoot,
+        "Fire one weapon: the target rolls a d10 per shot to evade (L132-L155).",
+        odds=shoot_odds,
+        picks=shoot_picks,
+        headline=("damage", "destroyed"),
+        primary=True,
+    ),
+    "melee": ActionSpec.of(
+        "melee",
+        "Melee",
+        clash,
+        "The Melee Clash: both sides split their dice between attack and defense (L183-L214).",
+        odds=clash_odds,
+        picks=clash_picks,
+        headline=("damage dealt", "target destroyed"),
+    ),
+    "focus": ActionSpec.of(
+        "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False
+    ),
+    "throttle": ActionSpec.of("throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False),
+    "disengage": ActionSpec.of(
+        "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).", rolls=False
+    ),
+    "power": ActionSpec.of(
+        "power",
+        "Power the shield",
+        power,
+        "A Super Titan's shield blocks with its Power on it (L160, L230).",
+        rolls=False,
+    ),
+    "end_turn": ActionSpec.of(
+        "end_turn",
+        "End turn",
+        end_turn,
+        "The unit's turn ends; the other side activates (L40-L41).",
+        rolls=False,
+        primary=True,
+    ),
+}

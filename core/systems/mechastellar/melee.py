@@ -1,0 +1,387 @@
+"""The Melee Clash (L183-L214), with its exact odds given both splits.
+
+The step names were lost in the extraction (digest ambiguity 1); the reading that fits every
+example roll (L204-L211, L521-L528): both sides split their Melee dice between attack and
+defense, the attacker with two more dice (L518; ambiguity 2); the chosen weapon's dice are added
+after the split (L187-L188, L517); an attack die of 5+ is a hit and a 10 a critical worth two
+(L190-L191; Bold Leader 4+, L492); a defense die of 5+ is a block (Close Combat Master: a 10 is
+two, L447); shields add blocks (Shield 1, Great Shield 2, Melee Shield 1, L207, L526; not against a
+Blindside, L543).  Both sides deal their unblocked hits (the defender's attack is its
+counterattack, L210); Skill Defense is spent after the roll (L253, L527, L529); each side's
+hits left deal its weapon's damage and cause Armor Saves (L208, L214).  The attacker's side
+gains 1 Momentum (L246, L516).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field
+
+from core.changes import Working
+from core.dice import DiceSource, Dist
+from core.game import Game, GameUnit
+from core.pool import table
+from core.steps import FacePool
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    Choice,
+    Closed,
+    FieldPick,
+    NeedChoice,
+    enemy_unit,
+    own_unit,
+    read_options,
+)
+from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.shooting import FAILED_SAVE, MAX_SAVES, _exact, side_has_commander
+from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
+from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
+from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
+
+#: The charging attacker's extra dice (L518; digest ambiguity 2).
+ATTACKER_DICE = 2
+#: A defender with no melee weapon still rolls its dice, but its hits deal no damage.
+UNARMED = Weapon(name="no melee weapon", kind="cc", range=0, shots=0, damage=0, pen=0)
+
+
+class Clash(Closed):
+    """A melee attack: both sides split their dice, then both strike (L183-L214)."""
+
+    attacker: str = own_unit("Who attacks in melee.")
+    target: str = enemy_unit("Whom it attacks.")
+    weapon: int = Field(
+        default=0, ge=0, le=11, description="The attacker's melee weapon.", json_schema_extra={"flow": "pick"}
+    )
+    attack_dice: int = Field(
+        default=0, ge=0, le=30, description="Of the attacker's dice, how many attack; the rest defend."
+    )
+    defender_attack: int = Field(
+        default=0, ge=0, le=30, description="Of the defender's dice, how many attack; the rest defend."
+    )
+    defender_weapon: int = Field(
+        default=0, ge=-1, le=11, description="The defender's melee weapon (its first by default)."
+    )
+    advantage: Literal["none", "advantage", "blindside"] = Field(
+        default="none",
+        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores the shield (L543).",
+        json_schema_extra={
+            "flow": "common",
+            "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
+        },
+    )
+    defense: int | None = Field(
+        default=None,
+        ge=0,
+        le=20,
+        description="Momentum the defender spends on Skill Defense; asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    counter_defense: int | None = Field(
+        default=None,
+        ge=0,
+        le=20,
+        description="Momentum the attacker spends on Skill Defense; asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One side's half of the clash: its attack pool against the other's defense."""
+
+    attack: FacePool
+    flat: int
+    defense: FacePool
+    blocks: int
+    weapon: Weapon
+    saves_at: int
+    left: int
+
+    def landed(self, hits: int, blocked: int) -> int:
+        return max(0, hits + self.flat - blocked - self.blocks)
+
+    def save_pool(self, landed: int) -> FacePool:
+        n = min(landed, MAX_SAVES)
+        if self.weapon.pen == 0 or self.weapon.kind == "cc" or self.saves_at <= 1:
+            return FacePool(dice=0, sides=10, values=(0,) * 10)
+        return FacePool(dice=n, sides=10, values=tuple(int(f < self.saves_at) for f in range(1, 11)))
+
+    def damage(self, landed: int, failed: int, options: MsOptions) -> int:
+        if options.save_replaces_damage:
+            return (landed - failed) * self.weapon.damage + failed * FAILED_SAVE
+        return landed * self.weapon.damage + failed * FAILED_SAVE
+
+    def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
+        """Exact (hits that land, failed saves), before Skill Defense."""
+        out: dict[tuple[int, int], Fraction] = {}
+        for hits, c1 in self.attack.dist().probabilities():
+            for blocked, c2 in self.defense.dist().probabilities():
+                landed = self.landed(hits, blocked)
+                for failed, c3 in self.save_pool(landed).dist().probabilities():
+                    key = (landed, failed)
+                    out[key] = out.get(key, Fraction(0)) + c1 * c2 * c3
+        return _exact(out)
+
+
+def _weapon(unit: Unit, index: int) -> Weapon:
+    if index < 0 or index >= len(unit.weapons):
+        return UNARMED
+    w = unit.weapons[index]
+    if w.kind == "shooting":
+        raise ValueError(f"{w.name} is a shooting weapon")
+    return w
+
+
+def _first_melee(unit: Unit) -> int:
+    return next((i for i, w in enumerate(unit.weapons) if w.kind != "shooting"), -1)
+
+
+def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
+    """Both strikes and both pools' sizes; ValueError for splits larger than the pools."""
+    a_side, _, a_g = game.unit(inp.attacker)
+    d_side, _, d_g = game.unit(inp.target)
+    if a_side == d_side:
+        raise ValueError("pick an enemy unit to attack")
+    if d_g.state.destroyed:
+        raise ValueError(f"{d_g.name} is already destroyed")
+    att, dfn = Unit.model_validate(a_g.profile), Unit.model_validate(d_g.profile)
+    if att.kind == "warship":
+        raise ValueError("Stellar Warships cannot make melee attacks (L954)")
+    options = read_options(MsOptions, game.options)
+    a_weapon = _weapon(att, inp.weapon)
+    if a_weapon is UNARMED:
+        raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
+    d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
+    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED
+    a_pool = att.melee + (0 if options.attacker_one_each else ATTACKER_DICE)
+    d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
+    if inp.attack_dice > a_pool:
+        raise ValueError(f"{a_g.name} has {a_pool} dice to split")
+    if inp.defender_attack > d_pool or (dfn.kind == "warship" and inp.defender_attack):
+        raise ValueError(
+            f"{d_g.name} has {d_pool} dice to split"
+            + (", all on defense (L954)" if dfn.kind == "warship" else "")
+        )
+    a_atk = inp.attack_dice + a_weapon.atk_dice + (1 if options.attacker_one_each else 0)
+    a_def = a_pool - inp.attack_dice + a_weapon.def_dice + (1 if options.attacker_one_each else 0)
+    d_atk = inp.defender_attack + d_weapon.atk_dice
+    d_def = d_pool - inp.defender_attack + d_weapon.def_dice
+
+    def atk_values(side: int) -> tuple[int, ...]:
+        hit_on = 4 if side_has_commander(game, side, "bold_leader") else 5  # L492
+        return tuple(2 if f == 10 else int(f >= hit_on) for f in range(1, 11))
+
+    def def_values(unit: Unit) -> tuple[int, ...]:
+        double = "close_combat_master" in unit.pilot.traits  # L447
+        return tuple((2 if double else 1) if f == 10 else int(f >= 5) for f in range(1, 11))
+
+    def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool) -> int:
+        t = unit.pilot.traits
+        n = (
+            ("close_combat_expert" in t)
+            + ("close_combat_master" in t)
+            + 2 * ("merciless_melee" in t)
+            + (unit.commander == "impressive_skill")
+        )
+        if "focus" in g.state.conditions:
+            n += 2 if weapon.pen == 0 and weapon.kind != "cc" else 1  # L124-L125
+        return n + 2 * advantage
+
+    def trait_blocks(unit: Unit) -> int:
+        return ("close_combat_expert" in unit.pilot.traits) + ("close_combat_master" in unit.pilot.traits)
+
+    shut = "shut_down" in d_g.state.conditions
+    a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
+    d_shield = 0 if inp.advantage == "blindside" else MELEE_BLOCKS[dfn.shield]
+    strike = Strike(
+        attack=FacePool(
+            dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
+        ),
+        flat=flat_hits(att, a_g, a_weapon, a_adv),
+        defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
+        blocks=d_shield + trait_blocks(dfn),
+        weapon=a_weapon,
+        saves_at=a_weapon.pen - dfn.save,
+        left=d_g.state.max_damage - d_g.state.damage,
+    )
+    counter = Strike(
+        attack=FacePool(
+            dice=0 if shut else d_atk,
+            sides=10,
+            values=atk_values(d_side),
+            reroll_faces=tuple(sorted(set(d_weapon.reroll))),
+        ),
+        flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False),
+        defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
+        blocks=MELEE_BLOCKS[att.shield] + trait_blocks(att),
+        weapon=d_weapon,
+        saves_at=d_weapon.pen - att.save,
+        left=a_g.state.max_damage - a_g.state.damage,
+    )
+    return strike, counter, a_pool, d_pool, options
+
+
+def clash_odds(game: Game, inp: Clash) -> ActionOdds:
+    """Damage dealt and taken, and the chance each side is destroyed, before Skill Defense."""
+    strike, counter, a_pool, _, options = pools(game, inp)
+    dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
+    taken = counter.dist(options).map(lambda k: counter.damage(*k, options))
+    kill = sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
+    lost = sum((c for v, c in taken.probabilities() if v >= counter.left), Fraction(0))
+    best = best_split(game, inp, a_pool)
+    return ActionOdds(
+        tables={"damage dealt": table(dealt), "damage taken": table(taken)},
+        facts={
+            "target destroyed": float(kill),
+            "attacker destroyed": float(lost),
+        },
+        summary=f"Best split against this defense: {best} attack, {a_pool - best} defense",
+    )
+
+
+def best_split(game: Game, inp: Clash, pool: int) -> int:
+    """The attacker's split dealing the most damage less damage taken, against the defender's split."""
+    scores = []
+    for k in range(pool + 1):
+        strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": k}))
+        scores.append((expected_damage(strike, options) - expected_damage(counter, options), k))
+    return max(scores)[1]
+
+
+def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
+    """The mean damage a strike deals, before Skill Defense."""
+    return sum(
+        (
+            Fraction(strike.damage(landed, failed, options)) * c
+            for (landed, failed), c in strike.dist(options).probabilities()
+        ),
+        Fraction(0),
+    )
+
+
+def _defense(game: Game, side: int, name: str, hits: int, field: str) -> NeedChoice:
+    momentum = game.sides[side].resources.get("momentum", 0)
+    options = [Choice(value=0, label=f"Take {hits} hit{'s' * (hits != 1)}", assumed=True)]
+    options += [
+        Choice(value=n, label=f"Spend {n} Momentum: {hits - n} left")
+        for n in range(1, min(momentum, hits) + 1)
+    ]
+    return NeedChoice(
+        field, f"{name} takes {hits} hit{'s' * (hits != 1)} in the clash: Skill Defense?", options
+    )
+
+
+def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
+    """Roll attack, defense, counterattack and the attacker's defense; Skill Defense; saves; damage."""
+    strike, counter, _, _, options = pools(game, inp)
+    a_side, a_i, a_g = game.unit(inp.attacker)
+    d_side, d_i, d_g = game.unit(inp.target)
+    extra = unit_extra(a_g)
+    if extra.meleed:
+        raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
+    check_turn(game, inp.attacker)  # refusals come before any die
+    a_roll = strike.attack.roll(dice, "attack")
+    d_block = strike.defense.roll(dice, "defense")
+    d_roll = counter.attack.roll(dice, "counterattack")
+    a_block = counter.defense.roll(dice, "attacker's defense")
+    into_d = strike.landed(a_roll.total, d_block.total)
+    into_a = counter.landed(d_roll.total, a_block.total)
+    mom_d = game.sides[d_side].resources.get("momentum", 0)
+    mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    if into_d and mom_d and inp.defense is None:
+        raise _defense(game, d_side, d_g.name, into_d, "defense")
+    if into_a and inp.counter_defense is None:
+        raise _defense(
+            game.model_copy(
+                update={
+                    "sides": [
+                        s.model_copy(update={"resources": {**s.resources, "momentum": min(10, mom_a)}})
+                        if i == a_side
+                        else s
+                        for i, s in enumerate(game.sides)
+                    ]
+                }
+            ),
+            a_side,
+            a_g.name,
+            into_a,
+            "counter_defense",
+        )
+    spend_d = min(inp.defense or 0, into_d, mom_d)
+    spend_a = min(inp.counter_defense or 0, into_a, min(10, mom_a))
+    land_d, land_a = into_d - spend_d, into_a - spend_a
+    d_saves = strike.save_pool(land_d).roll(dice, "defender's saves")
+    a_saves = counter.save_pool(land_a).roll(dice, "attacker's saves")
+    dmg_d = strike.damage(land_d, d_saves.total, options)
+    dmg_a = counter.damage(land_a, a_saves.total, options)
+    work = Working(game)
+    begin_turn(game, work, inp.attacker)
+    defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
+    gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    if spend_d:
+        gain(work, d_side, "momentum", -spend_d)
+    ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
+    ds.damage = min(ds.max_damage, ds.damage + dmg_d)
+    as_.damage = min(as_.max_damage, as_.damage + dmg_a)
+    killed = ds.damage >= ds.max_damage
+    ds.destroyed = ds.destroyed or killed
+    as_.destroyed = as_.destroyed or as_.damage >= as_.max_damage
+    for st in (ds, as_):
+        if "engaged" not in st.conditions and not st.destroyed:
+            st.conditions = [*st.conditions, "engaged"]
+    as_.conditions = [c for c in as_.conditions if c != "crit_next"]
+    extra.meleed = True
+    put_unit_extra(work, a_side, a_i, extra)
+    note_attack(game, work, a_side, inp.target, killed)
+
+    def faces(r: list[int]) -> str:
+        return "[" + ", ".join(str(f) for f in r) + "]"
+
+    text = (
+        f"{a_g.name} clashes with {d_g.name}: attack {faces(a_roll.final)} "
+        f"vs defense {faces(d_block.final)}, "
+        f"{into_d} through"
+        + (f", {spend_d} cancelled with Momentum" if spend_d else "")
+        + f"; counterattack {faces(d_roll.final)} vs defense {faces(a_block.final)}, {into_a} through"
+        + (f", {spend_a} cancelled with Momentum" if spend_a else "")
+        + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
+    )
+    if not dmg_d and not dmg_a:
+        text += ""
+    elif bool(dmg_d) != bool(dmg_a):
+        text += ". Only one side took damage: a Finishing Blow may follow (L213)"
+    return ActionResult(
+        changes=work.changes(),
+        text=text,
+        detail={
+            "attack": a_roll.final,
+            "defense": d_block.final,
+            "counterattack": d_roll.final,
+            "attacker_defense": a_block.final,
+            "through": [into_d, into_a],
+            "saves": [d_saves.final, a_saves.final],
+            "damage": [dmg_d, dmg_a],
+        },
+    )
+
+
+def clash_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The attacker's melee and [CC] weapons (its shooting weapons greyed)."""
+    _, _, g = game.unit(actor)
+    unit = Unit.model_validate(g.profile)
+    picks = [
+        FieldPick(
+            value=i,
+            label=w.name,
+            detail=f"{w.damage} dmg"
+            + (f" PEN {w.pen}" if w.pen else "")
+            + (f" +{w.atk_dice} attack dice" if w.atk_dice else ""),
+            unavailable="a shooting weapon" if w.kind == "shooting" else "",
+        )
+        for i, w in enumerate(unit.weapons)
+    ]
+    return {"weapon": picks}

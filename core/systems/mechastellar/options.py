@@ -1,0 +1,16 @@
+"""The readings of MechaStellar's unclear rules players may choose (digest section 10).
+
+Each default is the digest's recommended reading; the texts are in ``options.json``.
+"""
+
+from __future__ import annotations
+
+from core.systems.base import Readings
+
+
+class MsOptions(Readings):
+    attacker_one_each: bool = False
+    natural_one_evades: bool = False
+    save_ten_passes: bool = False
+    save_replaces_damage: bool = False
+    bonus_crit_needs_a_hit: bool = False

@@ -1,0 +1,72 @@
+"""What a MechaStellar game keeps beyond damage and the side pools.
+
+The game-wide values (:class:`MsState`): who won the round's roll-off (L32), the unit whose turn
+it is (L25), the units the other side must activate next to Return Fire (L41), whether this turn
+has already earned the Momentum for a kill (L247).  A unit's own values (:class:`MsUnitState`):
+the weapons it has fired this turn (L153), whether it has used its melee (L28), the skill it
+has used this unit turn (L253), the Power a Super Titan has assigned until its next turn (L160).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from core.changes import Working
+from core.game import Game, GameUnit
+from core.systems.base import Closed
+
+
+class MsState(Closed):
+    """The game's own values (``Game.state.extra``)."""
+
+    rolled_off: bool = Field(default=False, description="This round's roll-off is made (L32).")
+    initiative: int | None = Field(default=None, ge=0, le=7, description="The side that won it.")
+    turn_unit: str = Field(default="", max_length=60, description="The unit taking its turn, as side/key.")
+    attacked: list[str] = Field(
+        default_factory=list, max_length=200, description="Enemy units the acting unit attacked this turn."
+    )
+    return_fire: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Units of the side to act, one of which must activate now to Return Fire (L41).",
+    )
+    kill_momentum: bool = Field(default=False, description="This turn's kill Momentum is gained (L247).")
+
+
+class MsUnitState(Closed):
+    """A unit's own values in play (``UnitState.extra``)."""
+
+    fired: list[int] = Field(
+        default_factory=list, max_length=12, description="Weapons fired this turn (L153)."
+    )
+    meleed: bool = Field(default=False, description="It made its melee attack this turn (L28).")
+    skills: list[str] = Field(
+        default_factory=list, max_length=4, description="Skills used this unit turn (L253)."
+    )
+    powered: list[str] = Field(
+        default_factory=list,
+        max_length=13,
+        description="What a Super Titan's Power is on until its next turn: weapons by number, 'shield'.",
+    )
+    power_bonus: int = Field(
+        default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."
+    )
+
+
+def ms_state(game: Game) -> MsState:
+    return MsState.model_validate(game.state.extra)
+
+
+def unit_extra(unit: GameUnit) -> MsUnitState:
+    return MsUnitState.model_validate(unit.state.extra)
+
+
+def put_unit_extra(work: Working, s: int, u: int, value: MsUnitState) -> None:
+    work.state(s, u).extra = value.model_dump(mode="json")
+
+
+def gain(work: Working, side: int, key: str, amount: int) -> int:
+    """Add to a side pool, kept within 0..10 (L243, L796); the new value."""
+    res = work.resources(side)
+    res[key] = max(0, min(10, res.get(key, 0) + amount))
+    return res[key]

@@ -1,0 +1,256 @@
+"""The round (L23-L43): the roll-off, alternating unit turns, Return Fire, actions, Momentum.
+
+Before each round both sides roll a d10, the higher goes first, ties roll again (L32).  The sides
+then activate one unit each in turn (L40); a unit activates once a round (L26).  A unit that attacked
+enemy units that have not had their turn makes the other side activate one of them next (Return
+Fire, L41).  When one side has no unit left to activate, the other activates the rest in turn
+(digest ambiguity 33).  Each side gains 1 Momentum at the end of every round, 1 when one of its
+units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247), never
+above 10 (L243).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from core.changes import Working
+from core.dice import DiceSource
+from core.game import Game, GameUnit
+from core.systems.base import ActionResult, Change, Closed, own_unit
+from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
+from core.systems.mechastellar.units import Unit, total_actions
+
+
+def _live(game: Game, side: int) -> list[GameUnit]:
+    return [g for g in game.sides[side].units if not g.state.destroyed]
+
+
+def _waiting(game: Game, side: int) -> list[GameUnit]:
+    return [g for g in _live(game, side) if not g.state.activated]
+
+
+def actions_now(game: Game, g: GameUnit) -> int:
+    """Actions this turn: the profile's and its bonuses (L26, L493, L504; Prodigy and Legendary +1 in
+    Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
+    unit = Unit.model_validate(g.profile)
+    bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
+    return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
+
+
+def begin_turn(game: Game, work: Working, ref: str) -> None:
+    """The unit ``ref`` acts: its turn begins now unless it is already under way.
+
+    Refused (ValueError) when the round's roll-off is not made, another unit is mid-turn, the unit
+    has had its turn, it is the other side's turn, or the other side must Return Fire first.
+    """
+    if not check_turn(game, ref):
+        return
+    st = work.extra_as(MsState)
+    s, u, g = game.unit(ref)
+    state = work.state(s, u)
+    if "shut_down" in state.conditions and not state.counters.get("stun", 0):
+        state.conditions = [c for c in state.conditions if c != "shut_down"]  # reactivates (L577, L579)
+    st.turn_unit, st.attacked, st.return_fire, st.kill_momentum = ref, [], [], False
+    work.put_extra(st)
+    unit = Unit.model_validate(g.profile)
+    if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
+        mine = MsUnitState.model_validate(state.extra)
+        mine.powered, mine.power_bonus = [], 0
+        state.extra = mine.model_dump(mode="json")
+    boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
+    if boost:
+        gain(work, s, "momentum", boost)
+
+
+def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
+    """Whether ``ref``'s turn begins now (False: it is under way); ValueError when it may not act.
+
+    With ``spends``, also refused when the unit has no action left to spend (L26, L577).
+    """
+    st = ms_state(game)
+    s, _, g = game.unit(ref)
+    if spends:
+        have = actions_now(game, g)
+        if ("shut_down" in g.state.conditions and g.state.counters.get("stun", 0)) or have == 0:
+            raise ValueError(f"{g.name} is stunned or shut down: it has no actions this turn (L577)")
+        used = g.state.counters.get("actions", 0) if st.turn_unit == ref else 0
+        if used >= have:
+            raise ValueError(f"{g.name} has used its {have} action{'s' * (have != 1)} this turn (L26)")
+    if st.turn_unit == ref:
+        return False
+    if not st.rolled_off:
+        raise ValueError("roll off for the round first: both sides roll a d10 (L32)")
+    if st.turn_unit:
+        raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
+    if g.state.activated:
+        raise ValueError(f"{g.name} has had its turn this round (L26)")
+    if game.state.active_side is not None and s != game.state.active_side:
+        raise ValueError(f"it is {game.sides[game.state.active_side].name}'s turn to activate a unit (L40)")
+    if st.return_fire and ref not in st.return_fire:
+        names = " or ".join(game.unit(r)[2].name for r in st.return_fire)
+        raise ValueError(f"Return Fire: {names} must take its turn now (L41)")
+    return True
+
+
+def spend_action(game: Game, work: Working, ref: str) -> None:
+    """One of the unit's actions is used; refused when it has none left (L26, L577)."""
+    s, u, g = game.unit(ref)
+    state = work.state(s, u)
+    have = actions_now(game, g)
+    if "shut_down" in state.conditions or have == 0:
+        raise ValueError(f"{g.name} is stunned or shut down: it has no actions this turn (L577)")
+    used = state.counters.get("actions", 0)
+    if used >= have:
+        raise ValueError(f"{g.name} has used its {have} action{'s' * (have != 1)} this turn (L26)")
+    state.counters = {**state.counters, "actions": used + 1}
+
+
+def power_cost(unit: Unit, item: str) -> int:
+    """What powering an item costs: a weapon's Power, or the shield's (L159, L230)."""
+    return unit.shield_power if item == "shield" else unit.weapons[int(item)].power
+
+
+def power_item(game: Game, work: Working, ref: str, item: str) -> None:
+    """Assign a Super Titan's Power to an item until its next turn; refused beyond its Power (L159-L163)."""
+    s, u, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    if item in mine.powered:
+        return
+    used = sum(power_cost(unit, i) for i in mine.powered)
+    have = unit.power + mine.power_bonus
+    cost = power_cost(unit, item)
+    if used + cost > have:
+        raise ValueError(
+            f"{g.name} has {have - used} Power free until its next turn; this needs {cost} (L159-L163)"
+        )
+    mine.powered = [*mine.powered, item]
+    state.extra = mine.model_dump(mode="json")
+
+
+def note_attack(game: Game, work: Working, side: int, target: str, killed: bool) -> None:
+    """An attack was made: the target may owe Return Fire (L41); a kill earns Momentum once a turn (L247)."""
+    st = work.extra_as(MsState)
+    _, _, t = game.unit(target)
+    if not t.state.activated and target not in st.attacked:
+        st.attacked = [*st.attacked, target]
+    if killed and not st.kill_momentum:
+        st.kill_momentum = True
+        gain(work, side, "momentum", 1)
+    work.put_extra(st)
+
+
+class RollOff(Closed):
+    """Both sides roll a d10; the higher goes first; ties roll again (L32)."""
+
+
+def roll_off(game: Game, inp: RollOff, dice: DiceSource) -> ActionResult:
+    st = ms_state(game)
+    if st.rolled_off:
+        raise ValueError("the roll-off for this round is made; next round rolls again (L32)")
+    sides = [i for i in range(len(game.sides)) if _live(game, i)] or list(range(len(game.sides)))
+    shown: list[str] = []
+    contenders = sides
+    while len(contenders) > 1:
+        faces = dice.roll(len(contenders), 10, "roll-off")
+        shown.append(", ".join(f"{game.sides[i].name} {f}" for i, f in zip(contenders, faces, strict=True)))
+        top = max(faces)
+        contenders = [i for i, f in zip(contenders, faces, strict=True) if f == top]
+    winner = contenders[0]
+    work = Working(game)
+    st.rolled_off, st.initiative, st.turn_unit, st.return_fire = True, winner, "", []
+    work.put_extra(st)
+    work.gstate.active_side = winner if _waiting(game, winner) else _next_side(game, winner)
+    return ActionResult(
+        changes=work.changes(),
+        text=f"Roll-off: {'; then '.join(shown)}. {game.sides[winner].name} goes first",
+        detail={"rolls": shown, "winner": winner},
+    )
+
+
+def _next_side(game: Game, side: int, acted: str = "") -> int | None:
+    """Who activates next: the next side with a unit waiting; else this side again; else nobody."""
+    n = len(game.sides)
+    for step in range(1, n + 1):
+        other = (side + step) % n
+        if [g for g in _waiting(game, other) if f"{other}/{g.key}" != acted]:
+            return other
+    return None
+
+
+class EndTurn(Closed):
+    """The unit ends its turn (or passes it): play goes to the other side (L40-L41)."""
+
+    unit: str = own_unit("Whose turn ends.")
+
+
+def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
+    """Mark the unit activated; the units it attacked that have not acted owe Return Fire (L41)."""
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    st = work.extra_as(MsState)
+    s, u, g = game.unit(inp.unit)
+    state = work.state(s, u)
+    state.activated = True
+    state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+    state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
+    fresh = MsUnitState.model_validate(state.extra)
+    fresh.fired, fresh.meleed, fresh.skills = [], False, []
+    state.extra = fresh.model_dump(mode="json")
+    owed = [
+        r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+    ]
+    nxt = _next_side(game, s, inp.unit)
+    st.turn_unit, st.attacked, st.kill_momentum = "", [], False
+    st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
+    work.put_extra(st)
+    work.gstate.active_side = nxt
+    text = f"{g.name} ends its turn"
+    if st.return_fire:
+        text += ": Return Fire by " + " or ".join(game.unit(r)[2].name for r in st.return_fire)
+    elif nxt is None:
+        text += "; every unit has had its turn: next round"
+    else:
+        text += f"; {game.sides[nxt].name} activates a unit"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
+    """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
+    unit ready, a new roll-off due (L32)."""
+    work = Working(game)
+    for s in range(len(game.sides)):
+        gain(work, s, "momentum", 1 + 2 * (s in resourceful))
+        for u, g in enumerate(game.sides[s].units):
+            state = work.state(s, u)
+            state.activated = False
+            state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+            state.counters = {**state.counters, "actions": 0}
+            fresh = MsUnitState.model_validate(g.state.extra)
+            fresh.fired, fresh.meleed, fresh.skills = [], False, []
+            state.extra = fresh.model_dump(mode="json")
+    work.put_extra(MsState())
+    work.gstate.active_side = None
+    return work.changes()
+
+
+def force_points(force: Sequence[BaseModel]) -> int:
+    return sum(Unit.model_validate(p.model_dump()).points for p in force)
+
+
+def starting_momentum(game_size: int) -> int:
+    """Momentum at the start by game size: 500 points 3, 1000 5, 1500 7, more 9 (L240-L242).
+
+    The game's size is the standard size the larger force fits in (a 480-point force plays a 500-point
+    game: digest ambiguity 15 reads the brackets as levels).
+
+    >>> [starting_momentum(p) for p in (300, 500, 900, 1000, 1500, 1501, 2400)]
+    [3, 3, 5, 5, 7, 9, 9]
+    """
+    for limit, momentum in ((500, 3), (1000, 5), (1500, 7)):
+        if game_size <= limit:
+            return momentum
+    return 9
