@@ -41,6 +41,7 @@ from core.systems import info as listing
 from core.systems.data import load
 
 if TYPE_CHECKING:
+    from core.campaign import CampaignRules
     from core.game import Game
     from core.systems import SystemInfo
 
@@ -609,6 +610,8 @@ class RuleSystem(ABC):
     #: The model of a unit's own values in play (``UnitState.extra``), every field described: each
     #: unit's is checked against it whenever a game is read (:func:`unit_state_problem`).
     unit_state_model: type[BaseModel] | None = None
+    #: Its campaign mode, if it has one: a long-lived record that starts games (core.campaign).
+    campaign: CampaignRules | None = None
 
     @classmethod
     def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:

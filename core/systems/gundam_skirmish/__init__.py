@@ -6,7 +6,10 @@ tables and every ability, trait, modification and order as data), :mod:`.units`
 the app's own making: the book prints none, digest A1), :mod:`.options` (game
 type and house readings), :mod:`.shooting` (the Shoot procedure and its exact
 odds) and :mod:`.play` (turns, actions, close combat, morale, orders, missions).
-Campaign mode (L1620-L2228) is not part of it.
+Campaign mode (L1620-L2228) is in the ``campaign_*`` modules: its tables and maps
+(:mod:`.campaign_data`), its state (:mod:`.campaign_state`), the campaign turn
+(:mod:`.campaign_turn`), battles (:mod:`.campaign_battle`) and its set-up
+(:mod:`.campaign_rules`), plugged into the shared layer of ``core.campaign``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from core.systems.base import (
     Violation,
     as_profile,
 )
+from core.systems.gundam_skirmish.campaign_rules import CAMPAIGN
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
@@ -250,4 +254,5 @@ SYSTEM = GundamSkirmish.of_package(
     state_model=GsState,
     unit_state_model=GsUnitState,
     tools=TOOLS,
+    campaign=CAMPAIGN,
 )
