@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
@@ -33,10 +33,9 @@ from core.systems.gundam_skirmish.campaign_data import (
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
 from core.systems.gundam_skirmish.campaign_turn import STEPS, _own, _spend, readings, remove_dead, state_of
+from core.systems.gundam_skirmish.game_types import Mission
 from core.systems.gundam_skirmish.units import Unit, unit_cost
 
-#: The game types a battle may be played as (L169-L229).
-GameType = Literal["deathmatch", "skirmish", "objective", "territory", "battle_royale"]
 SYSTEM_ID = __package__.rpartition(".")[2]
 
 
@@ -51,7 +50,7 @@ class BattleInput(Closed):
     against: list[str] = Field(
         default_factory=list, max_length=3, description="With several factions adjacent: the ones fought."
     )
-    game_type: GameType = Field(default="deathmatch", description="Agreed by the players (L2137).")
+    game_type: Mission = Field(default="deathmatch", description="Agreed by the players (L2137).")
 
 
 def _adjacent(st: CampaignState, team: Team) -> list[Team]:
