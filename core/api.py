@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, limits, remote, share, storage
+from core import __version__, campaign_api, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -230,6 +230,7 @@ class SystemDescription(BaseModel):
     options_schema: dict[str, Any] | None
     editor: EditorInfo = Field(description="The editor the shell opens for an own unit of this system.")
     tools: list[str] = Field(default_factory=list, description="Names of its own tools (system.tool).")
+    campaign: bool = Field(default=False, description="It has a campaign mode (campaign.* operations).")
 
 
 def describe(args: SystemArgs) -> SystemDescription:
@@ -256,6 +257,7 @@ def describe(args: SystemArgs) -> SystemDescription:
         options_schema=system.options.model_json_schema() if system.options else None,
         editor=system.editor,
         tools=list(system.tools),
+        campaign=system.campaign is not None,
     )
 
 
@@ -772,6 +774,7 @@ OPERATIONS: dict[str, Operation] = {
     "store.check": Operation(StoreCheckArgs, store_check, storage.Checked, "Check saved records."),
     "system.tool": Operation(ToolArgs, system_tool, ToolAnswer, "Run one of a system's own tools."),
 }
+OPERATIONS.update({name: Operation(*entry) for name, entry in campaign_api.ENTRIES.items()})
 
 
 # --- the seam -------------------------------------------------------------------------

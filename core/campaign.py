@@ -18,7 +18,7 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -28,7 +28,7 @@ from core.dice import DiceSource
 from core.game import Event, Game
 from core.squad import Name, Squad
 from core.systems import implementation
-from core.systems.base import ActionOdds, ActionSpec, Change
+from core.systems.base import ActionOdds, ActionSpec, CardLine, Change
 
 #: Version of the saved campaign format.
 CAMPAIGN_SCHEMA = 1
@@ -127,6 +127,66 @@ class BattlePlan:
     text: str
 
 
+class Mark(BaseModel):
+    """Something shown on a map cell: a base or a team, in its side's colour, opening a sheet on a tap."""
+
+    kind: Literal["base", "team"]
+    key: str = Field(description="The team's key, or the base's name.")
+    label: str = Field(description="Short, for the cell (a base's or team's name).")
+    side: str = Field(default="", description="Whose it is ('' for nobody), a key of CampaignView.sides.")
+    flag: str = Field(default="", description="A short note (a victory base, an exhausted team).")
+
+
+class Cell(BaseModel):
+    x: int
+    y: int
+    zone: str = Field(default="", description="Whose starting territory (a side key), '' for none.")
+    closed: bool = Field(default=False, description="No team may enter (a neutral zone).")
+    marks: list[Mark] = Field(default_factory=list)
+
+
+class SideView(BaseModel):
+    key: str
+    name: str
+    colour: str = Field(description="A colour name the page maps to its palette.")
+    lines: list[CardLine] = Field(default_factory=list)
+
+
+class SheetView(BaseModel):
+    """A team's or base's sheet: a title and lines of plain words."""
+
+    key: str
+    title: str
+    side: str = ""
+    lines: list[CardLine] = Field(default_factory=list)
+
+
+class StepView(BaseModel):
+    """A step of the campaign turn the page offers as a button, greyed with the reason when not now."""
+
+    action: str
+    label: str
+    enabled: bool
+    reason: str = ""
+    team: str = Field(default="", description="The team it is for, when it is a team's step.")
+    input: dict[str, Any] = Field(default_factory=dict, description="The input it sends as it is.")
+
+
+class CampaignView(BaseModel):
+    """What a campaign's screen shows, from the system: the map, the sides, the sheets, the steps."""
+
+    title: str
+    note: str = Field(default="", description="E.g. that the map's layout is the app's own.")
+    width: int
+    height: int
+    cells: list[Cell]
+    sides: list[SideView]
+    sheets: list[SheetView]
+    status: list[CardLine]
+    steps: list[StepView]
+    log: list[str]
+
+
 class CampaignRules(ABC):
     """What a rule system supplies to have a campaign."""
 
@@ -147,6 +207,14 @@ class CampaignRules(ABC):
     @abstractmethod
     def result(self, campaign: Campaign, plan: dict[str, Any], game: Game) -> Step:
         """The campaign after the battle ``game`` (finished) played the battle of ``plan``."""
+
+    @abstractmethod
+    def view(self, campaign: Campaign) -> CampaignView:
+        """What the campaign's screen shows."""
+
+    def setup_data(self) -> dict[str, Any]:
+        """What the set-up screen offers (eras, maps, ready-made units), as the system describes it."""
+        return {}
 
 
 def rules_of(system: str) -> CampaignRules:

@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from core.campaign import BattlePlan, Campaign, CampaignRules, Step
+from core.campaign import BattlePlan, Campaign, CampaignRules, CampaignView, Step
 from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import Closed
-from core.systems.gundam_skirmish import campaign_battle
+from core.systems.gundam_skirmish import campaign_battle, campaign_view
 from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CBase, CPilot, CUnit, Player, Team
 from core.systems.gundam_skirmish.campaign_turn import ACTIONS, CampaignReadings
@@ -145,9 +145,7 @@ class GsCampaign(CampaignRules):
                             pilot=CPilot(name=name, character=su.character),
                         )
                     )
-                team = Team(
-                    key=tkey, name=t.name, faction=p.faction, x=base.x, y=base.y, units=units
-                )
+                team = Team(key=tkey, name=t.name, faction=p.faction, x=base.x, y=base.y, units=units)
                 points = sum(unit_cost(u.unit()) for u in units)
                 if points > setup.points:
                     raise ValueError(
@@ -162,6 +160,23 @@ class GsCampaign(CampaignRules):
 
     def result(self, campaign: Campaign, plan: dict[str, Any], game: Game) -> Step:
         return campaign_battle.result(campaign, plan, game)
+
+    def view(self, campaign: Campaign) -> CampaignView:
+        return campaign_view.view(campaign)
+
+    def setup_data(self) -> dict[str, Any]:
+        """Eras, maps (with their bases and zones; our layout) and the ready-made units."""
+        return {
+            "eras": {k: e.model_dump(mode="json") for k, e in TABLES.eras.items()},
+            "maps": {k: m.model_dump(mode="json") for k, m in MAPS.maps.items()},
+            "note": MAPS.note,
+            "teams": TABLES.start.teams,
+            "max_points": TABLES.start.max_points,
+            "samples": {
+                k: {"name": u.name, "factions": list(u.factions), "points": unit_cost(u)}
+                for k, u in SAMPLES.items()
+            },
+        }
 
 
 CAMPAIGN = GsCampaign()
