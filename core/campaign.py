@@ -334,6 +334,38 @@ def battle_result(campaign: Campaign, game: Game) -> Campaign:
     return games.record(campaign, "action", step.text, changes, detail)
 
 
+class BattleResult(BaseModel):
+    """One battle's result as it travels to another phone: which campaign and battle, and its game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    campaign_id: str = Field(max_length=40)
+    battle_id: str = Field(max_length=80)
+    game: Game
+
+
+def result_of(campaign: Campaign, game: Game) -> BattleResult:
+    """The result of the pending battle, to send: only a finished game of that very battle."""
+    pending = campaign.battle
+    if pending is None or game.id != pending.game_id:
+        raise ValueError("this game is not the battle this campaign is waiting for")
+    if not game.state.ended:
+        raise ValueError("this battle is not over yet: finish it (or end it by hand) first")
+    return BattleResult(campaign_id=campaign.id, battle_id=pending.id, game=game)
+
+
+def apply_result(campaign: Campaign, result: BattleResult) -> Campaign:
+    """A result received from another phone, applied only to the same campaign at the same point."""
+    if result.campaign_id != campaign.id:
+        raise ValueError("this battle result is for another campaign")
+    if campaign.battle is None or campaign.battle.id != result.battle_id:
+        raise ValueError(
+            "this campaign is not waiting for this battle: its result was applied already, the battle "
+            "was undone, or this copy of the campaign is at another point"
+        )
+    return battle_result(campaign, result.game)
+
+
 def read(data: Any) -> Campaign:
     """A saved or shared campaign, checked (its state against its system's model)."""
     return Campaign.model_validate(data)
@@ -341,6 +373,7 @@ def read(data: Any) -> Campaign:
 
 __all__ = [
     "BattlePlan",
+    "BattleResult",
     "Campaign",
     "CampaignAction",
     "CampaignRules",
@@ -348,11 +381,13 @@ __all__ = [
     "Step",
     "act",
     "adjust",
+    "apply_result",
     "battle_result",
     "new_campaign",
     "odds",
     "read",
     "redo",
+    "result_of",
     "start_battle",
     "undo",
 ]

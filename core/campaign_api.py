@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from core import campaign as campaigns
-from core.campaign import Campaign, CampaignView
+from core import share
+from core.campaign import BattleResult, Campaign, CampaignView
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
 from core.systems import implementation
@@ -207,6 +208,35 @@ def result(args: ResultArgs) -> Campaign:
     return campaigns.battle_result(args.campaign, args.game)
 
 
+class CampaignToken(BaseModel):
+    token: str
+    length: int
+
+
+def share_campaign(args: CampaignArgs) -> CampaignToken:
+    """The whole campaign as a link."""
+    token = share.encode_campaign(args.campaign)
+    return CampaignToken(token=token, length=len(token))
+
+
+def share_result(args: ResultArgs) -> CampaignToken:
+    """One battle's result as a link, for the same campaign at the same point on another phone."""
+    token = share.encode_result(campaigns.result_of(args.campaign, args.game))
+    return CampaignToken(token=token, length=len(token))
+
+
+class ApplyArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: Campaign
+    result: BattleResult
+
+
+def apply_result(args: ApplyArgs) -> Campaign:
+    """A battle result received by link: refused with a message unless this campaign waits for it."""
+    return campaigns.apply_result(args.campaign, args.result)
+
+
 def has_campaign(system: str) -> bool:
     return implementation(system).campaign is not None
 
@@ -228,4 +258,7 @@ ENTRIES: dict[str, tuple[type[BaseModel], Any, type[BaseModel], str]] = {
     "campaign.redo": (CampaignArgs, redo, Campaign, "Redo the next undone campaign step."),
     "campaign.battle": (BattleArgs, battle, BattleStarted, "Start a battle: the campaign and its game."),
     "campaign.result": (ResultArgs, result, Campaign, "Take a finished battle's game back."),
+    "campaign.share": (CampaignArgs, share_campaign, CampaignToken, "The whole campaign as a link."),
+    "campaign.share_result": (ResultArgs, share_result, CampaignToken, "One battle's result as a link."),
+    "campaign.apply_result": (ApplyArgs, apply_result, Campaign, "Apply a battle result received by link."),
 }

@@ -95,3 +95,66 @@ def test_a_turn_a_battle_and_its_result_through_the_seam() -> None:
     back = ok("campaign.undo", campaign=after)
     assert back["battle"] is not None
     assert ok("campaign.redo", campaign=back) == after
+
+
+def battle_over() -> tuple[Any, Any]:
+    """A campaign whose Blue 1 fought Red 1, and the finished game (ZEON won)."""
+    c = ok("campaign.new", id="c1", system="gundam_skirmish", name="Down Under", setup=setup(), seed=1)[
+        "campaign"
+    ]
+    c = ok("campaign.act", campaign=c, action="begin_turn")["campaign"]
+    for team in ("t1", "t4", "t6", "t8"):
+        c = ok("campaign.act", campaign=c, action="event_die", input={"team": team}, faces=[3])["campaign"]
+    red = [t["key"] for t in c["state"]["teams"]].index("t10")
+    c = ok("campaign.adjust", campaign=c, changes=[{"path": ["state", "teams", red, "x"], "value": 2}])
+    c = ok("campaign.adjust", campaign=c, changes=[{"path": ["state", "teams", red, "y"], "value": 1}])
+    begun = ok("campaign.battle", campaign=c, input={"team": "t1"}, game_id="g1")
+    g = ok(
+        "game.adjust",
+        game=begun["game"],
+        changes=[{"path": ["state", "ended"], "value": True}, {"path": ["state", "winners"], "value": [1]}],
+    )
+    return begun["campaign"], g
+
+
+def test_the_whole_campaign_as_a_link() -> None:
+    c, _ = battle_over()
+    token = ok("campaign.share", campaign=c)["token"]
+    opened = ok("share.decode", token=token)
+    assert opened["kind"] == "campaign" and opened["campaign"] == c
+
+
+def test_one_battles_result_by_link_only_to_the_same_campaign_at_the_same_point() -> None:
+    """The result goes to the other phone's copy of the campaign (made when the battle began); a second
+    application, a copy where the battle was undone, or another campaign, is refused with a message."""
+    c, g = battle_over()
+    copy = ok("share.decode", token=ok("campaign.share", campaign=c)["token"])["campaign"]
+    early = call("campaign.share_result", campaign=c, game=ok("game.undo", game=g))
+    assert early["error"]["message"].startswith("this battle is not over yet")
+    token = ok("campaign.share_result", campaign=c, game=g)["token"]
+    received = ok("share.decode", token=token)
+    assert received["kind"] == "result"
+    applied = ok("campaign.apply_result", campaign=copy, result=received["result"])
+    assert applied == ok("campaign.result", campaign=c, game=g)
+    twice = call("campaign.apply_result", campaign=applied, result=received["result"])
+    assert twice["error"]["message"].startswith("this campaign is not waiting for this battle")
+    undone = ok("campaign.undo", campaign=copy)
+    stale = call("campaign.apply_result", campaign=undone, result=received["result"])
+    assert stale["error"]["message"].startswith("this campaign is not waiting for this battle")
+    other = {**copy, "id": "c2"}
+    foreign = call("campaign.apply_result", campaign=other, result=received["result"])
+    assert foreign["error"]["message"] == "this battle result is for another campaign"
+
+
+def test_a_campaign_is_saved_as_a_record_and_a_damaged_one_set_aside() -> None:
+    c, _ = battle_over()
+    good = {"kind": "campaigns", "id": "c1", "format": 3, "data": c}
+    bad = {
+        "kind": "campaigns",
+        "id": "c9",
+        "format": 3,
+        "data": {**c, "id": "c9", "state": {"map": "atlantis"}},
+    }
+    checked = ok("store.check", records=[good, bad])
+    assert [r["id"] for r in checked["kept"]] == ["c1"] and checked["kept"][0]["data"] == c
+    assert [(s["kind"], s["id"]) for s in checked["set_aside"]] == [("campaigns", "c9")]
