@@ -656,3 +656,14 @@ def test_undo_and_redo_are_exact_over_a_campaign() -> None:
     for earlier in reversed(seen[:-1]):
         c = C.redo(c)
         assert c.model_dump(mode="json", exclude={"cursor"}) == earlier
+
+
+def test_every_preset_starts_a_campaign() -> None:
+    """Each map's ready-made set-up is a legal start (samples start at once)."""
+    from core.systems.gundam_skirmish.campaign_rules import presets
+
+    ready_made = presets()
+    assert len(ready_made) == 5
+    for p in ready_made:
+        c = C.new_campaign("p", "gundam_skirmish", p["label"], p["setup"], RandomDice(2))
+        assert len(st(c).teams) == 4 * len(st(c).players)
