@@ -132,7 +132,8 @@ class Mark(BaseModel):
 
     kind: Literal["base", "team"]
     key: str = Field(description="The team's key, or the base's name.")
-    label: str = Field(description="Short, for the cell (a base's or team's name).")
+    label: str = Field(description="Its name (a base's or team's), read out and shown on its sheet.")
+    short: str = Field(default="", description="What the cell shows when the name is too long for it.")
     side: str = Field(default="", description="Whose it is ('' for nobody), a key of CampaignView.sides.")
     flag: str = Field(default="", description="A short note (a victory base, an exhausted team).")
 

@@ -8,17 +8,17 @@
 import { notify } from "./dom.js";
 
 const DB_NAME = "tc";
-const DB_VERSION = 1; // the object stores below; a newer app may add more
+const DB_VERSION = 2; // the object stores below (2: campaigns); a newer app may add more
 const FORMAT = 3; // core.storage.STORE_SCHEMA: the format of the records this app writes
-const KINDS = ["squads", "units", "games"];
+const KINDS = ["squads", "units", "games", "campaigns"];
 const LEGACY = "tc.store"; // the first release's localStorage store (core/storage.py, schema 1)
-const WHAT = { squads: "squad", units: "own unit", games: "game", store: "whole saved store" };
+const WHAT = { squads: "squad", units: "own unit", games: "game", campaigns: "campaign", store: "whole saved store" };
 
 export class Store extends EventTarget {
   constructor(engine) {
     super();
     this.engine = engine;
-    this.data = { squads: [], units: [], games: [] };
+    this.data = { squads: [], units: [], games: [], campaigns: [] };
     this.versions = new Map(); // "kind/id" -> version of the record as last read or written
     this.aside = []; // set-aside entries; `unsaved` ones could not be written (storage full)
     this.newer = new Map(); // "kind/id" -> record saved by a newer version: read-only
@@ -181,7 +181,7 @@ export class Store extends EventTarget {
   async migrateLegacy() {
     const keys = legacyKeys();
     const now = Date.now();
-    const records = { squads: [], units: [], games: [] };
+    const records = { squads: [], units: [], games: [], campaigns: [] };
     const aside = [];
     const text = localStorage.getItem(LEGACY);
     if (text !== null) {
@@ -271,6 +271,7 @@ export class Store extends EventTarget {
   // store keeps what is saved.
   squad(id) { return copy(this.data.squads.find((s) => s.id === id)); }
   game(id) { return copy(this.data.games.find((g) => g.id === id)); }
+  campaign(id) { return copy(this.data.campaigns.find((c) => c.id === id)); }
 
   // --- writing ------------------------------------------------------------------------
 
@@ -278,6 +279,8 @@ export class Store extends EventTarget {
   // was refused (read-only, changed elsewhere) or could not be written (play then stops).
   putSquad(squad) { return this.write("squads", squad.id, squad); }
   putGame(game) { return this.write("games", game.id, game); }
+  putCampaign(campaign) { return this.write("campaigns", campaign.id, campaign); }
+  removeCampaign(id) { return this.write("campaigns", id, null); }
   putUnit(unit) { return this.write("units", unit.id, unit); }
   removeSquad(id) { return this.write("squads", id, null); }
   removeGame(id) { return this.write("games", id, null); }

@@ -195,6 +195,13 @@ def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
     return out
 
 
+def _short(st: CampaignState, team: Team) -> str:
+    """A team as its tile shows it: its faction's first letter and its number among that faction's
+    teams (E2, Z1), the colour saying the rest."""
+    own = [t.key for t in st.teams if t.faction == team.faction]
+    return f"{team.faction[0]}{own.index(team.key) + 1}"
+
+
 def view(campaign: Campaign) -> CampaignView:
     st = CampaignState.model_validate(campaign.state)
     m = MAPS.maps[st.map]
@@ -259,6 +266,7 @@ def view(campaign: Campaign) -> CampaignView:
     ]
     phase = {"start": "begin the turn", "events": "Event Die for each team", "actions": "actions"}[st.phase]
     status = [
+        CardLine(label="Map", value=f"{m.name} ({TABLES.eras[m.era].name})"),
         CardLine(label="Turn", value=f"{st.player.faction}, round {st.round}"),
         CardLine(label="Step", value=phase),
         CardLine(label="Actions left", value=str(st.actions_left)),
@@ -268,7 +276,7 @@ def view(campaign: Campaign) -> CampaignView:
     if campaign.battle is not None:
         status.append(CardLine(label="Battle", value="being played: apply its result to go on"))
     return CampaignView(
-        title=f"{campaign.name}: {m.name}",
+        title=campaign.name,
         note=MAPS.note,
         width=8,
         height=8,
