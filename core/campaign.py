@@ -276,10 +276,11 @@ def odds(campaign: Campaign, action: str, raw: dict[str, Any]) -> ActionOdds:
 
 
 def adjust(campaign: Campaign, changes: list[Change], text: str = "") -> Campaign:
-    """A manual change of the campaign's state, logged (players settle what the app cannot know)."""
+    """A manual change of the campaign's state or of a reading, logged (players settle what the app
+    cannot know); the result is checked against the system's models like any campaign."""
     for change in changes:
-        if not change.path or change.path[0] != "state":
-            raise ValueError("only the campaign's state can be adjusted")
+        if not change.path or change.path[0] not in {"state", "options"}:
+            raise ValueError("only the campaign's state and readings can be adjusted")
     label = text or "Manual change: " + ", ".join(".".join(str(p) for p in c.path) for c in changes)
     return games.record(campaign, "adjust", label, changes)
 

@@ -667,3 +667,105 @@ def test_every_preset_starts_a_campaign() -> None:
     for p in ready_made:
         c = C.new_campaign("p", "gundam_skirmish", p["label"], p["setup"], RandomDice(2))
         assert len(st(c).teams) == 4 * len(st(c).players)
+
+
+def test_readings_are_changed_by_an_undoable_step() -> None:
+    c = C.adjust(new(), [Change(path=["options", "exhaustion"], value="record")])
+    assert c.options["exhaustion"] == "record" and C.undo(c).options["exhaustion"] == "idle"
+    with pytest.raises(ValueError, match="exhaustion"):
+        C.adjust(new(), [Change(path=["options", "exhaustion"], value="nap")])
+
+
+def test_damage_chart_levels_carried_into_the_battle_and_back_l1111_l1113() -> None:
+    c = ready(new())
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    c = put(c, red, 1, 2)
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(c, [Change(path=["state", "teams", i, "units", 0, "charts"], value={"leg": 1, "arm": 2})])
+    c, g = C.start_battle(c, {"team": blue}, "g1")
+    assert {k: g.sides[0].units[0].state.counters[k] for k in ("leg", "arm", "head")} == {
+        "leg": 1,
+        "arm": 2,
+        "head": 0,
+    }
+    g = games.adjust(
+        g,
+        [
+            Change(path=["sides", 0, "units", 0, "state", "counters", "head"], value=1),
+            Change(path=["sides", 0, "units", 0, "state", "damage"], value=2),
+            Change(path=["state", "ended"], value=True),
+            Change(path=["state", "winners"], value=[]),
+        ],
+    )
+    after = st(C.battle_result(c, g)).team(blue).units[0]
+    assert (after.damage, after.charts) == (2, {"leg": 1, "arm": 2, "head": 1})
+
+
+def test_a_pilot_killed_and_half_the_points_lost_l2200_l2203_l2135() -> None:
+    """Red 1 loses both units (all its points) and Char dies (Health -5): -2 and -3 War Effort; with no
+    unit left the team leaves the map."""
+    c, g, _, red = battle_ready()
+    g = games.act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    g = games.adjust(
+        g,
+        [
+            Change(path=["sides", 1, "units", 0, "state", "extra", "pilot"], value={"health": -5, "mind": 1}),
+            Change(path=["sides", 1, "units", 0, "state", "destroyed"], value=True),
+            Change(path=["sides", 1, "units", 1, "state", "destroyed"], value=True),
+            Change(path=["state", "ended"], value=True),
+            Change(path=["state", "winners"], value=[0]),
+        ],
+    )
+    after = C.battle_result(c, g)
+    s = st(after)
+    assert s.of("ZEON").war_effort == 10 - 2 - 3
+    assert red not in [t.key for t in s.teams]
+    assert "Char is killed" in after.log[after.cursor - 1].text
+
+
+def test_heroic_level_after_rank_10_l3208_l3211() -> None:
+    c, g, blue, _ = battle_ready()
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units", 0, "pilot", "rank"], value=10),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "boxes"], value=18),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "exp"], value=470),
+            Change(
+                path=["state", "teams", i, "units", 0, "pilot", "traits"],
+                value=["stoic", "swift", "fierce", "rash", "leader"],
+            ),
+            Change(
+                path=["state", "teams", i, "units", 0, "pilot", "mods"],
+                value=["heavy_plating", "magnetic_coating", "weapon_pack", "improved_optics"],
+            ),
+        ],
+    )
+    amuro = st(C.battle_result(c, finish(g))).team(blue).units[0].pilot
+    assert amuro is not None and (amuro.heroic_levels, amuro.exp, amuro.to_choose) == (
+        1,
+        20,
+        ["heroic_trait"],
+    )
+
+
+def test_defeating_an_ace_earns_10_per_rank_l1886_l1901() -> None:
+    """Char at rank 3: destroying his Trooper earns 10 x 3 instead of 10."""
+    c = ready(new())
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    c = put(c, red, 1, 2)
+    j = [t.key for t in st(c).teams].index(red)
+    pilot = ["state", "teams", j, "units", 0, "pilot"]
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", j, "units", 0, "damage"], value=4),
+            Change(path=[*pilot, "rank"], value=3),
+            Change(path=[*pilot, "traits"], value=["stoic"]),
+            Change(path=[*pilot, "mods"], value=["heavy_plating"]),
+        ],
+    )
+    c, g = C.start_battle(c, {"team": blue}, "g1")
+    amuro = st(C.battle_result(c, finish(g))).team(blue).units[0].pilot
+    assert amuro is not None and amuro.exp == 10 + 30 + 10 * 3
