@@ -450,12 +450,14 @@ function openDb(version = undefined) {
     req.onsuccess = () => {
       const db = req.result;
       const missing = [...KINDS, "aside", "meta"].filter((n) => !db.objectStoreNames.contains(n));
-      if (!missing.length) { resolve(db); return; }
+      // An older database (version 1 had no campaigns) is brought to this app's version, adding
+      // the stores it lacks; a newer one (a higher version) is read as it is, never changed.
+      if (!missing.length && (version || db.version >= DB_VERSION)) { resolve(db); return; }
       db.close();
       // A newer app's database is never changed, even to add what this one needs.
       if (db.version > DB_VERSION) reject(new Error(`a newer version of the app keeps it in another shape (version ${db.version})`));
       else if (version) reject(new Error(`the database lacks ${missing.join(", ")}`));
-      else openDb(db.version + 1).then(resolve, reject);
+      else openDb(Math.max(DB_VERSION, db.version + 1)).then(resolve, reject);
     };
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error("another tab holds an older version of the app open: close it"));
