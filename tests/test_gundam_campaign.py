@@ -769,3 +769,29 @@ def test_defeating_an_ace_earns_10_per_rank_l1886_l1901() -> None:
     c, g = C.start_battle(c, {"team": blue}, "g1")
     amuro = st(C.battle_result(c, finish(g))).team(blue).units[0].pilot
     assert amuro is not None and amuro.exp == 10 + 30 + 10 * 3
+
+
+def test_a_character_flies_only_a_mobile_suit_l1802() -> None:
+    bad = setup()
+    bad["players"][0]["teams"][3]["units"][0] = {"sample": "gun_tank", "pilot": "Ryu", "character": True}
+    with pytest.raises(ValueError, match="characters pilot mobile suits only"):
+        C.new_campaign("c", "gundam_skirmish", "T", bad, RandomDice(1))
+
+
+def test_ordering_a_unit_of_another_faction_or_over_1000_points_l1740_l2154() -> None:
+    c = ready(new())
+    t4 = keys(c, "EFF")[3]  # on Melbourne, EFF's
+    with pytest.raises(ValueError, match="not a EFF unit"):
+        C.act(c, "enter_base", {"team": t4, "buy": [{"sample": "trooper"}]}, TypedDice([]))
+    c = C.adjust(c, [Change(path=["state", "players", 0, "requisition"], value=100)])
+    c = C.act(c, "enter_base", {"team": t4, "buy": [{"sample": "lancer"}]}, TypedDice([]))
+    assert [u.name for u in st(c).team(t4).units] == ["Sample: Gun Tank", "Sample: Lancer"]
+    assert st(c).player.requisition == 100 - 4
+    big = {"sample": "captain"}
+    with pytest.raises(ValueError, match="over 1000 points"):
+        C.act(
+            c,
+            "enter_base",
+            {"team": t4, "buy": [big, big, big, big]},
+            TypedDice([]),
+        )

@@ -133,7 +133,6 @@ def plan(campaign: Campaign, inp: BattleInput) -> BattlePlan:
 # --- the result ---------------------------------------------------------------------
 
 _DESTRUCTION = re.compile(r"(.+?) is destroyed; Destruction Table (\d)")
-_ESCAPE = re.compile(r"(.+?) is destroyed; Core Block System \d: the pilot escapes")
 #: Health and Mind lost on each Destruction Table face (L1137-L1145); 1 is Instant Death (A16).
 DESTRUCTION_EFFECT = {2: (-4, -3), 3: (-4, -3), 4: (-2, -2), 5: (-2, -2), 6: (0, -1)}
 

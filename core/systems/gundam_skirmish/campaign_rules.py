@@ -179,6 +179,12 @@ class GsCampaign(CampaignRules):
                     profile = unit.model_dump(mode="json")
                     profile["pilot"] = []
                     name = su.pilot or f"Pilot of {unit.name}"
+                    piloted = CUnit(
+                        key="u0", profile=profile, pilot=CPilot(name=name, character=su.character)
+                    )
+                    bad = unit_violations(piloted.unit())  # a character flies a mobile suit (L1802-L1803)
+                    if bad:
+                        raise ValueError(f"{unit.name}: {bad[0].message}")
                     units.append(
                         CUnit(
                             key=st.new_key("u"),
