@@ -72,9 +72,12 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     assert "Turn:" in first and "round 1" in first
     # the teams and bases are tappable: a team's sheet
     mark = a.locator('#campaign-map [data-mark="t1"]')
-    name = mark.inner_text()
+    name = next(t["name"] for t in campaigns(a)[0]["state"]["teams"] if t["key"] == "t1")
+    assert mark.inner_text() == name[0] + "1"  # the tile shows "E1" or "Z1", its colour the rest
     mark.click()
-    expect(a.locator("#campaign-sheet h2")).to_have_text(name)
+    expect(a.locator("#campaign-sheet h2").first).to_have_text(name)
+    tile = a.locator("#campaign-map .cell").first.bounding_box()
+    assert tile is not None and tile["height"] >= 40  # the whole tile is the tap target
     expect(a.locator("#campaign-sheet")).to_contain_text(" ace, ")  # its named character, rank and all
     a.screenshot(path="/tmp/cmp/map.png", full_page=True)
     # whoever won priority plays: begin, the Event Die for each team, end the turn
@@ -167,6 +170,6 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     expect(b.locator("#campaign-map .cell")).to_have_count(64, timeout=BOOT_MS)
     expect(b.locator("#campaign-log")).to_contain_text("Battle result:")
     b.locator(f'#campaign-map [data-mark="{target["key"]}"]').click()
-    expect(b.locator("#campaign-sheet h2")).to_have_text(target["name"])
+    expect(b.locator("#campaign-sheet h2").first).to_have_text(target["name"])
     a_ctx.close()
     b_ctx.close()

@@ -10,7 +10,7 @@ import { tokenBox } from "./share-box.js";
 export class CampaignsView {
   constructor(root, engine, store, systems) {
     Object.assign(this, { root, engine, store, systems });
-    this.selected = null; // the tapped team or base, by key
+    this.selected = null; // the tapped tile, as "x,y"
   }
 
   // #/campaigns: the saved campaigns, and a new one from a ready-made set-up
@@ -146,18 +146,22 @@ export class CampaignsView {
     return b;
   }
 
-  // The 8x8 grid: north at the top. A cell's marks are buttons opening the sheet below.
+  // The 8x8 grid: north at the top. Each tile is one button (about 45 px on a 390 px phone)
+  // showing its base and team; a tap opens their sheets below the map.
   map() {
     const v = this.view;
-    const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map", role: "grid" });
+    const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map" });
     for (const cell of v.cells) {
-      const node = el("div", { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
-        "data-x": String(cell.x), "data-y": String(cell.y), role: "gridcell", "aria-label": `Tile ${cell.x}, ${cell.y}` });
+      const names = cell.marks.map((m) => `${m.kind === "team" ? "team" : "base"} ${m.label}`);
+      const node = button("", () => { this.selected = `${cell.x},${cell.y}`; this.render(); },
+        { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
+          "data-x": String(cell.x), "data-y": String(cell.y),
+          "aria-label": `Tile ${cell.x}, ${cell.y}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
+      if (!cell.marks.length && !cell.closed) node.disabled = true;
       for (const mark of cell.marks) {
-        const tap = button(mark.short || mark.label, () => { this.selected = mark.key; this.render(); },
-          { class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
-            "data-mark": mark.key, "aria-label": `${mark.kind === "team" ? "Team" : "Base"} ${mark.label}` });
-        node.append(tap);
+        node.append(el("span", {
+          class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
+          "data-mark": mark.key, "aria-hidden": "true" }, mark.short || mark.label));
       }
       grid.append(node);
     }
@@ -166,13 +170,18 @@ export class CampaignsView {
 
   sheet() {
     const box = el("section", { class: "campaign-sheet", id: "campaign-sheet" });
-    const sheet = this.view.sheets.find((s) => s.key === this.selected);
-    if (!sheet) { box.append(el("p", { class: "muted" }, "Tap a team or a base on the map.")); return box; }
-    box.append(el("h2", {}, bdi(sheet.title)),
-      el("ul", { class: "lines" }, ...sheet.lines.map((l) => el("li", {}, el("b", {}, `${l.label}: `), bdi(l.value),
-        l.note ? el("small", {}, ` ${l.note}`) : ""))));
-    const steps = this.view.steps.filter((s) => s.team === sheet.key && s.action !== "event_die");
-    if (steps.length) box.append(el("div", { class: "actions", id: "team-steps" }, ...steps.map((s) => this.stepButton(s))));
+    const cell = this.view.cells.find((c) => `${c.x},${c.y}` === this.selected);
+    const marks = cell ? [...cell.marks].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "team" ? -1 : 1)) : [];
+    if (!marks.length) { box.append(el("p", { class: "muted" }, "Tap a team or a base on the map.")); return box; }
+    for (const mark of marks) {
+      const sheet = this.view.sheets.find((s) => s.key === mark.key);
+      if (!sheet) continue;
+      box.append(el("h2", {}, bdi(sheet.title)),
+        el("ul", { class: "lines" }, ...sheet.lines.map((l) => el("li", {}, el("b", {}, `${l.label}: `), bdi(l.value),
+          l.note ? el("small", {}, ` ${l.note}`) : ""))));
+      const steps = this.view.steps.filter((s) => s.team === sheet.key && s.action !== "event_die");
+      if (steps.length) box.append(el("div", { class: "actions", id: "team-steps" }, ...steps.map((s) => this.stepButton(s))));
+    }
     return box;
   }
 
