@@ -59,6 +59,8 @@ def test_a_turn_a_battle_and_its_result_through_the_seam() -> None:
     }
     view = ok("campaign.view", campaign=c)
     assert len(view["cells"]) == 64 and view["note"].startswith("The book lists each map's bases")
+    teams = {m["key"]: m for cell in view["cells"] for m in cell["marks"] if m["kind"] == "team"}
+    assert (teams["t1"]["label"], teams["t1"]["short"], teams["t1"]["side"]) == ("Blue 1", "E1", "EFF")
     assert next(s["label"] for s in view["steps"] if s["action"] == "event_die") == "Event Die: Blue 1"
     for team in ("t1", "t4", "t6", "t8"):
         c = ok("campaign.act", campaign=c, action="event_die", input={"team": team}, faces=[3])["campaign"]

@@ -227,6 +227,7 @@ def view(campaign: Campaign) -> CampaignView:
                         kind="team",
                         key=t.key,
                         label=t.name,
+                        short=_short(st, t),
                         side=t.faction,
                         flag="exhausted" if t.exhausted else "",
                     )
