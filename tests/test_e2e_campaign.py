@@ -1,11 +1,13 @@
 """A Mobile Suit Gundam: Skirmish campaign on two phones (two browser contexts), end to end in Chromium.
 
 Phone A starts a campaign from a ready-made set-up on the Australia map (L1773; our layout), plays
-a campaign turn (begin, Event Die for each team, L2037-L2066), shares the campaign by link to phone B,
-the ZEON player plays a turn there... then a Battle (L2132) starts a real game; the game is ended, its
-result is sent by link to the other phone and applied there once (a second time refused), and the
-campaign is reloaded offline.  The test reads what the players see: the map's marks, the sheets, the
-status line.
+both players' first campaign turns by tapping (begin, the Event Die for each team, end: L2037-L2066),
+undoes and redoes a step, then a Battle (L2132) starts a real game.  Two steps are sent to the engine
+directly, not tapped, because the screen has no way for them yet: moving an enemy team next to one of
+ours (a manual change) and ending the battle's game (players end it by hand).  Phone B receives the
+whole campaign by link; A sends the battle's result by link; B applies it once (a second time is
+refused with a message and changes nothing) and reloads offline.  The test reads what the players see:
+the map's marks, the sheets, the status line, the log.
 """
 
 from __future__ import annotations
