@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, limits, remote, share, storage
+from core import __version__, campaign_api, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -235,6 +235,7 @@ class SystemDescription(BaseModel):
     sample_forces: list[SampleForce] = Field(
         default_factory=list, description="Ready-made forces of catalogue units, for a sample battle."
     )
+    campaign: bool = Field(default=False, description="It has a campaign mode (campaign.* operations).")
 
 
 def describe(args: SystemArgs) -> SystemDescription:
@@ -262,6 +263,7 @@ def describe(args: SystemArgs) -> SystemDescription:
         editor=system.editor,
         tools=list(system.tools),
         sample_forces=system.sample_forces(),
+        campaign=system.campaign is not None,
     )
 
 
@@ -801,6 +803,7 @@ OPERATIONS: dict[str, Operation] = {
     "store.check": Operation(StoreCheckArgs, store_check, storage.Checked, "Check saved records."),
     "system.tool": Operation(ToolArgs, system_tool, ToolAnswer, "Run one of a system's own tools."),
 }
+OPERATIONS.update({name: Operation(*entry) for name, entry in campaign_api.ENTRIES.items()})
 
 
 # --- the seam -------------------------------------------------------------------------

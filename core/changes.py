@@ -76,6 +76,12 @@ def _keyed(path: Path, old: dict[str, Any], new: dict[str, Any]) -> list[Change]
     return [Change(path=[*path, k], value=v) for k, v in new.items() if old[k] != v]
 
 
+def dict_changes(path: Path, old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """A keyed dict's changes at ``path`` as the log keeps them (see :func:`_keyed`): for records other
+    than games (a campaign's state) that are diffed the same way."""
+    return _keyed(path, old, new)
+
+
 def _fields(
     path: Path, old: dict[str, Any], new: dict[str, Any], keyed: frozenset[str] = frozenset()
 ) -> list[Change]:

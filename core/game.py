@@ -21,7 +21,7 @@ of every path it changed, so any number of steps can be undone and redone:
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -182,6 +182,27 @@ class Game(BaseModel):
         raise ValueError(f"no unit {ref!r}")
 
 
+class LoggedRecord(Protocol):
+    """A saved record with an event log and a cursor: a :class:`Game`, or a campaign (core.campaign).
+
+    :func:`record`, :func:`undo` and :func:`redo` work on any pydantic model of this shape, so every
+    long-lived record is changed, undone and redone the same way.
+    """
+
+    log: list[Event]
+    cursor: int
+
+    def model_dump(self, *, mode: str, exclude: set[str]) -> dict[str, Any]: ...
+
+    def model_copy(self, *, update: dict[str, Any]) -> Self: ...
+
+    @classmethod
+    def model_validate(cls, obj: Any) -> Self: ...
+
+
+R = TypeVar("R", bound=LoggedRecord)
+
+
 def _get(data: Any, path: list[str | int]) -> Any:
     for step in path:
         data = data[step]
@@ -224,7 +245,7 @@ def _old(data: Any, path: list[str | int]) -> Any:
         return None  # no such item or no container: setting it fails just after
 
 
-def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
+def _apply(game: R, changes: list[Change]) -> tuple[R, list[Any]]:
     """``game`` with ``changes`` made (and re-validated), and the values they replaced.
 
     A change whose key was absent has :data:`ABSENT` as its old value (:func:`_event` records it).
@@ -244,17 +265,17 @@ def _apply(game: Game, changes: list[Change]) -> tuple[Game, list[Any]]:
             raise ValueError(f"no value at {change.path}") from bad
     if "log" in data or data.get("cursor") != 0:
         raise ValueError("a change cannot reach into the log")
-    changed = Game.model_validate(data)
+    changed = type(game).model_validate(data)
     return changed.model_copy(update={"log": game.log, "cursor": game.cursor}), before
 
 
 def record(
-    game: Game,
+    game: R,
     kind: Literal["action", "adjust", "round", "start"],
     text: str,
     changes: list[Change],
     detail: dict[str, Any] | None = None,
-) -> Game:
+) -> R:
     """Apply ``changes`` as one new event; anything that had been undone is dropped."""
     changed, before = _apply(game, changes)
     return _logged(game, changed, _event(kind, text, changes, before, detail or {}))
@@ -273,7 +294,7 @@ def _event(
     return Event(kind=kind, text=text, changes=changes, before=olds, detail=detail or {}, absent=absent)
 
 
-def _logged(game: Game, changed: Game, event: Event) -> Game:
+def _logged(game: R, changed: R, event: Event) -> R:
     """``changed`` with ``event`` as the last step of ``game``'s log (the undone steps dropped)."""
     log = [*game.log[: game.cursor], event]
     return changed.model_copy(update={"log": log, "cursor": len(log)})
@@ -301,7 +322,7 @@ def _legacy_absent(event: Event) -> set[int]:
     return out
 
 
-def undo(game: Game) -> Game:
+def undo(game: R) -> R:
     """Take back the last applied event (it stays in the log, ready to redo)."""
     if game.cursor == 0:
         raise ValueError("nothing to undo")
@@ -315,7 +336,7 @@ def undo(game: Game) -> Game:
     return restored.model_copy(update={"log": game.log, "cursor": game.cursor - 1})
 
 
-def redo(game: Game) -> Game:
+def redo(game: R) -> R:
     """Apply again the next undone event."""
     if game.cursor >= len(game.log):
         raise ValueError("nothing to redo")

@@ -8,8 +8,9 @@ send to a server.  Layout, before base64url (no padding)::
     bytes 5-    the JSON, raw-deflated at level 9
 
 The JSON is ``{"k": kind, "s": system, "d": data}``, the kind one of squad,
-game, and the request and answer of secret choices made on another phone
-(:mod:`core.remote`); a squad's units are
+game, the request and answer of secret choices made on another phone
+(:mod:`core.remote`), a whole campaign and one battle's result for it
+(:mod:`core.campaign`); a squad's units are
 packed by their rule system (short positional arrays), so a typical squad fits
 a QR code.  Decoding never raises anything but :class:`ShareError`, whose
 message is meant for the player.
@@ -36,6 +37,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from core import limits
+from core.campaign import BattleResult, Campaign
 from core.game import GAME_SCHEMA, NEWER_GAME, Game, upgrade
 from core.remote import Answer, Request
 from core.squad import MAX_UNITS, PROFILE_LIMITS, Squad, SquadUnit
@@ -62,17 +64,19 @@ class ShareError(ValueError):
 class Shared(BaseModel):
     """What a token held."""
 
-    kind: Literal["squad", "game", "request", "answer"]
+    kind: Literal["squad", "game", "request", "answer", "campaign", "result"]
     squad: Squad | None = None
     game: Game | None = None
     request: Request | None = None
     answer: Answer | None = None
+    campaign: Campaign | None = None
+    result: BattleResult | None = None
     notes: list[str] = Field(
         default_factory=list, description="What was changed to open it (names shortened)."
     )
 
 
-KINDS = {"squad", "game", "request", "answer"}
+KINDS = {"squad", "game", "request", "answer", "campaign", "result"}
 
 
 def _wrap(payload: dict[str, Any]) -> str:
@@ -99,6 +103,16 @@ def encode_squad(squad: Squad) -> str:
 def encode_game(game: Game) -> str:
     """The token of a whole game (its state and log)."""
     return _wrap({"k": "game", "s": game.system, "d": game.model_dump(mode="json")})
+
+
+def encode_campaign(campaign: Campaign) -> str:
+    """The token of a whole campaign (its state and log)."""
+    return _wrap({"k": "campaign", "s": campaign.system, "d": campaign.model_dump(mode="json")})
+
+
+def encode_result(result: BattleResult) -> str:
+    """The token of one battle's result, for the same campaign on another phone."""
+    return _wrap({"k": "result", "s": result.game.system, "d": result.model_dump(mode="json")})
 
 
 def encode_request(req: Request) -> str:
@@ -216,6 +230,8 @@ _WHOLE: dict[str, tuple[type[BaseModel], str]] = {
     "game": (Game, "its game"),
     "request": (Request, "the choices it asks for"),
     "answer": (Answer, "the choices it carries"),
+    "campaign": (Campaign, "its campaign"),
+    "result": (BattleResult, "its battle result"),
 }
 
 
@@ -268,6 +284,6 @@ def decode(token: str) -> Shared:
         value = model.model_validate(data)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as bad:
         raise ShareError(f"This link is damaged: {what} cannot be read.") from bad
-    if getattr(value, "system", system_id) != system_id:
+    if getattr(getattr(value, "game", value), "system", system_id) != system_id:
         raise ShareError(f"This link is damaged: its {kind} is for another rule system.")
     return Shared.model_validate({"kind": kind, kind: value, "notes": notes})

@@ -1,4 +1,4 @@
-"""Saved data: versioned squads, own units and games, migrated forward.
+"""Saved data: versioned squads, own units, games and campaigns, migrated forward.
 
 The browser keeps each squad, own unit and game as its own record in IndexedDB
 (web/store.js) and hands them to :func:`check` at every start; the store of the
@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from core.campaign import Campaign
 from core.game import GAME_SCHEMA, Game, upgrade
 from core.squad import Squad
 from core.systems import unplayable
@@ -49,6 +50,7 @@ class Store(BaseModel):
     squads: list[Squad] = Field(default_factory=list)
     units: list[OwnUnit] = Field(default_factory=list)
     games: list[Game] = Field(default_factory=list)
+    campaigns: list[Campaign] = Field(default_factory=list)
 
 
 class SetAside(BaseModel):
@@ -80,10 +82,11 @@ def _games_upgraded(data: dict[str, Any]) -> dict[str, Any]:
 #: Each change of format adds an entry here and a test (tests/test_golden.py loads old saves).
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _games_upgraded, 2: _games_upgraded}
 
-_ITEMS: tuple[tuple[Literal["squads", "units", "games"], type[BaseModel]], ...] = (
+_ITEMS: tuple[tuple[Literal["squads", "units", "games", "campaigns"], type[BaseModel]], ...] = (
     ("squads", Squad),
     ("units", OwnUnit),
     ("games", Game),
+    ("campaigns", Campaign),
 )
 
 
@@ -155,7 +158,7 @@ def load(data: Any) -> Loaded:
 
 # --- one record at a time (IndexedDB) --------------------------------------------------------
 
-Kind = Literal["squads", "units", "games"]
+Kind = Literal["squads", "units", "games", "campaigns"]
 
 
 class Record(BaseModel):

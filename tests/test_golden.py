@@ -146,8 +146,9 @@ def game_today(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def shared_today(means: dict[str, Any]) -> dict[str, Any]:
-    """An old token's meaning in today's format (no notes: nothing had to be shortened to open it)."""
-    means = {**means, "notes": means.get("notes", [])}
+    """An old token's meaning in today's format (no notes: nothing had to be shortened to open it; no
+    campaign or battle result, kinds that came later)."""
+    means = {"campaign": None, "result": None, **means, "notes": means.get("notes", [])}
     if means["game"] is not None:
         return {**means, "game": game_today(means["game"])}
     return means
@@ -193,7 +194,7 @@ def test_an_old_save_loads_with_the_same_meaning_and_nothing_set_aside(path: Pat
     got = loaded.model_dump(mode="json")["store"]
     want = data["means"]["store"]
     saved_as = data["saved"]["schema_version"]
-    want = {**want, "schema_version": 3, "games": [game_today(g) for g in want["games"]]}
+    want = {**want, "schema_version": 3, "games": [game_today(g) for g in want["games"]], "campaigns": []}
     assert got == want
     assert loaded.notes == [f"Saved data was updated to format {n}." for n in range(saved_as + 1, 4)]
 

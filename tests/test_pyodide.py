@@ -224,6 +224,30 @@ def _mechastellar_corpus() -> list[dict[str, Any]]:
 
 CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus() + _gundam_corpus()
 CORPUS += _mechastellar_corpus()
+def _campaign_corpus() -> list[dict[str, Any]]:
+    """A Gundam Skirmish campaign from its first preset: started, a turn begun, its view and odds."""
+    described = api.call("campaign.describe", {"system": "gundam_skirmish"})["result"]
+    setup = described["data"]["presets"][0]["setup"]
+    new = {"id": "c", "system": "gundam_skirmish", "name": "C", "setup": setup, "seed": 4}
+    campaign = api.call("campaign.new", new)["result"]["campaign"]
+    begun = api.call("campaign.act", {"campaign": campaign, "action": "begin_turn", "seed": 1})["result"][
+        "campaign"
+    ]
+    team = begun["state"]["teams"][0]["key"]
+    return [
+        {"op": "campaign.describe", "args": {"system": "gundam_skirmish"}},
+        {"op": "campaign.new", "args": new},
+        {"op": "campaign.view", "args": {"campaign": begun}},
+        {"op": "campaign.odds", "args": {"campaign": begun, "action": "event_die", "input": {"team": team}}},
+        {
+            "op": "campaign.act",
+            "args": {"campaign": begun, "action": "event_die", "input": {"team": team}, "seed": 2},
+        },
+        {"op": "campaign.share", "args": {"campaign": begun}},
+    ]
+
+
+CORPUS += _campaign_corpus()
 
 
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 // App shell: service worker, engine start-up, status line, routing between views.
 import { Engine } from "./engine-client.js";
 import { DiceView } from "./dice-view.js";
+import { CampaignsView } from "./campaign-view.js";
 import { GamesView } from "./game-view.js";
 import { openShared } from "./open-view.js";
 import { recoverView } from "./recover-view.js";
@@ -89,6 +90,7 @@ const store = new Store(engine);
 const systems = new Systems(engine);
 const squads = new SquadsView(views.app, engine, store, systems);
 const games = new GamesView(views.app, engine, store, systems);
+const campaigns = new CampaignsView(views.app, engine, store, systems);
 window.tc.store = store;
 
 // #/<view>/<arg>/<arg>: each dynamic view draws itself into #app-view.
@@ -100,13 +102,15 @@ const ROUTES = {
   games: (sub, id) => games.list(sub === "new" ? id : null),
   game: (id) => games.show(id),
   sample: (system) => games.sample(system),
+  campaigns: () => campaigns.list(),
+  campaign: (id) => campaigns.show(id),
   open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
   recover: () => recoverView(views.app, store),
 };
 
 // Saved data: another tab or window changed a record, or something was set aside. The screen
 // showing it is drawn again from the store (a game screen, the lists, the recover screen).
-const SHOWS = { squads: ["squads", "squad", "unit", "roster", "games"], units: ["squads", "unit"], games: ["games", "game"] };
+const SHOWS = { squads: ["squads", "squad", "unit", "roster", "games"], units: ["squads", "unit"], games: ["games", "game", "campaign"], campaigns: ["campaigns", "campaign"] };
 store.addEventListener("change", ({ detail }) => {
   hintRecover();
   const name = location.hash.replace(/^#\/?/, "").split("/")[0];

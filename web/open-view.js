@@ -2,6 +2,7 @@
 // says so, and a damaged link only produces a message: what is saved stays as it was.
 import { el, clear, button, notify, bdi, hashFor } from "./dom.js";
 import { tokenBox } from "./share-box.js";
+import { openCampaign } from "./campaign-view.js";
 import { newId, newSeed } from "./store.js";
 import { profileText } from "./squads-view.js";
 import { cardElement } from "./unit-card.js";
@@ -25,6 +26,7 @@ export async function openShared(root, engine, store, systems, token) {
   for (const note of shared.notes ?? []) root.append(el("p", { class: "muted", "data-note": "shortened" }, note));
   if (shared.kind === "request") { await pickHere(root, engine, shared.request); return; }
   if (shared.kind === "answer") { await applyAnswer(root, engine, store, shared.answer); return; }
+  if (shared.kind === "campaign" || shared.kind === "result") { await openCampaign(root, engine, store, shared); return; }
   if (shared.kind === "game") {
     const game = shared.game;
     const names = game.sides.flatMap((s, i) => (i ? [" vs ", bdi(s.name)] : [bdi(s.name)]));

@@ -8,17 +8,17 @@
 import { notify } from "./dom.js";
 
 const DB_NAME = "tc";
-const DB_VERSION = 1; // the object stores below; a newer app may add more
+const DB_VERSION = 2; // the object stores below (2: campaigns); a newer app may add more
 const FORMAT = 3; // core.storage.STORE_SCHEMA: the format of the records this app writes
-const KINDS = ["squads", "units", "games"];
+const KINDS = ["squads", "units", "games", "campaigns"];
 const LEGACY = "tc.store"; // the first release's localStorage store (core/storage.py, schema 1)
-const WHAT = { squads: "squad", units: "own unit", games: "game", store: "whole saved store" };
+const WHAT = { squads: "squad", units: "own unit", games: "game", campaigns: "campaign", store: "whole saved store" };
 
 export class Store extends EventTarget {
   constructor(engine) {
     super();
     this.engine = engine;
-    this.data = { squads: [], units: [], games: [] };
+    this.data = { squads: [], units: [], games: [], campaigns: [] };
     this.versions = new Map(); // "kind/id" -> version of the record as last read or written
     this.aside = []; // set-aside entries; `unsaved` ones could not be written (storage full)
     this.newer = new Map(); // "kind/id" -> record saved by a newer version: read-only
@@ -194,7 +194,7 @@ export class Store extends EventTarget {
   async migrateLegacy() {
     const keys = legacyKeys();
     const now = Date.now();
-    const records = { squads: [], units: [], games: [] };
+    const records = { squads: [], units: [], games: [], campaigns: [] };
     const aside = [];
     const text = localStorage.getItem(LEGACY);
     if (text !== null) {
@@ -284,6 +284,7 @@ export class Store extends EventTarget {
   // store keeps what is saved.
   squad(id) { return copy(this.data.squads.find((s) => s.id === id)); }
   game(id) { return copy(this.data.games.find((g) => g.id === id)); }
+  campaign(id) { return copy(this.data.campaigns.find((c) => c.id === id)); }
 
   // --- writing ------------------------------------------------------------------------
 
@@ -295,6 +296,8 @@ export class Store extends EventTarget {
   // over theirs.
   putSquad(squad, base) { return this.write("squads", squad.id, squad, base); }
   putGame(game, base) { return this.write("games", game.id, game, base); }
+  putCampaign(campaign, base) { return this.write("campaigns", campaign.id, campaign, base); }
+  removeCampaign(id) { return this.write("campaigns", id, null); }
   versionOf(kind, id) {
     const alias = this.aliases.get(`${kind}/${id}`);
     return this.versions.get(alias !== undefined ? `${kind}/${alias}` : `${kind}/${id}`) ?? 0;
@@ -477,12 +480,14 @@ function openDb(version = undefined) {
     req.onsuccess = () => {
       const db = req.result;
       const missing = [...KINDS, "aside", "meta"].filter((n) => !db.objectStoreNames.contains(n));
-      if (!missing.length) { resolve(db); return; }
+      // An older database (version 1 had no campaigns) is brought to this app's version, adding
+      // the stores it lacks; a newer one (a higher version) is read as it is, never changed.
+      if (!missing.length && (version || db.version >= DB_VERSION)) { resolve(db); return; }
       db.close();
       // A newer app's database is never changed, even to add what this one needs.
       if (db.version > DB_VERSION) reject(new Error(`a newer version of the app keeps it in another shape (version ${db.version})`));
       else if (version) reject(new Error(`the database lacks ${missing.join(", ")}`));
-      else openDb(db.version + 1).then(resolve, reject);
+      else openDb(Math.max(DB_VERSION, db.version + 1)).then(resolve, reject);
     };
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error("another tab holds an older version of the app open: close it"));

@@ -42,6 +42,7 @@ from core.systems import info as listing
 from core.systems.data import load
 
 if TYPE_CHECKING:
+    from core.campaign import CampaignRules
     from core.game import Game
     from core.systems import SystemInfo
 
@@ -769,6 +770,8 @@ class RuleSystem(ABC):
             why = by_value.get(value_key(raw.get(name)), "")
             if why:
                 raise ValueError(why)
+    #: Its campaign mode, if it has one: a long-lived record that starts games (core.campaign).
+    campaign: CampaignRules | None = None
 
     @classmethod
     def of_package(cls, package: str, profile_model: type[BaseModel], **parts: Any) -> Self:

@@ -16,8 +16,10 @@ action), :mod:`.picks` (what a unit offers for an action's pick fields), :mod:`.
 :mod:`.turns` (priority, the Upkeeps, the phase view) and :mod:`.actions` (the action list the game
 screen offers).  :mod:`.tools` holds the system's own tools.
 
-Campaign mode (L1620-L2228) is not part of it yet; it belongs beside the battle chapters, as
-``campaign*.py`` modules or a ``campaign/`` package, with its actions added to :data:`ACTIONS` here.
+Campaign mode (L1620-L2228) is in the ``campaign_*`` modules: its tables and maps
+(:mod:`.campaign_data`), its state (:mod:`.campaign_state`), the campaign turn (:mod:`.campaign_turn`),
+battles (:mod:`.campaign_battle`) and its set-up (:mod:`.campaign_rules`), plugged into the shared
+campaign layer of ``core.campaign`` (``SYSTEM.campaign``): its steps are campaign steps, not game actions.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.gundam_skirmish.actions import ACTIONS
+from core.systems.gundam_skirmish.campaign_rules import CAMPAIGN
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.gates import REQUIREMENTS
 from core.systems.gundam_skirmish.mega import PARTS, counter
@@ -264,4 +267,5 @@ SYSTEM = GundamSkirmish.of_package(
     unit_state_model=GsUnitState,
     tools=TOOLS,
     requirements=REQUIREMENTS,
+    campaign=CAMPAIGN,
 )

@@ -1,0 +1,290 @@
+"""What a Gundam Skirmish campaign's screen shows: the 8x8 map in the factions' colours (L1717-L1723),
+the players' War Effort and Requisition, each team's and base's sheet, and the steps of the turn."""
+
+from __future__ import annotations
+
+from core.campaign import Campaign, CampaignView, Cell, Mark, SheetView, SideView, StepView
+from core.systems.base import CardLine
+from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, rank_title
+from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
+
+#: The factions' colours on the map (L1721-L1723).
+COLOURS = {"EFF": "blue", "ZEON": "red", "AXIS": "red", "AEUG": "yellow", "TITANS": "purple"}
+NAMES = {
+    "EFF": "Earth Federation Forces",
+    "ZEON": "Principality of Zeon",
+    "TITANS": "TITANS",
+    "AEUG": "Anti-Earth Union Group",
+    "AXIS": "Axis Zeon",
+}
+
+
+def _unit_line(cu: CUnit, faction: str, space: bool) -> CardLine:
+    unit = cu.unit()
+    parts = [f"damage {cu.damage}/{unit.integrity}"]
+    parts += [f"{k} damage {v}" for k, v in cu.charts.items() if v]
+    p = cu.pilot
+    if p is None:
+        note = "no pilot"
+    elif p.character:
+        note = f"{p.name}, {rank_title(faction, space, p.rank)} (rank {p.rank}), "
+        note += f"Health {p.health}, Mind {p.mind}, EXP {p.exp}"
+        if p.to_choose:
+            note += ", to choose: " + ", ".join(k.replace("_", " ") for k in p.to_choose)
+    else:
+        note = f"pilot Health {p.health}, Mind {p.mind}"
+    return CardLine(label=cu.name, value=", ".join(parts), note=note)
+
+
+def team_sheet(st: CampaignState, team: Team) -> SheetView:
+    space = MAPS.maps[st.map].space
+    lines = [
+        CardLine(label="Faction", value=NAMES[team.faction]),
+        CardLine(label="Tile", value=f"({team.x}, {team.y})"),
+        CardLine(label="Points", value=f"{team.points()} of {TABLES.start.max_points}"),
+    ]
+    lines += [_unit_line(u, team.faction, space) for u in team.units]
+    lines += [
+        CardLine(label="Reserve pilot", value=p.name, note=f"Health {p.health}, Mind {p.mind}")
+        for p in team.reserve
+    ]
+    flags = [
+        text
+        for on, text in (
+            (team.no_move, "cannot move this turn (Provisions Shortage)"),
+            (team.free_move, "has a free step (Cartography)"),
+            (team.exhausted, "exhausted this turn"),
+        )
+        if on
+    ]
+    if flags:
+        lines.append(CardLine(label="This turn", value="; ".join(flags)))
+    return SheetView(key=team.key, title=team.name, side=team.faction, lines=lines)
+
+
+def _steps(st: CampaignState) -> list[StepView]:
+    out: list[StepView] = []
+    if st.winner:
+        return out
+    phase = st.phase
+    out.append(
+        StepView(
+            action="begin_turn",
+            label="Begin the turn",
+            enabled=phase == "start",
+            reason="" if phase == "start" else "the turn has begun",
+        )
+    )
+    own = [t for t in st.teams if t.faction == st.player.faction]
+    for t in own:
+        if not t.event_rolled and phase == "events":
+            out.append(
+                StepView(
+                    action="event_die",
+                    label=f"Event Die: {t.name}",
+                    enabled=True,
+                    team=t.key,
+                    input={"team": t.key},
+                )
+            )
+    for t in own:
+        out += _team_steps(st, t)
+    ready = phase == "actions"
+    out.append(
+        StepView(
+            action="end_turn",
+            label="End the turn",
+            enabled=ready,
+            reason=""
+            if ready
+            else ("begin the turn first" if phase == "start" else "roll the Event Dice first"),
+        )
+    )
+    return out
+
+
+def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
+    out: list[StepView] = []
+    if st.phase != "actions":
+        return out
+    why = ""
+    if t.exhausted:
+        why = "exhausted this turn"
+    elif st.actions_left <= 0:
+        why = "no action left this turn"
+    closed = {(c.x, c.y) for c in MAPS.maps[st.map].neutral}
+    for direction, (dx, dy) in (("north", (0, 1)), ("south", (0, -1)), ("east", (1, 0)), ("west", (-1, 0))):
+        x, y = t.x + dx, t.y + dy
+        reason = why or ("cannot move: Provisions Shortage" if t.no_move else "")
+        if not (1 <= x <= 8 and 1 <= y <= 8):
+            reason = "off the map"
+        elif (x, y) in closed:
+            reason = "neutral zone"
+        elif any(o.faction != t.faction for o in st.at(x, y)):
+            reason = "an enemy team holds it"
+        out.append(
+            StepView(
+                action="move",
+                label=f"Move {direction}",
+                enabled=not reason,
+                reason=reason,
+                team=t.key,
+                input={"team": t.key, "direction": direction},
+            )
+        )
+        if t.free_move and reason in ("", why):
+            out.append(
+                StepView(
+                    action="move",
+                    label=f"Free step {direction}",
+                    enabled=True,
+                    team=t.key,
+                    input={"team": t.key, "direction": direction, "free": True},
+                )
+            )
+    near = [o for o in st.teams if o.faction != t.faction and abs(o.x - t.x) + abs(o.y - t.y) == 1]
+    reason = why or ("" if near else "no enemy team next to it")
+    out.append(
+        StepView(
+            action="battle",
+            label="Battle",
+            enabled=not reason,
+            reason=reason,
+            team=t.key,
+            input={"team": t.key},
+        )
+    )
+    base = st.base_at(t.x, t.y)
+    if base is not None:
+        locked = "captured this turn" if base.name in st.entered else ""
+        mine = base.owner == t.faction
+        cap = why or locked or ("already ours" if mine else "")
+        out.append(
+            StepView(
+                action="enter_base",
+                label=f"Capture {base.name}",
+                enabled=not cap,
+                reason=cap,
+                team=t.key,
+                input={"team": t.key, "capture": True},
+            )
+        )
+        svc = why or locked or ("" if mine else "not ours: capture it first")
+        damaged = [u.key for u in t.units if u.damage or u.charts]
+        out.append(
+            StepView(
+                action="enter_base",
+                label=f"Get Aid at {base.name}",
+                enabled=not svc,
+                reason=svc,
+                team=t.key,
+                input={"team": t.key, "aid": True},
+            )
+        )
+        rep = svc or ("" if damaged else "nothing to repair")
+        out.append(
+            StepView(
+                action="enter_base",
+                label=f"Repair at {base.name} ({len(damaged)} Requisition)",
+                enabled=not rep,
+                reason=rep,
+                team=t.key,
+                input={"team": t.key, "repair": damaged},
+            )
+        )
+    return out
+
+
+def _short(st: CampaignState, team: Team) -> str:
+    """A team as its tile shows it: its faction's first letter and its number among that faction's
+    teams (E2, Z1), the colour saying the rest."""
+    own = [t.key for t in st.teams if t.faction == team.faction]
+    return f"{team.faction[0]}{own.index(team.key) + 1}"
+
+
+def view(campaign: Campaign) -> CampaignView:
+    st = CampaignState.model_validate(campaign.state)
+    m = MAPS.maps[st.map]
+    closed = {(c.x, c.y) for c in m.neutral}
+    cells = []
+    for y in range(8, 0, -1):
+        for x in range(1, 9):
+            marks = []
+            base = st.base_at(x, y)
+            if base is not None:
+                marks.append(
+                    Mark(
+                        kind="base",
+                        key=base.name,
+                        label=base.name,
+                        side=base.owner,
+                        flag="victory" if base.victory else "",
+                    )
+                )
+            for t in st.at(x, y):
+                marks.append(
+                    Mark(
+                        kind="team",
+                        key=t.key,
+                        label=t.name,
+                        short=_short(st, t),
+                        side=t.faction,
+                        flag="exhausted" if t.exhausted else "",
+                    )
+                )
+            cells.append(Cell(x=x, y=y, zone=m.zone_of(x, y), closed=(x, y) in closed, marks=marks))
+    sides = [
+        SideView(
+            key=p.faction,
+            name=NAMES[p.faction],
+            colour=COLOURS[p.faction],
+            lines=[
+                CardLine(label="War Effort", value=str(p.war_effort)),
+                CardLine(label="Requisition", value=str(p.requisition)),
+                CardLine(label="Teams", value=str(sum(t.faction == p.faction for t in st.teams))),
+                CardLine(
+                    label="Victory bases",
+                    value=f"{sum(b.owner == p.faction for b in st.bases if b.victory)} of "
+                    f"{sum(b.victory for b in st.bases)}",
+                ),
+            ],
+        )
+        for p in st.players
+    ]
+    sheets = [team_sheet(st, t) for t in st.teams]
+    sheets += [
+        SheetView(
+            key=b.name,
+            title=b.name,
+            side=b.owner,
+            lines=[
+                CardLine(label="Held by", value=NAMES[b.owner] if b.owner else "nobody"),
+                CardLine(label="Tile", value=f"({b.x}, {b.y})"),
+                *([CardLine(label="Victory", value="needed to win the campaign")] if b.victory else []),
+            ],
+        )
+        for b in st.bases
+    ]
+    phase = {"start": "begin the turn", "events": "Event Die for each team", "actions": "actions"}[st.phase]
+    status = [
+        CardLine(label="Map", value=f"{m.name} ({TABLES.eras[m.era].name})"),
+        CardLine(label="Turn", value=f"{st.player.faction}, round {st.round}"),
+        CardLine(label="Step", value=phase),
+        CardLine(label="Actions left", value=str(st.actions_left)),
+    ]
+    if st.winner:
+        status = [CardLine(label="Winner", value=NAMES[st.winner])]
+    if campaign.battle is not None:
+        status.append(CardLine(label="Battle", value="being played: apply its result to go on"))
+    return CampaignView(
+        title=campaign.name,
+        note=MAPS.note,
+        width=8,
+        height=8,
+        cells=cells,
+        sides=sides,
+        sheets=sheets,
+        status=status,
+        steps=[] if campaign.battle is not None else _steps(st),
+        log=[e.text for e in campaign.log[: campaign.cursor]][-30:],
+    )

@@ -1,0 +1,244 @@
+// Campaigns: a long-lived record of a map war whose battles are games of the app. The screen
+// draws what the engine says (campaign.view): the map as a grid of cells with bases and
+// teams in their side's colour, each tappable for its sheet; the steps of the turn as buttons,
+// greyed with the reason; undo and redo; share the campaign or a battle's result by link.
+// Every change goes through the engine (campaign.*) and is saved before it is shown.
+import { el, clear, notify, button, hashFor, bdi } from "./dom.js";
+import { newId, newSeed } from "./store.js";
+import { tokenBox } from "./share-box.js";
+
+export class CampaignsView {
+  constructor(root, engine, store, systems) {
+    Object.assign(this, { root, engine, store, systems });
+    this.selected = null; // the tapped tile, as "x,y"
+  }
+
+  // #/campaigns: the saved campaigns, and a new one from a ready-made set-up
+  async list() {
+    clear(this.root);
+    await this.store.ready;
+    this.root.append(el("h1", {}, "Campaigns"));
+    const list = el("ul", { class: "list", id: "campaign-list" });
+    for (const c of this.store.data.campaigns) {
+      list.append(el("li", { class: "card" }, el("a", { href: hashFor("campaign", c.id) }, el("strong", {}, bdi(c.name))),
+        el("small", {}, ` ${this.systems.name(c.system)}`)));
+    }
+    if (!this.store.data.campaigns.length) list.append(el("li", { class: "muted" }, "No campaigns yet."));
+    this.root.append(list, el("h2", {}, "New campaign"));
+    const systems = [];
+    for (const s of await this.systems.playable()) {
+      const info = await this.systems.describe(s.id);
+      if (info?.campaign) systems.push(s);
+    }
+    for (const s of systems) {
+      const reply = await this.engine.call("campaign.describe", { system: s.id });
+      if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); continue; }
+      const data = reply.result.data;
+      this.root.append(el("h3", {}, this.systems.name(s.id)));
+      if (data.note) this.root.append(el("p", { class: "muted" }, data.note));
+      const presets = el("div", { class: "list" });
+      (data.presets ?? []).forEach((preset, n) => {
+        presets.append(button(preset.label, () => this.start(s.id, preset), { class: "primary", "data-preset": String(n) }));
+      });
+      this.root.append(presets);
+    }
+  }
+
+  async start(system, preset) {
+    const reply = await this.engine.call("campaign.new", { id: newId("c"), system, name: preset.label.split(",")[0],
+      setup: preset.setup, seed: newSeed() });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    const campaign = reply.result.campaign;
+    if (!(await this.store.putCampaign(campaign))) return;
+    location.hash = hashFor("campaign", campaign.id);
+  }
+
+  // #/campaign/<id>
+  async show(id) {
+    clear(this.root);
+    await this.store.ready;
+    const campaign = this.store.campaign(id);
+    if (!campaign) {
+      this.root.append(el("p", { class: "error" }, "This campaign no longer exists."), el("a", { href: "#/campaigns" }, "All campaigns"));
+      return;
+    }
+    this.campaign = campaign;
+    const reply = await this.engine.call("campaign.view", { campaign });
+    if (location.hash !== hashFor("campaign", id)) return;
+    if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
+    this.view = reply.result;
+    this.render();
+  }
+
+  async commit(campaign) {
+    if (!(await this.store.putCampaign(campaign))) { this.show(this.campaign.id); return false; }
+    await this.show(campaign.id);
+    return true;
+  }
+
+  async step(step) {
+    if (step.action === "battle") { await this.battle(step); return; }
+    const reply = await this.engine.call("campaign.act", { campaign: this.campaign, action: step.action, input: step.input, seed: newSeed() });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    if (!reply.result.complete) { notify("More dice are needed."); return; }
+    if (await this.commit(reply.result.campaign)) this.say(reply.result.event.text);
+  }
+
+  async battle(step) {
+    const reply = await this.engine.call("campaign.battle", { campaign: this.campaign, input: step.input, game_id: newId("g") });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    // The game first: the campaign never points at a battle that is not saved.
+    if (!(await this.store.putGame(reply.result.game))) return;
+    if (!(await this.store.putCampaign(reply.result.campaign))) return;
+    location.hash = hashFor("game", reply.result.game.id);
+  }
+
+  async undoRedo(op) {
+    const reply = await this.engine.call(op, { campaign: this.campaign });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    await this.commit(reply.result);
+  }
+
+  say(text) {
+    const line = document.getElementById("campaign-said");
+    if (line) line.textContent = text;
+  }
+
+  colour(side) { return this.view.sides.find((s) => s.key === side)?.colour ?? "none"; }
+
+  render() {
+    const v = this.view;
+    clear(this.root);
+    this.root.append(el("h1", { id: "campaign-title" }, bdi(v.title)));
+    this.root.append(el("div", { class: "campaign-status", id: "campaign-status" },
+      ...v.status.map((line) => el("span", {}, `${line.label}: `, el("b", {}, line.value)))));
+    this.root.append(el("div", { class: "campaign-sides" }, ...v.sides.map((s) =>
+      el("div", { class: `campaign-side side-${s.colour}`, "data-side": s.key }, el("strong", {}, s.name),
+        ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
+    this.root.append(this.map());
+    if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
+    this.root.append(el("p", { id: "campaign-said", role: "status" }, ""));
+    this.root.append(this.sheet());
+    this.root.append(this.battleBox());
+    // The turn's own steps (and each team's Event Die, rolled in turn) under the map; a team's
+    // actions on its sheet.
+    const general = v.steps.filter((s) => !s.team || s.action === "event_die");
+    const events = general.filter((s) => s.action === "event_die");
+    this.root.append(el("div", { class: "actions campaign-steps", id: "campaign-steps" },
+      ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s))));
+    const share = el("div", { id: "campaign-share" });
+    this.root.append(el("div", { class: "actions" },
+      button("Undo", () => this.undoRedo("campaign.undo"), { id: "campaign-undo" }),
+      button("Redo", () => this.undoRedo("campaign.redo"), { id: "campaign-redo" }),
+      button("Share the campaign", async () => {
+        const reply = await this.engine.call("campaign.share", { campaign: this.campaign });
+        clear(share);
+        if (!reply.ok) { share.append(el("p", { class: "error" }, reply.error.message)); return; }
+        share.append(await tokenBox(this.engine, reply.result.token, "Link to this campaign", "campaign-link"));
+      }, { id: "campaign-share-button" })), share);
+    this.root.append(el("details", { class: "log" }, el("summary", {}, "Log"),
+      el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
+  }
+
+  stepButton(step) {
+    const b = button(step.label, () => this.step(step), { class: step.enabled ? "primary" : "", "data-step": step.action });
+    if (!step.enabled) { b.disabled = true; b.title = step.reason; b.append(el("small", {}, ` (${step.reason})`)); }
+    return b;
+  }
+
+  // The 8x8 grid: north at the top. Each tile is one button (about 45 px on a 390 px phone)
+  // showing its base and team; a tap opens their sheets below the map.
+  map() {
+    const v = this.view;
+    const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map" });
+    for (const cell of v.cells) {
+      const names = cell.marks.map((m) => `${m.kind === "team" ? "team" : "base"} ${m.label}`);
+      const node = button("", () => { this.selected = `${cell.x},${cell.y}`; this.render(); },
+        { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
+          "data-x": String(cell.x), "data-y": String(cell.y),
+          "aria-label": `Tile ${cell.x}, ${cell.y}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
+      if (!cell.marks.length && !cell.closed) node.disabled = true;
+      for (const mark of cell.marks) {
+        node.append(el("span", {
+          class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
+          "data-mark": mark.key, "aria-hidden": "true" }, mark.short || mark.label));
+      }
+      grid.append(node);
+    }
+    return grid;
+  }
+
+  sheet() {
+    const box = el("section", { class: "campaign-sheet", id: "campaign-sheet" });
+    const cell = this.view.cells.find((c) => `${c.x},${c.y}` === this.selected);
+    const marks = cell ? [...cell.marks].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "team" ? -1 : 1)) : [];
+    if (!marks.length) { box.append(el("p", { class: "muted" }, "Tap a team or a base on the map.")); return box; }
+    for (const mark of marks) {
+      const sheet = this.view.sheets.find((s) => s.key === mark.key);
+      if (!sheet) continue;
+      box.append(el("h2", {}, bdi(sheet.title)),
+        el("ul", { class: "lines" }, ...sheet.lines.map((l) => el("li", {}, el("b", {}, `${l.label}: `), bdi(l.value),
+          l.note ? el("small", {}, ` ${l.note}`) : ""))));
+      const steps = this.view.steps.filter((s) => s.team === sheet.key && s.action !== "event_die");
+      if (steps.length) box.append(el("div", { class: "actions", id: "team-steps" }, ...steps.map((s) => this.stepButton(s))));
+    }
+    return box;
+  }
+
+  // The battle being played: open its game; once it is over, take its result back or send it.
+  battleBox() {
+    const box = el("div", { id: "campaign-battle" });
+    const pending = this.campaign.battle;
+    if (!pending) return box;
+    const game = this.store.game(pending.game_id);
+    box.append(el("p", {}, "A battle is being played."));
+    if (game) box.append(el("a", { class: "button", href: hashFor("game", game.id), id: "open-battle" }, "Open the battle"));
+    if (game?.state?.ended) {
+      const out = el("div", { id: "result-share" });
+      box.append(
+        button("Apply the result", async () => {
+          const reply = await this.engine.call("campaign.result", { campaign: this.campaign, game });
+          if (!reply.ok) { notify(reply.error.message); return; }
+          if (await this.commit(reply.result)) this.say(reply.result.log[reply.result.cursor - 1].text);
+        }, { class: "primary", id: "apply-result" }),
+        button("Send the result", async () => {
+          const reply = await this.engine.call("campaign.share_result", { campaign: this.campaign, game });
+          clear(out);
+          if (!reply.ok) { out.append(el("p", { class: "error" }, reply.error.message)); return; }
+          out.append(await tokenBox(this.engine, reply.result.token, "Result of this battle", "result-link"));
+        }, { id: "send-result" }), out);
+    } else if (!game) {
+      box.append(el("p", { class: "muted" }, "Its game is on another phone: open the result link sent from it."));
+    }
+    return box;
+  }
+}
+
+// A shared campaign, or one battle's result for a campaign on this phone (web/open-view.js).
+export async function openCampaign(root, engine, store, shared) {
+  if (shared.kind === "campaign") {
+    const c = shared.campaign;
+    const mine = store.campaign(c.id);
+    root.append(el("p", {}, "A campaign: ", bdi(c.name), mine ? ". This phone has a copy of it: opening replaces that copy." : "."),
+      el("div", { class: "actions" }, button(mine ? "Replace my copy" : "Save this campaign", async () => {
+        if (!(await store.putCampaign(c))) return;
+        location.hash = hashFor("campaign", c.id);
+      }, { class: "primary", id: "open-campaign" })));
+    return;
+  }
+  const result = shared.result;
+  const mine = store.campaign(result.campaign_id);
+  const fail = (message) => root.append(el("p", { class: "error", id: "open-error", role: "alert" }, message),
+    el("p", {}, "Nothing was changed in your saved campaigns."), el("a", { href: "#/campaigns", class: "button" }, "Campaigns"));
+  if (!mine) { fail("This battle result belongs to a campaign that is not on this phone."); return; }
+  const ask = el("div", { id: "result-ask" }, el("p", {}, "The result of a battle of your campaign ", bdi(mine.name), "."));
+  ask.append(el("div", { class: "actions" }, button("Apply to the campaign", async () => {
+    const current = store.campaign(result.campaign_id) ?? mine;
+    const reply = await engine.call("campaign.apply_result", { campaign: current, result });
+    clear(ask);
+    if (!reply.ok) { fail(reply.error.message); return; }
+    if (!(await store.putCampaign(reply.result))) return;
+    location.hash = hashFor("campaign", mine.id);
+  }, { class: "primary", id: "apply-shared-result" })));
+  root.append(ask);
+}
