@@ -63,6 +63,7 @@ export class CampaignsView {
       return;
     }
     this.campaign = campaign;
+    this.version = this.store.versionOf("campaigns", id); // what this screen's copy was read at
     const reply = await this.engine.call("campaign.view", { campaign });
     if (location.hash !== hashFor("campaign", id)) return;
     if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
@@ -71,7 +72,9 @@ export class CampaignsView {
   }
 
   async commit(campaign) {
-    if (!(await this.store.putCampaign(campaign))) { this.show(this.campaign.id); return false; }
+    // Compared with the version this screen's copy was read at: a change another tab made since is
+    // never written over (the store refuses it and says so).
+    if (!(await this.store.putCampaign(campaign, this.version))) { this.show(this.campaign.id); return false; }
     await this.show(campaign.id);
     return true;
   }
@@ -89,7 +92,7 @@ export class CampaignsView {
     if (!reply.ok) { notify(reply.error.message); return; }
     // The game first: the campaign never points at a battle that is not saved.
     if (!(await this.store.putGame(reply.result.game))) return;
-    if (!(await this.store.putCampaign(reply.result.campaign))) return;
+    if (!(await this.store.putCampaign(reply.result.campaign, this.version))) return;
     location.hash = hashFor("game", reply.result.game.id);
   }
 
