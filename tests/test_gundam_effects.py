@@ -781,3 +781,40 @@ def test_beam_defence_rolls_against_beam_shots_only(grade: str, dice: int, succe
     assert tables(api_odds(g, "shoot", RIFLE)) == shot_tables(replace(shot, groups=(beam, *shot.groups)))
     plain, _, _ = build_shot(game(b=NO_SHIELD), ShootInput.model_validate(HEAD_GUNS))
     assert tables(api_odds(g, "shoot", HEAD_GUNS)) == shot_tables(plain)
+
+
+# --- who may act: the action economy's refusals, in words (L384-L387) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("what", "message"),
+    [
+        ({"destroyed": True}, "out of the battle"),
+        ({"conditions": ["withdrawn"]}, "out of the battle"),
+        ({"conditions": ["reserve"]}, "waiting to Ambush"),  # L1267
+        ({"conditions": ["dig_in"]}, "dug in"),  # L2851-L2854
+    ],
+)
+def test_a_unit_that_cannot_act_is_refused(what: dict[str, Any], message: str) -> None:
+    g = edit(game(), "0/l1", conditions=what.get("conditions", []))
+    if what.get("destroyed"):
+        g.sides[0].units[0].state.destroyed = True
+    with pytest.raises(ValueError, match=message):
+        act(g, "idle", {"unit": "0/l1"}, TypedDice([]))
+
+
+def test_a_slow_action_after_a_fast_one_is_refused_by_name() -> None:
+    """L384-L387: two Fast actions or one Slow: after a Fast one no Slow action is left."""
+    g = act(game(), "idle", {"unit": "0/l1"}, TypedDice([]))
+    with pytest.raises(ValueError, match="has no Slow action left"):
+        act(g, "move", {"unit": "0/l1", "boost": True}, TypedDice([]))
+
+
+def test_the_obsolete_die_is_a_d6() -> None:
+    """L2958-L2962: an Obsolete unit rolls a D6 before each action; the app asks for a six-sided die."""
+    from core.dice import NeedMoreDice
+
+    g = game(a=[("l1", sample("lancer", abilities=[{"key": "obsolete"}]))])
+    with pytest.raises(NeedMoreDice) as need:
+        act(g, "shoot", HEAD_GUNS, TypedDice([]))
+    assert need.value.sides == 6 and "Obsolete" in str(need.value)
