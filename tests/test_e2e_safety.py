@@ -59,7 +59,9 @@ def on_first_visit(page: Page, server: Server, records: list[dict[str, Any]]) ->
           const db = await new Promise((ok, no) => {{
             const r = indexedDB.open('tc', 1);
             r.onupgradeneeded = () => {{
-              for (const k of ['squads', 'units', 'games']) r.result.createObjectStore(k, {{ keyPath: 'id' }});
+              for (const k of ['squads', 'units', 'games']) {{
+                r.result.createObjectStore(k, {{ keyPath: 'id' }});
+              }}
               r.result.createObjectStore('aside', {{ keyPath: 'n', autoIncrement: true }});
               r.result.createObjectStore('meta', {{ keyPath: 'key' }});
             }};
@@ -85,10 +87,16 @@ TAP = """async (at) => {
   notice.hidden = true;
   const put = store.putGame;
   let answer;
-  store.putGame = (...args) => { const p = put.apply(store, args); p.then((ok) => { answer = ok; }); return p; };
+  store.putGame = (...args) => {
+    const p = put.apply(store, args);
+    p.then((ok) => { answer = ok; });
+    return p;
+  };
   document.getElementById('next-round').click();
   const started = performance.now();
-  while (answer === undefined && performance.now() - started < 30000) await new Promise((r) => setTimeout(r, 10));
+  while (answer === undefined && performance.now() - started < 30000) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
   store.putGame = put;
   await store.queue;
   const said = !notice.hidden && /changed in another tab or window/.test(notice.textContent);
@@ -178,7 +186,8 @@ def test_the_recover_screen_says_what_is_wrong_with_damaged_bytes(
           const db = await {OPEN_DB};
           await new Promise((ok) => {{
             const t = db.transaction('games', 'readwrite');
-            t.objectStore('games').put({{ id: 'g-bad', v: 1, format: {STORE_SCHEMA}, z: new Uint8Array([255, 7, 1, 2]), n: 99 }});
+            const z = new Uint8Array([255, 7, 1, 2]);
+            t.objectStore('games').put({{ id: 'g-bad', v: 1, format: {STORE_SCHEMA}, z, n: 99 }});
             t.oncomplete = ok;
           }});
           db.close();
@@ -322,7 +331,8 @@ def test_the_store_refuses_a_change_computed_from_an_older_copy_and_says_so(
     read_at = a.evaluate("tc.store.versionOf('games', 'g-safe')")
     stale = a.evaluate("tc.store.game('g-safe')")
     b.evaluate(
-        "async () => { const g = tc.store.game('g-safe'); g.name = 'Renamed in B'; return tc.store.putGame(g); }"
+        "async () => { const g = tc.store.game('g-safe'); g.name = 'Renamed in B';"
+        " return tc.store.putGame(g); }"
     )
     a.wait_for_function("tc.store.versionOf('games', 'g-safe') === 2")  # A heard of it
     stale["name"] = "Renamed in A from the old copy"
