@@ -1,4 +1,5 @@
 // App shell: service worker, engine start-up, status line, routing between views.
+import { notify } from "./dom.js";
 import { Engine } from "./engine-client.js";
 import { DiceView } from "./dice-view.js";
 import { CampaignsView } from "./campaign-view.js";
@@ -57,6 +58,7 @@ async function serviceWorker() {
     registration = await navigator.serviceWorker.register("./sw.js");
   } catch (error) {
     console.warn("no offline support:", error);
+    noOffline();
     return;
   }
   watchForUpdates(registration, hadController);
@@ -64,9 +66,21 @@ async function serviceWorker() {
   await new Promise((resolve) => {
     navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
     const worker = registration.installing ?? registration.waiting;
-    worker?.addEventListener("statechange", () => { if (worker.state === "redundant") resolve(); });
+    // It could not keep the app's files (too little storage on the phone, most often): the app
+    // still works, online, and the player is told so once.
+    worker?.addEventListener("statechange", () => { if (worker.state === "redundant") { noOffline(); resolve(); } });
     setTimeout(resolve, 120000);
   });
+}
+
+const NO_OFFLINE_TOLD = "tc.no-offline-told";
+function noOffline() {
+  try {
+    if (localStorage.getItem(NO_OFFLINE_TOLD)) return;
+    localStorage.setItem(NO_OFFLINE_TOLD, new Date().toISOString());
+  } catch { /* no localStorage: said at every visit rather than never */ }
+  notify("This phone did not give the app room to work offline, so it needs a connection to open. " +
+    "Everything else works and your squads and games are saved. Free some space and reload to make it work offline.");
 }
 
 function watchForUpdates(registration, hadController) {

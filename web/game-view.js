@@ -123,6 +123,13 @@ export class GamesView {
       this.root.append(el("p", { class: "error" }, "This game no longer exists."), el("a", { href: "#/games" }, "All games"));
       return;
     }
+    if (this.store.newer.has(`games/${id}`)) {
+      // Saved by a newer version of the app: never drawn as if this one could play it.
+      this.root.append(el("h1", {}, game.name ?? "Game"),
+        el("p", { class: "error", id: "game-newer" }, "This game was saved by a newer version of the app: update the app to open it. Nothing was changed."),
+        el("a", { href: "#/recover" }, "Recover saved data"));
+      return;
+    }
     this.game = game;
     this.version = version;
     // The player may leave while the engine answers: a late answer must not draw over
@@ -150,17 +157,20 @@ export class GamesView {
   }
 
   async change(op, args = {}, { toast = null } = {}) {
+    const base = this.version; // the version of the copy this change is computed from
     const reply = await this.engine.call(op, { game: this.game, ...args });
     if (!reply.ok) { notify(reply.error.message); return false; }
-    await this.commit(reply.result, { toast });
+    await this.commit(reply.result, { toast, base });
     return true;
   }
 
-  async commit(game, { toast = null, undoable = false } = {}) {
+  // `base`: the version of the copy the change was computed from, taken when the engine was asked
+  // (another tab's change heard meanwhile redraws the screen and moves this.version on).
+  async commit(game, { toast = null, undoable = false, base = this.version } = {}) {
     const before = this.game;
     this.asked = null;
     // Shown only once it is durable; if it was refused, the screen shows what is saved.
-    if (!(await this.store.putGame(game, this.version))) { if (this.store.game(game.id)) this.show(game.id); return; }
+    if (!(await this.store.putGame(game, base))) { if (this.store.game(game.id)) this.show(game.id); return; }
     this.game = game;
     this.version = this.store.versionOf("games", game.id);
     this.peek = null; // private holdings hide again after every change
@@ -265,6 +275,7 @@ export class GamesView {
     const action = this.action(step.action);
     if (!action) return;
     if (step.sheet) { this.openSheet(action, step.input); return; }
+    const base = this.version;
     const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
     this.asked = null;
     if (!reply.ok) { notify(said(reply.error.message)); this.render(); return; }
@@ -277,7 +288,7 @@ export class GamesView {
       return;
     }
     if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
-    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
+    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base });
   }
 
   // What the last change did, kept on screen until the next one; Undo right there.
@@ -499,6 +510,7 @@ export class GamesView {
       const asked = el("div");
       const send = async (extra) => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
+        const base = this.version;
         const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
           input: { ...bind.fixed, [bind.field]: [...picked], ...extra } });
         clear(asked);
@@ -507,7 +519,7 @@ export class GamesView {
           const ask = reply.result.ask;
           asked.append(askBlock(ask, (value, also) => send({ ...extra, [ask.field]: value, ...also })));
         } else if (reply.result.complete) {
-          await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
+          await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base });
         }
       };
       box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
@@ -742,6 +754,7 @@ export class GamesView {
     const run = async (faces) => {
       const input = { ...read(), ...picks };
       this.lastInput = { ...this.lastInput, [action.name]: read() };
+      const base = this.version;
       const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input, seed, ...(faces ? { faces } : {}) });
       clear(result);
       if (!reply.ok) { result.append(el("p", { class: "error", role: "alert" }, said(reply.error.message))); return; }
@@ -765,12 +778,12 @@ export class GamesView {
       if (action.rolls === false) {
         // Nothing was rolled, so there is nothing to look at before it counts: applied at once, with Undo.
         typed = null; picks = {}; this.closeSheet();
-        await this.commit(pending, { toast: text, undoable: true });
+        await this.commit(pending, { toast: text, undoable: true, base });
         return;
       }
       result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
-          button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true }); },
+          button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true, base }); },
             { class: "primary", id: "apply-result" }),
           button("Discard", () => { typed = null; picks = {}; clear(result); })));
       reveal(result);
