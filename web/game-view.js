@@ -11,7 +11,7 @@ import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
-import { cardElement } from "./unit-card.js";
+import { cardElement, cellGrid } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 import { nameOf, plain, setSetting, showRefs } from "./plain.js";
 
@@ -376,6 +376,8 @@ export class GamesView {
       }
     }
     card.append(row);
+    // Tracks of cells the system draws as its card prints them: always in view, so a hit shows.
+    (this.views?.[ref]?.grids ?? []).forEach((grid, g) => card.append(cellGrid(grid, `grid-${s}-${unit.key}-${g}`)));
 
     const more = el("div", { class: "card-more", id: `more-${s}-${unit.key}` });
     more.hidden = !open;

@@ -1,0 +1,330 @@
+"""The IGOUGO loop (L71-L84): who goes first, each side's turn, AP, firing arcs, moving, stance.
+
+The app does not model the map: a move's AP cost is what the player says it is, from the
+movement tables (L229-L239, L462-L485), and the app keeps the budgets: at most the unit's max
+AP in all and at most 8 AP on movement (L215, L553).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from core.changes import Working
+from core.dice import DiceSource
+from core.game import Game
+from core.systems.base import (
+    ActionResult,
+    Closed,
+    FieldPick,
+    PhaseStep,
+    PhaseView,
+    own_unit,
+)
+from core.systems.skirmishers.catalogue import CAT, WEAPONS
+from core.systems.skirmishers.common import max_ap, mod, options, soldier
+from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
+from core.systems.skirmishers.units import carried
+
+MOVE_CAP = 8
+
+
+class FirstSide(Closed):
+    """Which side goes first: picked by the players, or a die rolled by the app (L73)."""
+
+    first: Literal["roll", "first", "second"] = Field(
+        default="roll",
+        description="Who takes the first turn; 'roll': a die, 1-3 the first side, 4-6 the second.",
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {"roll": "Roll a die", "first": "First side", "second": "Second side"},
+        },
+    )
+
+
+def first_side(game: Game, inp: FirstSide, dice: DiceSource) -> ActionResult:
+    if game.state.active_side is not None:
+        raise ValueError("the first side is already chosen")
+    if len(game.sides) != 2:
+        raise ValueError("Skirmishers is played by two sides (L73)")
+    if inp.first == "roll":
+        face = dice.roll(1, 6, "who goes first")[0]
+        side, how = (0 if face <= 3 else 1), f"a {face} on the die"
+    else:
+        side, how = (0 if inp.first == "first" else 1), "the players' pick"
+    work = Working(game)
+    work.gstate.active_side = side
+    g = SkGame.model_validate(game.state.extra)
+    g.turns = 1
+    work.gstate.extra = g.model_dump(mode="json")
+    return ActionResult(changes=work.changes(), text=f"{game.sides[side].name} goes first ({how})")
+
+
+class EndTurn(Closed):
+    """End the side's turn: the other side removes its arcs and activates (L76-L84)."""
+
+
+def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
+    s = game.state.active_side
+    if s is None:
+        raise ValueError("first choose which side goes first")
+    g = SkGame.model_validate(game.state.extra)
+    if any(game.unit(e.attacker)[0] == s for e in g.explosives):
+        raise ValueError("resolve this side's explosives first (L82)")
+    nxt = 1 - s
+    work = Working(game)
+    work.gstate.active_side = nxt
+    g.turns += 1
+    work.gstate.extra = g.model_dump(mode="json")
+    removed = 0
+    for si, side in enumerate(game.sides):
+        for ui, unit in enumerate(side.units):
+            st = SkUnit.of(unit)
+            st.blunt_turn = 0  # power armor's knockdown counts one side's turn (AMB-53)
+            state = work.state(si, ui)
+            if si == nxt:
+                removed += len(st.arcs)
+                st.arcs = []  # (a) remove the side's firing arc tokens (L76)
+                st.ap_spent = st.ap_moved = 0
+                st.explosive_used = False
+                state.activated = False
+                state.conditions = [c for c in state.conditions if c not in ("stopped", "flying")]
+            state.extra = st.model_dump(mode="json")
+    work.game.round = (g.turns + 1) // 2  # a round is both sides' turns
+    text = f"{game.sides[s].name} ends its turn; {game.sides[nxt].name} activates"
+    if removed:
+        text += f" (its {removed} firing arc{'s' if removed != 1 else ''} removed)"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+def _acting(game: Game, ref: str) -> tuple[int, int]:
+    s, u, unit = game.unit(ref)
+    if game.state.active_side is None:
+        raise ValueError("first choose which side goes first")
+    if game.state.active_side != s:
+        raise ValueError(f"it is {game.sides[game.state.active_side].name}'s turn")
+    if unit.state.destroyed or mod(unit) is None:
+        raise ValueError(f"{unit.name} is out of action")
+    if "stopped" in unit.state.conditions:
+        raise ValueError(f"{unit.name} can take no further actions this turn (L312)")
+    return s, u
+
+
+def _spend(game: Game, s: int, u: int, ap: int, moving: bool) -> SkUnit:
+    unit = game.sides[s].units[u]
+    st = SkUnit.of(unit)
+    top = max_ap(game, unit)
+    if st.ap_spent + ap > top:
+        raise ValueError(f"{unit.name} has {top - st.ap_spent} AP left of {top}")
+    if moving and st.ap_moved + ap > MOVE_CAP:
+        raise ValueError(f"at most 8 AP a turn go on movement; {unit.name} has moved {st.ap_moved} (L215)")
+    st.ap_spent += ap
+    if moving:
+        st.ap_moved += ap
+    return st
+
+
+class Move(Closed):
+    """Move, paying the AP the movement tables give for the dots crossed."""
+
+    unit: str = own_unit("Who moves.")
+    ap: int = Field(
+        default=1,
+        ge=1,
+        le=16,
+        description="AP the move costs: 1 a dot, 2 across an obstruction or a door, 4 a window, 3 a level; "
+        "double while prone (L229-L239); rough 3, swamp 4, wire 6, wall 5 (L462-L473).",
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
+    s, u = _acting(game, inp.unit)
+    st = _spend(game, s, u, inp.ap, True)
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    name = game.sides[s].units[u].name
+    return ActionResult(changes=work.changes(), text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)")
+
+
+class Stance(Closed):
+    """Go prone (1 AP) or stand up (2 AP) (L227, L237-L238)."""
+
+    unit: str = own_unit("Who goes prone or stands.")
+
+
+def stance(game: Game, inp: Stance, dice: DiceSource) -> ActionResult:
+    s, u = _acting(game, inp.unit)
+    unit = game.sides[s].units[u]
+    prone = "prone" in unit.state.conditions
+    st = _spend(game, s, u, 2 if prone else 1, True)
+    work = Working(game)
+    state = work.state(s, u)
+    state.extra = st.model_dump(mode="json")
+    if prone:
+        state.conditions = [c for c in state.conditions if c != "prone"]
+        text = f"{unit.name} stands up (2 AP): enemies that have not fired at it on this dot may (L288)"
+    else:
+        state.conditions = [*state.conditions, "prone"]
+        text = f"{unit.name} goes prone (1 AP)"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+class ChangeWeapon(Closed):
+    """Make another weapon active: 3 AP (L246, L251); to a mounted grenade launcher and back, 0 (L417)."""
+
+    unit: str = own_unit("Who changes weapon.")
+    weapon: str = Field(
+        default="",
+        max_length=40,
+        description="The weapon to make active.",
+        json_schema_extra={"flow": "pick"},
+    )
+
+
+def change_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    _, _, unit = game.unit(actor)
+    st = SkUnit.of(unit)
+    out = []
+    for key in dict.fromkeys(carried(soldier(unit))):
+        w = WEAPONS[key]
+        why = "already active" if key == st.active else ""
+        out.append(FieldPick(value=key, label=w.name, detail=w.ring_text, unavailable=why))
+    return {"weapon": out}
+
+
+def change_weapon(game: Game, inp: ChangeWeapon, dice: DiceSource) -> ActionResult:
+    s, u = _acting(game, inp.unit)
+    unit = game.sides[s].units[u]
+    st0 = SkUnit.of(unit)
+    if inp.weapon not in carried(soldier(unit)):
+        raise ValueError(f"{unit.name} does not carry that weapon")
+    if inp.weapon == st0.active:
+        raise ValueError("that weapon is already active")
+    free = {st0.active, inp.weapon} == {soldier(unit).primary, "grenade_launcher"} and soldier(
+        unit
+    ).secondary == "grenade_launcher"
+    st = _spend(game, s, u, 0 if free else 3, False)
+    st.active = inp.weapon
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{unit.name} switches to {WEAPONS[inp.weapon].name} ({0 if free else 3} AP)",
+    )
+
+
+ARC_LABELS: dict[str, Any] = {
+    "30": "30° (1 shot, 2 AP)",
+    "60": "60° (2 shots, 4 AP)",
+    "150": "150° (4 shots, 6 AP)",
+}
+
+
+class SetArc(Closed):
+    """Place a firing-arc token after moving (L259-L274)."""
+
+    unit: str = own_unit("Who sets the arc.")
+    size: Literal["30", "60", "150"] = Field(
+        default="60",
+        description="Arc size: shots are its base times the weapon's multiplier (L261).",
+        json_schema_extra={"flow": "choice", "x-labels": ARC_LABELS},
+    )
+    weapon: str = Field(
+        default="",
+        max_length=40,
+        description="Weapon; empty for the active one.",
+        json_schema_extra={"flow": "pick"},
+    )
+
+
+def arc_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    _, _, unit = game.unit(actor)
+    st = SkUnit.of(unit)
+    out = []
+    for key in dict.fromkeys(carried(soldier(unit))):
+        w = WEAPONS[key]
+        if w.shots is None or w.explosive:
+            continue
+        why = ""
+        if w.group == "crew" and not options(game).crew_served:
+            why = "crew-served weapons are off in this game"
+        elif soldier(unit).kind == "trooper" and st.active and key != st.active:
+            why = "not the active weapon (L251)"
+        out.append(
+            FieldPick(
+                value=key, label=w.name, detail="burst" if w.shots == 0 else f"x{w.shots}", unavailable=why
+            )
+        )
+    return {"weapon": out}
+
+
+def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
+    s, u = _acting(game, inp.unit)
+    unit = game.sides[s].units[u]
+    prof = soldier(unit)
+    st0 = SkUnit.of(unit)
+    if st0.explosive_used and prof.kind == "trooper":
+        raise ValueError("no firing arc after using an explosive (L328)")
+    key = (
+        inp.weapon
+        or st0.active
+        or next((k for k in carried(prof) if WEAPONS[k].shots is not None and not WEAPONS[k].explosive), "")
+    )
+    if key not in carried(prof) or WEAPONS[key].shots is None or WEAPONS[key].explosive:
+        raise ValueError("that weapon fires into no arc")
+    w = WEAPONS[key]
+    if w.group == "crew":
+        if not options(game).crew_served:
+            raise ValueError("crew-served weapons are off in this game")
+        if inp.size != "60":
+            raise ValueError("crew-served weapons use 60 degree arcs only (L380)")
+    if prof.kind == "trooper" and st0.active and key != st0.active:
+        raise ValueError("the arc is set with the active weapon (L251)")
+    arc = CAT.arcs[inp.size]
+    st = _spend(game, s, u, arc.ap, False)
+    shots = -1 if w.shots == 0 else arc.shots * (w.shots or 1)
+    if prof.kind == "power_armor":  # one arc per weapon (L895)
+        st.arcs = [a for a in st.arcs if a.weapon != key]
+    else:  # an ordinary trooper has one arc, for its active weapon (AMB-18)
+        st.arcs = []
+    st.arcs.append(ArcState(weapon=key, size=int(inp.size), shots=shots))
+    st.active = st.active or key
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    many = "unlimited shots" if shots == -1 else f"{shots} shot{'s' if shots != 1 else ''}"
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{unit.name} sets a {inp.size}° arc with {w.name}: {many} ({arc.ap} AP)",
+    )
+
+
+def phase_view(game: Game) -> PhaseView:
+    """Who goes first, then each side's turn: activations, explosives, the turn passes (L71-L84)."""
+    s = game.state.active_side
+    name = game.sides[s].name if s is not None else "the side in turn"
+    steps = [
+        PhaseStep(
+            key="first",
+            label="Who goes first",
+            action="first_side",
+            sheet=True,
+            hint="Pick the side that goes first, or let a die decide (L73).",
+        ),
+        PhaseStep(
+            key="activate",
+            label="Activations",
+            action="end_turn",
+            hint=f"{name}: each unit moves, then may set an arc, fire, fight or throw (L77-L78). "
+            "Enemy arcs may fire as it enters them.",
+        ),
+        PhaseStep(
+            key="end",
+            label="End of turn",
+            action="end_turn",
+            hint=f"{name}'s explosives go off, then the other side activates (L79-L84).",
+        ),
+    ]
+    current = 0 if s is None else 1
+    return PhaseView(steps=steps, current=current, round_button=False)
