@@ -138,7 +138,10 @@ export class GamesView {
     const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);
     if (toast !== null) {
       const summary = [...hurt].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
-      this.toast = { text: toast, summary, undoable };
+      // Follow-ups the action offers at once (core: ActionResult.offers), e.g. reaction fire.
+      const last = game.log[game.cursor - 1];
+      const offers = game.cursor > before.cursor && last?.kind === "action" ? (last.detail?.offers ?? []) : [];
+      this.toast = { text: toast, summary, undoable, offers };
     } else {
       this.toast = null;
     }
@@ -251,9 +254,14 @@ export class GamesView {
 
   // What the last change did, kept on screen until the next one; Undo right there.
   toastBox() {
-    const { text, summary, undoable } = this.toast;
+    const { text, summary, undoable, offers = [] } = this.toast;
+    const follow = offers.filter((o) => this.action(o.action)).map((o, i) => button(plain(o.label), () => {
+      this.toast = null;
+      this.openSheet(this.action(o.action), o.input);
+    }, { class: "primary small", "data-offer": String(i) }));
     return el("div", { class: "toast", id: "toast", role: "status" },
       el("p", {}, el("span", { id: "toast-text" }, plain(text)), summary ? el("strong", { id: "toast-units" }, ` ${summary}`) : ""),
+      follow.length ? el("div", { class: "offers", id: "toast-offers" }, ...follow) : "",
       undoable ? button("Undo", () => this.change("game.undo", {}, { toast: `Undone: ${text}` }), { id: "toast-undo", class: "small" }) : "",
       button("✕", () => { this.toast = null; document.getElementById("toast")?.remove(); }, { class: "small", "aria-label": "Dismiss", id: "toast-close" }));
   }

@@ -259,12 +259,26 @@ class Change(BaseModel):
     value: Any
 
 
+class Offer(BaseModel):
+    """A follow-up a player may take at once, offered on the result of an action (reaction fire as a unit
+    moves into an arc): the action, its input already filled, and its button's words."""
+
+    action: str = Field(max_length=40)
+    input: dict[str, Any] = Field(default_factory=dict)
+    label: str = Field(max_length=120)
+
+
 class ActionResult(BaseModel):
     """What resolving an action does to the game, and how it reads in the log."""
 
     changes: list[Change]
     text: str
     detail: dict[str, Any] = Field(default_factory=dict, description="Dice and numbers, for display.")
+    offers: list[Offer] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Follow-ups offered at once (kept in the event's detail as 'offers').",
+    )
 
 
 class Choice(BaseModel):

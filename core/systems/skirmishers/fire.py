@@ -56,7 +56,7 @@ class Fire(Closed):
     )
     shots: int = Field(default=1, ge=1, le=12, description="Shots fired at this target now, one check each.")
     smoke: int = Field(
-        default=0, ge=0, le=4, description="Dots of smoke on the line of fire, +3 each (L447, digest AMB-27)."
+        default=0, ge=0, le=4, description="Dots of smoke on the line of fire, +3 each (L447)."
     )
     tunnel: bool = Field(default=False, description="Fighting in a tunnel: +2 (L487-L492).")
     passenger: bool = Field(

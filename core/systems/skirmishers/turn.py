@@ -18,6 +18,7 @@ from core.systems.base import (
     ActionResult,
     Closed,
     FieldPick,
+    Offer,
     PhaseStep,
     PhaseView,
     own_unit,
@@ -145,7 +146,36 @@ def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
     work = Working(game)
     work.state(s, u).extra = st.model_dump(mode="json")
     name = game.sides[s].units[u].name
-    return ActionResult(changes=work.changes(), text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)",
+        offers=arc_offers(game, inp.unit),
+    )
+
+
+def arc_offers(game: Game, ref: str) -> list[Offer]:
+    """Reaction fire offered as a unit moves: each enemy with an arc that has shots left may fire
+    if the unit is in it, before it goes on (L265-L267, L286); the players judge the arc (AMB-17)."""
+    s = game.unit(ref)[0]
+    out = []
+    for es, side in enumerate(game.sides):
+        if es == s:
+            continue
+        for enemy in side.units:
+            if enemy.state.destroyed or mod(enemy) is None:
+                continue
+            for arc in SkUnit.of(enemy).arcs:
+                if arc.shots != 0:
+                    w = WEAPONS[arc.weapon].name
+                    out.append(
+                        Offer(
+                            action="fire",
+                            input={"shooter": f"{es}/{enemy.key}", "target": ref, "weapon": arc.weapon},
+                            label=f"In {enemy.name}'s arc? {enemy.name} fires ({w})",
+                        )
+                    )
+                    break
+    return out[:12]
 
 
 class Stance(Closed):
