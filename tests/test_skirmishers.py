@@ -350,3 +350,75 @@ def test_every_cell_row_has_the_cards_columns() -> None:
     pa = SK.unit_view(g, 1, 0).grids[0]
     assert [c.star for c in pa.rows[0].cells].count(True) == 3
     assert [c.text for c in pa.rows[1].cells][:3] == ["14", "14", "13"]
+
+
+# --- melee, explosives, checks --------------------------------------------------------------
+
+
+def test_melee_waits_for_the_target_to_activate_L318() -> None:
+    g = sample_game(["red_smg"], ["blue_gyro"])
+    g = act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "sword"}, TypedDice([]))
+    assert SkUnit.of(g.sides[0].units[0]).ap_spent == 5
+    g = act(g, "end_turn", {}, TypedDice([]))
+    assert g.log[g.cursor - 1].detail["offers"][0]["action"] == "resolve_melee"
+    with pytest.raises(ValueError, match="melee"):
+        act(g, "move", {"unit": "1/u1"}, TypedDice([]))
+    o = odds(g, "resolve_melee", {"unit": "1/u1"})
+    assert o.summary.startswith("TN 4 ")  # base 4, no cover (L324)
+    g = act(g, "resolve_melee", {"unit": "1/u1"}, TypedDice([2, 2, 5, 5]))  # sword 4X from cell 10
+    assert SkUnit.of(g.sides[1].units[0]).cells[:5] == [2, 2, 2, 2, 0]
+    act(g, "move", {"unit": "1/u1"}, TypedDice([]))
+
+
+def test_fists_deal_half_the_max_ap_in_bludgeoning_L318() -> None:
+    from core.systems.skirmishers.melee import melee_hit
+
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    assert melee_hit(g, g.sides[0].units[0], "fists").blunt == 3  # 7 AP with basic armor: 3 (AMB-58)
+
+
+def test_a_grenade_is_a_token_until_the_end_of_the_turn_L336_L340() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    with pytest.raises(ValueError, match="active weapon"):
+        act(g, "throw", {"unit": "0/u1", "weapon": "hand_grenade", "dots": 4}, TypedDice([]))
+    g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "hand_grenade"}, TypedDice([]))
+    g = act(g, "throw", {"unit": "0/u1", "weapon": "hand_grenade", "dots": 4, "cover": 1}, TypedDice([]))
+    st = SkUnit.of(g.sides[0].units[0])
+    assert st.ap_spent == 7 and st.ammo["hand_grenade"] == 1 and st.active == "rifle"  # 2 of 4 are smoke
+    with pytest.raises(ValueError, match="no firing arc after"):
+        act(g, "set_arc", {"unit": "0/u1", "size": "30"}, TypedDice([]))
+    with pytest.raises(ValueError, match="explosives"):
+        act(g, "end_turn", {}, TypedDice([]))
+    phase = SK.phase(g)
+    assert phase is not None and phase.steps[phase.current].action == "explode"
+    assert odds(g, "explode", {}).summary == "TN 5"  # 4 AP thrown + 1 cover
+    g2 = act(g, "explode", {}, TypedDice([1, 2, 4]))
+    assert "scatters 1 dot" in g2.log[-1].text and "direction 4" in g2.log[-1].text
+    g2 = act(g2, "end_turn", {}, TypedDice([]))
+    g3 = act(g2, "take_damage", {"unit": "1/u1", "lethal": 6}, TypedDice([3, 4]))
+    assert SkUnit.of(g3.sides[1].units[0]).cells[3:9] == [2] * 6
+
+
+def test_morale_tn_L565() -> None:
+    g = sample_game(
+        ["red_leader", "red_rifle", "red_smg", "red_lmg", "red_rifle", "red_rifle", "red_rifle"],
+        ["blue_gyro"],
+    )
+    with pytest.raises(ValueError, match="start at 4"):
+        odds(g, "morale", {"unit": "0/u2"})
+    for k in ("u3", "u4", "u5", "u6"):
+        s, u, _ = g.unit(f"0/{k}")
+        g = g.model_copy(deep=True)
+        g.sides[s].units[u].state.destroyed = True
+    o = odds(g, "morale", {"unit": "0/u2"})
+    assert o.summary.startswith("TN 5 ")  # Regular 7, leader's leadership 2 (L565-L571)
+    assert o.facts["pass"] == pytest.approx(30 / 36)
+
+
+def test_control_check_and_wipe_out_L711_L748() -> None:
+    g = sample_game(["red_scout"], ["blue_gyro"])
+    o = odds(g, "control", {"vehicle": "0/u1", "why": "turn180", "mode": "max"})
+    assert o.summary.startswith("TN 9 ")
+    g2 = act(g, "control", {"vehicle": "0/u1", "why": "turn120", "mode": "max"}, TypedDice([1, 2]))
+    assert "skids 6 dots" in g2.log[-1].text  # max mode, 3 dots an AP: 6 dots (L750)
+    assert "prone" in g2.sides[0].units[0].state.conditions

@@ -34,8 +34,18 @@ from core.systems.base import (
 )
 from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import WEAPONS
+from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds
 from core.systems.skirmishers.common import bonus, soldier
+from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import fire, fire_odds, fire_picks
+from core.systems.skirmishers.melee import (
+    melee,
+    melee_picks,
+    resolve_melee,
+    resolve_melee_odds,
+    take_damage,
+    take_damage_odds,
+)
 from core.systems.skirmishers.options import SkOptions
 from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.tracks import TRACKS
@@ -201,6 +211,49 @@ ACTIONS = {
         rolls=False,
     ),
     "stance": _spec("stance", "Go prone / stand", stance, "Prone 1 AP, stand 2 AP (L237-L238).", rolls=False),
+    "melee": _spec(
+        "melee",
+        "Melee",
+        melee,
+        "5 AP; resolved when the target activates (L316-L324).",
+        picks=melee_picks,
+        rolls=False,
+    ),
+    "resolve_melee": _spec(
+        "resolve_melee",
+        "Resolve melee on it",
+        resolve_melee,
+        "Base 4, no cover, before the unit acts (L318, L324).",
+        odds=resolve_melee_odds,
+    ),
+    "throw": _spec(
+        "throw",
+        "Throw or fire explosive",
+        throw,
+        "A token, resolved at the end of the turn (L326-L344).",
+        picks=throw_picks,
+        rolls=False,
+    ),
+    "explode": _spec(
+        "explode",
+        "Resolve explosive",
+        explode,
+        "2D6 against its TN; a miss scatters (L336-L344).",
+        odds=explode_odds,
+    ),
+    "take_damage": _spec(
+        "take_damage",
+        "Take damage",
+        take_damage,
+        "A blast ring, a ram, a wipe-out, fire or wire, from a 2D6 first cell.",
+        odds=take_damage_odds,
+    ),
+    "morale": _spec(
+        "morale", "Morale check", morale, "Once 4 of the squad are dead (L565).", odds=morale_odds
+    ),
+    "control": _spec(
+        "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
+    ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
     ),

@@ -22,7 +22,7 @@ from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy
 from core.systems.skirmishers.catalogue import CAT, WEAPONS, Weapon
 from core.systems.skirmishers.common import card_of, max_ap, mod, options, soldier, track
 from core.systems.skirmishers.damage import after_hits
-from core.systems.skirmishers.state import SkUnit
+from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.units import carried
 from core.systems.skirmishers.walk import Card, Hit, burst_dist, p_hit, roll_shot
 
@@ -150,6 +150,8 @@ def plan(game: Game, inp: Fire) -> Plan:
     why = why or _why_not(game, shooter, key, own_turn)
     if why:
         raise ValueError(why)
+    if own_turn and any(m.target == inp.shooter for m in SkGame.model_validate(game.state.extra).melee):
+        raise ValueError(f"first resolve the melee attack waiting on {shooter.name} (L318)")
     if own_turn and st.ap_spent + 2 * inp.shots > max_ap(game, shooter):
         raise ValueError(
             f"{inp.shots} movement-fire shots cost {2 * inp.shots} AP; {shooter.name} has "

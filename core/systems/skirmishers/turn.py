@@ -94,9 +94,18 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
             state.extra = st.model_dump(mode="json")
     work.game.round = (g.turns + 1) // 2  # a round is both sides' turns
     text = f"{game.sides[s].name} ends its turn; {game.sides[nxt].name} activates"
+    offers = [
+        Offer(
+            action="resolve_melee",
+            input={"unit": m.target},
+            label=f"{game.unit(m.target)[2].name}: resolve the melee attack on it first",
+        )
+        for m in g.melee
+        if game.unit(m.target)[0] == nxt
+    ]
     if removed:
         text += f" (its {removed} firing arc{'s' if removed != 1 else ''} removed)"
-    return ActionResult(changes=work.changes(), text=text)
+    return ActionResult(changes=work.changes(), text=text, offers=offers[:12])
 
 
 def _acting(game: Game, ref: str) -> tuple[int, int]:
@@ -109,6 +118,8 @@ def _acting(game: Game, ref: str) -> tuple[int, int]:
         raise ValueError(f"{unit.name} is out of action")
     if "stopped" in unit.state.conditions:
         raise ValueError(f"{unit.name} can take no further actions this turn (L312)")
+    if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
+        raise ValueError(f"first resolve the melee attack waiting on {unit.name} (L318)")
     return s, u
 
 
@@ -334,6 +345,8 @@ def phase_view(game: Game) -> PhaseView:
     """Who goes first, then each side's turn: activations, explosives, the turn passes (L71-L84)."""
     s = game.state.active_side
     name = game.sides[s].name if s is not None else "the side in turn"
+    waiting = SkGame.model_validate(game.state.extra).explosives
+    pending = s is not None and any(game.unit(e.attacker)[0] == s for e in waiting)
     steps = [
         PhaseStep(
             key="first",
@@ -352,9 +365,10 @@ def phase_view(game: Game) -> PhaseView:
         PhaseStep(
             key="end",
             label="End of turn",
-            action="end_turn",
+            action="explode" if pending else "end_turn",
+            sheet=pending,
             hint=f"{name}'s explosives go off, then the other side activates (L79-L84).",
         ),
     ]
-    current = 0 if s is None else 1
+    current = 0 if s is None else (2 if pending else 1)
     return PhaseView(steps=steps, current=current, round_button=False)

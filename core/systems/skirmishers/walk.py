@@ -72,6 +72,14 @@ def roll_shot(track: Track, card: Card, tn: int, dmg: Hit, dice: DiceSource) -> 
     return shot(track, card, tn, dmg, hit_faces, None)
 
 
+def roll_marks(track: Track, card: Card, dmg: Hit, dice: DiceSource) -> ShotResult:
+    """Damage with no roll to hit (a blast's ring, a ram): :func:`shot` with a check that passes,
+    its 2D6 first cell from ``dice`` when the walk needs one."""
+    if needs_roll(track, card.armor, dmg.lethal, dmg.blunt):
+        return shot(track, card, 2, dmg, (1, 1), dice.roll(2, 6, "first cell"))
+    return shot(track, card, 2, dmg, (1, 1), None)
+
+
 def shot_dist(track: Track, card: Card, tn: int, dmg: Hit) -> Dist[Card]:
     """Every outcome of one shot, weighted out of 36 x 36, by :func:`shot` itself."""
     out: dict[Card, int] = {}
