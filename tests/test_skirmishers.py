@@ -422,3 +422,26 @@ def test_control_check_and_wipe_out_L711_L748() -> None:
     g2 = act(g, "control", {"vehicle": "0/u1", "why": "turn120", "mode": "max"}, TypedDice([1, 2]))
     assert "skids 6 dots" in g2.log[-1].text  # max mode, 3 dots an AP: 6 dots (L750)
     assert "prone" in g2.sides[0].units[0].state.conditions
+
+
+def test_jet_pack_once_a_turn_free_in_power_armor_L587_L881() -> None:
+    g = sample_game(["red_rifle"], ["blue_armor"], first="second")
+    g = act(g, "jet", {"unit": "1/u1", "dots": 10}, TypedDice([]))
+    assert "flying" in g.sides[1].units[0].state.conditions and "3 levels" in g.log[-1].text
+    assert SkUnit.of(g.sides[1].units[0]).ap_spent == 0
+    with pytest.raises(ValueError, match="once a turn"):
+        act(g, "jet", {"unit": "1/u1"}, TypedDice([]))
+    g = act(g, "end_turn", {}, TypedDice([]))
+    assert "flying" not in g.sides[1].units[0].state.conditions
+    with pytest.raises(ValueError, match="no working jet pack"):
+        act(g, "jet", {"unit": "0/u1"}, TypedDice([]))
+
+
+def test_a_starred_cell_lets_the_opponent_disable_a_weapon_L845() -> None:
+    g = sample_game(["red_rifle"], ["blue_armor"])
+    with pytest.raises(ValueError, match="starred"):
+        act(g, "disable", {"unit": "1/u1", "weapon": "pa_mg"}, TypedDice([]))
+    g = act(g, "take_damage", {"unit": "1/u1", "lethal": 7}, TypedDice([2, 3]))  # 6 armor, 1X on cell 5*
+    assert "starred cell" in g.log[-1].text
+    g = act(g, "disable", {"unit": "1/u1", "weapon": "pa_mg"}, TypedDice([]))
+    assert SkUnit.of(g.sides[1].units[0]).disabled == ["pa_mg"]

@@ -53,8 +53,11 @@ from core.systems.skirmishers.turn import (
     arc_picks,
     change_picks,
     change_weapon,
+    disable,
+    disable_picks,
     end_turn,
     first_side,
+    jet,
     move,
     phase_view,
     set_arc,
@@ -253,6 +256,21 @@ ACTIONS = {
     ),
     "control": _spec(
         "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
+    ),
+    "jet": _spec(
+        "jet",
+        "Jet pack",
+        jet,
+        "6-16 dots once a turn; 3 AP, 0 in power armor (L583-L607, L881).",
+        rolls=False,
+    ),
+    "disable": _spec(
+        "disable",
+        "Disable a weapon",
+        disable,
+        "A starred cell crossed: the opponent picks (L845).",
+        picks=disable_picks,
+        rolls=False,
     ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False

@@ -49,6 +49,7 @@ class SkUnit(BaseModel):
     explosive_used: bool = Field(
         default=False, description="Used an explosive this turn (no arc after, L328)."
     )
+    jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:

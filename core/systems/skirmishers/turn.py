@@ -26,7 +26,8 @@ from core.systems.base import (
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.common import max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
-from core.systems.skirmishers.units import carried
+from core.systems.skirmishers.tracks import TRACKS
+from core.systems.skirmishers.units import carried, has_jet_pack
 
 MOVE_CAP = 8
 
@@ -88,9 +89,10 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 removed += len(st.arcs)
                 st.arcs = []  # (a) remove the side's firing arc tokens (L76)
                 st.ap_spent = st.ap_moved = 0
-                st.explosive_used = False
+                st.explosive_used = st.jet_used = False
                 state.activated = False
-                state.conditions = [c for c in state.conditions if c not in ("stopped", "flying")]
+                state.conditions = [c for c in state.conditions if c != "stopped"]
+            state.conditions = [c for c in state.conditions if c != "flying"]  # flights end with the turn
             state.extra = st.model_dump(mode="json")
     work.game.round = (g.turns + 1) // 2  # a round is both sides' turns
     text = f"{game.sides[s].name} ends its turn; {game.sides[nxt].name} activates"
@@ -372,3 +374,85 @@ def phase_view(game: Game) -> PhaseView:
     ]
     current = 0 if s is None else (2 if pending else 1)
     return PhaseView(steps=steps, current=current, round_button=False)
+
+
+class Jet(Closed):
+    """Fly with a jet pack: 6 to 16 dots, once a turn, outdoors; 3 AP, nothing in power armor
+    (L587, L881); up or down a level every 3 dots (L589).  Enemy arcs it crosses may fire (L596)."""
+
+    unit: str = own_unit("Who flies.")
+    dots: int = Field(
+        default=6,
+        ge=6,
+        le=16,
+        description="Dots flown, 6 to 16 (L587).",
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def jet(game: Game, inp: Jet, dice: DiceSource) -> ActionResult:
+    s, u = _acting(game, inp.unit)
+    unit = game.sides[s].units[u]
+    prof = soldier(unit)
+    if not options(game).jet_packs:
+        raise ValueError("jet packs are off in this game")
+    if not has_jet_pack(prof) or "jet_pack_lost" in unit.state.conditions:
+        raise ValueError(f"{unit.name} has no working jet pack")
+    if SkUnit.of(unit).jet_used:
+        raise ValueError("a jet pack is used once a turn (L587)")
+    cost = 0 if prof.kind == "power_armor" else 3
+    st = _spend(game, s, u, cost, True)
+    st.jet_used = True
+    work = Working(game)
+    state = work.state(s, u)
+    state.extra = st.model_dump(mode="json")
+    state.conditions = [c for c in state.conditions if c not in ("flying", "prone")] + ["flying"]
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{unit.name} flies {inp.dots} dots ({cost} AP), up or down {inp.dots // 3} levels at most; "
+        "+2 to shots at it while it flies",
+        offers=arc_offers(game, inp.unit),
+    )
+
+
+class Disable(Closed):
+    """A starred cell of a power-armor card was crossed: the opponent picks a weapon it loses (L845)."""
+
+    unit: str = own_unit("The power-armor trooper.")
+    weapon: str = Field(
+        default="", max_length=40, description="The weapon disabled.", json_schema_extra={"flow": "pick"}
+    )
+
+
+def disable_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    _, _, unit = game.unit(actor)
+    st = SkUnit.of(unit)
+    keys = [k for k in dict.fromkeys(carried(soldier(unit))) if not WEAPONS[k].always]
+    return {
+        "weapon": [
+            FieldPick(
+                value=k, label=WEAPONS[k].name, unavailable="already disabled" if k in st.disabled else ""
+            )
+            for k in keys
+        ]
+    }
+
+
+def disable(game: Game, inp: Disable, dice: DiceSource) -> ActionResult:
+    s, u, unit = game.unit(inp.unit)
+    prof = soldier(unit)
+    if prof.kind != "power_armor":
+        raise ValueError("only power armor has starred cells (L845)")
+    st = SkUnit.of(unit)
+    stars = sum(1 for i in TRACKS["power_armor"].stars if st.cells[i] == 2)
+    if len(st.disabled) >= stars:
+        raise ValueError(f"{stars} starred cells crossed: no weapon to disable now")
+    if inp.weapon not in carried(prof) or inp.weapon in st.disabled or WEAPONS[inp.weapon].always:
+        raise ValueError("pick one of its weapons still working")
+    st.disabled.append(inp.weapon)
+    st.arcs = [a for a in st.arcs if a.weapon != inp.weapon]
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    return ActionResult(
+        changes=work.changes(), text=f"{unit.name}'s {WEAPONS[inp.weapon].name} is disabled (L845)"
+    )
