@@ -9,6 +9,7 @@ from typing import Any
 from conftest import PHONE, Server, open_with_store, saved_game, type_dice, unit_state
 from playwright.sync_api import Browser, Page, expect
 from test_e2e_flow import Taps, assert_on_screen
+from test_e2e_plain import every_sheet_reads_plain, raw_ids
 
 from core import api
 from core.systems.skirmishers import SAMPLES
@@ -120,5 +121,27 @@ def test_reaction_fire_is_offered_as_a_unit_moves_in_three_taps(browser: Browser
         assert tap.count == 3
         shooter = unit_state(saved_game(page), "0/u2")
         assert shooter["extra"]["arcs"][0]["shots"] == 1
+    finally:
+        context.close()
+
+
+def test_plain_words_on_the_skirmishers_screens(browser: Browser, server: Server) -> None:
+    """No raw id on the game screen, in any action's sheet, the squad editor or a unit's form; the
+    cards' cell grids read as the book prints them."""
+    context, page = start(browser, server, sk_store())
+    try:
+        assert raw_ids(page) == set()
+        pa = page.locator('[data-unit="1/u4"] table.cell-grid')
+        expect(pa.locator("tr").first.locator("td")).to_have_count(19)  # 18 cells and DEAD (L821)
+        expect(pa.locator("td.star")).to_have_count(3)
+        assert every_sheet_reads_plain(page) >= 10
+        page.goto(page.url.split("#")[0] + "#/squad/s2")
+        expect(page.locator("#squad-units .unit-row")).to_have_count(5)
+        assert raw_ids(page) == set()
+        for key in ("u4", "u5"):  # the power-armor card and the vehicle card
+            page.goto(page.url.split("#")[0] + f"#/unit/s2/{key}")
+            expect(page.locator("#unit-status .total")).to_contain_text("points")
+            found = raw_ids(page)
+            assert found == set(), (key, found)
     finally:
         context.close()
