@@ -75,8 +75,8 @@ def test_an_invalid_profile_is_a_violation_not_a_crash() -> None:
 
 
 def test_a_system_that_is_not_built_yet_is_a_clear_error() -> None:
-    reply = api.call("squad.check", {"squad": {"id": "s", "name": "n", "system": "skirmishers"}})
-    assert reply["error"]["message"] == "Skirmishers is not playable yet"
+    reply = api.call("squad.check", {"squad": {"id": "s", "name": "n", "system": "mechastellar"}})
+    assert reply["error"]["message"] == "MechaStellar is not playable yet"
 
 
 # --- share links ----------------------------------------------------------------------
