@@ -445,3 +445,31 @@ def test_a_starred_cell_lets_the_opponent_disable_a_weapon_L845() -> None:
     assert "starred cell" in g.log[-1].text
     g = act(g, "disable", {"unit": "1/u1", "weapon": "pa_mg"}, TypedDice([]))
     assert SkUnit.of(g.sides[1].units[0]).disabled == ["pa_mg"]
+
+
+def test_crew_served_weapon_set_up_keeps_its_arc_L369_L380() -> None:
+    g = sample_game(["red_lmg"], ["blue_gyro"])
+    with pytest.raises(ValueError, match="setting it up"):
+        act(g, "set_arc", {"unit": "0/u1", "size": "60"}, TypedDice([]))
+    g = act(g, "crew", {"unit": "0/u1"}, TypedDice([]))  # a light machine gun needs no crew (AMB-31)
+    st = SkUnit.of(g.sides[0].units[0])
+    assert st.ap_spent == 4 and st.arcs[0].shots == -1 and st.arcs[0].size == 60
+    g = act(g, "end_turn", {}, TypedDice([]))
+    g = act(g, "end_turn", {}, TypedDice([]))  # Red's turn again: the set-up arc stays (AMB-30)
+    assert SkUnit.of(g.sides[0].units[0]).arcs
+    g = act(g, "end_turn", {}, TypedDice([]))
+    g2 = act(g, "fire", {"shooter": "0/u1", "target": "1/u1", "shots": 3}, TypedDice([1, 1] * 3))
+    assert SkUnit.of(g2.sides[0].units[0]).arcs[0].shots == -1  # burst fire never runs out (L367)
+
+
+def test_a_crew_of_one_is_needed_for_a_medium_machine_gun_L369() -> None:
+    red = SAMPLES["red_lmg"].model_copy(update={"primary": "mmg"})
+    SAMPLES["tmp_mmg"] = red
+    try:
+        g = sample_game(["tmp_mmg", "red_rifle"], ["blue_gyro"])
+        with pytest.raises(ValueError, match="1 more trooper"):
+            act(g, "crew", {"unit": "0/u1"}, TypedDice([]))
+        g = act(g, "crew", {"unit": "0/u1", "helpers": ["0/u2"]}, TypedDice([]))
+        assert [SkUnit.of(x).ap_spent for x in g.sides[0].units] == [4, 4]
+    finally:
+        del SAMPLES["tmp_mmg"]

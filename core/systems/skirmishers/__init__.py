@@ -53,6 +53,7 @@ from core.systems.skirmishers.turn import (
     arc_picks,
     change_picks,
     change_weapon,
+    crew,
     disable,
     disable_picks,
     end_turn,
@@ -271,6 +272,9 @@ ACTIONS = {
         "A starred cell crossed: the opponent picks (L845).",
         picks=disable_picks,
         rolls=False,
+    ),
+    "crew": _spec(
+        "crew", "Crew-served weapon", crew, "Set up, break down, turn: 4 AP each (L369-L380).", rolls=False
     ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False

@@ -50,6 +50,7 @@ class SkUnit(BaseModel):
         default=False, description="Used an explosive this turn (no arc after, L328)."
     )
     jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
+    set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:
