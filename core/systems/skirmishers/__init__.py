@@ -11,6 +11,7 @@ burst and their exact odds), :mod:`.fire` (the target number and its modifier ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -163,6 +164,12 @@ class Skirmishers(RuleSystem):
                 for a in st.arcs
             )
         return UnitView(grids=[CellGrid(title=f"{unit.name}'s card", rows=rows, note=note)])
+
+    def game_violations(self, sides: Sequence[tuple[str, Sequence[BaseModel]]]) -> list[Violation]:
+        """Two sides take turns (L71-L73)."""
+        if len(sides) != 2:
+            return [Violation(rule="two-sides", message="Skirmishers is played by two sides", ref="L71-L73")]
+        return []
 
     def start_round(self, game: Game) -> list[Change]:
         raise ValueError("play passes by ending each side's turn: use End turn (L71-L84)")
