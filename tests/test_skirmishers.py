@@ -473,3 +473,22 @@ def test_a_crew_of_one_is_needed_for_a_medium_machine_gun_L369() -> None:
         assert [SkUnit.of(x).ap_spent for x in g.sides[0].units] == [4, 4]
     finally:
         del SAMPLES["tmp_mmg"]
+
+
+def test_collapse_reading_as_printed_is_an_option_L312() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    hit = {"shooter": "0/u1", "target": "1/u1"}
+    g1 = act(g, "fire", hit, TypedDice([6, 6, 5, 5]))  # 4X from cell 10: HP 6, max AP 8 -> 8 (veteran)
+    assert "prone" not in g1.sides[1].units[0].state.conditions
+    g = g.model_copy(update={"options": {"collapse_literal": True}})
+    g2 = act(g, "fire", hit, TypedDice([6, 6, 5, 5]))
+    assert {"prone", "stopped"} <= set(g2.sides[1].units[0].state.conditions)
+
+
+def test_modules_off_refuse_their_rules() -> None:
+    g = sample_game(["red_lmg"], ["blue_gyro"])
+    off = g.model_copy(update={"options": {"crew_served": False, "movement_fire": False}})
+    with pytest.raises(ValueError, match="crew-served weapons are off"):
+        act(off, "crew", {"unit": "0/u1"}, TypedDice([]))
+    with pytest.raises(ValueError, match="movement fire is off"):
+        odds(off, "fire", {"shooter": "0/u1", "target": "1/u1", "weapon": "pistol"})

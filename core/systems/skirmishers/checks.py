@@ -122,8 +122,6 @@ class Control(Closed):
 
 
 def _control_tn(game: Game, inp: Control) -> tuple[int, str, Soldier]:
-    if not options(game).vehicles:
-        raise ValueError("vehicles are off in this game")
     _, _, unit = game.unit(inp.vehicle)
     prof = soldier(unit)
     if prof.kind != "vehicle":

@@ -2,8 +2,9 @@
 readings of unclear rules players may choose (digest section 9).
 
 Modules are on by default so that the sample squads (crew-served weapon, vehicles, power armor,
-sneak suit, experience) play at once; the advanced body armor rule is off, as it replaces the
-standard armor rule the cards are filled for.
+sneak suit, experience) play at once.  The advanced body armor rule (L382-L393) is not in the
+app yet, so it has no toggle: the standard armor rule (L198) always applies.  Vehicles and power
+armor (L609-L908) are played by fielding them: their units bring their rules.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from core.systems.base import Readings
 
 class SkOptions(Readings):
     crew_served: bool = True
-    advanced_armor: bool = False
     advanced_explosives: bool = True
     movement_fire: bool = True
     sneak_suits: bool = True
@@ -21,7 +21,4 @@ class SkOptions(Readings):
     experience: bool = True
     morale: bool = True
     jet_packs: bool = True
-    vehicles: bool = True
-    power_armor: bool = True
     collapse_literal: bool = False
-    vehicle_large_target: bool = True
