@@ -540,6 +540,8 @@ def act(game: Game, action: str, raw: dict[str, Any], dice: DiceSource) -> Game:
         value = logged.get(name)
         logged[name] = len(value) if isinstance(value, list) else None
     detail = {**result.detail, "action": action, "input": logged}
+    if result.offers:  # follow-ups the screen offers on the result (e.g. reaction fire)
+        detail["offers"] = [o.model_dump(mode="json") for o in result.offers]
     return record(game, "action", result.text, result.changes, detail)
 
 

@@ -57,11 +57,13 @@ def squad(system_id: str, offset: int = 0, size: int = 2) -> Squad:
 
 
 #: What a system's rules have the players do before any unit may act, as (action, input, faces):
-#: Gundam Skirmish's priority roll, side A winning and taking the first turn (L278-L282);
+#: Gundam Skirmish's priority roll, side A winning and taking the first turn (L278-L282); Skirmishers'
+#: first side picked by the players (L73).
 OPENING: dict[str, list[tuple[str, dict[str, Any], list[int]]]] = {
     "gundam_skirmish": [("priority", {"places": [1]}, [5, 2])],
     # MechaStellar's round roll-off, side A winning (L32).
     "mechastellar": [("roll_off", {}, [9, 2])],
+    "skirmishers": [("first_side", {"first": "first"}, [])],
 }
 
 

@@ -249,10 +249,6 @@ def test_links_to_games_this_app_cannot_play_are_refused_in_plain_words(
             "This game cannot be opened.",
         ),
         (
-            share._wrap({"k": "game", "s": "mechastellar", "d": {**a_game(), "system": "mechastellar"}}),
-            "MechaStellar cannot be played in this version of the app yet.",
-        ),
-        (
             share._wrap({"k": "game", "s": "gunframe", "d": {**a_game(), "schema_version": 99}}),
             "made by a newer version of the app: update the app",
         ),

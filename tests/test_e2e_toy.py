@@ -120,9 +120,12 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
         shooter = page.locator('[data-unit="0/u2"]')
         expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^3 / 3"))
         expect(shooter.locator('[data-section="Shots"]')).to_contain_text("1")
+        # The system's track of cells (UnitView.grids) is drawn on the card, its marks in view.
+        expect(target.locator('table.cell-grid td[data-mark="full"]')).to_have_count(3)
 
         page.click("#undo")
         expect(target.locator(".stepper output").first).to_have_text(re.compile(r"^0 / 3"))
+        expect(target.locator('table.cell-grid td[data-mark="full"]')).to_have_count(0)
         expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0")
         page.reload()
         expect(shooter.locator('[data-section="Shots"]')).to_contain_text("0", timeout=BOOT_MS)

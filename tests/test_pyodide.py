@@ -186,6 +186,32 @@ def _gundam_corpus() -> list[dict[str, Any]]:
     ]
 
 
+def _skirmishers_corpus() -> list[dict[str, Any]]:
+    """A Skirmishers game of the samples: who goes first, a burst's odds and roll, the cards' grids."""
+    samples = {
+        c["id"]: c["profile"]
+        for c in api.call("system.describe", {"system": "skirmishers"})["result"]["catalogue"]
+    }
+
+    def squad(n: str, keys: list[str]) -> dict[str, Any]:
+        units = [{"key": f"u{i + 1}", "profile": samples[k]} for i, k in enumerate(keys)]
+        return {"id": n, "name": n, "system": "skirmishers", "units": units}
+
+    squads = [squad("a", ["red_rifle", "red_scout"]), squad("b", ["blue_armor", "blue_gyro"])]
+    sides = [{"name": "A", "squad": squads[0]}, {"name": "B", "squad": squads[1]}]
+    game = api.call("game.new", {"id": "g", "name": "G", "sides": sides})["result"]
+    first = {"game": game, "action": "first_side", "input": {"first": "first"}, "seed": 1}
+    game = api.call("game.act", first)["result"]["game"]
+    shot = {"shooter": "0/u1", "target": "1/u2", "range": "long", "cover": 1}
+    return [
+        {"op": "squad.check", "args": {"squad": squads[1]}},
+        {"op": "game.act", "args": first},
+        {"op": "game.odds", "args": {"game": game, "action": "fire", "input": shot}},
+        {"op": "game.act", "args": {"game": game, "action": "fire", "input": shot, "seed": 4}},
+        {"op": "game.views", "args": {"game": game}},
+    ]
+
+
 def _tool_of(system: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     return {"op": "system.tool", "args": {"system": system, "tool": name, "args": args}}
 
@@ -247,7 +273,7 @@ def _campaign_corpus() -> list[dict[str, Any]]:
     ]
 
 
-CORPUS += _campaign_corpus()
+CORPUS += _campaign_corpus() + _skirmishers_corpus()
 
 
 def strip_timing(reply: dict[str, Any]) -> dict[str, Any]:

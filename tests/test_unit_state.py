@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+import core.systems
 from core import api, share, storage
 from core.dice import TypedDice
 from core.game import Game, act, adjust
@@ -174,8 +175,11 @@ def test_a_gunframe_form_beyond_the_units_forms_reads_as_the_first() -> None:
     assert form_of(g.unit("0/a")[2]) == 0
 
 
-def test_a_game_of_a_system_this_build_does_not_play_keeps_its_units_values() -> None:
+def test_a_game_of_a_system_this_build_does_not_play_keeps_its_units_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A newer build's system (or a planned one): its values are its own, kept as they are."""
+    monkeypatch.delitem(core.systems.IMPLEMENTATIONS, "skirmishers")  # as a build before it was built
     raw = _read(IN_PLAY / "store.json")["saved"]["games"][0]
     raw = {**raw, "id": "later", "system": "skirmishers"}
     raw["sides"][0]["units"][0]["state"]["extra"] = {"evade_chain": [3, 7], "momentum": 2}

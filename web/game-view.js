@@ -12,7 +12,7 @@ import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
-import { cardElement } from "./unit-card.js";
+import { cardElement, cellGrid } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 import { nameOf, plain, setSetting, showRefs } from "./plain.js";
 
@@ -178,7 +178,10 @@ export class GamesView {
     const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);
     if (toast !== null) {
       const summary = [...hurt].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
-      this.toast = { text: toast, summary, undoable };
+      // Follow-ups the action offers at once (core: ActionResult.offers), e.g. reaction fire.
+      const last = game.log[game.cursor - 1];
+      const offers = game.cursor > before.cursor && last?.kind === "action" ? (last.detail?.offers ?? []) : [];
+      this.toast = { text: toast, summary, undoable, offers };
     } else {
       this.toast = null;
     }
@@ -293,9 +296,14 @@ export class GamesView {
 
   // What the last change did, kept on screen until the next one; Undo right there.
   toastBox() {
-    const { text, summary, undoable } = this.toast;
+    const { text, summary, undoable, offers = [] } = this.toast;
+    const follow = offers.filter((o) => this.action(o.action)).map((o, i) => button(plain(o.label), () => {
+      this.toast = null;
+      this.openSheet(this.action(o.action), o.input);
+    }, { class: "primary small", "data-offer": String(i) }));
     return el("div", { class: "toast", id: "toast", role: "status" },
       el("p", {}, el("span", { id: "toast-text" }, plain(text)), summary ? el("strong", { id: "toast-units" }, ` ${summary}`) : ""),
+      follow.length ? el("div", { class: "offers", id: "toast-offers" }, ...follow) : "",
       undoable ? button("Undo", () => this.change("game.undo", {}, { toast: `Undone: ${text}` }), { id: "toast-undo", class: "small" }) : "",
       button("✕", () => { this.toast = null; document.getElementById("toast")?.remove(); }, { class: "small", "aria-label": "Dismiss", id: "toast-close" }));
   }
@@ -420,6 +428,8 @@ export class GamesView {
       }
     }
     card.append(row);
+    // Tracks of cells the system draws as its card prints them: always in view, so a hit shows.
+    (this.views?.[ref]?.grids ?? []).forEach((grid, g) => card.append(cellGrid(grid, `grid-${s}-${unit.key}-${g}`)));
 
     const more = el("div", { class: "card-more", id: `more-${s}-${unit.key}` });
     more.hidden = !open;

@@ -14,3 +14,29 @@ export function cardElement(card, { notes = true } = {}) {
   }
   return box;
 }
+
+// A track of cells to cross (core: UnitView.grids), drawn as the card prints it: a table whose
+// cells are clear, half-crossed (\), crossed (X) or marked off, the current column outlined.
+const MARKS = { half: "\\", full: "X", off: "—" };
+const MARK_WORDS = { half: "half-crossed", full: "crossed", off: "marked off" };
+export function cellGrid(grid, id) {
+  const table = el("table", { class: "cell-grid", id, "aria-label": grid.title });
+  const body = el("tbody");
+  for (const row of grid.rows) {
+    const tr = el("tr", {}, el("th", { scope: "row" }, row.label));
+    for (const cell of row.cells) {
+      const words = [cell.text, MARK_WORDS[cell.mark] ?? "", cell.star ? "starred" : ""].filter(Boolean).join(", ");
+      const td = el("td", { class: [cell.mark ? `m-${cell.mark}` : "", cell.star ? "star" : "", cell.current ? "now" : ""].filter(Boolean).join(" "),
+        "data-mark": cell.mark || "clear", title: words },
+        el("span", { class: "cell-text" }, cell.text + (cell.star ? "*" : "")),
+        cell.mark && cell.mark !== "off" ? el("span", { class: "cell-mark", "aria-hidden": "true" }, MARKS[cell.mark]) : "");
+      if (cell.mark) td.setAttribute("aria-label", words);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  const box = el("figure", { class: "cell-grid-box" }, table);
+  if (grid.note) box.append(el("figcaption", { class: "cell-note" }, grid.note));
+  return box;
+}

@@ -35,7 +35,7 @@ _LISTED: tuple[tuple[str, str, str, str, Literal["planned", "playable"]], ...] =
     ("gunframe", "GUNFRAME", "001_c60598db3e91d492.txt", "d6", "playable"),
     ("ms_battles", "Mobile Suit Battles", "002_c5caa4b4fc3fd928.txt", "cards", "playable"),
     ("mechastellar", "MechaStellar", "003_9a8631fd8c2279be.txt", "d10", "playable"),
-    ("skirmishers", "Skirmishers", "004_63417322d25a2f10.txt", "2d6", "planned"),
+    ("skirmishers", "Skirmishers", "004_63417322d25a2f10.txt", "2d6", "playable"),
 )
 #: What the home screen says of each, in a line.
 _SUMMARIES: dict[str, str] = {
@@ -59,6 +59,7 @@ IMPLEMENTATIONS: dict[str, str] = {
     "gunframe": "core.systems.gunframe",
     "mechastellar": "core.systems.mechastellar",
     "ms_battles": "core.systems.ms_battles",
+    "skirmishers": "core.systems.skirmishers",
 }
 
 
@@ -86,8 +87,6 @@ def unplayable(system_id: object) -> str | None:
 
     >>> unplayable("gunframe") is None
     True
-    >>> unplayable("mechastellar")
-    'MechaStellar cannot be played in this version of the app yet.'
     >>> unplayable("nope")
     'It is for a rule system this version of the app does not know.'
     """

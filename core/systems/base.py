@@ -128,10 +128,43 @@ class ViewSection(BaseModel):
     bind: ViewBinding | None = None
 
 
+class GridCell(BaseModel):
+    """One cell of a card's track as the player has it on paper."""
+
+    text: str = Field(default="", max_length=12, description="What the cell shows (a label, a number).")
+    mark: Literal["", "half", "full", "off"] = Field(
+        default="",
+        description="'half': partly crossed; 'full': crossed out; 'off': marked off before the game.",
+    )
+    star: bool = Field(default=False, description="A cell the card marks specially (a star).")
+    current: bool = Field(default=False, description="The column the unit is at now.")
+
+
+class GridRow(BaseModel):
+    """A row of a card's track: its label and its cells, left to right."""
+
+    label: str = Field(max_length=20)
+    cells: list[GridCell] = Field(max_length=40)
+
+
+class CellGrid(BaseModel):
+    """A unit card's track of cells to cross, drawn as the rulebook prints it, with its current marks.
+
+    The shell draws it on the unit's one-line card, always in view, so a hit shows where it landed.
+    """
+
+    title: str = Field(max_length=60)
+    rows: list[GridRow] = Field(max_length=8)
+    note: str = Field(default="", max_length=200, description="What the current column means, in words.")
+
+
 class UnitView(BaseModel):
     """What a system shows of a unit in play beyond damage, conditions and counters."""
 
     sections: list[ViewSection] = Field(default_factory=list)
+    grids: list[CellGrid] = Field(
+        default_factory=list, description="Tracks of cells to cross, drawn as the card prints them."
+    )
 
 
 class UnitState(BaseModel):
@@ -235,12 +268,26 @@ class Change(BaseModel):
     value: Any
 
 
+class Offer(BaseModel):
+    """A follow-up a player may take at once, offered on the result of an action (reaction fire as a unit
+    moves into an arc): the action, its input already filled, and its button's words."""
+
+    action: str = Field(max_length=40)
+    input: dict[str, Any] = Field(default_factory=dict)
+    label: str = Field(max_length=120)
+
+
 class ActionResult(BaseModel):
     """What resolving an action does to the game, and how it reads in the log."""
 
     changes: list[Change]
     text: str
     detail: dict[str, Any] = Field(default_factory=dict, description="Dice and numbers, for display.")
+    offers: list[Offer] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Follow-ups offered at once (kept in the event's detail as 'offers').",
+    )
 
 
 class Choice(BaseModel):

@@ -28,10 +28,13 @@ from core.systems.base import (
     ActionResult,
     ActionSpec,
     CatalogueUnit,
+    CellGrid,
     Choice,
     Closed,
     EditorInfo,
     FieldPick,
+    GridCell,
+    GridRow,
     NeedChoice,
     ResourceDef,
     RuleSystem,
@@ -257,9 +260,16 @@ class Toy(RuleSystem):
         return UnitState(max_damage=profile.hp, counters={"aim": 0}, extra=Heat().model_dump())
 
     def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView:
-        heat = Heat.model_validate(game.sides[side].units[index].state.extra)
+        unit = game.sides[side].units[index]
+        heat = Heat.model_validate(unit.state.extra)
+        # Its hit points as a track of cells to cross (UnitView.grids), drawn by the shell on the card.
+        hp = [
+            GridCell(text=str(n + 1), mark="full" if n < unit.state.damage else "")
+            for n in range(unit.state.max_damage)
+        ]
         return UnitView(
-            sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])]
+            sections=[ViewSection(title="Shots", items=[ViewItem(id="shots", label=str(heat.shots))])],
+            grids=[CellGrid(title="Hit points", rows=[GridRow(label="HP", cells=hp)])],
         )
 
     def upgrade_game(self, data: dict[str, Any], schema: int) -> dict[str, Any]:

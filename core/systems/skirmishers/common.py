@@ -1,0 +1,59 @@
+"""What the rules read from a unit in play: its card, its track, its current column, AP and modifier."""
+
+from __future__ import annotations
+
+from core.game import Game, GameUnit
+from core.systems.base import read_options
+from core.systems.skirmishers.catalogue import CAT
+from core.systems.skirmishers.options import SkOptions
+from core.systems.skirmishers.state import SkUnit
+from core.systems.skirmishers.tracks import TRACKS, Track
+from core.systems.skirmishers.units import Soldier, ap_bonus
+from core.systems.skirmishers.walk import Card
+
+
+def soldier(unit: GameUnit) -> Soldier:
+    return Soldier.model_validate(unit.profile)
+
+
+def track(unit: GameUnit | Soldier) -> Track:
+    s = unit if isinstance(unit, Soldier) else soldier(unit)
+    return TRACKS[s.kind]
+
+
+def options(game: Game) -> SkOptions:
+    return read_options(SkOptions, game.options)
+
+
+def card_of(unit: GameUnit) -> Card:
+    st = SkUnit.of(unit)
+    return Card(tuple(st.cells), st.armor, st.blunt_turn)
+
+
+def column(unit: GameUnit) -> int:
+    return track(unit).column(tuple(SkUnit.of(unit).cells))
+
+
+def bonus(game: Game, s: Soldier) -> int:
+    """The AP row's shift; experience counts only with that rule on (L551-L559)."""
+    b = ap_bonus(s)
+    if not options(game).experience:
+        b -= CAT.experience[s.experience].ap
+    return b
+
+
+def max_ap(game: Game, unit: GameUnit) -> int:
+    """The unit's max AP now: the AP row under its current column, shifted (L125, L207, L849-L851)."""
+    s = soldier(unit)
+    if s.kind == "vehicle":
+        return 0
+    return track(s).max_ap(column(unit), bonus(game, s))
+
+
+def mod(unit: GameUnit) -> int | None:
+    """Its damage modifier on every target number it rolls (L127, L648, L853)."""
+    return track(unit).mod(column(unit))
+
+
+def name(game: Game, ref: str) -> str:
+    return game.unit(ref)[2].name

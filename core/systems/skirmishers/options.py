@@ -1,0 +1,24 @@
+"""The game's toggles: each optional module and Advanced Combat rule (L352, L577, L811), and the
+readings of unclear rules players may choose (digest section 9).
+
+Modules are on by default so that the sample squads (crew-served weapon, vehicles, power armor,
+sneak suit, experience) play at once.  The advanced body armor rule (L382-L393) is not in the
+app yet, so it has no toggle: the standard armor rule (L198) always applies.  Vehicles and power
+armor (L609-L908) are played by fielding them: their units bring their rules.
+"""
+
+from __future__ import annotations
+
+from core.systems.base import Readings
+
+
+class SkOptions(Readings):
+    crew_served: bool = True
+    advanced_explosives: bool = True
+    movement_fire: bool = True
+    sneak_suits: bool = True
+    large_targets: bool = True
+    experience: bool = True
+    morale: bool = True
+    jet_packs: bool = True
+    collapse_literal: bool = False

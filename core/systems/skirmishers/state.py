@@ -1,0 +1,92 @@
+"""What a Skirmishers unit keeps in play (``UnitState.extra``) and the game keeps (``Game.state.extra``).
+
+The card's marks are kept as they are drawn: one value per cell of the HP row (0 clear, 1
+half-crossed, 2 fully crossed) and the armor cells left.  ``UnitState.damage`` mirrors the
+card's current column (HP lost, the end column when dead), so the shared row and bar read
+true.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from core.game import GameUnit
+
+Key = Annotated[str, Field(max_length=40)]
+
+
+class ArcState(BaseModel):
+    """A firing-arc token on the table (L259-L274, L314)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weapon: Key = Field(description="The weapon that fires into it.")
+    size: Literal[30, 60, 150] = Field(description="Degrees.")
+    shots: int = Field(ge=-1, le=99, description="Shots left; -1 for burst fire, which never runs out.")
+
+
+class SkUnit(BaseModel):
+    """One unit's own values in play."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cells: list[Annotated[int, Field(ge=0, le=2)]] = Field(
+        default_factory=list, max_length=18, description="The HP row: 0 clear, 1 half-crossed, 2 crossed."
+    )
+    armor: int = Field(default=0, ge=0, le=13, description="Armor cells left.")
+    ap_spent: int = Field(default=0, ge=0, le=40, description="AP spent this turn.")
+    ap_moved: int = Field(default=0, ge=0, le=40, description="Of those, AP spent on movement (at most 8).")
+    active: Key = Field(default="", description="The active weapon.")
+    arcs: list[ArcState] = Field(default_factory=list, max_length=4, description="Its firing arcs.")
+    ammo: dict[Key, int] = Field(default_factory=dict, description="Rounds left of weapons that count them.")
+    blunt_turn: int = Field(default=0, ge=0, le=99, description="Power armor: bludgeoning taken this turn.")
+    disabled: list[Key] = Field(
+        default_factory=list, max_length=4, description="Power armor: weapons disabled."
+    )
+    explosive_used: bool = Field(
+        default=False, description="Used an explosive this turn (no arc after, L328)."
+    )
+    jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
+    set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
+
+    @classmethod
+    def of(cls, unit: GameUnit) -> SkUnit:
+        return cls.model_validate(unit.state.extra)
+
+
+class PendingMelee(BaseModel):
+    """A declared melee attack, resolved when its target next activates (L318)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: Key = Field(description="The attacking unit, as side/key.")
+    target: Key = Field(description="The target, as side/key.")
+    weapon: Key = Field(description="The melee weapon.")
+
+
+class PendingExplosive(BaseModel):
+    """An explosive token, resolved at the end of its side's turn (L336)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attacker: Key = Field(description="Who threw or fired it, as side/key.")
+    weapon: Key = Field(description="The explosive.")
+    tn: int = Field(ge=-20, le=40, description="Its target number, worked out when it was placed.")
+    label: str = Field(default="", max_length=80, description="Where it was aimed, in the players' words.")
+
+
+class SkGame(BaseModel):
+    """The game-wide values: whose turn (``GameState.active_side``), the queues, the turns played."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turns: int = Field(default=0, ge=0, description="Side turns played so far.")
+    melee: list[PendingMelee] = Field(
+        default_factory=list, max_length=64, description="Declared melee attacks."
+    )
+    explosives: list[PendingExplosive] = Field(
+        default_factory=list, max_length=64, description="Explosive tokens waiting for the end of the turn."
+    )
