@@ -330,7 +330,7 @@ def test_the_store_refuses_a_change_computed_from_an_older_copy_and_says_so(
         "async () => { const g = tc.store.game('g-safe'); g.name = 'Renamed in B';"
         " return tc.store.putGame(g); }"
     )
-    a.wait_for_function("tc.store.versionOf('games', 'g-safe') === 2")  # A heard of it
+    a.wait_for_function("() => tc.store.versionOf('games', 'g-safe') === 2")  # A heard of it
     stale["name"] = "Renamed in A from the old copy"
     ok = a.evaluate("([g, v]) => tc.store.putGame(g, v)", [stale, read_at])
     assert ok is False

@@ -11,6 +11,9 @@ import { BUILD_ID } from "./build-info.js";
 import { dropStored, readStored, snapshotKey } from "./snapshot.js";
 
 const RESTARTS_ALLOWED = 3;
+// A restore from a snapshot takes a few seconds; one still not done after this long is taken as
+// hung (a bad snapshot can hang it) and blamed like a worker that died.
+const RESTORE_PATIENCE_MS = 30000;
 
 export class Engine extends EventTarget {
   constructor(url = "./engine.js") {
@@ -78,6 +81,7 @@ export class Engine extends EventTarget {
     // It came from a snapshot: the snapshot is dropped first, so the next worker starts normally.
     this.snapshot = false;
     this.blamed = why;
+    this.setState("loading", { stage: "restart" });
     forgetSnapshot(why).finally(() => this.start());
   }
 
@@ -91,9 +95,16 @@ export class Engine extends EventTarget {
   }
 
   receive(data) {
-    if (data.type === "progress" && data.snapshot) this.snapshot = true;
+    if (data.type === "progress" && data.snapshot) {
+      this.snapshot = true;
+      clearTimeout(this.restoreTimer);
+      this.restoreTimer = setTimeout(() => {
+        if (this.snapshot && this.state === "loading") this.restart("The engine did not start from its saved copy");
+      }, RESTORE_PATIENCE_MS);
+    }
     if (data.type === "progress") this.setState("loading", { ...data, stage: this.restarts && data.stage === "runtime" ? "restart" : data.stage });
     else if (data.type === "ready") {
+      clearTimeout(this.restoreTimer);
       this.snapshot = data.marks?.start === "snapshot";
       this.marks = { ...data.marks, page_ready: performance.now(), ...(this.blamed ? { snapshot_blamed: this.blamed } : {}) };
       this.setState("ready", data);
