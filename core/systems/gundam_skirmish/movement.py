@@ -159,6 +159,8 @@ def switch(game: Game, inp: WeaponInput, dice: DiceSource) -> ActionResult:
     choice = inp.weapon or ""
     if not choice:
         others = [o for o in options if o != current]
+        if not others:
+            raise ValueError(f"{g.name} has no other weapon to switch to")
         if len(others) != 1:
             label = {"cc": unit.cc.name if unit.cc else "cc"}
             raise NeedChoice(
