@@ -148,6 +148,15 @@ def game_today(game: dict[str, Any]) -> dict[str, Any]:
 def shared_today(means: dict[str, Any]) -> dict[str, Any]:
     """An old token's meaning in today's format (no notes: nothing had to be shortened to open it)."""
     means = {**means, "notes": means.get("notes", [])}
+    if means.get("request"):
+        # a binding gained "auto" (act once enough are picked), False unless a system sets it
+        picks = [
+            {**p, "section": {**p["section"], "bind": {"auto": False, **p["section"]["bind"]}}}
+            if p["section"].get("bind")
+            else p
+            for p in means["request"]["picks"]
+        ]
+        means = {**means, "request": {**means["request"], "picks": picks}}
     if means["game"] is not None:
         return {**means, "game": game_today(means["game"])}
     return means

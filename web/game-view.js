@@ -15,8 +15,9 @@ import { cardElement } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 import { nameOf, plain, setSetting, showRefs } from "./plain.js";
 
-// A game with this many units or fewer shows every card open (nothing to scroll past).
-const OPEN_CARDS_UP_TO = 4;
+// A game with this many units or fewer shows every card open. None: every card starts as one
+// line (what the player acts on now stays on it), so even a small game fits on the glass.
+const OPEN_CARDS_UP_TO = 0;
 // Height of the tallest bar of the small odds chart.
 const CHART_PX = 40;
 
@@ -171,6 +172,13 @@ export class GamesView {
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
     this.phase = reply.ok ? reply.result.phase : null;
+    // A step that would only ask the players something (whom a card attacks) asks it at once.
+    this.stepAsk = null;
+    const step = this.phase?.steps[this.phase.current];
+    if (step?.ask_at_once && step.action && !step.sheet) {
+      const tried = await this.engine.call("game.act", { game: this.game, action: step.action, input: step.input, seed: newSeed() });
+      if (tried.ok && tried.result.ask) this.stepAsk = { step, ask: tried.result.ask };
+    }
   }
 
   render() {
@@ -182,7 +190,7 @@ export class GamesView {
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
-        [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, line.value)])));
+        [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, plain(line.value))])));
     }
     if (this.phase) this.root.append(this.phaseStrip());
     game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
@@ -195,8 +203,15 @@ export class GamesView {
           if (confirm("Delete this game?")) { await this.store.removeGame(game.id); location.hash = "#/games"; }
         }, { class: "danger" })),
       this.bottomBar());
-    if (this.asked) this.root.append(this.asked);
-    if (this.toast && !this.asked) this.root.append(this.toastBox());
+    const asked = this.asked ?? (this.stepAsk ? this.stepQuestion() : null);
+    if (asked && this.toast) {
+      // What just changed (with Undo) and what the players decide next, one above the other.
+      this.root.append(el("div", { class: "float-stack" }, this.toastBox(), asked));
+    } else if (asked) {
+      this.root.append(asked);
+    } else if (this.toast) {
+      this.root.append(this.toastBox());
+    }
     if (this.sheet) this.root.append(this.sheet.node);
     window.scrollTo(0, scrollY);
   }
@@ -247,6 +262,13 @@ export class GamesView {
     }
     if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
     await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
+  }
+
+  // The next step's question, asked before its button is tapped (PhaseStep.ask_at_once).
+  stepQuestion() {
+    const { step, ask } = this.stepAsk;
+    return el("div", { class: "phase-ask", id: "phase-ask" },
+      askBlock(ask, (value, also) => { this.stepAsk = null; this.runStep(step, { [ask.field]: value, ...also }); }));
   }
 
   // What the last change did, kept on screen until the next one; Undo right there.
@@ -399,8 +421,12 @@ export class GamesView {
         { min: 0, max: def.max, id: `ctr-${s}-${unit.key}-${def.key}` }));
     }
     more.append(counters);
+    // What the player acts on now (a hand to choose from, cards to resolve) stays on the card
+    // even when it is folded to one line; the rest of the holdings open with the card.
     const view = this.views?.[ref];
-    for (const section of view?.sections ?? []) more.append(this.viewSection(section, ref, s));
+    const now = el("div", { class: "card-now" });
+    for (const section of view?.sections ?? []) (section.bind && !state.destroyed ? now : more).append(this.viewSection(section, ref, s));
+    if (now.childElementCount) card.append(now);
     if (!state.destroyed) {
       // Every other action this unit can take, one tap away.
       const others = this.unitActions().filter((a) => !a.flow.primary);
@@ -430,17 +456,31 @@ export class GamesView {
     const box = el("div", { class: "holding", "data-section": section.title });
     box.append(el("strong", {}, section.title));
     if (section.private && this.peek !== key) {
-      box.append(button(`Show (only ${this.game.sides[s].name} looking)`, () => { this.peek = key; this.render(); },
-        { class: "small peek" }));
+      box.append(button(`Show (only ${this.game.sides[s].name} looking)`, () => {
+        // The owner looks: the last change's note steps aside and the whole hand comes into view.
+        this.peek = key; this.toast = null; this.render();
+        const shown = [...this.root.querySelectorAll(`[data-unit="${ref}"] .holding`)].find((x) => x.dataset.section === section.title);
+        if (shown) {
+          const box = shown.getBoundingClientRect();
+          const bar = document.getElementById("game-bar")?.offsetHeight ?? 0;
+          if (box.top < 0 || box.bottom > window.innerHeight - bar) shown.scrollIntoView({ block: box.height > window.innerHeight - bar ? "start" : "center" });
+        }
+      }, { class: "small peek" }));
       return box;
     }
     const picked = new Set();
     const list = el("ul", { class: "items" });
+    // A binding that acts as soon as enough items are picked (no button to confirm; Undo after).
+    const auto = section.bind?.auto && section.bind.mode !== "prefill" && section.bind.count > 0;
+    let send = null;
     for (const item of section.items) {
       const text = el("span", {}, el("b", {}, item.label), item.detail ? el("small", {}, ` ${item.detail}`) : "");
       if (section.bind) {
         const tick = el("input", { type: "checkbox", value: item.id, "aria-label": item.label });
-        tick.addEventListener("change", () => { if (tick.checked) picked.add(item.id); else picked.delete(item.id); });
+        tick.addEventListener("change", () => {
+          if (tick.checked) picked.add(item.id); else picked.delete(item.id);
+          if (auto && picked.size === section.bind.count) send?.({});
+        });
         list.append(el("li", {}, el("label", {}, tick, text)));
       } else {
         list.append(el("li", {}, text));
@@ -459,7 +499,7 @@ export class GamesView {
     } else if (section.bind) {
       const bind = section.bind;
       const asked = el("div");
-      const send = async (extra) => {
+      send = async (extra) => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
         const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
           input: { ...bind.fixed, [bind.field]: [...picked], ...extra } });
@@ -472,7 +512,12 @@ export class GamesView {
           await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true });
         }
       };
-      box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
+      if (auto) {
+        box.insertBefore(el("p", { class: "muted bind-hint" }, `Tap ${bind.count === 1 ? "one" : bind.count} to ${bind.label.charAt(0).toLowerCase()}${bind.label.slice(1)}.`), list);
+        box.append(asked);
+      } else {
+        box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
+      }
     }
     if (section.private) box.append(button("Hide", () => { this.peek = null; this.render(); }, { class: "small" }));
     return box;
@@ -530,7 +575,9 @@ export class GamesView {
     // A chip starts as the engine's default says (a modifier on by default shows on).
     for (const name of chipFields) if (state[name] === undefined && props[name].default !== undefined) state[name] = props[name].default;
     const hasLayout = flow.choices.length || chipFields.length || flow.target || flow.picks?.length;
-    const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
+    const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true), side: this.sidePicker() };
+    // Fields the engine asks about after the tap, by name, when it needs them: not in the form.
+    for (const [name, field] of Object.entries(props)) if (field.ui === "asked") flagged.add(name);
     let typed = null;
     let picks = {};
     let seed = null;
@@ -737,14 +784,31 @@ export class GamesView {
       el("div", { class: "sheet-foot" },
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
-          : [button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-            button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
+          : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+            button(action.typed_label ?? "I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
         result));
     this.root.append(node);
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
     title.focus({ preventScroll: true });
     if (flow.picks?.length) loadPicks(); else refresh();
+  }
+
+  // A side of the game by its name (the engine keeps its number); empty when the field allows it.
+  sidePicker() {
+    return (node, current, onChange, name) => {
+      const select = el("select", { name, id: `pick-${name}` });
+      const optional = (node.anyOf ?? []).some((v) => v.type === "null");
+      if (optional) select.append(el("option", { value: "" }, "— by lot —"));
+      this.game.sides.forEach((side, s) => {
+        const option = el("option", { value: String(s) }, side.name);
+        option.selected = s === current;
+        select.append(option);
+      });
+      if (optional && (current === null || current === undefined)) select.value = "";
+      select.addEventListener("change", onChange);
+      return { element: select, read: () => (select.value === "" ? null : Number(select.value)) };
+    };
   }
 
   unitPicker(filter) {

@@ -108,6 +108,11 @@ class ViewBinding(BaseModel):
         description="'act' runs the action at once; 'prefill' fills the action form for the player "
         "to complete (e.g. a target) and roll.",
     )
+    auto: bool = Field(
+        default=False,
+        description="'act' only: runs as soon as ``count`` items are picked, with no button to confirm "
+        "(the change comes with Undo).",
+    )
 
 
 class ViewSection(BaseModel):
@@ -411,6 +416,10 @@ class ActionSpec:
     #: applies it in one tap, with Undo, instead of offering an app roll or real dice.  A rare die
     #: such an action may still need (an unreliable machine's failure die) is rolled by the app.
     rolls: bool = True
+    #: The sheet's two buttons, when the chance is not a roll (shuffling, drawing): the app does
+    #: it, or the players did it with real dice.
+    roll_label: str = "Roll for me"
+    typed_label: str = "I rolled real dice"
 
     @classmethod
     def of(
@@ -530,6 +539,11 @@ class PhaseStep(BaseModel):
         description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
     )
     hint: str = Field(default="", description="What the players do when it is not one button.")
+    ask_at_once: bool = Field(
+        default=False,
+        description="When running the step would ask the players something (whom a card attacks), the "
+        "question is on screen at once, its answers as buttons, instead of behind the step's button.",
+    )
 
 
 class PhaseView(BaseModel):

@@ -90,7 +90,8 @@ def unit_view(game: Game, side: int, index: int, viewer: int | None = None) -> U
                     field="keep",
                     count=min(KEEP, len(play.hand)),
                     label="Keep these face down",
-                    fixed={"unit": ref},
+                    fixed={"unit": ref, "reveal": True},
+                    auto=True,
                 ),
             )
         )
