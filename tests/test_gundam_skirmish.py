@@ -21,7 +21,7 @@ from core.systems import implementation
 from core.systems.base import NeedChoice
 from core.systems.gundam_skirmish import catalogue as cat
 from core.systems.gundam_skirmish import units as U
-from core.systems.gundam_skirmish.play import (
+from core.systems.gundam_skirmish.close_combat import (
     Striker,
     advantage_p,
     roll_strike,

@@ -11,7 +11,7 @@ from test_gundam_skirmish import game, sample, squad
 from core.dice import TypedDice
 from core.game import Game, act, new_game, picks
 from core.systems.base import NeedChoice
-from core.systems.gundam_skirmish.play import phase_view
+from core.systems.gundam_skirmish.turns import phase_view
 
 
 def offered(g: Game, action: str, actor: str) -> list[tuple[str, str, str]]:

@@ -1,12 +1,23 @@
 """Mobile Suit Gundam: Skirmish (000_3e12d4cbd0c8f6da.txt): the rule system as the shared layer sees it.
 
-The package reads in the order the book plays: :mod:`.catalogue` (the guideline
-tables and every ability, trait, modification and order as data), :mod:`.units`
-(the unit statistics sheet, costs, building rules), :mod:`.samples` (units of
-the app's own making: the book prints none, digest A1), :mod:`.options` (game
-type and house readings), :mod:`.shooting` (the Shoot procedure and its exact
-odds) and :mod:`.play` (turns, actions, close combat, morale, orders, missions).
-Campaign mode (L1620-L2228) is not part of it.
+The package reads in the order of the book.  Before the battle: :mod:`.catalogue` (the guideline
+tables and every ability, trait, modification and order as data), :mod:`.units` (the unit statistics
+sheet, costs, building rules), :mod:`.mega` (Mega Unit parts), :mod:`.samples` (units of the app's own
+making: the book prints none, digest A1), :mod:`.options` (game type and house readings) and
+:mod:`.unit_state` (what a unit keeps in play).
+
+The battle (L163-L1619), one module per chapter: :mod:`.battle` (what every chapter shares: the
+game's readings, the changes an action collects, the inputs of one unit's or one side's action),
+:mod:`.economy` (Fast and Slow actions), :mod:`.damage` (Integrity, the Damage Chart, Shield Break,
+destruction), :mod:`.shooting` (the Shoot dice procedure and its exact odds), :mod:`.shoot` (the Shoot
+action), :mod:`.picks` (what a unit offers for an action's pick fields), :mod:`.aimed_shot`,
+:mod:`.close_combat`, :mod:`.movement` (Move, Boost, Reload, Switch Weapon, Idle), :mod:`.abilities`,
+:mod:`.morale`, :mod:`.orders`, :mod:`.ambush`, :mod:`.game_types` (set-up, scoring, victory),
+:mod:`.turns` (priority, the Upkeeps, the phase view) and :mod:`.actions` (the action list the game
+screen offers).  :mod:`.tools` holds the system's own tools.
+
+Campaign mode (L1620-L2228) is not part of it yet; it belongs beside the battle chapters, as
+``campaign*.py`` modules or a ``campaign/`` package, with its actions added to :data:`ACTIONS` here.
 """
 
 from __future__ import annotations
@@ -32,12 +43,13 @@ from core.systems.base import (
     Violation,
     as_profile,
 )
+from core.systems.gundam_skirmish.actions import ACTIONS
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SHIELDS
 from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
-from core.systems.gundam_skirmish.play import ACTIONS, phase_view, status_lines
 from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.tools import TOOLS
+from core.systems.gundam_skirmish.turns import phase_view, status_lines
 from core.systems.gundam_skirmish.unit_state import GsUnitState
 from core.systems.gundam_skirmish.units import (
     Unit,
