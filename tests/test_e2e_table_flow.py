@@ -113,3 +113,33 @@ def resolve_one(page: Any, player: Player) -> None:
                 break
             page.wait_for_timeout(100)
     raise AssertionError(f"the card did not resolve: {player.trail}")
+
+
+def test_gundam_skirmish_shot_within_five_taps(browser: Browser, server: Server) -> None:
+    """A shot from the game screen to the result on the target's card: Shoot on the acting unit's card,
+    the target, the app's roll, Apply, and the target's decision after the roll when the rules leave
+    it one (which hits its blocks cancel, whether its shield breaks)."""
+    from test_e2e_gundam_skirmish_table import gs_store
+
+    context, page = phone_page(browser)
+    try:
+        open_with_store(page, server.url + "#/game/g1", gs_store())
+        expect(page.locator(".unit-card")).to_have_count(5, timeout=30000)
+        player = Player(page)
+        player.tap(page.locator('[data-unit="0/u1"] [data-act="shoot"]'))
+        player.tap(page.locator('#targets [data-target="1/u1"]'))
+        player.tap(page.locator("#action-roll"))
+        for _ in range(3):  # the target's decisions after the roll, each one tap
+            if not player.tap_if(page.locator("#action-ask [data-choice]")):
+                break
+        player.tap(page.locator("#apply-result"))
+        player.within(taps=5, scrolls=0)
+        game = saved_game(page)
+        state = unit_state(game, "1/u1")
+        card = page.locator('[data-unit="1/u1"]')
+        expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
+        player.sees(page.locator("#toast"))
+        if state["damage"]:
+            player.sees(card)
+    finally:
+        context.close()

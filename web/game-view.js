@@ -193,7 +193,11 @@ export class GamesView {
         [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, plain(line.value))])));
     }
     if (this.phase) this.root.append(this.phaseStrip());
-    game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
+    // The side whose turn it is comes first: its units are the ones that act now.
+    const turn = game.state?.active_side;
+    const order = game.sides.map((side, s) => s);
+    if (Number.isInteger(turn) && turn > 0 && turn < order.length) order.unshift(...order.splice(turn, 1));
+    for (const s of order) this.root.append(this.sideBlock(game.sides[s], s));
     this.root.append(this.gameActions(), this.logBlock());
     if (this.info.options_schema) this.root.append(this.optionsBlock());
     this.root.append(this.settingsBlock(),
@@ -334,7 +338,18 @@ export class GamesView {
     const cards = el("div", { class: "unit-cards" });
     side.units.forEach((unit, u) => cards.append(this.unitCard(unit, s, u)));
     const head = el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`));
-    return el("section", { class: "side", "data-side": String(s) }, head, resources, this.remoteButton(side, s), cards);
+    // The side's counts fold to one line (those in use), their steppers a tap away.
+    let box = "";
+    if (this.info.resources.length) {
+      const used = this.info.resources.filter((def) => (side.resources[def.key] ?? 0) !== 0)
+        .map((def) => `${def.label} ${side.resources[def.key]}`);
+      this.resOpen ??= new Set();
+      box = el("details", { class: "resources-box", id: `resources-${s}` },
+        el("summary", {}, used.length ? used.join(" · ") : "Counts: all 0"), resources);
+      box.open = this.resOpen.has(s);
+      box.addEventListener("toggle", () => { if (box.open) this.resOpen.add(s); else this.resOpen.delete(s); });
+    }
+    return el("section", { class: "side", "data-side": String(s) }, head, box, this.remoteButton(side, s), cards);
   }
 
   // When a side has secret choices to make (a hand to keep cards from), its player can make
