@@ -143,3 +143,22 @@ def test_gundam_skirmish_shot_within_five_taps(browser: Browser, server: Server)
             player.sees(card)
     finally:
         context.close()
+
+
+def test_the_first_step_is_offered_never_refused(browser: Browser, server: Server) -> None:
+    """A new Gundam Skirmish battle offers its priority roll (L278-L282) as the bar's button, and its
+    units' Shoot buttons are greyed with the reason until it is rolled: never met as a refusal."""
+    store = two_sides("gundam_skirmish", [[0, 1], [3, 4]])
+    context, page = phone_page(browser)
+    try:
+        open_with_store(page, server.url + "#/game/g1", store)
+        expect(page.locator(".unit-card")).to_have_count(4, timeout=30000)
+        expect(page.locator("#phase-next")).to_have_text("Priority roll")
+        shoot = page.locator('[data-unit="0/u1"] [data-act="shoot"]')
+        expect(shoot).to_be_disabled()
+        expect(shoot).to_have_attribute("title", "Priority roll first")
+        player = Player(page)
+        player.tap(page.locator("#phase-next"))
+        player.sees(page.locator("#action-roll"))
+    finally:
+        context.close()

@@ -79,7 +79,7 @@ export class GamesView {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
       const title = chosen.map((c) => c.squad.name).join(" vs ");
       const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
-      if (!reply.ok) { notify(reply.error.message); return; }
+      if (!reply.ok) { notify(said(reply.error.message)); return; }
       if (!(await this.store.putGame(reply.result))) return;
       location.hash = hashFor("game", reply.result.id);
       if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
@@ -123,7 +123,7 @@ export class GamesView {
 
   async change(op, args = {}, { toast = null } = {}) {
     const reply = await this.engine.call(op, { game: this.game, ...args });
-    if (!reply.ok) { notify(reply.error.message); return false; }
+    if (!reply.ok) { notify(said(reply.error.message)); return false; }
     await this.commit(reply.result, { toast });
     return true;
   }
@@ -207,7 +207,7 @@ export class GamesView {
           if (confirm("Delete this game?")) { await this.store.removeGame(game.id); location.hash = "#/games"; }
         }, { class: "danger" })),
       this.bottomBar());
-    const asked = this.asked ?? (this.stepAsk ? this.stepQuestion() : null);
+    const asked = this.asked ?? (this.stepAsk && !this.sheet ? this.stepQuestion() : null);
     if (asked && this.toast) {
       // What just changed (with Undo) and what the players decide next, one above the other.
       this.root.append(el("div", { class: "float-stack" }, this.toastBox(), asked));
@@ -271,8 +271,9 @@ export class GamesView {
   // The next step's question, asked before its button is tapped (PhaseStep.ask_at_once).
   stepQuestion() {
     const { step, ask } = this.stepAsk;
-    return el("div", { class: "phase-ask", id: "phase-ask" },
-      askBlock(ask, (value, also) => { this.stepAsk = null; this.runStep(step, { [ask.field]: value, ...also }); }));
+    const block = askBlock(ask, (value, also) => { this.stepAsk = null; this.runStep(step, { [ask.field]: value, ...also }); });
+    block.id = "step-ask"; // the sheet's own question keeps #action-ask
+    return el("div", { class: "phase-ask", id: "phase-ask" }, block);
   }
 
   // What the last change did, kept on screen until the next one; Undo right there.
@@ -362,7 +363,7 @@ export class GamesView {
     box.append(button(`${side.name} chooses on their own phone`, async () => {
       const reply = await this.engine.call("remote.request", { game: this.game, side: s });
       clear(box);
-      if (!reply.ok) { box.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (!reply.ok) { box.append(el("p", { class: "error", role: "alert" }, said(reply.error.message))); return; }
       box.append(el("p", { class: "muted" }, `${side.name}: scan this with your phone and pick there. `
         + "Then scan the answer code your phone shows with this phone. Only your hand travels in the link."),
         await tokenBox(this.engine, reply.result.token, `Choices for ${side.name}`, `remote-${s}`));
@@ -406,10 +407,14 @@ export class GamesView {
       more.hidden = !now;
     });
     const row = el("div", { class: "card-row" }, toggle);
+    // Before the game's first step (a priority roll) no unit acts: greyed, the reason in words.
+    const gate = this.phase?.steps[this.phase.current];
+    const gated = gate?.gate ? `${gate.label} first` : "";
     if (!state.destroyed) {
       for (const action of this.unitActions().filter((a) => a.flow.primary)) {
         row.append(button(action.label, () => this.openSheet(action, { [action.flow.actor]: ref }),
-          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}` }));
+          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}${gated ? ` (${gated})` : ""}`,
+            ...(gated ? { disabled: "", title: gated } : {}) }));
       }
     }
     card.append(row);
@@ -519,7 +524,7 @@ export class GamesView {
         const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
           input: { ...bind.fixed, [bind.field]: [...picked], ...extra } });
         clear(asked);
-        if (!reply.ok) { notify(reply.error.message); return; }
+        if (!reply.ok) { notify(said(reply.error.message)); return; }
         if (reply.result.ask) {
           const ask = reply.result.ask;
           asked.append(askBlock(ask, (value, also) => send({ ...extra, [ask.field]: value, ...also })));
@@ -895,7 +900,7 @@ function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" 
 // The engine's question when an action needs a player's pick: one button per option, or ticks
 // and a confirm button when several may be chosen.
 function askBlock(ask, choose) {
-  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": ask.prompt }, el("p", { class: "prompt" }, plain(ask.prompt)));
+  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": plain(ask.prompt) }, el("p", { class: "prompt" }, plain(ask.prompt)));
   if (!ask.many) {
     // The option the odds before the roll assumed is marked, so the player sees what the odds meant.
     box.append(el("div", { class: "actions" }, ...ask.options.map((o) => {

@@ -539,6 +539,11 @@ class PhaseStep(BaseModel):
         description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
     )
     hint: str = Field(default="", description="What the players do when it is not one button.")
+    gate: bool = Field(
+        default=False,
+        description="No unit acts before this step is done (the battle's first roll): the units' action "
+        "buttons are greyed, the step's button is the one offered.",
+    )
     ask_at_once: bool = Field(
         default=False,
         description="When running the step would ask the players something (whom a card attacks), the "

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 STEPS = [
     # Setup shuffles and deals the first hands in one tap (L50, L71); real dice through Actions.
-    PhaseStep(key="setup", label="Setup", action="setup", input={"draw": True}),
+    PhaseStep(key="setup", label="Setup", action="setup", input={"draw": True}, gate=True),
     PhaseStep(key="draw", label="Draw", action="draw"),  # L71 (a reshuffle is rolled by the app)
     PhaseStep(
         key="plan", label="Plan", hint="Each player looks at their hand alone and taps the two cards to keep."
