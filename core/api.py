@@ -217,6 +217,8 @@ class ActionInfo(BaseModel):
     rolls: bool = Field(
         default=True, description="It rolls dice (or draws cards); False: it only records what players did."
     )
+    roll_label: str = Field(default="Roll for me", description="Its button for the app's roll.")
+    typed_label: str = Field(default="I rolled real dice", description="Its button for real dice.")
     flow: ActionFlow
 
 
@@ -255,6 +257,8 @@ def describe(args: SystemArgs) -> SystemDescription:
                 input_schema=a.input.model_json_schema(),
                 has_odds=a.odds is not None,
                 rolls=a.rolls,
+                roll_label=a.roll_label,
+                typed_label=a.typed_label,
                 flow=action_flow(a),
             )
             for a in system.actions.values()

@@ -56,14 +56,16 @@ def expect_zones(page: Page, ref: str, high: int, mid: int, low: int) -> None:
 
 
 def plan(page: Page, ref: str, keep: list[str]) -> None:
+    """The owner looks, taps two cards: they go face down at once (no button to confirm)."""
     card = page.locator(f'[data-unit="{ref}"]')
     hand = card.locator('.holding[data-section="Hand"]')
     expect(hand.locator(".items")).to_have_count(0)  # hidden until its owner looks
     hand.locator(".peek").click()
+    expect(hand.locator('[data-bind="plan"]')).to_have_count(0)
     for card_id in keep:
         hand.locator(f'input[value="{card_id}"]').check()
-    hand.locator('[data-bind="plan"]').click()
-    expect(card.locator('.holding[data-section="Face down"]')).to_be_visible()
+    expect(card.locator('.holding[data-section="Hand"]')).to_have_count(0)
+    expect(card.locator('.holding[data-section^="Face"]').first).to_be_attached()  # down, or up if last
 
 
 def drawn_game(page: Page, server: Server) -> None:
@@ -79,6 +81,8 @@ def drawn_game(page: Page, server: Server) -> None:
     page.click("#start-game")
     expect(page.locator(".unit-card")).to_have_count(2)
     page.select_option("#action-pick", "setup")
+    expect(page.locator("#action-panel")).not_to_contain_text("0 = first")
+    expect(page.locator("#action-typed")).to_have_text("I shuffle with real dice")
     page.click("#action-typed")
     type_dice(page)
     apply_result(page)
@@ -90,9 +94,9 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     drawn_game(page, server)
 
     plan(page, "0/u1", ["SB-1", "TR-3"])
-    plan(page, "1/u1", ["HB-2", "HB-3"])
     expect(page.locator("#game-log")).not_to_contain_text("Rising Cut")  # the plan stays secret
-    act(page, "reveal")
+    plan(page, "1/u1", ["HB-2", "HB-3"])
+    # both have chosen: every card turns face up at once (L75)
     expect(page.locator("#game-log li").first).to_contain_text("Rising Cut")
 
     # "Resolve card" with nothing named takes the next card by initiative and asks for its target.
@@ -103,7 +107,8 @@ def test_a_turn_on_a_shared_phone(phone: BrowserContext, server: Server) -> None
     face_up = page.locator('[data-unit="0/u1"] .holding', has_text="resolves next")
     face_up.locator('input[value="TR-3"]').check()
     face_up.locator('[data-prefill="resolve_card"]').click()
-    expect(page.locator('#action-panel [name="card"]')).to_have_value("TR-3")
+    expect(page.locator('#action-panel [name="card"]')).to_have_count(0)  # no card id to type
+    expect(page.locator("#action-panel")).not_to_contain_text("0 = first")
     page.locator('#action-panel [name="target"]').select_option("1/u1")
     page.click("#action-roll")
     apply_result(page)
@@ -151,7 +156,8 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
 
     page.goto(answer)
     page.click("#apply-answer", timeout=BOOT_MS)  # an answer changes a saved game: asked first
-    expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_visible(
+    # face down, on the folded card's hidden part (nothing to act on there)
+    expect(page.locator('[data-unit="1/u1"] .holding[data-section="Face down"]')).to_be_attached(
         timeout=BOOT_MS
     )
     expect(page.locator("#remote-ask-1")).to_have_count(0)  # nothing left for side 1 to choose
@@ -161,7 +167,6 @@ def test_planning_on_two_phones(browser: Browser, server: Server) -> None:
     expect(page.locator("#open-error")).to_contain_text("earlier moment")
     page.goto(game_url)
     plan(page, "0/u1", ["SB-1", "TR-3"])
-    act(page, "reveal")
     expect(page.locator("#game-log li").first).to_contain_text("Suppressing Fire")
     table.close()
     guest.close()
@@ -175,16 +180,12 @@ def test_a_card_resolved_with_a_block_in_four_taps_after_planning(
     drawn_game(page, server)
     expect(page.locator("#phase-strip li.now")).to_have_text("Plan")
     plan(page, "0/u1", ["TR-3", "SB-2"])
-    plan(page, "1/u1", ["HB-3", "HB-4"])
-    expect(page.locator("#phase-strip li.now")).to_have_text("Reveal")
-
-    taps = 0
-    page.click("#phase-next")  # Reveal
-    taps += 1
+    plan(page, "1/u1", ["HB-3", "HB-4"])  # both have chosen: face up at once (L75)
     expect(page.locator("#game-log li").first).to_contain_text("Low Sweep")
     expect(page.locator("#phase-strip li.now")).to_have_text("Resolve")
-    page.click("#phase-next")  # the next card by initiative: Low Sweep, which asks whom it attacks
-    taps += 1
+
+    taps = 0
+    # the next card by initiative, Low Sweep, asks whom it attacks at once: no button to find first
     asked = page.locator("#phase-ask")
     expect(asked).to_contain_text("Low Sweep")
     asked.locator("[data-choice='\"1/u1\"']").click()

@@ -149,6 +149,15 @@ def shared_today(means: dict[str, Any]) -> dict[str, Any]:
     """An old token's meaning in today's format (no notes: nothing had to be shortened to open it; no
     campaign or battle result, kinds that came later)."""
     means = {"campaign": None, "result": None, **means, "notes": means.get("notes", [])}
+    if means.get("request"):
+        # a binding gained "auto" (act once enough are picked), False unless a system sets it
+        picks = [
+            {**p, "section": {**p["section"], "bind": {"auto": False, **p["section"]["bind"]}}}
+            if p["section"].get("bind")
+            else p
+            for p in means["request"]["picks"]
+        ]
+        means = {**means, "request": {**means["request"], "picks": picks}}
     if means["game"] is not None:
         return {**means, "game": game_today(means["game"])}
     return means

@@ -994,11 +994,15 @@ def test_a_tie_asks_the_chooser_which_of_their_cards_goes_first() -> None:
     g = planned(game(DECK_A, DECK_B, tie_pick_any_card=True), {0: ["HC-1", "GN-1"], 1: ["HC-1", "GN-1"]})
     question = ask(g, "resolve_card")
     assert question.field == "card" and "tied" in question.prompt
+    # HC-1 attacks with marks that all reach as far, and each suit has one foe: whom it attacks is
+    # asked in the same question (L91), the card at that suit or with no attack
     assert [(c.value, c.also) for c in question.options] == [
-        ("HC-1", {"unit": "0/u"}),
-        ("HC-1", {"unit": "1/u"}),
+        ("HC-1", {"unit": "0/u", "target": "1/u"}),
+        ("HC-1", {"unit": "0/u", "hold_fire": True}),
+        ("HC-1", {"unit": "1/u", "target": "0/u"}),
+        ("HC-1", {"unit": "1/u", "hold_fire": True}),
     ]
-    answered = act(g, "resolve_card", card="HC-1", unit="1/u")
+    answered = act(g, "resolve_card", card="HC-1", unit="1/u", hold_fire=True)
     assert next_pick(load(answered)).chooser == 1
 
 
@@ -1225,6 +1229,7 @@ def test_the_screen_shows_hands_face_down_then_face_up_cards_and_which_resolves_
         "label": "Resolve this card",
         "fixed": {"unit": "1/u"},
         "mode": "prefill",
+        "auto": False,
     }
     # face up, a card reads as it plays now: base movement 3 + 1 (L87), melee reach 1 step ([Q-10])
     assert (

@@ -159,7 +159,7 @@ def test_the_log_never_names_a_hidden_card() -> None:
     shown = json.dumps([[e.text, e.detail] for e in g.log])
     for secret in ("TR-1", "TR-2", "TR-3", "TR-4", "SB-1", "Killing Blow", "Rising Cut", "Ace Instinct"):
         assert secret not in shown
-    assert g.log[-1].detail["input"] == {"unit": "0/u", "keep": 2, "bottom": None}
+    assert g.log[-1].detail["input"] == {"unit": "0/u", "keep": 2, "bottom": None, "reveal": False}
     assert g.log[-2].detail["drawn"] == {"0/u": 5, "1/u": 5}
 
 
@@ -243,7 +243,7 @@ def test_the_turn_counter_advances_at_cleanup_and_undoes() -> None:
 
 
 def test_no_cleanup_before_the_cards_are_revealed() -> None:
-    assert status(game(DECK_A, DECK_B))["Phase"] == "setup (L50)"
+    assert status(game(DECK_A, DECK_B))["Phase"] == "setup"  # L50
     g = act(game(DECK_A, DECK_B), "setup", priority_side=0)
     assert status(g)["Phase"] == "planning"
     with pytest.raises(ValueError, match="reveal the cards first"):

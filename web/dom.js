@@ -34,7 +34,9 @@ export function clear(node) {
 // A message the player must see (a damaged save, a bad link): stays until dismissed.
 export function notify(text) {
   const box = document.getElementById("notice");
-  document.getElementById("notice-text").textContent = text;
+  // A sentence: the engine's messages start in lower case to sit inside others ("step 2: ...").
+  const said = String(text ?? "");
+  document.getElementById("notice-text").textContent = said.charAt(0).toUpperCase() + said.slice(1);
   box.hidden = false;
   document.getElementById("notice-close").onclick = () => { box.hidden = true; };
 }

@@ -64,6 +64,7 @@ export class Engine extends EventTarget {
     this.timer = null;
     for (const resolve of this.pending.values()) resolve({ ok: false, error: { code: "internal", message, problems: [] } });
     this.pending.clear();
+    this.mark();
   }
 
   // A dead or hung worker is replaced; the calls it held are answered with `why`.
@@ -113,6 +114,7 @@ export class Engine extends EventTarget {
     else if (data.type === "reply") {
       const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
+      this.mark();
       if (!data.fatal) this.watch();
       if (resolve) {
         let reply;
@@ -126,6 +128,9 @@ export class Engine extends EventTarget {
       if (data.fatal) this.restart("The engine failed on that request");
     }
   }
+
+  // How many calls wait for an answer, on the page's root (data-engine-busy): tests wait for 0.
+  mark() { document.documentElement.dataset.engineBusy = String(this.pending.size); }
 
   call(op, args = {}) {
     const id = this.nextId++;
@@ -142,6 +147,7 @@ export class Engine extends EventTarget {
         return;
       }
       this.pending.set(id, resolve);
+      this.mark();
       if (!this.timer) this.watch();
       if (this.worker) this.worker.postMessage(message);
       else this.queue.push(message);

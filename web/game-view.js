@@ -16,8 +16,9 @@ import { cardElement, cellGrid } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 import { nameOf, plain, setSetting, showRefs } from "./plain.js";
 
-// A game with this many units or fewer shows every card open (nothing to scroll past).
-const OPEN_CARDS_UP_TO = 4;
+// A game with this many units or fewer shows every card open. None: every card starts as one
+// line (what the player acts on now stays on it), so even a small game fits on the glass.
+const OPEN_CARDS_UP_TO = 0;
 // Height of the tallest bar of the small odds chart.
 const CHART_PX = 40;
 
@@ -79,7 +80,7 @@ export class GamesView {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
       const title = chosen.map((c) => c.squad.name).join(" vs ");
       const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
-      if (!reply.ok) { notify(reply.error.message); return; }
+      if (!reply.ok) { notify(said(reply.error.message)); return; }
       if (!(await this.store.putGame(reply.result))) return;
       location.hash = hashFor("game", reply.result.id);
       if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
@@ -159,7 +160,7 @@ export class GamesView {
   async change(op, args = {}, { toast = null } = {}) {
     const base = this.version; // the version of the copy this change is computed from
     const reply = await this.engine.call(op, { game: this.game, ...args });
-    if (!reply.ok) { notify(reply.error.message); return false; }
+    if (!reply.ok) { notify(said(reply.error.message)); return false; }
     await this.commit(reply.result, { toast, base });
     return true;
   }
@@ -215,6 +216,13 @@ export class GamesView {
     this.status = reply.ok ? reply.result.status : [];
     this.phase = reply.ok ? reply.result.phase : null;
     this.gated = reply.ok ? reply.result.gated ?? {} : {};
+    // A step that would only ask the players something (whom a card attacks) asks it at once.
+    this.stepAsk = null;
+    const step = this.phase?.steps[this.phase.current];
+    if (step?.ask_at_once && step.action && !step.sheet) {
+      const tried = await this.engine.call("game.act", { game: this.game, action: step.action, input: step.input, seed: newSeed() });
+      if (tried.ok && tried.result.ask) this.stepAsk = { step, ask: tried.result.ask };
+    }
   }
 
   render() {
@@ -226,10 +234,14 @@ export class GamesView {
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
-        [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, line.value)])));
+        [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, plain(line.value))])));
     }
     if (this.phase) this.root.append(this.phaseStrip());
-    game.sides.forEach((side, s) => this.root.append(this.sideBlock(side, s)));
+    // The side whose turn it is comes first: its units are the ones that act now.
+    const turn = game.state?.active_side;
+    const order = game.sides.map((side, s) => s);
+    if (Number.isInteger(turn) && turn > 0 && turn < order.length) order.unshift(...order.splice(turn, 1));
+    for (const s of order) this.root.append(this.sideBlock(game.sides[s], s));
     this.root.append(this.gameActions(), this.logBlock());
     if (this.info.options_schema) this.root.append(this.optionsBlock());
     this.root.append(this.settingsBlock(),
@@ -239,8 +251,15 @@ export class GamesView {
           if (confirm("Delete this game?")) { await this.store.removeGame(game.id); location.hash = "#/games"; }
         }, { class: "danger" })),
       this.bottomBar());
-    if (this.asked) this.root.append(this.asked);
-    if (this.toast && !this.asked) this.root.append(this.toastBox());
+    const asked = this.asked ?? (this.stepAsk && !this.sheet ? this.stepQuestion() : null);
+    if (asked && this.toast) {
+      // What just changed (with Undo) and what the players decide next, one above the other.
+      this.root.append(el("div", { class: "float-stack" }, this.toastBox(), asked));
+    } else if (asked) {
+      this.root.append(asked);
+    } else if (this.toast) {
+      this.root.append(this.toastBox());
+    }
     if (this.sheet) this.root.append(this.sheet.node);
     window.scrollTo(0, scrollY);
   }
@@ -292,6 +311,14 @@ export class GamesView {
     }
     if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
     await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base });
+  }
+
+  // The next step's question, asked before its button is tapped (PhaseStep.ask_at_once).
+  stepQuestion() {
+    const { step, ask } = this.stepAsk;
+    const block = askBlock(ask, (value, also) => { this.stepAsk = null; this.runStep(step, { [ask.field]: value, ...also }); });
+    block.id = "step-ask"; // the sheet's own question keeps #action-ask
+    return el("div", { class: "phase-ask", id: "phase-ask" }, block);
   }
 
   // What the last change did, kept on screen until the next one; Undo right there.
@@ -362,7 +389,18 @@ export class GamesView {
     const cards = el("div", { class: "unit-cards" });
     side.units.forEach((unit, u) => cards.append(this.unitCard(unit, s, u)));
     const head = el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`));
-    return el("section", { class: "side", "data-side": String(s) }, head, resources, this.remoteButton(side, s), cards);
+    // The side's counts fold to one line (those in use), their steppers a tap away.
+    let box = "";
+    if (this.info.resources.length) {
+      const used = this.info.resources.filter((def) => (side.resources[def.key] ?? 0) !== 0)
+        .map((def) => `${def.label} ${side.resources[def.key]}`);
+      this.resOpen ??= new Set();
+      box = el("details", { class: "resources-box", id: `resources-${s}` },
+        el("summary", {}, used.length ? used.join(" · ") : "Counts: all 0"), resources);
+      box.open = this.resOpen.has(s);
+      box.addEventListener("toggle", () => { if (box.open) this.resOpen.add(s); else this.resOpen.delete(s); });
+    }
+    return el("section", { class: "side", "data-side": String(s) }, head, box, this.remoteButton(side, s), cards);
   }
 
   // When a side has secret choices to make (a hand to keep cards from), its player can make
@@ -375,7 +413,7 @@ export class GamesView {
     box.append(button(`${side.name} chooses on their own phone`, async () => {
       const reply = await this.engine.call("remote.request", { game: this.game, side: s });
       clear(box);
-      if (!reply.ok) { box.append(el("p", { class: "error", role: "alert" }, reply.error.message)); return; }
+      if (!reply.ok) { box.append(el("p", { class: "error", role: "alert" }, said(reply.error.message))); return; }
       box.append(el("p", { class: "muted" }, `${side.name}: scan this with your phone and pick there. `
         + "Then scan the answer code your phone shows with this phone. Only your hand travels in the link."),
         await tokenBox(this.engine, reply.result.token, `Choices for ${side.name}`, `remote-${s}`));
@@ -419,11 +457,14 @@ export class GamesView {
       more.hidden = !now;
     });
     const row = el("div", { class: "card-row" }, toggle);
+    // Before the game's first step (a priority roll) no unit acts: greyed, the reason in words.
+    const gate = this.phase?.steps[this.phase.current];
+    const gated = gate?.gate ? `${gate.label} first` : "";
     if (!state.destroyed) {
       for (const action of this.unitActions().filter((a) => a.flow.primary)) {
-        const why = this.gated?.[ref]?.[action.name];
+        const why = gated || this.gated?.[ref]?.[action.name];
         row.append(button(action.label, () => this.openSheet(action, { [action.flow.actor]: ref }),
-          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}`,
+          { class: "primary small act", "data-act": action.name, "aria-label": `${action.label} with ${unit.name}${why ? ` (${plain(why)})` : ""}`,
             ...(why ? { disabled: "", title: plain(why) } : {}) }));
       }
     }
@@ -453,8 +494,12 @@ export class GamesView {
         { min: 0, max: def.max, id: `ctr-${s}-${unit.key}-${def.key}` }));
     }
     more.append(counters);
+    // What the player acts on now (a hand to choose from, cards to resolve) stays on the card
+    // even when it is folded to one line; the rest of the holdings open with the card.
     const view = this.views?.[ref];
-    for (const section of view?.sections ?? []) more.append(this.viewSection(section, ref, s));
+    const now = el("div", { class: "card-now" });
+    for (const section of view?.sections ?? []) (section.bind && !state.destroyed ? now : more).append(this.viewSection(section, ref, s));
+    if (now.childElementCount) card.append(now);
     if (!state.destroyed) {
       // Every other action this unit can take, one tap away.
       const others = this.unitActions().filter((a) => !a.flow.primary);
@@ -489,17 +534,31 @@ export class GamesView {
     const box = el("div", { class: "holding", "data-section": section.title });
     box.append(el("strong", {}, section.title));
     if (section.private && this.peek !== key) {
-      box.append(button(`Show (only ${this.game.sides[s].name} looking)`, () => { this.peek = key; this.render(); },
-        { class: "small peek" }));
+      box.append(button(`Show (only ${this.game.sides[s].name} looking)`, () => {
+        // The owner looks: the last change's note steps aside and the whole hand comes into view.
+        this.peek = key; this.toast = null; this.render();
+        const shown = [...this.root.querySelectorAll(`[data-unit="${ref}"] .holding`)].find((x) => x.dataset.section === section.title);
+        if (shown) {
+          const box = shown.getBoundingClientRect();
+          const bar = document.getElementById("game-bar")?.offsetHeight ?? 0;
+          if (box.top < 0 || box.bottom > window.innerHeight - bar) shown.scrollIntoView({ block: box.height > window.innerHeight - bar ? "start" : "center" });
+        }
+      }, { class: "small peek" }));
       return box;
     }
     const picked = new Set();
     const list = el("ul", { class: "items" });
+    // A binding that acts as soon as enough items are picked (no button to confirm; Undo after).
+    const auto = section.bind?.auto && section.bind.mode !== "prefill" && section.bind.count > 0;
+    let send = null;
     for (const item of section.items) {
       const text = el("span", {}, el("b", {}, item.label), item.detail ? el("small", {}, ` ${item.detail}`) : "");
       if (section.bind) {
         const tick = el("input", { type: "checkbox", value: item.id, "aria-label": item.label });
-        tick.addEventListener("change", () => { if (tick.checked) picked.add(item.id); else picked.delete(item.id); });
+        tick.addEventListener("change", () => {
+          if (tick.checked) picked.add(item.id); else picked.delete(item.id);
+          if (auto && picked.size === section.bind.count) send?.({});
+        });
         list.append(el("li", {}, el("label", {}, tick, text)));
       } else {
         list.append(el("li", {}, text));
@@ -518,13 +577,13 @@ export class GamesView {
     } else if (section.bind) {
       const bind = section.bind;
       const asked = el("div");
-      const send = async (extra) => {
+      send = async (extra) => {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
         const base = this.version;
         const reply = await this.engine.call("game.act", { game: this.game, action: bind.action,
           input: { ...bind.fixed, [bind.field]: [...picked], ...extra } });
         clear(asked);
-        if (!reply.ok) { notify(reply.error.message); return; }
+        if (!reply.ok) { notify(said(reply.error.message)); return; }
         if (reply.result.ask) {
           const ask = reply.result.ask;
           asked.append(askBlock(ask, (value, also) => send({ ...extra, [ask.field]: value, ...also })));
@@ -532,7 +591,12 @@ export class GamesView {
           await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base });
         }
       };
-      box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
+      if (auto) {
+        box.insertBefore(el("p", { class: "muted bind-hint" }, `Tap ${bind.count === 1 ? "one" : bind.count} to ${bind.label.charAt(0).toLowerCase()}${bind.label.slice(1)}.`), list);
+        box.append(asked);
+      } else {
+        box.append(button(bind.label, () => send({}), { class: "primary small", "data-bind": bind.action }), asked);
+      }
     }
     if (section.private) box.append(button("Hide", () => { this.peek = null; this.render(); }, { class: "small" }));
     return box;
@@ -596,7 +660,9 @@ export class GamesView {
     // A chip starts as the engine's default says (a modifier on by default shows on).
     for (const name of chipFields) if (state[name] === undefined && props[name].default !== undefined) state[name] = props[name].default;
     const hasLayout = flow.choices.length || chipFields.length || flow.target || flow.picks?.length;
-    const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true) };
+    const custom = { "own-unit": this.unitPicker(() => true), "enemy-unit": this.unitPicker(() => true), side: this.sidePicker() };
+    // Fields the engine asks about after the tap, by name, when it needs them: not in the form.
+    for (const [name, field] of Object.entries(props)) if (field.ui === "asked") flagged.add(name);
     let typed = null;
     let picks = {};
     let seed = null;
@@ -812,14 +878,31 @@ export class GamesView {
       el("div", { class: "sheet-foot" },
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
-          : [button("Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-            button("I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
+          : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+            button(action.typed_label ?? "I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
         result));
     this.root.append(node);
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
     title.focus({ preventScroll: true });
     if (flow.picks?.length) loadPicks(); else refresh();
+  }
+
+  // A side of the game by its name (the engine keeps its number); empty when the field allows it.
+  sidePicker() {
+    return (node, current, onChange, name) => {
+      const select = el("select", { name, id: `pick-${name}` });
+      const optional = (node.anyOf ?? []).some((v) => v.type === "null");
+      if (optional) select.append(el("option", { value: "" }, "— by lot —"));
+      this.game.sides.forEach((side, s) => {
+        const option = el("option", { value: String(s) }, side.name);
+        option.selected = s === current;
+        select.append(option);
+      });
+      if (optional && (current === null || current === undefined)) select.value = "";
+      select.addEventListener("change", onChange);
+      return { element: select, read: () => (select.value === "" ? null : Number(select.value)) };
+    };
   }
 
   unitPicker(filter) {
@@ -891,7 +974,7 @@ function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" 
 // The engine's question when an action needs a player's pick: one button per option, or ticks
 // and a confirm button when several may be chosen.
 function askBlock(ask, choose) {
-  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": ask.prompt }, el("p", { class: "prompt" }, plain(ask.prompt)));
+  const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": plain(ask.prompt) }, el("p", { class: "prompt" }, plain(ask.prompt)));
   if (!ask.many) {
     // The option the odds before the roll assumed is marked, so the player sees what the odds meant.
     box.append(el("div", { class: "actions" }, ...ask.options.map((o) => {

@@ -179,6 +179,12 @@ export class SquadsView {
     this.root.append(
       el("h1", {}, info.info.name),
       el("div", { class: "row" }, el("label", {}, "Name ", name), el("label", {}, "Points limit ", limit)),
+      // Share (and its QR code) at the top, above a book list that may run to many screens.
+      el("div", { class: "actions", id: "squad-top-actions" },
+        button("Share", async () => { clear(share); share.append(await shareBox(this.engine, { squad }, "squad")); }, { id: "share-squad", class: "primary" }),
+        el("a", { href: `#/roster/${squad.id}`, class: "button" }, "Roster"),
+        button("Export JSON", () => download(`${squad.name}.json`, squad), { id: "export-json" })),
+      share,
       squadProblems, units,
       el("div", { class: "actions" }, library, el("a", { href: `#/unit/${squad.id}/new`, class: "button", id: "new-unit" }, "Define a unit")),
       bookBox,
@@ -186,13 +192,8 @@ export class SquadsView {
       el("div", { class: "squad-bar" }, summary, count),
       el("h2", {}, "Squad"),
       el("div", { class: "actions" },
-        button("Share", async () => { clear(share); share.append(await shareBox(this.engine, { squad }, "squad")); }, { id: "share-squad", class: "primary" }),
-        el("a", { href: `#/roster/${squad.id}`, class: "button" }, "Roster"),
-        button("Export JSON", () => download(`${squad.name}.json`, squad), { id: "export-json" })),
-      el("div", { class: "actions" },
         button("Duplicate", async () => { const copy = { ...structuredClone(squad), id: newId("s"), name: `${squad.name} (copy)` }; if (await this.store.putSquad(copy)) location.hash = `#/squad/${copy.id}`; }),
         button("Delete", () => { if (confirm(`Delete ${squad.name}?`)) { this.store.removeSquad(squad.id); location.hash = "#/squads"; } }, { class: "danger" })),
-      share,
     );
     await refresh();
   }

@@ -117,6 +117,11 @@ class ViewBinding(BaseModel):
         description="'act' runs the action at once; 'prefill' fills the action form for the player "
         "to complete (e.g. a target) and roll.",
     )
+    auto: bool = Field(
+        default=False,
+        description="'act' only: runs as soon as ``count`` items are picked, with no button to confirm "
+        "(the change comes with Undo).",
+    )
 
 
 class ViewSection(BaseModel):
@@ -560,6 +565,10 @@ class ActionSpec:
     #: What the acting unit must have to take the action at all (keys of the system's
     #: ``requirements``): offered greyed with the reason to a unit that lacks one, refused if sent.
     needs: tuple[str, ...] = ()
+    #: The sheet's two buttons, when the chance is not a roll (shuffling, drawing): the app does
+    #: it, or the players did it with real dice.
+    roll_label: str = "Roll for me"
+    typed_label: str = "I rolled real dice"
 
     @classmethod
     def of(
@@ -679,6 +688,16 @@ class PhaseStep(BaseModel):
         description="Opened as an action sheet (dice to roll or choices to make), not run at once.",
     )
     hint: str = Field(default="", description="What the players do when it is not one button.")
+    gate: bool = Field(
+        default=False,
+        description="No unit acts before this step is done (the battle's first roll): the units' action "
+        "buttons are greyed, the step's button is the one offered.",
+    )
+    ask_at_once: bool = Field(
+        default=False,
+        description="When running the step would ask the players something (whom a card attacks), the "
+        "question is on screen at once, its answers as buttons, instead of behind the step's button.",
+    )
 
 
 class PhaseView(BaseModel):

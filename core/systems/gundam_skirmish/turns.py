@@ -241,6 +241,7 @@ def phase_view(game: Game) -> PhaseView:
             label="Priority roll",
             action="priority",
             sheet=True,
+            gate=True,  # L278-L282: nothing happens before the priority roll
             hint="Everyone rolls a die; the highest picks their place in the turn order (L278-L282).",
         ),
         PhaseStep(

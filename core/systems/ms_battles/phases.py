@@ -19,13 +19,14 @@ if TYPE_CHECKING:
     from core.game import Game
 
 STEPS = [
-    PhaseStep(key="setup", label="Setup", action="setup", sheet=True),  # L50
-    PhaseStep(key="draw", label="Draw", action="draw", sheet=True),  # L71 (a reshuffle rolls)
+    # Setup shuffles and deals the first hands in one tap (L50, L71); real dice through Actions.
+    PhaseStep(key="setup", label="Setup", action="setup", input={"draw": True}, gate=True),
+    PhaseStep(key="draw", label="Draw", action="draw"),  # L71 (a reshuffle is rolled by the app)
     PhaseStep(
-        key="plan", label="Plan", hint="Each player keeps two cards from their hand, on their suit's card."
+        key="plan", label="Plan", hint="Each player looks at their hand alone and taps the two cards to keep."
     ),  # L71
     PhaseStep(key="reveal", label="Reveal", action="reveal"),  # L75
-    PhaseStep(key="resolve", label="Resolve", action="resolve_card"),  # L77
+    PhaseStep(key="resolve", label="Resolve", action="resolve_card", ask_at_once=True),  # L77
     PhaseStep(key="cleanup", label="Cleanup", action="cleanup"),  # L105
 ]
 
@@ -45,4 +46,5 @@ def phase(game: Game) -> PhaseView:
         at = "reveal"
     elif pending(board):
         at = "resolve"
-    return PhaseView(steps=STEPS, current=[s.key for s in STEPS].index(at))
+    # the turn moves on at cleanup (L105): no bare "next round" button
+    return PhaseView(steps=STEPS, current=[s.key for s in STEPS].index(at), round_button=False)

@@ -466,19 +466,25 @@ class ResolveInput(Closed):
         "(the app asks whoever picks in a tie, L77).",
         default=None,
     )
-    card: str | None = Field(default=None, description="Id of the face-up card that resolves now.")
+    card: str | None = Field(
+        default=None,
+        description="The face-up card that resolves now; empty: the next by initiative.",
+        json_schema_extra={"ui": "asked"},
+    )
     target: str | None = enemy_unit(
         "The suit attacked, as 'side/key'; empty: the app asks, if the card has attack marks.", default=None
     )
     hold_fire: bool = Field(default=False, description="The card makes no attack this time (L91).")
     out_of_range: list[int] | None = Field(
         default=None,
-        description="Attack entries of the card (0 = first) that cannot reach the target (L40, L91); "
-        "empty: all reach. Left unset, the app asks when the card's marks reach differently.",
+        description="The card's attack marks, by their place on the card, that cannot reach the target "
+        "(L40, L91); asked after the tap when the card's marks reach differently.",
+        json_schema_extra={"ui": "asked"},
     )
     blockers: list[str] = Field(
         default_factory=list,
-        description="Ids of the defender's cards used to block (its choice, L91); one unless a house rule.",
+        description="The defender's cards used to block (its choice, L91); asked when it has a choice.",
+        json_schema_extra={"ui": "asked"},
     )
     repair_zone: Zone | None = Field(
         default=None,
@@ -500,11 +506,7 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
     opts = board.options
     if inp.target is None and card.attacks and not inp.hold_fire:
         # the attacker names a target, or none (L91): asked of the player
-        targets = [
-            t
-            for t in living(board)
-            if t is not seat and not (opts.enemy_targets_only and t.side == seat.side)
-        ]
+        targets = targets_of(board, seat)
         raise NeedChoice(
             "target",
             f"Whom does {seat.name} attack with {card.name}? It reaches "
@@ -605,6 +607,31 @@ def attack(board: Board, seat: Seat, pos: int, inp: ResolveInput) -> tuple[list[
     return notes, detail
 
 
+def targets_of(board: Board, seat: Seat) -> list[Seat]:
+    """The suits ``seat`` may attack (L91; only other players' with the house rule, [Q-17])."""
+    opts = board.options
+    return [
+        t for t in living(board) if t is not seat and not (opts.enemy_targets_only and t.side == seat.side)
+    ]
+
+
+def tie_choices(board: Board, seat: Seat, pos: int) -> list[Choice]:
+    """A tied card offered to the chooser (L77).  When it can attack only one suit and its marks all
+    reach as far, whom it attacks is asked in the same question (L91): the card at that suit, or
+    with no attack, so a tie costs the players one tap, not two."""
+    card = seat.card(pos)
+    base = f"{seat.name}: {card.name}"
+    also: dict[str, Any] = {"unit": seat.ref}
+    targets = targets_of(board, seat)
+    if not card.attacks or len(targets) != 1 or len(reaches(seat, pos, board.options)) != 1:
+        return [Choice(value=card.id, label=base, also=also)]
+    t = targets[0]
+    return [
+        Choice(value=card.id, label=f"{base}, attacking {t.name}", also={**also, "target": t.ref}),
+        Choice(value=card.id, label=f"{base}, no attack", also={**also, "hold_fire": True}),
+    ]
+
+
 def resolve_card(board: Board, inp: ResolveInput) -> tuple[list[str], dict[str, Any]]:
     """Resolve the next card: effect, movement, attack, in that order (L77-L93)."""
     pick = next_pick(board)
@@ -616,14 +643,7 @@ def resolve_card(board: Board, inp: ResolveInput) -> tuple[list[str], dict[str, 
                 "card",
                 f"Initiative {pick.init} is tied: {board.game.sides[pick.chooser].name} picks which card "
                 "resolves first (L77)",
-                [
-                    Choice(
-                        value=q.seat.card(q.pos).id,
-                        label=f"{q.seat.name}: {q.seat.card(q.pos).name}",
-                        also={"unit": q.seat.ref},
-                    )
-                    for q in offered
-                ],
+                [c for q in offered for c in tie_choices(board, q.seat, q.pos)],
             )
         if offered:
             inp = inp.model_copy(
@@ -773,7 +793,11 @@ class SetupInput(Closed):
     """Setup (L50): shuffle every deck and give one player the priority marker."""
 
     priority_side: int | None = side_field(
-        "Side (0 = first) that takes the priority marker; empty: by lot.", default=None
+        "Who takes the priority marker; empty: by lot.", default=None, json_schema_extra={"ui": "side"}
+    )
+    draw: bool = Field(
+        default=False,
+        description="Each suit then draws its first hand (L71): the game's first two steps in one.",
     )
 
 
@@ -781,7 +805,11 @@ class DrawInput(Closed):
     """Planning, first step: draw (L71).  The watch fields only shape the odds."""
 
     unit: str | None = own_unit("The suit that draws, as 'side/key'; empty: every suit.", default=None)
-    watch_card: str | None = Field(default=None, description="Odds: a card id to look for in the next hand.")
+    watch_card: str | None = Field(
+        default=None,
+        description="Odds: a card to look for in the next hand.",
+        json_schema_extra={"flow": "pick"},
+    )
     watch_zone: Zone | None = Field(default=None, description="Odds: look for a card blocking this zone.")
 
 
@@ -789,9 +817,14 @@ class PlanInput(Closed):
     """Planning, second step: keep two cards face down (L71)."""
 
     unit: str = own_unit("The suit that plans, as 'side/key'.")
-    keep: list[str] = Field(min_length=0, max_length=KEEP, description="Ids of the two drawn cards kept.")
+    keep: list[str] = Field(min_length=0, max_length=KEEP, description="The two drawn cards kept.")
     bottom: list[str] | None = Field(
         default=None, description="Optional order of the other cards under the deck, top one first ([Q-8])."
+    )
+    reveal: bool = Field(
+        default=False,
+        description="Once every suit has its cards face down, turn them all face up (L75): nothing is left "
+        "to decide between the two.",
     )
 
 
@@ -887,7 +920,7 @@ def phase(board: Board) -> str:
     """Where the turn stands (L67): planning until the cards are revealed, then action, then cleanup."""
     seats = living(board)
     if not started(board):
-        return "setup (L50)"
+        return "setup"
     if any(s.play.revealed for s in board.seats):
         return "cleanup" if not pending(board) else "action"
     if seats and all((s.play.planned or s.play.drawn) and not s.play.hand for s in seats):
@@ -939,9 +972,11 @@ def do_setup(game: Game, inp: SetupInput, dice: DiceSource) -> ActionResult:
     board.priority = (
         inp.priority_side if inp.priority_side is not None else dice.roll(1, n, "priority")[0] - 1
     )
-    return _result(
-        board, [f"decks shuffled; {game.sides[board.priority].name} holds the priority marker (L50)"]
-    )
+    notes = [f"decks shuffled; {game.sides[board.priority].name} holds the priority marker (L50)"]
+    if not inp.draw:
+        return _result(board, notes)
+    drawn = draw_all(board, living(board), dice, notes)  # L71: the first turn's planning begins
+    return _result(board, notes, {"drawn": drawn})
 
 
 def do_draw(game: Game, inp: DrawInput, dice: DiceSource) -> ActionResult:
@@ -957,6 +992,12 @@ def do_draw(game: Game, inp: DrawInput, dice: DiceSource) -> ActionResult:
         if not seats:
             raise ValueError("every suit has drawn this turn")
     notes: list[str] = []
+    drawn = draw_all(board, seats, dice, notes)
+    return _result(board, notes, {"drawn": drawn})
+
+
+def draw_all(board: Board, seats: list[Seat], dice: DiceSource, notes: list[str]) -> dict[str, int]:
+    """Each of ``seats`` draws its hand (L71); the log says how many cards, never which."""
     for seat in seats:
         more = draw(seat, dice)
         notes.append(f"{seat.name} draws {len(seat.play.hand)}" + (f" ({', '.join(more)})" if more else ""))
@@ -965,8 +1006,7 @@ def do_draw(game: Game, inp: DrawInput, dice: DiceSource) -> ActionResult:
             notes.append(f"{seat.name} has no card left and leaves the fight (house rule, [Q-7])")
         elif not seat.play.hand:
             notes.append(f"{seat.name} has no card to play this turn ([Q-7])")
-    # the log says how many cards each suit drew, never which (L71)
-    return _result(board, notes, {"drawn": {s.ref: len(s.play.hand) for s in seats}})
+    return {s.ref: len(s.play.hand) for s in seats}
 
 
 def do_plan(game: Game, inp: PlanInput, dice: DiceSource) -> ActionResult:
@@ -976,15 +1016,24 @@ def do_plan(game: Game, inp: PlanInput, dice: DiceSource) -> ActionResult:
     plan(seat, inp.keep, inp.bottom, dice, board.options)
     # the log keeps the choice face down (L71): the reveal names the cards
     placed = "two cards" if len(inp.keep) == KEEP else "one card"
-    return _result(board, [f"{seat.name} places {placed} face down"])
+    notes = [f"{seat.name} places {placed} face down"]
+    if inp.reveal and not any(s.play.hand or not (s.play.planned or s.play.drawn) for s in living(board)):
+        # every suit has chosen: the action phase begins with all cards face up (L75)
+        notes += reveal_notes(board)
+    return _result(board, notes)
 
 
 def do_reveal(game: Game, inp: RevealInput, dice: DiceSource) -> ActionResult:
     playing(game)
     board = load(game)
+    return _result(board, reveal_notes(board))
+
+
+def reveal_notes(board: Board) -> list[str]:
+    """Every chosen card face up (L75), named in the log."""
     notes = reveal(board)
     shown = [f"{s.name}: " + ", ".join(s.card(p).name for p in s.play.planned) for s in living(board)]
-    return _result(board, ["cards face up: " + "; ".join(shown), *notes])
+    return ["cards face up: " + "; ".join(shown), *notes]
 
 
 def face_up(board: Board) -> None:
@@ -1070,7 +1119,14 @@ def draw_odds(game: Game, inp: DrawInput, viewer: int | None = None) -> ActionOd
 
 
 ACTIONS: dict[str, ActionSpec] = {
-    "setup": ActionSpec.of("setup", "Setup", do_setup, "Shuffle every deck, hand out priority (L50)."),
+    "setup": ActionSpec.of(
+        "setup",
+        "Setup",
+        do_setup,
+        "Shuffle every deck, hand out priority (L50).",
+        roll_label="Shuffle for me",
+        typed_label="I shuffle with real dice",
+    ),
     "draw": ActionSpec.of(
         "draw",
         "Draw",
@@ -1078,6 +1134,8 @@ ACTIONS: dict[str, ActionSpec] = {
         "Draw five, or four with the mid penalty (L71, L100).",
         odds_by_viewer=True,
         odds=draw_odds,
+        roll_label="Draw",
+        typed_label="Draw, reshuffling with real dice",
     ),
     "plan": ActionSpec.of(
         "plan",

@@ -130,7 +130,8 @@ def unit_view(
                     field="keep",
                     count=min(KEEP, len(play.hand)),
                     label="Keep these face down",
-                    fixed={"unit": ref},
+                    fixed={"unit": ref, "reveal": True},
+                    auto=True,
                 ),
             )
         )
