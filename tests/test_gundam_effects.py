@@ -818,3 +818,16 @@ def test_the_obsolete_die_is_a_d6() -> None:
     with pytest.raises(NeedMoreDice) as need:
         act(g, "shoot", HEAD_GUNS, TypedDice([]))
     assert need.value.sides == 6 and "Obsolete" in str(need.value)
+
+
+@pytest.mark.parametrize(("torso", "destroys"), [(2, False), (3, True), (4, True)])
+def test_a_mega_unit_is_destroyed_when_its_torso_reaches_zero(torso: int, destroys: bool) -> None:
+    """L1317-L1318: the Torso at 0 destroys the unit; the odds: the rifle's 3 damage on a Torso of 6
+    with 2 lost leaves 1 (no), with 3 lost exactly 0 (yes), with 4 lost below 0 (yes), the Torso
+    picked on 3-5 of the location die (half the time)."""
+    g = game(b=[("t1", _mega(3))])
+    g = g.model_copy(update={"options": {**g.options, "mega_units": True}})
+    g = edit(g, "1/t1", counters={"mega_torso": torso})
+    result = api_odds(g, "shoot", SHOT_AT_MEGA)
+    hit = tables(result)["damage"].get(3, Fraction(0))
+    assert Fraction(result["facts"]["destroyed"]).limit_denominator(10**6) == (hit / 2 if destroys else 0)
