@@ -44,6 +44,7 @@ from core.systems.base import (
     Violation,
     as_profile,
 )
+from core.systems.ms_battles.board import SuitPlay, fresh_play
 from core.systems.ms_battles.cards import (
     MARKER,
     ZONES,
@@ -61,16 +62,8 @@ from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.gates import REQUIREMENTS
 from core.systems.ms_battles.options import MsbOptions
 from core.systems.ms_battles.phases import phase
-from core.systems.ms_battles.play import (
-    ACTIONS,
-    SuitPlay,
-    draw_odds,
-    fresh_play,
-    hand_dist,
-    hidden,
-    hypergeometric,
-    status_lines,
-)
+from core.systems.ms_battles.planning import hand_dist, hypergeometric
+from core.systems.ms_battles.play import ACTIONS, draw_odds, hidden, status_lines
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
 from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view, unit_views
