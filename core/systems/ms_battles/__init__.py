@@ -4,8 +4,10 @@ The package reads in the order the book plays: :mod:`.cards` (card and frame
 anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
 :mod:`.sample` (the app's own sample set: the book prints no cards),
 :mod:`.builder` (the deck builder's parts, picks assembled into a suit, counters by slot),
-:mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
-planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
+:mod:`.options` (house readings of unclear rules), then play (L48-L105, L139):
+:mod:`.board` (the table loaded from a game), :mod:`.planning` (shuffle, draw, plan
+and the draw odds), :mod:`.resolve` (the action phase) and :mod:`.play` (setup,
+cleanup, the actions, the end of the game).  The book uses no dice: the only
 chance is the order of each deck, and the odds of the "draw" action are exact.
 
 **Hidden cards and who may see them (L71).**  A game lives on the table's
