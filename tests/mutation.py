@@ -76,7 +76,10 @@ MODULES: dict[str, list[str]] = {
     "core/share.py": ["tests/test_layer.py", "tests/test_remote.py"],
     "core/systems/gunframe/attack.py": GUNFRAME_TESTS,
     "core/systems/gunframe/power.py": GUNFRAME_TESTS,
-    "core/systems/ms_battles/play.py": ["tests/test_ms_battles.py"],
+    **{
+        f"core/systems/ms_battles/{m}.py": ["tests/test_ms_battles.py"]
+        for m in ("board", "planning", "resolve", "play")
+    },
     **{f"core/systems/gundam_skirmish/{m}.py": GUNDAM_TESTS for m in GUNDAM_MODULES},
 }
 

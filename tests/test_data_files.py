@@ -16,7 +16,7 @@ from core.systems.base import Sheet
 from core.systems.data import load
 from core.systems.gundam_skirmish.catalogue import RANGED
 from core.systems.gundam_skirmish.samples import SAMPLES
-from core.systems.gunframe.catalogue import EXAMPLE_UNITS, PRINTED_POINTS
+from core.systems.gunframe.examples import EXAMPLE_UNITS, PRINTED_POINTS
 from core.systems.gunframe.structures import STRUCTURES
 
 

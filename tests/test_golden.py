@@ -212,10 +212,11 @@ def test_reordering_a_catalogue_does_not_change_what_an_old_link_means(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Packing may number catalogue entries, but by a frozen table, not by catalogue position."""
-    from core.systems.gunframe import building, catalogue
+    from core.systems.gunframe import building, catalogue, upgrades
 
+    for module in (building, upgrades):
+        monkeypatch.setattr(module, "UPGRADE_IDS", tuple(reversed(upgrades.UPGRADE_IDS)))
     for module in (building, catalogue):
-        monkeypatch.setattr(module, "UPGRADE_IDS", tuple(reversed(catalogue.UPGRADE_IDS)))
         monkeypatch.setattr(module, "SLOTS", tuple(reversed(catalogue.SLOTS)))
     for path in TOKENS:
         data = _read(path)
@@ -224,11 +225,11 @@ def test_reordering_a_catalogue_does_not_change_what_an_old_link_means(
 
 def test_the_frozen_packing_tables_cover_the_catalogue_and_only_grow() -> None:
     """A new frame, slot or upgrade is appended to the tables; the first entries never move."""
-    from core.systems.gunframe import catalogue, pack_ids
+    from core.systems.gunframe import catalogue, pack_ids, upgrades
 
     assert set(catalogue.FRAMES) <= set(pack_ids.FRAME_NUMBERS)
     assert set(catalogue.SLOTS) <= set(pack_ids.SLOT_NUMBERS)
-    assert set(catalogue.UPGRADE_IDS) <= set(pack_ids.UPGRADE_NUMBERS)
+    assert set(upgrades.UPGRADE_IDS) <= set(pack_ids.UPGRADE_NUMBERS)
     assert pack_ids.FRAME_NUMBERS[:3] == ("scout", "light", "medium")
     assert pack_ids.SLOT_NUMBERS == ("speed", "defense", "armour", "close", "short", "medium", "long")
     assert len(pack_ids.UPGRADE_NUMBERS) == len(set(pack_ids.UPGRADE_NUMBERS)) >= 76

@@ -22,7 +22,10 @@ from core.systems.base import Change
 from core.systems.gunframe import SYSTEM, AttackInput, GunframeUnit, build_cost, game_size, resolve
 from core.systems.gunframe.attack import attack_odds, outcome_dist, plan
 from core.systems.gunframe.building import pack, unpack
-from core.systems.gunframe.catalogue import FRAMES, POWER_ATTACKS, PRINTED_POINTS, UPGRADES
+from core.systems.gunframe.catalogue import FRAMES
+from core.systems.gunframe.examples import PRINTED_POINTS
+from core.systems.gunframe.power_attacks import POWER_ATTACKS
+from core.systems.gunframe.upgrades import UPGRADES
 
 CATALOGUE = {u.id: u for u in SYSTEM.catalogue()}
 

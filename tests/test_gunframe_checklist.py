@@ -7,7 +7,7 @@ from typing import Any
 
 from core import api
 from core.systems.gunframe import GunframeUnit
-from core.systems.gunframe.catalogue import UPGRADE_IDS, UPGRADES
+from core.systems.gunframe.upgrades import UPGRADE_IDS, UPGRADES
 
 
 def schema() -> dict[str, Any]:

@@ -17,17 +17,6 @@ import pytest
 
 from core import api
 from core.systems.gunframe import effects
-from core.systems.gunframe.catalogue import (
-    POWER_ATTACKS,
-    UPGRADE_IDS,
-    UPGRADES,
-    PowerAttackDef,
-    UpgradeDef,
-    effects_by,
-    effects_of,
-    granted_by,
-    has_effect,
-)
 from core.systems.gunframe.effects import (
     KINDS,
     DefenseDice,
@@ -39,11 +28,21 @@ from core.systems.gunframe.effects import (
     UpgradeId,
 )
 from core.systems.gunframe.pack_ids import UPGRADE_NUMBERS
+from core.systems.gunframe.power_attacks import POWER_ATTACKS, PowerAttackDef
+from core.systems.gunframe.upgrades import (
+    UPGRADE_IDS,
+    UPGRADES,
+    UpgradeDef,
+    effects_by,
+    effects_of,
+    granted_by,
+    has_effect,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "core" / "systems" / "gunframe"
 #: The modules that hold the data, not the mechanics.
-DATA = {"effects.py", "catalogue.py", "pack_ids.py"}
+DATA = {"effects.py", "catalogue.py", "upgrades.py", "power_attacks.py", "examples.py", "pack_ids.py"}
 
 
 def _mechanics() -> dict[str, ast.Module]:

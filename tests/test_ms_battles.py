@@ -19,17 +19,11 @@ from core.dice import RandomDice, TypedDice
 from core.game import Game, GameUnit, Side, record, redo, undo
 from core.systems.base import NeedChoice, Violation
 from core.systems.ms_battles import SYSTEM, Card, Frame, MobileSuit, MsbOptions, deck_violations
+from core.systems.ms_battles.board import SuitPlay, load
 from core.systems.ms_battles.cards import MARKER, AttackMark
-from core.systems.ms_battles.play import (
-    SuitPlay,
-    hand_dist,
-    hypergeometric,
-    load,
-    movement,
-    next_pick,
-    shuffle,
-)
-from core.systems.ms_battles.play import draw as draw_cards
+from core.systems.ms_battles.planning import draw as draw_cards
+from core.systems.ms_battles.planning import hand_dist, hypergeometric, shuffle
+from core.systems.ms_battles.resolve import movement, next_pick
 from core.systems.ms_battles.sample import CARDS, DECK_A, DECK_B, FRAMES, GENERICS, SAMPLE_SUITS
 
 # --- helpers --------------------------------------------------------------------------------------

@@ -25,8 +25,10 @@ from core.game import Game, new_game, redo, step_back
 from core.squad import Squad, SquadUnit
 from core.systems.base import NeedChoice
 from core.systems.ms_battles import SYSTEM
+from core.systems.ms_battles.board import SuitPlay
 from core.systems.ms_battles.cards import MARKER
-from core.systems.ms_battles.play import DrawInput, SuitPlay, unseen_hand_dist
+from core.systems.ms_battles.planning import unseen_hand_dist
+from core.systems.ms_battles.play import DrawInput
 from core.systems.ms_battles.sample import DECK_A, DECK_B
 
 # --- helpers ---------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from core.systems.base import Change
 from core.systems.gundam_skirmish.unit_state import GsUnitState, Pilot
 from core.systems.gunframe.state import form_of, is_convoy
 from core.systems.gunframe.unit_state import GfUnitState, HeldPower, SplitShare
-from core.systems.ms_battles.play import Resolved, SuitPlay
+from core.systems.ms_battles.board import Resolved, SuitPlay
 
 GOLDEN = Path(__file__).parent / "golden"
 IN_PLAY = GOLDEN / "v0.1.0-unit-states"

@@ -1,7 +1,8 @@
 """GUNFRAME (Peril Planet, 2018): the rule system as the shared layer sees it.
 
-The package reads in the order the rulebook plays: :mod:`.catalogue` (frames,
-upgrades, power attacks, example units), :mod:`.building` (profile model,
+The package reads in the order the rulebook plays: :mod:`.catalogue` (frames),
+:mod:`.upgrades`, :mod:`.power_attacks`, :mod:`.examples` (the book's example
+units), :mod:`.building` (profile model,
 costs, construction rules, share-link packing), the game state defined here
 and in :mod:`.state`, :mod:`.turn` (Focus Points, initiative, Target Lock,
 Evade, reboot), :mod:`.attack` (the attack action and its exact odds),
@@ -44,17 +45,11 @@ from core.systems.gunframe.building import (
     unpack,
 )
 from core.systems.gunframe.card import card
-from core.systems.gunframe.catalogue import (
-    EXAMPLE_UNITS,
-    FRAMES,
-    POWER_ATTACKS,
-    PRINTED_POINTS,
-    UPGRADES,
-    has_effect,
-)
+from core.systems.gunframe.catalogue import FRAMES
 from core.systems.gunframe.combine import COMBINE_ACTIONS
 from core.systems.gunframe.effects import Flies
 from core.systems.gunframe.environment import ENVIRONMENT_ACTIONS, ENVIRONMENTS, environment_of
+from core.systems.gunframe.examples import EXAMPLE_UNITS, PRINTED_POINTS
 from core.systems.gunframe.falls import FALL
 from core.systems.gunframe.gates import REQUIREMENTS
 from core.systems.gunframe.links import LINK_ACTIONS
@@ -62,6 +57,7 @@ from core.systems.gunframe.missions import DEACTIVATE, END_PHASE, INVESTIGATE, M
 from core.systems.gunframe.options import GunframeOptions
 from core.systems.gunframe.phases import phase
 from core.systems.gunframe.power import POWER, PowerInput
+from core.systems.gunframe.power_attacks import POWER_ATTACKS
 from core.systems.gunframe.special import SPECIAL_ACTIONS, settle_crippled, with_crippled
 from core.systems.gunframe.structures import STRUCTURE_ACTIONS, STRUCTURES
 from core.systems.gunframe.turn import (
@@ -77,6 +73,7 @@ from core.systems.gunframe.turn import (
     start_round,
 )
 from core.systems.gunframe.unit_state import GfUnitState
+from core.systems.gunframe.upgrades import UPGRADES, has_effect
 from core.systems.gunframe.wide import GunframeState, game_value, upgrade_state
 
 if TYPE_CHECKING:

@@ -47,7 +47,6 @@ from core.systems.base import (
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
 from core.systems.gunframe.burn import KEY as BURN_KEY
 from core.systems.gunframe.burn import burn_through
-from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     WHEN_ORDER,
     AttackDice,
@@ -78,6 +77,7 @@ from core.systems.gunframe.options import GunframeOptions, options_of
 from core.systems.gunframe.reactions import ReactionTrigger, check_trigger, off_log_field, trigger_field
 from core.systems.gunframe.state import Edits, react, spend_fp
 from core.systems.gunframe.structures import bury, kind_of
+from core.systems.gunframe.upgrades import effects_by, effects_of, has_effect
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit

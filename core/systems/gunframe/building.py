@@ -20,19 +20,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from core.systems.base import Closed, Violation
-from core.systems.gunframe.catalogue import (
-    FRAME_VALUES,
-    FRAMES,
-    SLOTS,
-    UPGRADE_IDS,
-    UPGRADES,
-    WEAPONS,
-    FrameDef,
-    Slot,
-    has_effect,
-)
+from core.systems.gunframe.catalogue import FRAME_VALUES, FRAMES, SLOTS, WEAPONS, FrameDef, Slot
 from core.systems.gunframe.effects import CombinerMember
 from core.systems.gunframe.pack_ids import FRAME_NUMBERS, SLOT_NUMBERS, UPGRADE_NUMBERS
+from core.systems.gunframe.upgrades import UPGRADE_IDS, UPGRADES, has_effect
 
 FrameId = Literal["scout", "light", "medium", "heavy", "super_heavy", "infantry", "tank", "flyer"]
 #: Kinds of structure a game can hold (L2903-2907, L1701, L1921-1947, L1969-1973); see :mod:`.structures`.

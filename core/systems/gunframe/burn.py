@@ -16,10 +16,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from core.dice import Dist
-from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import CancelsPowerOnce, GrantsPowerAttack, ImmuneToPower
 from core.systems.gunframe.environment import environment_of
 from core.systems.gunframe.state import defense_value, hits_dist, upgrades_of, weapon_ups
+from core.systems.gunframe.upgrades import effects_of, has_effect
 
 if TYPE_CHECKING:
     from core.game import Game

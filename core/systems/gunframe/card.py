@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from core.systems.base import CardLine, UnitCard
 from core.systems.gunframe.building import GunframeUnit, all_forms, assign_slots, frame_of
-from core.systems.gunframe.catalogue import FRAME_VALUES, UPGRADES, WEAPONS
+from core.systems.gunframe.catalogue import FRAME_VALUES, WEAPONS
+from core.systems.gunframe.upgrades import UPGRADES
 
 
 def _name(uid: str, n: int) -> str:

@@ -31,7 +31,6 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms
-from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import CombinerMember, Flies, JumpChargeDamage, Jumps
 from core.systems.gunframe.environment import environment_of
 from core.systems.gunframe.state import (
@@ -48,6 +47,7 @@ from core.systems.gunframe.state import (
     spend_fp,
     upgrades_of,
 )
+from core.systems.gunframe.upgrades import has_effect
 
 if TYPE_CHECKING:
     from core.game import Game

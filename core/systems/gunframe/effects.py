@@ -1,10 +1,10 @@
 """What GUNFRAME's upgrades and power attacks do, as data the engine interprets.
 
-Each upgrade (``catalogue.UPGRADES``) carries a tuple of effects, instances of the small closed set of
+Each upgrade (``upgrades.UPGRADES``) carries a tuple of effects, instances of the small closed set of
 kinds below, and/or a ``by_hand`` reason when players apply (part of) it themselves.  The mechanics
 never test an upgrade's name: a hook point (the attack pool, the defense pool, power points after
 damage, reactions, the End phase, initiative, deployment...) asks which effects of one kind a unit or
-weapon system has, with :func:`core.systems.gunframe.catalogue.effects_of`, and interprets them.
+weapon system has, with :func:`core.systems.gunframe.upgrades.effects_of`, and interprets them.
 
 A kind is one concept.  Parameters that name something (a weapon system, a condition, a power attack,
 a link, a special action) are closed ``Literal`` types checked when the effect is built, so a misspelt

@@ -51,9 +51,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.systems.base import ActionOdds, ActionResult, ActionSpec
-from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import StormProof
 from core.systems.gunframe.state import Edits, is_structure, upgrades_of
+from core.systems.gunframe.upgrades import has_effect
 from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:

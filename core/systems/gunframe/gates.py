@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement
-from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import (
     DefenseValue,
     Effect,
@@ -22,6 +21,7 @@ from core.systems.gunframe.effects import (
     SplitFire,
 )
 from core.systems.gunframe.state import upgrades_of, weapon_ups
+from core.systems.gunframe.upgrades import effects_of, has_effect
 
 if TYPE_CHECKING:
     from core.game import Game

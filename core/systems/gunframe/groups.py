@@ -22,9 +22,9 @@ import math
 from typing import TYPE_CHECKING
 
 from core.systems.gunframe.building import all_forms
-from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import IgnoresCrippled
 from core.systems.gunframe.state import form_of, is_conventional, is_structure, profile_of, upgrades_of
+from core.systems.gunframe.upgrades import has_effect
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit

@@ -35,7 +35,6 @@ from pydantic import Field
 
 from core.dice import DiceSource
 from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, enemy_unit, own_unit
-from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import LendsPanicReroll, Link, PanicOnCharge, PassesPanic, SpecialAction
 from core.systems.gunframe.state import (
     Edits,
@@ -50,6 +49,7 @@ from core.systems.gunframe.state import (
     spend_fp,
     upgrades_of,
 )
+from core.systems.gunframe.upgrades import effects_of, has_effect
 
 if TYPE_CHECKING:
     from core.game import Event, Game, GameUnit

@@ -21,7 +21,6 @@ from core.dice import DiceSource, Dist
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Change, UnitState
 from core.systems.gunframe.building import GunframeUnit, unit_cost
-from core.systems.gunframe.catalogue import effects_of
 from core.systems.gunframe.effects import DeactivateBonus
 from core.systems.gunframe.environment import end_odds_facts, end_of_turn
 from core.systems.gunframe.links import nemesis_end
@@ -29,6 +28,7 @@ from core.systems.gunframe.options import options_of
 from core.systems.gunframe.state import Edits, is_convoy, is_structure, profile_of, upgrades_of
 from core.systems.gunframe.structures import BEACON_KINDS, BUNKER_KINDS, RAID_KINDS, tally
 from core.systems.gunframe.turn import on_table
+from core.systems.gunframe.upgrades import effects_of
 from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:

@@ -20,15 +20,6 @@ from pydantic import Field
 from core.dice import DiceSource
 from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, Closed, action_texts, own_unit
-from core.systems.gunframe.catalogue import (
-    POWER_ATTACKS,
-    UPGRADES,
-    PowerAttackDef,
-    effects_by,
-    effects_of,
-    granted_by,
-    has_effect,
-)
 from core.systems.gunframe.effects import (
     ActsOnTarget,
     CancelsPowerOnce,
@@ -55,6 +46,7 @@ from core.systems.gunframe.environment import (
 )
 from core.systems.gunframe.links import nemesis_by_power
 from core.systems.gunframe.options import GunframeOptions, options_of
+from core.systems.gunframe.power_attacks import POWER_ATTACKS, PowerAttackDef
 from core.systems.gunframe.state import (
     Edits,
     Pos,
@@ -72,6 +64,7 @@ from core.systems.gunframe.state import (
     weapon_ups,
 )
 from core.systems.gunframe.structures import kind_of, leave
+from core.systems.gunframe.upgrades import UPGRADES, effects_by, effects_of, granted_by, has_effect
 
 if TYPE_CHECKING:
     from core.game import Game, GameUnit

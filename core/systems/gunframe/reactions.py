@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field
 
 from core.systems.base import Choice, NeedChoice
-from core.systems.gunframe.catalogue import has_effect
 from core.systems.gunframe.effects import UnseenMoves
 from core.systems.gunframe.environment import dark
 from core.systems.gunframe.state import upgrades_of
+from core.systems.gunframe.upgrades import has_effect
 from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:

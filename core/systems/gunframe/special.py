@@ -26,9 +26,9 @@ from pydantic import Field
 from core.dice import DiceSource
 from core.systems.base import ActionResult, ActionSpec, Change, Closed, action_texts, enemy_unit, own_unit
 from core.systems.gunframe.building import all_forms, form_upgrades
-from core.systems.gunframe.catalogue import effects_of, has_effect
 from core.systems.gunframe.effects import Flies, SpecialAction, SpecialActionId, Transform, TransformId
 from core.systems.gunframe.state import Edits, Pos, can_act, halve, profile_of, spend_fp, upgrades_of
+from core.systems.gunframe.upgrades import effects_of, has_effect
 
 if TYPE_CHECKING:
     from core.game import Game

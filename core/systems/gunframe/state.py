@@ -21,9 +21,10 @@ from core.dice import DiceSource, Dist
 from core.pool import PoolSpec, cancel, roll_pool
 from core.systems.base import Change
 from core.systems.gunframe.building import GunframeUnit, all_forms, form_upgrades, weapon_upgrades
-from core.systems.gunframe.catalogue import FRAMES, has_effect
+from core.systems.gunframe.catalogue import FRAMES
 from core.systems.gunframe.effects import FocusCapPerRank, FreeReactionOnce, HalvesFallingHits, LuckyReroll
 from core.systems.gunframe.unit_state import GfUnitState
+from core.systems.gunframe.upgrades import has_effect
 from core.systems.gunframe.wide import GAME_KEYS, end_game, read, write
 
 if TYPE_CHECKING:

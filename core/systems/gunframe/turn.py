@@ -30,7 +30,6 @@ from core.systems.base import (
     own_unit,
     side_field,
 )
-from core.systems.gunframe.catalogue import effects_by, effects_of, has_effect
 from core.systems.gunframe.effects import (
     Ambush,
     Effect,
@@ -70,6 +69,7 @@ from core.systems.gunframe.state import (
     spend_fp,
     upgrades_of,
 )
+from core.systems.gunframe.upgrades import effects_by, effects_of, has_effect
 from core.systems.gunframe.wide import game_value
 
 if TYPE_CHECKING:

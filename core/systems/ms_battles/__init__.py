@@ -4,8 +4,10 @@ The package reads in the order the book plays: :mod:`.cards` (card and frame
 anatomy, L52-L61, L109-L116), :mod:`.decks` (deck construction, L107-L135),
 :mod:`.sample` (the app's own sample set: the book prints no cards),
 :mod:`.builder` (the deck builder's parts, picks assembled into a suit, counters by slot),
-:mod:`.options` (house readings of unclear rules) and :mod:`.play` (setup,
-planning, action and cleanup, L48-L105, L139).  The book uses no dice: the only
+:mod:`.options` (house readings of unclear rules), then play (L48-L105, L139):
+:mod:`.board` (the table loaded from a game), :mod:`.planning` (shuffle, draw, plan
+and the draw odds), :mod:`.resolve` (the action phase) and :mod:`.play` (setup,
+cleanup, the actions, the end of the game).  The book uses no dice: the only
 chance is the order of each deck, and the odds of the "draw" action are exact.
 
 **Hidden cards and who may see them (L71).**  A game lives on the table's
@@ -44,6 +46,7 @@ from core.systems.base import (
     Violation,
     as_profile,
 )
+from core.systems.ms_battles.board import SuitPlay, fresh_play
 from core.systems.ms_battles.cards import (
     MARKER,
     ZONES,
@@ -61,16 +64,8 @@ from core.systems.ms_battles.decks import deck_violations
 from core.systems.ms_battles.gates import REQUIREMENTS
 from core.systems.ms_battles.options import MsbOptions
 from core.systems.ms_battles.phases import phase
-from core.systems.ms_battles.play import (
-    ACTIONS,
-    SuitPlay,
-    draw_odds,
-    fresh_play,
-    hand_dist,
-    hidden,
-    hypergeometric,
-    status_lines,
-)
+from core.systems.ms_battles.planning import hand_dist, hypergeometric
+from core.systems.ms_battles.play import ACTIONS, draw_odds, hidden, status_lines
 from core.systems.ms_battles.sample import CARDS, LABEL, SAMPLE_SUITS
 from core.systems.ms_battles.tools import EDITOR, TOOLS
 from core.systems.ms_battles.view import unit_view, unit_views

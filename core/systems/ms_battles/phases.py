@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import PhaseStep, PhaseView
-from core.systems.ms_battles.play import living, load, pending
+from core.systems.ms_battles.board import load
+from core.systems.ms_battles.resolve import living, pending
 
 if TYPE_CHECKING:
     from core.game import Game

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from core.systems.base import Choice
 
 if TYPE_CHECKING:
+    from core.systems.ms_battles.board import Seat
     from core.systems.ms_battles.cards import AttackMark
     from core.systems.ms_battles.options import MsbOptions
-    from core.systems.ms_battles.play import Seat
 
 
 def steps_of(seat: Seat, pos: int, mark: AttackMark, opts: MsbOptions) -> float:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from core.game import Game
 from core.systems.base import UnitView, ViewBinding, ViewItem, ViewSection
+from core.systems.ms_battles.board import KEEP, Board, Seat, SuitPlay, load
 from core.systems.ms_battles.cards import MARKER, Card, MobileSuit
-from core.systems.ms_battles.play import KEEP, Board, Pick, Seat, SuitPlay, load, movement, next_pick
 from core.systems.ms_battles.reach import reach_of
+from core.systems.ms_battles.resolve import Pick, movement, next_pick
 
 
 def describe(card: Card) -> str:
