@@ -438,6 +438,14 @@ def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str
     system = implementation(system_id)
     units = system.catalogue()[:6]
     checked = offered = 0
+    situations: list[Game] = []  # every matchup in every set-up, built once for all the actions
+
+    def every_situation() -> list[Game]:
+        if not situations:
+            for a, b in itertools.product(units, units):
+                situations.extend(_situations(system_id, _duel(system_id, a, b)))
+        return situations
+
     for spec in system.actions.values():
         if spec.odds is None:
             continue
@@ -455,25 +463,26 @@ def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str
         offered += len(declared)
         accepted = dict.fromkeys(declared, False)
         moved = dict.fromkeys(declared, False)
-        for a, b in itertools.product(units, units):
-            for g in _situations(system_id, _duel(system_id, a, b)):
-                raw = {k: "0/u1" if ui == "own-unit" else "1/u1" for k, ui in who.items()}
-                try:
-                    base = odds(g, spec.name, raw)
-                except REFUSED:
+        raw = {k: "0/u1" if ui == "own-unit" else "1/u1" for k, ui in who.items()}
+        for g in every_situation() if declared else []:
+            if all(moved.values()):
+                break  # every modifier of this action seen to change the odds: nothing left to find
+            try:
+                base = odds(g, spec.name, raw)
+            except REFUSED:
+                continue
+            for f in declared:
+                if moved[f]:
                     continue
-                for f in declared:
-                    if moved[f]:
+                for value in _other_values(props[f]):
+                    try:
+                        other = odds(g, spec.name, {**raw, f: value})
+                    except REFUSED:
                         continue
-                    for value in _other_values(props[f]):
-                        try:
-                            other = odds(g, spec.name, {**raw, f: value})
-                        except REFUSED:
-                            continue
-                        accepted[f] = True
-                        if (other.tables, other.facts) != (base.tables, base.facts):
-                            moved[f] = True
-                            break
+                    accepted[f] = True
+                    if (other.tables, other.facts) != (base.tables, base.facts):
+                        moved[f] = True
+                        break
         ignored = [f for f in declared if accepted[f] and not moved[f]]
         assert not ignored, f"{system_id} {spec.name}: accepted but never changes the odds: {ignored}"
         checked += sum(moved.values())
