@@ -715,12 +715,15 @@ def test_gated_inputs_name_what_the_unit_lacks_and_are_refused() -> None:
     assert greyed["0/a0"]["power"] == "Sample: Argonaut has no shield that takes Power"
     assert "power" not in greyed.get("0/a1", {})
     assert greyed["0/a0"]["disengage"] == "Sample: Argonaut is not in melee"
+    assert greyed["0/a0"]["melee"] == "Sample: Argonaut has no melee weapon"  # L183-L188
+    assert "melee" not in greyed.get("0/a1", {})
     shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}
     assert gates(g, "shoot", shot).fields == {"within_16": "Sample: Argonaut has not taken Focus this turn"}
     for action, raw, why in (
         ("focus", {"unit": "0/a0", "power": True}, "not a Super Titan"),
         ("power", {"unit": "0/a0"}, "no shield that takes Power"),
         ("disengage", {"unit": "0/a0"}, "not in melee"),
+        ("melee", {"attacker": "0/a0", "target": "1/b0"}, "no melee weapon"),
         ("shoot", {**shot, "within_16": True}, "has not taken Focus"),
     ):
         with pytest.raises(ValueError, match=why):
@@ -757,3 +760,27 @@ def test_before_the_roll_off_only_the_roll_off_is_offered() -> None:
     assert "shoot" not in greyed.get("0/u", {}) and "end_turn" not in greyed.get("0/u", {})
     assert greyed["1/u"]["shoot"].startswith("it is Red's turn")
 
+
+def test_the_clash_splits_are_choices_attacker_picks_defender_is_asked_l519() -> None:
+    """Both sides split their Melee dice between attack and defense (L519): the attacker's splits are
+    buttons of its sheet (its Melee and the charge's 2 dice, L518), all attack first; the defender's
+    split is asked of its player before any die is rolled, each answer with its odds; the odds shown
+    before assume an even split (the odd die defends)."""
+    from core.game import picks
+
+    g = game_of([unit("blue_djinn")], [unit("white_asura")], momentum=(0, 0))
+    splits = picks(g, "melee", "0/a0")["attack_dice"]
+    assert [p.value for p in splits] == list(range(11, -1, -1))  # Melee 9 + 2 (L518)
+    assert splits[0].label == "11 attack / 0 defense"
+    inp = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 6}
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "melee", inp, TypedDice([]))  # no die is read before the defender splits
+    d_pool = SAMPLES["white_asura"].melee
+    assert asked.value.field == "defender_attack"
+    assert [c.value for c in asked.value.options] == list(range(d_pool, -1, -1))
+    assert [c.value for c in asked.value.options if c.assumed] == [d_pool // 2]
+    assert asked.value.options[0].label.startswith(f"{d_pool} attack / 0 defense · deals ~")
+    assumed = odds(g, "melee", inp)
+    told = odds(g, "melee", {**inp, "defender_attack": d_pool // 2})
+    assert (assumed.tables, assumed.facts) == (told.tables, told.facts)
+    assert "even defense" in assumed.summary

@@ -133,7 +133,8 @@ ACTIONS: dict[str, ActionSpec] = {
         odds=clash_odds,
         picks=clash_picks,
         headline=("damage dealt", "target destroyed"),
-        needs=("turn",),
+        primary=True,
+        needs=("turn", "melee"),
     ),
     "focus": ActionSpec.of(
         "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)

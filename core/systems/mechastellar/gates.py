@@ -5,6 +5,8 @@ answering "" when it has it, else why not in plain words.
   not had its own (L26, L40), no other unit is mid-turn, Return Fire is not owed by another (L41).
   Shoot, Melee, Focus, Full Throttle, Disengage and End turn need it, so before the roll-off they are
   offered greyed with the reason and the roll-off is the one step offered.
+* ``melee``: a melee attack needs a melee or [CC] weapon (L183-L188); a Stellar Warship makes none
+  (L954).
 * ``super_titan``: Focus for +3 Power is a Super Titan's (L129-L130).
 * ``shield_power``: powering a shield is for a Super Titan whose shield takes Power (L158-L160, L229-L230).
 * ``focused``: "within 16 inches" changes a shot only for a unit that took Focus this turn (L123-L124):
@@ -29,6 +31,16 @@ def _turn(game: Game, ref: str) -> str:
         check_turn(game, ref)
     except ValueError as why:
         return str(why)
+    return ""
+
+
+def _melee(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        return f"{g.name} is a Stellar Warship: it makes no melee attacks"
+    if not any(w.kind != "shooting" for w in unit.weapons):
+        return f"{g.name} has no melee weapon"
     return ""
 
 
@@ -57,6 +69,7 @@ def _engaged(game: Game, ref: str) -> str:
 
 REQUIREMENTS: dict[str, Requirement] = {
     "turn": _turn,
+    "melee": _melee,
     "super_titan": _super_titan,
     "shield_power": _shield_power,
     "focused": _focused,
