@@ -613,6 +613,7 @@ def test_power_4_focus_then_a_power_7_weapon_l165() -> None:
     g = act(g, "focus", {"unit": "0/a0", "power": True}, TypedDice([]))
     g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}, TypedDice([9]))
     assert "Gun 7" in g.log[-1].text
+    g = act(g, "end_turn", {"unit": "0/a0"}, TypedDice([]))
     with pytest.raises(ValueError, match="Super Titan"):
         act(g, "focus", {"unit": "1/b0", "power": True}, TypedDice([]))
 
@@ -695,3 +696,91 @@ def test_close_combat_master_l447() -> None:
     strike, counter, *_ = pools(g, Clash(attacker="0/a0", target="1/b0", attack_dice=6, defender_attack=3))
     assert strike.defense.values[9] == 2 and strike.blocks == 1 + 1  # DEF 10s two blocks; Shield + trait
     assert counter.flat == 1
+
+
+# --- gated inputs: offered greyed with the reason, refused if sent (the table bar) ----------------
+
+
+def test_gated_inputs_name_what_the_unit_lacks_and_are_refused() -> None:
+    """Focus for +3 Power is a Super Titan's (L129); powering a shield needs a Super Titan's shield
+    (L160, L230); Disengage needs melee (L68, L255); "within 16 inches" changes only a focused shot
+    (L123-L124).  game.gates greys each for a unit that lacks it, with the reason, and the engine
+    refuses it in those words."""
+    from core.game import gated_actions, gates
+
+    g = game_of([unit("argonaut"), unit("joker", power=4, shield_power=4)], [unit("dervish")])
+    assert gates(g, "focus", {"unit": "0/a0"}).fields == {"power": "Sample: Argonaut is not a Super Titan"}
+    assert gates(g, "focus", {"unit": "0/a1"}).fields == {}
+    greyed = gated_actions(g)
+    assert greyed["0/a0"]["power"] == "Sample: Argonaut has no shield that takes Power"
+    assert "power" not in greyed.get("0/a1", {})
+    assert greyed["0/a0"]["disengage"] == "Sample: Argonaut is not in melee"
+    assert greyed["0/a0"]["melee"] == "Sample: Argonaut has no melee weapon"  # L183-L188
+    assert "melee" not in greyed.get("0/a1", {})
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}
+    assert gates(g, "shoot", shot).fields == {"within_16": "Sample: Argonaut has not taken Focus this turn"}
+    for action, raw, why in (
+        ("focus", {"unit": "0/a0", "power": True}, "not a Super Titan"),
+        ("power", {"unit": "0/a0"}, "no shield that takes Power"),
+        ("disengage", {"unit": "0/a0"}, "not in melee"),
+        ("melee", {"attacker": "0/a0", "target": "1/b0"}, "no melee weapon"),
+        ("shoot", {**shot, "within_16": True}, "has not taken Focus"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            act(g, action, raw, TypedDice([5] * 12))
+        if action == "shoot":
+            with pytest.raises(ValueError, match=why):
+                odds(g, action, raw)
+    focused = act(g, "focus", {"unit": "0/a0"}, TypedDice([]))
+    assert gates(focused, "shoot", shot).fields == {}
+    engaged = g.model_copy(deep=True)
+    engaged.sides[0].units[0].state.conditions.append("engaged")
+    assert "disengage" not in gated_actions(engaged).get("0/a0", {})
+
+
+def test_before_the_roll_off_only_the_roll_off_is_offered() -> None:
+    """Before the round's roll-off (L32) every unit's Shoot, Melee, Focus, Full Throttle, Disengage and
+    End turn are greyed with the reason (the roll-off is the first step, never met as a refusal); after
+    it, only the side in turn's units may act (L40), the other side's greyed with whose turn it is."""
+    from core.game import gated_actions
+
+    squads = [
+        Squad(id=f"s{n}", name=name, system="mechastellar", units=[SquadUnit(key="u", profile=unit(key))])
+        for n, (name, key) in enumerate((("Red", "argonaut"), ("Blue", "argonaut")))
+    ]
+    g = new_game("g", "Test", [(s.name, s) for s in squads])
+    greyed = gated_actions(g)
+    for ref in ("0/u", "1/u"):
+        for action in ("shoot", "melee", "focus", "throttle", "disengage", "end_turn"):
+            assert greyed[ref][action].startswith("roll off for the round first")
+    with pytest.raises(ValueError, match="roll off for the round first"):
+        act(g, "shoot", {"attacker": "0/u", "target": "1/u", "weapon": 0}, TypedDice([5, 5, 5]))
+    g = act(g, "roll_off", {}, TypedDice([9, 2]))
+    greyed = gated_actions(g)
+    assert "shoot" not in greyed.get("0/u", {}) and "end_turn" not in greyed.get("0/u", {})
+    assert greyed["1/u"]["shoot"].startswith("it is Red's turn")
+
+
+def test_the_clash_splits_are_choices_attacker_picks_defender_is_asked_l519() -> None:
+    """Both sides split their Melee dice between attack and defense (L519): the attacker's splits are
+    buttons of its sheet (its Melee and the charge's 2 dice, L518), all attack first; the defender's
+    split is asked of its player before any die is rolled, each answer with its odds; the odds shown
+    before assume an even split (the odd die defends)."""
+    from core.game import picks
+
+    g = game_of([unit("blue_djinn")], [unit("white_asura")], momentum=(0, 0))
+    splits = picks(g, "melee", "0/a0")["attack_dice"]
+    assert [p.value for p in splits] == list(range(11, -1, -1))  # Melee 9 + 2 (L518)
+    assert splits[0].label == "11 attack / 0 defense"
+    inp = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 6}
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "melee", inp, TypedDice([]))  # no die is read before the defender splits
+    d_pool = SAMPLES["white_asura"].melee
+    assert asked.value.field == "defender_attack"
+    assert [c.value for c in asked.value.options] == list(range(d_pool, -1, -1))
+    assert [c.value for c in asked.value.options if c.assumed] == [d_pool // 2]
+    assert asked.value.options[0].label.startswith(f"{d_pool} attack / 0 defense · deals ~")
+    assumed = odds(g, "melee", inp)
+    told = odds(g, "melee", {**inp, "defender_attack": d_pool // 2})
+    assert (assumed.tables, assumed.facts) == (told.tables, told.facts)
+    assert "even defense" in assumed.summary

@@ -977,7 +977,8 @@ function askBlock(ask, choose) {
   const box = el("div", { class: "ask", id: "action-ask", role: "group", "aria-label": plain(ask.prompt) }, el("p", { class: "prompt" }, plain(ask.prompt)));
   if (!ask.many) {
     // The option the odds before the roll assumed is marked, so the player sees what the odds meant.
-    box.append(el("div", { class: "actions" }, ...ask.options.map((o) => {
+    // Many options (a split of a pool of dice) wrap in rows of two, never squeezed into one row.
+    box.append(el("div", { class: ask.options.length > 4 ? "actions many" : "actions" }, ...ask.options.map((o) => {
       const b = button(o.label, () => choose(o.value, o.also ?? {}), { class: "primary", "data-choice": JSON.stringify(o.value), "data-also": JSON.stringify(o.also ?? {}) });
       if (o.assumed) b.append(el("small", { class: "assumed" }, " (as in the odds)"));
       return b;

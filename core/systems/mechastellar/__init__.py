@@ -29,6 +29,7 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.mechastellar.actions import ACTIONS
+from core.systems.mechastellar.gates import REQUIREMENTS
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
@@ -193,4 +194,5 @@ SYSTEM = MechaStellar.of_package(
     options=MsOptions,
     state_model=MsState,
     unit_state_model=MsUnitState,
+    requirements=REQUIREMENTS,
 )

@@ -8,7 +8,7 @@ from pydantic import Field
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
-from core.systems.base import ActionResult, ActionSpec, Closed, own_unit
+from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.state import MsUnitState, gain
@@ -24,7 +24,7 @@ class Focus(Closed):
     power: bool = Field(
         default=False,
         description="A Super Titan takes +3 Power until its next turn instead (L129-L130).",
-        json_schema_extra={"flow": "common"},
+        json_schema_extra={"flow": "common", **needs("super_titan")},
     )
 
 
@@ -123,6 +123,7 @@ ACTIONS: dict[str, ActionSpec] = {
         picks=shoot_picks,
         headline=("damage", "destroyed"),
         primary=True,
+        needs=("turn",),
     ),
     "melee": ActionSpec.of(
         "melee",
@@ -132,13 +133,19 @@ ACTIONS: dict[str, ActionSpec] = {
         odds=clash_odds,
         picks=clash_picks,
         headline=("damage dealt", "target destroyed"),
+        primary=True,
+        needs=("turn", "melee"),
     ),
     "focus": ActionSpec.of(
-        "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False
+        "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
     ),
-    "throttle": ActionSpec.of("throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False),
+    "throttle": ActionSpec.of(
+        "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)
+    ),
     "disengage": ActionSpec.of(
-        "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).", rolls=False
+        "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).",
+        rolls=False,
+        needs=("turn", "engaged"),
     ),
     "power": ActionSpec.of(
         "power",
@@ -146,6 +153,7 @@ ACTIONS: dict[str, ActionSpec] = {
         power,
         "A Super Titan's shield blocks with its Power on it (L160, L230).",
         rolls=False,
+        needs=("shield_power",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",
@@ -154,5 +162,6 @@ ACTIONS: dict[str, ActionSpec] = {
         "The unit's turn ends; the other side activates (L40-L41).",
         rolls=False,
         primary=True,
+        needs=("turn",),
     ),
 }

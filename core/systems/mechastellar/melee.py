@@ -56,11 +56,22 @@ class Clash(Closed):
     weapon: int = Field(
         default=0, ge=0, le=11, description="The attacker's melee weapon.", json_schema_extra={"flow": "pick"}
     )
-    attack_dice: int = Field(
-        default=0, ge=0, le=30, description="Of the attacker's dice, how many attack; the rest defend."
+    attack_dice: int | None = Field(
+        default=None,
+        ge=0,
+        le=30,
+        title="Split",
+        description="Of the attacker's dice, how many attack; the rest defend (L519); an even split "
+        "when not given (the sheet offers every split, all attack first).",
+        json_schema_extra={"flow": "pick"},
     )
-    defender_attack: int = Field(
-        default=0, ge=0, le=30, description="Of the defender's dice, how many attack; the rest defend."
+    defender_attack: int | None = Field(
+        default=None,
+        ge=0,
+        le=30,
+        description="Of the defender's dice, how many attack; the rest defend (L519).  Asked of the "
+        "defender's player when the attacker rolls; the odds before assume an even split.",
+        json_schema_extra={"ui": "hidden"},
     )
     defender_weapon: int = Field(
         default=0, ge=-1, le=11, description="The defender's melee weapon (its first by default)."
@@ -140,6 +151,27 @@ def _first_melee(unit: Unit) -> int:
     return next((i for i, w in enumerate(unit.weapons) if w.kind != "shooting"), -1)
 
 
+def even_split(pool: int) -> int:
+    """The defender's attack dice the odds assume before its player splits: half, the odd die on
+    defense.
+
+    >>> [even_split(n) for n in (0, 1, 5, 6)]
+    [0, 0, 2, 3]
+    """
+    return pool // 2
+
+
+def attacker_pool(unit: Unit, options: MsOptions) -> int:
+    """The dice the attacker splits: its Melee and the charge's 2 (L518; ambiguity 2's other reading,
+    one fixed die each side, splits its Melee alone)."""
+    return unit.melee + (0 if options.attacker_one_each else ATTACKER_DICE)
+
+
+def split_label(attack: int, pool: int) -> str:
+    """How a split reads on a button: "4 attack / 3 defense"."""
+    return f"{attack} attack / {pool - attack} defense"
+
+
 def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     """Both strikes and both pools' sizes; ValueError for splits larger than the pools."""
     a_side, _, a_g = game.unit(inp.attacker)
@@ -157,19 +189,23 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
     d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED
-    a_pool = att.melee + (0 if options.attacker_one_each else ATTACKER_DICE)
+    a_pool = attacker_pool(att, options)
     d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
-    if inp.attack_dice > a_pool:
+    d_split = even_split(d_pool) if inp.defender_attack is None else inp.defender_attack
+    if dfn.kind == "warship" and inp.defender_attack is None:
+        d_split = 0
+    a_split = even_split(a_pool) if inp.attack_dice is None else inp.attack_dice
+    if a_split > a_pool:
         raise ValueError(f"{a_g.name} has {a_pool} dice to split")
-    if inp.defender_attack > d_pool or (dfn.kind == "warship" and inp.defender_attack):
+    if d_split > d_pool or (dfn.kind == "warship" and d_split):
         raise ValueError(
             f"{d_g.name} has {d_pool} dice to split"
             + (", all on defense (L954)" if dfn.kind == "warship" else "")
         )
-    a_atk = inp.attack_dice + a_weapon.atk_dice + (1 if options.attacker_one_each else 0)
-    a_def = a_pool - inp.attack_dice + a_weapon.def_dice + (1 if options.attacker_one_each else 0)
-    d_atk = inp.defender_attack + d_weapon.atk_dice
-    d_def = d_pool - inp.defender_attack + d_weapon.def_dice
+    a_atk = a_split + a_weapon.atk_dice + (1 if options.attacker_one_each else 0)
+    a_def = a_pool - a_split + a_weapon.def_dice + (1 if options.attacker_one_each else 0)
+    d_atk = d_split + d_weapon.atk_dice
+    d_def = d_pool - d_split + d_weapon.def_dice
 
     def atk_values(side: int) -> tuple[int, ...]:
         hit_on = 4 if side_has_commander(game, side, "bold_leader") else 5  # L492
@@ -239,7 +275,9 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
             "target destroyed": float(kill),
             "attacker destroyed": float(lost),
         },
-        summary=f"Best split against this defense: {best} attack, {a_pool - best} defense",
+        summary=f"Best split against an even defense: {best} attack, {a_pool - best} defense"
+        if inp.defender_attack is None
+        else f"Best split against this defense: {best} attack, {a_pool - best} defense",
     )
 
 
@@ -250,6 +288,12 @@ def best_split(game: Game, inp: Clash, pool: int) -> int:
         strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": k}))
         scores.append((expected_damage(strike, options) - expected_damage(counter, options), k))
     return max(scores)[1]
+
+
+def destroys(strike: Strike, options: MsOptions) -> Fraction:
+    """The chance a strike destroys the unit it hits, before Skill Defense."""
+    dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
+    return sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
 
 
 def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
@@ -275,6 +319,27 @@ def _defense(game: Game, side: int, name: str, hits: int, field: str) -> NeedCho
     )
 
 
+def d_pool_of(game: Game, inp: Clash) -> int:
+    """The defender's dice to split (0 for a Stellar Warship: all its AA DEF defends, L954)."""
+    _, _, d_g = game.unit(inp.target)
+    dfn = Unit.model_validate(d_g.profile)
+    return 0 if dfn.kind == "warship" else dfn.melee
+
+
+def _defender_split(game: Game, inp: Clash) -> NeedChoice:
+    """The defender's player splits its dice once the attacker has split (L519; digest ambiguity 37:
+    asked in turn on one phone).  Each answer reads with its chance to destroy the attacker."""
+    _, _, d_g = game.unit(inp.target)
+    pool = d_pool_of(game, inp)
+    options = []
+    for k in range(pool, -1, -1):
+        strike, counter, _, _, opts = pools(game, inp.model_copy(update={"defender_attack": k}))
+        mean, lost = expected_damage(counter, opts), destroys(strike, opts)
+        label = f"{split_label(k, pool)} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
+        options.append(Choice(value=k, label=label, assumed=k == even_split(pool)))
+    return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
+
+
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     """Roll attack, defense, counterattack and the attacker's defense; Skill Defense; saves; damage."""
     strike, counter, _, _, options = pools(game, inp)
@@ -284,6 +349,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if extra.meleed:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
+    if inp.defender_attack is None and d_pool_of(game, inp) > 0:
+        raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")
     d_block = strike.defense.roll(dice, "defense")
     d_roll = counter.attack.roll(dice, "counterattack")
@@ -370,7 +437,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
 
 
 def clash_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
-    """The attacker's melee and [CC] weapons (its shooting weapons greyed)."""
+    """The attacker's melee and [CC] weapons (its shooting weapons greyed), and its splits of its dice
+    between attack and defense, all attack first (L519): one button each, with its odds."""
     _, _, g = game.unit(actor)
     unit = Unit.model_validate(g.profile)
     picks = [
@@ -384,4 +452,6 @@ def clash_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
         )
         for i, w in enumerate(unit.weapons)
     ]
-    return {"weapon": picks}
+    pool = attacker_pool(unit, read_options(MsOptions, game.options))
+    splits = [FieldPick(value=k, label=split_label(k, pool)) for k in range(pool, -1, -1)]
+    return {"weapon": picks, "attack_dice": splits}

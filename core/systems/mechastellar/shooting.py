@@ -36,6 +36,7 @@ from core.systems.base import (
     NeedChoice,
     UnitState,
     enemy_unit,
+    needs,
     own_unit,
     read_options,
 )
@@ -75,7 +76,7 @@ class Shoot(Closed):
     within_16: bool = Field(
         default=False,
         description='The target is within 16": a Focus gives +1 hit instead of +1 shot (L124).',
-        json_schema_extra={"flow": "common"},
+        json_schema_extra={"flow": "common", **needs("focused")},
     )
     cover: bool = Field(
         default=False,
