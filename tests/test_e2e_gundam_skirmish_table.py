@@ -219,7 +219,7 @@ def test_objective_counts_the_zone_as_each_turn_ends(browser: Browser, server: S
         expect(weapons.first.locator(".pick-why")).to_have_text("equipped now")
         expect(weapons.nth(1)).to_have_attribute("aria-pressed", "true")
         page.click("#action-apply")
-        expect(page.locator("#game-log li").first).to_have_text("Sample: Lancer equips Beam blade")
+        expect(page.locator("#game-log li").first).to_have_text("Lancer equips Beam blade")
         # Now the rifle waits for a Switch Weapon; the mounted head guns are picked for a shot.
         page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
         weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
