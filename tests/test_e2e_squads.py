@@ -242,3 +242,36 @@ def test_play_against_a_shared_squad_asks_which_of_mine(phone: BrowserContext, s
     expect(page.locator(".unit-card")).to_have_count(4)
     expect(page.locator('section.side[data-side="0"] h2')).to_contain_text("Me")
     expect(page.locator('section.side[data-side="1"] h2')).to_contain_text("Opponent")
+
+
+def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: the home screen's system cards open that system's squads, their "playable" badge
+    keeps its shape, and two squads of one name read differently in the list and the game picker."""
+    from conftest import open_with_store
+
+    page = phone.new_page()
+    squad = {"system": "gunframe", "name": "GUNFRAME squad 1", "limit": None, "units": []}
+    other = {"system": "gundam_skirmish", "name": "Feds", "limit": None, "units": []}
+    store = {
+        "schema_version": 1,
+        "squads": [{**squad, "id": "s1"}, {**squad, "id": "s2"}, {**other, "id": "s3"}],
+        "units": [],
+        "games": [],
+    }
+    open_with_store(page, server.url + "#/", store)
+    card = page.locator('[data-system="gunframe"] a.card')
+    badge = card.locator(".badge")
+    name = card.locator("strong")
+    assert badge.bounding_box()["height"] <= name.bounding_box()["height"] + 8  # not stretched
+    card.click()
+    expect(page).to_have_url(re.compile(r"#/squads/gunframe$"))
+    links = page.locator(".squad-link")
+    expect(links).to_have_text(["GUNFRAME squad 1 (1 of 2)", "GUNFRAME squad 1 (2 of 2)"])
+    expect(page.locator("#new-squad-system")).to_have_value("gunframe")
+    page.click("#all-squads")
+    expect(links).to_have_count(3)
+    page.goto(server.url + "#/games")
+    options = page.locator("select option").all_inner_texts()
+    assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options

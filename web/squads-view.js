@@ -2,7 +2,7 @@
 // own-unit entry in the system's format, roster printing, JSON export/import, sharing.
 import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
-import { newId } from "./store.js";
+import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { showRefs } from "./plain.js";
@@ -12,38 +12,46 @@ export class SquadsView {
     Object.assign(this, { root, engine, store, systems });
   }
 
-  // The saved squads as links, each with its system and size.
-  squadList() {
+  // The saved squads as links, each with its system and size (only one system's, if given);
+  // two of one name are told apart.
+  squadList(only = null) {
     const list = el("ul", { class: "list" });
+    const labels = squadLabels(this.store.data.squads);
     for (const squad of this.store.data.squads) {
+      if (only && squad.system !== only) continue;
       const name = this.systems.name(squad.system);
       list.append(el("li", { class: "card" },
-        el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, squad.name)),
+        el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, labels.get(squad.id))),
         el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
     }
     return list;
   }
 
-  // #/squads
-  async list() {
+  // #/squads, or #/squads/<system>: that system's squads (the home screen's system cards).
+  async list(only = null) {
     // The list may be asked for again while it waits (another tab saved, a route change):
     // only the newest call draws, and the system picked for a new squad is kept.
     const token = (this.listToken = (this.listToken ?? 0) + 1);
-    const current = () => token === this.listToken && /^#\/?squads\/?$/.test(location.hash);
+    const current = () => token === this.listToken && /^#\/?squads(\/[^/]*)?\/?$/.test(location.hash);
     clear(this.root);
     // The saved squads can be read before the engine is ready (a first start is slow):
     // show them as saved, then draw the whole screen once the engine has checked them.
     await this.store.opened;
     if (current() && !this.store.checked) {
-      try { this.root.append(el("h1", {}, "Squads"), this.squadList()); } catch { clear(this.root); }
+      try { this.root.append(el("h1", {}, "Squads"), this.squadList(only)); } catch { clear(this.root); }
     }
     await this.store.ready;
     const playable = await this.systems.playable();
     if (!current()) return;
     clear(this.root);
-    this.root.append(el("h1", {}, "Squads"));
-    const list = this.squadList();
-    if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
+    if (!playable.some((s) => s.id === only)) only = null;
+    this.root.append(el("h1", {}, only ? `Squads: ${this.systems.name(only)}` : "Squads"));
+    if (only) {
+      this.newSystem = only;
+      this.root.append(el("p", {}, el("a", { href: "#/squads", id: "all-squads" }, "All squads")));
+    }
+    const list = this.squadList(only);
+    if (!list.children.length) list.append(el("li", { class: "muted" }, "No squads yet."));
     const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));
     if (playable.some((s) => s.id === this.newSystem)) system.value = this.newSystem;
