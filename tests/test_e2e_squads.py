@@ -275,3 +275,16 @@ def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
     page.goto(server.url + "#/games")
     options = page.locator("select option").all_inner_texts()
     assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options
+
+
+def test_a_first_visit_to_the_squads_says_the_engine_is_loading(phone: BrowserContext, server: Server) -> None:
+    """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
+    (the stage and seconds of the status line), rather than showing a bare heading."""
+    page = phone.new_page()
+    page.goto(server.url + "#/squads")
+    wait = page.locator("#squads-loading")
+    expect(wait).to_contain_text("Loading the rules engine")
+    expect(wait).to_contain_text(re.compile(r"\d+s"))
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(page.locator("#new-squad")).to_be_visible()
+    expect(wait).to_have_count(0)

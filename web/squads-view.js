@@ -38,7 +38,20 @@ export class SquadsView {
     // show them as saved, then draw the whole screen once the engine has checked them.
     await this.store.opened;
     if (current() && !this.store.checked) {
-      try { this.root.append(el("h1", {}, "Squads"), this.squadList(only)); } catch { clear(this.root); }
+      // A first visit: say that the engine is loading, with its progress, not a bare heading.
+      const wait = el("p", { class: "muted", id: "squads-loading" });
+      const status = document.getElementById("engine-status");
+      const since = performance.now();
+      const show = () => {
+        const stage = (status?.textContent ?? "").replace(/ \d+s$/, "");
+        const seconds = ((performance.now() - since) / 1000).toFixed(0);
+        wait.textContent = `Loading the rules engine, once for this device; your squads open when it is ready. ${stage} ${seconds}s`;
+      };
+      show();
+      const tick = setInterval(show, 1000);
+      const stop = () => clearInterval(tick);
+      this.store.ready.then(stop, stop);
+      try { this.root.append(el("h1", {}, "Squads"), wait, this.squadList(only)); } catch { clear(this.root); }
     }
     await this.store.ready;
     const playable = await this.systems.playable();
