@@ -277,7 +277,9 @@ def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
     assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options
 
 
-def test_a_first_visit_to_the_squads_says_the_engine_is_loading(phone: BrowserContext, server: Server) -> None:
+def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
+    phone: BrowserContext, server: Server
+) -> None:
     """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
     (the stage and seconds of the status line), rather than showing a bare heading."""
     page = phone.new_page()
