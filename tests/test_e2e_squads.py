@@ -290,3 +290,28 @@ def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
     expect(page.locator("#new-squad")).to_be_visible()
     expect(wait).to_have_count(0)
+
+
+def test_a_shared_squad_with_none_of_mine_is_played_against_a_ready_made_force(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: opening a shared squad with no squad of one's own of that system offers the
+    system's ready-made forces (or a squad built from the book), never the squad against itself."""
+    catalogue = api.call("system.describe", {"system": "gundam_skirmish"})["result"]["catalogue"]
+    by_id = {c["id"]: c for c in catalogue}
+    units = [
+        {"key": f"u{n + 1}", "profile": by_id[k]["profile"]}
+        for n, k in enumerate(["trooper", "heavy_gunner"])
+    ]
+    squad = {"id": "x", "name": "Their Zeon", "system": "gundam_skirmish", "units": units}
+    token = api.call("share.encode", {"squad": squad})["result"]["token"]
+    page = phone.new_page()
+    boot(page, server.url + f"#/open/{token}")
+    page.click("#play-shared")
+    forces = page.locator("#play-with [data-force]")
+    expect(forces).to_have_count(2)
+    expect(page.locator("#play-build-own")).to_be_visible()
+    forces.first.click()
+    expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
+    game = saved_game(page)
+    assert [s["squad_name"] for s in game["sides"]] == ["Federation patrol", "Their Zeon"]
