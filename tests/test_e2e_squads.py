@@ -315,3 +315,29 @@ def test_a_shared_squad_with_none_of_mine_is_played_against_a_ready_made_force(
     expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
     game = saved_game(page)
     assert [s["squad_name"] for s in game["sides"]] == ["Federation patrol", "Their Zeon"]
+
+
+def test_a_book_unit_that_breaks_a_rule_as_printed_says_why_beside_it(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: GUNFRAME's Bison as printed fits two Defense upgrades on one frame value (L2210):
+    the squad's line says so, naming the unit, and the unit is marked with its reason; the shared
+    link of that squad names the reason beside the unit, not "breaks some rules"."""
+    page = phone.new_page()
+    boot(page, server.url + "#/squads")
+    page.select_option("#new-squad-system", "gunframe")
+    page.click("#new-squad")
+    page.fill("#catalogue-search", "Bison")
+    page.locator('#catalogue [data-add="bison"]').click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    total = page.locator("#squad-total")
+    expect(total).to_contain_text("Bison: Form 1: 2 upgrades on Defense")
+    expect(total).not_to_contain_text("not legal yet")
+    expect(total).to_have_attribute("data-legal", "book")
+    expect(page.locator('#squad-units [data-reason="u1"]')).to_contain_text("a frame value holds 1")
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    page.goto(server.url + "#/")
+    page.goto(link)
+    expect(page.locator("#shared-units")).to_contain_text("a frame value holds 1")
+    expect(page.locator("#view")).not_to_contain_text("breaks some rules")

@@ -46,8 +46,10 @@ export async function openShared(root, engine, store, systems, token) {
   const list = el("ul", { class: "list", id: "shared-units" });
   for (const unit of squad.units) {
     const r = report?.units.find((u) => u.key === unit.key);
-    list.append(el("li", { class: "card" }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
+    // A unit that breaks a building rule (a book unit as printed) says why beside it.
+    list.append(el("li", { class: "card", "data-key": unit.key }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
       el("span", {}, r?.cost != null ? `${r.cost} pts` : "")),
+      r?.violations.length ? el("p", { class: "unit-note" }, r.violations.map((v) => v.message).join("; ")) : "",
       r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
   const save = () => { const copy = { ...squad, id: newId("s") }; store.putSquad(copy); return copy; };
@@ -91,7 +93,8 @@ export async function openShared(root, engine, store, systems, token) {
   };
   root.append(
     el("h2", { id: "shared-name" }, bdi(squad.name)),
-    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points${report && !report.legal ? " · breaks some rules" : ""}`),
+    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points`),
+    report?.violations.length ? el("p", { class: "unit-note", id: "shared-squad-notes" }, report.violations.map((v) => v.message).join("; ")) : "",
     list,
     el("div", { class: "actions" },
       button("Save to my squads", () => { const copy = save(); location.hash = hashFor("squad", copy.id); }, { class: "primary", id: "save-shared" }),

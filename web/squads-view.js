@@ -138,16 +138,26 @@ export class SquadsView {
       const reply = await this.engine.call("squad.check", { squad });
       if (!reply.ok) { summary.textContent = reply.error.message; return; }
       const report = reply.result;
+      // Not legal: the reason where the player looks (the first one, naming its unit), and a
+      // book unit's own reason marked beside it below; not a bare "not legal" over the squad.
+      const named = report.units.flatMap((u) => u.violations.map((v) => `${u.name}: ${v.message}`));
+      const reasons = [...report.violations.map((v) => v.message), ...named];
+      const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more, marked below)` : "";
       summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
-        (report.legal ? " · legal" : " · not legal yet");
+        (report.legal ? " · legal" : reasons.length ? ` · ${reasons[0]}${more}` : " · not legal yet");
       count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
-      summary.dataset.legal = String(report.legal);
+      // Only book units as printed break a rule: said plainly, not in alarm red (each is marked).
+      const bookOnly = !report.violations.length && report.units.every((u) => !u.violations.length ||
+        String(squad.units.find((e) => e.key === u.key)?.origin ?? "").startsWith("catalogue:"));
+      summary.dataset.legal = report.legal ? "true" : bookOnly ? "book" : "false";
       clear(units);
       clear(squadProblems);
       for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")));
       for (const unit of report.units) {
         const entry = squad.units.find((u) => u.key === unit.key);
-        const problems = el("ul", { class: "violations" },
+        // A book unit as printed: its reason beside it, plainly; an own unit's: in red, to mend.
+        const printed = String(entry?.origin ?? "").startsWith("catalogue:");
+        const problems = el("ul", { class: printed ? "violations printed" : "violations", "data-reason": unit.key },
           ...unit.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : ""))));
         const actions = el("div", { class: "unit-actions" },
           el("a", { href: `#/unit/${squad.id}/${unit.key}`, class: "button small" }, "Edit"),
