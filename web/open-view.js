@@ -87,7 +87,7 @@ export async function openShared(root, engine, store, systems, token) {
       }, { id: "play-build-own", class: forces.length ? "" : "primary" });
       chooser.append(el("h3", {}, "You have no squad of this system yet. Who plays it?"),
         el("div", { class: "list" }, ...forces.map((f) => button(`Ready-made: ${f.name}`, () => start(ready(f)), { class: "primary", "data-force": f.name }))),
-        el("div", { class: "actions" }, build));
+        el("div", { class: "actions" }, build), later);
     }
     chooser.scrollIntoView({ block: "nearest" });
   };
