@@ -45,7 +45,7 @@ def test_defender_breaks_its_shield_after_seeing_the_roll(browser: Browser, serv
 
     ask = page.locator("#action-ask")
     expect(ask.locator(".prompt")).to_have_text(
-        "Sample: Trooper's player decides. Attack 6, 4, defence 5, 1, 1: 1 hit through for 2 damage; "
+        "Trooper's player decides. Attack 6, 4, defence 5, 1, 1: 1 hit through for 2 damage; "
         "the blocks may leave 0 to 1 of its criticals."
     )
     expect(ask.locator("button")).to_have_text(

@@ -219,7 +219,7 @@ def test_objective_counts_the_zone_as_each_turn_ends(browser: Browser, server: S
         expect(weapons.first.locator(".pick-why")).to_have_text("equipped now")
         expect(weapons.nth(1)).to_have_attribute("aria-pressed", "true")
         page.click("#action-apply")
-        expect(page.locator("#game-log li").first).to_have_text("Sample: Lancer equips Beam blade")
+        expect(page.locator("#game-log li").first).to_have_text("Lancer equips Beam blade")
         # Now the rifle waits for a Switch Weapon; the mounted head guns are picked for a shot.
         page.locator('[data-unit="0/u1"] [data-act="shoot"]').click()
         weapons = page.locator('#action-panel [data-pick-field="weapon"] button')
@@ -297,5 +297,30 @@ def test_territory_counts_the_quarters_after_the_last_round(browser: Browser, se
             "Zeon ends the turn; round 2; Territory: quarter 1: Feds, quarter 2: Zeon, quarter 3: Feds, "
             "quarter 4: nobody; game over: Feds wins"
         )
+    finally:
+        context.close()
+
+
+def test_sample_battle_starts_at_once_with_two_armies_named_as_players_would(
+    browser: Browser, server: Server
+) -> None:
+    """The home screen's sample battle of Gundam Skirmish: two ready-made armies, one faction each
+    (L2339-L2342), start a game in one tap; the units read "Lancer", not "Sample: Lan..." (issue 22)."""
+    from conftest import BOOT_MS
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        page.goto(server.url)
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        page.locator('[data-sample="gundam_skirmish"]').click()
+        expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
+        cards = page.locator(".unit-card").all_inner_texts()
+        assert not any("Sample" in c for c in cards), cards
+        assert "Lancer" in " ".join(cards) and "Heavy Gunner" in " ".join(cards)
+        body = page.locator("body").inner_text()
+        assert "Federation patrol" in body and "Zeon raiders" in body
+        # The first step is offered, not refused: the priority roll (L278-L282).
+        expect(page.locator("#phase-next")).to_have_text("Priority roll")
     finally:
         context.close()

@@ -81,14 +81,14 @@ def test_reactions_refused_with_the_reason_and_the_routed_roll_asked(
         open_card(page, "0/g1")
         rout = page.locator('[data-unit="0/g1"] select.more-actions option[value="rout"]')
         expect(rout).to_be_disabled()
-        expect(rout).to_have_text("Routed roll (Sample: Gun Tank is not Routed)")
+        expect(rout).to_have_text("Routed roll (Gun Tank is not Routed)")
         open_card(page, "0/l1")
         expect(page.locator('[data-unit="0/l1"] select.more-actions option[value="rout"]')).to_be_enabled()
         # Massed Fire greyed with the reason in the Lancer's shot.
         page.locator('[data-unit="0/l1"] [data-act="shoot"]').click()
         page.locator('#targets [data-target="1/t1"]').click()
         expect(page.locator('[data-field="massed_fire"] .gated-why')).to_have_text(
-            "Sample: Lancer has no Massed Fire"
+            "Lancer has no Massed Fire"
         )
         expect(page.locator('[data-field="massed_fire"] input')).to_be_disabled()
         page.click("#sheet-close")

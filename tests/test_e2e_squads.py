@@ -66,6 +66,10 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         expect(page.locator("#shared-name")).to_have_text("Red Lancers")
         expect(page.locator("#shared-units > li")).to_have_count(3)
         page.click("#play-shared")
+        # No squad of this system here: a squad from the book is offered first (issue 22); this
+        # test goes on to the new game screen, the player's own choice, to play the squad twice.
+        expect(page.locator("#play-build-own")).to_be_visible()
+        page.click("#play-choose-later")
         expect(page.locator("#start-game")).to_be_visible()
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(6)
@@ -242,3 +246,102 @@ def test_play_against_a_shared_squad_asks_which_of_mine(phone: BrowserContext, s
     expect(page.locator(".unit-card")).to_have_count(4)
     expect(page.locator('section.side[data-side="0"] h2')).to_contain_text("Me")
     expect(page.locator('section.side[data-side="1"] h2')).to_contain_text("Opponent")
+
+
+def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: the home screen's system cards open that system's squads, their "playable" badge
+    keeps its shape, and two squads of one name read differently in the list and the game picker."""
+    from conftest import open_with_store
+
+    page = phone.new_page()
+    squad = {"system": "gunframe", "name": "GUNFRAME squad 1", "limit": None, "units": []}
+    other = {"system": "gundam_skirmish", "name": "Feds", "limit": None, "units": []}
+    store = {
+        "schema_version": 1,
+        "squads": [{**squad, "id": "s1"}, {**squad, "id": "s2"}, {**other, "id": "s3"}],
+        "units": [],
+        "games": [],
+    }
+    open_with_store(page, server.url + "#/", store)
+    card = page.locator('[data-system="gunframe"] a.card')
+    badge = card.locator(".badge")
+    name = card.locator("strong")
+    assert badge.bounding_box()["height"] <= name.bounding_box()["height"] + 8  # not stretched
+    card.click()
+    expect(page).to_have_url(re.compile(r"#/squads/gunframe$"))
+    links = page.locator(".squad-link")
+    expect(links).to_have_text(["GUNFRAME squad 1 (1 of 2)", "GUNFRAME squad 1 (2 of 2)"])
+    expect(page.locator("#new-squad-system")).to_have_value("gunframe")
+    page.click("#all-squads")
+    expect(links).to_have_count(3)
+    page.goto(server.url + "#/games")
+    options = page.locator("select option").all_inner_texts()
+    assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options
+
+
+def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
+    (the stage and seconds of the status line), rather than showing a bare heading."""
+    page = phone.new_page()
+    page.goto(server.url + "#/squads")
+    wait = page.locator("#squads-loading")
+    expect(wait).to_contain_text("Loading the rules engine")
+    expect(wait).to_contain_text(re.compile(r"\d+s"))
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(page.locator("#new-squad")).to_be_visible()
+    expect(wait).to_have_count(0)
+
+
+def test_a_shared_squad_with_none_of_mine_is_played_against_a_ready_made_force(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: opening a shared squad with no squad of one's own of that system offers the
+    system's ready-made forces (or a squad built from the book), never the squad against itself."""
+    catalogue = api.call("system.describe", {"system": "gundam_skirmish"})["result"]["catalogue"]
+    by_id = {c["id"]: c for c in catalogue}
+    units = [
+        {"key": f"u{n + 1}", "profile": by_id[k]["profile"]}
+        for n, k in enumerate(["trooper", "heavy_gunner"])
+    ]
+    squad = {"id": "x", "name": "Their Zeon", "system": "gundam_skirmish", "units": units}
+    token = api.call("share.encode", {"squad": squad})["result"]["token"]
+    page = phone.new_page()
+    boot(page, server.url + f"#/open/{token}")
+    page.click("#play-shared")
+    forces = page.locator("#play-with [data-force]")
+    expect(forces).to_have_count(2)
+    expect(page.locator("#play-build-own")).to_be_visible()
+    forces.first.click()
+    expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
+    game = saved_game(page)
+    assert [s["squad_name"] for s in game["sides"]] == ["Federation patrol", "Their Zeon"]
+
+
+def test_a_book_unit_that_breaks_a_rule_as_printed_says_why_beside_it(
+    phone: BrowserContext, server: Server
+) -> None:
+    """Issue 22: GUNFRAME's Bison as printed fits two Defense upgrades on one frame value (L2210):
+    the squad's line says so, naming the unit, and the unit is marked with its reason; the shared
+    link of that squad names the reason beside the unit, not "breaks some rules"."""
+    page = phone.new_page()
+    boot(page, server.url + "#/squads")
+    page.select_option("#new-squad-system", "gunframe")
+    page.click("#new-squad")
+    page.fill("#catalogue-search", "Bison")
+    page.locator('#catalogue [data-add="bison"]').click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    total = page.locator("#squad-total")
+    expect(total).to_contain_text("Bison: Form 1: 2 upgrades on Defense")
+    expect(total).not_to_contain_text("not legal yet")
+    expect(total).to_have_attribute("data-legal", "book")
+    expect(page.locator('#squad-units [data-reason="u1"]')).to_contain_text("a frame value holds 1")
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    page.goto(server.url + "#/")
+    page.goto(link)
+    expect(page.locator("#shared-units")).to_contain_text("a frame value holds 1")
+    expect(page.locator("#view")).not_to_contain_text("breaks some rules")

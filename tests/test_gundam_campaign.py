@@ -595,7 +595,7 @@ def test_battle_result_flows_back_l2132_l2208_l1854_l1901() -> None:
     char = r.reserve[0]  # the Trooper is lost; Char survives Major Injuries (-4 Health, -3 Mind)
     assert (char.name, char.health, char.exp) == ("Char", 2, 10 + 20)  # took part, brush with death
     assert char.mind == 6 - 3 - 1  # and -1 Mind: a unit withdrew (L2198)
-    assert [u.name for u in r.units] == ["Sample: Heavy Gunner"]
+    assert [u.name for u in r.units] == ["Heavy Gunner"]
     # EFF: +1 War Effort per 50 points destroyed (150: 3) and +3 for the win; ZEON: -1 (withdrew)
     assert (s.of("EFF").war_effort, s.of("ZEON").war_effort) == (10 + 3 + 3, 10 - 1)
     assert b.units[1].pilot is not None and b.units[1].pilot.mind == 6 + 3
@@ -785,7 +785,7 @@ def test_ordering_a_unit_of_another_faction_or_over_1000_points_l1740_l2154() ->
         C.act(c, "enter_base", {"team": t4, "buy": [{"sample": "trooper"}]}, TypedDice([]))
     c = C.adjust(c, [Change(path=["state", "players", 0, "requisition"], value=100)])
     c = C.act(c, "enter_base", {"team": t4, "buy": [{"sample": "lancer"}]}, TypedDice([]))
-    assert [u.name for u in st(c).team(t4).units] == ["Sample: Gun Tank", "Sample: Lancer"]
+    assert [u.name for u in st(c).team(t4).units] == ["Gun Tank", "Lancer"]
     assert st(c).player.requisition == 100 - 4
     big = {"sample": "captain"}
     with pytest.raises(ValueError, match="over 1000 points"):

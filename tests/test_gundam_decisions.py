@@ -72,7 +72,7 @@ def test_defender_picks_which_hit_its_one_block_cancels() -> None:
     question = asked(g, TANK_SHOT, [6, 4, 5, 1])
     assert question.field == "cancel_criticals"
     assert str(question) == (
-        "Sample: Trooper's player decides. Attack 6, 4, defence 5, 1: 1 hit through for 2 damage; "
+        "Trooper's player decides. Attack 6, 4, defence 5, 1: 1 hit through for 2 damage; "
         "the blocks may leave 0 to 1 of its criticals."
     )
     assert [(o.value, o.label, o.assumed) for o in question.options] == [
@@ -210,7 +210,7 @@ def test_aimed_shot_asks_after_showing_the_die() -> None:
     first = asked_action(g, "aimed_shot", aim, [5])
     assert (first.field, str(first)) == (
         "result",
-        "The Aimed Shot hits (5 against 2+). Sample: Lancer's player picks the Damage Chart result:",
+        "The Aimed Shot hits (5 against 2+). Lancer's player picks the Damage Chart result:",
     )
     assert [(o.value, o.label) for o in first.options] == [
         ("leg", "Leg Level 1"),
@@ -219,7 +219,7 @@ def test_aimed_shot_asks_after_showing_the_die() -> None:
     ]
     second = asked_action(g, "aimed_shot", {**aim, "result": "arm"}, [5])
     assert str(second) == (
-        "The Aimed Shot hits (5 against 2+) for Arm Level 1. Sample: Trooper's player decides: break its "
+        "The Aimed Shot hits (5 against 2+) for Arm Level 1. Trooper's player decides: break its "
         "shield to cancel it?"
     )
     kept = act(g, "aimed_shot", {**aim, "result": "arm", "shield_break": "no"}, TypedDice([5]))

@@ -40,8 +40,8 @@ def test_massed_fire_and_heat_radiation_are_refused_for_a_unit_without_them() ->
     shot = {"attacker": "0/l1", "target": "1/t1"}
     gates = call("game.gates", g, "shoot", shot)["result"]
     assert gates["fields"] == {
-        "massed_fire": "Sample: Lancer has no Massed Fire",
-        "heat_radiation": "Sample: Lancer has no Heat Radiation",
+        "massed_fire": "Lancer has no Massed Fire",
+        "heat_radiation": "Lancer has no Heat Radiation",
     }
     for field, why in gates["fields"].items():
         for op in ("game.odds", "game.act"):
@@ -56,14 +56,14 @@ def test_massed_fire_adds_dice_with_its_x_weapon_only() -> None:
     g = act(g, "next_turn", {}, TypedDice([]))  # the Zeon turn
     shot = {"attacker": "1/t1", "target": "0/l1", "weapon": "Machine gun"}
     assert call("game.gates", g, "shoot", shot)["result"]["fields"] == {
-        "heat_radiation": "Sample: Trooper 1 has no Heat Radiation"
+        "heat_radiation": "Trooper 1 has no Heat Radiation"
     }
     plain = odds(g, "shoot", shot).tables["damage"].p_mean
     massed = odds(g, "shoot", {**shot, "massed_fire": 2}).tables["damage"].p_mean
     assert massed > plain
     g2 = act(g, "switch_weapon", {"unit": "1/t1", "weapon": "Bazooka"}, TypedDice([]))
     reply = call("game.odds", g2, "shoot", {**shot, "weapon": "Bazooka", "massed_fire": 1})
-    assert reply["error"]["message"] == "Sample: Trooper 1's Massed Fire is for its Machine gun"
+    assert reply["error"]["message"] == "Trooper 1's Massed Fire is for its Machine gun"
 
 
 # --- the Routed roll when a Routed unit is selected to act (L1554-L1558) --------------------------------
@@ -74,7 +74,7 @@ def test_a_routed_unit_rolls_when_selected_and_runs_on_three_or_less() -> None:
     move = {"unit": "0/l1", "distance": 2}
     ran = act(g, "move", move, TypedDice([3]))
     assert ran.log[-1].text == (
-        "Sample: Lancer is Routed and rolls 3: it runs toward its deployment zone at its full Movement and "
+        "Lancer is Routed and rolls 3: it runs toward its deployment zone at its full Movement and "
         "does nothing more this turn (L1554-L1558)"
     )
     assert state(ran, "0/l1").activated and state(ran, "0/l1").counters["actions"] == 2
@@ -84,7 +84,7 @@ def test_a_routed_unit_rolls_when_selected_and_runs_on_three_or_less() -> None:
     assert state(again, "0/l1").counters["actions"] == 2
     # The Routed roll as an action of its own (then the unit acts as normal), once a turn.
     rolled = act(g, "rout", {"unit": "0/l1"}, TypedDice([6]))
-    assert rolled.log[-1].text == "Sample: Lancer is Routed but holds: it acts as normal"
+    assert rolled.log[-1].text == "Lancer is Routed but holds: it acts as normal"
     assert state(act(rolled, "move", move, TypedDice([])), "0/l1").counters["actions"] == 1
     with pytest.raises(ValueError, match="has made its Routed roll this turn"):
         act(rolled, "rout", {"unit": "0/l1"}, TypedDice([6]))
@@ -93,9 +93,9 @@ def test_a_routed_unit_rolls_when_selected_and_runs_on_three_or_less() -> None:
 def test_the_routed_roll_is_offered_only_to_a_routed_unit() -> None:
     g = game()
     views = api.call("game.views", {"game": g.model_dump(mode="json")})["result"]
-    assert views["gated"]["0/l1"]["rout"] == "Sample: Lancer is not Routed"
+    assert views["gated"]["0/l1"]["rout"] == "Lancer is not Routed"
     reply = call("game.act", g, "rout", {"unit": "0/l1"}, seed=1)
-    assert reply["error"]["message"] == "Sample: Lancer is not Routed"
+    assert reply["error"]["message"] == "Lancer is not Routed"
     routed = with_conditions(g, "0/l1", "routed")
     views = api.call("game.views", {"game": routed.model_dump(mode="json")})["result"]
     assert "rout" not in views["gated"].get("0/l1", {})

@@ -171,10 +171,37 @@ def test_custom_unit_formula() -> None:
 def test_samples_are_legal_and_named_as_ours() -> None:
     for c in SYSTEM.catalogue():
         p = SYSTEM.profile_model.model_validate(c.profile)
-        assert c.name.startswith("Sample: ") and "own making" in c.note
+        # named as a player would name them (issue 22); the note says they are the app's own
+        assert not c.name.startswith("Sample") and "own making" in c.note
         assert SYSTEM.unit_violations(p) == []
     costs = {k: SYSTEM.unit_cost(u) for k, u in SAMPLES.items()}
     assert costs == {"trooper": 140, "lancer": 170, "captain": 230, "gun_tank": 90, "heavy_gunner": 170}
+
+
+def test_sample_forces_are_two_armies_of_one_faction_that_start_at_once_l2339() -> None:
+    """Two ready-made armies, one faction each (L2339-L2342), legal and ready: a game starts from them."""
+    forces = SYSTEM.sample_forces()
+    assert [f.name for f in forces] == ["Federation patrol", "Zeon raiders"]
+    by_id = {c.id: c for c in SYSTEM.catalogue()}
+    squads = [
+        Squad(
+            id=f"s{n}",
+            name=f.name,
+            system="gundam_skirmish",
+            units=[
+                SquadUnit(key=f"u{i}", profile=by_id[k].profile, origin=f"catalogue:{k}")
+                for i, k in enumerate(f.units)
+            ],
+        )
+        for n, f in enumerate(forces)
+    ]
+    for squad, faction in zip(squads, ("EFF", "ZEON"), strict=True):
+        profiles = [SYSTEM.profile_model.model_validate(u.profile) for u in squad.units]
+        assert all(faction in p.factions for p in profiles)
+        assert check(squad).violations == []
+    assert [sum(SYSTEM.unit_cost(SAMPLES[k]) for k in f.units) for f in forces] == [260, 260]
+    g = new_game("g", "Sample battle", [(s.name, s) for s in squads])
+    assert [side.name for side in g.sides] == ["Federation patrol", "Zeon raiders"]
 
 
 # --- 2. army building (L431-L451, L1277-L1281, L2339-L2342, L2727-L2755) ------------------------------
@@ -292,7 +319,7 @@ def test_reload_and_action_economy() -> None:
     with pytest.raises(ValueError, match="reloaded"):
         act(g, "shoot", fire, TypedDice([1, 1]))
     g = act(g, "reload", {"unit": "1/h1"}, TypedDice([]))
-    assert g.log[-1].text == "Sample: Heavy Gunner: Quick Reload of Rotary cannon"
+    assert g.log[-1].text == "Heavy Gunner: Quick Reload of Rotary cannon"
     with pytest.raises(ValueError, match="no Fast action left"):
         act(g, "idle", {"unit": "1/h1"}, TypedDice([]))
     assert state(g, "1/h1").activated
@@ -514,7 +541,7 @@ def test_close_combat_through_the_layer() -> None:
     g = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
     assert state(g, "1/t1").damage == 0 and state(g, "0/l1").damage == 3
     assert state(g, "0/l1").counters["arm"] == 0  # the critical was the hit stripped
-    assert g.log[-1].text.endswith("Sample: Lancer falls back (L1006-L1009)")
+    assert g.log[-1].text.endswith("Lancer falls back (L1006-L1009)")
     assert state(g, "0/l1").extra["equipped"] == "cc" and state(g, "1/t1").extra["equipped"] == "cc"
 
 
@@ -581,7 +608,7 @@ def test_blast_hits_everything_within_six_inches() -> None:
     # the shield's <P> check 2 fails.
     g = act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 2]))
     assert state(g, "0/l1").damage == 3 and state(g, "0/g1").damage == 3
-    assert "Blast: Sample: Gun Tank takes 3" in g.log[-1].text
+    assert "Blast: Gun Tank takes 3" in g.log[-1].text
 
 
 def test_a_blast_asks_which_units_are_near_once_it_deals_damage() -> None:
@@ -598,9 +625,9 @@ def test_a_blast_asks_which_units_are_near_once_it_deals_damage() -> None:
         act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 2]))
     assert asked.value.field == "blast" and asked.value.many
     assert asked.value.prompt == (
-        'Missile rack blasts 3 damage: which other units are within 6" of Sample: Lancer? (L1271-L1275)'
+        'Missile rack blasts 3 damage: which other units are within 6" of Lancer? (L1271-L1275)'
     )
-    assert [c.label for c in asked.value.options] == ["Feds: Sample: Gun Tank", "Zeon: Sample: Trooper"]
+    assert [c.label for c in asked.value.options] == ["Feds: Gun Tank", "Zeon: Trooper"]
     g = act(g, "shoot", {**fire, "blast": []}, TypedDice([4, 1, 1, 1, 2]))
     assert state(g, "0/l1").damage == 3 and state(g, "0/g1").damage == 0
 
@@ -702,7 +729,7 @@ def test_trans_am_adds_two_damage_in_the_first_three_turns() -> None:
 def test_obsolete_units_lose_an_action_on_a_six() -> None:
     g = game(a=[("l1", sample("lancer", abilities=[U.Ability(key="obsolete")]))])
     g = act(g, "idle", {"unit": "0/l1"}, TypedDice([6]))
-    assert g.log[-1].text == "Sample: Lancer is Obsolete: a 6, the action fails (L2958-L2962)"
+    assert g.log[-1].text == "Lancer is Obsolete: a 6, the action fails (L2958-L2962)"
     assert state(g, "0/l1").counters["actions"] == 1
 
 
@@ -864,7 +891,7 @@ def test_book_rotation_example() -> None:
     """L480-L486: a Move 4 suit turning out of sight up to 90 degrees moves 2"; beyond 90 it only turns."""
     g = game(a=[("l1", sample("lancer"))])  # Move 4, like the book's example
     g1 = act(g, "move", {"unit": "0/l1", "turn": "up_to_90"}, TypedDice([]))
-    assert g1.log[-1].text.startswith('Sample: Lancer moves up to 2"')
+    assert g1.log[-1].text.startswith('Lancer moves up to 2"')
     with pytest.raises(ValueError, match='at most 0"'):
         act(g, "move", {"unit": "0/l1", "turn": "over_90", "distance": 1}, TypedDice([]))
     g2 = act(g, "move", {"unit": "0/l1", "turn": "over_90"}, TypedDice([]))
@@ -877,15 +904,13 @@ def test_terrain_leg_damage_and_the_one_inch_floor() -> None:
     assert (
         act(g, "move", {"unit": "0/g1", "terrain": "difficult"}, TypedDice([]))
         .log[-1]
-        .text.startswith('Sample: Gun Tank moves up to 1.5"')
+        .text.startswith('Gun Tank moves up to 1.5"')
     )
     hurt = g.model_copy(deep=True)
     hurt.sides[0].units[0].state.counters["leg"] = 2
     # Normal counts as Difficult (Level 1), cut by 3/4: 3 - 2.25 = 0.75, but never under 1"
     assert (
-        act(hurt, "move", {"unit": "0/g1"}, TypedDice([]))
-        .log[-1]
-        .text.startswith('Sample: Gun Tank moves up to 1"')
+        act(hurt, "move", {"unit": "0/g1"}, TypedDice([])).log[-1].text.startswith('Gun Tank moves up to 1"')
     )
     # a vehicle turning up to 90 degrees pays 3": its whole Move
     assert "it only turns" in act(g, "move", {"unit": "0/g1", "turn": "up_to_90"}, TypedDice([])).log[-1].text
@@ -933,7 +958,7 @@ def test_gallant_never_falls_back_and_piercing_needs_ps() -> None:
     # Same dice as test_close_combat_through_the_layer: the Trooper deals more, yet it falls back.
     fight = {"attacker": "0/l1", "defender": "1/t1", "shield_break": "no", "defender_shield_break": "no"}
     g2 = act(g, "close_combat", fight, TypedDice([5, 4, 2, 3, 2, 1, 6, 4, 6, 5, 1]))
-    assert g2.log[-1].text.endswith("Sample: Trooper falls back (L1006-L1009)")
+    assert g2.log[-1].text.endswith("Trooper falls back (L1006-L1009)")
     with pytest.raises(ValueError, match="<PS>"):
         odds(g, "close_combat", {**fight, "piercing_strike": True})
     claws = sample("heavy_gunner", factions=["EFF"])

@@ -218,7 +218,7 @@ def test_orders_and_ambush_belong_to_an_initial_upkeep() -> None:
         act(g, "order", {"side": 1, "order": "bring_them_down", "unit": "1/t1"}, TypedDice([]))
     # Zeon's unit waiting in reserve may arrive in the Feds' Upkeep (A29).
     arrived = act(g, "ambush", {"unit": "1/t1"}, TypedDice([5]))
-    assert arrived.log[-1].text == "Sample: Trooper ambushes (5): it arrives exactly on the spot"
+    assert arrived.log[-1].text == "Trooper ambushes (5): it arrives exactly on the spot"
     ordered = act(g, "order", {"side": 0, "order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
     assert ordered.sides[0].resources["cp"] == 0
     # Once a Feds unit has acted, the Upkeep is over for orders and ambushes alike.
@@ -241,10 +241,10 @@ def test_objective_is_counted_as_each_turn_ends_and_the_consecutive_reading() ->
         act(g, "next_turn", {}, TypedDice([]))
     assert asked.value.many and asked.value.field == "zone"
     assert [c.label for c in asked.value.options] == [
-        "Feds: Sample: Lancer",
-        "Feds: Sample: Gun Tank",
-        "Zeon: Sample: Trooper",
-        "Zeon: Sample: Heavy Gunner",
+        "Feds: Lancer",
+        "Feds: Gun Tank",
+        "Zeon: Trooper",
+        "Zeon: Heavy Gunner",
     ]
     g = act(g, "next_turn", {"zone": ["0/l1"]}, TypedDice([]))
     g = act(g, "next_turn", {"zone": ["1/t1"]}, TypedDice([]))
@@ -304,4 +304,4 @@ def test_the_round_button_is_the_turn_and_an_order_names_its_unit() -> None:
     assert not phase_view(g).round_button  # play passes by Next turn (L308), never a bare new round
     g = act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
     g = act(g, "order", {"order": "bring_them_down", "unit": "0/c1"}, TypedDice([]))
-    assert g.log[-1].text == "Feds orders Bring Them Down! (1 CP) for Sample: Captain"
+    assert g.log[-1].text == "Feds orders Bring Them Down! (1 CP) for Captain"

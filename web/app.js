@@ -109,7 +109,7 @@ window.tc.store = store;
 
 // #/<view>/<arg>/<arg>: each dynamic view draws itself into #app-view.
 const ROUTES = {
-  squads: () => squads.list(),
+  squads: (system) => squads.list(system || null),
   squad: (id) => squads.edit(id),
   unit: (squadId, key) => squads.unit(squadId, key),
   roster: (id) => squads.roster(id),

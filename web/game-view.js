@@ -10,7 +10,7 @@
 import { greyGated, gatedOption } from "./gates.js";
 import { el, clear, notify, button, hashFor } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
-import { newId, newSeed } from "./store.js";
+import { newId, newSeed, squadLabels } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
 import { cardElement, cellGrid } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
@@ -59,6 +59,7 @@ export class GamesView {
     if (!this.store.data.games.length) list.append(el("li", { class: "muted" }, "No games yet."));
     this.root.append(list, el("h2", {}, "New game"));
     const squads = this.store.data.squads;
+    const labels = squadLabels(squads);
     if (squads.length < 1) {
       this.root.append(el("p", {}, "Build a squad first, or open one from a share link."));
       return;
@@ -68,7 +69,7 @@ export class GamesView {
     const addSide = (label, chosen) => {
       const n = sides.length;
       const select = el("select", { id: `side-${n}-squad`, "aria-label": `Squad of side ${n + 1}` },
-        ...squads.map((q) => { const o = el("option", { value: q.id }, `${q.name} (${this.systems.name(q.system)})`); o.selected = q.id === chosen; return o; }));
+        ...squads.map((q) => { const o = el("option", { value: q.id }, `${labels.get(q.id)} (${this.systems.name(q.system)})`); o.selected = q.id === chosen; return o; }));
       const name = el("input", { id: `side-${n}-name`, value: label, maxlength: "80", "aria-label": `Name of side ${n + 1}` });
       sides.push({ select, name });
       rows.append(el("div", { class: "row" }, name, select));

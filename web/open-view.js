@@ -46,16 +46,17 @@ export async function openShared(root, engine, store, systems, token) {
   const list = el("ul", { class: "list", id: "shared-units" });
   for (const unit of squad.units) {
     const r = report?.units.find((u) => u.key === unit.key);
-    list.append(el("li", { class: "card" }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
+    // A unit that breaks a building rule (a book unit as printed) says why beside it.
+    list.append(el("li", { class: "card", "data-key": unit.key }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
       el("span", {}, r?.cost != null ? `${r.cost} pts` : "")),
+      r?.violations.length ? el("p", { class: "unit-note" }, r.violations.map((v) => v.message).join("; ")) : "",
       r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
   const save = () => { const copy = { ...squad, id: newId("s") }; store.putSquad(copy); return copy; };
   // "Play against it": which of my squads of this system plays it? Then straight into the game.
   const chooser = el("div", { id: "play-with" });
-  const chooseMine = () => {
+  const chooseMine = async () => {
     const mine = store.data.squads.filter((q) => q.system === squad.system);
-    if (!mine.length) { const copy = save(); location.hash = `#/games/new/${copy.id}`; return; }
     clear(chooser);
     const start = async (own) => {
       const opponent = save();
@@ -65,15 +66,35 @@ export async function openShared(root, engine, store, systems, token) {
       await store.putGame(reply.result);
       location.hash = `#/game/${reply.result.id}`;
     };
-    chooser.append(el("h3", {}, "Which of your squads plays it?"),
-      el("div", { class: "list" }, ...mine.map((own) => button(own.name, () => start(own), { class: "primary", "data-mine": own.id }))),
-      el("div", { class: "actions" }, button("Choose on the new game screen", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; },
-        { id: "play-choose-later" })));
+    const later = el("div", { class: "actions" }, button("Choose on the new game screen", () => { const copy = save(); location.hash = `#/games/new/${copy.id}`; },
+      { id: "play-choose-later" }));
+    if (mine.length) {
+      chooser.append(el("h3", {}, "Which of your squads plays it?"),
+        el("div", { class: "list" }, ...mine.map((own) => button(own.name, () => start(own), { class: "primary", "data-mine": own.id }))), later);
+    } else {
+      // No squad of this system here: the system's ready-made forces play it, or a squad built
+      // now from the book's units; never the shared squad against itself.
+      const info = await systems.describe(squad.system);
+      const byId = Object.fromEntries((info?.catalogue ?? []).map((u) => [u.id, u]));
+      const forces = (info?.sample_forces ?? []).filter((f) => f.units.every((id) => byId[id]));
+      const ready = (f) => ({ id: newId("s"), name: f.name, system: squad.system, limit: null,
+        units: f.units.map((id, i) => ({ key: `u${i + 1}`, profile: byId[id].profile, origin: `catalogue:${id}` })) });
+      const build = button("Build my squad from the book's units", async () => {
+        save();
+        const own = { id: newId("s"), name: `My ${systems.name(squad.system)} squad`, system: squad.system, limit: null, units: [] };
+        if (!(await store.putSquad(own))) return;
+        location.hash = `#/squad/${own.id}`;
+      }, { id: "play-build-own", class: forces.length ? "" : "primary" });
+      chooser.append(el("h3", {}, "You have no squad of this system yet. Who plays it?"),
+        el("div", { class: "list" }, ...forces.map((f) => button(`Ready-made: ${f.name}`, () => start(ready(f)), { class: "primary", "data-force": f.name }))),
+        el("div", { class: "actions" }, build), later);
+    }
     chooser.scrollIntoView({ block: "nearest" });
   };
   root.append(
     el("h2", { id: "shared-name" }, bdi(squad.name)),
-    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points${report && !report.legal ? " · breaks some rules" : ""}`),
+    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points`),
+    report?.violations.length ? el("p", { class: "unit-note", id: "shared-squad-notes" }, report.violations.map((v) => v.message).join("; ")) : "",
     list,
     el("div", { class: "actions" },
       button("Save to my squads", () => { const copy = save(); location.hash = hashFor("squad", copy.id); }, { class: "primary", id: "save-shared" }),

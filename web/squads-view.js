@@ -2,7 +2,7 @@
 // own-unit entry in the system's format, roster printing, JSON export/import, sharing.
 import { el, clear, notify, button } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
-import { newId } from "./store.js";
+import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
 import { showRefs } from "./plain.js";
@@ -12,38 +12,59 @@ export class SquadsView {
     Object.assign(this, { root, engine, store, systems });
   }
 
-  // The saved squads as links, each with its system and size.
-  squadList() {
+  // The saved squads as links, each with its system and size (only one system's, if given);
+  // two of one name are told apart.
+  squadList(only = null) {
     const list = el("ul", { class: "list" });
+    const labels = squadLabels(this.store.data.squads);
     for (const squad of this.store.data.squads) {
+      if (only && squad.system !== only) continue;
       const name = this.systems.name(squad.system);
       list.append(el("li", { class: "card" },
-        el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, squad.name)),
+        el("a", { href: `#/squad/${squad.id}`, class: "squad-link" }, el("strong", {}, labels.get(squad.id))),
         el("small", {}, ` ${name} · ${squad.units.length} unit${squad.units.length === 1 ? "" : "s"}`)));
     }
     return list;
   }
 
-  // #/squads
-  async list() {
+  // #/squads, or #/squads/<system>: that system's squads (the home screen's system cards).
+  async list(only = null) {
     // The list may be asked for again while it waits (another tab saved, a route change):
     // only the newest call draws, and the system picked for a new squad is kept.
     const token = (this.listToken = (this.listToken ?? 0) + 1);
-    const current = () => token === this.listToken && /^#\/?squads\/?$/.test(location.hash);
+    const current = () => token === this.listToken && /^#\/?squads(\/[^/]*)?\/?$/.test(location.hash);
     clear(this.root);
     // The saved squads can be read before the engine is ready (a first start is slow):
     // show them as saved, then draw the whole screen once the engine has checked them.
     await this.store.opened;
     if (current() && !this.store.checked) {
-      try { this.root.append(el("h1", {}, "Squads"), this.squadList()); } catch { clear(this.root); }
+      // A first visit: say that the engine is loading, with its progress, not a bare heading.
+      const wait = el("p", { class: "muted", id: "squads-loading" });
+      const status = document.getElementById("engine-status");
+      const since = performance.now();
+      const show = () => {
+        const stage = (status?.textContent ?? "").replace(/ \d+s$/, "");
+        const seconds = ((performance.now() - since) / 1000).toFixed(0);
+        wait.textContent = `Loading the rules engine, once for this device; your squads open when it is ready. ${stage} ${seconds}s`;
+      };
+      show();
+      const tick = setInterval(show, 1000);
+      const stop = () => clearInterval(tick);
+      this.store.ready.then(stop, stop);
+      try { this.root.append(el("h1", {}, "Squads"), wait, this.squadList(only)); } catch { clear(this.root); }
     }
     await this.store.ready;
     const playable = await this.systems.playable();
     if (!current()) return;
     clear(this.root);
-    this.root.append(el("h1", {}, "Squads"));
-    const list = this.squadList();
-    if (!this.store.data.squads.length) list.append(el("li", { class: "muted" }, "No squads yet."));
+    if (!playable.some((s) => s.id === only)) only = null;
+    this.root.append(el("h1", {}, only ? `Squads: ${this.systems.name(only)}` : "Squads"));
+    if (only) {
+      this.newSystem = only;
+      this.root.append(el("p", {}, el("a", { href: "#/squads", id: "all-squads" }, "All squads")));
+    }
+    const list = this.squadList(only);
+    if (!list.children.length) list.append(el("li", { class: "muted" }, "No squads yet."));
     const system = el("select", { id: "new-squad-system", "aria-label": "Rule system" },
       ...playable.map((s) => el("option", { value: s.id }, s.name)));
     if (playable.some((s) => s.id === this.newSystem)) system.value = this.newSystem;
@@ -117,16 +138,26 @@ export class SquadsView {
       const reply = await this.engine.call("squad.check", { squad });
       if (!reply.ok) { summary.textContent = reply.error.message; return; }
       const report = reply.result;
+      // Not legal: the reason where the player looks (the first one, naming its unit), and a
+      // book unit's own reason marked beside it below; not a bare "not legal" over the squad.
+      const named = report.units.flatMap((u) => u.violations.map((v) => `${u.name}: ${v.message}`));
+      const reasons = [...report.violations.map((v) => v.message), ...named];
+      const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more, marked below)` : "";
       summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
-        (report.legal ? " · legal" : " · not legal yet");
+        (report.legal ? " · legal" : reasons.length ? ` · ${reasons[0]}${more}` : " · not legal yet");
       count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
-      summary.dataset.legal = String(report.legal);
+      // Only book units as printed break a rule: said plainly, not in alarm red (each is marked).
+      const bookOnly = !report.violations.length && report.units.every((u) => !u.violations.length ||
+        String(squad.units.find((e) => e.key === u.key)?.origin ?? "").startsWith("catalogue:"));
+      summary.dataset.legal = report.legal ? "true" : bookOnly ? "book" : "false";
       clear(units);
       clear(squadProblems);
       for (const v of report.violations) squadProblems.append(el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")));
       for (const unit of report.units) {
         const entry = squad.units.find((u) => u.key === unit.key);
-        const problems = el("ul", { class: "violations" },
+        // A book unit as printed: its reason beside it, plainly; an own unit's: in red, to mend.
+        const printed = String(entry?.origin ?? "").startsWith("catalogue:");
+        const problems = el("ul", { class: printed ? "violations printed" : "violations", "data-reason": unit.key },
           ...unit.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : ""))));
         const actions = el("div", { class: "unit-actions" },
           el("a", { href: `#/unit/${squad.id}/${unit.key}`, class: "button small" }, "Edit"),

@@ -570,3 +570,19 @@ export function newId(prefix) {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return prefix + Array.from(bytes, (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 10);
 }
+
+// Squads' names as lists and pickers show them: two squads of one name are told apart
+// ("GUNFRAME squad 1 (1 of 2)", "GUNFRAME squad 1 (2 of 2)"), a unique name is shown as it is.
+export function squadLabels(squads) {
+  const total = new Map();
+  for (const q of squads) total.set(q.name, (total.get(q.name) ?? 0) + 1);
+  const seen = new Map();
+  const out = new Map();
+  for (const q of squads) {
+    const n = total.get(q.name);
+    const k = (seen.get(q.name) ?? 0) + 1;
+    seen.set(q.name, k);
+    out.set(q.id, n > 1 ? `${q.name} (${k} of ${n})` : q.name);
+  }
+  return out;
+}

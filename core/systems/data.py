@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -26,10 +26,12 @@ def load(package: str, name: str, model: type[ModelT]) -> ModelT:
 class Samples(BaseModel):
     """Units of the app's own making for a book that prints none (a package's samples file).
 
-    ``units`` are profiles by catalogue key, validated by the system's own profile model when it reads them.
+    ``units`` are profiles by catalogue key, validated by the system's own profile model when it reads them;
+    ``forces`` are ready-made forces, by name, of those keys (two make a sample battle).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     note: str
     units: dict[str, dict[str, Any]]
+    forces: dict[str, list[str]] = Field(default_factory=dict)

@@ -36,6 +36,7 @@ from core.systems.base import (
     Change,
     PhaseView,
     RuleSystem,
+    SampleForce,
     UnitCard,
     UnitState,
     UnitView,
@@ -51,7 +52,7 @@ from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES, BEAM_DEFENCE, SH
 from core.systems.gundam_skirmish.gates import REQUIREMENTS
 from core.systems.gundam_skirmish.mega import PARTS, counter
 from core.systems.gundam_skirmish.options import GsOptions, GsState
-from core.systems.gundam_skirmish.samples import SAMPLE_NOTE, SAMPLES
+from core.systems.gundam_skirmish.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.gundam_skirmish.tools import TOOLS
 from core.systems.gundam_skirmish.turns import phase_view, status_lines
 from core.systems.gundam_skirmish.unit_state import GsUnitState
@@ -96,6 +97,10 @@ class GundamSkirmish(RuleSystem):
     def catalogue(self) -> list[CatalogueUnit]:
         """Units of the app's own making, built from the book's guideline tables (the book has no roster)."""
         return self.samples_catalogue(SAMPLES, SAMPLE_NOTE, "L2425-L2765")
+
+    def sample_forces(self) -> list[SampleForce]:
+        """Two armies of the sample units, one faction each (L2339-L2342): a sample battle starts at once."""
+        return [SampleForce(name=name, units=keys) for name, keys in FORCES.items()]
 
     def unit_cost(self, profile: BaseModel) -> int:
         return unit_cost(_unit(profile))

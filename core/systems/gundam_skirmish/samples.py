@@ -2,7 +2,8 @@
 
 Each is built from the guideline tables (L2425-L2765): armour from the One Year
 War rows, weapons from the archetype rows, points from the custom-unit formula
-(plus an allowance for abilities where they have some).  Names are our own.
+(plus an allowance for abilities where they have some).  Names are our own, as a player
+would name a unit; the catalogue note says they are the app's own, not the book's.
 The units are data, in ``samples.json`` beside this module: a weapon there names
 its guideline row (``"row"``) and is built from it with :func:`archetype_weapon`
 or :func:`archetype_close`; the whole unit is then validated as a :class:`Unit`.
@@ -35,3 +36,5 @@ def _sample(data: dict[str, Any]) -> Unit:
 
 #: Listed so that the first units share a faction (a legal army from the top of the list).
 SAMPLES: dict[str, Unit] = {key: _sample(data) for key, data in _FILE.units.items()}
+#: Two ready-made armies, one faction each (L2339-L2342), 260 points a side: a sample battle at once.
+FORCES: dict[str, list[str]] = {name: list(keys) for name, keys in _FILE.forces.items()}

@@ -252,7 +252,7 @@ class Pilot(Closed):
 class Unit(Closed):
     """One unit as its statistics sheet prints it (L2321-L2423), with its player's choices."""
 
-    name: str = Field(min_length=1, max_length=60, description="Unit name (a).", examples=["Sample: Trooper"])
+    name: str = Field(min_length=1, max_length=60, description="Unit name (a).", examples=["Trooper"])
     no_space: bool = Field(default=False, description="<S>: may not be used in space battles (L2327-L2332).")
     command_tag: bool = Field(default=False, description="<C>: may use the Command rule (L2332-L2335).")
     factions: list[Faction] = Field(
