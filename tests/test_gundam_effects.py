@@ -93,6 +93,21 @@ def pilot(*traits: str, **more: Any) -> list[dict[str, Any]]:
 HEAD_GUNS = {"attacker": "0/l1", "target": "1/t1", "weapon": "Head guns"}  # 3 shots 5+, 1 DAM, no <P>
 RIFLE = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}  # 1 shot 3+, crit 5+, 3 DAM, <P>
 NO_SHIELD = [("t1", sample("trooper", shield="none"))]
+#: The Lancer with Massed Fire and Heat Radiation for its head guns: both add dice only for a unit that
+#: has the ability, with its X weapon (L2937-L2941, L2889-L2894; refused otherwise, tests/test_gundam_round3.py).
+HOT = [
+    (
+        "l1",
+        sample(
+            "lancer",
+            abilities=[
+                *sample("lancer")["abilities"],
+                {"key": "massed_fire", "x": "Head guns"},
+                {"key": "heat_radiation", "x": "Head guns"},
+            ],
+        ),
+    )
+]
 
 
 # --- the Shoot: each effect is one number of the shot, changed by its rule ---------------------------
@@ -216,7 +231,7 @@ SHOOT_CASES: list[ShootCase] = [
     (
         "massed fire",
         "L2937-L2941",
-        lambda: game(b=NO_SHIELD),
+        lambda: game(a=HOT, b=NO_SHIELD),
         HEAD_GUNS,
         {**HEAD_GUNS, "massed_fire": 2},
         lambda s: {"extra_shots": s.extra_shots + 2},
@@ -225,7 +240,7 @@ SHOOT_CASES: list[ShootCase] = [
     (
         "heat radiation",
         "L2889-L2894",
-        lambda: game(b=NO_SHIELD),
+        lambda: game(a=HOT, b=NO_SHIELD),
         HEAD_GUNS,
         {**HEAD_GUNS, "heat_radiation": 1},
         lambda s: {"extra_shots": s.extra_shots + 1},
@@ -410,7 +425,8 @@ def test_a_volley_goes_through_half_the_time() -> None:
     )
     g = game(a=[("l1", sample("gun_tank", weapons=[mortar.model_dump(mode="json")]))], b=NO_SHIELD)
     raw = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar"}
-    volley = tables(api_odds(g, "shoot", {**raw, "volley": True}))
+    # The players say whether the target sees the shooter (option volley_target_sees, L1615): here it does not.
+    volley = tables(api_odds(g, "shoot", {**raw, "volley": True, "target_sees_shooter": False}))
     flank = tables(api_odds(g, "shoot", {**raw, "target_sees_shooter": False}))
     # half the time the flanking shot, half the time nothing (L1613)
     want = {d: p / 2 for d, p in flank["damage"].items()}
@@ -711,7 +727,7 @@ def test_bad_weather_removes_a_hit_three_times_a_game(used: int, refused: bool) 
 @pytest.mark.parametrize(("field", "cap"), [("massed_fire", 2), ("heat_radiation", 3)])
 def test_extra_dice_caps(field: str, cap: int) -> None:
     """Massed Fire: up to 2 more units (L2937-L2941); Heat Radiation: up to 3 dice (L2889-L2894)."""
-    g = game(b=NO_SHIELD)
+    g = game(a=HOT, b=NO_SHIELD)
     ok = api.call(
         "game.odds",
         {"game": g.model_dump(mode="json"), "action": "shoot", "input": {**HEAD_GUNS, field: cap}},

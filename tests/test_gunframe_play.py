@@ -873,7 +873,7 @@ def test_every_action_is_registered_and_cites_the_book() -> None:
     names |= {"mechanic", "repair_systems", "spiteful", "transform"}
     names |= {"lovers", "wingman_move", "nemesis", "panic"}
     names |= {"jump_charge", "combine", "split"}
-    names |= {"environment", "hull_breach", "place_structure", "occupy", "terrifying"}
+    names |= {"environment", "hull_breach", "place_structure", "occupy", "terrifying", "fall"}
     assert names == set(SYSTEM.actions)
     for spec in SYSTEM.actions.values():
         assert "(L" in spec.help
