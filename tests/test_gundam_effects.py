@@ -93,8 +93,8 @@ def pilot(*traits: str, **more: Any) -> list[dict[str, Any]]:
 HEAD_GUNS = {"attacker": "0/l1", "target": "1/t1", "weapon": "Head guns"}  # 3 shots 5+, 1 DAM, no <P>
 RIFLE = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}  # 1 shot 3+, crit 5+, 3 DAM, <P>
 NO_SHIELD = [("t1", sample("trooper", shield="none"))]
-#: The Lancer with Massed Fire and Heat Radiation for its head guns: both add dice only for a unit that
-#: has the ability, with its X weapon (L2937-L2941, L2889-L2894; refused otherwise, tests/test_gundam_round3.py).
+#: The Lancer with Massed Fire and Heat Radiation for its head guns: both add dice only for a unit
+#: that has the ability, with its X weapon (L2937-L2941, L2889-L2894; otherwise refused).
 HOT = [
     (
         "l1",
@@ -425,7 +425,7 @@ def test_a_volley_goes_through_half_the_time() -> None:
     )
     g = game(a=[("l1", sample("gun_tank", weapons=[mortar.model_dump(mode="json")]))], b=NO_SHIELD)
     raw = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar"}
-    # The players say whether the target sees the shooter (option volley_target_sees, L1615): here it does not.
+    # The players say whether the target sees the shooter (volley_target_sees, L1615): here it does not.
     volley = tables(api_odds(g, "shoot", {**raw, "volley": True, "target_sees_shooter": False}))
     flank = tables(api_odds(g, "shoot", {**raw, "target_sees_shooter": False}))
     # half the time the flanking shot, half the time nothing (L1613)
