@@ -60,7 +60,10 @@ TAP_JS = """async ({ how, sel, value, answer, timeout }) => {
   if (!target) throw new Error(`nothing to tap: ${sel}`);
   const old = answer[0] === "new" ? q(answer[1]) : q(answer[1])?.getAttribute(answer[2]);
   const answered = () => {
-    if (answer[0] === "new") { const now = q(answer[1]); return Boolean(now) && now !== old && now.isConnected; }
+    if (answer[0] === "new") {
+      const now = q(answer[1]);
+      return Boolean(now) && now !== old && now.isConnected;
+    }
     const now = q(answer[1]);
     return Boolean(now) && now.getAttribute(answer[2]) !== old;
   };
@@ -75,8 +78,12 @@ TAP_JS = """async ({ how, sel, value, answer, timeout }) => {
       requestAnimationFrame(() => resolve(performance.now() - t0));
     };
     const observer = new MutationObserver(finish);
-    observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
-    const timer = setTimeout(() => { observer.disconnect(); reject(new Error(`no answer to ${sel}: ${answer}`)); }, timeout);
+    const everything = { childList: true, subtree: true, attributes: true, characterData: true };
+    observer.observe(document.body, everything);
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error(`no answer to ${sel}: ${answer}`));
+    }, timeout);
     t0 = performance.now();
     if (how === "click") target.click();
     else {
@@ -96,7 +103,7 @@ TAP_JS = """async ({ how, sel, value, answer, timeout }) => {
 #: The odds of the open sheet redrawn (a headline, or the engine's refusal in words).
 ODDS = ["new", "#action-odds > *"]
 #: What a roll shows: the result, the engine's question, or the prompt for real dice.
-RESULT = ["new", "#action-text, #action-ask, #action-prompt"]
+RESULT = ["new", "#action-text, #action-ask, #action-prompt, #action-result > .error"]
 #: The game screen drawn anew after a change (apply, undo): its log is a new node.
 REDRAWN = ["new", "#game-log"]
 SHEET = ["new", "#action-panel"]
@@ -124,7 +131,9 @@ def describe(system: str) -> dict[str, Any]:
     return dict(api.call("system.describe", {"system": system})["result"])
 
 
-def act(game: dict[str, Any], action: str, given: dict[str, Any], faces: list[int] | None = None) -> dict[str, Any]:
+def act(
+    game: dict[str, Any], action: str, given: dict[str, Any], faces: list[int] | None = None
+) -> dict[str, Any]:
     """``action`` with typed dice: ``faces`` if given, else every die a 1 until it is complete."""
     typed = list(faces or [])
     for _ in range(200):
@@ -138,8 +147,12 @@ def act(game: dict[str, Any], action: str, given: dict[str, Any], faces: list[in
 
 def new_game(system: str, red: list[dict[str, Any]], blue: list[dict[str, Any]]) -> dict[str, Any]:
     squads = [
-        {"id": f"s{n}", "name": name, "system": system,
-         "units": [{"key": f"u{k + 1}", "profile": p} for k, p in enumerate(units)]}
+        {
+            "id": f"s{n}",
+            "name": name,
+            "system": system,
+            "units": [{"key": f"u{k + 1}", "profile": p} for k, p in enumerate(units)],
+        }
         for n, (name, units) in enumerate((("Red", red), ("Blue", blue)), start=1)
     ]
     sides = [{"name": q["name"], "squad": q} for q in squads]
@@ -147,15 +160,15 @@ def new_game(system: str, red: list[dict[str, Any]], blue: list[dict[str, Any]])
     return {"schema_version": 1, "squads": squads, "units": [], "games": [game]}
 
 
-def each_button(container: str, label: str) -> Callable[[Any], list[Tap]]:
+def each_button(container: str, label: str, last: str | None = None) -> Callable[[Any], list[Tap]]:
     """A tap on each enabled button of ``container`` as the page shows it (a choice row, the
-    unit's own picks), the first one again last: the odds answer each."""
+    unit's own picks), then ``last`` (the first one by default) again: the odds answer each."""
 
     def taps(page: Any) -> list[Tap]:
         values = page.eval_on_selector_all(
             f"{container} button:not([disabled])", "bs => bs.map(b => b.dataset.value)"
         )
-        order = [*values, values[0]] if len(values) > 1 else values
+        order = [*values, last or values[0]] if len(values) > 1 else values
         return [Tap(f"{label} {v}", f'{container} button[data-value="{v}"]', ODDS) for v in order]
 
     return taps
@@ -166,10 +179,13 @@ def chips(action: dict[str, Any]) -> Callable[[Any], list[Tap]]:
 
     def taps(page: Any) -> list[Tap]:
         offered = [
-            m for m in action["flow"]["common"]
+            m
+            for m in action["flow"]["common"]
             if page.locator(f'#action-panel [data-mod="{m}"]:not([disabled])').count()
         ]
-        return [Tap(f"{m} {w}", f'#action-panel [data-mod="{m}"]', ODDS) for w in ("on", "off") for m in offered]
+        return [
+            Tap(f"{m} {w}", f'#action-panel [data-mod="{m}"]', ODDS) for w in ("on", "off") for m in offered
+        ]
 
     return taps
 
@@ -184,12 +200,20 @@ def answer_asks(page: Any) -> list[Tap]:
 
 
 def roll_apply_undo() -> list[Tap | Callable[[Any], list[Tap]]]:
-    return [Tap("roll", "#action-roll", RESULT), answer_asks, Tap("apply", "#apply-result", REDRAWN),
-            Tap("undo", "#undo", REDRAWN)]
+    return [
+        Tap("roll", "#action-roll", RESULT),
+        answer_asks,
+        Tap("apply", "#apply-result", REDRAWN),
+        Tap("undo", "#undo", REDRAWN),
+    ]
 
 
 def open_card(ref: str) -> Tap:
-    return Tap("open unit", f'[data-unit="{ref}"] .card-toggle', ["attr", f'[data-unit="{ref}"] .card-toggle', "aria-expanded"])
+    return Tap(
+        "open unit",
+        f'[data-unit="{ref}"] .card-toggle',
+        ["attr", f'[data-unit="{ref}"] .card-toggle', "aria-expanded"],
+    )
 
 
 def gunframe() -> list[Scene]:
@@ -199,16 +223,22 @@ def gunframe() -> list[Scene]:
     units = [c["profile"] for c in info["catalogue"]]
     attacker = max(units, key=lambda p: max(p["close"], p["short"], p["medium"], p["long"]))
     target = max(units, key=lambda p: (p["defense"], p["armour"]))
+    band = max(("close", "short", "medium", "long"), key=lambda b: attacker[b])
     store = new_game("gunframe", [attacker], [target])
     attack = next(a for a in info["actions"] if a["name"] == "attack")
-    return [Scene(store, [
-        open_card("0/u1"),
-        Tap("open the attack", '[data-unit="0/u1"] [data-act="attack"]', SHEET),
-        Tap("pick the target", '#targets [data-target="1/u1"]', ODDS),
-        each_button('[data-choice-field="weapon"]', "weapon"),
-        chips(attack),
-        *roll_apply_undo(),
-    ])]
+    return [
+        Scene(
+            store,
+            [
+                open_card("0/u1"),
+                Tap("open the attack", '[data-unit="0/u1"] [data-act="attack"]', SHEET),
+                Tap("pick the target", '#targets [data-target="1/u1"]', ODDS),
+                each_button('[data-choice-field="weapon"]', "weapon", last=band),
+                chips(attack),
+                *roll_apply_undo(),
+            ],
+        )
+    ]
 
 
 def gundam_skirmish() -> list[Scene]:
@@ -220,28 +250,36 @@ def gundam_skirmish() -> list[Scene]:
         return dict(SAMPLES[key].model_dump(mode="json"))
 
     # One faction a side: Zeon's Heavy Gunner and Trooper against the Federation's Lancer and Captain.
-    store = new_game("gundam_skirmish", [profile("heavy_gunner"), profile("trooper")],
-                     [profile("lancer"), profile("captain")])
+    store = new_game(
+        "gundam_skirmish",
+        [profile("heavy_gunner"), profile("trooper")],
+        [profile("lancer"), profile("captain")],
+    )
     game = act(store["games"][0], "setup", {"mission": "deathmatch"}, [])
     store["games"] = [act(game, "priority", {"places": [1]}, [5, 2])]
     info = describe("gundam_skirmish")
     shoot = next(a for a in info["actions"] if a["name"] == "shoot")
     combat = next(a for a in info["actions"] if a["name"] == "close_combat")
-    return [Scene(store, [
-        open_card("0/u1"),
-        Tap("open the shot", '[data-unit="0/u1"] [data-act="shoot"]', SHEET),
-        Tap("pick the shielded target", '#targets [data-target="1/u1"]', ODDS),
-        each_button('[data-pick-field="weapon"]', "weapon"),
-        each_button('[data-choice-field="cover"]', "cover"),
-        each_button('[data-choice-field="range"]', "range"),
-        Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2"),
-        chips(shoot),
-        *roll_apply_undo(),
-        Tap("open close combat", '[data-unit="0/u2"] [data-act="close_combat"]', SHEET),
-        Tap("pick the defender", '#targets [data-target="1/u1"]', ODDS),
-        chips(combat),
-        *roll_apply_undo(),
-    ])]
+    return [
+        Scene(
+            store,
+            [
+                open_card("0/u1"),
+                Tap("open the shot", '[data-unit="0/u1"] [data-act="shoot"]', SHEET),
+                Tap("pick the shielded target", '#targets [data-target="1/u1"]', ODDS),
+                each_button('[data-pick-field="weapon"]', "weapon"),
+                each_button('[data-choice-field="cover"]', "cover"),
+                each_button('[data-choice-field="range"]', "range"),
+                Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2"),
+                chips(shoot),
+                *roll_apply_undo(),
+                Tap("open close combat", '[data-unit="0/u2"] [data-act="close_combat"]', SHEET),
+                Tap("pick the defender", '#targets [data-target="1/u1"]', ODDS),
+                chips(combat),
+                *roll_apply_undo(),
+            ],
+        )
+    ]
 
 
 def ms_battles() -> list[Scene]:
@@ -264,15 +302,21 @@ def ms_battles() -> list[Scene]:
     planned = act(planned, "reveal", {})
     resolving = {**store, "games": [planned]}
     return [
-        Scene(store, [
-            open_card("0/u1"),
-            Tap("open Draw (the hand's odds)", "#action-pick", ODDS, how="set", value="draw"),
-            *roll_apply_undo(),
-        ]),
-        Scene(resolving, [
-            Tap("open Resolve card", "#action-pick", SHEET, how="set", value="resolve_card"),
-            *roll_apply_undo(),
-        ]),
+        Scene(
+            store,
+            [
+                open_card("0/u1"),
+                Tap("open Draw (the hand's odds)", "#action-pick", ODDS, how="set", value="draw"),
+                *roll_apply_undo(),
+            ],
+        ),
+        Scene(
+            resolving,
+            [
+                Tap("open Resolve card", "#action-pick", SHEET, how="set", value="resolve_card"),
+                *roll_apply_undo(),
+            ],
+        ),
     ]
 
 
@@ -284,11 +328,11 @@ SCRIPTS: dict[str, Callable[[], list[Scene]]] = {
 }
 
 
-def play(page: Any, server: Server, scene: Scene) -> list[dict[str, Any]]:
+def play(page: Any, server: Server, scene: Scene, rows: list[dict[str, Any]]) -> None:
+    """The scene's taps, each timed row appended to ``rows`` as it is made."""
     open_with_store(page, server.url + "#/game/g1", scene.store)
     page.wait_for_selector(".unit-card")
     page.wait_for_function("() => window.tc.engine.pending.size === 0")
-    rows: list[dict[str, Any]] = []
     todo = list(scene.steps)
     while todo:
         step = todo.pop(0)
@@ -296,10 +340,19 @@ def play(page: Any, server: Server, scene: Scene) -> list[dict[str, Any]]:
             todo[:0] = step(page)
             continue
         timed = page.evaluate(
-            TAP_JS, {"how": step.how, "sel": step.sel, "value": step.value, "answer": step.answer, "timeout": 120_000}
+            TAP_JS,
+            {
+                "how": step.how,
+                "sel": step.sel,
+                "value": step.value,
+                "answer": step.answer,
+                "timeout": 120_000,
+            },
         )
+        refused = page.locator("#action-result > .error, #action-odds > .error")
+        if refused.count():  # an answer, but not the one the script wants: said, and timed still
+            timed["refused"] = refused.first.inner_text()
         rows.append({"tap": step.label, **timed})
-    return rows
 
 
 def settings() -> list[tuple[str, Path, float]]:
@@ -308,7 +361,10 @@ def settings() -> list[tuple[str, Path, float]]:
     slow = slow_phone_chromium()
     if slow:
         return [("unthrottled", build.CHROMIUM, 1), ("slow phone (whole browser on half a core)", slow, 1)]
-    return [("unthrottled", build.CHROMIUM, 1), ("cdp 4x (no cgroup here: main thread only)", build.CHROMIUM, 4)]
+    return [
+        ("unthrottled", build.CHROMIUM, 1),
+        ("cdp 4x (no cgroup here: main thread only)", build.CHROMIUM, 4),
+    ]
 
 
 def tap_figures(server: Server) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -330,8 +386,8 @@ def tap_figures(server: Server) -> dict[str, dict[str, list[dict[str, Any]]]]:
                 rows: list[dict[str, Any]] = []
                 try:
                     for scene in SCRIPTS[info.id]():
-                        rows += play(page, server, scene)
-                except Exception as error:  # noqa: BLE001 - the bench prints, never fails
+                        play(page, server, scene, rows)
+                except Exception as error:
                     print(f"  ({info.name}, {name}: stopped after {len(rows)} taps: {error})")
                 out[name][info.name] = rows
                 context.close()
@@ -406,7 +462,9 @@ class ThrottledServer:
 #: When the shared squad's units first show, in the page's own time (ms from navigation start).
 SHOWN_JS = """(() => {
   const seen = () => {
-    if (window.__tcShown === undefined && document.querySelector('#shared-units li')) window.__tcShown = performance.now();
+    if (window.__tcShown === undefined && document.querySelector('#shared-units li')) {
+      window.__tcShown = performance.now();
+    }
   };
   new MutationObserver(seen).observe(document, { childList: true, subtree: true });
 })();"""
@@ -440,7 +498,8 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
                     first = len(server.sent)
                     page.goto(server.url + "#/open/" + token)
                     page.wait_for_function(
-                        f"() => document.querySelectorAll('#shared-units li').length === {count}", timeout=300_000
+                        f"() => document.querySelectorAll('#shared-units li').length === {count}",
+                        timeout=300_000,
                     )
                     shown_at = time.monotonic()
                     shown_ms = page.evaluate("window.__tcShown")
@@ -455,10 +514,15 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
 
 def report(server: Server, runs: int = 3) -> None:
     load = Path("/proc/loadavg").read_text().split()[:3]
-    print(f"\nTap to answer (issue 26), load average {' '.join(load)}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:")
+    print(
+        f"\nTap to answer (issue 26), load average {' '.join(load)},"
+        f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}:"
+    )
     missing = [i.name for i in SYSTEMS if i.status == "playable" and i.id not in SCRIPTS]
     if missing:
-        print(f"  no scripted turn yet for: {', '.join(missing)} (add one to SCRIPTS in tests/bench_table.py)")
+        print(
+            f"  no scripted turn yet for: {', '.join(missing)} (add one to SCRIPTS in tests/bench_table.py)"
+        )
     taps = tap_figures(server)
     for setting, systems in taps.items():
         print(f"  {setting}:")
@@ -469,7 +533,8 @@ def report(server: Server, runs: int = 3) -> None:
             worst = max(rows, key=lambda r: r["ms"])
             settled = max(rows, key=lambda r: r["settled_ms"])
             print(
-                f"    {system:30s} {len(rows):3d} taps: median {statistics.median(r['ms'] for r in rows):6.0f} ms,"
+                f"    {system:30s} {len(rows):3d} taps:"
+                f" median {statistics.median(r['ms'] for r in rows):6.0f} ms,"
                 f" worst {worst['ms']:6.0f} ms ({worst['tap']}); engine idle again at worst"
                 f" {settled['settled_ms']:6.0f} ms ({settled['tap']})"
             )

@@ -40,7 +40,9 @@ def test_two_undos_while_the_engine_is_busy_undo_two_steps_in_order(browser: Bro
         attack = {"attacker": "0/u1", "target": "1/u2", "weapon": "short", "rear": True, "charge": True}
         busy = page.evaluate(
             """([n, game, input]) => {
-              for (let i = 0; i < n; i++) window.tc.engine.call('game.odds', { game, action: 'attack', input });
+              for (let i = 0; i < n; i++) {
+                window.tc.engine.call('game.odds', { game, action: 'attack', input });
+              }
               // Two taps on Undo before the engine has answered anything.
               const undo = document.querySelector('#undo');
               undo.click();
@@ -97,7 +99,9 @@ def test_modifier_taps_while_the_engine_is_busy_end_on_the_odds_of_the_last(
         odds = api.call("game.odds", {"game": game, "action": "attack", "input": attack})["result"]
         mean = odds["tables"]["damage"]["p_mean"]
         expect(page.locator('#odds-headline [data-key="mean"] b')).to_have_text(f"{mean:.2f}")
-        rear = api.call("game.odds", {"game": game, "action": "attack", "input": {**attack, "rear": True}})["result"]
+        rear = api.call("game.odds", {"game": game, "action": "attack", "input": {**attack, "rear": True}})[
+            "result"
+        ]
         assert f"{rear['tables']['damage']['p_mean']:.2f}" != f"{mean:.2f}", "the taps must change the odds"
     finally:
         context.close()
