@@ -212,7 +212,7 @@ def roll_apply_undo() -> list[Tap | Callable[[Any], list[Tap]]]:
 
 def open_card(ref: str) -> Tap:
     return Tap(
-        "open unit",
+        "unit card toggled (open or closed)",
         f'[data-unit="{ref}"] .card-toggle',
         ["attr", f'[data-unit="{ref}"] .card-toggle', "aria-expanded"],
     )
