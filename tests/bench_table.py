@@ -503,7 +503,7 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
                     first = len(server.sent)
                     page.goto(server.url + "#/open/" + token)
                     page.wait_for_function(
-                        f"() => document.querySelectorAll('#shared-units li').length === {count}",
+                        f"() => document.querySelectorAll('#shared-units > li').length === {count}",
                         timeout=300_000,
                     )
                     shown_at = time.monotonic()
