@@ -17,7 +17,10 @@ Medians over RUNS runs each, on a 390x844 phone viewport in headless Chromium:
 * memory after boot: the page's JS heap (CDP) and the worker's wasm memory;
 * in-engine times inside Pyodide under Node.js: boot, import of pydantic and of the
   core, and the exact distribution of 12 dice against 8 dice with rerolls, by our core
-  and by icepool.
+  and by icepool;
+* then tests/bench_table.py (issue 26): tap to answer in a scripted turn of each playable
+  system, and a shared squad link opened on a first visit over a 10 Mbit/s, 40 ms network
+  (`python3 build.py bench table [runs]` prints only these).
 """
 
 from __future__ import annotations
@@ -108,16 +111,20 @@ def load(page: Any, url: str, throttle: float) -> dict[str, float]:
 CGROUP = Path("/sys/fs/cgroup/cpu/tcbench")
 
 
-def slow_phone_chromium() -> Path | None:
-    """A Chromium launcher confined with all its processes to 50% of one core, if possible."""
+def slow_phone_chromium(period_us: int = 100_000) -> Path | None:
+    """A Chromium launcher confined with all its processes to 50% of one core, if possible,
+    enforced every ``period_us`` (within a period a burst shorter than half of it runs at full
+    speed: tests/bench_table.py times taps of tens of ms, so it asks for 10 ms periods)."""
+    group = CGROUP if period_us == 100_000 else CGROUP.with_name(f"{CGROUP.name}-{period_us}")
     try:
-        CGROUP.mkdir(exist_ok=True)
-        (CGROUP / "cpu.cfs_period_us").write_text("100000")
-        (CGROUP / "cpu.cfs_quota_us").write_text("50000")
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text(str(period_us))
+        (group / "cpu.cfs_quota_us").write_text(str(period_us // 2))
     except OSError:
         return None
-    launcher = build.CACHE / "bench" / "chromium-slow-phone"
-    launcher.write_text(f'#!/bin/sh\necho $$ > {CGROUP}/cgroup.procs\nexec {build.CHROMIUM} "$@"\n')
+    launcher = build.CACHE / "bench" / f"chromium-slow-phone-{period_us}"
+    launcher.parent.mkdir(parents=True, exist_ok=True)
+    launcher.write_text(f'#!/bin/sh\necho $$ > {group}/cgroup.procs\nexec {build.CHROMIUM} "$@"\n')
     launcher.chmod(0o755)
     return launcher
 
@@ -216,6 +223,13 @@ def med(rows: list[dict[str, float]], key: str) -> float:
 
 def main() -> None:
     global RUNS
+    import bench_table
+
+    if sys.argv[1:2] == ["table"]:  # `build.py bench table [runs]`: only the table figures (issue 26)
+        server = Server()
+        bench_table.report(server, int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        server.stop()
+        return
     RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
     server = Server()
     print(f"Table Companion benchmark: {RUNS} runs each, build {build_id()}\n")
@@ -265,6 +279,9 @@ def main() -> None:
         f"worker wasm memory {med(warm, 'wasm') / 1e6:.1f} MB, "
         f"total {(med(warm, 'heap') + med(warm, 'wasm')) / 1e6:.1f} MB"
     )
+    server = Server()
+    bench_table.report(server, min(RUNS, 3))
+    server.stop()
 
 
 def build_id() -> str:

@@ -158,17 +158,35 @@ export class GamesView {
     return this.game.sides[Number(s)]?.units.find((u) => u.key === key);
   }
 
-  async change(op, args = {}, { toast = null } = {}) {
-    const base = this.version; // the version of the copy this change is computed from
-    const reply = await this.engine.call(op, { game: this.game, ...args });
-    if (!reply.ok) { notify(said(reply.error.message)); return false; }
-    await this.commit(reply.result, { toast, base });
-    return true;
+  // Changes to the game run one after another, each on the game as the one before left it: a
+  // tap made while the engine is still answering an earlier one (two Undos in a row) waits its
+  // turn, and is neither lost (both sent with the same game) nor answered out of order.
+  serial(work) {
+    const run = (this.changing ?? Promise.resolve()).then(work, work);
+    this.changing = run.catch(() => {});
+    return run;
+  }
+
+  // `toast` may be a function of the game as the change finds it (what Undo undoes is known
+  // only when its turn comes).
+  change(op, args = {}, { toast = null } = {}) {
+    return this.serial(async () => {
+      const before = this.game;
+      const base = this.version; // the version of the copy this change is computed from
+      const reply = await this.engine.call(op, { game: before, ...args });
+      if (!reply.ok) { notify(said(reply.error.message)); return false; }
+      await this.commitNow(reply.result, { toast: typeof toast === "function" ? toast(before) : toast, base });
+      return true;
+    });
+  }
+
+  commit(game, options = {}) {
+    return this.serial(() => this.commitNow(game, options));
   }
 
   // `base`: the version of the copy the change was computed from, taken when the engine was asked
   // (another tab's change heard meanwhile redraws the screen and moves this.version on).
-  async commit(game, { toast = null, undoable = false, base = this.version } = {}) {
+  async commitNow(game, { toast = null, undoable = false, base = this.version } = {}) {
     const before = this.game;
     this.asked = null;
     // Shown only once it is durable; if it was refused, the screen shows what is saved.
@@ -270,14 +288,13 @@ export class GamesView {
     const game = this.game;
     const undoable = game.cursor > 1;
     const redoable = game.cursor < game.log.length;
-    const last = game.log[game.cursor - 1]?.text ?? "";
     const step = this.phase?.steps[this.phase.current];
     return el("nav", { class: "game-bar", id: "game-bar", "aria-label": "Game" },
-      button("↶ Undo", () => this.change("game.undo", {}, { toast: `Undone: ${last}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
-      button("↷ Redo", () => this.change("game.redo", {}, { toast: `Redone: ${game.log[game.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
+      button("↶ Undo", () => this.change("game.undo", {}, { toast: (g) => `Undone: ${g.log[g.cursor - 1]?.text ?? ""}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
+      button("↷ Redo", () => this.change("game.redo", {}, { toast: (g) => `Redone: ${g.log[g.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
       step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
       this.phase?.round_button === false ? ""
-        : button("Next round", () => this.change("game.round", {}, { toast: `Round ${game.round + 1}` }), { id: "next-round" }));
+        : button("Next round", () => this.change("game.round", {}, { toast: (g) => `Round ${g.round + 1}` }), { id: "next-round" }));
   }
 
   // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
