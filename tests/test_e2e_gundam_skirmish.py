@@ -77,13 +77,9 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
         ["Priority roll", "Initial Upkeep", "Actions", "Final Upkeep"]
     )
     expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Priority roll")
-    # Nothing moves before it: a plain refusal.
-    page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
-    page.click("#action-apply")
-    expect(page.locator("#action-result .error")).to_have_text(
-        "The battle has not begun: roll for priority first; the player placed first takes the first turn"
-    )
-    page.click("#sheet-close")
+    # Nothing moves before it: the units' actions are greyed with the reason, never a refusal (issue 22).
+    expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_be_disabled()
+    expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_have_attribute("title", "Priority roll first")
     page.click("#phase-next")
     page.click("#action-typed")
     # Feds roll 5, Zeon 2: the Feds choose to take the first turn, which begins at once.
@@ -92,7 +88,8 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(page.locator("#game-status")).to_contain_text("Deathmatch")
     expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Initial Upkeep")
     expect(page.locator("#phase-next")).to_have_text("Next turn")
-    # Zeon's unit waits for its own turn.
+    # Zeon's unit waits for its own turn (its card opened: cards start folded to one line).
+    page.locator('[data-unit="1/u1"] .card-toggle').click()
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
     page.click("#action-apply")
     expect(page.locator("#action-result .error")).to_have_text(
@@ -214,6 +211,9 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
         expect(page.locator("#shared-name")).to_have_text("Zeon customs")
         page.click("#play-shared")
+        # No Gundam squad on this phone: ready-made armies are offered first (issue 22); this test
+        # takes the new game screen, the player's own choice, to play the designed squad twice.
+        page.click("#play-choose-later")
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(4)
         # The game type, the round, whose turn, and the deathmatch's own measure (L169-L229).

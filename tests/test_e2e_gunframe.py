@@ -70,6 +70,8 @@ def test_clash_squadron_attack_power_attack_undo_offline(browser: Browser, serve
         page.goto(link)
         expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
         page.click("#play-shared")
+        # No squad of this system here: the new game screen is the player's own choice (issue 22).
+        page.click("#play-choose-later")
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(10)
 

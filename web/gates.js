@@ -16,7 +16,7 @@ export function greyGated(root, gates, list, titles = {}) {
   const grey = (node, why) => {
     node.disabled = true;
     node.classList.add("gated");
-    node.setAttribute("aria-pressed", "false");
+    if (node.tagName === "BUTTON") node.setAttribute("aria-pressed", "false"); // a toggle only: an input may not carry it
     node.title = plain(why);
   };
   const inPlace = (name, text) => {
