@@ -324,7 +324,7 @@ def test_an_engine_that_dies_after_a_restore_blames_the_snapshot_and_starts_norm
     assert "stopped answering" in shown["snapshot_blamed"]
     assert_engine_works(page)
     # dropped and counted; made again once the engine is idle (one more chance for this build)
-    stored = wait_for(page, lambda s: s["bytes"] is not None)
+    stored = wait_for(page, "(s) => s.bytes !== null")
     assert (stored["key"], stored["failures"]) == (key, 1)
     page.close()
 
