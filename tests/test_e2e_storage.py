@@ -201,7 +201,8 @@ def next_round(page: Page) -> None:
     """Tap "Next round" and wait until the screen shows it (it is saved before it shows)."""
     now = round_shown(page)
     page.click("#next-round")
-    expect(page.locator("#round")).to_have_text(f"Round {now + 1}")
+    # The engine may be making its memory snapshot just then (once, after the first idle second).
+    expect(page.locator("#round")).to_have_text(f"Round {now + 1}", timeout=BOOT_MS)
 
 
 def rename(page: Page, name: str) -> None:
