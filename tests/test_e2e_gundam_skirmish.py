@@ -78,8 +78,9 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     )
     expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Priority roll")
     # Nothing moves before it: the units' actions are greyed with the reason, never a refusal (issue 22).
-    expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_be_disabled()
-    expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_have_attribute("title", "Priority roll first")
+    waiting = page.locator('[data-unit="1/u1"] [data-act="shoot"]')
+    expect(waiting).to_be_disabled()
+    expect(waiting).to_have_attribute("title", "Priority roll first")
     page.click("#phase-next")
     page.click("#action-typed")
     # Feds roll 5, Zeon 2: the Feds choose to take the first turn, which begins at once.
