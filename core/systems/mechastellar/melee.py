@@ -37,7 +37,13 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.shooting import FAILED_SAVE, MAX_SAVES, _exact, side_has_commander
+from core.systems.mechastellar.shooting import (
+    FAILED_SAVE,
+    MAX_SAVES,
+    _exact,
+    momentum_asked,
+    side_has_commander,
+)
 from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
 from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
 from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
@@ -84,19 +90,11 @@ class Clash(Closed):
             "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
         },
     )
-    defense: int | None = Field(
-        default=None,
-        ge=0,
-        le=20,
-        description="Momentum the defender spends on Skill Defense; asked after the roll.",
-        json_schema_extra={"ui": "hidden"},
+    defense: int | None = momentum_asked(
+        "Momentum the defender spends on Skill Defense; asked after the roll."
     )
-    counter_defense: int | None = Field(
-        default=None,
-        ge=0,
-        le=20,
-        description="Momentum the attacker spends on Skill Defense; asked after the roll.",
-        json_schema_extra={"ui": "hidden"},
+    counter_defense: int | None = momentum_asked(
+        "Momentum the attacker spends on Skill Defense; asked after the roll."
     )
 
 

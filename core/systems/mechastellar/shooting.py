@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -55,6 +55,11 @@ MAX_SAVES = 3
 FAILED_SAVE = 1000
 
 SKILLS: dict[str, str] = {"none": "No skill", "make_it_count": "Make it Count! +1 critical"}
+
+
+def momentum_asked(description: str) -> Any:
+    """A count of Momentum a player spends after the roll: hidden on the sheet, asked when it matters."""
+    return Field(default=None, ge=0, le=20, description=description, json_schema_extra={"ui": "hidden"})
 
 
 class Shoot(Closed):
@@ -101,20 +106,12 @@ class Shoot(Closed):
     )
     accuracy_bonus: int = Field(default=0, ge=-5, le=5, description="Shooting Accuracy modifiers.")
     extra_hits: int = Field(default=0, ge=0, le=10, description="Flat bonus hits from traits (L378-L412).")
-    defense: int | None = Field(
-        default=None,
-        ge=0,
-        le=20,
-        description="Momentum the target spends on Skill Defense after the roll (L260-L264); asked then.",
-        json_schema_extra={"ui": "hidden"},
+    defense: int | None = momentum_asked(
+        "Momentum the target spends on Skill Defense after the roll (L260-L264); asked then."
     )
-    bought: int | None = Field(
-        default=None,
-        ge=0,
-        le=20,
-        description="Failed Armor Saves the target's Skilled or Ace pilot (or a Kaiju) passes for 1 Momentum "
-        "each (L220); asked after the saves.",
-        json_schema_extra={"ui": "hidden"},
+    bought: int | None = momentum_asked(
+        "Failed Armor Saves the target's Skilled or Ace pilot (or a Kaiju) passes for 1 Momentum "
+        "each (L220); asked after the saves."
     )
     flawless: bool = Field(
         default=False,
