@@ -47,6 +47,8 @@ MAX_LOG = 5000
 NEWER_GAME = "This game was made by a newer version of the app: update the app to open it."
 #: The most units a side may field (a squad's 60, with room for what a game places: structures).
 MAX_SIDE_UNITS = 200
+#: Most sides a game may have.
+MAX_SIDES = 8
 #: The most values one event may change (a new round touches every unit a few times).
 MAX_CHANGES = 5000
 
@@ -137,7 +139,7 @@ class Game(BaseModel):
     system: str
     name: Name = Field(default="Game", max_length=80)
     round: int = Field(default=1, ge=0, le=100_000)
-    sides: list[Side] = Field(min_length=1, max_length=8)
+    sides: list[Side] = Field(min_length=1, max_length=MAX_SIDES)
     log: list[Event] = Field(default_factory=list, max_length=MAX_LOG)
     cursor: int = Field(default=0, description="Events applied; later ones can be redone.")
     options: dict[str, Any] = Field(
@@ -416,6 +418,18 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     return record(game, "start", f"{name} begins: " + " vs ".join(s.name for s in out), [])
 
 
+def _beyond_limits(data: dict[str, Any]) -> bool:
+    """More sides or units than a :class:`Game` may hold: validation refuses such a document, so
+    upgrading it first (a deep copy, per unit) would only spend time on a hostile link."""
+    sides = data.get("sides")
+    if not isinstance(sides, list):
+        return False
+    return len(sides) > MAX_SIDES or any(
+        isinstance(side, dict) and isinstance(side.get("units"), list) and len(side["units"]) > MAX_SIDE_UNITS
+        for side in sides
+    )
+
+
 def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     """A saved game (as JSON) brought up to :data:`GAME_SCHEMA`, step by step.
 
@@ -425,7 +439,7 @@ def upgrade(data: dict[str, Any]) -> dict[str, Any]:
     mission, environment, clocks and end; :meth:`RuleSystem.upgrade_game` with schema 2).
     """
     schema = data.get("schema_version", 1)
-    if not isinstance(schema, int) or schema >= GAME_SCHEMA:
+    if not isinstance(schema, int) or schema >= GAME_SCHEMA or _beyond_limits(data):
         return data
     out = copy.deepcopy(data)
     try:
