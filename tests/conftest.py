@@ -11,11 +11,13 @@ the run's total time at its end.
 from __future__ import annotations
 
 import ast
+import contextlib
 import fcntl
 import functools
 import http.server
 import os
 import re
+import shutil
 import sys
 import tempfile
 import threading
@@ -93,20 +95,47 @@ def server(dist: Path) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def playwright() -> Iterator[Any]:
+    """Playwright's driver, once per worker (one may run at a time in a thread)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright: Any) -> Iterator[Browser]:
+    """One headless Chromium for this worker, whose contexts are first visits."""
+    b = playwright.chromium.launch(executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any, chromium: Browser, server: Server) -> Iterator[Phones]:
+    """What a test opens its phones from: ``browser.new_context(**PHONE)`` is a phone that opened
+    the app once before (:class:`Phones`); ``first_visit=True`` makes it a phone that never did."""
+    made = Phones(playwright, chromium, server)
+    yield made
+    made.cleanup()
+
+
+@pytest.fixture(autouse=True)
+def _close_phones(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A phone a test left open is closed after it (each is a Chromium of its own)."""
+    yield
+    if "browser" in request.fixturenames:
+        phones: Phones = request.getfixturevalue("browser")
+        phones.close_open()
 
 
 # --- the run: tiers, workers, order and total time -------------------------------------------
 
 #: Fixtures that start Chromium, serve the site to it, or boot the core under Node.js: a test
 #: that asks for one (or lives in a test_e2e_*.py file) is a ``browser`` test.
-BROWSER_FIXTURES = {"browser", "server", "phone", "pyodide_replies"}
+BROWSER_FIXTURES = {
+    "playwright", "chromium", "browser", "server", "phone", "first_visit_phone", "pyodide_replies"
+}
 
 
 #: When pytest started (its configuration), for the total time printed at the end.
@@ -225,11 +254,97 @@ BOOT_MS = 90_000
 
 
 @pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh browser profile on a phone-sized screen."""
+def phone(browser: Phones) -> Iterator[BrowserContext]:
+    """A phone-sized browser profile that opened the app once before and holds nothing of the
+    player's (:class:`Phones`)."""
     context = browser.new_context(**PHONE)
     yield context
     context.close()
+
+
+@pytest.fixture
+def first_visit_phone(browser: Phones) -> Iterator[BrowserContext]:
+    """A fresh phone-sized browser profile that has never opened the app."""
+    context = browser.new_context(**PHONE, first_visit=True)
+    yield context
+    context.close()
+
+
+class Phones:
+    """The phones a test opens: each one a phone that has opened the app once before, unless asked
+    for a first visit.
+
+    The first phone makes a template: a Chromium profile that opened the app on this worker's
+    server, whose service worker cached the site and whose engine stored its memory snapshot (what
+    every phone holds after a first visit, with no squad, game or setting of the player's). Each
+    phone is then a copy of that profile in a Chromium of its own: its own storage, as independent
+    as a fresh context, but its engine starts from the snapshot, about half a first visit's CPU
+    (the download, the precache and the snapshot made afterwards: 9 CPU seconds a phone). A first
+    visit (``first_visit=True``, the ``first_visit_phone`` fixture) is a fresh context of one shared
+    Chromium, as before. Anything else is the shared Chromium's (``browser.browser_type``...).
+    """
+
+    def __init__(self, playwright: Any, chromium: Browser, server: Server) -> None:
+        self.playwright = playwright
+        self.chromium = chromium
+        self.server = server
+        self.template: Path | None = None
+        self.open: list[BrowserContext] = []
+        self.dirs: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.chromium, name)
+
+    def _launch(self, directory: str, **options: Any) -> BrowserContext:
+        context: BrowserContext = self.playwright.chromium.launch_persistent_context(
+            directory, executable_path=str(build.CHROMIUM), args=CHROMIUM_ARGS, **options
+        )
+        return context
+
+    def _make_template(self) -> Path:
+        directory = tempfile.mkdtemp(prefix="tc-returning-")
+        context = self._launch(directory, **PHONE)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(self.server.url + "#/dice")
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        page.wait_for_function(
+            "() => { const s = window.tc.engine.snapshot; return !!s && typeof s === 'object' }",
+            timeout=BOOT_MS,
+        )
+        stored = page.evaluate("window.tc.engine.snapshot")
+        context.close()
+        assert stored.get("stored") is True, f"the first visit stored no snapshot: {stored}"
+        return Path(directory)
+
+    def new_context(self, first_visit: bool = False, **options: Any) -> BrowserContext:
+        """A phone (any context option applies); ``first_visit`` for one that never opened the app."""
+        if first_visit:
+            return self.chromium.new_context(**options)
+        if self.template is None:
+            self.template = self._make_template()
+        directory = tempfile.mkdtemp(prefix="tc-phone-")
+        shutil.copytree(self.template, directory, dirs_exist_ok=True)
+        self.dirs.append(directory)
+        context = self._launch(directory, **options)
+        # A persistent profile opens with a blank page: tests open their own.
+        for page in context.pages:
+            page.close()
+        self.open.append(context)
+        return context
+
+    def close_open(self) -> None:
+        for context in self.open:
+            with contextlib.suppress(Exception):
+                context.close()
+        self.open.clear()
+        for directory in self.dirs:
+            shutil.rmtree(directory, ignore_errors=True)
+        self.dirs.clear()
+
+    def cleanup(self) -> None:
+        self.close_open()
+        if self.template:
+            shutil.rmtree(self.template, ignore_errors=True)
 
 
 def apply_result(page: Page) -> None:

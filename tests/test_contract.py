@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -223,20 +223,25 @@ def _every_roll(g: Game, name: str, raw: dict[str, Any], limit: int) -> Iterator
     """Every sequence of typed faces the action can use, with its chance, and the game it makes.
 
     A question asked after the roll (a defender's pick) is answered with the option the odds assume.
+    Breadth first: every sequence still queued ends in at least one leaf, so a tree of more than
+    ``limit`` leaves is known as soon as the leaves found and the sequences queued pass it (a few
+    hundred resolutions instead of the whole ``limit``).
     """
-    stack: list[tuple[list[int], Fraction, dict[str, Any]]] = [([], Fraction(1), raw)]
+    queue: deque[tuple[list[int], Fraction, dict[str, Any]]] = deque([([], Fraction(1), raw)])
     leaves = 0
-    while stack:
-        faces, chance, given = stack.pop()
+    while queue:
+        faces, chance, given = queue.popleft()
         try:
             after = act(g, name, given, TypedDice(faces))
         except NeedMoreDice as need:
-            stack.extend(([*faces, f], chance / need.sides, given) for f in range(1, need.sides + 1))
+            queue.extend(([*faces, f], chance / need.sides, given) for f in range(1, need.sides + 1))
+            if leaves + len(queue) > limit:
+                raise OverflowError from None
             continue
         except NeedChoice as asked:
             pick = [o for o in asked.options if o.assumed]
             assert len(pick) == 1, f"{name}: one option of '{asked}' is the one the odds assume"
-            stack.append((faces, chance, {**given, **pick[0].also, asked.field: pick[0].value}))
+            queue.append((faces, chance, {**given, **pick[0].also, asked.field: pick[0].value}))
             continue
         leaves += 1
         if leaves > limit:

@@ -43,7 +43,8 @@ def tap_faces(page: Page, *faces: int) -> None:
         page.locator(f'#keypad [data-face="{face}"]').click()
 
 
-def test_boot_odds_roll_typed_dice_then_offline(phone: BrowserContext, server: Server) -> None:
+def test_boot_odds_roll_typed_dice_then_offline(first_visit_phone: BrowserContext, server: Server) -> None:
+    phone = first_visit_phone
     outside: list[str] = []
     phone.on("request", lambda r: None if r.url.startswith(server.url) else outside.append(r.url))
     page = phone.new_page()

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Route, expect
 
 def test_saved_squads_and_games_show_before_the_engine_is_ready(browser: Browser, server: Server) -> None:
     # No service worker, so that the test can hold back the engine's worker script.
-    context = browser.new_context(**PHONE, service_workers="block")
+    context = browser.new_context(**PHONE, service_workers="block", first_visit=True)
     try:
         page = context.new_page()
         page.goto(server.url + "#/squads")

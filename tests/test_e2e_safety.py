@@ -271,8 +271,9 @@ def test_links_to_games_this_app_cannot_play_are_refused_in_plain_words(
 
 
 def test_a_first_visit_with_too_little_storage_works_online_and_says_so_once(
-    phone: BrowserContext, server: Server
+    first_visit_phone: BrowserContext, server: Server
 ) -> None:
+    phone = first_visit_phone
     page = phone.new_page()
     cdp = phone.new_cdp_session(page)
     origin = server.url.rstrip("/").rsplit("/", 0)[0]

@@ -145,8 +145,9 @@ def build_id(page: Page) -> str:
 
 
 @pytest.fixture
-def snapshotted(phone: BrowserContext, server: Server) -> BrowserContext:
+def snapshotted(first_visit_phone: BrowserContext, server: Server) -> BrowserContext:
     """A phone whose first visit has started normally and stored its snapshot."""
+    phone = first_visit_phone
     page = boot(phone, server.url)
     assert marks(page)["start"] == "normal"
     stored = stored_snapshot(page)
@@ -232,7 +233,7 @@ def test_a_new_build_replaces_the_snapshot_and_never_restores_the_old_one(
     site = tmp_path / "site"
     shutil.copytree(dist, site)
     server = Server(site)
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, first_visit=True)
     errors: list[str] = []
     try:
         page = boot(context, server.url)

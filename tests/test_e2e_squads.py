@@ -282,11 +282,11 @@ def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
 
 
 def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
-    phone: BrowserContext, server: Server
+    first_visit_phone: BrowserContext, server: Server
 ) -> None:
     """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
     (the stage and seconds of the status line), rather than showing a bare heading."""
-    page = phone.new_page()
+    page = first_visit_phone.new_page()
     page.goto(server.url + "#/squads")
     wait = page.locator("#squads-loading")
     expect(wait).to_contain_text("Loading the rules engine")

@@ -61,7 +61,7 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
     server, site = toy_site
     assert [n for n in _wheel_names(site) if n.startswith("core/systems/toy/")]
     assert (site / "editor-toy-dial.js").exists()
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, first_visit=True)
     page = context.new_page()
     try:
         boot(page, server.url + "#/squads")
@@ -139,7 +139,7 @@ def test_an_action_that_rolls_nothing_is_applied_in_one_tap(
     """An action a system marks as rolling nothing (``ActionSpec.rolls=False``) offers no app roll and
     no real dice: one Apply, saved before the toast says so, and Undo takes it back."""
     server, _ = toy_site
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, first_visit=True)
     page = context.new_page()
     try:
         boot(page, server.url + "#/squads")
@@ -174,7 +174,7 @@ def test_what_a_unit_lacks_is_offered_greyed_with_the_reason(
     the engine's reason and the bonus of 3 dice not offered; Rally, which needs a Pinned unit, is greyed
     among its actions until it is Pinned; a Brute (3 dice) gets both modifiers."""
     server, _ = toy_site
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, first_visit=True)
     page = context.new_page()
     try:
         boot(page, server.url + "#/squads")
