@@ -10,6 +10,7 @@ from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
@@ -136,6 +137,25 @@ ACTIONS: dict[str, ActionSpec] = {
         primary=True,
         needs=("turn", "melee"),
     ),
+    "charge": ActionSpec.of(
+        "charge",
+        "Charge",
+        charge,
+        "Move into an enemy's engagement range: it may fire Overwatch before the clash (L170-L181).",
+        rolls=False,
+        needs=("charge",),
+    ),
+    "overwatch": ActionSpec.of(
+        "overwatch",
+        "Overwatch",
+        overwatch,
+        "The charged unit fires a weapon's Overwatch shots at the charger, one weapon per action "
+        "(L174-L176).",
+        odds=overwatch_odds,
+        picks=overwatch_picks,
+        headline=("damage", "destroyed"),
+        needs=("charged",),
+    ),
     "focus": ActionSpec.of(
         "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
     ),
@@ -143,7 +163,10 @@ ACTIONS: dict[str, ActionSpec] = {
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)
     ),
     "disengage": ActionSpec.of(
-        "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).",
+        "disengage",
+        "Disengage",
+        disengage,
+        "1 Momentum: leave melee (L255-L258).",
         rolls=False,
         needs=("turn", "engaged"),
     ),

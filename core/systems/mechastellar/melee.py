@@ -33,6 +33,7 @@ from core.systems.base import (
     FieldPick,
     NeedChoice,
     enemy_unit,
+    needs,
     own_unit,
     read_options,
 )
@@ -44,7 +45,8 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.traits import on_kill, trait_hits
 from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
 from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
 
@@ -89,6 +91,11 @@ class Clash(Closed):
             "flow": "common",
             "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
         },
+    )
+    extra_damage: bool = Field(
+        default=False,
+        description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
+        json_schema_extra=needs("weapon_bonus"),
     )
     defense: int | None = momentum_asked(
         "Momentum the defender spends on Skill Defense; asked after the roll."
@@ -145,6 +152,18 @@ def _weapon(unit: Unit, index: int) -> Weapon:
     return w
 
 
+def _tuned(unit: Unit, weapon: Weapon, extra_damage: bool) -> Weapon:
+    """Mechanics Expert / Fearsome: +1 PEN, or +100 damage (L420, L460); not for [CC] weapons, which have
+    no PEN or abilities (L557), nor for a bare defender."""
+    if weapon.kind == "cc" or weapon is UNARMED:
+        return weapon
+    if not any(t in ("mechanics_expert", "fearsome") for t in unit.pilot.traits):
+        return weapon
+    if extra_damage:
+        return weapon.model_copy(update={"damage": weapon.damage + 100})
+    return weapon.model_copy(update={"pen": weapon.pen + 1})
+
+
 def _first_melee(unit: Unit) -> int:
     return next((i for i, w in enumerate(unit.weapons) if w.kind != "shooting"), -1)
 
@@ -181,12 +200,19 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     att, dfn = Unit.model_validate(a_g.profile), Unit.model_validate(d_g.profile)
     if att.kind == "warship":
         raise ValueError("Stellar Warships cannot make melee attacks (L954)")
+    if a_g.state.destroyed:
+        raise ValueError(f"{a_g.name} is destroyed")
+    st = ms_state(game)
+    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target:
+        raise ValueError(
+            f"{a_g.name} charged {game.unit(st.charge)[2].name}: its melee attack is at it (L172)"
+        )
     options = read_options(MsOptions, game.options)
-    a_weapon = _weapon(att, inp.weapon)
+    a_weapon = _tuned(att, _weapon(att, inp.weapon), inp.extra_damage)
     if a_weapon is UNARMED:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
-    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED
+    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
     a_pool = attacker_pool(att, options)
     d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
     d_split = even_split(d_pool) if inp.defender_attack is None else inp.defender_attack
@@ -213,13 +239,14 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         double = "close_combat_master" in unit.pilot.traits  # L447
         return tuple((2 if double else 1) if f == 10 else int(f >= 5) for f in range(1, 11))
 
-    def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool) -> int:
+    def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool, refs: tuple[str, str]) -> int:
         t = unit.pilot.traits
         n = (
             ("close_combat_expert" in t)
             + ("close_combat_master" in t)
             + 2 * ("merciless_melee" in t)
             + (unit.commander == "impressive_skill")
+            + trait_hits(game, *refs, weapon, False, False)
         )
         if "focus" in g.state.conditions:
             n += 2 if weapon.pen == 0 and weapon.kind != "cc" else 1  # L124-L125
@@ -235,7 +262,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         attack=FacePool(
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
         ),
-        flat=flat_hits(att, a_g, a_weapon, a_adv),
+        flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
         blocks=d_shield + trait_blocks(dfn),
         weapon=a_weapon,
@@ -249,7 +276,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             values=atk_values(d_side),
             reroll_faces=tuple(sorted(set(d_weapon.reroll))),
         ),
-        flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False),
+        flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
         blocks=MELEE_BLOCKS[att.shield] + trait_blocks(att),
         weapon=d_weapon,
@@ -394,7 +421,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     as_.damage = min(as_.max_damage, as_.damage + dmg_a)
     killed = ds.damage >= ds.max_damage
     ds.destroyed = ds.destroyed or killed
-    as_.destroyed = as_.destroyed or as_.damage >= as_.max_damage
+    lost = as_.damage >= as_.max_damage
+    as_.destroyed = as_.destroyed or lost
+    if killed:
+        on_kill(game, work, inp.attacker, inp.target)
+    if lost:
+        on_kill(game, work, inp.target, inp.attacker)
+        gain(work, d_side, "momentum", 1)  # the defender's side destroyed a unit this turn (L247)
     for st in (ds, as_):
         if "engaged" not in st.conditions and not st.destroyed:
             st.conditions = [*st.conditions, "engaged"]

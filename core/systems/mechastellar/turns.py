@@ -52,7 +52,9 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     state = work.state(s, u)
     if "shut_down" in state.conditions and not state.counters.get("stun", 0):
         state.conditions = [c for c in state.conditions if c != "shut_down"]  # reactivates (L577, L579)
-    st.turn_unit, st.attacked, st.return_fire, st.kill_momentum = ref, [], [], False
+    st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
+    st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
+    st.charge, st.charge_blindside, st.overwatch = "", False, []
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -60,6 +62,8 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         mine.powered, mine.power_bonus = [], 0
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
+    if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
+        boost += 1  # Round 2 on, at 50% HP or more (L398)
     if boost:
         gain(work, s, "momentum", boost)
 
@@ -198,14 +202,16 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
     state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
     fresh = MsUnitState.model_validate(state.extra)
-    fresh.fired, fresh.meleed, fresh.skills = [], False, []
+    fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
     state.extra = fresh.model_dump(mode="json")
     owed = [
         r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
     ]
     nxt = _next_side(game, s, inp.unit)
-    st.turn_unit, st.attacked, st.kill_momentum = "", [], False
+    st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
+    st.charge, st.charge_blindside, st.overwatch = "", False, []
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
+    st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
     work.gstate.active_side = nxt
     text = f"{g.name} ends its turn"
@@ -230,7 +236,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
             state.counters = {**state.counters, "actions": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
-            fresh.fired, fresh.meleed, fresh.skills = [], False, []
+            fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             state.extra = fresh.model_dump(mode="json")
     work.put_extra(MsState())
     work.gstate.active_side = None
