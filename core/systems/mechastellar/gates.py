@@ -20,6 +20,8 @@ answering "" when it has it, else why not in plain words.
   Momentum needs a remote weapon (L591-L597).  Which weapon is checked with the shot.
 * ``charged``: Overwatch is fired by the unit being charged, with a weapon with Overwatch, while it is
   not already in melee and the charger is not Blindsiding it (L172-L178); one weapon per action (L174).
+* ``high_speed``: a High Speed Attack needs a Full Throttle this turn and a [CC] weapon (L554-L558); the
+  10" of movement is the players' to measure.
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -113,6 +115,13 @@ def _charged(game: Game, ref: str) -> str:
     return ""
 
 
+def _high_speed(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if not any(w.kind == "cc" for w in Unit.model_validate(g.profile).weapons):
+        return f"{g.name} has no [CC] weapon"
+    return "" if "throttle" in g.state.conditions else f"{g.name} has not gone full throttle this turn"
+
+
 def _charge(game: Game, ref: str) -> str:
     return _turn(game, ref) or _melee(game, ref)
 
@@ -125,6 +134,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "remote": _weapon_kind("remote", "remote weapon"),
     "charged": _charged,
     "charge": _charge,
+    "high_speed": _high_speed,
     "turn": _turn,
     "melee": _melee,
     "super_titan": _super_titan,

@@ -84,12 +84,19 @@ class Clash(Closed):
     defender_weapon: int = Field(
         default=0, ge=-1, le=11, description="The defender's melee weapon (its first by default)."
     )
-    advantage: Literal["none", "advantage", "blindside"] = Field(
+    advantage: Literal["none", "advantage", "blindside", "high_speed"] = Field(
         default="none",
-        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores the shield (L543).",
+        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores the shield (L543); "
+        'a High Speed Attack is a [CC] weapon after a Full Throttle of 10" or more (L554-L558).',
         json_schema_extra={
             "flow": "common",
-            "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
+            "x-labels": {
+                "none": "None",
+                "advantage": "Tactical Advantage",
+                "blindside": "Blindside",
+                "high_speed": "High Speed Attack",
+            },
+            **needs("high_speed", values=["high_speed"]),
         },
     )
     extra_damage: bool = Field(
@@ -256,6 +263,8 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         return ("close_combat_expert" in unit.pilot.traits) + ("close_combat_master" in unit.pilot.traits)
 
     shut = "shut_down" in d_g.state.conditions
+    if inp.advantage == "high_speed" and a_weapon.kind != "cc":
+        raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
     a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
     d_shield = 0 if inp.advantage == "blindside" else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
