@@ -399,14 +399,20 @@ def test_henry_clashes_with_kara_l514_l534() -> None:
     assert d["through"] == [1, 2] and d["damage"] == [0, 0]
     assert (momentum(g, 0), momentum(g, 1)) == (2, 2)
     assert hp(g, "1/b0") == 2400 and hp(g, "0/a0") == 3000
-    # L530: on her turn Kara disengages (L68); [M-2] covers breaking away and then shooting (L258).
+    # L530: on her turn Kara disengages (L68): 1 Momentum, and 1 more to attack afterwards (L258): [M-2].
     g = act(g, "end_turn", {"unit": "0/a0"}, TypedDice([]))
     g = act(g, "disengage", {"unit": "1/b0"}, TypedDice([]))
     assert momentum(g, 1) == 1
-    # L534: each side gains 1 Momentum at the end of the round.
+    # L531-L533: an Assault type, she goes full throttle, then fires her sniper: the second Momentum (M:0)
+    g = act(g, "throttle", {"unit": "1/b0"}, TypedDice([]))
+    # Henry needs 6s: [2,3,8,9] is 2 hits, and he loses 2 Momentum to avoid them (L532-L533)
+    g = act(g, "shoot", {"attacker": "1/b0", "target": "0/a0", "defense": 2}, TypedDice([2, 3, 8, 9]))
+    assert g.log[-1].detail["hits"] == 2 and hp(g, "0/a0") == 3000
+    assert (momentum(g, 0), momentum(g, 1)) == (0, 0)
+    # L534: both finish with 0 and gain 1 at the end of the round: 1 each.
     g = act(g, "end_turn", {"unit": "1/b0"}, TypedDice([]))
     g = next_round(g)
-    assert (momentum(g, 0), momentum(g, 1)) == (3, 2)
+    assert (momentum(g, 0), momentum(g, 1)) == (1, 1)
 
 
 def test_clash_odds_match_every_roll() -> None:

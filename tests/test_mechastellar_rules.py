@@ -195,9 +195,8 @@ def test_beam_cannon_through_a_building_pen_minus_3_l641_l644() -> None:
     with pytest.raises(ValueError, match="not an energy weapon"):
         act(g, "shoot", {**shot, "weapon": 1, "energy": "underwater"}, TypedDice([9] * 6))
     h = game_of([unit("argonaut")], [unit("dervish")])
-    assert (
-        gates(h, "shoot", {**shot, "weapon": 0}).fields["energy"] == "Sample: Argonaut has no energy weapon"
-    )
+    why = "Sample: Argonaut has no energy weapon"
+    assert gates(h, "shoot", shot).values["energy"] == {"through_cover": why, "underwater": why}
 
 
 # --- pilot traits through core.api: with against without (L376-L461) -------------------------------

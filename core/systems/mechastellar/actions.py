@@ -82,7 +82,7 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
     begin_turn(game, work, inp.unit)
     gain(work, s, "momentum", -1)
     state = work.state(s, u)
-    state.conditions = [c for c in state.conditions if c != "engaged"]
+    state.conditions = [c for c in state.conditions if c != "engaged"] + ["disengaged"]
     return ActionResult(
         changes=work.changes(),
         text=f"{g.name} disengages (1 Momentum); attacking again this turn costs 1 more (L258)",

@@ -47,7 +47,7 @@ from core.systems.mechastellar.shooting import (
 )
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import on_kill, trait_hits
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
+from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, pay_disengage
 from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
 
 #: The charging attacker's extra dice (L518; digest ambiguity 2).
@@ -383,6 +383,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if extra.meleed:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
+    pay_disengage(game, Working(game), inp.attacker)
     if inp.defender_attack is None and d_pool_of(game, inp) > 0:
         raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")
@@ -421,6 +422,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     dmg_a = counter.damage(land_a, a_saves.total, options)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
     gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
     if spend_d:

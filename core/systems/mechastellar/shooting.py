@@ -43,7 +43,14 @@ from core.systems.base import (
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, power_item, spend_action
+from core.systems.mechastellar.turns import (
+    begin_turn,
+    check_turn,
+    note_attack,
+    pay_disengage,
+    power_item,
+    spend_action,
+)
 from core.systems.mechastellar.units import SHOOTING_BLOCKS, Unit, Weapon, tier_rank, total_actions
 
 #: Most dice one weapon rolls, whatever the modifiers (L134).
@@ -134,7 +141,7 @@ class Shoot(Closed):
         description="An energy weapon fired through small cover at a target within Sensors: PEN -3 (L641); "
         "with the firer or the target underwater: PEN 0 (L644).",
         json_schema_extra={
-            **needs("energy_weapon"),
+            **needs("energy_weapon", values=["through_cover", "underwater"]),
             "x-labels": {
                 "none": "Neither",
                 "through_cover": "Through small cover",
@@ -539,11 +546,13 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError("firing a remote weapon costs 1 Momentum (L595; digest ambiguity 21)")
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not inp.remote)  # refusals come before any die
+    pay_disengage(game, Working(game), inp.attacker)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     out = land(game, p, inp, dice)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    pay_disengage(game, work, inp.attacker)
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
     else:

@@ -22,6 +22,22 @@ from core.systems.base import ActionResult, Change, Closed, own_unit
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
 from core.systems.mechastellar.units import Unit, total_actions
 
+#: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
+#: Momentum an attack afterwards pays (L258).
+TURN_CONDITIONS = ("focus", "throttle", "disengaged")
+
+
+def pay_disengage(game: Game, work: Working, ref: str) -> None:
+    """An attack after a Disengage this turn costs 1 more Momentum, once (L68, L258); refused without it."""
+    s, u, g = game.unit(ref)
+    if "disengaged" not in g.state.conditions:
+        return
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError(f"{g.name} disengaged this turn: attacking now costs 1 Momentum (L258)")
+    gain(work, s, "momentum", -1)
+    state = work.state(s, u)
+    state.conditions = [c for c in state.conditions if c != "disengaged"]
+
 
 def _live(game: Game, side: int) -> list[GameUnit]:
     return [g for g in game.sides[side].units if not g.state.destroyed]
@@ -199,7 +215,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
     state.activated = True
-    state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+    state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
     state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
@@ -233,7 +249,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
         for u, g in enumerate(game.sides[s].units):
             state = work.state(s, u)
             state.activated = False
-            state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
             state.counters = {**state.counters, "actions": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
