@@ -370,3 +370,13 @@ def test_remote_weapons_for_momentum_blindside_and_shot_down_l595_l600() -> None
     g = next_round(g)
     g = act(g, "roll_off", {}, TypedDice([9, 1]))
     assert plan(g, Shoot(attacker="0/a0", target="1/b0")).shots == 2
+
+
+def test_a_warship_defends_with_aa_def_and_makes_no_melee_attack_l954() -> None:
+    """Ships make no melee attacks but defend with their AA DEF dice, all on defense (L954)."""
+    g = game_of([unit("blue_djinn")], [unit("musarl")], momentum=(0, 0))
+    strike, counter, *_ = pools(g, Clash(attacker="0/a0", target="1/b0", attack_dice=11))
+    assert (strike.defense.dice, counter.attack.dice) == (4, 0)
+    assert gated_actions(game_of([unit("musarl")], [unit("blue_djinn")]))["0/a0"]["melee"].endswith(
+        "is a Stellar Warship: it makes no melee attacks"
+    )
