@@ -380,3 +380,23 @@ def test_a_warship_defends_with_aa_def_and_makes_no_melee_attack_l954() -> None:
     assert gated_actions(game_of([unit("musarl")], [unit("blue_djinn")]))["0/a0"]["melee"].endswith(
         "is a Stellar Warship: it makes no melee attacks"
     )
+
+
+def test_overwatch_odds_match_every_roll() -> None:
+    """The odds shown before an Overwatch attack are those of every roll of it (one shot, one save)."""
+    from test_mechastellar import brute
+
+    gun = {"name": "Gun", "range": 16, "shots": 4, "damage": 600, "pen": 4, "overwatch": 1}
+    g = game_of([unit("dervish", hp=1200, evade=3)], [unit("argonaut", weapons=[gun])], momentum=(0, 0))
+    g = act(g, "charge", {"attacker": "0/a0", "target": "1/b0"}, TypedDice([]))
+    inp = {"unit": "1/b0", "weapon": 0}
+
+    def run(dice: TypedDice) -> int:
+        return int(act(g, "overwatch", inp, dice).log[-1].detail["damage"])
+
+    rolled = brute(run)
+    o = api_odds(g, "overwatch", inp)
+    shown = {
+        r["value"]: Fraction(r["exactly"]) for r in o["tables"]["damage"]["rows"] if Fraction(r["exactly"])
+    }
+    assert shown == rolled and len(rolled) > 2
