@@ -216,7 +216,7 @@ def test_tactical_advantage_adds_a_critical_l540() -> None:
 
 def test_make_it_count_skilled_only_and_dogfight_l280_l284() -> None:
     g = game_of([unit("argonaut")], [unit("dervish")])
-    with pytest.raises(ValueError, match="Skilled and Ace"):
+    with pytest.raises(ValueError, match="Skilled or Ace"):
         act(
             g, "shoot", {"attacker": "0/a0", "target": "1/b0", "skill": "make_it_count"}, TypedDice([9, 9, 9])
         )

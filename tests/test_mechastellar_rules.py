@@ -400,3 +400,70 @@ def test_overwatch_odds_match_every_roll() -> None:
         r["value"]: Fraction(r["exactly"]) for r in o["tables"]["damage"]["rows"] if Fraction(r["exactly"])
     }
     assert shown == rolled and len(rolled) > 2
+
+
+# --- Expanded Pilot Skills (module, L295-L341) --------------------------------------------------------
+
+
+def _module(g: Game) -> Game:
+    g.options["expanded_skills"] = True
+    return g
+
+
+def test_expanded_skills_are_offered_only_with_the_module_l297() -> None:
+    from core.game import picks
+
+    g = game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 0))
+    assert [p.value for p in picks(g, "shoot", "0/a0")["skill"]] == ["none", "make_it_count"]
+    with pytest.raises(ValueError, match="module is off"):
+        act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "skill": "bullseye_1"}, TypedDice([9] * 3))
+    why = gates(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}).fields["persevere"]
+    assert why == "the Expanded Pilot Skills module is off"
+    on = {p.value: p for p in picks(_module(g), "shoot", "0/a0")["skill"]}
+    assert on["bullseye_3"].unavailable == "" and on["take_the_shot"].unavailable == ""
+    g.sides[0].resources["momentum"] = 1
+    on = {p.value: p for p in picks(g, "shoot", "0/a0")["skill"]}
+    assert on["bullseye_2"].unavailable == "needs 2 Momentum"
+
+
+def test_bullseye_giant_slayer_take_the_shot_l307_l316_l340() -> None:
+    """Bullseye +1 Accuracy a Momentum (L307): each die 1 in 10 likelier to hit; Giant Slayer +1 PEN
+    (L316): more failed saves; Take the Shot! with PEN 3+: the shield blocks nothing (L340)."""
+    g = _module(game_of([unit("argonaut")], [unit("white_asura", save=0)], momentum=(3, 0)))
+    raw = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    base = api_odds(g, "shoot", raw)
+    p = plan(g, Shoot.model_validate(raw))
+    assert plan(g, Shoot.model_validate({**raw, "skill": "bullseye_2"})).tn == p.tn + 2
+    assert mean(api_odds(g, "shoot", {**raw, "skill": "bullseye_2"}), "hits") > mean(base, "hits")
+    assert plan(g, Shoot.model_validate({**raw, "skill": "giant_slayer"})).weapon.pen == 6
+    slayer = api_odds(g, "shoot", {**raw, "skill": "giant_slayer"})
+    assert mean(slayer, "failed saves") > mean(base, "failed saves")
+    assert (p.blocks, plan(g, Shoot.model_validate({**raw, "skill": "take_the_shot"})).blocks) == (1, 0)
+    mg = {**raw, "weapon": 1, "skill": "take_the_shot"}  # PEN 0: the shield still blocks
+    assert plan(g, Shoot.model_validate(mg)).blocks == 2
+    g = act(g, "shoot", {**raw, "skill": "bullseye_3", "defense": 0}, TypedDice([9, 9, 9]))
+    assert momentum(g, 0) == 0
+
+
+def test_fire_vulcans_is_a_free_attack_l311_l312() -> None:
+    """8", 3 + Frame Level shots, 200 damage, spending no action and no weapon (L311-L312)."""
+    g = _module(game_of([unit("white_asura")], [unit("dervish", hp=9000)], momentum=(1, 0)))
+    raw = {"attacker": "0/a0", "target": "1/b0", "skill": "fire_vulcans"}
+    p = plan(g, Shoot.model_validate(raw))
+    assert (p.shots, p.weapon.damage, p.weapon.pen) == (3 + 2, 200, 0)  # White Asura is Frame 2
+    g = act(g, "shoot", raw, TypedDice([9] * 5))
+    assert momentum(g, 0) == 0 and g.unit("0/a0")[2].state.counters["actions"] == 0
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9] * 3))
+
+
+def test_persevere_lowers_each_hit_l327_l330() -> None:
+    """The target pays 1 Momentum: -100 a hit, -200 from Round 4, never under 100 (L329-L330)."""
+    g = _module(game_of([unit("argonaut")], [unit("dervish", hp=9000)], momentum=(0, 2)))
+    raw = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    base, tough = api_odds(g, "shoot", raw), api_odds(g, "shoot", {**raw, "persevere": True})
+    assert mean(base, "damage") - mean(tough, "damage") == 100 * mean(base, "hits")
+    late = g.model_copy(update={"round": 4})
+    assert plan(late, Shoot.model_validate({**raw, "persevere": True})).weapon.damage == 300
+    assert plan(late, Shoot.model_validate({**raw, "weapon": 1, "persevere": True})).weapon.damage == 100
+    g = act(g, "shoot", {**raw, "persevere": True, "defense": 0}, TypedDice([1, 9, 9, 9, 9]))
+    assert hp(g, "1/b0") == 9000 - 2 * 400 - 1000 * 0 and momentum(g, 1) == 1

@@ -100,6 +100,7 @@ lost), L838, L1011, L940 in part (9 saves against a warship).  Not tests: L354 (
 saves), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
 inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

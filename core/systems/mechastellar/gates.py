@@ -22,6 +22,8 @@ answering "" when it has it, else why not in plain words.
   not already in melee and the charger is not Blindsiding it (L172-L178); one weapon per action (L174).
 * ``high_speed``: a High Speed Attack needs a Full Throttle this turn and a [CC] weapon (L554-L558); the
   10" of movement is the players' to measure.
+* ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
+  Super Titan, whose pilots use skills (L251, L297, L327).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -29,7 +31,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.systems.base import Requirement
+from core.systems.base import Requirement, read_options
+from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.turns import actions_now, check_turn
 from core.systems.mechastellar.units import Unit
@@ -122,6 +125,17 @@ def _high_speed(game: Game, ref: str) -> str:
     return "" if "throttle" in g.state.conditions else f"{g.name} has not gone full throttle this turn"
 
 
+def _persevere(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if not read_options(MsOptions, game.options).expanded_skills:
+        return "the Expanded Pilot Skills module is off"
+    return (
+        ""
+        if Unit.model_validate(g.profile).kind in ("mobile_suit", "super_titan")
+        else f"{g.name} has no pilot skills"
+    )
+
+
 def _charge(game: Game, ref: str) -> str:
     return _turn(game, ref) or _melee(game, ref)
 
@@ -134,6 +148,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "remote": _weapon_kind("remote", "remote weapon"),
     "charged": _charged,
     "charge": _charge,
+    "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,
     "melee": _melee,

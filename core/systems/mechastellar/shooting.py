@@ -41,6 +41,15 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.skills import (
+    SHOT_SKILLS,
+    effect,
+    persevered,
+    skill_cost,
+    skill_picks,
+    skill_refusal,
+    vulcans,
+)
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
 from core.systems.mechastellar.turns import (
@@ -61,8 +70,6 @@ MAX_EVADE_BONUS = 3
 MAX_SAVES = 3
 #: What a failed Armor Save deals (L218).
 FAILED_SAVE = 1000
-
-SKILLS: dict[str, str] = {"none": "No skill", "make_it_count": "Make it Count! +1 critical"}
 
 
 def momentum_asked(description: str) -> Any:
@@ -106,8 +113,15 @@ class Shoot(Closed):
     )
     skill: str = Field(
         default="none",
-        description="A pilot skill used before the roll (L276-L284).",
+        max_length=20,
+        description="A pilot skill used before the roll (L276-L284; Expanded Pilot Skills, L295-L341).",
         json_schema_extra={"flow": "pick"},
+    )
+    persevere: bool = Field(
+        default=False,
+        description="The target's Persevere: 1 Momentum, -100 damage a hit (-200 from Round 4), never under "
+        "100 (L327-L330; Expanded Pilot Skills).",
+        json_schema_extra=needs("persevere", of="target"),
     )
     evade_bonus: int = Field(
         default=0, ge=0, le=10, description="The target's Evade bonuses (at most +3 count, L138)."
@@ -261,10 +275,18 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     if inp.weapon >= len(shooter.weapons):
         raise ValueError(f"{a_g.name} has no such weapon")
     weapon = shooter.weapons[inp.weapon]
+    why = skill_refusal(game, inp.skill, shooter, game.sides[a_side].resources.get("momentum", 0), target)
+    if why:
+        raise ValueError(f"{SHOT_SKILLS.get(inp.skill, ('That skill',))[0]}: {why}")
+    if inp.skill == "fire_vulcans":
+        weapon = vulcans(shooter)  # a free attack of its own profile (L311-L312)
     if weapon.kind != "shooting":
         raise ValueError(f"{weapon.name} is a melee weapon: use Melee")
     options = read_options(MsOptions, game.options)
+    skill = effect(inp.skill)
     weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
+    damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
+    weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
     artillery = weapon.indirect == "artillery"
     if inp.stationary and not artillery:
         raise ValueError(f"{weapon.name} is not artillery: standing still changes nothing (L103)")
@@ -291,6 +313,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
+    accuracy += skill.accuracy  # Bullseye (L307)
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
@@ -298,7 +321,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     tn = accuracy - evade
     blindside = inp.advantage == "blindside" or inp.remote  # remote fire with Momentum (L597)
     advantage = inp.advantage != "none" or shut or inp.remote  # TA sources do not stack (L540, L566)
-    crits = int(advantage) + int(inp.skill == "make_it_count" or "crit_next" in a_g.state.conditions)
+    crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
     if overwatch and target.shield == "melee_shield":
@@ -308,6 +331,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     shield = 0 if blindside else base + (extra if pen0 else 0)
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
+    if skill.ignore_blocks and weapon.pen >= 3:
+        blocks = 0  # Take the Shot! (L340)
     return Plan(
         shooter=shooter,
         target=target,
@@ -418,7 +443,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     t_side, _, t_g, target = _unit(game, inp.target)
     roll = p.evade.roll(dice, "evade")
     hits = p.through(roll.total)
-    momentum = game.sides[t_side].resources.get("momentum", 0)
+    momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
     ace = tier_rank(target) == 2 and target.kind != "warship"
     ratio = defense_ratio(game, inp.target, inp.attacker)
@@ -532,20 +557,19 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     """Roll the evade dice, ask for Skill Defense, roll the Armor Saves, deal the damage."""
     p = plan(game, inp)
     a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
-    _, _, t_g, target = _unit(game, inp.target)
+    t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
-    if inp.weapon in extra.fired:
+    free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
+    if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
-    if inp.skill == "make_it_count" and tier_rank(shooter) == 0:
-        raise ValueError("Make it Count! is for Skilled and Ace pilots (L282)")
-    cost = 0 if tier_rank(target) else 1  # Dogfight (L281)
+    cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
     mom = game.sides[a_side].resources.get("momentum", 0)
-    if inp.skill == "make_it_count" and mom < cost:
-        raise ValueError("not enough Momentum for Make it Count! (L276)")
-    if inp.remote and mom < 1 + (cost if inp.skill == "make_it_count" else 0):
+    if inp.remote and mom < 1 + cost:
         raise ValueError("firing a remote weapon costs 1 Momentum (L595; digest ambiguity 21)")
+    if inp.persevere and game.sides[t_side].resources.get("momentum", 0) < 1:
+        raise ValueError("Persevere costs the target's side 1 Momentum (L327)")
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
-    check_turn(game, inp.attacker, spends=not inp.remote)  # refusals come before any die
+    check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
     pay_disengage(game, Working(game), inp.attacker)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
@@ -555,15 +579,16 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     pay_disengage(game, work, inp.attacker)
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
-    else:
+    elif not free:
         spend_action(game, work, inp.attacker)
-    if inp.skill == "make_it_count":
-        gain(work, a_side, "momentum", -cost)
+    gain(work, a_side, "momentum", -cost)
+    if inp.persevere:
+        gain(work, t_side, "momentum", -1)
     killed = apply_hits(game, work, p, inp, out)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, work, inp.attacker, str(inp.weapon))
         extra = unit_extra(work.unit(a_side, a_i))
-    extra.fired = [*extra.fired, inp.weapon]
+    extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
     extra.choices = choices
     shot_down = p.weapon.indirect == "remote" and tier_rank(target) == 2
     downed = sum(f == 10 for f in out.faces) if shot_down else 0
@@ -599,11 +624,5 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
                 unavailable=why,
             )
         )
-    mic = "Skilled or Ace pilots only" if tier_rank(unit) == 0 else ""
-    skills = [
-        FieldPick(value="none", label="No skill"),
-        FieldPick(
-            value="make_it_count", label="Make it Count!", detail="+1 critical, 1 Momentum", unavailable=mic
-        ),
-    ]
-    return {"weapon": weapons, "skill": skills}
+    momentum = game.sides[game.unit(actor)[0]].resources.get("momentum", 0)
+    return {"weapon": weapons, "skill": skill_picks(game, unit, momentum)}
