@@ -5,8 +5,9 @@ book prints no units, digest section 0), :mod:`.samples` (units and two forces o
 the worked examples' numbers), :mod:`.options` (readings of unclear rules, digest section 10),
 :mod:`.state` (what a game keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire,
 Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
-traits that change a roll), :mod:`.reactions` (Charge and Overwatch), :mod:`.melee` (the Melee
-Clash and its exact odds) and :mod:`.actions` (Focus, Full Throttle, Disengage, the list).
+traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
+Overwatch), :mod:`.melee` (the Melee Clash and its exact odds) and :mod:`.actions` (Focus, Full
+Throttle, Disengage, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M] and
 tests/test_mechastellar_rules.py [R]).  "Done" = implemented and tested; "reading" = a named option
@@ -57,7 +58,12 @@ positions, distances or facing); "not yet" = not implemented.
 * L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus-action
   option: not yet.  +1 critical even on a full miss: reading bonus_crit_needs_a_hit.
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
-* L295-L364 Expanded Pilot Skills (module): not yet.
+* L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
+  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores
+  blocks; its range and targeting options: players) and the target's Persevere [R bullseye,
+  fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297): players;
+  Accelerate, Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear
+  through the Ranks: not yet.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
   pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1
   Momentum for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert],
