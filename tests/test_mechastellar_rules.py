@@ -467,3 +467,37 @@ def test_persevere_lowers_each_hit_l327_l330() -> None:
     assert plan(late, Shoot.model_validate({**raw, "weapon": 1, "persevere": True})).weapon.damage == 100
     g = act(g, "shoot", {**raw, "persevere": True, "defense": 0}, TypedDice([1, 9, 9, 9, 9]))
     assert hp(g, "1/b0") == 9000 - 2 * 400 - 1000 * 0 and momentum(g, 1) == 1
+
+
+# --- Commander traits (L482-L496) ---------------------------------------------------------------------
+
+
+def test_unyielding_commander_rolls_failed_saves_again_l484() -> None:
+    """Each failed Armor Save is rolled again: a save failing with chance p fails with p x p (L484)."""
+    cannon = {"name": "Cannon", "range": 32, "shots": 1, "damage": 500, "pen": 6}
+    raw = {"attacker": "0/a0", "target": "1/b0"}
+    plain = game_of([unit("argonaut", weapons=[cannon])], [unit("dervish", save=0)])
+    tough = game_of([unit("argonaut", weapons=[cannon])], [unit("dervish", save=0, commander="unyielding")])
+    hit = mean(api_odds(plain, "shoot", raw), "hits")  # one shot: at most one save
+    assert mean(api_odds(plain, "shoot", raw), "failed saves") == hit * Fraction(5, 10)  # PEN 6: fails on 1-5
+    assert mean(api_odds(tough, "shoot", raw), "failed saves") == hit * Fraction(5, 10) ** 2
+    strike, *_ = pools(
+        game_of([unit("blue_djinn")], [unit("white_asura", commander="unyielding")]),
+        Clash(attacker="0/a0", target="1/b0", attack_dice=6),
+    )
+    assert strike.save_pool(1).reroll_faces == (1, 2, 3, 4, 5)[: strike.saves_at - 1]
+
+
+def test_galvanizing_display_and_rallying_leader_momentum_l494_l495() -> None:
+    """Galvanizing Display: +1 on any turn the Commander is attacked, once (L494).  Rallying Leader: +1 an
+    ally destroyed, +1 more if it was Frame 3+ or had a Skilled or Ace pilot (L495)."""
+    gun = {"name": "Gun", "range": 24, "shots": 1, "damage": 5000}
+    shooter = unit("argonaut", weapons=[gun, {**gun, "name": "Gun 2", "damage": 100}], accuracy=15)
+    g = game_of([shooter], [unit("dervish", hp=9000, commander="galvanizing_display")], momentum=(0, 0))
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}, TypedDice([9]))
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1, "defense": 0}, TypedDice([9]))
+    assert momentum(g, 1) == 1
+    ace = unit("dervish", pilot=pilot("ace"))
+    h = game_of([shooter], [ace, unit("white_asura", commander="rallying_leader")], momentum=(0, 0))
+    h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "defense": 0}, TypedDice([2]))
+    assert h.unit("1/b0")[2].state.destroyed and momentum(h, 1) == 2

@@ -77,8 +77,9 @@ positions, distances or facing); "not yet" = not implemented.
   (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no
   effect invented (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
-  commander_traits]; Unyielding, Three Times as Fast!, Commando, Galvanizing Display, Rallying
-  Leader, Decimator, Fleet Commander: not yet (kept on the card).
+  commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
+  unyielding, galvanizing_display]; Unyielding's once-a-game 1 HP, Three Times as Fast!, Commando,
+  Decimator, Fleet Commander: not yet (kept on the card).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High

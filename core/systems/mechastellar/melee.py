@@ -123,6 +123,8 @@ class Strike:
     weapon: Weapon
     saves_at: int
     left: int
+    #: The unit struck is an Unyielding Commander: it rolls failed saves again (L484).
+    reroll_saves: bool = False
 
     def landed(self, hits: int, blocked: int) -> int:
         return max(0, hits + self.flat - blocked - self.blocks)
@@ -131,7 +133,9 @@ class Strike:
         n = min(landed, MAX_SAVES)
         if self.weapon.pen == 0 or self.weapon.kind == "cc" or self.saves_at <= 1:
             return FacePool(dice=0, sides=10, values=(0,) * 10)
-        return FacePool(dice=n, sides=10, values=tuple(int(f < self.saves_at) for f in range(1, 11)))
+        again = tuple(range(1, min(self.saves_at, 11))) if self.reroll_saves else ()
+        values = tuple(int(f < self.saves_at) for f in range(1, 11))
+        return FacePool(dice=n, sides=10, values=values, reroll_faces=again)
 
     def damage(self, landed: int, failed: int, options: MsOptions) -> int:
         if options.save_replaces_damage:
@@ -277,6 +281,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
         left=d_g.state.max_damage - d_g.state.damage,
+        reroll_saves=dfn.commander == "unyielding",
     )
     counter = Strike(
         attack=FacePool(
@@ -291,6 +296,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=a_g.state.max_damage - a_g.state.damage,
+        reroll_saves=att.commander == "unyielding",
     )
     return strike, counter, a_pool, d_pool, options
 

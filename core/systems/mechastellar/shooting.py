@@ -215,7 +215,11 @@ class Plan:
             values = tuple(int(f < tn) for f in range(1, 11))
             if tn > 10 and self.options.save_ten_passes:
                 values = (*values[:9], 0)
-        return FacePool(dice=n, sides=10, values=values)
+        # an Unyielding Commander rolls its failed saves again (L484)
+        again = (
+            tuple(f for f in range(1, 11) if values[f - 1]) if self.target.commander == "unyielding" else ()
+        )
+        return FacePool(dice=n, sides=10, values=values, reroll_faces=again)
 
     def damage(self, hits: int, failed: int) -> int:
         """Damage dealt: each hit's weapon damage, and 1000 per failed save (digest ambiguity 9)."""

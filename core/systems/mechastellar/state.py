@@ -43,6 +43,9 @@ class MsState(Closed):
     charge_blindside: bool = Field(
         default=False, description="The charger started its turn behind it: no Overwatch (L177-L178)."
     )
+    galvanized: bool = Field(
+        default=False, description="This turn's Galvanizing Display Momentum is gained (L494)."
+    )
     overwatch: list[int] = Field(
         default_factory=list,
         max_length=12,

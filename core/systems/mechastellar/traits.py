@@ -18,7 +18,8 @@ Kaiju or a Captain; Killer Instinct once it has taken effect; both against shots
 5.4: the traits say "Shots"; Immortal's "within 16 inches" is left to the players).
 
 Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1 per enemy it destroys
-(L461).  Indirect fire gets no trait (L106): the callers leave these out for artillery.
+(L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
+Indirect fire gets no trait (L106): the callers leave these out for artillery.
 """
 
 from __future__ import annotations
@@ -93,5 +94,13 @@ def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
     v_side, _, v_g = game.unit(victim)
     if "fearsome" in Unit.model_validate(k_g.profile).pilot.traits:
         gain(work, k_side, "momentum", 1)
-    if "noble" in Unit.model_validate(v_g.profile).pilot.traits:
+    lost = Unit.model_validate(v_g.profile)
+    if "noble" in lost.pilot.traits:
         gain(work, v_side, "momentum", 3)
+    rallying = [
+        g
+        for g in game.sides[v_side].units
+        if g is not v_g and not g.state.destroyed and g.profile.get("commander") == "rallying_leader"
+    ]
+    if rallying:  # +1 an ally lost, +1 more for a Frame 3+ unit or a Skilled or Ace pilot (L495)
+        gain(work, v_side, "momentum", 1 + (lost.frame >= 3 or tier_rank(lost) > 0))

@@ -70,7 +70,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         state.conditions = [c for c in state.conditions if c != "shut_down"]  # reactivates (L577, L579)
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
-    st.charge, st.charge_blindside, st.overwatch = "", False, []
+    st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -160,6 +160,9 @@ def note_attack(game: Game, work: Working, side: int, target: str, killed: bool)
     if killed and not st.kill_momentum:
         st.kill_momentum = True
         gain(work, side, "momentum", 1)
+    if t.profile.get("commander") == "galvanizing_display" and not st.galvanized:
+        st.galvanized = True  # +1 on any turn the Commander is attacked (L494)
+        gain(work, game.unit(target)[0], "momentum", 1)
     work.put_extra(st)
 
 
@@ -225,7 +228,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     ]
     nxt = _next_side(game, s, inp.unit)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
-    st.charge, st.charge_blindside, st.overwatch = "", False, []
+    st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
