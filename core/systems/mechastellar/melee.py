@@ -47,7 +47,13 @@ from core.systems.mechastellar.shooting import (
 )
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import on_kill, trait_hits
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, pay_disengage
+from core.systems.mechastellar.turns import (
+    begin_turn,
+    check_disengage,
+    check_turn,
+    note_attack,
+    pay_disengage,
+)
 from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
 
 #: The charging attacker's extra dice (L518; digest ambiguity 2).
@@ -389,7 +395,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if extra.meleed:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
-    pay_disengage(game, Working(game), inp.attacker)
+    check_disengage(game, inp.attacker)
     if inp.defender_attack is None and d_pool_of(game, inp) > 0:
         raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")

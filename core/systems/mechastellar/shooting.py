@@ -54,6 +54,7 @@ from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit
 from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
+    check_disengage,
     check_turn,
     note_attack,
     pay_disengage,
@@ -574,7 +575,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError("Persevere costs the target's side 1 Momentum (L327)")
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
-    pay_disengage(game, Working(game), inp.attacker)
+    check_disengage(game, inp.attacker)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     out = land(game, p, inp, dice)

@@ -27,13 +27,21 @@ from core.systems.mechastellar.units import Unit, total_actions
 TURN_CONDITIONS = ("focus", "throttle", "disengaged")
 
 
-def pay_disengage(game: Game, work: Working, ref: str) -> None:
-    """An attack after a Disengage this turn costs 1 more Momentum, once (L68, L258); refused without it."""
-    s, u, g = game.unit(ref)
+def check_disengage(game: Game, ref: str) -> bool:
+    """Whether an attack now pays a Disengage's second Momentum (L68, L258); refused without it."""
+    s, _, g = game.unit(ref)
     if "disengaged" not in g.state.conditions:
-        return
+        return False
     if game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError(f"{g.name} disengaged this turn: attacking now costs 1 Momentum (L258)")
+    return True
+
+
+def pay_disengage(game: Game, work: Working, ref: str) -> None:
+    """An attack after a Disengage this turn costs 1 more Momentum, once (L68, L258); refused without it."""
+    if not check_disengage(game, ref):
+        return
+    s, u, _ = game.unit(ref)
     gain(work, s, "momentum", -1)
     state = work.state(s, u)
     state.conditions = [c for c in state.conditions if c != "disengaged"]
