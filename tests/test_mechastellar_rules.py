@@ -501,3 +501,29 @@ def test_galvanizing_display_and_rallying_leader_momentum_l494_l495() -> None:
     h = game_of([shooter], [ace, unit("white_asura", commander="rallying_leader")], momentum=(0, 0))
     h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "defense": 0}, TypedDice([2]))
     assert h.unit("1/b0")[2].state.destroyed and momentum(h, 1) == 2
+
+
+def test_one_skill_a_unit_turn_l253() -> None:
+    """One skill a unit turn, on its own turn or the enemy's (L253): Make it Count! then no Skill Defense
+    in the same turn's clash; Persevere then no Skill Defense against that shot; a Prodigy uses two
+    (L469); Skill Defense itself repeats (L263)."""
+    g = game_of([unit("jet_black_lancer")], [unit("kara", shield="none", hp=9000)], momentum=(3, 3))
+    shot = {"attacker": "0/a0", "target": "1/b0", "skill": "make_it_count", "defense": 0}
+    g = act(g, "shoot", shot, TypedDice([9] * 6))  # free against a Skilled pilot (Dogfight, L281)
+    clash = {"attacker": "0/a0", "target": "1/b0", "weapon": 1, "attack_dice": 0, "defender_attack": 5}
+    # Henry's 2 Heat Lancer dice, Kara's 5 attack dice, Henry's 7 defense dice, then the saves
+    faces = [9, 9] + [9] * 5 + [1] * 7 + [9] * 5
+    with pytest.raises(ValueError, match="cannot use Skill Defense: it has used a skill this turn"):
+        act(g, "melee", {**clash, "defense": 0, "counter_defense": 1}, TypedDice(faces))
+    after = act(g, "melee", {**clash, "defense": 0}, TypedDice(faces))  # not asked: he takes all 5 hits
+    assert after.log[-1].detail["through"] == [2, 5]
+    tough = _module(game_of([unit("argonaut", accuracy=15)], [unit("dervish", hp=9000)], momentum=(0, 3)))
+    raw = {"attacker": "0/a0", "target": "1/b0", "weapon": 1, "persevere": True}
+    took = act(tough, "shoot", raw, TypedDice([5] * 6))  # no Skill Defense to ask about
+    assert took.log[-1].detail["landed"] == 6 and momentum(took, 1) == 2
+    with pytest.raises(ValueError, match="cannot use Skill Defense"):
+        act(tough, "shoot", {**raw, "defense": 2}, TypedDice([5] * 6))
+    prodigy = unit("dervish", hp=9000, pilot=pilot("ace", "prodigy"))
+    p = _module(game_of([unit("argonaut", accuracy=15)], [prodigy], momentum=(0, 3)))
+    p = act(p, "shoot", {**raw, "defense": 2}, TypedDice([5] * 6))
+    assert p.log[-1].detail["landed"] == 6 - 2 and momentum(p, 1) == 0

@@ -52,8 +52,10 @@ positions, distances or facing); "not yet" = not implemented.
 * L237-L247 Momentum: starting pool, cap 10, +1 a round, +1 melee on your turn, +1 for a kill once a
   turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum].  A defender that
   destroys its attacker in the clash gains the kill's +1 too (reading of "this turn", L247).
-* L251-L253 one skill per unit turn: not yet (not enforced).  Skills after the roll: Defense and
-  Flawless Evasion are asked after the dice.
+* L251-L253 one skill a unit turn, on its own turn or the enemy's (Skill Defense and Flawless Evasion
+  repeat, a Prodigy uses two, L469): done [R one_skill_a_unit_turn]; a unit that has used another skill
+  is not offered Skill Defense.  Skills after the roll: Defense and Flawless Evasion are asked after
+  the dice.  Buying a failed save (L220) is not counted as a skill (the book does not call it one).
 * L260-L270 Defense: done [M skill_defense_three_of_four, R foe_5_hits_to_3_blocks].
 * L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus-action
   option: not yet.  +1 critical even on a full miss: reading bonus_crit_needs_a_hit.

@@ -12,6 +12,7 @@ from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
+from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
 from core.systems.mechastellar.units import Unit
@@ -78,9 +79,13 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{g.name} is not in melee")
     if game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError("Disengage costs 1 Momentum (L255)")
+    why = skill_blocked(Unit.model_validate(g.profile), used_skills(g), "disengage")
+    if why:
+        raise ValueError(f"{g.name} cannot Disengage: {why} (L253)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
     gain(work, s, "momentum", -1)
+    note_skill(game, work, inp.unit, "disengage")
     state = work.state(s, u)
     state.conditions = [c for c in state.conditions if c != "engaged"] + ["disengaged"]
     return ActionResult(

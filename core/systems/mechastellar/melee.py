@@ -45,6 +45,7 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
+from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import on_kill, trait_hits
 from core.systems.mechastellar.turns import (
@@ -406,9 +407,21 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     into_a = counter.landed(d_roll.total, a_block.total)
     mom_d = game.sides[d_side].resources.get("momentum", 0)
     mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    # one skill a unit turn (L253): a side whose unit has used another skill this turn has no Skill Defense
+    for who, g, field in (
+        (Unit.model_validate(d_g.profile), d_g, "defense"),
+        (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
+    ):
+        why = skill_blocked(who, used_skills(g), "defense")
+        if why and getattr(inp, field):
+            raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
+        if why and field == "defense":
+            mom_d = 0
+        elif why:
+            mom_a = 0
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
-    if into_a and inp.counter_defense is None:
+    if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
                 update={
@@ -437,6 +450,10 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
     gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    if spend_d:
+        note_skill(game, work, inp.target, "defense")
+    if spend_a and "defense" not in extra.skills:
+        extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)

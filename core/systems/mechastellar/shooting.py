@@ -44,10 +44,13 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
     SHOT_SKILLS,
     effect,
+    note_skill,
     persevered,
+    skill_blocked,
     skill_cost,
     skill_picks,
     skill_refusal,
+    used_skills,
     vulcans,
 )
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
@@ -409,17 +412,25 @@ def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
 
 
 def defense_choice(
-    game: Game, side: int, name: str, hits: int, ace: bool, cost: int, ratio: int = 1
+    game: Game,
+    side: int,
+    name: str,
+    hits: int,
+    ace: bool,
+    cost: int,
+    ratio: int = 1,
+    momentum: int | None = None,
 ) -> NeedChoice:
     """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
     ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
     round (L290-L291)."""
-    momentum = game.sides[side].resources.get("momentum", 0)
+    if momentum is None:
+        momentum = game.sides[side].resources.get("momentum", 0)
     options = [Choice(value=0, label=f"Take {hits} hit{'s' * (hits != 1)}", assumed=True)]
     for n in range(1, min(momentum, -(-hits // ratio)) + 1):
         left = max(0, hits - ratio * n)
         options.append(Choice(value=n, label=f"Spend {n} Momentum: {left} hit{'s' * (left != 1)} left"))
-    if ace and momentum >= cost:
+    if ace and game.sides[side].resources.get("momentum", 0) >= cost:
         options.append(
             Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
         )
@@ -450,13 +461,21 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     hits = p.through(roll.total)
     momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
-    ace = tier_rank(target) == 2 and target.kind != "warship"
+    used = used_skills(t_g) + ["persevere"] * inp.persevere
+    no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
+    ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ratio = defense_ratio(game, inp.target, inp.attacker)
-    if hits and inp.defense is None and not inp.flawless and (momentum or ace):
-        raise defense_choice(game, t_side, t_g.name, hits, ace, round_cost, ratio)
+    if hits and inp.defense is None and not inp.flawless and ((momentum and not no_defense) or ace):
+        raise defense_choice(
+            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum
+        )
+    if no_defense and inp.defense:
+        raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
     if inp.flawless:
         if not ace:
-            raise ValueError("Flawless Evasion is for Ace pilots (L291)")
+            raise ValueError(
+                "Flawless Evasion is for Ace pilots who have used no other skill this turn (L253, L291)"
+            )
         if momentum < round_cost:
             raise ValueError(f"Flawless Evasion costs {round_cost} Momentum this round (L291)")
         spent, landed = round_cost, 0
@@ -499,6 +518,12 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
     t_side, t_i, _, target = _unit(game, inp.target)
     if out.spent:
         gain(work, t_side, "momentum", -out.spent)
+    if out.flawless:
+        note_skill(game, work, inp.target, "flawless")
+    elif out.spent - out.bought:
+        note_skill(game, work, inp.target, "defense")
+    if inp.persevere:
+        note_skill(game, work, inp.target, "persevere")
     ts = work.state(t_side, t_i)
     ts.damage = min(ts.max_damage, ts.damage + out.damage)
     killed = ts.damage >= ts.max_damage
@@ -573,6 +598,10 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError("firing a remote weapon costs 1 Momentum (L595; digest ambiguity 21)")
     if inp.persevere and game.sides[t_side].resources.get("momentum", 0) < 1:
         raise ValueError("Persevere costs the target's side 1 Momentum (L327)")
+    if inp.skill != "none" and (why := skill_blocked(shooter, extra.skills, inp.skill)):
+        raise ValueError(f"{a_g.name} cannot use {SHOT_SKILLS[inp.skill][0]}: {why} (L253)")
+    if inp.persevere and (why := skill_blocked(target, used_skills(t_g), "persevere")):
+        raise ValueError(f"{t_g.name} cannot Persevere: {why} (L253)")
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
     check_disengage(game, inp.attacker)
@@ -594,6 +623,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         power_item(game, work, inp.attacker, str(inp.weapon))
         extra = unit_extra(work.unit(a_side, a_i))
     extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
+    if inp.skill != "none" and inp.skill not in extra.skills:
+        extra.skills = [*extra.skills, inp.skill]
     extra.choices = choices
     shot_down = p.weapon.indirect == "remote" and tier_rank(target) == 2
     downed = sum(f == 10 for f in out.faces) if shot_down else 0

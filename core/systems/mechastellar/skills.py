@@ -10,16 +10,19 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
-on and leaves the pick to the players.  The one-skill-a-turn limit (L253) is the players' to keep.
+on and leaves the pick to the players.  One skill a unit turn (L253): :func:`skill_blocked`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.game import Game
+from core.changes import Working
+from core.game import Game, GameUnit
 from core.systems.base import FieldPick, read_options
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.state import MsUnitState
 from core.systems.mechastellar.units import Unit, Weapon, tier_rank
 
 #: The skills a shot may use, by value: (label, what it does, Momentum).
@@ -106,3 +109,41 @@ def skill_picks(game: Game, shooter: Unit, momentum: int) -> list[FieldPick]:
         more = f", {cost} Momentum" if cost else ""
         out.append(FieldPick(value=value, label=label, detail=detail + more, unavailable=why))
     return out
+
+
+#: Skills a unit may use again in the same turn (L263, L290).
+REPEATABLE = ("defense", "flawless")
+
+
+def used_skills(g: GameUnit) -> list[str]:
+    """The skills the unit has used this unit turn (whoever's turn it is)."""
+    return MsUnitState.model_validate(g.state.extra).skills
+
+
+def skill_blocked(unit: Unit, used: Sequence[str], skill: str) -> str:
+    """Why the unit may not use ``skill`` now ("" when it may): one skill a unit turn, on its own turn or
+    the enemy's (L253); Skill Defense and Flawless Evasion may repeat (L263, L290); a Prodigy uses two
+    different skills (L469).
+
+    >>> u = Unit(name="U")
+    >>> skill_blocked(u, [], "defense"), skill_blocked(u, ["defense"], "defense")
+    ('', '')
+    >>> skill_blocked(u, ["make_it_count"], "defense")
+    'it has used a skill this turn'
+    """
+    kinds = set(used)
+    if skill in kinds:
+        return "" if skill in REPEATABLE else "it has used that skill this turn"
+    if len(kinds) >= (2 if "prodigy" in unit.pilot.traits else 1):
+        return "it has used a skill this turn"
+    return ""
+
+
+def note_skill(game: Game, work: Working, ref: str, skill: str) -> None:
+    """Record that the unit used ``skill`` this unit turn (cleared when the turn ends)."""
+    s, u, _ = game.unit(ref)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    if skill not in mine.skills:
+        mine.skills = [*mine.skills, skill]
+        state.extra = mine.model_dump(mode="json")

@@ -231,6 +231,13 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
     state.extra = fresh.model_dump(mode="json")
+    for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
+        for ou, other in enumerate(side.units):
+            if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
+                o_state = work.state(os_, ou)
+                mine = MsUnitState.model_validate(o_state.extra)
+                mine.skills = []
+                o_state.extra = mine.model_dump(mode="json")
     owed = [
         r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
     ]
