@@ -46,7 +46,7 @@ def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server
         if shown.get_attribute("id") != "action-text":
             # Hits landed: the target's player decides on Skill Defense after the roll (L253).
             tap(page.locator("[data-choice]").first)
-        expect(page.locator("#action-text")).to_be_visible()
+        expect(page.locator("#action-text")).to_be_visible(timeout=30_000)
         tap(page.locator("#apply-result"))
         assert tap.count <= 5, tap.count
 

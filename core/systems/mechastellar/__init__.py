@@ -4,8 +4,110 @@ The package reads in the order the book plays: :mod:`.units` (the profile player
 book prints no units, digest section 0), :mod:`.samples` (units and two forces of our own, from
 the worked examples' numbers), :mod:`.options` (readings of unclear rules, digest section 10),
 :mod:`.state` (what a game keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire,
-Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.melee` (the
-Melee Clash and its exact odds) and :mod:`.actions` (Focus, Full Throttle, Disengage, the list).
+Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
+traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
+Overwatch), :mod:`.melee` (the Melee Clash and its exact odds) and :mod:`.actions` (Focus, Full
+Throttle, Disengage, the list).
+
+Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M] and
+tests/test_mechastellar_rules.py [R]).  "Done" = implemented and tested; "reading" = a named option
+or a reading documented where it is applied; "players" = left to the players (the app knows no
+positions, distances or facing); "not yet" = not implemented.
+
+* L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
+* L8-L20 deployment, alternate deployment: players.
+* L23-L28 one activation a round, actions, melee once a turn: done [M actions_run_out, melee_once].
+* L32 roll-off, ties again: done [M roll_off]; it is the first step offered (gates) [M before_the_roll_off].
+* L34-L36 Challenge: players (not tracked).
+* L40-L43 alternating activations, Return Fire: done [M alternating]; L42's exemption of Snipers,
+  Skilled and Ace pilots waives only the forced attack, which players make (digest ambiguity 17);
+  one side out of units: the other activates the rest (ambiguity 33).
+* L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
+  Disengage clears.
+* L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet.  L82-L87 crash
+  through, trample: not yet.
+* L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
+* L99-L106 LOS: players.  Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its
+  range limits and no artillery in space: players.  Remote indirect fire: players.
+* L111-L115 front arc, closest target: players (not enforced).
+* L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; Titan +3 Power: done
+  [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace firing in engagement range
+  with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet (not enforced).
+* L132-L149 the d10 evade, 10-dice cap, Evade bonus cap +3, natural 1 and 10: done [M evade_target,
+  argonaut_shoots_dervish, ten_dice_cap]; natural 1 at target 1: reading natural_one_evades.
+* L153 a weapon fires once a turn: done [M a_weapon_fires_once].
+* L157-L167 Super Titan Power: done, its three examples [M power_5, power_4, power_on_the_great_shield].
+* L170-L181 Charge and Overwatch (one weapon per action, N shots, not in melee, not Blindsided, no
+  action spent: ambiguity 34): done [R zodiac_charges, green_viking, overwatch_refused, melee_shield].
+* L183-L214 the Melee Clash: done [M blue_djinn_clashes, henry_clashes]; +2 attacker dice: reading
+  attacker_one_each; splits entered by each player: done [M the_clash_splits].  The post-clash
+  Disengage and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took
+  damage; players resolve it.
+* L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker,
+  failed_save]; natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading
+  save_replaces_damage; buying a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
+* L228-L234 shields, no stacking with cover, Light and Melee Shields: done [M cover_and_shield,
+  R melee_shield]; front 180 degrees only: players (a Blindside drops them).  Barrier: not defined.
+* L237-L247 Momentum: starting pool, cap 10, +1 a round, +1 melee on your turn, +1 for a kill once a
+  turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum].  A defender that
+  destroys its attacker in the clash gains the kill's +1 too (reading of "this turn", L247).
+* L251-L253 one skill a unit turn, on its own turn or the enemy's (Skill Defense and Flawless Evasion
+  repeat, a Prodigy uses two, L469): done [R one_skill_a_unit_turn]; a unit that has used another skill
+  is not offered Skill Defense.  Skills after the roll: Defense and Flawless Evasion are asked after
+  the dice.  Buying a failed save (L220) is not counted as a skill (the book does not call it one).
+* L260-L270 Defense: done [M skill_defense_three_of_four, R foe_5_hits_to_3_blocks].
+* L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus-action
+  option: not yet.  +1 critical even on a full miss: reading bonus_crit_needs_a_hit.
+* L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
+* L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
+  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores
+  blocks; its range and targeting options: players) and the target's Persevere [R bullseye,
+  fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297): players;
+  Accelerate, Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear
+  through the Ranks: not yet.
+* L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
+  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1
+  Momentum for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert],
+  Close Combat Expert and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or
+  +100 DMG, Fearsome +1 Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R],
+  Immortal's Round 2+ Momentum [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and
+  Killer Instinct's +1 hit [R untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and
+  Legendary's Round 1/3/5 action.  Not yet: Fighting Spirit and Heroic Spirit (a choice on
+  activation), Untouchable's d10 blocks, Immortal's 2-for-1 within 16", Lone Wolf, Furious
+  Fusillade (range: players), Merciless Melee's second clash, Prodigy's two skills.  Lost texts
+  (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no
+  effect invented (ambiguity 25).
+* L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
+  commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
+  unyielding, galvanizing_display]; Unyielding's once-a-game 1 HP, Three Times as Fast!, Commando,
+  Decimator, Fleet Commander: not yet (kept on the card).
+* L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
+* L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
+  tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High
+  Speed Attack gated on a Full Throttle and a [CC] weapon [R fire_cricket]; High Ground's ACC bonus
+  (L550), Outnumber, Revenge's once-a-game declaration: players (the Accuracy modifier field).
+* L573-L579 Stun: done [M arc_whip_stuns].
+* L581-L589 AOE: players fire at each unit in the template (one shot each); the Momentum cap holds.
+* L591-L600 remote weapons: fired for 1 Momentum (ambiguity 21), a Blindside, an Ace's 10s shoot
+  them down: done [R remote_weapons].
+* L602-L635 cover: a choice, 1 block (2 vs PEN 0), not with shields: done [M cover_and_shield].
+* L639-L645 energy weapons through small cover -3 PEN, underwater PEN 0: done [R beam_cannon];
+  underwater cover and surfacing: players.
+* L647-L671 Destroying Terrain, L673-L692 Battle Damage, L694-L700 Gritty Battles, L702-L732 the
+  small-scale mode, L734-L788 Climactic Events: not yet (optional modules).
+* L790-L850 Influence and Commands: not yet (Influence starts at 0).
+* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954),
+  every hit makes a save (L1009-L1011) [M musarl_warship]; not yet: the warship phase, warship
+  actions, Outmaneuver / Bridge Attack, M-Particles, space movement, hangars, launch, repairs,
+  Captains' orders and traits, weapon systems lost to failed saves.
+
+Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
+L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
+lost), L838, L1011, L940 in part (9 saves against a warship).  Not tests: L354 (All-Out Attack), L364
+(Tear through the Ranks: no numbers), L585 (AOE geometry), L626 (cover height), L662-L667 (cover
+saves), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
+inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
+from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
 from core.systems.mechastellar.units import Unit
@@ -77,11 +79,15 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{g.name} is not in melee")
     if game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError("Disengage costs 1 Momentum (L255)")
+    why = skill_blocked(Unit.model_validate(g.profile), used_skills(g), "disengage")
+    if why:
+        raise ValueError(f"{g.name} cannot Disengage: {why} (L253)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
     gain(work, s, "momentum", -1)
+    note_skill(game, work, inp.unit, "disengage")
     state = work.state(s, u)
-    state.conditions = [c for c in state.conditions if c != "engaged"]
+    state.conditions = [c for c in state.conditions if c != "engaged"] + ["disengaged"]
     return ActionResult(
         changes=work.changes(),
         text=f"{g.name} disengages (1 Momentum); attacking again this turn costs 1 more (L258)",
@@ -136,6 +142,25 @@ ACTIONS: dict[str, ActionSpec] = {
         primary=True,
         needs=("turn", "melee"),
     ),
+    "charge": ActionSpec.of(
+        "charge",
+        "Charge",
+        charge,
+        "Move into an enemy's engagement range: it may fire Overwatch before the clash (L170-L181).",
+        rolls=False,
+        needs=("charge",),
+    ),
+    "overwatch": ActionSpec.of(
+        "overwatch",
+        "Overwatch",
+        overwatch,
+        "The charged unit fires a weapon's Overwatch shots at the charger, one weapon per action "
+        "(L174-L176).",
+        odds=overwatch_odds,
+        picks=overwatch_picks,
+        headline=("damage", "destroyed"),
+        needs=("charged",),
+    ),
     "focus": ActionSpec.of(
         "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
     ),
@@ -143,7 +168,10 @@ ACTIONS: dict[str, ActionSpec] = {
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)
     ),
     "disengage": ActionSpec.of(
-        "disengage", "Disengage", disengage, "1 Momentum: leave melee (L255-L258).",
+        "disengage",
+        "Disengage",
+        disengage,
+        "1 Momentum: leave melee (L255-L258).",
         rolls=False,
         needs=("turn", "engaged"),
     ),

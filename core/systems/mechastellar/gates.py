@@ -12,14 +12,29 @@ answering "" when it has it, else why not in plain words.
 * ``focused``: "within 16 inches" changes a shot only for a unit that took Focus this turn (L123-L124):
   offered to a focused shooter only.
 * ``engaged``: Disengage breaks away from units in engagement range (L68, L255-L256).
+* ``gunnery_expert``: the +8" of range in place of +1 hit is a Gunnery Expert's choice (L410-L412).
+* ``weapon_bonus``: +100 damage in place of +1 PEN is a Mechanics Expert's or a Fearsome pilot's
+  choice (L418-L420, L458-L460).
+* ``energy_weapon``, ``artillery``, ``remote``: firing through small cover or underwater needs an
+  energy weapon (L641-L644); standing still for -1 Accuracy needs artillery (L102-L103); firing for
+  Momentum needs a remote weapon (L591-L597).  Which weapon is checked with the shot.
+* ``charged``: Overwatch is fired by the unit being charged, with a weapon with Overwatch, while it is
+  not already in melee and the charger is not Blindsiding it (L172-L178); one weapon per action (L174).
+* ``high_speed``: a High Speed Attack needs a Full Throttle this turn and a [CC] weapon (L554-L558); the
+  10" of movement is the players' to measure.
+* ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
+  Super Titan, whose pilots use skills (L251, L297, L327).
+* ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.systems.base import Requirement
-from core.systems.mechastellar.turns import check_turn
+from core.systems.base import Requirement, read_options
+from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.state import ms_state
+from core.systems.mechastellar.turns import actions_now, check_turn
 from core.systems.mechastellar.units import Unit
 
 if TYPE_CHECKING:
@@ -67,7 +82,74 @@ def _engaged(game: Game, ref: str) -> str:
     return "" if "engaged" in g.state.conditions else f"{g.name} is not in melee"
 
 
+def _trait(keys: tuple[str, ...], what: str) -> Requirement:
+    def check(game: Game, ref: str) -> str:
+        _, _, g = game.unit(ref)
+        has = any(t in keys for t in Unit.model_validate(g.profile).pilot.traits)
+        return "" if has else f"{g.name}'s pilot is not {what}"
+
+    return check
+
+
+def _weapon_kind(test: str, what: str) -> Requirement:
+    def check(game: Game, ref: str) -> str:
+        _, _, g = game.unit(ref)
+        weapons = Unit.model_validate(g.profile).weapons
+        has = any(w.energy if test == "energy" else w.indirect == test for w in weapons)
+        return "" if has else f"{g.name} has no {what}"
+
+    return check
+
+
+def _charged(game: Game, ref: str) -> str:
+    st = ms_state(game)
+    _, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if st.charge != ref:
+        return f"{g.name} is not being charged"
+    if not any(w.overwatch for w in unit.weapons):
+        return f"{g.name} has no weapon with Overwatch"
+    if st.charge_blindside:
+        return f"{g.name} is Blindsided: no Overwatch"
+    if "engaged" in g.state.conditions:
+        return f"{g.name} is already in melee: no Overwatch"
+    if len(st.overwatch) >= actions_now(game, g):
+        return f"{g.name} has fired Overwatch with each of its actions"
+    return ""
+
+
+def _high_speed(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if not any(w.kind == "cc" for w in Unit.model_validate(g.profile).weapons):
+        return f"{g.name} has no [CC] weapon"
+    return "" if "throttle" in g.state.conditions else f"{g.name} has not gone full throttle this turn"
+
+
+def _persevere(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if not read_options(MsOptions, game.options).expanded_skills:
+        return "the Expanded Pilot Skills module is off"
+    return (
+        ""
+        if Unit.model_validate(g.profile).kind in ("mobile_suit", "super_titan")
+        else f"{g.name} has no pilot skills"
+    )
+
+
+def _charge(game: Game, ref: str) -> str:
+    return _turn(game, ref) or _melee(game, ref)
+
+
 REQUIREMENTS: dict[str, Requirement] = {
+    "gunnery_expert": _trait(("gunnery_expert",), "a Gunnery Expert"),
+    "weapon_bonus": _trait(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
+    "energy_weapon": _weapon_kind("energy", "energy weapon"),
+    "artillery": _weapon_kind("artillery", "artillery"),
+    "remote": _weapon_kind("remote", "remote weapon"),
+    "charged": _charged,
+    "charge": _charge,
+    "persevere": _persevere,
+    "high_speed": _high_speed,
     "turn": _turn,
     "melee": _melee,
     "super_titan": _super_titan,

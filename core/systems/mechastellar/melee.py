@@ -33,6 +33,7 @@ from core.systems.base import (
     FieldPick,
     NeedChoice,
     enemy_unit,
+    needs,
     own_unit,
     read_options,
 )
@@ -44,8 +45,16 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
+from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.traits import on_kill, trait_hits
+from core.systems.mechastellar.turns import (
+    begin_turn,
+    check_disengage,
+    check_turn,
+    note_attack,
+    pay_disengage,
+)
 from core.systems.mechastellar.units import MELEE_BLOCKS, Unit, Weapon
 
 #: The charging attacker's extra dice (L518; digest ambiguity 2).
@@ -82,13 +91,25 @@ class Clash(Closed):
     defender_weapon: int = Field(
         default=0, ge=-1, le=11, description="The defender's melee weapon (its first by default)."
     )
-    advantage: Literal["none", "advantage", "blindside"] = Field(
+    advantage: Literal["none", "advantage", "blindside", "high_speed"] = Field(
         default="none",
-        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores the shield (L543).",
+        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores the shield (L543); "
+        'a High Speed Attack is a [CC] weapon after a Full Throttle of 10" or more (L554-L558).',
         json_schema_extra={
             "flow": "common",
-            "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
+            "x-labels": {
+                "none": "None",
+                "advantage": "Tactical Advantage",
+                "blindside": "Blindside",
+                "high_speed": "High Speed Attack",
+            },
+            **needs("high_speed", values=["high_speed"]),
         },
+    )
+    extra_damage: bool = Field(
+        default=False,
+        description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
+        json_schema_extra=needs("weapon_bonus"),
     )
     defense: int | None = momentum_asked(
         "Momentum the defender spends on Skill Defense; asked after the roll."
@@ -109,6 +130,8 @@ class Strike:
     weapon: Weapon
     saves_at: int
     left: int
+    #: The unit struck is an Unyielding Commander: it rolls failed saves again (L484).
+    reroll_saves: bool = False
 
     def landed(self, hits: int, blocked: int) -> int:
         return max(0, hits + self.flat - blocked - self.blocks)
@@ -117,7 +140,9 @@ class Strike:
         n = min(landed, MAX_SAVES)
         if self.weapon.pen == 0 or self.weapon.kind == "cc" or self.saves_at <= 1:
             return FacePool(dice=0, sides=10, values=(0,) * 10)
-        return FacePool(dice=n, sides=10, values=tuple(int(f < self.saves_at) for f in range(1, 11)))
+        again = tuple(range(1, min(self.saves_at, 11))) if self.reroll_saves else ()
+        values = tuple(int(f < self.saves_at) for f in range(1, 11))
+        return FacePool(dice=n, sides=10, values=values, reroll_faces=again)
 
     def damage(self, landed: int, failed: int, options: MsOptions) -> int:
         if options.save_replaces_damage:
@@ -143,6 +168,18 @@ def _weapon(unit: Unit, index: int) -> Weapon:
     if w.kind == "shooting":
         raise ValueError(f"{w.name} is a shooting weapon")
     return w
+
+
+def _tuned(unit: Unit, weapon: Weapon, extra_damage: bool) -> Weapon:
+    """Mechanics Expert / Fearsome: +1 PEN, or +100 damage (L420, L460); not for [CC] weapons, which have
+    no PEN or abilities (L557), nor for a bare defender."""
+    if weapon.kind == "cc" or weapon is UNARMED:
+        return weapon
+    if not any(t in ("mechanics_expert", "fearsome") for t in unit.pilot.traits):
+        return weapon
+    if extra_damage:
+        return weapon.model_copy(update={"damage": weapon.damage + 100})
+    return weapon.model_copy(update={"pen": weapon.pen + 1})
 
 
 def _first_melee(unit: Unit) -> int:
@@ -181,12 +218,19 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     att, dfn = Unit.model_validate(a_g.profile), Unit.model_validate(d_g.profile)
     if att.kind == "warship":
         raise ValueError("Stellar Warships cannot make melee attacks (L954)")
+    if a_g.state.destroyed:
+        raise ValueError(f"{a_g.name} is destroyed")
+    st = ms_state(game)
+    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target:
+        raise ValueError(
+            f"{a_g.name} charged {game.unit(st.charge)[2].name}: its melee attack is at it (L172)"
+        )
     options = read_options(MsOptions, game.options)
-    a_weapon = _weapon(att, inp.weapon)
+    a_weapon = _tuned(att, _weapon(att, inp.weapon), inp.extra_damage)
     if a_weapon is UNARMED:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
-    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED
+    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
     a_pool = attacker_pool(att, options)
     d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
     d_split = even_split(d_pool) if inp.defender_attack is None else inp.defender_attack
@@ -213,13 +257,14 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         double = "close_combat_master" in unit.pilot.traits  # L447
         return tuple((2 if double else 1) if f == 10 else int(f >= 5) for f in range(1, 11))
 
-    def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool) -> int:
+    def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool, refs: tuple[str, str]) -> int:
         t = unit.pilot.traits
         n = (
             ("close_combat_expert" in t)
             + ("close_combat_master" in t)
             + 2 * ("merciless_melee" in t)
             + (unit.commander == "impressive_skill")
+            + trait_hits(game, *refs, weapon, False, False)
         )
         if "focus" in g.state.conditions:
             n += 2 if weapon.pen == 0 and weapon.kind != "cc" else 1  # L124-L125
@@ -229,18 +274,21 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         return ("close_combat_expert" in unit.pilot.traits) + ("close_combat_master" in unit.pilot.traits)
 
     shut = "shut_down" in d_g.state.conditions
+    if inp.advantage == "high_speed" and a_weapon.kind != "cc":
+        raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
     a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
     d_shield = 0 if inp.advantage == "blindside" else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
         attack=FacePool(
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
         ),
-        flat=flat_hits(att, a_g, a_weapon, a_adv),
+        flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
         blocks=d_shield + trait_blocks(dfn),
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
         left=d_g.state.max_damage - d_g.state.damage,
+        reroll_saves=dfn.commander == "unyielding",
     )
     counter = Strike(
         attack=FacePool(
@@ -249,12 +297,13 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             values=atk_values(d_side),
             reroll_faces=tuple(sorted(set(d_weapon.reroll))),
         ),
-        flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False),
+        flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
         blocks=MELEE_BLOCKS[att.shield] + trait_blocks(att),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=a_g.state.max_damage - a_g.state.damage,
+        reroll_saves=att.commander == "unyielding",
     )
     return strike, counter, a_pool, d_pool, options
 
@@ -347,6 +396,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if extra.meleed:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
+    check_disengage(game, inp.attacker)
     if inp.defender_attack is None and d_pool_of(game, inp) > 0:
         raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")
@@ -357,9 +407,21 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     into_a = counter.landed(d_roll.total, a_block.total)
     mom_d = game.sides[d_side].resources.get("momentum", 0)
     mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    # one skill a unit turn (L253): a side whose unit has used another skill this turn has no Skill Defense
+    for who, g, field in (
+        (Unit.model_validate(d_g.profile), d_g, "defense"),
+        (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
+    ):
+        why = skill_blocked(who, used_skills(g), "defense")
+        if why and getattr(inp, field):
+            raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
+        if why and field == "defense":
+            mom_d = 0
+        elif why:
+            mom_a = 0
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
-    if into_a and inp.counter_defense is None:
+    if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
                 update={
@@ -385,8 +447,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     dmg_a = counter.damage(land_a, a_saves.total, options)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
     gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    if spend_d:
+        note_skill(game, work, inp.target, "defense")
+    if spend_a and "defense" not in extra.skills:
+        extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
@@ -394,7 +461,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     as_.damage = min(as_.max_damage, as_.damage + dmg_a)
     killed = ds.damage >= ds.max_damage
     ds.destroyed = ds.destroyed or killed
-    as_.destroyed = as_.destroyed or as_.damage >= as_.max_damage
+    lost = as_.damage >= as_.max_damage
+    as_.destroyed = as_.destroyed or lost
+    if killed:
+        on_kill(game, work, inp.attacker, inp.target)
+    if lost:
+        on_kill(game, work, inp.target, inp.attacker)
+        gain(work, d_side, "momentum", 1)  # the defender's side destroyed a unit this turn (L247)
     for st in (ds, as_):
         if "engaged" not in st.conditions and not st.destroyed:
             st.conditions = [*st.conditions, "engaged"]

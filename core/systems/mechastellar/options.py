@@ -14,3 +14,4 @@ class MsOptions(Readings):
     save_ten_passes: bool = False
     save_replaces_damage: bool = False
     bonus_crit_needs_a_hit: bool = False
+    expanded_skills: bool = False

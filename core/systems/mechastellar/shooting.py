@@ -41,8 +41,29 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.state import gain, put_unit_extra, unit_extra
-from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack, power_item, spend_action
+from core.systems.mechastellar.skills import (
+    SHOT_SKILLS,
+    effect,
+    note_skill,
+    persevered,
+    skill_blocked,
+    skill_cost,
+    skill_picks,
+    skill_refusal,
+    used_skills,
+    vulcans,
+)
+from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
+from core.systems.mechastellar.turns import (
+    begin_turn,
+    check_disengage,
+    check_turn,
+    note_attack,
+    pay_disengage,
+    power_item,
+    spend_action,
+)
 from core.systems.mechastellar.units import SHOOTING_BLOCKS, Unit, Weapon, tier_rank, total_actions
 
 #: Most dice one weapon rolls, whatever the modifiers (L134).
@@ -53,8 +74,6 @@ MAX_EVADE_BONUS = 3
 MAX_SAVES = 3
 #: What a failed Armor Save deals (L218).
 FAILED_SAVE = 1000
-
-SKILLS: dict[str, str] = {"none": "No skill", "make_it_count": "Make it Count! +1 critical"}
 
 
 def momentum_asked(description: str) -> Any:
@@ -98,8 +117,15 @@ class Shoot(Closed):
     )
     skill: str = Field(
         default="none",
-        description="A pilot skill used before the roll (L276-L284).",
+        max_length=20,
+        description="A pilot skill used before the roll (L276-L284; Expanded Pilot Skills, L295-L341).",
         json_schema_extra={"flow": "pick"},
+    )
+    persevere: bool = Field(
+        default=False,
+        description="The target's Persevere: 1 Momentum, -100 damage a hit (-200 from Round 4), never under "
+        "100 (L327-L330; Expanded Pilot Skills).",
+        json_schema_extra=needs("persevere", of="target"),
     )
     evade_bonus: int = Field(
         default=0, ge=0, le=10, description="The target's Evade bonuses (at most +3 count, L138)."
@@ -117,6 +143,39 @@ class Shoot(Closed):
         default=False,
         description="The target's Ace negates every hit (Flawless Evasion, L290-L291); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
+    )
+    long_range: bool = Field(
+        default=False,
+        description='Gunnery Expert took +8" of range this turn instead of +1 hit (L412).',
+        json_schema_extra=needs("gunnery_expert"),
+    )
+    extra_damage: bool = Field(
+        default=False,
+        description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
+        json_schema_extra=needs("weapon_bonus"),
+    )
+    energy: Literal["none", "through_cover", "underwater"] = Field(
+        default="none",
+        description="An energy weapon fired through small cover at a target within Sensors: PEN -3 (L641); "
+        "with the firer or the target underwater: PEN 0 (L644).",
+        json_schema_extra={
+            **needs("energy_weapon", values=["through_cover", "underwater"]),
+            "x-labels": {
+                "none": "Neither",
+                "through_cover": "Through small cover",
+                "underwater": "Underwater",
+            },
+        },
+    )
+    stationary: bool = Field(
+        default=False,
+        description="Artillery fired by a unit that stays still this turn: Accuracy -1 instead of -2 (L103).",
+        json_schema_extra=needs("artillery"),
+    )
+    remote: bool = Field(
+        default=False,
+        description="A remote weapon fired for 1 Momentum instead of an action: a Blindside (L595-L597).",
+        json_schema_extra=needs("remote"),
     )
 
 
@@ -160,7 +219,11 @@ class Plan:
             values = tuple(int(f < tn) for f in range(1, 11))
             if tn > 10 and self.options.save_ten_passes:
                 values = (*values[:9], 0)
-        return FacePool(dice=n, sides=10, values=values)
+        # an Unyielding Commander rolls its failed saves again (L484)
+        again = (
+            tuple(f for f in range(1, 11) if values[f - 1]) if self.target.commander == "unyielding" else ()
+        )
+        return FacePool(dice=n, sides=10, values=values, reroll_faces=again)
 
     def damage(self, hits: int, failed: int) -> int:
         """Damage dealt: each hit's weapon damage, and 1000 per failed save (digest ambiguity 9)."""
@@ -206,8 +269,11 @@ def side_has_commander(game: Game, side: int, trait: str) -> bool:
     return any(not g.state.destroyed and g.profile.get("commander") == trait for g in game.sides[side].units)
 
 
-def plan(game: Game, inp: Shoot) -> Plan:
-    """The shot's numbers; ValueError for a shot the rules do not allow."""
+def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
+    """The shot's numbers; ValueError for a shot the rules do not allow.
+
+    With ``overwatch``, the weapon's Overwatch N shots at a charging unit (L174-L176): no Rapid Fire or
+    Focus, and a Melee Shield blocks one shot (L233)."""
     a_side, _, a_g, shooter = _unit(game, inp.attacker)
     t_side, _, t_g, target = _unit(game, inp.target)
     if a_side == t_side:
@@ -217,34 +283,64 @@ def plan(game: Game, inp: Shoot) -> Plan:
     if inp.weapon >= len(shooter.weapons):
         raise ValueError(f"{a_g.name} has no such weapon")
     weapon = shooter.weapons[inp.weapon]
+    why = skill_refusal(game, inp.skill, shooter, game.sides[a_side].resources.get("momentum", 0), target)
+    if why:
+        raise ValueError(f"{SHOT_SKILLS.get(inp.skill, ('That skill',))[0]}: {why}")
+    if inp.skill == "fire_vulcans":
+        weapon = vulcans(shooter)  # a free attack of its own profile (L311-L312)
     if weapon.kind != "shooting":
         raise ValueError(f"{weapon.name} is a melee weapon: use Melee")
     options = read_options(MsOptions, game.options)
-    focused = "focus" in a_g.state.conditions
-    shots = weapon.shots + (weapon.rapid_fire if inp.band == "rapid" else 0)
+    skill = effect(inp.skill)
+    weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
+    damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
+    weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
+    artillery = weapon.indirect == "artillery"
+    if inp.stationary and not artillery:
+        raise ValueError(f"{weapon.name} is not artillery: standing still changes nothing (L103)")
+    if inp.remote and weapon.indirect != "remote":
+        raise ValueError(f"{weapon.name} is not a remote weapon (L591-L597)")
+    if artillery and inp.skill != "none":
+        raise ValueError("indirect fire benefits from no skill (L106)")
+    focused = "focus" in a_g.state.conditions and not overwatch
+    lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
+    if overwatch:
+        shots = weapon.overwatch
+    else:
+        shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
-    if focused and weapon.indirect != "artillery":  # Focus (L123-L126)
+    if focused and not artillery:  # Focus (L123-L126)
         bonus = 2 if weapon.pen == 0 else 1
         if inp.within_16:
             flat += bonus
         else:
             shots += bonus
-    if shooter.commander == "impressive_skill":
-        flat += 1  # +1 hit when shooting (L493)
+    if not artillery:  # indirect fire gets no trait (L106)
+        # Gunnery Expert's hit is for its own turn (L412): not in Overwatch
+        flat += trait_hits(game, inp.attacker, inp.target, weapon, True, inp.long_range or overwatch)
+        flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
+    accuracy += skill.accuracy  # Bullseye (L307)
+    if artillery:
+        accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
     evade = 0 if shut else target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS)  # L138, L566
     tn = accuracy - evade
-    advantage = inp.advantage != "none" or shut  # TA sources do not stack (L540, L566)
-    crits = int(advantage) + int(inp.skill == "make_it_count" or "crit_next" in a_g.state.conditions)
+    blindside = inp.advantage == "blindside" or inp.remote  # remote fire with Momentum (L597)
+    advantage = inp.advantage != "none" or shut or inp.remote  # TA sources do not stack (L540, L566)
+    crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
+    if overwatch and target.shield == "melee_shield":
+        base = 1  # a Melee Shield blocks one Overwatch shot (L233)
     if target.kind == "super_titan" and target.shield_power and "shield" not in unit_extra(t_g).powered:
         base = extra = 0  # a Titan's shield blocks only with its Power on it (L230)
-    shield = 0 if inp.advantage == "blindside" else base + (extra if pen0 else 0)
+    shield = 0 if blindside else base + (extra if pen0 else 0)
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
+    if skill.ignore_blocks and weapon.pen >= 3:
+        blocks = 0  # Take the Shot! (L340)
     return Plan(
         shooter=shooter,
         target=target,
@@ -260,6 +356,26 @@ def plan(game: Game, inp: Shoot) -> Plan:
         left=t_g.state.max_damage - t_g.state.damage,
         options=options,
     )
+
+
+def modified_weapon(shooter: Unit, weapon: Weapon, inp: Shoot, own_turn: bool = True) -> Weapon:
+    """The weapon as it fires: Mechanics Expert / Fearsome +1 PEN or +100 damage (L420, L460); an
+    energy weapon through small cover PEN -3 (L641), underwater PEN 0 (L644).  Refused for a weapon the
+    choice does not fit."""
+    pen, damage = weapon.pen, weapon.damage
+    if inp.energy != "none" and not weapon.energy:
+        raise ValueError(f"{weapon.name} is not an energy weapon (L639-L644)")
+    tuned = any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits)
+    if tuned and own_turn and weapon.indirect != "artillery":  # chosen as it activates (L420, L460)
+        if inp.extra_damage:
+            damage += 100
+        else:
+            pen += 1
+    if inp.energy == "through_cover":
+        pen = max(0, pen - 3)
+    elif inp.energy == "underwater":
+        pen = 0
+    return weapon.model_copy(update={"pen": pen, "damage": damage})
 
 
 def _exact(weights: dict[tuple[int, int], Fraction]) -> Dist[tuple[int, int]]:
@@ -295,57 +411,79 @@ def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
     )
 
 
-def defense_choice(game: Game, side: int, name: str, hits: int, ace: bool, cost: int) -> NeedChoice:
-    """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264)
-    or, for an Ace, Flawless Evasion for Momentum equal to the round (L290-L291)."""
-    momentum = game.sides[side].resources.get("momentum", 0)
+def defense_choice(
+    game: Game,
+    side: int,
+    name: str,
+    hits: int,
+    ace: bool,
+    cost: int,
+    ratio: int = 1,
+    momentum: int | None = None,
+) -> NeedChoice:
+    """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
+    ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
+    round (L290-L291)."""
+    if momentum is None:
+        momentum = game.sides[side].resources.get("momentum", 0)
     options = [Choice(value=0, label=f"Take {hits} hit{'s' * (hits != 1)}", assumed=True)]
-    for n in range(1, min(momentum, hits) + 1):
-        options.append(
-            Choice(value=n, label=f"Spend {n} Momentum: {hits - n} hit{'s' * (hits - n != 1)} left")
-        )
-    if ace and momentum >= cost:
+    for n in range(1, min(momentum, -(-hits // ratio)) + 1):
+        left = max(0, hits - ratio * n)
+        options.append(Choice(value=n, label=f"Spend {n} Momentum: {left} hit{'s' * (left != 1)} left"))
+    if ace and game.sides[side].resources.get("momentum", 0) >= cost:
         options.append(
             Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
         )
     return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
 
 
-def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
-    """Roll the evade dice, ask for Skill Defense, roll the Armor Saves, deal the damage."""
-    p = plan(game, inp)
-    a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
-    t_side, t_i, t_g, target = _unit(game, inp.target)
-    extra = unit_extra(a_g)
-    if inp.weapon in extra.fired:
-        raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
-    if inp.skill == "make_it_count" and tier_rank(shooter) == 0:
-        raise ValueError("Make it Count! is for Skilled and Ace pilots (L282)")
-    cost = 0 if tier_rank(target) else 1  # Dogfight (L281)
-    if inp.skill == "make_it_count" and game.sides[a_side].resources.get("momentum", 0) < cost:
-        raise ValueError("not enough Momentum for Make it Count! (L276)")
-    check_turn(game, inp.attacker, spends=True)  # refusals come before any die
-    if p.weapon.power and shooter.kind == "super_titan":
-        power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
+@dataclass(frozen=True)
+class Landed:
+    """What one weapon's fire did once the target has answered: dice, hits, Momentum spent, saves."""
+
+    faces: list[int]
+    hits: int
+    landed: int
+    spent: int
+    bought: int
+    saves: list[int]
+    failed: int
+    damage: int
+    flawless: bool
+
+
+def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
+    """Roll the evade dice, ask the target for Skill Defense (1 hit a Momentum, 2 with Untouchable or
+    Killer Instinct, L262, L404, L456) or Flawless Evasion, roll the Armor Saves and ask whether it buys
+    failed ones (L220): the part a shot and an Overwatch attack share."""
+    t_side, _, t_g, target = _unit(game, inp.target)
     roll = p.evade.roll(dice, "evade")
     hits = p.through(roll.total)
-    momentum = game.sides[t_side].resources.get("momentum", 0)
+    momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
-    ace = tier_rank(target) == 2 and target.kind != "warship"
-    if hits and inp.defense is None and not inp.flawless and (momentum or ace):
-        raise defense_choice(game, t_side, t_g.name, hits, ace, round_cost)
-    spent = 0
+    used = used_skills(t_g) + ["persevere"] * inp.persevere
+    no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
+    ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
+    ratio = defense_ratio(game, inp.target, inp.attacker)
+    if hits and inp.defense is None and not inp.flawless and ((momentum and not no_defense) or ace):
+        raise defense_choice(
+            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum
+        )
+    if no_defense and inp.defense:
+        raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
     if inp.flawless:
         if not ace:
-            raise ValueError("Flawless Evasion is for Ace pilots (L291)")
+            raise ValueError(
+                "Flawless Evasion is for Ace pilots who have used no other skill this turn (L253, L291)"
+            )
         if momentum < round_cost:
             raise ValueError(f"Flawless Evasion costs {round_cost} Momentum this round (L291)")
         spent, landed = round_cost, 0
     else:
-        spent = min(inp.defense or 0, hits)
+        spent = min(inp.defense or 0, -(-hits // ratio))
         if spent > momentum:
             raise ValueError(f"{game.sides[t_side].name} has only {momentum} Momentum")
-        landed = hits - spent
+        landed = max(0, hits - ratio * spent)
     saves = p.save_pool(landed).roll(dice, "armor saves") if landed else None
     failed = saves.total if saves else 0
     left = momentum - spent
@@ -361,60 +499,144 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         )
     bought = min(inp.bought or 0, failed, left) if buys else 0
     failed -= bought
-    spent += bought
-    damage = p.damage(landed, failed)
-    work = Working(game)
-    begin_turn(game, work, inp.attacker)
-    spend_action(game, work, inp.attacker)
-    if inp.skill == "make_it_count":
-        gain(work, a_side, "momentum", -cost)
-    if spent:
-        gain(work, t_side, "momentum", -spent)
+    return Landed(
+        faces=list(roll.final),
+        hits=p.hits(roll.total),
+        landed=landed,
+        spent=spent + bought,
+        bought=bought,
+        saves=list(saves.final) if saves else [],
+        failed=failed,
+        damage=p.damage(landed, failed),
+        flawless=inp.flawless,
+    )
+
+
+def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> bool:
+    """Deal the damage and spend the target's Momentum; stun (L573-L577) and kills (L394, L461).  True
+    when the target is destroyed."""
+    t_side, t_i, _, target = _unit(game, inp.target)
+    if out.spent:
+        gain(work, t_side, "momentum", -out.spent)
+    if out.flawless:
+        note_skill(game, work, inp.target, "flawless")
+    elif out.spent - out.bought:
+        note_skill(game, work, inp.target, "defense")
+    if inp.persevere:
+        note_skill(game, work, inp.target, "persevere")
     ts = work.state(t_side, t_i)
-    ts.damage = min(ts.max_damage, ts.damage + damage)
+    ts.damage = min(ts.max_damage, ts.damage + out.damage)
     killed = ts.damage >= ts.max_damage
     if killed:
         ts.destroyed = True
-    if p.weapon.stun and landed and not killed:
-        stun_target(ts, target, landed)
+        on_kill(game, work, inp.attacker, inp.target)
+    if p.weapon.stun and out.landed and not killed:
+        stun_target(ts, target, out.landed)
+    return killed
+
+
+def describe(a_name: str, t_name: str, p: Plan, out: Landed, killed: bool) -> str:
+    """The log line of one weapon's fire."""
+    hits = out.hits
+    text = f"{a_name} fires {p.weapon.name} at {t_name}: evade dice [{', '.join(map(str, out.faces))}], "
+    text += f"{hits} hit{'s' * (hits != 1)}"
+    if p.blocks and hits:
+        text += f", {min(p.blocks, hits)} blocked"
+    if out.flawless:
+        text += f", Flawless Evasion ({out.spent} Momentum)"
+    elif out.spent - out.bought:
+        text += f", {out.spent - out.bought} Momentum on Skill Defense"
+    if out.saves:
+        text += f"; Armor Saves [{', '.join(map(str, out.saves))}], {out.failed} failed"
+        if out.bought:
+            text += f" ({out.bought} passed for Momentum)"
+    text += f"; {out.damage} damage" + (f", {t_name} is destroyed" if killed else "")
+    if p.weapon.stun and out.landed and not killed:
+        text += f"; {out.landed} stun"
+    return text
+
+
+def detail(out: Landed) -> dict[str, Any]:
+    return {
+        "evade": out.faces,
+        "hits": out.hits,
+        "landed": out.landed,
+        "saves": out.saves,
+        "failed": out.failed,
+        "damage": out.damage,
+    }
+
+
+def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
+    """The pilot's choices this turn (L412, L420, L460): the first shot makes them; a later shot that
+    changes one is refused."""
+    mine = []
+    if "gunnery_expert" in shooter.pilot.traits:
+        mine.append("range" if inp.long_range else "hit")
+    if any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits):
+        mine.append("damage" if inp.extra_damage else "pen")
+    pairs = ({"range", "hit"}, {"damage", "pen"})
+    for choice in mine:
+        other = next(iter(next(pair for pair in pairs if choice in pair) - {choice}))
+        if other in had:
+            raise ValueError(f"its pilot chose {other} for this turn (L412, L420, L460)")
+    return sorted(set(had) | set(mine))
+
+
+def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
+    """Roll the evade dice, ask for Skill Defense, roll the Armor Saves, deal the damage."""
+    p = plan(game, inp)
+    a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
+    t_side, _, t_g, target = _unit(game, inp.target)
+    extra = unit_extra(a_g)
+    free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
+    if inp.weapon in extra.fired and not free:
+        raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
+    cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
+    mom = game.sides[a_side].resources.get("momentum", 0)
+    if inp.remote and mom < 1 + cost:
+        raise ValueError("firing a remote weapon costs 1 Momentum (L595; digest ambiguity 21)")
+    if inp.persevere and game.sides[t_side].resources.get("momentum", 0) < 1:
+        raise ValueError("Persevere costs the target's side 1 Momentum (L327)")
+    if inp.skill != "none" and (why := skill_blocked(shooter, extra.skills, inp.skill)):
+        raise ValueError(f"{a_g.name} cannot use {SHOT_SKILLS[inp.skill][0]}: {why} (L253)")
+    if inp.persevere and (why := skill_blocked(target, used_skills(t_g), "persevere")):
+        raise ValueError(f"{t_g.name} cannot Persevere: {why} (L253)")
+    choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
+    check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
+    check_disengage(game, inp.attacker)
+    if p.weapon.power and shooter.kind == "super_titan":
+        power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
+    out = land(game, p, inp, dice)
+    work = Working(game)
+    begin_turn(game, work, inp.attacker)
+    pay_disengage(game, work, inp.attacker)
+    if inp.remote:
+        gain(work, a_side, "momentum", -1)  # instead of an action (L595)
+    elif not free:
+        spend_action(game, work, inp.attacker)
+    gain(work, a_side, "momentum", -cost)
+    if inp.persevere:
+        gain(work, t_side, "momentum", -1)
+    killed = apply_hits(game, work, p, inp, out)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, work, inp.attacker, str(inp.weapon))
         extra = unit_extra(work.unit(a_side, a_i))
-    extra.fired = [*extra.fired, inp.weapon]
+    extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
+    if inp.skill != "none" and inp.skill not in extra.skills:
+        extra.skills = [*extra.skills, inp.skill]
+    extra.choices = choices
+    shot_down = p.weapon.indirect == "remote" and tier_rank(target) == 2
+    downed = sum(f == 10 for f in out.faces) if shot_down else 0
+    extra.remote_lost = [*extra.remote_lost, *[inp.weapon] * downed]  # an Ace's 10s (L599-L600)
     put_unit_extra(work, a_side, a_i, extra)
     a_state = work.state(a_side, a_i)
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
-    faces = ", ".join(str(f) for f in roll.final)
-    text = (
-        f"{a_g.name} fires {p.weapon.name} at {t_g.name}: evade dice [{faces}], "
-        f"{p.hits(roll.total)} hit{'s' * (p.hits(roll.total) != 1)}"
-    )
-    if p.blocks and p.hits(roll.total):
-        text += f", {min(p.blocks, p.hits(roll.total))} blocked"
-    if inp.flawless:
-        text += f", Flawless Evasion ({spent} Momentum)"
-    elif spent - bought:
-        text += f", {spent - bought} Momentum on Skill Defense"
-    if saves:
-        text += f"; Armor Saves [{', '.join(str(f) for f in saves.final)}], {failed} failed"
-        if bought:
-            text += f" ({bought} passed for Momentum)"
-    text += f"; {damage} damage" + (f", {t_g.name} is destroyed" if killed else "")
-    if p.weapon.stun and landed and not killed:
-        text += f"; {landed} stun"
-    return ActionResult(
-        changes=work.changes(),
-        text=text,
-        detail={
-            "evade": roll.final,
-            "hits": p.hits(roll.total),
-            "landed": landed,
-            "saves": saves.final if saves else [],
-            "failed": failed,
-            "damage": damage,
-        },
-    )
+    text = describe(a_g.name, t_g.name, p, out, killed)
+    if downed:
+        text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
 
 
 def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
@@ -438,11 +660,5 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
                 unavailable=why,
             )
         )
-    mic = "Skilled or Ace pilots only" if tier_rank(unit) == 0 else ""
-    skills = [
-        FieldPick(value="none", label="No skill"),
-        FieldPick(
-            value="make_it_count", label="Make it Count!", detail="+1 critical, 1 Momentum", unavailable=mic
-        ),
-    ]
-    return {"weapon": weapons, "skill": skills}
+    momentum = game.sides[game.unit(actor)[0]].resources.get("momentum", 0)
+    return {"weapon": weapons, "skill": skill_picks(game, unit, momentum)}

@@ -31,6 +31,26 @@ class MsState(Closed):
         description="Units of the side to act, one of which must activate now to Return Fire (L41).",
     )
     kill_momentum: bool = Field(default=False, description="This turn's kill Momentum is gained (L247).")
+    aggressor: str = Field(
+        default="", max_length=60, description="The unit the owed Return Fire answers (L41-L42)."
+    )
+    avenging: str = Field(
+        default="", max_length=60, description="This turn is Return Fire at this unit (Defiant, L386)."
+    )
+    charge: str = Field(
+        default="", max_length=60, description="The unit the acting unit charges this turn (L172)."
+    )
+    charge_blindside: bool = Field(
+        default=False, description="The charger started its turn behind it: no Overwatch (L177-L178)."
+    )
+    galvanized: bool = Field(
+        default=False, description="This turn's Galvanizing Display Momentum is gained (L494)."
+    )
+    overwatch: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="The charged unit's weapons fired as Overwatch at this charge, one per action (L174).",
+    )
 
 
 class MsUnitState(Closed):
@@ -50,6 +70,16 @@ class MsUnitState(Closed):
     )
     power_bonus: int = Field(
         default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."
+    )
+    choices: list[str] = Field(
+        default_factory=list,
+        max_length=4,
+        description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412).",
+    )
+    remote_lost: list[int] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Remote weapons' shots shot down by an Ace, one entry per shot, by weapon (L599-L600).",
     )
 
 

@@ -22,6 +22,30 @@ from core.systems.base import ActionResult, Change, Closed, own_unit
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
 from core.systems.mechastellar.units import Unit, total_actions
 
+#: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
+#: Momentum an attack afterwards pays (L258).
+TURN_CONDITIONS = ("focus", "throttle", "disengaged")
+
+
+def check_disengage(game: Game, ref: str) -> bool:
+    """Whether an attack now pays a Disengage's second Momentum (L68, L258); refused without it."""
+    s, _, g = game.unit(ref)
+    if "disengaged" not in g.state.conditions:
+        return False
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError(f"{g.name} disengaged this turn: attacking now costs 1 Momentum (L258)")
+    return True
+
+
+def pay_disengage(game: Game, work: Working, ref: str) -> None:
+    """An attack after a Disengage this turn costs 1 more Momentum, once (L68, L258); refused without it."""
+    if not check_disengage(game, ref):
+        return
+    s, u, _ = game.unit(ref)
+    gain(work, s, "momentum", -1)
+    state = work.state(s, u)
+    state.conditions = [c for c in state.conditions if c != "disengaged"]
+
 
 def _live(game: Game, side: int) -> list[GameUnit]:
     return [g for g in game.sides[side].units if not g.state.destroyed]
@@ -52,7 +76,9 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     state = work.state(s, u)
     if "shut_down" in state.conditions and not state.counters.get("stun", 0):
         state.conditions = [c for c in state.conditions if c != "shut_down"]  # reactivates (L577, L579)
-    st.turn_unit, st.attacked, st.return_fire, st.kill_momentum = ref, [], [], False
+    st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
+    st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
+    st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -60,6 +86,8 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         mine.powered, mine.power_bonus = [], 0
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
+    if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
+        boost += 1  # Round 2 on, at 50% HP or more (L398)
     if boost:
         gain(work, s, "momentum", boost)
 
@@ -140,6 +168,9 @@ def note_attack(game: Game, work: Working, side: int, target: str, killed: bool)
     if killed and not st.kill_momentum:
         st.kill_momentum = True
         gain(work, side, "momentum", 1)
+    if t.profile.get("commander") == "galvanizing_display" and not st.galvanized:
+        st.galvanized = True  # +1 on any turn the Commander is attacked (L494)
+        gain(work, game.unit(target)[0], "momentum", 1)
     work.put_extra(st)
 
 
@@ -195,17 +226,26 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
     state.activated = True
-    state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+    state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
     state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
     fresh = MsUnitState.model_validate(state.extra)
-    fresh.fired, fresh.meleed, fresh.skills = [], False, []
+    fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
     state.extra = fresh.model_dump(mode="json")
+    for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
+        for ou, other in enumerate(side.units):
+            if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
+                o_state = work.state(os_, ou)
+                mine = MsUnitState.model_validate(o_state.extra)
+                mine.skills = []
+                o_state.extra = mine.model_dump(mode="json")
     owed = [
         r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
     ]
     nxt = _next_side(game, s, inp.unit)
-    st.turn_unit, st.attacked, st.kill_momentum = "", [], False
+    st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
+    st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
+    st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
     work.gstate.active_side = nxt
     text = f"{g.name} ends its turn"
@@ -227,10 +267,10 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
         for u, g in enumerate(game.sides[s].units):
             state = work.state(s, u)
             state.activated = False
-            state.conditions = [c for c in state.conditions if c not in ("focus", "throttle")]
+            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
             state.counters = {**state.counters, "actions": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
-            fresh.fired, fresh.meleed, fresh.skills = [], False, []
+            fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             state.extra = fresh.model_dump(mode="json")
     work.put_extra(MsState())
     work.gstate.active_side = None

@@ -1,0 +1,174 @@
+"""Charge into melee and the defender's Overwatch (L170-L181).
+
+A unit that moves into engagement range of an enemy charges it (L172): the charged unit may fire one
+weapon with Overwatch N per action it has, N shots each (Overwatch II twice, III three times, L174-L175;
+the L181 example: three actions and three Overwatch III weapons make 9 shots).  The charger rolls its
+evade dice and its shield blocks as against any shot (L176); a Melee Shield blocks one Overwatch shot
+(L233).  No Overwatch from a unit already in melee or Blindsided by a charger that began its turn behind
+it (L177-L178).  Overwatch is a reaction: it spends none of the defender's actions (digest ambiguity
+34) and the weapon may still fire on its own turn.  Then the clash (:mod:`.melee`) is fought with the
+charged unit.
+
+Declaring the charge is optional: a melee attack without one is a unit already in engagement range, or
+a charge whose defender let its Overwatch go.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pydantic import Field
+
+from core.changes import Working
+from core.dice import DiceSource
+from core.game import Game
+from core.pool import table
+from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
+from core.systems.mechastellar.shooting import (
+    Shoot,
+    apply_hits,
+    describe,
+    detail,
+    land,
+    momentum_asked,
+    plan,
+    shot_dist,
+)
+from core.systems.mechastellar.state import MsState, gain, ms_state, unit_extra
+from core.systems.mechastellar.turns import actions_now, begin_turn
+from core.systems.mechastellar.units import Unit
+
+
+class Charge(Closed):
+    """Charge into melee: move into the enemy's engagement range; it may answer with Overwatch (L170-L181)."""
+
+    attacker: str = own_unit("Who charges.")
+    target: str = enemy_unit("Whom it charges.")
+    blindside: bool = Field(
+        default=False,
+        description="It began its turn behind the target's front 180 degrees: a Blindside, so no "
+        "Overwatch (L177-L178, L545).",
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def overwatch_weapons(unit: Unit) -> list[tuple[int, str, int]]:
+    """The unit's weapons with Overwatch: (index, name, shots)."""
+    return [
+        (i, w.name, w.overwatch) for i, w in enumerate(unit.weapons) if w.overwatch and w.kind == "shooting"
+    ]
+
+
+def charge(game: Game, inp: Charge, dice: DiceSource) -> ActionResult:
+    a_side, _, a_g = game.unit(inp.attacker)
+    d_side, _, d_g = game.unit(inp.target)
+    if a_side == d_side:
+        raise ValueError("pick an enemy unit to charge")
+    if d_g.state.destroyed:
+        raise ValueError(f"{d_g.name} is already destroyed")
+    st = ms_state(game)
+    if st.turn_unit == inp.attacker and st.charge and not unit_extra(a_g).meleed:
+        raise ValueError(f"{a_g.name} has charged {game.unit(st.charge)[2].name} this turn")
+    work = Working(game)
+    begin_turn(game, work, inp.attacker)
+    now = work.extra_as(MsState)
+    now.charge, now.charge_blindside, now.overwatch = inp.target, inp.blindside, []
+    work.put_extra(now)
+    defender = Unit.model_validate(d_g.profile)
+    guns = overwatch_weapons(defender)
+    text = f"{a_g.name} charges {d_g.name}"
+    if not guns:
+        text += f"; {d_g.name} has no Overwatch weapon"
+    elif inp.blindside:
+        text += ": a Blindside, no Overwatch (L177)"
+    elif "engaged" in d_g.state.conditions:
+        text += f"; {d_g.name} is already in melee: no Overwatch (L177)"
+    else:
+        n = actions_now(game, d_g)
+        names = ", ".join(f"{name} ({shots} shots)" for _, name, shots in guns)
+        text += f"; {d_g.name} may fire Overwatch with {n} weapon{'s' * (n != 1)}: {names}"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+class Overwatch(Closed):
+    """The charged unit fires one weapon's Overwatch at the charger (L174-L176)."""
+
+    unit: str = own_unit("Who fires Overwatch.")
+    weapon: int = Field(
+        default=0, ge=0, le=11, description="Which Overwatch weapon.", json_schema_extra={"flow": "pick"}
+    )
+    defense: int | None = momentum_asked(
+        "Momentum the charger spends on Skill Defense after the roll (L260-L264); asked then."
+    )
+    bought: int | None = momentum_asked("Failed Armor Saves the charger passes for 1 Momentum each (L220).")
+    flawless: bool = Field(
+        default=False,
+        description="The charger's Ace negates every hit (Flawless Evasion, L290-L291); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def _shot(game: Game, inp: Overwatch) -> Shoot:
+    st = ms_state(game)
+    if not st.turn_unit or st.charge != inp.unit:
+        _, _, g = game.unit(inp.unit)
+        raise ValueError(f"{g.name} is not being charged")
+    _, _, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if inp.weapon >= len(unit.weapons) or not unit.weapons[inp.weapon].overwatch:
+        raise ValueError(f"{g.name} has no Overwatch on that weapon (L174)")
+    if inp.weapon in st.overwatch:
+        raise ValueError(f"{unit.weapons[inp.weapon].name} has fired Overwatch at this charge (L153)")
+    return Shoot(
+        attacker=inp.unit,
+        target=st.turn_unit,
+        weapon=inp.weapon,
+        defense=inp.defense,
+        bought=inp.bought,
+        flawless=inp.flawless,
+    )
+
+
+def overwatch(game: Game, inp: Overwatch, dice: DiceSource) -> ActionResult:
+    shot = _shot(game, inp)
+    p = plan(game, shot, overwatch=True)
+    out = land(game, p, shot, dice)
+    work = Working(game)
+    killed = apply_hits(game, work, p, shot, out)
+    st = work.extra_as(MsState)
+    st.overwatch = [*st.overwatch, inp.weapon]
+    work.put_extra(st)
+    if killed:
+        gain(work, game.unit(inp.unit)[0], "momentum", 1)  # an enemy destroyed this turn (L247)
+    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
+    text = "Overwatch: " + describe(a_name, t_name, p, out, killed)
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+
+
+def overwatch_odds(game: Game, inp: Overwatch) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy the charger, before Skill Defense."""
+    p = plan(game, _shot(game, inp), overwatch=True)
+    d = shot_dist(p)
+    damage = d.map(lambda k: p.damage(*k))
+    destroyed = sum((c for v, c in damage.probabilities() if v >= p.left), Fraction(0))
+    return ActionOdds(
+        tables={
+            "hits": table(d.map(lambda k: k[0])),
+            "failed saves": table(d.map(lambda k: k[1])),
+            "damage": table(damage),
+        },
+        facts={"destroyed": float(destroyed)},
+        summary=f"{p.shots} Overwatch shots; the charger evades on {max(2, min(p.tn, 10))}+",
+    )
+
+
+def overwatch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Its weapons with Overwatch offered; the rest greyed, as are those fired at this charge."""
+    _, _, g = game.unit(actor)
+    fired = ms_state(game).overwatch
+    out = []
+    for i, w in enumerate(Unit.model_validate(g.profile).weapons):
+        why = "no Overwatch" if not w.overwatch or w.kind != "shooting" else ""
+        why = why or ("fired at this charge" if i in fired else "")
+        out.append(FieldPick(value=i, label=w.name, detail=f"Overwatch {w.overwatch}", unavailable=why))
+    return {"weapon": out}

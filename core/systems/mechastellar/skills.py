@@ -1,0 +1,149 @@
+"""Pilot skills a shooter uses before the roll: Make it Count! (L276-L284) and, with the Expanded Pilot
+Skills module on (L295-L299), those of its list that change a shot's dice:
+
+* Bullseye [M-X]: +1 Shooting Accuracy a Momentum, at most +3 (L305-L307; digest ambiguity 20);
+* Fire Vulcans! [M-1]: a free attack, even in engagement range: 8", 3 + Frame Level shots, 200 damage
+  (L309-L312; the book gives no PEN: 0);
+* Giant Slayer [M-1]: +1 ARM PEN (L314-L316; its melee bonus against a larger unit is not built);
+* Take the Shot! [M-2]: with ARM PEN 3+, shields and cover block nothing (L336-L340; its other three
+  options are range and targeting, the players' to apply);
+* Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
+
+The book has each force pick two skills of the list (L297): the app offers them all once the module is
+on and leaves the pick to the players.  One skill a unit turn (L253): :func:`skill_blocked`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.changes import Working
+from core.game import Game, GameUnit
+from core.systems.base import FieldPick, read_options
+from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.state import MsUnitState
+from core.systems.mechastellar.units import Unit, Weapon, tier_rank
+
+#: The skills a shot may use, by value: (label, what it does, Momentum).
+SHOT_SKILLS: dict[str, tuple[str, str, int]] = {
+    "none": ("No skill", "", 0),
+    "make_it_count": ("Make it Count!", "+1 critical", 1),
+    "bullseye_1": ("Bullseye +1", "+1 Accuracy", 1),
+    "bullseye_2": ("Bullseye +2", "+2 Accuracy", 2),
+    "bullseye_3": ("Bullseye +3", "+3 Accuracy", 3),
+    "fire_vulcans": ("Fire Vulcans!", 'free: 8", 3 + Frame shots, 200 dmg', 1),
+    "giant_slayer": ("Giant Slayer", "+1 PEN", 1),
+    "take_the_shot": ("Take the Shot!", "PEN 3+: no shield or cover blocks", 2),
+}
+EXPANDED = frozenset(SHOT_SKILLS) - {"none", "make_it_count"}
+
+
+@dataclass(frozen=True)
+class SkillEffect:
+    accuracy: int = 0
+    pen: int = 0
+    ignore_blocks: bool = False
+    crit: bool = False
+
+
+def module_on(game: Game) -> bool:
+    return read_options(MsOptions, game.options).expanded_skills
+
+
+def skill_cost(skill: str, target: Unit) -> int:
+    """Its Momentum: Make it Count! is free against a Skilled or Ace pilot (Dogfight, L281)."""
+    if skill == "make_it_count" and tier_rank(target):
+        return 0
+    return SHOT_SKILLS[skill][2]
+
+
+def skill_refusal(game: Game, skill: str, shooter: Unit, momentum: int, target: Unit | None) -> str:
+    """Why this shooter may not use the skill now ("" when it may)."""
+    if skill not in SHOT_SKILLS:
+        return "no such skill"
+    if skill == "make_it_count" and tier_rank(shooter) == 0:
+        return "Skilled or Ace pilots only"
+    if skill in EXPANDED and not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if target is None and skill == "make_it_count":
+        return ""  # free against a Skilled or Ace target: the shot's target decides (L281)
+    cost = skill_cost(skill, target) if target is not None else SHOT_SKILLS[skill][2]
+    if momentum < cost:
+        return f"needs {cost} Momentum"
+    return ""
+
+
+def effect(skill: str) -> SkillEffect:
+    """What the skill changes in the shot."""
+    if skill.startswith("bullseye_"):
+        return SkillEffect(accuracy=int(skill[-1]))
+    return SkillEffect(
+        pen=int(skill == "giant_slayer"),
+        ignore_blocks=skill == "take_the_shot",
+        crit=skill == "make_it_count",
+    )
+
+
+def vulcans(shooter: Unit) -> Weapon:
+    """Fire Vulcans!'s profile (L312)."""
+    return Weapon(name="Fire Vulcans!", range=8, shots=min(10, 3 + shooter.frame), damage=200, pen=0)
+
+
+def persevered(damage: int, game_round: int) -> int:
+    """A hit's damage under Persevere: -100, -200 from Round 4, never under 100 (L329-L330).
+
+    >>> persevered(500, 1), persevered(500, 4), persevered(200, 4), persevered(100, 1)
+    (400, 300, 100, 100)
+    """
+    return max(min(damage, 100), damage - (200 if game_round >= 4 else 100))
+
+
+def skill_picks(game: Game, shooter: Unit, momentum: int) -> list[FieldPick]:
+    """One button a skill; greyed with the reason when the pilot or the game does not allow it."""
+    out = []
+    for value, (label, detail, cost) in SHOT_SKILLS.items():
+        if value in EXPANDED and not module_on(game):
+            continue  # the module is off: its skills are not shown at all
+        why = "" if value == "none" else skill_refusal(game, value, shooter, momentum, None)
+        more = f", {cost} Momentum" if cost else ""
+        out.append(FieldPick(value=value, label=label, detail=detail + more, unavailable=why))
+    return out
+
+
+#: Skills a unit may use again in the same turn (L263, L290).
+REPEATABLE = ("defense", "flawless")
+
+
+def used_skills(g: GameUnit) -> list[str]:
+    """The skills the unit has used this unit turn (whoever's turn it is)."""
+    return MsUnitState.model_validate(g.state.extra).skills
+
+
+def skill_blocked(unit: Unit, used: Sequence[str], skill: str) -> str:
+    """Why the unit may not use ``skill`` now ("" when it may): one skill a unit turn, on its own turn or
+    the enemy's (L253); Skill Defense and Flawless Evasion may repeat (L263, L290); a Prodigy uses two
+    different skills (L469).
+
+    >>> u = Unit(name="U")
+    >>> skill_blocked(u, [], "defense"), skill_blocked(u, ["defense"], "defense")
+    ('', '')
+    >>> skill_blocked(u, ["make_it_count"], "defense")
+    'it has used a skill this turn'
+    """
+    kinds = set(used)
+    if skill in kinds:
+        return "" if skill in REPEATABLE else "it has used that skill this turn"
+    if len(kinds) >= (2 if "prodigy" in unit.pilot.traits else 1):
+        return "it has used a skill this turn"
+    return ""
+
+
+def note_skill(game: Game, work: Working, ref: str, skill: str) -> None:
+    """Record that the unit used ``skill`` this unit turn (cleared when the turn ends)."""
+    s, u, _ = game.unit(ref)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    if skill not in mine.skills:
+        mine.skills = [*mine.skills, skill]
+        state.extra = mine.model_dump(mode="json")

@@ -1,0 +1,106 @@
+"""Pilot traits that change a roll (L370-L475), read the same way by a shot, an Overwatch attack and the
+Melee Clash.
+
+Bonus hits an attacker's pilot brings (each added after the dice, then blockable, digest ambiguity 5):
+
+* Seasoned Veteran / Practiced Professional: +1 hit (+2 with a PEN 0 weapon) against a lower-tier pilot,
+  a Kaiju or a warship's Captain (L376-L378; digest ambiguity 31: Kaiju and Captains of any tier).
+* Headhunter / Hunting for a Rival: +1 hit (+2 PEN 0) against a Skilled or Ace pilot, a Kaiju or a
+  Captain (L380-L382).
+* Defiant / Driven / Hot Blooded: +1 hit on Return Fire at the aggressor (L386).
+* Gunnery Expert / Marksman: +1 hit when shooting, unless the player took its +8" of range instead
+  (L410-L412).
+* Killer Instinct: +1 hit on every attack once its unit is below half HP or an allied Skilled or Ace pilot
+  has been destroyed (L453-L456).
+
+Skill Defense worth two hits a Momentum (L399, L404, L456): Untouchable against a lower-tier pilot, a
+Kaiju or a Captain; Killer Instinct once it has taken effect; both against shots only (digest section
+5.4: the traits say "Shots"; Immortal's "within 16 inches" is left to the players).
+
+Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1 per enemy it destroys
+(L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
+Indirect fire gets no trait (L106): the callers leave these out for artillery.
+"""
+
+from __future__ import annotations
+
+from core.changes import Working
+from core.game import Game, GameUnit
+from core.systems.mechastellar.state import gain, ms_state
+from core.systems.mechastellar.units import Unit, Weapon, tier_rank
+
+#: Who is "lower tier" or a Kaiju / Captain for Seasoned Veteran, Headhunter and Untouchable (L378).
+CAPTAIN_KINDS = ("kaiju", "warship")
+
+
+def below_half(g: GameUnit) -> bool:
+    """HP under 50% (L390, L455)."""
+    return (g.state.max_damage - g.state.damage) * 2 < g.state.max_damage
+
+
+def killer_active(game: Game, ref: str) -> bool:
+    """Killer Instinct has taken effect: HP under half, or an allied Skilled or Ace pilot destroyed (L455)."""
+    s, _, g = game.unit(ref)
+    if "killer_instinct" not in Unit.model_validate(g.profile).pilot.traits:
+        return False
+    if below_half(g):
+        return True
+    return any(
+        o.state.destroyed and tier_rank(Unit.model_validate(o.profile)) > 0 for o in game.sides[s].units
+    )
+
+
+def lower_or_captain(attacker: Unit, target: Unit) -> bool:
+    """The target is a lower-tier pilot, a Kaiju or a Captain (L378, L404; digest ambiguity 31)."""
+    return target.kind in CAPTAIN_KINDS or tier_rank(target) < tier_rank(attacker)
+
+
+def trait_hits(game: Game, a_ref: str, t_ref: str, weapon: Weapon, shooting: bool, long_range: bool) -> int:
+    """Bonus hits from the attacker's pilot traits against this target with this weapon."""
+    _, _, a_g = game.unit(a_ref)
+    _, _, t_g = game.unit(t_ref)
+    att, tgt = Unit.model_validate(a_g.profile), Unit.model_validate(t_g.profile)
+    traits = att.pilot.traits
+    bonus = 2 if weapon.pen == 0 else 1
+    n = 0
+    if "seasoned_veteran" in traits and lower_or_captain(att, tgt):
+        n += bonus  # L378
+    if "headhunter" in traits and (tgt.kind in CAPTAIN_KINDS or tier_rank(tgt) > 0):
+        n += bonus  # L382
+    if "defiant" in traits and ms_state(game).avenging == t_ref and ms_state(game).turn_unit == a_ref:
+        n += 1  # L386: Return Fire at the aggressor
+    if shooting and "gunnery_expert" in traits and not long_range:
+        n += 1  # L412
+    if killer_active(game, a_ref):
+        n += 1  # L456
+    return n
+
+
+def defense_ratio(game: Game, t_ref: str, a_ref: str) -> int:
+    """Hits one Momentum of Skill Defense cancels against a shot: 2 with Untouchable against a lower-tier
+    pilot, a Kaiju or a Captain (L404), or with Killer Instinct in effect (L456); else 1 (L262)."""
+    _, _, t_g = game.unit(t_ref)
+    _, _, a_g = game.unit(a_ref)
+    tgt, att = Unit.model_validate(t_g.profile), Unit.model_validate(a_g.profile)
+    if "untouchable" in tgt.pilot.traits and lower_or_captain(tgt, att):
+        return 2
+    return 2 if killer_active(game, t_ref) else 1
+
+
+def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
+    """Momentum a kill brings beyond the turn's +1 (L247): Fearsome +1 to the killer's side (L461), Noble
+    +3 to the side that lost the unit (L394)."""
+    k_side, _, k_g = game.unit(killer)
+    v_side, _, v_g = game.unit(victim)
+    if "fearsome" in Unit.model_validate(k_g.profile).pilot.traits:
+        gain(work, k_side, "momentum", 1)
+    lost = Unit.model_validate(v_g.profile)
+    if "noble" in lost.pilot.traits:
+        gain(work, v_side, "momentum", 3)
+    rallying = [
+        g
+        for g in game.sides[v_side].units
+        if g is not v_g and not g.state.destroyed and g.profile.get("commander") == "rallying_leader"
+    ]
+    if rallying:  # +1 an ally lost, +1 more for a Frame 3+ unit or a Skilled or Ace pilot (L495)
+        gain(work, v_side, "momentum", 1 + (lost.frame >= 3 or tier_rank(lost) > 0))
