@@ -16,6 +16,7 @@ from core import campaign as C
 from core import game as games
 from core.dice import RandomDice, TypedDice
 from core.game import Game
+from core.squad import Squad, SquadUnit
 from core.systems.base import Change
 from core.systems.gundam_skirmish.campaign_battle import fates
 from core.systems.gundam_skirmish.campaign_data import (
@@ -34,6 +35,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     roll_row,
     row_odds,
 )
+from core.systems.gundam_skirmish.campaign_setup import presets
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit
 from core.systems.gundam_skirmish.campaign_turn import order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
@@ -660,7 +662,6 @@ def test_undo_and_redo_are_exact_over_a_campaign() -> None:
 
 def test_every_preset_starts_a_campaign() -> None:
     """Each map's ready-made set-up is a legal start (samples start at once)."""
-    from core.systems.gundam_skirmish.campaign_rules import presets
 
     ready_made = presets()
     assert len(ready_made) == 5
@@ -795,3 +796,112 @@ def test_ordering_a_unit_of_another_faction_or_over_1000_points_l1740_l2154() ->
             {"team": t4, "buy": [big, big, big, big]},
             TypedDice([]),
         )
+
+
+# --- the screens: set-up form, a battle's choices, placing a team by hand -----------------------
+
+
+def own_squad(*units: tuple[str, str]) -> Squad:
+    """A squad of the phone: ready-made sheets, each with a named pilot or none."""
+    out = []
+    for n, (sample, pilot) in enumerate(units):
+        profile = SAMPLES[sample].model_dump(mode="json")
+        profile["pilot"] = [{"name": pilot, "faction": profile["factions"][0], "rank": 1}] if pilot else []
+        out.append(SquadUnit(key=f"u{n + 1}", profile=profile))
+    return Squad(id="q1", name="White Base", system="gundam_skirmish", units=out)
+
+
+def test_setup_form_defaults_start_at_once_l1723_l1731() -> None:
+    """Every value is filled in: four teams per player on bases of their zone (L1723-L1729), the agreed
+    points (L1727-L1728), so Start is offered at once; the campaign starts on those bases."""
+    rules = C.rules_of("gundam_skirmish")
+    form = rules.setup_form(C.SetupDraft(), [])
+    assert [c.field for c in form.choices] == ["map", "points"] and not form.problems
+    assert [s.key for s in form.sides] == ["EFF", "ZEON"]
+    assert all(len(s.teams) == TABLES.start.teams for s in form.sides)
+    m = MAPS.maps[form.draft.choices["map"]]
+    for side in form.sides:
+        assert all(
+            m.zone_of(*next((b.x, b.y) for b in m.bases if b.name == t.place)) == side.key for t in side.teams
+        )
+    made = C.new_campaign(
+        "c9", "gundam_skirmish", "T", rules.setup_from(form.draft, []).model_dump(), RandomDice(3)
+    )
+    placed = {(t.name, t.x, t.y) for t in st(made).teams}
+    assert (
+        "EFF team 1",
+        *next((b.x, b.y) for b in m.bases if b.name == form.sides[0].teams[0].place),
+    ) in placed
+    # the Gryps map: three players (L1708-L1709)
+    gryps = rules.setup_form(C.SetupDraft(choices={"map": "solar_gryps"}), [])
+    assert sorted(s.key for s in gryps.sides) == ["AEUG", "AXIS", "TITANS"] and not gryps.problems
+
+
+def test_setup_form_own_squad_points_and_one_team_per_base_l1727_l1743_l1791() -> None:
+    rules = C.rules_of("gundam_skirmish")
+    squad = own_squad(("lancer", "Kai"), ("gun_tank", ""))
+    form = rules.setup_form(C.SetupDraft(), [squad])
+    eff, zeon = form.sides
+    assert "squad:q1" in [o.value for o in eff.units]  # offered to the faction its units belong to
+    assert "squad:q1" not in [o.value for o in zeon.units]  # the Lancer is no ZEON unit
+    draft = form.draft.model_copy(deep=True)
+    draft.teams["EFF"][1] = C.SetupTeam(
+        name="White Base", place=draft.teams["EFF"][1].place, units="squad:q1"
+    )
+    made = C.new_campaign(
+        "c9", "gundam_skirmish", "T", rules.setup_from(draft, [squad]).model_dump(), RandomDice(3)
+    )
+    wb = next(t for t in st(made).teams if t.name == "White Base")
+    kai = wb.units[0].pilot
+    assert kai is not None and kai.name == "Kai" and kai.character  # a named pilot is a character (L1791)
+    assert wb.units[1].pilot is not None and not wb.units[1].pilot.character
+    # over the agreed points (L1727-L1728), two teams on one base (L1743): Start greyed with the reason
+    draft.choices["points"] = "250"
+    draft.teams["EFF"][2] = draft.teams["EFF"][2].model_copy(update={"place": draft.teams["EFF"][0].place})
+    problems = rules.setup_form(draft, [squad]).problems
+    assert any("two teams on" in p and "L1743" in p for p in problems)
+    assert any("White Base has" in p and "over the agreed 250" in p for p in problems)
+    with pytest.raises(ValueError, match="two teams on"):
+        rules.setup_from(draft, [squad])
+
+
+def battle_step(c: C.Campaign, team: str) -> Any:
+    view = C.rules_of("gundam_skirmish").view(c)
+    return next(s for s in view.steps if s.action == "battle" and s.team == team)
+
+
+def test_a_battle_asks_the_game_type_and_plays_it_l2136_l2137() -> None:
+    """The players agree on the game type (L2136-L2137; the types of L165-L225): the game plays it."""
+    c = ready(new())
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    c = put(c, red, 1, 2)
+    step = battle_step(c, blue)
+    assert step.enabled and [ch.field for ch in step.choices] == ["game_type"]  # two factions: nobody else
+    assert [o.value for o in step.choices[0].options] == [
+        "deathmatch",
+        "skirmish",
+        "objective",
+        "territory",
+        "battle_royale",
+    ]
+    c2, g = C.start_battle(c, {**step.input, "game_type": "objective"}, "g1")
+    assert g.state.mission == "objective"
+    assert "objective" in c2.log[c2.cursor - 1].text
+
+
+def test_place_a_team_by_hand_one_per_tile_never_neutral_l1743_l2218() -> None:
+    c = new()
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    view = C.rules_of("gundam_skirmish").view(c)
+    place = next(s for s in view.steps if s.action == "place" and s.team == red)
+    assert place.pick == "tile"  # offered before the turn begins, for either side's team
+    c = C.act(c, "place", {**place.input, "x": 4, "y": 4}, TypedDice([]))
+    assert (st(c).team(red).x, st(c).team(red).y) == (4, 4) and "placed by hand" in c.log[-1].text
+    b = st(c).team(blue)
+    with pytest.raises(ValueError, match="one team per tile"):
+        C.act(c, "place", {"team": red, "x": b.x, "y": b.y}, TypedDice([]))
+    space = C.new_campaign("c2", "gundam_skirmish", "S", presets()[3]["setup"], RandomDice(1))
+    x, y = (MAPS.maps["solar_one_year_war"].neutral[0].x, MAPS.maps["solar_one_year_war"].neutral[0].y)
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(space, "place", {"team": st(space).teams[0].key, "x": x, "y": y}, TypedDice([]))
+    assert st(C.undo(c)).team(red).x != 4 or st(C.undo(c)).team(red).y != 4

@@ -37,10 +37,61 @@ export class CampaignsView {
       this.root.append(el("h3", {}, this.systems.name(s.id)));
       if (data.note) this.root.append(el("p", { class: "muted" }, data.note));
       const presets = el("div", { class: "list" });
+      presets.append(button("Set up a campaign with your teams", () => { location.hash = hashFor("campaign-setup", s.id); },
+        { class: "primary", "data-setup": s.id }));
       (data.presets ?? []).forEach((preset, n) => {
         presets.append(button(preset.label, () => this.start(s.id, preset), { class: "primary", "data-preset": String(n) }));
       });
       this.root.append(presets);
+    }
+  }
+
+  // #/campaign-setup/<system>: the set-up screen the system describes (campaign.setup_form). Every
+  // value is filled in (ready-made teams), so Start is the first thing offered; each change asks the
+  // engine for the form again, and Start is greyed with the first problem while there is one.
+  async setup(system, draft = {}) {
+    await this.store.ready;
+    const squads = this.store.data.squads.filter((q) => q.system === system);
+    const reply = await this.engine.call("campaign.setup_form", { system, draft, squads });
+    if (location.hash !== hashFor("campaign-setup", system)) return;
+    clear(this.root);
+    if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
+    const form = reply.result;
+    const now = form.draft;
+    const again = (next) => this.setup(system, next);
+    this.root.append(el("h1", {}, "New campaign"));
+    const choices = el("div", { class: "setup-choices", id: "setup-choices" });
+    for (const choice of form.choices) {
+      choices.append(el("label", { class: "row" }, el("span", {}, choice.label),
+        select(choice.options, choice.value, (value) => again({ ...now, choices: { ...now.choices, [choice.field]: value } }),
+          { "data-choice": choice.field })));
+    }
+    const problem = form.problems[0] ?? "";
+    const start = button("Start the campaign", async () => {
+      const label = form.choices[0]?.options.find((o) => o.value === form.choices[0].value)?.label ?? "Campaign";
+      const made = await this.engine.call("campaign.new", { id: newId("c"), system, name: label.split(" (")[0], draft: now, squads, seed: newSeed() });
+      if (!made.ok) { notify(made.error.message); return; }
+      if (!(await this.store.putCampaign(made.result.campaign))) return;
+      location.hash = hashFor("campaign", made.result.campaign.id);
+    }, { class: "primary", id: "setup-start" });
+    if (problem) { start.disabled = true; start.append(el("small", {}, ` (${problem})`)); }
+    this.root.append(choices, el("div", { class: "actions" }, start));
+    if (form.problems.length > 1) this.root.append(el("ul", { class: "error", id: "setup-problems" }, ...form.problems.slice(1).map((p) => el("li", {}, p))));
+    if (form.note) this.root.append(el("p", { class: "muted small" }, form.note));
+    for (const side of form.sides) {
+      const box = el("section", { class: `campaign-side side-${side.colour}`, "data-side": side.key }, el("h2", {}, side.name));
+      side.teams.forEach((team, n) => {
+        const put = (field, value) => {
+          const teams = { ...now.teams, [side.key]: now.teams[side.key].map((t, i) => (i === n ? { ...t, [field]: value } : t)) };
+          again({ ...now, teams });
+        };
+        const name = el("input", { value: team.name, maxlength: "60", "aria-label": `Name of team ${n + 1}`, "data-team-name": String(n) });
+        name.addEventListener("change", () => { if (name.value.trim()) put("name", name.value.trim()); });
+        box.append(el("div", { class: "setup-team", "data-team": String(n) }, name,
+          select(side.places, team.place, (v) => put("place", v), { "aria-label": `Where ${team.name} starts`, "data-team-place": String(n) }),
+          select(side.units, team.units, (v) => put("units", v), { "aria-label": `What ${team.name} fields`, "data-team-units": String(n) })));
+      });
+      this.root.append(box);
     }
   }
 
@@ -62,12 +113,19 @@ export class CampaignsView {
       this.root.append(el("p", { class: "error" }, "This campaign no longer exists."), el("a", { href: "#/campaigns" }, "All campaigns"));
       return;
     }
+    if (this.campaign?.id !== id) { this.selected = null; this.asking = null; this.picking = null; }
     this.campaign = campaign;
     this.version = this.store.versionOf("campaigns", id); // what this screen's copy was read at
     const reply = await this.engine.call("campaign.view", { campaign });
     if (location.hash !== hashFor("campaign", id)) return;
     if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
     this.view = reply.result;
+    if (this.follow) {
+      // the team just moved or placed stays selected on its new tile
+      const cell = this.view.cells.find((c) => c.marks.some((m) => m.kind === "team" && m.key === this.follow));
+      if (cell) this.selected = `${cell.x},${cell.y}`;
+      this.follow = null;
+    }
     this.render();
   }
 
@@ -79,17 +137,24 @@ export class CampaignsView {
     return true;
   }
 
-  async step(step) {
-    if (step.action === "battle") { await this.battle(step); return; }
-    const reply = await this.engine.call("campaign.act", { campaign: this.campaign, action: step.action, input: step.input, seed: newSeed() });
-    if (!reply.ok) { notify(reply.error.message); return; }
+  // A step with choices asks them first (a battle's game type); one that picks a tile waits for a
+  // tap on the map.
+  async step(step, input = step.input) {
+    if (step.choices?.length && input === step.input) { this.asking = step; this.render(); return; }
+    if (step.pick === "tile" && input === step.input) { this.picking = step; this.render(); return; }
+    this.asking = null;
+    this.picking = null;
+    if (step.action === "battle") { await this.battle(step, input); return; }
+    this.follow = step.team || null;
+    const reply = await this.engine.call("campaign.act", { campaign: this.campaign, action: step.action, input, seed: newSeed() });
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
     if (!reply.result.complete) { notify("More dice are needed."); return; }
     if (await this.commit(reply.result.campaign)) this.say(reply.result.event.text);
   }
 
-  async battle(step) {
-    const reply = await this.engine.call("campaign.battle", { campaign: this.campaign, input: step.input, game_id: newId("g") });
-    if (!reply.ok) { notify(reply.error.message); return; }
+  async battle(step, input) {
+    const reply = await this.engine.call("campaign.battle", { campaign: this.campaign, input, game_id: newId("g") });
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
     // The game first: the campaign never points at a battle that is not saved.
     if (!(await this.store.putGame(reply.result.game))) return;
     if (!(await this.store.putCampaign(reply.result.campaign, this.version))) return;
@@ -120,7 +185,8 @@ export class CampaignsView {
         ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
     this.root.append(this.map());
     if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
-    this.root.append(el("p", { id: "campaign-said", role: "status" }, ""));
+    const last = this.campaign.log[this.campaign.cursor - 1]?.text ?? "";
+    this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? `Tap the tile for ${this.sheetTitle(this.picking.team)}.` : last));
     this.root.append(this.sheet());
     this.root.append(this.battleBox());
     // The turn's own steps (and each team's Event Die, rolled in turn) under the map; a team's
@@ -141,6 +207,53 @@ export class CampaignsView {
       }, { id: "campaign-share-button" })), share);
     this.root.append(el("details", { class: "log" }, el("summary", {}, "Log"),
       el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
+    if (this.asking) this.root.append(this.askBox(this.asking));
+    else if (this.picking) {
+      this.root.append(el("div", { class: "phase-ask", id: "campaign-pick" }, el("p", { class: "prompt" }, `Tap the tile for ${this.sheetTitle(this.picking.team)}.`),
+        button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
+    } else if (this.selectedTeam()) this.root.append(this.teamBar());
+  }
+
+  sheetTitle(key) { return this.view.sheets.find((s) => s.key === key)?.title ?? ""; }
+
+  selectedTeam() {
+    const cell = this.view.cells.find((c) => `${c.x},${c.y}` === this.selected);
+    return cell?.marks.find((m) => m.kind === "team")?.key ?? "";
+  }
+
+  // The tapped team's steps, at the bottom where a thumb reaches them (no scrolling).
+  teamBar() {
+    const key = this.selectedTeam();
+    const steps = this.view.steps.filter((s) => s.team === key && s.action !== "event_die");
+    if (!steps.length) return "";
+    return el("nav", { class: "campaign-bar", id: "team-steps", "aria-label": this.sheetTitle(key) },
+      el("strong", {}, bdi(this.sheetTitle(key))), ...steps.map((s) => this.stepButton(s)));
+  }
+
+  // What a step asks before it is sent (a battle's game type, who joins), then the step itself.
+  askBox(step) {
+    const input = { ...step.input };
+    const box = el("div", { class: "phase-ask", id: "campaign-ask" }, el("p", { class: "prompt" }, el("strong", {}, step.label), ` · ${this.sheetTitle(step.team)}`));
+    for (const choice of step.choices) {
+      input[choice.field] = choice.value;
+      if (choice.multiple) {
+        const chosen = new Set(choice.value);
+        const group = el("fieldset", { "data-choice": choice.field }, el("legend", {}, choice.label));
+        for (const o of choice.options) {
+          const box = el("input", { type: "checkbox", ...(chosen.has(o.value) ? { checked: "" } : {}) });
+          box.addEventListener("change", () => { if (box.checked) chosen.add(o.value); else chosen.delete(o.value); input[choice.field] = [...chosen]; });
+          group.append(el("label", { class: "row" }, box, el("span", {}, o.note ? `${o.note}: ${o.label}` : o.label)));
+        }
+        box.append(group);
+      } else {
+        box.append(el("label", { class: "row" }, el("span", {}, choice.label),
+          select(choice.options, choice.value, (v) => { input[choice.field] = v; }, { "data-choice": choice.field })));
+      }
+    }
+    box.append(el("div", { class: "actions" },
+      button(step.action === "battle" ? "Start the battle" : step.label, () => this.step(step, input), { class: "primary", id: "ask-go" }),
+      button("Cancel", () => { this.asking = null; this.render(); }, { id: "ask-cancel" })));
+    return box;
   }
 
   stepButton(step) {
@@ -156,11 +269,16 @@ export class CampaignsView {
     const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map" });
     for (const cell of v.cells) {
       const names = cell.marks.map((m) => `${m.kind === "team" ? "team" : "base"} ${m.label}`);
-      const node = button("", () => { this.selected = `${cell.x},${cell.y}`; this.render(); },
+      const node = button("", () => {
+        if (this.picking) { this.step(this.picking, { ...this.picking.input, x: cell.x, y: cell.y }); return; }
+        this.selected = `${cell.x},${cell.y}`; this.asking = null; this.render();
+      },
         { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
           "data-x": String(cell.x), "data-y": String(cell.y),
           "aria-label": `Tile ${cell.x}, ${cell.y}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
-      if (!cell.marks.length && !cell.closed) node.disabled = true;
+      if (!cell.marks.length && !this.picking) node.disabled = true;
+      if (cell.closed && this.picking) node.disabled = true;
+      if (`${cell.x},${cell.y}` === this.selected) node.classList.add("selected");
       for (const mark of cell.marks) {
         node.append(el("span", {
           class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
@@ -182,8 +300,6 @@ export class CampaignsView {
       box.append(el("h2", {}, bdi(sheet.title)),
         el("ul", { class: "lines" }, ...sheet.lines.map((l) => el("li", {}, el("b", {}, `${l.label}: `), bdi(l.value),
           l.note ? el("small", {}, ` ${l.note}`) : ""))));
-      const steps = this.view.steps.filter((s) => s.team === sheet.key && s.action !== "event_die");
-      if (steps.length) box.append(el("div", { class: "actions", id: "team-steps" }, ...steps.map((s) => this.stepButton(s))));
     }
     return box;
   }
@@ -215,6 +331,43 @@ export class CampaignsView {
     }
     return box;
   }
+}
+
+function select(options, value, onChange, attrs = {}) {
+  const node = el("select", attrs, ...options.map((o) => el("option", { value: o.value, ...(o.value === value ? { selected: "" } : {}) },
+    o.note && !o.label.includes(o.note) ? `${o.label} (${o.note})` : o.label)));
+  node.addEventListener("change", () => onChange(node.value));
+  return node;
+}
+
+// On a campaign battle's game screen: the way back to its campaign; the battle ended by the
+// players (who won) when the game cannot tell; and its result recorded in the campaign, saved
+// against the version of the campaign it was computed from before the screen says so.
+export function campaignBanner(game, engine, store, change) {
+  const campaign = store.data.campaigns.find((c) => c.battle?.game_id === game.id);
+  if (!campaign) return "";
+  const box = el("section", { class: "campaign-banner", id: "campaign-banner" },
+    el("p", {}, "A battle of the campaign ", el("a", { href: hashFor("campaign", campaign.id), id: "back-to-campaign" }, bdi(campaign.name)), "."));
+  if (!game.state?.ended) {
+    const names = game.sides.map((s) => s.name);
+    box.append(el("details", { id: "end-battle" }, el("summary", {}, "End the battle"), el("div", { class: "actions" },
+      ...names.map((name, i) => button(`${name} won`, () => change("game.adjust", {
+        changes: [{ path: ["state", "ended"], value: true }, { path: ["state", "winners"], value: [i] }], text: `The players end the battle: ${name} won`,
+      }, { toast: `${name} won` }), { "data-winner": String(i) })),
+      button("Draw", () => change("game.adjust", {
+        changes: [{ path: ["state", "ended"], value: true }, { path: ["state", "winners"], value: [] }], text: "The players end the battle: a draw",
+      }, { toast: "A draw" }), { "data-winner": "none" }))));
+    return box;
+  }
+  box.append(button("Record the result in the campaign", async () => {
+    const base = store.versionOf("campaigns", campaign.id);
+    const current = store.campaign(campaign.id);
+    const reply = await engine.call("campaign.result", { campaign: current, game: store.game(game.id) ?? game });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    if (!(await store.putCampaign(reply.result, base))) return;
+    location.hash = hashFor("campaign", campaign.id);
+  }, { class: "primary", id: "record-result" }));
+  return box;
 }
 
 // A shared campaign, or one battle's result for a campaign on this phone (web/open-view.js).

@@ -273,6 +273,26 @@ def move(campaign: Campaign, inp: MoveInput, _: DiceSource) -> Step:
     return Step(st, text)
 
 
+class PlaceInput(Closed):
+    team: str = Field(max_length=6, description="The MS Team.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
+    """Put a team on a tile by hand: the players' correction of the map (a set-up placement, a
+    withdrawal with no free tile, L2140-L2143), logged and undoable, spending no action.  Still one
+    team per tile (L1743) and never in the neutral zone (L2218)."""
+    st = state_of(campaign)
+    team = st.team(inp.team)
+    if any((t.x, t.y) == (inp.x, inp.y) for t in MAPS.maps[st.map].neutral):
+        raise ValueError("no team may stand in the neutral zone (L2218)")
+    if any(t.key != team.key for t in st.at(inp.x, inp.y)):
+        raise ValueError("another MS Team stands there: one team per tile (L1743)")
+    team.x, team.y = inp.x, inp.y
+    return Step(st, f"{team.name} placed by hand on ({inp.x}, {inp.y})")
+
+
 class BuyInput(Closed):
     sample: str = Field(default="", max_length=40, description="A ready-made unit, by its key.")
     profile: dict[str, object] | None = Field(default=None, description="Or a unit's sheet.")
@@ -467,6 +487,7 @@ ACTIONS: dict[str, CampaignAction] = {
         ),
         CampaignAction.of("note", "Note", note, "Diplomacy (L2056-L2057)", rolls=False),
         CampaignAction.of("move", "Move Team", move, "One tile (L2127-L2128)", rolls=False),
+        CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
         CampaignAction.of(
             "enter_base", "Enter Base", enter_base, "Services and capture (L2146-L2172)", odds=capture_odds
         ),

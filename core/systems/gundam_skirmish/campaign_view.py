@@ -3,7 +3,7 @@ the players' War Effort and Requisition, each team's and base's sheet, and the s
 
 from __future__ import annotations
 
-from core.campaign import Campaign, CampaignView, Cell, Mark, SheetView, SideView, StepView
+from core.campaign import Campaign, CampaignView, Cell, Choice, Mark, Option, SheetView, SideView, StepView
 from core.systems.base import CardLine
 from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, rank_title
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
@@ -89,6 +89,7 @@ def _steps(st: CampaignState) -> list[StepView]:
             )
     for t in own:
         out += _team_steps(st, t)
+    out += [place_step(t) for t in st.teams]
     ready = phase == "actions"
     out.append(
         StepView(
@@ -152,6 +153,7 @@ def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
             reason=reason,
             team=t.key,
             input={"team": t.key},
+            choices=battle_choices(near) if near else [],
         )
     )
     base = st.base_at(t.x, t.y)
@@ -193,6 +195,51 @@ def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
             )
         )
     return out
+
+
+#: The game types (L165-L225), as the players agree on one for a campaign battle (L2136-L2137).
+GAME_TYPES = {
+    "deathmatch": "Deathmatch: the last side with units wins",
+    "skirmish": "Skirmish: most points destroyed in D6+4 turns",
+    "objective": "Objective: hold the zone longest",
+    "territory": "Territory: hold the most quarters",
+    "battle_royale": "Battle Royale: a deathmatch in a small arena",
+}
+
+
+def battle_choices(near: list[Team]) -> list[Choice]:
+    """What the players agree before a battle: the game type (L2136-L2137) and, with teams of several
+    factions next to the initiator, whose teams join it (L2133-L2135)."""
+    out = [
+        Choice(
+            field="game_type",
+            label="Game type",
+            options=[Option(value=k, label=v) for k, v in GAME_TYPES.items()],
+            value="deathmatch",
+        )
+    ]
+    factions = sorted({o.faction for o in near})
+    if len(factions) > 1:
+        out.append(
+            Choice(
+                field="against",
+                label="Who joins the battle",
+                multiple=True,
+                options=[
+                    Option(value=f, label=", ".join(o.name for o in near if o.faction == f), note=NAMES[f])
+                    for f in factions
+                ],
+                value=factions,
+            )
+        )
+    return out
+
+
+def place_step(t: Team) -> StepView:
+    """Placing a team by hand on a tapped tile (the players' correction, no action spent)."""
+    return StepView(
+        action="place", label="Place by hand", enabled=True, team=t.key, input={"team": t.key}, pick="tile"
+    )
 
 
 def _short(st: CampaignState, team: Team) -> str:
