@@ -60,7 +60,8 @@ export class CampaignsView {
     const now = form.draft;
     const again = (next) => this.setup(system, next);
     this.root.append(el("h1", {}, "New campaign"));
-    const choices = el("div", { class: "setup-choices", id: "setup-choices" });
+    this.setupDrawn = (this.setupDrawn ?? 0) + 1; // tells a waiting reader the form is drawn anew
+    const choices = el("div", { class: "setup-choices", id: "setup-choices", "data-drawn": String(this.setupDrawn) });
     for (const choice of form.choices) {
       choices.append(el("label", { class: "row" }, el("span", {}, choice.label),
         select(choice.options, choice.value, (value) => again({ ...now, choices: { ...now.choices, [choice.field]: value } }),
