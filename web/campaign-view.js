@@ -210,9 +210,20 @@ export class CampaignsView {
       el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
     if (this.asking) this.root.append(this.askBox(this.asking));
     else if (this.picking) {
-      this.root.append(el("div", { class: "phase-ask", id: "campaign-pick" }, el("p", { class: "prompt" }, `Tap the tile for ${this.sheetTitle(this.picking.team)}.`),
+      this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, `Tap the tile for ${this.sheetTitle(this.picking.team)}.`),
         button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
     } else if (this.selectedTeam()) this.root.append(this.teamBar());
+    this.keepInSight();
+  }
+
+  // The tapped tile stays in sight above the bar of its team's steps (the page scrolls for the
+  // player, never the other way round).
+  keepInSight() {
+    const cell = this.picking ? this.root.querySelector("#campaign-map") : this.root.querySelector("#campaign-map .cell.selected");
+    const bar = document.getElementById(this.picking ? "campaign-pick" : "team-steps");
+    if (!cell || !bar) return;
+    const over = cell.getBoundingClientRect().bottom + 4 - bar.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy(0, over);
   }
 
   sheetTitle(key) { return this.view.sheets.find((s) => s.key === key)?.title ?? ""; }
@@ -228,7 +239,7 @@ export class CampaignsView {
     const steps = this.view.steps.filter((s) => s.team === key && s.action !== "event_die");
     if (!steps.length) return "";
     return el("nav", { class: "campaign-bar", id: "team-steps", "aria-label": this.sheetTitle(key) },
-      el("strong", {}, bdi(this.sheetTitle(key))), ...steps.map((s) => this.stepButton(s)));
+      el("strong", {}, bdi(this.sheetTitle(key))), el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
   }
 
   // What a step asks before it is sent (a battle's game type, who joins), then the step itself.
