@@ -174,7 +174,7 @@ class Choice(BaseModel):
 
     field: str
     label: str
-    options: list[Option]
+    options: list[Option] = Field(description="What may be chosen; none: the players write it (a name).")
     multiple: bool = Field(default=False, description="Several options may be chosen (a list is sent).")
     value: str | list[str] = Field(default="", description="What is chosen unless the players change it.")
 

@@ -28,6 +28,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     TABLES,
     event_death_risk,
     event_odds,
+    fighter_allowance,
     heroic_after,
     rank_after,
     rank_title,
@@ -905,3 +906,92 @@ def test_place_a_team_by_hand_one_per_tile_never_neutral_l1743_l2218() -> None:
     with pytest.raises(ValueError, match="neutral zone"):
         C.act(space, "place", {"team": st(space).teams[0].key, "x": x, "y": y}, TypedDice([]))
     assert st(C.undo(c)).team(red).x != 4 or st(C.undo(c)).team(red).y != 4
+
+
+def fighter_profile() -> dict[str, Any]:
+    d = SAMPLES["lancer"].model_dump(mode="json")
+    d.update(kind="mobile_fighter", weapons=[], name="Fighter", abilities=FIGHTER_ABILITIES)
+    return d
+
+
+FIGHTER_ABILITIES = [{"key": k} for k in ("hit_and_run", "scout")]
+
+
+def test_a_reserve_pilot_takes_a_unit_and_a_character_keeps_its_rewards_l1811_l1812() -> None:
+    c = new()
+    blue = keys(c, "EFF")[0]
+    team = st(c).team(blue)  # Amuro in a Lancer, a nameless pilot in a Gun Tank
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units", 1, "pilot"], value=None),
+            Change(path=["state", "teams", i, "reserve"], value=[{"name": "Sayla", "health": 5, "mind": 4}]),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "traits"], value=["ambusher"]),
+        ],
+    )
+    view = C.rules_of("gundam_skirmish").view(c)
+    step = next(s for s in view.steps if s.action == "assign" and s.team == blue)
+    assert (
+        step.choices[0].value == "Sayla" and step.choices[1].value == team.units[1].key
+    )  # the pilotless one
+    c = C.act(c, "assign", {"team": blue, "pilot": "Sayla", "unit": team.units[1].key}, TypedDice([]))
+    t = st(c).team(blue)
+    assert t.units[1].pilot is not None and t.units[1].pilot.name == "Sayla" and not t.reserve
+    # Amuro swaps into the Gun Tank? A character flies mobile suits only (L1802-L1803): refused
+    with pytest.raises(ValueError, match="cannot fly"):
+        C.act(c, "assign", {"team": blue, "pilot": "Amuro", "unit": t.units[1].key}, TypedDice([]))
+    # Sayla back to the reserve by Amuro... no: Amuro keeps his traits wherever he flies (L1811-L1812)
+    assert t.units[0].pilot is not None and t.units[0].pilot.traits == ["ambusher"]
+
+
+def test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846() -> None:
+    assert [fighter_allowance(r) for r in (1, 2, 4, 6, 8, 10)] == [
+        (1, 0),
+        (2, 1),
+        (3, 2),
+        (4, 3),
+        (5, 4),
+        (None, None),
+    ]  # L1841-L1844
+    c = new()
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    fighter = {"key": "u99", "profile": {**fighter_profile(), "pilot": []}, "pilot": None}
+    units = [u.model_dump(mode="json") for u in st(c).team(blue).units] + [fighter]
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units"], value=units),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "rank"], value=5),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "traits"], value=["ambusher"]),
+        ],
+    )
+    # Amuro (rank 5) moves into the Mobile Fighter: two ranks lower, traits not carried, rewards again
+    c = C.act(c, "assign", {"team": blue, "pilot": "Amuro", "unit": "u99"}, TypedDice([]))
+    amuro = next(u for u in st(c).team(blue).units if u.key == "u99").pilot
+    assert amuro is not None and amuro.rank == 3 and amuro.traits == [] and amuro.to_choose == []
+    assert "rank 5 to 3" in c.log[c.cursor - 1].text
+    # rank 3: two techniques and one ability of its unit's own (L1841-L1842)
+    step = next(s for s in C.rules_of("gundam_skirmish").view(c).steps if s.action == "fighter_reward")
+    assert [ch.field for ch in step.choices] == ["technique", "ability"]
+    do = {"team": blue, "unit": "u99"}
+    c = C.act(c, "fighter_reward", {**do, "technique": "Palm Strike"}, TypedDice([]))
+    c = C.act(
+        c, "fighter_reward", {**do, "technique": "Kick", "ability": "hit_and_run"}, TypedDice([])
+    )
+    with pytest.raises(ValueError, match="allows 2 technique"):
+        C.act(c, "fighter_reward", {**do, "technique": "Whirlwind"}, TypedDice([]))
+    with pytest.raises(ValueError, match="allows 1 abilit"):
+        C.act(c, "fighter_reward", {**do, "ability": "scout"}, TypedDice([]))
+    with pytest.raises(ValueError, match="only a Mobile Fighter"):
+        C.act(
+            c,
+            "fighter_reward",
+            {"team": blue, "unit": st(c).team(blue).units[0].key, "technique": "X"},
+            TypedDice([]),
+        )
+    sheet = next(s for s in C.rules_of("gundam_skirmish").view(c).sheets if s.key == blue)
+    line = next(line for line in sheet.lines if line.label == "Fighter")
+    assert "techniques Palm Strike, Kick (2 of 2)" in line.note
+    assert "abilities hit and run (1 of 1)" in line.note

@@ -257,6 +257,11 @@ export class CampaignsView {
           group.append(el("label", { class: "row" }, box, el("span", {}, o.note ? `${o.note}: ${o.label}` : o.label)));
         }
         box.append(group);
+      } else if (!choice.options.length) {
+        // no options: the players write it (a name)
+        const text = el("input", { value: choice.value, maxlength: "60", "data-choice": choice.field });
+        text.addEventListener("input", () => { input[choice.field] = text.value.trim(); });
+        box.append(el("label", { class: "row" }, el("span", {}, choice.label), text));
       } else {
         box.append(el("label", { class: "row" }, el("span", {}, choice.label),
           select(choice.options, choice.value, (v) => { input[choice.field] = v; }, { "data-choice": choice.field })));

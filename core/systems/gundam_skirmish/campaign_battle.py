@@ -292,6 +292,9 @@ def result(campaign: Campaign, kept: dict[str, Any], game: Game) -> Step:
                 if earned:
                     texts.append(f"{pilot.name} +{earned} EXP")
                     _award(campaign, pilot, earned, texts)
+                    if cu.profile.get("kind") == "mobile_fighter":
+                        # techniques and abilities instead of traits and mods (L1834-L1837)
+                        pilot.to_choose = [k for k in pilot.to_choose if k not in ("trait", "mod")]
             in_play[tkey] = in_play.get(tkey, 0) + int(not gu.state.destroyed and "withdrawn" not in conds)
     for tkey in kept["teams"]:
         team = st.team(tkey)

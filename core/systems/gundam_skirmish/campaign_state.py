@@ -35,6 +35,12 @@ class CPilot(Closed):
     mods: list[str] = Field(default_factory=list, max_length=20)
     heroic_traits: list[str] = Field(default_factory=list, max_length=5)
     heroic_mods: list[str] = Field(default_factory=list, max_length=5)
+    techniques: list[str] = Field(
+        default_factory=list, max_length=30, description="A Mobile Fighter's techniques, by name (L1837)."
+    )
+    fighter_abilities: list[str] = Field(
+        default_factory=list, max_length=12, description="A Mobile Fighter's abilities, by key (L1841)."
+    )
     to_choose: list[Literal["trait", "mod", "heroic_trait", "heroic_mod"]] = Field(
         default_factory=list, max_length=20, description="Rank rewards earned and not chosen yet."
     )

@@ -31,12 +31,14 @@ from core.systems.gundam_skirmish.campaign_data import (
     dead,
     event_death_risk,
     event_odds,
+    fighter_allowance,
+    rewards_at,
     roll_row,
     row_odds,
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
 from core.systems.gundam_skirmish.samples import SAMPLES
-from core.systems.gundam_skirmish.units import Unit, base_points
+from core.systems.gundam_skirmish.units import Unit, base_points, unit_violations
 
 
 class CampaignReadings(Closed):
@@ -293,6 +295,105 @@ def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
     return Step(st, f"{team.name} placed by hand on ({inp.x}, {inp.y})")
 
 
+class AssignInput(Closed):
+    team: str = Field(max_length=6, description="The MS Team.")
+    pilot: str = Field(min_length=1, max_length=60, description="The pilot, by name (reserve or flying).")
+    unit: str = Field(max_length=6, description="The unit of the team it flies from now on, by key.")
+
+
+def _fighter(cu: CUnit | None) -> bool:
+    return cu is not None and cu.profile.get("kind") == "mobile_fighter"
+
+
+def assign(campaign: Campaign, inp: AssignInput, _: DiceSource) -> Step:
+    """A pilot of the team takes another unit of it (L1811-L1812): a reserve pilot (a survivor, a
+    recruit, L2161-L2164) flies a unit, its pilot (if any) going to the reserve; a character keeps its
+    traits and mods.  Moving to or from a Mobile Fighter lowers a character two ranks and its rank
+    rewards are chosen again (L1844-L1846).  Our reading: no action is spent (the book names none)."""
+    st = state_of(campaign)
+    if st.winner:
+        raise ValueError(f"the campaign is over: {st.winner} won")
+    team = st.team(inp.team)
+    target = next((u for u in team.units if u.key == inp.unit), None)
+    if target is None:
+        raise ValueError("no such unit in the team")
+    source = next((u for u in team.units if u.pilot is not None and u.pilot.name == inp.pilot), None)
+    reserve = next((p for p in team.reserve if p.name == inp.pilot), None)
+    pilot = source.pilot if source is not None else reserve
+    if pilot is None:
+        raise ValueError(f"{team.name} has no pilot called {inp.pilot}")
+    if source is target:
+        raise ValueError(f"{pilot.name} already flies {target.name}")
+    if dead(pilot.health, pilot.mind):
+        raise ValueError(f"{pilot.name} is dead")
+    if source is not None:
+        source.pilot = None
+    else:
+        team.reserve.remove(pilot)
+    texts = [f"{pilot.name} takes {target.name}"]
+    if target.pilot is not None:
+        team.reserve.append(target.pilot)
+        texts.append(f"{target.pilot.name} goes to the reserve")
+    if pilot.character and (_fighter(source) or _fighter(target)):
+        old = pilot.rank
+        pilot.rank = max(1, pilot.rank - 2)
+        pilot.traits, pilot.mods, pilot.boxes = [], [], 0
+        pilot.techniques, pilot.fighter_abilities = [], []  # not carried over (L1844-L1845)
+        # a Mobile Fighter's rewards are techniques and abilities, chosen at the table (not modelled)
+        again = [k for r in range(2, pilot.rank + 1) for k in rewards_at(r)]
+        pilot.to_choose = []
+        if not _fighter(target):
+            pilot.to_choose.extend(again)
+        texts.append(f"to or from a Mobile Fighter: rank {old} to {pilot.rank}, rewards chosen again")
+    target.pilot = pilot
+    bad = unit_violations(target.unit())  # a character flies a mobile suit of its faction (L1802-L1803)
+    if bad:
+        raise ValueError(f"{pilot.name} cannot fly {target.name}: {bad[0].message}")
+    return Step(st, "; ".join(texts))
+
+
+class FighterInput(Closed):
+    team: str = Field(max_length=6)
+    unit: str = Field(max_length=6, description="The Mobile Fighter, by key.")
+    technique: str = Field(default="", max_length=60, description="A technique's name.")
+    ability: str = Field(default="", max_length=40, description="One of the unit's abilities, by key.")
+
+
+def fighter_reward(campaign: Campaign, inp: FighterInput, _: DiceSource) -> Step:
+    """A Mobile Fighter character takes techniques and abilities instead of traits and mods, as many as
+    its rank allows (L1834-L1846); an ability is one of its unit's own (all of them at rank 10)."""
+    st = state_of(campaign)
+    team = st.team(inp.team)
+    unit = next((u for u in team.units if u.key == inp.unit), None)
+    if unit is None or not _fighter(unit):
+        raise ValueError("only a Mobile Fighter takes techniques (L1834-L1837)")
+    pilot = unit.pilot
+    if pilot is None or not pilot.character:
+        raise ValueError(f"{unit.name} has no character pilot to learn it (L1834)")
+    techniques, abilities = fighter_allowance(pilot.rank)
+    texts = []
+    if inp.technique:
+        if inp.technique in pilot.techniques:
+            raise ValueError(f"{pilot.name} knows {inp.technique} already")
+        if techniques is not None and len(pilot.techniques) >= techniques:
+            raise ValueError(f"rank {pilot.rank} allows {techniques} technique(s) (L1841-L1844)")
+        pilot.techniques.append(inp.technique)
+        texts.append(f"{pilot.name} learns {inp.technique}")
+    if inp.ability:
+        own = [str(a.get("key")) for a in unit.profile.get("abilities", []) if isinstance(a, dict)]
+        if inp.ability not in own:
+            raise ValueError(f"{unit.name} has no such ability to unlock (L1844)")
+        if inp.ability in pilot.fighter_abilities:
+            raise ValueError(f"{pilot.name} has that ability already")
+        if abilities is not None and len(pilot.fighter_abilities) >= abilities:
+            raise ValueError(f"rank {pilot.rank} allows {abilities} abilit(ies) (L1841-L1844)")
+        pilot.fighter_abilities.append(inp.ability)
+        texts.append(f"{pilot.name} takes the ability {inp.ability.replace('_', ' ')}")
+    if not texts:
+        raise ValueError("name a technique or an ability")
+    return Step(st, "; ".join(texts))
+
+
 class BuyInput(Closed):
     sample: str = Field(default="", max_length=40, description="A ready-made unit, by its key.")
     profile: dict[str, object] | None = Field(default=None, description="Or a unit's sheet.")
@@ -488,6 +589,10 @@ ACTIONS: dict[str, CampaignAction] = {
         CampaignAction.of("note", "Note", note, "Diplomacy (L2056-L2057)", rolls=False),
         CampaignAction.of("move", "Move Team", move, "One tile (L2127-L2128)", rolls=False),
         CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
+        CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
+        CampaignAction.of(
+            "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False
+        ),
         CampaignAction.of(
             "enter_base", "Enter Base", enter_base, "Services and capture (L2146-L2172)", odds=capture_odds
         ),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.campaign import Campaign, CampaignView, Cell, Choice, Mark, Option, SheetView, SideView, StepView
 from core.systems.base import CardLine
-from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, rank_title
+from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, fighter_allowance, rank_title
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
 
 #: The factions' colours on the map (L1721-L1723).
@@ -31,6 +31,14 @@ def _unit_line(cu: CUnit, faction: str, space: bool) -> CardLine:
         note += f"Health {p.health}, Mind {p.mind}, EXP {p.exp}"
         if p.to_choose:
             note += ", to choose: " + ", ".join(k.replace("_", " ") for k in p.to_choose)
+        if cu.profile.get("kind") == "mobile_fighter":
+            tech, abil = fighter_allowance(p.rank)
+            known = ", ".join(p.techniques) or "none yet"
+            note += f"; techniques {known} ({len(p.techniques)} of {'all' if tech is None else tech})"
+            if p.fighter_abilities or abil:
+                chosen = ", ".join(a.replace("_", " ") for a in p.fighter_abilities) or "none yet"
+                of = "all" if abil is None else abil
+                note += f", abilities {chosen} ({len(p.fighter_abilities)} of {of})"
     else:
         note = f"pilot Health {p.health}, Mind {p.mind}"
     return CardLine(label=cu.name, value=", ".join(parts), note=note)
@@ -90,6 +98,8 @@ def _steps(st: CampaignState) -> list[StepView]:
     for t in own:
         out += _team_steps(st, t)
     out += [place_step(t) for t in st.teams]
+    out += [a for t in st.teams if (a := assign_step(t)) is not None]
+    out += [f for t in st.teams for f in fighter_steps(t)]
     ready = phase == "actions"
     out.append(
         StepView(
@@ -230,6 +240,75 @@ def battle_choices(near: list[Team]) -> list[Choice]:
                     for f in factions
                 ],
                 value=factions,
+            )
+        )
+    return out
+
+
+def assign_step(t: Team) -> StepView | None:
+    """Give a unit another pilot of the team (L1811-L1812): offered when there is someone to swap."""
+    pilots = [u.pilot for u in t.units if u.pilot is not None] + t.reserve
+    if not t.reserve and not any(u.pilot is None for u in t.units):
+        return None
+    if not pilots:
+        return StepView(
+            action="assign", label="Change pilots", enabled=False, reason="no pilot left", team=t.key
+        )
+    free = [u for u in t.units if u.pilot is None] or t.units
+    return StepView(
+        action="assign",
+        label="Change pilots",
+        enabled=True,
+        team=t.key,
+        input={"team": t.key},
+        choices=[
+            Choice(
+                field="pilot",
+                label="Pilot",
+                options=[Option(value=p.name, label=p.name) for p in pilots],
+                value=t.reserve[0].name if t.reserve else pilots[0].name,
+            ),
+            Choice(
+                field="unit",
+                label="Flies",
+                options=[
+                    Option(value=u.key, label=f"{u.name} ({u.pilot.name if u.pilot else 'no pilot'})")
+                    for u in t.units
+                ],
+                value=free[0].key,
+            ),
+        ],
+    )
+
+
+def fighter_steps(t: Team) -> list[StepView]:
+    """A Mobile Fighter character's techniques and abilities (L1834-L1846), one step per such unit."""
+    out = []
+    for u in t.units:
+        p = u.pilot
+        if u.profile.get("kind") != "mobile_fighter" or p is None or not p.character:
+            continue
+        tech, abil = fighter_allowance(p.rank)
+        room_t = tech is None or len(p.techniques) < tech
+        own = [str(a.get("key")) for a in u.profile.get("abilities", []) if isinstance(a, dict)]
+        left = [a for a in own if a not in p.fighter_abilities]
+        room_a = bool(left) and (abil is None or len(p.fighter_abilities) < abil)
+        choices = []
+        if room_t:
+            choices.append(Choice(field="technique", label="New technique (its name)", options=[]))
+        if room_a:
+            options = [Option(value="", label="none now")]
+            options += [Option(value=a, label=a.replace("_", " ")) for a in left]
+            choices.append(Choice(field="ability", label="Ability", options=options, value=""))
+        out.append(
+            StepView(
+                action="fighter_reward",
+                label=f"Techniques: {p.name}",
+                enabled=bool(choices),
+                reason="" if choices else f"rank {p.rank} allows no more",
+                team=t.key,
+                input={"team": t.key, "unit": u.key},
+                choices=choices,
             )
         )
     return out
