@@ -977,9 +977,7 @@ def test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846() -
     assert [ch.field for ch in step.choices] == ["technique", "ability"]
     do = {"team": blue, "unit": "u99"}
     c = C.act(c, "fighter_reward", {**do, "technique": "Palm Strike"}, TypedDice([]))
-    c = C.act(
-        c, "fighter_reward", {**do, "technique": "Kick", "ability": "hit_and_run"}, TypedDice([])
-    )
+    c = C.act(c, "fighter_reward", {**do, "technique": "Kick", "ability": "hit_and_run"}, TypedDice([]))
     with pytest.raises(ValueError, match="allows 2 technique"):
         C.act(c, "fighter_reward", {**do, "technique": "Whirlwind"}, TypedDice([]))
     with pytest.raises(ValueError, match="allows 1 abilit"):
@@ -995,3 +993,44 @@ def test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846() -
     line = next(line for line in sheet.lines if line.label == "Fighter")
     assert "techniques Palm Strike, Kick (2 of 2)" in line.note
     assert "abilities hit and run (1 of 1)" in line.note
+
+
+def test_base_services_and_rewards_are_offered_with_their_choices_l2151_l2164_l1821() -> None:
+    """At a base of its faction a team is offered Recruit a Pilot (2 Requisition, L2161-L2164) and an
+    order of a unit of its faction (1 Requisition per 50 points, L2153-L2156), each asking what;
+    a rank's reward is offered as a list of the traits (L1821-L1826); diplomacy as a written note."""
+    c = ready(new())
+    blue = keys(c, "EFF")[0]
+    rules = C.rules_of("gundam_skirmish")
+
+    def steps(c: C.Campaign) -> dict[str, Any]:
+        return {
+            s.label.split(" at ")[0].split(":")[0]: s for s in rules.view(c).steps if s.team in ("", blue)
+        }
+
+    got = steps(c)
+    recruit, order = got["Recruit a pilot"], got["Order a unit"]
+    assert recruit.enabled and recruit.choices[0].field == "recruit_name" and recruit.choices[0].options == []
+    assert order.enabled and {o.value for o in order.choices[0].options} == {"lancer", "captain", "gun_tank"}
+    c = C.act(c, "enter_base", {**recruit.input, "recruit_name": "Hayato"}, TypedDice([4, 5]))
+    t = st(c).team(blue)
+    assert [(p.name, p.health, p.mind) for p in t.reserve] == [("Hayato", 4, 5)]
+    assert st(c).player.requisition == TABLES.start.requisition - 2
+    order = steps(c)["Order a unit"]
+    assert [ch.field for ch in order.choices] == ["order", "order_pilot"] and order.choices[
+        1
+    ].value == "Hayato"
+    c = C.act(c, "enter_base", {**order.input, "order": "gun_tank", "order_pilot": "Hayato"}, TypedDice([]))
+    tank = st(c).team(blue).units[-1]
+    assert tank.name == "Gun Tank" and tank.pilot is not None and tank.pilot.name == "Hayato"
+    assert st(c).player.requisition == TABLES.start.requisition - 2 - 2  # 90 points: 2 Requisition
+    # a trait to choose at rank 2
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(c, [Change(path=["state", "teams", i, "units", 0, "pilot", "to_choose"], value=["trait"])])
+    reward = steps(c)["Choose a trait"]
+    assert "ambusher" in [o.value for o in reward.choices[0].options]
+    c = C.act(c, "choose_reward", {**reward.input, "choice": "ambusher"}, TypedDice([]))
+    assert st(c).team(blue).units[0].pilot.traits == ["ambusher"]  # type: ignore[union-attr]
+    note = steps(c)["Note what was agreed"]
+    c = C.act(c, "note", {"text": "No attack on Perth this round"}, TypedDice([]))
+    assert note.choices[0].field == "text" and st(c).notes[-1].endswith("No attack on Perth this round")

@@ -245,7 +245,7 @@ export class CampaignsView {
   // What a step asks before it is sent (a battle's game type, who joins), then the step itself.
   askBox(step) {
     const input = { ...step.input };
-    const box = el("div", { class: "phase-ask", id: "campaign-ask" }, el("p", { class: "prompt" }, el("strong", {}, step.label), ` · ${this.sheetTitle(step.team)}`));
+    const box = el("div", { class: "phase-ask", id: "campaign-ask" }, el("p", { class: "prompt" }, el("strong", {}, step.label), step.team ? ` · ${this.sheetTitle(step.team)}` : ""));
     for (const choice of step.choices) {
       input[choice.field] = choice.value;
       if (choice.multiple) {

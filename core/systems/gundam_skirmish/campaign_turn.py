@@ -407,6 +407,16 @@ class EnterInput(Closed):
     aid: bool = Field(default=False, description="Get Aid: +3 Health and Mind to every pilot.")
     recruit: list[str] = Field(default_factory=list, max_length=4, description="Names of pilots to recruit.")
     capture: bool = Field(default=False, description="Capture the base (first, then its services).")
+    recruit_name: str = Field(default="", max_length=60, description="One pilot to recruit, by name.")
+    order: str = Field(default="", max_length=40, description="One ready-made unit to order, by key.")
+    order_pilot: str = Field(default="", max_length=60, description="A reserve pilot to fly the order.")
+
+    def orders(self) -> list[BuyInput]:
+        extra = [BuyInput(sample=self.order, pilot=self.order_pilot)] if self.order else []
+        return [*self.buy, *extra]
+
+    def recruits(self) -> list[str]:
+        return [*self.recruit, *([self.recruit_name] if self.recruit_name else [])]
 
 
 def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
@@ -439,7 +449,7 @@ def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
             f"{row.mind:+d} Mind)"
         )
         remove_dead(team, texts)
-    services = bool(inp.repair or inp.buy or inp.aid or inp.recruit)
+    services = bool(inp.repair or inp.orders() or inp.aid or inp.recruits())
     if services and base.owner != team.faction:
         raise ValueError(f"{base.name} is not {team.faction}'s: its services need it captured (L2151-L2163)")
     svc = TABLES.services
@@ -451,12 +461,12 @@ def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
         player.requisition -= svc.repair_per_unit
         unit.damage, unit.charts = 0, {}
         texts.append(f"{unit.name} repaired ({svc.repair_per_unit} Requisition)")
-    for order in inp.buy:
+    for order in inp.orders():
         _buy(st, team, order, texts)
     if inp.aid:
         pilots_change(team, svc.aid, svc.aid)
         texts.append(f"Aid: +{svc.aid} Health and Mind to every pilot")
-    for name in inp.recruit:
+    for name in inp.recruits():
         _pay(player.requisition, svc.recruit_cost)
         player.requisition -= svc.recruit_cost
         health, mind = dice.roll(2, svc.recruit_die, f"Recruit {name}: Health, Mind")

@@ -7,6 +7,8 @@ from core.campaign import Campaign, CampaignView, Cell, Choice, Mark, Option, Sh
 from core.systems.base import CardLine
 from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, fighter_allowance, rank_title
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
+from core.systems.gundam_skirmish.campaign_turn import order_cost
+from core.systems.gundam_skirmish.samples import SAMPLES
 
 #: The factions' colours on the map (L1721-L1723).
 COLOURS = {"EFF": "blue", "ZEON": "red", "AXIS": "red", "AEUG": "yellow", "TITANS": "purple"}
@@ -100,6 +102,15 @@ def _steps(st: CampaignState) -> list[StepView]:
     out += [place_step(t) for t in st.teams]
     out += [a for t in st.teams if (a := assign_step(t)) is not None]
     out += [f for t in st.teams for f in fighter_steps(t)]
+    out += [r for t in st.teams for r in reward_steps(t)]
+    out.append(
+        StepView(
+            action="note",
+            label="Note what was agreed",
+            enabled=True,
+            choices=[Choice(field="text", label="Diplomacy: what was agreed", options=[])],
+        )
+    )
     ready = phase == "actions"
     out.append(
         StepView(
@@ -204,7 +215,56 @@ def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
                 input={"team": t.key, "repair": damaged},
             )
         )
+        out += _base_services(st, t, base.name, svc)
     return out
+
+
+def _base_services(st: CampaignState, t: Team, base: str, svc: str) -> list[StepView]:
+    """Recruit a Pilot (L2161-L2164) and order a unit (L2153-L2156) at a base of the team's faction."""
+    money = st.player.requisition
+    cost = TABLES.services.recruit_cost
+    why = svc or ("" if money >= cost else f"{cost} Requisition needed")
+    recruit = StepView(
+        action="enter_base",
+        label=f"Recruit a pilot at {base} ({cost} Requisition)",
+        enabled=not why,
+        reason=why,
+        team=t.key,
+        input={"team": t.key},
+        choices=[Choice(field="recruit_name", label="The new pilot's name", options=[])] if not why else [],
+    )
+    units = [(k, u) for k, u in SAMPLES.items() if t.faction in u.factions]
+    afford = [(k, u) for k, u in units if order_cost(u) <= money]
+    poor = "not enough Requisition for any unit" if units else "no ready-made unit of its faction"
+    why = svc or ("" if afford else poor)
+    choices = []
+    if not why:
+        choices = [
+            Choice(
+                field="order",
+                label="Unit",
+                options=[Option(value=k, label=f"{u.name} ({order_cost(u)} Requisition)") for k, u in afford],
+                value=afford[0][0],
+            )
+        ]
+        if t.reserve:
+            pilots = [
+                Option(value="", label="nobody yet"),
+                *(Option(value=p.name, label=p.name) for p in t.reserve),
+            ]
+            choices.append(
+                Choice(field="order_pilot", label="Flown by", options=pilots, value=t.reserve[0].name)
+            )
+    order = StepView(
+        action="enter_base",
+        label=f"Order a unit at {base}",
+        enabled=not why,
+        reason=why,
+        team=t.key,
+        input={"team": t.key},
+        choices=choices,
+    )
+    return [recruit, order]
 
 
 #: The game types (L165-L225), as the players agree on one for a campaign battle (L2136-L2137).
@@ -309,6 +369,37 @@ def fighter_steps(t: Team) -> list[StepView]:
                 team=t.key,
                 input={"team": t.key, "unit": u.key},
                 choices=choices,
+            )
+        )
+    return out
+
+
+def reward_steps(t: Team) -> list[StepView]:
+    """A trait or mod earned at a new rank or Heroic Level, to choose (L1821-L1832, L3208-L3211)."""
+    from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
+
+    out = []
+    for u in t.units:
+        p = u.pilot
+        if p is None or not p.to_choose:
+            continue
+        kind = p.to_choose[0]
+        have = {"trait": p.traits, "mod": p.mods}
+        have |= {"heroic_trait": p.heroic_traits, "heroic_mod": p.heroic_mods}
+        options = [Option(value=k, label=e.name, note=e.help) for k, e in ALL_ENTRIES.get(kind, {}).items()]
+        options = [o for o in options if o.value not in have[kind]]
+        words = kind.replace("_", " ")
+        first = options[0].value if options else ""
+        pick = [Choice(field="choice", label=words.capitalize(), options=options, value=first)]
+        out.append(
+            StepView(
+                action="choose_reward",
+                label=f"Choose a {words}: {p.name}",
+                enabled=bool(options),
+                reason="" if options else f"no {words} left to choose",
+                team=t.key,
+                input={"team": t.key, "unit": u.key},
+                choices=pick if options else [],
             )
         )
     return out
