@@ -186,7 +186,7 @@ class StepView(BaseModel):
     label: str
     enabled: bool
     reason: str = ""
-    team: str = Field(default="", description="The team it is for, when it is a team's step.")
+    team: str = Field(default="", description="The team or base (a mark's key) it is for, if any.")
     input: dict[str, Any] = Field(default_factory=dict, description="The input it sends as it is.")
     choices: list[Choice] = Field(default_factory=list, description="Asked before it is sent.")
     pick: Literal["", "tile"] = Field(

@@ -1034,3 +1034,23 @@ def test_base_services_and_rewards_are_offered_with_their_choices_l2151_l2164_l1
     note = steps(c)["Note what was agreed"]
     c = C.act(c, "note", {"text": "No attack on Perth this round"}, TypedDice([]))
     assert note.choices[0].field == "text" and st(c).notes[-1].endswith("No attack on Perth this round")
+
+
+def test_the_map_edited_by_hand_a_base_moved_and_its_holder_l1770_l2218() -> None:
+    c = new()
+    rules = C.rules_of("gundam_skirmish")
+    shown = [s for s in rules.view(c).steps if s.team == "Perth" and s.action == "edit_base"]
+    assert [s.pick for s in shown] == ["tile", ""] and shown[1].choices[0].value == ""  # nobody holds it
+    c = C.act(c, "edit_base", {"base": "Perth", "x": 3, "y": 5}, TypedDice([]))
+    c = C.act(c, "edit_base", {"base": "Perth", "owner": "ZEON"}, TypedDice([]))
+    perth = next(b for b in st(c).bases if b.name == "Perth")
+    assert (perth.x, perth.y, perth.owner) == (3, 5, "ZEON")
+    darwin = next(b for b in st(c).bases if b.name == "Darwin")
+    with pytest.raises(ValueError, match="one base per tile"):
+        C.act(c, "edit_base", {"base": "Perth", "x": darwin.x, "y": darwin.y}, TypedDice([]))
+    with pytest.raises(ValueError, match="not in this campaign"):
+        C.act(c, "edit_base", {"base": "Perth", "owner": "AEUG"}, TypedDice([]))
+    space = C.new_campaign("c2", "gundam_skirmish", "S", presets()[3]["setup"], RandomDice(1))
+    n = MAPS.maps["solar_one_year_war"].neutral[0]
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(space, "edit_base", {"base": st(space).bases[0].name, "x": n.x, "y": n.y}, TypedDice([]))

@@ -228,12 +228,14 @@ export class CampaignsView {
 
   sheetTitle(key) { return this.view.sheets.find((s) => s.key === key)?.title ?? ""; }
 
+  // The mark of the tapped tile whose steps the bar shows: its team, else its base.
   selectedTeam() {
     const cell = this.view.cells.find((c) => `${c.x},${c.y}` === this.selected);
-    return cell?.marks.find((m) => m.kind === "team")?.key ?? "";
+    const marks = [...(cell?.marks ?? [])].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "team" ? -1 : 1));
+    return marks.find((m) => this.view.steps.some((s) => s.team === m.key && s.action !== "event_die"))?.key ?? "";
   }
 
-  // The tapped team's steps, at the bottom where a thumb reaches them (no scrolling).
+  // The tapped team's (or base's) steps, at the bottom where a thumb reaches them (no scrolling).
   teamBar() {
     const key = this.selectedTeam();
     const steps = this.view.steps.filter((s) => s.team === key && s.action !== "event_die");

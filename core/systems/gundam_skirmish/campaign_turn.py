@@ -295,6 +295,40 @@ def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
     return Step(st, f"{team.name} placed by hand on ({inp.x}, {inp.y})")
 
 
+class BaseInput(Closed):
+    base: str = Field(min_length=1, max_length=60, description="The base, by name.")
+    x: int = Field(default=0, ge=0, le=8, description="Its new tile (0: where it is).")
+    y: int = Field(default=0, ge=0, le=8)
+    owner: str = Field(default="-", max_length=10, description="Who holds it ('' nobody, '-' unchanged).")
+
+
+def edit_base(campaign: Campaign, inp: BaseInput, _: DiceSource) -> Step:
+    """The players' map editing: a base moved to another tile or given to another holder (the book's
+    maps have no images, so the app's layout is only a start, L1770-L1785).  One base per tile, none in
+    the neutral zone (L2218)."""
+    st = state_of(campaign)
+    base = next((b for b in st.bases if b.name == inp.base), None)
+    if base is None:
+        raise ValueError(f"no base called {inp.base} on this map")
+    texts = []
+    if inp.x and inp.y:
+        if any((t.x, t.y) == (inp.x, inp.y) for t in MAPS.maps[st.map].neutral):
+            raise ValueError("no base may stand in the neutral zone (L2218)")
+        other = st.base_at(inp.x, inp.y)
+        if other is not None and other is not base:
+            raise ValueError(f"{other.name} stands there already: one base per tile")
+        base.x, base.y = inp.x, inp.y
+        texts.append(f"{base.name} moved by hand to ({inp.x}, {inp.y})")
+    if inp.owner != "-":
+        if inp.owner and inp.owner not in [p.faction for p in st.players]:
+            raise ValueError(f"{inp.owner} is not in this campaign")
+        base.owner = inp.owner
+        texts.append(f"{base.name} now held by {inp.owner or 'nobody'} (by hand)")
+    if not texts:
+        raise ValueError("say where the base goes or who holds it")
+    return Step(st, "; ".join(texts))
+
+
 class AssignInput(Closed):
     team: str = Field(max_length=6, description="The MS Team.")
     pilot: str = Field(min_length=1, max_length=60, description="The pilot, by name (reserve or flying).")
@@ -599,6 +633,7 @@ ACTIONS: dict[str, CampaignAction] = {
         CampaignAction.of("note", "Note", note, "Diplomacy (L2056-L2057)", rolls=False),
         CampaignAction.of("move", "Move Team", move, "One tile (L2127-L2128)", rolls=False),
         CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
+        CampaignAction.of("edit_base", "Edit a base", edit_base, "The map by hand", rolls=False),
         CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
         CampaignAction.of(
             "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False

@@ -103,6 +103,7 @@ def _steps(st: CampaignState) -> list[StepView]:
     out += [a for t in st.teams if (a := assign_step(t)) is not None]
     out += [f for t in st.teams for f in fighter_steps(t)]
     out += [r for t in st.teams for r in reward_steps(t)]
+    out += base_steps(st)
     out.append(
         StepView(
             action="note",
@@ -400,6 +401,35 @@ def reward_steps(t: Team) -> list[StepView]:
                 team=t.key,
                 input={"team": t.key, "unit": u.key},
                 choices=pick if options else [],
+            )
+        )
+    return out
+
+
+def base_steps(st: CampaignState) -> list[StepView]:
+    """Editing the map by hand: move a base to a tapped tile, or change who holds it."""
+    out = []
+    holders = [Option(value="", label="nobody")]
+    holders += [Option(value=p.faction, label=NAMES[p.faction]) for p in st.players]
+    for b in st.bases:
+        out.append(
+            StepView(
+                action="edit_base",
+                label="Move the base by hand",
+                enabled=True,
+                team=b.name,
+                input={"base": b.name},
+                pick="tile",
+            )
+        )
+        out.append(
+            StepView(
+                action="edit_base",
+                label="Who holds it",
+                enabled=True,
+                team=b.name,
+                input={"base": b.name},
+                choices=[Choice(field="owner", label="Held by", options=holders, value=b.owner)],
             )
         )
     return out
