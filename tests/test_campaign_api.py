@@ -78,7 +78,8 @@ def test_a_turn_a_battle_and_its_result_through_the_seam() -> None:
     )
     begun = ok("campaign.battle", campaign=c, input={"team": "t1", "game_type": "skirmish"}, game_id="g1")
     c, g = begun["campaign"], begun["game"]
-    assert g["state"]["mission"] == "skirmish" and [s["name"] for s in g["sides"]] == ["EFF", "ZEON"]
+    assert g["state"]["mission"] == "skirmish"
+    assert [s["name"] for s in g["sides"]] == ["Earth Federation Forces", "Principality of Zeon"]
     refused = call("campaign.act", campaign=c, action="end_turn")
     assert refused["error"]["message"].startswith("a battle is being played")
     early = call("campaign.result", campaign=c, game=g)

@@ -554,7 +554,7 @@ def battle_ready() -> tuple[C.Campaign, Game, str, str]:
 def test_battle_starts_a_game_with_what_the_teams_carry_l2132_l1755() -> None:
     c, g, _, _ = battle_ready()
     assert c.battle is not None and c.battle.game_id == "g1"
-    assert [s.name for s in g.sides] == ["EFF", "ZEON"]
+    assert [s.name for s in g.sides] == ["Earth Federation Forces", "Principality of Zeon"]
     trooper = g.sides[1].units[0]
     assert trooper.state.damage == 4
     assert g.sides[0].units[0].state.extra["pilot"] == {"health": 6, "mind": 6}

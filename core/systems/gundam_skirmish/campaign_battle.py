@@ -33,6 +33,7 @@ from core.systems.gundam_skirmish.campaign_data import (
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
 from core.systems.gundam_skirmish.campaign_turn import STEPS, _own, _spend, readings, remove_dead, state_of
+from core.systems.gundam_skirmish.campaign_view import NAMES
 from core.systems.gundam_skirmish.game_types import Mission
 from core.systems.gundam_skirmish.units import Unit, unit_cost
 
@@ -90,7 +91,8 @@ def plan(campaign: Campaign, inp: BattleInput) -> BattlePlan:
                 entries.append(SquadUnit(key=key, profile=unit.model_dump(mode="json")))
         if not entries:
             raise ValueError(f"{faction} has no unit able to fight (a living pilot and Integrity left)")
-        sides.append((faction, Squad(id=f"c{n}", name=faction, system=SYSTEM_ID, units=entries)))
+        name = NAMES[faction]  # the side as the game screen names it, in plain words
+        sides.append((name, Squad(id=f"c{n}", name=name, system=SYSTEM_ID, units=entries)))
     at_start = {t.key: [t.x, t.y] for t in teams}
     kept = {
         "tile": [team.x, team.y],
