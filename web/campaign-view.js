@@ -21,7 +21,7 @@ export class CampaignsView {
     const list = el("ul", { class: "list", id: "campaign-list" });
     for (const c of this.store.data.campaigns) {
       list.append(el("li", { class: "card" }, el("a", { href: hashFor("campaign", c.id) }, el("strong", {}, bdi(c.name))),
-        el("small", {}, ` ${this.systems.name(c.system)}`)));
+        el("small", {}, ` ${this.systems.name(c.system)}${c.battle ? " · a battle is being played" : ""}`)));
     }
     if (!this.store.data.campaigns.length) list.append(el("li", { class: "muted" }, "No campaigns yet."));
     this.root.append(list, el("h2", {}, "New campaign"));
@@ -205,7 +205,11 @@ export class CampaignsView {
         clear(share);
         if (!reply.ok) { share.append(el("p", { class: "error" }, reply.error.message)); return; }
         share.append(await tokenBox(this.engine, reply.result.token, "Link to this campaign", "campaign-link"));
-      }, { id: "campaign-share-button" })), share);
+      }, { id: "campaign-share-button" }),
+      button("Delete campaign", async () => {
+        if (!confirm("Delete this campaign? Its battles' games stay in Games.")) return;
+        if (await this.store.removeCampaign(this.campaign.id)) location.hash = "#/campaigns";
+      }, { class: "danger", id: "campaign-delete" })), share);
     this.root.append(el("details", { class: "log" }, el("summary", {}, "Log"),
       el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
     if (this.asking) this.root.append(this.askBox(this.asking));
