@@ -1054,3 +1054,17 @@ def test_the_map_edited_by_hand_a_base_moved_and_its_holder_l1770_l2218() -> Non
     n = MAPS.maps["solar_one_year_war"].neutral[0]
     with pytest.raises(ValueError, match="neutral zone"):
         C.act(space, "edit_base", {"base": st(space).bases[0].name, "x": n.x, "y": n.y}, TypedDice([]))
+
+
+def test_the_event_die_shows_its_exact_odds_and_each_pilots_risk_l2074_l2106() -> None:
+    c = C.act(new(), "begin_turn", {}, TypedDice([]))
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(c, [Change(path=["state", "teams", i, "units", 0, "pilot", "mind"], value=-3)])
+    die = next(
+        s for s in C.rules_of("gundam_skirmish").view(c).steps if s.action == "event_die" and s.team == blue
+    )
+    # Poor Fortune on a 1, Good on a 6; Amuro at Mind -3 dies of Mechanical Issues, Sudden Sickness,
+    # Trauma or Surprise Attack (a 1, then 3-6: 4 in 36)
+    assert die.note == "Poor Fortune 1 in 6, Good Fortune 1 in 6; risk of death: Amuro 1 in 9"
+    assert event_death_risk(6, -3) == Fraction(1, 9)

@@ -195,7 +195,7 @@ export class CampaignsView {
     const general = v.steps.filter((s) => !s.team || s.action === "event_die");
     const events = general.filter((s) => s.action === "event_die");
     this.root.append(el("div", { class: "actions campaign-steps", id: "campaign-steps" },
-      ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s))));
+      ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s, true))));
     const share = el("div", { id: "campaign-share" });
     this.root.append(el("div", { class: "actions" },
       button("Undo", () => this.undoRedo("campaign.undo"), { id: "campaign-undo" }),
@@ -279,8 +279,10 @@ export class CampaignsView {
     return box;
   }
 
-  stepButton(step) {
+  // `full`: with its note (the exact odds of its roll) under the label.
+  stepButton(step, full = false) {
     const b = button(step.label, () => this.step(step), { class: step.enabled ? "primary" : "", "data-step": step.action });
+    if (full && step.note) b.append(el("small", { class: "step-note" }, step.note));
     if (!step.enabled) { b.disabled = true; b.title = step.reason; b.append(el("small", {}, ` (${step.reason})`)); }
     return b;
   }

@@ -3,9 +3,20 @@ the players' War Effort and Requisition, each team's and base's sheet, and the s
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from core.campaign import Campaign, CampaignView, Cell, Choice, Mark, Option, SheetView, SideView, StepView
 from core.systems.base import CardLine
-from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, fighter_allowance, rank_title
+from core.systems.gundam_skirmish.campaign_data import (
+    GOOD,
+    MAPS,
+    POOR,
+    TABLES,
+    event_death_risk,
+    event_odds,
+    fighter_allowance,
+    rank_title,
+)
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
 from core.systems.gundam_skirmish.campaign_turn import order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
@@ -95,6 +106,7 @@ def _steps(st: CampaignState) -> list[StepView]:
                     enabled=True,
                     team=t.key,
                     input={"team": t.key},
+                    note=event_note(t),
                 )
             )
     for t in own:
@@ -124,6 +136,24 @@ def _steps(st: CampaignState) -> list[StepView]:
         )
     )
     return out
+
+
+def _chance(p: Fraction) -> str:
+    """A chance in plain words: '1 in 6', '5 in 36', 'none'."""
+    return "none" if p == 0 else f"{p.numerator} in {p.denominator}"
+
+
+def event_note(t: Team) -> str:
+    """The Event Die's exact odds (L2074-L2122): Poor and Good Fortune, and each pilot's risk of dying
+    of it when the risk is not nil (L1806-L1808)."""
+    odds = event_odds()
+    poor = sum((p for n, p in odds.items() if n in {r.name for r in POOR.rows}), Fraction(0))
+    good = sum((p for n, p in odds.items() if n in {r.name for r in GOOD.rows}), Fraction(0))
+    text = f"Poor Fortune {_chance(poor)}, Good Fortune {_chance(good)}"
+    risks = [f"{p.name} {_chance(r)}" for p in t.pilots() if (r := event_death_risk(p.health, p.mind))]
+    if risks:
+        text += "; risk of death: " + ", ".join(risks)
+    return text
 
 
 def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
