@@ -1068,3 +1068,32 @@ def test_the_event_die_shows_its_exact_odds_and_each_pilots_risk_l2074_l2106() -
     # Trauma or Surprise Attack (a 1, then 3-6: 4 in 36)
     assert die.note == "Poor Fortune 1 in 6, Good Fortune 1 in 6; risk of death: Amuro 1 in 9"
     assert event_death_risk(6, -3) == Fraction(1, 9)
+
+
+def test_a_tiles_zone_edited_by_hand_and_the_neutral_zone_closed_to_teams_l2218() -> None:
+    c = new()
+    blue = keys(c, "EFF")[0]
+    b = st(c).team(blue)
+    rules = C.rules_of("gundam_skirmish")
+    edit = next(s for s in rules.view(c).steps if s.action == "edit_tile")
+    way, (dx, dy) = next(
+        (w, d)
+        for w, d in (("north", (0, 1)), ("east", (1, 0)), ("south", (0, -1)))
+        if 1 <= b.x + d[0] <= 8
+        and 1 <= b.y + d[1] <= 8
+        and not st(c).at(b.x + d[0], b.y + d[1])
+        and not st(c).base_at(b.x + d[0], b.y + d[1])
+    )
+    assert edit.pick == "tile" and edit.choices[0].value == "neutral"
+    c = C.act(c, "edit_tile", {"zone": "neutral", "x": b.x + dx, "y": b.y + dy}, TypedDice([]))
+    cell = next(x for x in rules.view(c).cells if (x.x, x.y) == (b.x + dx, b.y + dy))
+    assert cell.closed and cell.zone == ""
+    c = ready(c)
+    shut = next(s for s in rules.view(c).steps if s.team == blue and s.label == f"Move {way}")
+    assert not shut.enabled and shut.reason == "neutral zone"
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(c, "move", {"team": blue, "direction": way}, TypedDice([]))
+    with pytest.raises(ValueError, match="must be empty"):
+        C.act(c, "edit_tile", {"zone": "neutral", "x": b.x, "y": b.y}, TypedDice([]))
+    c = C.act(c, "edit_tile", {"zone": "ZEON", "x": 4, "y": 4}, TypedDice([]))
+    assert next(x for x in rules.view(c).cells if (x.x, x.y) == (4, 4)).zone == "ZEON"

@@ -142,7 +142,7 @@ export class CampaignsView {
   // tap on the map.
   async step(step, input = step.input) {
     if (step.choices?.length && input === step.input) { this.asking = step; this.render(); return; }
-    if (step.pick === "tile" && input === step.input) { this.picking = step; this.render(); return; }
+    if (step.pick === "tile" && !("x" in input)) { this.asking = null; this.picking = { ...step, input }; this.render(); return; }
     this.asking = null;
     this.picking = null;
     if (step.action === "battle") { await this.battle(step, input); return; }
@@ -187,7 +187,7 @@ export class CampaignsView {
     this.root.append(this.map());
     if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
     const last = this.campaign.log[this.campaign.cursor - 1]?.text ?? "";
-    this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? `Tap the tile for ${this.sheetTitle(this.picking.team)}.` : last));
+    this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last));
     this.root.append(this.sheet());
     this.root.append(this.battleBox());
     // The turn's own steps (and each team's Event Die, rolled in turn) under the map; a team's
@@ -214,7 +214,7 @@ export class CampaignsView {
       el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
     if (this.asking) this.root.append(this.askBox(this.asking));
     else if (this.picking) {
-      this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, `Tap the tile for ${this.sheetTitle(this.picking.team)}.`),
+      this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, this.pickPrompt()),
         button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
     } else if (this.selectedTeam()) this.root.append(this.teamBar());
     this.keepInSight();
@@ -228,6 +228,11 @@ export class CampaignsView {
     if (!cell || !bar) return;
     const over = cell.getBoundingClientRect().bottom + 4 - bar.getBoundingClientRect().top;
     if (over > 0) window.scrollBy(0, over);
+  }
+
+  pickPrompt() {
+    const p = this.picking;
+    return p.team ? `Tap the tile for ${this.sheetTitle(p.team)}.` : `${p.label}: tap the tile.`;
   }
 
   sheetTitle(key) { return this.view.sheets.find((s) => s.key === key)?.title ?? ""; }

@@ -190,8 +190,7 @@ def _retreat(st: CampaignState, team: Team, tile: list[int]) -> str:
     for dx, dy in (STEPS["north"], STEPS["east"], STEPS["south"], STEPS["west"]):
         x, y = team.x + dx, team.y + dy
         far = abs(x - bx) + abs(y - by) > abs(team.x - bx) + abs(team.y - by)
-        neutral = any((t.x, t.y) == (x, y) for t in MAPS.maps[st.map].neutral)
-        if far and 1 <= x <= 8 and 1 <= y <= 8 and not neutral and not st.at(x, y):
+        if far and 1 <= x <= 8 and 1 <= y <= 8 and not st.neutral(x, y) and not st.at(x, y):
             team.x, team.y = x, y
             return f"{team.name} withdraws to ({x}, {y})"
     return f"{team.name} withdraws but has no free tile to step back to: players place it"

@@ -24,7 +24,6 @@ from core.systems.gundam_skirmish.campaign_data import (
     CAPTURE,
     EVENT,
     GOOD,
-    MAPS,
     POOR,
     TABLES,
     Row,
@@ -263,7 +262,7 @@ def move(campaign: Campaign, inp: MoveInput, _: DiceSource) -> Step:
     x, y = team.x + dx, team.y + dy
     if not (1 <= x <= TABLES.start.grid and 1 <= y <= TABLES.start.grid):
         raise ValueError("that is off the map")
-    if any((t.x, t.y) == (x, y) for t in MAPS.maps[st.map].neutral):
+    if st.neutral(x, y):
         raise ValueError("no team may enter the neutral zone (L2218)")
     there = st.at(x, y)
     if any(t.faction != team.faction for t in there):
@@ -287,7 +286,7 @@ def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
     team per tile (L1743) and never in the neutral zone (L2218)."""
     st = state_of(campaign)
     team = st.team(inp.team)
-    if any((t.x, t.y) == (inp.x, inp.y) for t in MAPS.maps[st.map].neutral):
+    if st.neutral(inp.x, inp.y):
         raise ValueError("no team may stand in the neutral zone (L2218)")
     if any(t.key != team.key for t in st.at(inp.x, inp.y)):
         raise ValueError("another MS Team stands there: one team per tile (L1743)")
@@ -312,7 +311,7 @@ def edit_base(campaign: Campaign, inp: BaseInput, _: DiceSource) -> Step:
         raise ValueError(f"no base called {inp.base} on this map")
     texts = []
     if inp.x and inp.y:
-        if any((t.x, t.y) == (inp.x, inp.y) for t in MAPS.maps[st.map].neutral):
+        if st.neutral(inp.x, inp.y):
             raise ValueError("no base may stand in the neutral zone (L2218)")
         other = st.base_at(inp.x, inp.y)
         if other is not None and other is not base:
@@ -327,6 +326,25 @@ def edit_base(campaign: Campaign, inp: BaseInput, _: DiceSource) -> Step:
     if not texts:
         raise ValueError("say where the base goes or who holds it")
     return Step(st, "; ".join(texts))
+
+
+class TileInput(Closed):
+    zone: str = Field(max_length=10, description="A faction's zone, '' for none, 'neutral'.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def edit_tile(campaign: Campaign, inp: TileInput, _: DiceSource) -> Step:
+    """The players' map editing: a tile's zone (a faction's territory, none, or the neutral zone where
+    no team goes, L2218): the book's maps have no images, the app's layout is only a start."""
+    st = state_of(campaign)
+    if inp.zone not in ("", "neutral", *(p.faction for p in st.players)):
+        raise ValueError(f"{inp.zone} is not in this campaign")
+    if inp.zone == "neutral" and (st.at(inp.x, inp.y) or st.base_at(inp.x, inp.y)):
+        raise ValueError("a team or base stands there: the neutral zone must be empty (L2218)")
+    st.tiles[f"{inp.x},{inp.y}"] = inp.zone
+    what = {"": "no zone", "neutral": "the neutral zone"}.get(inp.zone, f"{inp.zone}'s zone")
+    return Step(st, f"Tile ({inp.x}, {inp.y}) made {what} by hand")
 
 
 class AssignInput(Closed):
@@ -634,6 +652,7 @@ ACTIONS: dict[str, CampaignAction] = {
         CampaignAction.of("move", "Move Team", move, "One tile (L2127-L2128)", rolls=False),
         CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
         CampaignAction.of("edit_base", "Edit a base", edit_base, "The map by hand", rolls=False),
+        CampaignAction.of("edit_tile", "Edit a tile", edit_tile, "The map by hand", rolls=False),
         CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
         CampaignAction.of(
             "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False

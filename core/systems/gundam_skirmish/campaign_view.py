@@ -116,6 +116,7 @@ def _steps(st: CampaignState) -> list[StepView]:
     out += [f for t in st.teams for f in fighter_steps(t)]
     out += [r for t in st.teams for r in reward_steps(t)]
     out += base_steps(st)
+    out.append(tile_step(st))
     out.append(
         StepView(
             action="note",
@@ -165,13 +166,12 @@ def _team_steps(st: CampaignState, t: Team) -> list[StepView]:
         why = "exhausted this turn"
     elif st.actions_left <= 0:
         why = "no action left this turn"
-    closed = {(c.x, c.y) for c in MAPS.maps[st.map].neutral}
     for direction, (dx, dy) in (("north", (0, 1)), ("south", (0, -1)), ("east", (1, 0)), ("west", (-1, 0))):
         x, y = t.x + dx, t.y + dy
         reason = why or ("cannot move: Provisions Shortage" if t.no_move else "")
         if not (1 <= x <= 8 and 1 <= y <= 8):
             reason = "off the map"
-        elif (x, y) in closed:
+        elif st.neutral(x, y):
             reason = "neutral zone"
         elif any(o.faction != t.faction for o in st.at(x, y)):
             reason = "an enemy team holds it"
@@ -436,6 +436,19 @@ def reward_steps(t: Team) -> list[StepView]:
     return out
 
 
+def tile_step(st: CampaignState) -> StepView:
+    """Editing the map by hand: a tile's zone, chosen first, then the tile tapped."""
+    zones = [Option(value=p.faction, label=f"{NAMES[p.faction]}'s zone") for p in st.players]
+    zones += [Option(value="", label="no zone"), Option(value="neutral", label="neutral zone (closed)")]
+    return StepView(
+        action="edit_tile",
+        label="Edit the map: a tile's zone",
+        enabled=True,
+        choices=[Choice(field="zone", label="Make it", options=zones, value="neutral")],
+        pick="tile",
+    )
+
+
 def base_steps(st: CampaignState) -> list[StepView]:
     """Editing the map by hand: move a base to a tapped tile, or change who holds it."""
     out = []
@@ -482,7 +495,6 @@ def _short(st: CampaignState, team: Team) -> str:
 def view(campaign: Campaign) -> CampaignView:
     st = CampaignState.model_validate(campaign.state)
     m = MAPS.maps[st.map]
-    closed = {(c.x, c.y) for c in m.neutral}
     cells = []
     for y in range(8, 0, -1):
         for x in range(1, 9):
@@ -509,7 +521,7 @@ def view(campaign: Campaign) -> CampaignView:
                         flag="exhausted" if t.exhausted else "",
                     )
                 )
-            cells.append(Cell(x=x, y=y, zone=m.zone_of(x, y), closed=(x, y) in closed, marks=marks))
+            cells.append(Cell(x=x, y=y, zone=st.zone(x, y), closed=st.neutral(x, y), marks=marks))
     sides = [
         SideView(
             key=p.faction,
