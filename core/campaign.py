@@ -190,6 +190,7 @@ class StepView(BaseModel):
     input: dict[str, Any] = Field(default_factory=dict, description="The input it sends as it is.")
     choices: list[Choice] = Field(default_factory=list, description="Asked before it is sent.")
     note: str = Field(default="", description="A short line under it: e.g. the exact odds of its roll.")
+    minor: bool = Field(default=False, description="A correction by hand or a note: drawn plainly.")
     pick: Literal["", "tile"] = Field(
         default="", description="'tile': the players tap a tile of the map; its x and y join the input."
     )

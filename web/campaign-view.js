@@ -286,7 +286,7 @@ export class CampaignsView {
 
   // `full`: with its note (the exact odds of its roll) under the label.
   stepButton(step, full = false) {
-    const b = button(step.label, () => this.step(step), { class: step.enabled ? "primary" : "", "data-step": step.action });
+    const b = button(step.label, () => this.step(step), { class: step.enabled && !step.minor ? "primary" : "", "data-step": step.action });
     if (full && step.note) b.append(el("small", { class: "step-note" }, step.note));
     if (!step.enabled) { b.disabled = true; b.title = step.reason; b.append(el("small", {}, ` (${step.reason})`)); }
     return b;

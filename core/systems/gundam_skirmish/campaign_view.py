@@ -120,6 +120,7 @@ def _steps(st: CampaignState) -> list[StepView]:
     out.append(
         StepView(
             action="note",
+            minor=True,
             label="Note what was agreed",
             enabled=True,
             choices=[Choice(field="text", label="Diplomacy: what was agreed", options=[])],
@@ -442,6 +443,7 @@ def tile_step(st: CampaignState) -> StepView:
     zones += [Option(value="", label="no zone"), Option(value="neutral", label="neutral zone (closed)")]
     return StepView(
         action="edit_tile",
+        minor=True,
         label="Edit the map: a tile's zone",
         enabled=True,
         choices=[Choice(field="zone", label="Make it", options=zones, value="neutral")],
@@ -458,6 +460,7 @@ def base_steps(st: CampaignState) -> list[StepView]:
         out.append(
             StepView(
                 action="edit_base",
+                minor=True,
                 label="Move the base by hand",
                 enabled=True,
                 team=b.name,
@@ -468,6 +471,7 @@ def base_steps(st: CampaignState) -> list[StepView]:
         out.append(
             StepView(
                 action="edit_base",
+                minor=True,
                 label="Who holds it",
                 enabled=True,
                 team=b.name,
@@ -481,7 +485,13 @@ def base_steps(st: CampaignState) -> list[StepView]:
 def place_step(t: Team) -> StepView:
     """Placing a team by hand on a tapped tile (the players' correction, no action spent)."""
     return StepView(
-        action="place", label="Place by hand", enabled=True, team=t.key, input={"team": t.key}, pick="tile"
+        action="place",
+        label="Place by hand",
+        enabled=True,
+        team=t.key,
+        input={"team": t.key},
+        pick="tile",
+        minor=True,
     )
 
 
