@@ -194,10 +194,10 @@ export class CampaignsView {
     // actions on its sheet.
     const general = v.steps.filter((s) => !s.team || s.action === "event_die");
     const events = general.filter((s) => s.action === "event_die");
-    this.root.append(el("div", { class: "actions campaign-steps", id: "campaign-steps" },
+    this.root.append(el("div", { class: "actions many campaign-steps", id: "campaign-steps" },
       ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s, true))));
     const share = el("div", { id: "campaign-share" });
-    this.root.append(el("div", { class: "actions" },
+    this.root.append(el("div", { class: "actions many" },
       button("Undo", () => this.undoRedo("campaign.undo"), { id: "campaign-undo" }),
       button("Redo", () => this.undoRedo("campaign.redo"), { id: "campaign-redo" }),
       button("Share the campaign", async () => {
@@ -217,14 +217,15 @@ export class CampaignsView {
       this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, this.pickPrompt()),
         button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
     } else if (this.selectedTeam()) this.root.append(this.teamBar());
+    else this.root.append(this.turnBar(general));
     this.keepInSight();
   }
 
-  // The tapped tile stays in sight above the bar of its team's steps (the page scrolls for the
-  // player, never the other way round).
+  // The tapped tile (or the whole map) stays in sight above the bar at the bottom (the page
+  // scrolls for the player, never the other way round).
   keepInSight() {
-    const cell = this.picking ? this.root.querySelector("#campaign-map") : this.root.querySelector("#campaign-map .cell.selected");
-    const bar = document.getElementById(this.picking ? "campaign-pick" : "team-steps");
+    const bar = this.root.querySelector(".campaign-bar");
+    const cell = bar?.id === "team-steps" ? this.root.querySelector("#campaign-map .cell.selected") : this.root.querySelector("#campaign-map");
     if (!cell || !bar) return;
     const over = cell.getBoundingClientRect().bottom + 4 - bar.getBoundingClientRect().top;
     if (over > 0) window.scrollBy(0, over);
@@ -249,8 +250,17 @@ export class CampaignsView {
     const key = this.selectedTeam();
     const steps = this.view.steps.filter((s) => s.team === key && s.action !== "event_die");
     if (!steps.length) return "";
+    const close = button("Close", () => { this.selected = null; this.render(); }, { id: "team-steps-close", class: "small" });
     return el("nav", { class: "campaign-bar", id: "team-steps", "aria-label": this.sheetTitle(key) },
-      el("strong", {}, bdi(this.sheetTitle(key))), el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
+      el("strong", {}, bdi(this.sheetTitle(key))), close, el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
+  }
+
+  // With no team tapped: the turn's next steps (begin, each Event Die, end) at the bottom, on screen.
+  turnBar(general) {
+    const steps = general.filter((s) => s.enabled && !s.minor);
+    if (!steps.length) return "";
+    return el("nav", { class: "campaign-bar", id: "turn-steps", "aria-label": "The turn" },
+      el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
   }
 
   // What a step asks before it is sent (a battle's game type, who joins), then the step itself.
