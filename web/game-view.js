@@ -251,7 +251,8 @@ export class GamesView {
     clear(this.root);
     this.root.classList.add("game-screen");
     this.root.append(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
-    this.root.append(campaignBanner(game, this.engine, this.store, (op, args, opts) => this.change(op, args, opts)));
+    const banner = campaignBanner(game, this.engine, this.store, (op, args, opts) => this.change(op, args, opts));
+    if (banner) this.root.append(banner); // a campaign's battle: the way back, its end, its result
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
