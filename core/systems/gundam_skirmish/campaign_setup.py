@@ -86,8 +86,14 @@ def _squad_units(squad: Squad) -> list[dict[str, Any]]:
 
 
 def _squad_faction(squad: Squad) -> set[str]:
-    """The factions every unit of the squad belongs to (a team is of one faction)."""
-    sets = [set(su.profile.get("factions") or []) for su in squad.units]
+    """The factions every unit of the squad belongs to (a team is of one faction); none when a unit's
+    sheet is not a valid one (such a squad is not offered)."""
+    sets: list[set[str]] = []
+    for su in squad.units:
+        try:
+            sets.append(set(Unit.model_validate({**su.profile, "pilot": []}).factions))
+        except (ValueError, TypeError):
+            return set()
     return set.intersection(*sets) if sets else set()
 
 
