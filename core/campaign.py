@@ -162,6 +162,23 @@ class SheetView(BaseModel):
     lines: list[CardLine] = Field(default_factory=list)
 
 
+class Option(BaseModel):
+    value: str
+    label: str
+    note: str = ""
+
+
+class Choice(BaseModel):
+    """Something the players choose before a step is sent (a battle's game type, who joins it) or in
+    the set-up form (the map); its value goes into the step's input under ``field``."""
+
+    field: str
+    label: str
+    options: list[Option] = Field(description="What may be chosen; none: the players write it (a name).")
+    multiple: bool = Field(default=False, description="Several options may be chosen (a list is sent).")
+    value: str | list[str] = Field(default="", description="What is chosen unless the players change it.")
+
+
 class StepView(BaseModel):
     """A step of the campaign turn the page offers as a button, greyed with the reason when not now."""
 
@@ -169,8 +186,14 @@ class StepView(BaseModel):
     label: str
     enabled: bool
     reason: str = ""
-    team: str = Field(default="", description="The team it is for, when it is a team's step.")
+    team: str = Field(default="", description="The team or base (a mark's key) it is for, if any.")
     input: dict[str, Any] = Field(default_factory=dict, description="The input it sends as it is.")
+    choices: list[Choice] = Field(default_factory=list, description="Asked before it is sent.")
+    note: str = Field(default="", description="A short line under it: e.g. the exact odds of its roll.")
+    minor: bool = Field(default=False, description="A correction by hand or a note: drawn plainly.")
+    pick: Literal["", "tile"] = Field(
+        default="", description="'tile': the players tap a tile of the map; its x and y join the input."
+    )
 
 
 class CampaignView(BaseModel):
@@ -186,6 +209,44 @@ class CampaignView(BaseModel):
     status: list[CardLine]
     steps: list[StepView]
     log: list[str]
+
+
+class SetupTeam(BaseModel):
+    """One team of the set-up form: its name, where it starts and what it fields (options' values)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    place: str = Field(max_length=80)
+    units: str = Field(max_length=80)
+
+
+class SetupDraft(BaseModel):
+    """The set-up form as the players left it: the choices' values and each side's teams."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    choices: dict[str, str] = Field(default_factory=dict, max_length=16)
+    teams: dict[str, list[SetupTeam]] = Field(default_factory=dict, max_length=8)
+
+
+class SetupSide(BaseModel):
+    key: str
+    name: str
+    colour: str
+    places: list[Option] = Field(description="Where a team may start.")
+    units: list[Option] = Field(description="What a team may field: ready-made or the players' squads.")
+    teams: list[SetupTeam]
+
+
+class SetupForm(BaseModel):
+    """The set-up screen, as the system describes it for a draft: choices, sides, teams, problems."""
+
+    choices: list[Choice]
+    sides: list[SetupSide]
+    note: str = ""
+    problems: list[str] = Field(default_factory=list, description="What stops the start, in words.")
+    draft: SetupDraft = Field(description="The draft with every value filled in.")
 
 
 class CampaignRules(ABC):
@@ -212,6 +273,14 @@ class CampaignRules(ABC):
     @abstractmethod
     def view(self, campaign: Campaign) -> CampaignView:
         """What the campaign's screen shows."""
+
+    def setup_form(self, draft: SetupDraft, squads: list[Squad]) -> SetupForm:
+        """The set-up screen for ``draft`` (defaults filled in), offering the players' ``squads``."""
+        raise ValueError("this campaign has no set-up screen: start it from a ready-made set-up")
+
+    def setup_from(self, draft: SetupDraft, squads: list[Squad]) -> BaseModel:
+        """The set-up (``setup_model``) the players' draft describes; refused in words if it cannot."""
+        raise ValueError("this campaign has no set-up screen: start it from a ready-made set-up")
 
     def setup_data(self) -> dict[str, Any]:
         """What the set-up screen offers (eras, maps, ready-made units), as the system describes it."""
@@ -379,7 +448,13 @@ __all__ = [
     "Campaign",
     "CampaignAction",
     "CampaignRules",
+    "Choice",
+    "Option",
     "PendingBattle",
+    "SetupDraft",
+    "SetupForm",
+    "SetupSide",
+    "SetupTeam",
     "Step",
     "act",
     "adjust",

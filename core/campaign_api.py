@@ -11,13 +11,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core import campaign as campaigns
 from core import share
-from core.campaign import BattleResult, Campaign, CampaignView
+from core.campaign import BattleResult, Campaign, CampaignView, SetupDraft, SetupForm
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
+from core.squad import Squad
 from core.systems import implementation
 from core.systems.base import ActionOdds, Change
 
 MAX_FACES = 200
+MAX_SQUADS = 40
 
 
 class Need(BaseModel):
@@ -82,7 +84,9 @@ class NewArgs(BaseModel):
     id: str = Field(min_length=1, max_length=40)
     system: str = Field(max_length=40)
     name: str = Field(default="Campaign", min_length=1, max_length=80)
-    setup: dict[str, Any]
+    setup: dict[str, Any] | None = Field(default=None, description="The system's set-up, or a draft:")
+    draft: SetupDraft | None = Field(default=None, description="The set-up screen's draft.")
+    squads: list[Squad] = Field(default_factory=list, max_length=MAX_SQUADS, description="Squads it names.")
     seed: int | None = None
     faces: list[int] | None = Field(default=None, max_length=MAX_FACES)
 
@@ -111,11 +115,32 @@ def _finish(run: Any, source: DiceSource) -> StepResult:
 
 
 def new(args: NewArgs) -> StepResult:
-    """A campaign from its set-up (the priority roll is the app's unless given)."""
+    """A campaign from its set-up or the set-up screen's draft (the priority roll is the app's unless
+    given)."""
+    if args.draft is not None:
+        rules = campaigns.rules_of(args.system)
+        setup = rules.setup_from(args.draft, args.squads).model_dump(mode="json")
+    elif args.setup is not None:
+        setup = args.setup
+    else:
+        raise ValueError("a campaign needs its set-up")
     return _finish(
-        lambda d: campaigns.new_campaign(args.id, args.system, args.name, args.setup, d),
+        lambda d: campaigns.new_campaign(args.id, args.system, args.name, setup, d),
         _dice(args.seed, args.faces),
     )
+
+
+class FormArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    system: str = Field(max_length=40)
+    draft: SetupDraft = Field(default_factory=SetupDraft)
+    squads: list[Squad] = Field(default_factory=list, max_length=MAX_SQUADS)
+
+
+def setup_form(args: FormArgs) -> SetupForm:
+    """The set-up screen for a draft: every value filled in, the players' squads offered."""
+    return campaigns.rules_of(args.system).setup_form(args.draft, args.squads)
 
 
 class ActArgs(BaseModel):
@@ -250,6 +275,7 @@ ENTRIES: dict[str, tuple[type[BaseModel], Any, type[BaseModel], str]] = {
         "A system's campaign: set-up, steps.",
     ),
     "campaign.new": (NewArgs, new, StepResult, "Start a campaign from its set-up."),
+    "campaign.setup_form": (FormArgs, setup_form, SetupForm, "The set-up screen for a draft."),
     "campaign.act": (ActArgs, act, StepResult, "Take a step of the campaign turn."),
     "campaign.odds": (OddsArgs, odds, ActionOdds, "Exact odds of a campaign step."),
     "campaign.view": (CampaignArgs, view, CampaignView, "What the campaign screen shows."),

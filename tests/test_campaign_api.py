@@ -78,7 +78,8 @@ def test_a_turn_a_battle_and_its_result_through_the_seam() -> None:
     )
     begun = ok("campaign.battle", campaign=c, input={"team": "t1", "game_type": "skirmish"}, game_id="g1")
     c, g = begun["campaign"], begun["game"]
-    assert g["state"]["mission"] == "skirmish" and [s["name"] for s in g["sides"]] == ["EFF", "ZEON"]
+    assert g["state"]["mission"] == "skirmish"
+    assert [s["name"] for s in g["sides"]] == ["Earth Federation Forces", "Principality of Zeon"]
     refused = call("campaign.act", campaign=c, action="end_turn")
     assert refused["error"]["message"].startswith("a battle is being played")
     early = call("campaign.result", campaign=c, game=g)
@@ -160,3 +161,18 @@ def test_a_campaign_is_saved_as_a_record_and_a_damaged_one_set_aside() -> None:
     checked = ok("store.check", records=[good, bad])
     assert [r["id"] for r in checked["kept"]] == ["c1"] and checked["kept"][0]["data"] == c
     assert [(s["kind"], s["id"]) for s in checked["set_aside"]] == [("campaigns", "c9")]
+
+
+def test_the_set_up_screen_through_the_seam() -> None:
+    """campaign.setup_form fills every value in; campaign.new starts from the screen's draft; a draft
+    with a problem is refused in words, nothing started."""
+    form = ok("campaign.setup_form", system="gundam_skirmish")
+    assert form["problems"] == [] and len(form["sides"]) == 2
+    made = ok("campaign.new", id="c7", system="gundam_skirmish", name="Night", draft=form["draft"], seed=4)
+    assert made["complete"] and len(made["campaign"]["state"]["teams"]) == 8
+    bad = form["draft"]
+    side = next(iter(bad["teams"]))
+    bad["teams"][side][1]["place"] = bad["teams"][side][0]["place"]
+    reply = call("campaign.new", id="c8", system="gundam_skirmish", draft=bad, seed=4)
+    assert not reply["ok"] and "two teams on" in reply["error"]["message"]
+    assert not call("campaign.setup_form", system="gunframe")["ok"]

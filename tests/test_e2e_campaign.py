@@ -1,13 +1,15 @@
 """A Mobile Suit Gundam: Skirmish campaign on two phones (two browser contexts), end to end in Chromium.
 
-Phone A starts a campaign from a ready-made set-up on the Australia map (L1773; our layout), plays
-both players' first campaign turns by tapping (begin, the Event Die for each team, end: L2037-L2066),
-undoes and redoes a step, then a Battle (L2132) starts a real game.  Two steps are sent to the engine
-directly, not tapped, because the screen has no way for them yet: moving an enemy team next to one of
-ours (a manual change) and ending the battle's game (players end it by hand).  Phone B receives the
-whole campaign by link; A sends the battle's result by link; B applies it once (a second time is
-refused with a message and changes nothing) and reloads offline.  The test reads what the players see:
-the map's marks, the sheets, the status line, the log.
+One walk through every campaign screen.  Phone A sets the campaign up on the set-up screen (the
+Australia map, L1773, our layout; a team renamed; four teams per player on their zone's bases,
+L1723-L1729), plays both players' first campaign turns by tapping (begin, the Event Die for each team,
+end: L2037-L2066), undoes and redoes a step, moves a team (L2127-L2128), places an enemy team by hand
+next to one of ours, then a Battle (L2132) with its game type chosen (L2136-L2137) starts a real game.
+The game links back to its campaign; phone B receives the whole campaign by link; the players end the
+battle on the game screen (who won); A sends the result by link and records it on its own phone from the
+game screen; B applies it once (a second time is refused with a message and changes nothing) and
+reloads offline.  The test reads what the players see: the map's marks, the sheets, the status line,
+the log.
 """
 
 from __future__ import annotations
@@ -59,27 +61,46 @@ def status(page: Page) -> str:
     return str(page.locator("#campaign-status").inner_text())
 
 
+def on_screen(page: Page, selector: str) -> None:
+    """The control is within the phone's screen as it stands: no scrolling to reach it."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+
+
 def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Browser, server: Server) -> None:
     a_ctx = browser.new_context(**PHONE)
     b_ctx = browser.new_context(**PHONE)
     a, b = a_ctx.new_page(), b_ctx.new_page()
     ready(a, server.url + "#/campaigns")
-    a.get_by_role("button", name="Australia: One Year War, ready-made teams").click()
+    # the set-up screen: every value filled in, Start offered at once and on screen
+    a.get_by_role("button", name="Set up a campaign with your teams").click()
+    expect(a.locator("#setup-start")).to_be_enabled(timeout=30_000)
+    on_screen(a, "#setup-start")
+    expect(a.locator('#setup-choices [data-choice="map"]')).to_have_value("australia")
+    expect(a.locator(".setup-team")).to_have_count(8)
+    drawn = a.locator("#setup-choices").get_attribute("data-drawn")
+    name = a.locator('[data-side="EFF"] [data-team-name="0"]')
+    name.fill("White Base")
+    name.press("Tab")
+    expect(a.locator("#setup-choices")).not_to_have_attribute("data-drawn", drawn or "", timeout=30_000)
+    expect(a.locator('[data-side="EFF"] [data-team-name="0"]')).to_have_value("White Base")
+    a.locator("#setup-start").click()
     expect(a.locator("#campaign-map .cell")).to_have_count(64, timeout=30_000)
     # the map fits the phone: no sideways scrolling at 390 px, the tiles about 45 px
     assert a.evaluate("document.documentElement.scrollWidth") <= 390
     tile = a.locator("#campaign-map .cell").first.bounding_box()
-    assert tile is not None and tile["width"] >= 40
+    assert (
+        tile is not None and tile["width"] >= 40 and tile["height"] >= 40
+    )  # the whole tile is the tap target
     first = str(a.locator("#campaign-status").inner_text())
     assert "Turn:" in first and "round 1" in first
     # the teams and bases are tappable: a team's sheet
-    mark = a.locator('#campaign-map [data-mark="t1"]')
-    name = next(t["name"] for t in campaigns(a)[0]["state"]["teams"] if t["key"] == "t1")
-    assert mark.inner_text() == name[0] + "1"  # the tile shows "E1" or "Z1", its colour the rest
+    c = campaigns(a)[0]
+    white = next(t for t in c["state"]["teams"] if t["name"] == "White Base")
+    mark = a.locator(f'#campaign-map [data-mark="{white["key"]}"]')
+    assert mark.inner_text() == "E1"  # its faction's letter and number, its colour the rest
     mark.click()
-    expect(a.locator("#campaign-sheet h2").first).to_have_text(name)
-    tile = a.locator("#campaign-map .cell").first.bounding_box()
-    assert tile is not None and tile["height"] >= 40  # the whole tile is the tap target
+    expect(a.locator("#campaign-sheet h2").first).to_have_text("White Base")
     expect(a.locator("#campaign-sheet")).to_contain_text(" ace, ")  # its named character, rank and all
     a.screenshot(path="/tmp/cmp/map.png", full_page=True)
     # whoever won priority plays: begin, the Event Die for each team, end the turn
@@ -99,36 +120,51 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     saved = campaigns(a)
     assert len(saved) == 1 and saved[0]["state"]["round"] == 2
 
-    # put two enemy teams side by side (a manual change, as players may), then a Battle
-    # (the engine is asked directly: the screen has no editor of team positions yet)
+    # round 2: the first player moves a team one tile (its steps at the bottom, on screen)
     c = saved[0]
-    teams = c["state"]["teams"]
-    mover = next(i for i, t in enumerate(teams) if t["faction"] != c["state"]["players"][0]["faction"])
-    target = next(t for t in teams if t["faction"] == c["state"]["players"][0]["faction"])
-    spot = {"x": target["x"], "y": target["y"] + 1}
-    reply = a.evaluate(
-        """async ([c, i, spot]) => {
-          const r = await window.tc.engine.call('campaign.adjust', { campaign: c, changes: [
-            { path: ['state', 'teams', i, 'x'], value: spot.x },
-            { path: ['state', 'teams', i, 'y'], value: spot.y }] });
-          if (r.ok) await window.tc.store.putCampaign(r.result);
-          return r;
-        }""",
-        [c, mover, spot],
-    )
-    assert reply["ok"], reply
-    a.reload()
-    expect(a.locator("#campaign-map .cell")).to_have_count(64, timeout=BOOT_MS)
+    st = c["state"]
+    mine = st["players"][0]["faction"]
     step(a, "Begin the turn")
     event_dice(a)
+    ours = [t for t in st["teams"] if t["faction"] == mine]
+    mover = ours[-1]
+    a.locator(f'#campaign-map [data-mark="{mover["key"]}"]').click()
+    on_screen(a, "#team-steps")
+    moves = a.locator('#team-steps [data-step="move"]:not([disabled])')
+    label = moves.first.inner_text()
+    step(a, label)
+    expect(a.locator("#campaign-status")).to_contain_text("Actions left: 2")
+    expect(a.locator("#campaign-said")).to_contain_text(mover["name"] + " moves")
+    # an enemy team placed by hand next to one of ours (the players' correction of the map)
+    target = next(t for t in ours if t["key"] != mover["key"])
+    enemy = next(t for t in st["teams"] if t["faction"] != mine)
+    spot = (target["x"], target["y"] + 1) if target["y"] < 8 else (target["x"], target["y"] - 1)
+    a.locator(f'#campaign-map [data-mark="{enemy["key"]}"]').click()
+    a.locator('#team-steps [data-step="place"]').click()
+    expect(a.locator("#campaign-pick")).to_contain_text("Tap the tile for " + enemy["name"])
+    before = int(a.locator("#campaign-log").get_attribute("data-cursor") or 0)
+    a.locator(f'#campaign-map .cell[data-x="{spot[0]}"][data-y="{spot[1]}"]').click()
+    expect(a.locator("#campaign-log")).to_have_attribute("data-cursor", str(before + 1), timeout=30_000)
+    expect(
+        a.locator(f'#campaign-map .cell[data-x="{spot[0]}"][data-y="{spot[1]}"] [data-mark="{enemy["key"]}"]')
+    ).to_have_count(1)
+    # a Battle in three taps: the team, Battle, its game type chosen, Start
     a.locator(f'#campaign-map [data-mark="{target["key"]}"]').click()
     a.locator('#team-steps [data-step="battle"]').click()
+    on_screen(a, "#ask-go")
+    a.locator('#campaign-ask [data-choice="game_type"]').select_option("skirmish")
+    a.locator("#ask-go").click()
     a.wait_for_url("**#/game/*", timeout=30_000)
-    expect(a.locator("body")).to_contain_text(target["name"].split(" team")[0])
+    expect(a.locator("body")).to_contain_text(target["name"])
+    game_id = a.url.rsplit("/", 1)[1]
+    stored = a.evaluate("(id) => window.tc.store.game(id)", game_id)
+    assert stored["state"]["mission"] == "skirmish"
+    # the game links back to its campaign
+    expect(a.locator("#campaign-banner")).to_contain_text("A battle of the campaign")
+    a.locator("#back-to-campaign").click()
+    expect(a.locator("#campaign-battle")).to_contain_text("A battle is being played")
 
     # phone B gets the whole campaign (with the battle pending) by link and saves it
-    a.goto(server.url + "#/campaign/" + c["id"])
-    expect(a.locator("#campaign-battle")).to_contain_text("A battle is being played")
     a.locator("#campaign-share-button").click()
     link = a.locator("#campaign-link-url").input_value()
     ready(b, link)
@@ -136,29 +172,30 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     expect(b.locator("#campaign-map .cell")).to_have_count(64, timeout=30_000)
     expect(b.locator("#campaign-battle")).to_contain_text("Its game is on another phone")
 
-    # the battle ends (the players end it by hand: the first side wins), A sends the result
-    game_id = next(x for x in campaigns(a) if x["id"] == c["id"])["battle"]["game_id"]
-    ended = a.evaluate(
-        """async (id) => {
-          const g = window.tc.store.game(id);
-          const r = await window.tc.engine.call('game.adjust', { game: g, changes: [
-            { path: ['state', 'ended'], value: true }, { path: ['state', 'winners'], value: [0] }] });
-          if (r.ok) await window.tc.store.putGame(r.result);
-          return r.ok;
-        }""",
-        game_id,
-    )
-    assert ended
-    a.reload()
-    expect(a.locator("#send-result")).to_be_visible(timeout=BOOT_MS)
+    # the players end the battle on its game screen (the first side won), A sends the result
+    a.locator("#open-battle").click()
+    a.locator("#end-battle summary").click()
+    a.locator('#end-battle [data-winner="0"]').click()
+    expect(a.locator("#record-result")).to_be_visible(timeout=30_000)
+    a.locator("#back-to-campaign").click()
     a.locator("#send-result").click()
     result_link = a.locator("#result-link-url").input_value()
+    # A records it on its own phone from the game screen: saved before the campaign shows it
+    a.locator("#open-battle").click()
+    a.locator("#record-result").click()
+    a.wait_for_url("**#/campaign/*", timeout=30_000)
+    expect(a.locator("#campaign-log")).to_contain_text("Battle result:")
+    expect(a.locator("#campaign-battle")).to_be_empty()
+    assert next(x for x in campaigns(a) if x["id"] == c["id"])["battle"] is None
+
     ready(b, result_link)
     b.locator("#apply-shared-result").click()
     b.wait_for_url("**#/campaign/*", timeout=30_000)
     expect(b.locator("#campaign-log")).to_contain_text("Battle result:")
     applied = next(x for x in campaigns(b) if x["id"] == c["id"])
     assert applied["battle"] is None
+    # the two phones agree on the campaign after the battle
+    assert applied["state"] == next(x for x in campaigns(a) if x["id"] == c["id"])["state"]
     # the same result again is refused with a message, and nothing changes
     ready(b, result_link)
     b.locator("#apply-shared-result").click()

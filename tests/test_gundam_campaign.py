@@ -16,6 +16,7 @@ from core import campaign as C
 from core import game as games
 from core.dice import RandomDice, TypedDice
 from core.game import Game
+from core.squad import Squad, SquadUnit
 from core.systems.base import Change
 from core.systems.gundam_skirmish.campaign_battle import fates
 from core.systems.gundam_skirmish.campaign_data import (
@@ -27,6 +28,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     TABLES,
     event_death_risk,
     event_odds,
+    fighter_allowance,
     heroic_after,
     rank_after,
     rank_title,
@@ -34,6 +36,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     roll_row,
     row_odds,
 )
+from core.systems.gundam_skirmish.campaign_setup import presets
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit
 from core.systems.gundam_skirmish.campaign_turn import order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
@@ -551,7 +554,7 @@ def battle_ready() -> tuple[C.Campaign, Game, str, str]:
 def test_battle_starts_a_game_with_what_the_teams_carry_l2132_l1755() -> None:
     c, g, _, _ = battle_ready()
     assert c.battle is not None and c.battle.game_id == "g1"
-    assert [s.name for s in g.sides] == ["EFF", "ZEON"]
+    assert [s.name for s in g.sides] == ["Earth Federation Forces", "Principality of Zeon"]
     trooper = g.sides[1].units[0]
     assert trooper.state.damage == 4
     assert g.sides[0].units[0].state.extra["pilot"] == {"health": 6, "mind": 6}
@@ -660,7 +663,6 @@ def test_undo_and_redo_are_exact_over_a_campaign() -> None:
 
 def test_every_preset_starts_a_campaign() -> None:
     """Each map's ready-made set-up is a legal start (samples start at once)."""
-    from core.systems.gundam_skirmish.campaign_rules import presets
 
     ready_made = presets()
     assert len(ready_made) == 5
@@ -795,3 +797,303 @@ def test_ordering_a_unit_of_another_faction_or_over_1000_points_l1740_l2154() ->
             {"team": t4, "buy": [big, big, big, big]},
             TypedDice([]),
         )
+
+
+# --- the screens: set-up form, a battle's choices, placing a team by hand -----------------------
+
+
+def own_squad(*units: tuple[str, str]) -> Squad:
+    """A squad of the phone: ready-made sheets, each with a named pilot or none."""
+    out = []
+    for n, (sample, pilot) in enumerate(units):
+        profile = SAMPLES[sample].model_dump(mode="json")
+        profile["pilot"] = [{"name": pilot, "faction": profile["factions"][0], "rank": 1}] if pilot else []
+        out.append(SquadUnit(key=f"u{n + 1}", profile=profile))
+    return Squad(id="q1", name="White Base", system="gundam_skirmish", units=out)
+
+
+def test_setup_form_defaults_start_at_once_l1723_l1731() -> None:
+    """Every value is filled in: four teams per player on bases of their zone (L1723-L1729), the agreed
+    points (L1727-L1728), so Start is offered at once; the campaign starts on those bases."""
+    rules = C.rules_of("gundam_skirmish")
+    form = rules.setup_form(C.SetupDraft(), [])
+    assert [c.field for c in form.choices] == ["map", "points"] and not form.problems
+    assert [s.key for s in form.sides] == ["EFF", "ZEON"]
+    assert all(len(s.teams) == TABLES.start.teams for s in form.sides)
+    m = MAPS.maps[form.draft.choices["map"]]
+    for side in form.sides:
+        assert all(
+            m.zone_of(*next((b.x, b.y) for b in m.bases if b.name == t.place)) == side.key for t in side.teams
+        )
+    made = C.new_campaign(
+        "c9", "gundam_skirmish", "T", rules.setup_from(form.draft, []).model_dump(), RandomDice(3)
+    )
+    placed = {(t.name, t.x, t.y) for t in st(made).teams}
+    assert (
+        "EFF team 1",
+        *next((b.x, b.y) for b in m.bases if b.name == form.sides[0].teams[0].place),
+    ) in placed
+    # the Gryps map: three players (L1708-L1709)
+    gryps = rules.setup_form(C.SetupDraft(choices={"map": "solar_gryps"}), [])
+    assert sorted(s.key for s in gryps.sides) == ["AEUG", "AXIS", "TITANS"] and not gryps.problems
+
+
+def test_setup_form_own_squad_points_and_one_team_per_base_l1727_l1743_l1791() -> None:
+    rules = C.rules_of("gundam_skirmish")
+    squad = own_squad(("lancer", "Kai"), ("gun_tank", ""))
+    form = rules.setup_form(C.SetupDraft(), [squad])
+    eff, zeon = form.sides
+    assert "squad:q1" in [o.value for o in eff.units]  # offered to the faction its units belong to
+    assert "squad:q1" not in [o.value for o in zeon.units]  # the Lancer is no ZEON unit
+    draft = form.draft.model_copy(deep=True)
+    draft.teams["EFF"][1] = C.SetupTeam(
+        name="White Base", place=draft.teams["EFF"][1].place, units="squad:q1"
+    )
+    made = C.new_campaign(
+        "c9", "gundam_skirmish", "T", rules.setup_from(draft, [squad]).model_dump(), RandomDice(3)
+    )
+    wb = next(t for t in st(made).teams if t.name == "White Base")
+    kai = wb.units[0].pilot
+    assert kai is not None and kai.name == "Kai" and kai.character  # a named pilot is a character (L1791)
+    assert wb.units[1].pilot is not None and not wb.units[1].pilot.character
+    # over the agreed points (L1727-L1728), two teams on one base (L1743): Start greyed with the reason
+    draft.choices["points"] = "250"
+    draft.teams["EFF"][2] = draft.teams["EFF"][2].model_copy(update={"place": draft.teams["EFF"][0].place})
+    problems = rules.setup_form(draft, [squad]).problems
+    assert any("two teams on" in p and "L1743" in p for p in problems)
+    assert any("White Base has" in p and "over the agreed 250" in p for p in problems)
+    with pytest.raises(ValueError, match="two teams on"):
+        rules.setup_from(draft, [squad])
+
+
+def battle_step(c: C.Campaign, team: str) -> Any:
+    view = C.rules_of("gundam_skirmish").view(c)
+    return next(s for s in view.steps if s.action == "battle" and s.team == team)
+
+
+def test_a_battle_asks_the_game_type_and_plays_it_l2136_l2137() -> None:
+    """The players agree on the game type (L2136-L2137; the types of L165-L225): the game plays it."""
+    c = ready(new())
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    c = put(c, red, 1, 2)
+    step = battle_step(c, blue)
+    assert step.enabled and [ch.field for ch in step.choices] == ["game_type"]  # two factions: nobody else
+    assert [o.value for o in step.choices[0].options] == [
+        "deathmatch",
+        "skirmish",
+        "objective",
+        "territory",
+        "battle_royale",
+    ]
+    c2, g = C.start_battle(c, {**step.input, "game_type": "objective"}, "g1")
+    assert g.state.mission == "objective"
+    assert "objective" in c2.log[c2.cursor - 1].text
+
+
+def test_place_a_team_by_hand_one_per_tile_never_neutral_l1743_l2218() -> None:
+    c = new()
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    view = C.rules_of("gundam_skirmish").view(c)
+    place = next(s for s in view.steps if s.action == "place" and s.team == red)
+    assert place.pick == "tile"  # offered before the turn begins, for either side's team
+    c = C.act(c, "place", {**place.input, "x": 4, "y": 4}, TypedDice([]))
+    assert (st(c).team(red).x, st(c).team(red).y) == (4, 4) and "placed by hand" in c.log[-1].text
+    b = st(c).team(blue)
+    with pytest.raises(ValueError, match="one team per tile"):
+        C.act(c, "place", {"team": red, "x": b.x, "y": b.y}, TypedDice([]))
+    space = C.new_campaign("c2", "gundam_skirmish", "S", presets()[3]["setup"], RandomDice(1))
+    x, y = (MAPS.maps["solar_one_year_war"].neutral[0].x, MAPS.maps["solar_one_year_war"].neutral[0].y)
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(space, "place", {"team": st(space).teams[0].key, "x": x, "y": y}, TypedDice([]))
+    assert st(C.undo(c)).team(red).x != 4 or st(C.undo(c)).team(red).y != 4
+
+
+def fighter_profile() -> dict[str, Any]:
+    d = SAMPLES["lancer"].model_dump(mode="json")
+    d.update(kind="mobile_fighter", weapons=[], name="Fighter", abilities=FIGHTER_ABILITIES)
+    return d
+
+
+FIGHTER_ABILITIES = [{"key": k} for k in ("hit_and_run", "scout")]
+
+
+def test_a_reserve_pilot_takes_a_unit_and_a_character_keeps_its_rewards_l1811_l1812() -> None:
+    c = new()
+    blue = keys(c, "EFF")[0]
+    team = st(c).team(blue)  # Amuro in a Lancer, a nameless pilot in a Gun Tank
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units", 1, "pilot"], value=None),
+            Change(path=["state", "teams", i, "reserve"], value=[{"name": "Sayla", "health": 5, "mind": 4}]),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "traits"], value=["ambusher"]),
+        ],
+    )
+    view = C.rules_of("gundam_skirmish").view(c)
+    step = next(s for s in view.steps if s.action == "assign" and s.team == blue)
+    assert (
+        step.choices[0].value == "Sayla" and step.choices[1].value == team.units[1].key
+    )  # the pilotless one
+    c = C.act(c, "assign", {"team": blue, "pilot": "Sayla", "unit": team.units[1].key}, TypedDice([]))
+    t = st(c).team(blue)
+    assert t.units[1].pilot is not None and t.units[1].pilot.name == "Sayla" and not t.reserve
+    # Amuro swaps into the Gun Tank? A character flies mobile suits only (L1802-L1803): refused
+    with pytest.raises(ValueError, match="cannot fly"):
+        C.act(c, "assign", {"team": blue, "pilot": "Amuro", "unit": t.units[1].key}, TypedDice([]))
+    # Sayla back to the reserve by Amuro... no: Amuro keeps his traits wherever he flies (L1811-L1812)
+    assert t.units[0].pilot is not None and t.units[0].pilot.traits == ["ambusher"]
+
+
+def test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846() -> None:
+    assert [fighter_allowance(r) for r in (1, 2, 4, 6, 8, 10)] == [
+        (1, 0),
+        (2, 1),
+        (3, 2),
+        (4, 3),
+        (5, 4),
+        (None, None),
+    ]  # L1841-L1844
+    c = new()
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    fighter = {"key": "u99", "profile": {**fighter_profile(), "pilot": []}, "pilot": None}
+    units = [u.model_dump(mode="json") for u in st(c).team(blue).units] + [fighter]
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units"], value=units),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "rank"], value=5),
+            Change(path=["state", "teams", i, "units", 0, "pilot", "traits"], value=["ambusher"]),
+        ],
+    )
+    # Amuro (rank 5) moves into the Mobile Fighter: two ranks lower, traits not carried, rewards again
+    c = C.act(c, "assign", {"team": blue, "pilot": "Amuro", "unit": "u99"}, TypedDice([]))
+    amuro = next(u for u in st(c).team(blue).units if u.key == "u99").pilot
+    assert amuro is not None and amuro.rank == 3 and amuro.traits == [] and amuro.to_choose == []
+    assert "rank 5 to 3" in c.log[c.cursor - 1].text
+    # rank 3: two techniques and one ability of its unit's own (L1841-L1842)
+    step = next(s for s in C.rules_of("gundam_skirmish").view(c).steps if s.action == "fighter_reward")
+    assert [ch.field for ch in step.choices] == ["technique", "ability"]
+    do = {"team": blue, "unit": "u99"}
+    c = C.act(c, "fighter_reward", {**do, "technique": "Palm Strike"}, TypedDice([]))
+    c = C.act(c, "fighter_reward", {**do, "technique": "Kick", "ability": "hit_and_run"}, TypedDice([]))
+    with pytest.raises(ValueError, match="allows 2 technique"):
+        C.act(c, "fighter_reward", {**do, "technique": "Whirlwind"}, TypedDice([]))
+    with pytest.raises(ValueError, match="allows 1 abilit"):
+        C.act(c, "fighter_reward", {**do, "ability": "scout"}, TypedDice([]))
+    with pytest.raises(ValueError, match="only a Mobile Fighter"):
+        C.act(
+            c,
+            "fighter_reward",
+            {"team": blue, "unit": st(c).team(blue).units[0].key, "technique": "X"},
+            TypedDice([]),
+        )
+    sheet = next(s for s in C.rules_of("gundam_skirmish").view(c).sheets if s.key == blue)
+    line = next(line for line in sheet.lines if line.label == "Fighter")
+    assert "techniques Palm Strike, Kick (2 of 2)" in line.note
+    assert "abilities hit and run (1 of 1)" in line.note
+
+
+def test_base_services_and_rewards_are_offered_with_their_choices_l2151_l2164_l1821() -> None:
+    """At a base of its faction a team is offered Recruit a Pilot (2 Requisition, L2161-L2164) and an
+    order of a unit of its faction (1 Requisition per 50 points, L2153-L2156), each asking what;
+    a rank's reward is offered as a list of the traits (L1821-L1826); diplomacy as a written note."""
+    c = ready(new())
+    blue = keys(c, "EFF")[0]
+    rules = C.rules_of("gundam_skirmish")
+
+    def steps(c: C.Campaign) -> dict[str, Any]:
+        return {
+            s.label.split(" at ")[0].split(":")[0]: s for s in rules.view(c).steps if s.team in ("", blue)
+        }
+
+    got = steps(c)
+    recruit, order = got["Recruit a pilot"], got["Order a unit"]
+    assert recruit.enabled and recruit.choices[0].field == "recruit_name" and recruit.choices[0].options == []
+    assert order.enabled and {o.value for o in order.choices[0].options} == {"lancer", "captain", "gun_tank"}
+    c = C.act(c, "enter_base", {**recruit.input, "recruit_name": "Hayato"}, TypedDice([4, 5]))
+    t = st(c).team(blue)
+    assert [(p.name, p.health, p.mind) for p in t.reserve] == [("Hayato", 4, 5)]
+    assert st(c).player.requisition == TABLES.start.requisition - 2
+    order = steps(c)["Order a unit"]
+    assert [ch.field for ch in order.choices] == ["order", "order_pilot"] and order.choices[
+        1
+    ].value == "Hayato"
+    c = C.act(c, "enter_base", {**order.input, "order": "gun_tank", "order_pilot": "Hayato"}, TypedDice([]))
+    tank = st(c).team(blue).units[-1]
+    assert tank.name == "Gun Tank" and tank.pilot is not None and tank.pilot.name == "Hayato"
+    assert st(c).player.requisition == TABLES.start.requisition - 2 - 2  # 90 points: 2 Requisition
+    # a trait to choose at rank 2
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(c, [Change(path=["state", "teams", i, "units", 0, "pilot", "to_choose"], value=["trait"])])
+    reward = steps(c)["Choose a trait"]
+    assert "ambusher" in [o.value for o in reward.choices[0].options]
+    c = C.act(c, "choose_reward", {**reward.input, "choice": "ambusher"}, TypedDice([]))
+    assert st(c).team(blue).units[0].pilot.traits == ["ambusher"]  # type: ignore[union-attr]
+    note = steps(c)["Note what was agreed"]
+    c = C.act(c, "note", {"text": "No attack on Perth this round"}, TypedDice([]))
+    assert note.choices[0].field == "text" and st(c).notes[-1].endswith("No attack on Perth this round")
+
+
+def test_the_map_edited_by_hand_a_base_moved_and_its_holder_l1770_l2218() -> None:
+    c = new()
+    rules = C.rules_of("gundam_skirmish")
+    shown = [s for s in rules.view(c).steps if s.team == "Perth" and s.action == "edit_base"]
+    assert [s.pick for s in shown] == ["tile", ""] and shown[1].choices[0].value == ""  # nobody holds it
+    c = C.act(c, "edit_base", {"base": "Perth", "x": 3, "y": 5}, TypedDice([]))
+    c = C.act(c, "edit_base", {"base": "Perth", "owner": "ZEON"}, TypedDice([]))
+    perth = next(b for b in st(c).bases if b.name == "Perth")
+    assert (perth.x, perth.y, perth.owner) == (3, 5, "ZEON")
+    darwin = next(b for b in st(c).bases if b.name == "Darwin")
+    with pytest.raises(ValueError, match="one base per tile"):
+        C.act(c, "edit_base", {"base": "Perth", "x": darwin.x, "y": darwin.y}, TypedDice([]))
+    with pytest.raises(ValueError, match="not in this campaign"):
+        C.act(c, "edit_base", {"base": "Perth", "owner": "AEUG"}, TypedDice([]))
+    space = C.new_campaign("c2", "gundam_skirmish", "S", presets()[3]["setup"], RandomDice(1))
+    n = MAPS.maps["solar_one_year_war"].neutral[0]
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(space, "edit_base", {"base": st(space).bases[0].name, "x": n.x, "y": n.y}, TypedDice([]))
+
+
+def test_the_event_die_shows_its_exact_odds_and_each_pilots_risk_l2074_l2106() -> None:
+    c = C.act(new(), "begin_turn", {}, TypedDice([]))
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(c, [Change(path=["state", "teams", i, "units", 0, "pilot", "mind"], value=-3)])
+    die = next(
+        s for s in C.rules_of("gundam_skirmish").view(c).steps if s.action == "event_die" and s.team == blue
+    )
+    # Poor Fortune on a 1, Good on a 6; Amuro at Mind -3 dies of Mechanical Issues, Sudden Sickness,
+    # Trauma or Surprise Attack (a 1, then 3-6: 4 in 36)
+    assert die.note == "Poor Fortune 1 in 6, Good Fortune 1 in 6; risk of death: Amuro 1 in 9"
+    assert event_death_risk(6, -3) == Fraction(1, 9)
+
+
+def test_a_tiles_zone_edited_by_hand_and_the_neutral_zone_closed_to_teams_l2218() -> None:
+    c = new()
+    blue = keys(c, "EFF")[0]
+    b = st(c).team(blue)
+    rules = C.rules_of("gundam_skirmish")
+    edit = next(s for s in rules.view(c).steps if s.action == "edit_tile")
+    way, (dx, dy) = next(
+        (w, d)
+        for w, d in (("north", (0, 1)), ("east", (1, 0)), ("south", (0, -1)))
+        if 1 <= b.x + d[0] <= 8
+        and 1 <= b.y + d[1] <= 8
+        and not st(c).at(b.x + d[0], b.y + d[1])
+        and not st(c).base_at(b.x + d[0], b.y + d[1])
+    )
+    assert edit.pick == "tile" and edit.choices[0].value == "neutral"
+    c = C.act(c, "edit_tile", {"zone": "neutral", "x": b.x + dx, "y": b.y + dy}, TypedDice([]))
+    cell = next(x for x in rules.view(c).cells if (x.x, x.y) == (b.x + dx, b.y + dy))
+    assert cell.closed and cell.zone == ""
+    c = ready(c)
+    shut = next(s for s in rules.view(c).steps if s.team == blue and s.label == f"Move {way}")
+    assert not shut.enabled and shut.reason == "neutral zone"
+    with pytest.raises(ValueError, match="neutral zone"):
+        C.act(c, "move", {"team": blue, "direction": way}, TypedDice([]))
+    with pytest.raises(ValueError, match="must be empty"):
+        C.act(c, "edit_tile", {"zone": "neutral", "x": b.x, "y": b.y}, TypedDice([]))
+    c = C.act(c, "edit_tile", {"zone": "ZEON", "x": 4, "y": 4}, TypedDice([]))
+    assert next(x for x in rules.view(c).cells if (x.x, x.y) == (4, 4)).zone == "ZEON"

@@ -118,6 +118,7 @@ const ROUTES = {
   sample: (system) => games.sample(system),
   campaigns: () => campaigns.list(),
   campaign: (id) => campaigns.show(id),
+  "campaign-setup": (system) => campaigns.setup(system),
   open: (...token) => openShared(views.app, engine, store, systems, token.join("/")),
   recover: () => recoverView(views.app, store),
 };

@@ -21,7 +21,7 @@ export class CampaignsView {
     const list = el("ul", { class: "list", id: "campaign-list" });
     for (const c of this.store.data.campaigns) {
       list.append(el("li", { class: "card" }, el("a", { href: hashFor("campaign", c.id) }, el("strong", {}, bdi(c.name))),
-        el("small", {}, ` ${this.systems.name(c.system)}`)));
+        el("small", {}, ` ${this.systems.name(c.system)}${c.battle ? " · a battle is being played" : ""}`)));
     }
     if (!this.store.data.campaigns.length) list.append(el("li", { class: "muted" }, "No campaigns yet."));
     this.root.append(list, el("h2", {}, "New campaign"));
@@ -37,10 +37,62 @@ export class CampaignsView {
       this.root.append(el("h3", {}, this.systems.name(s.id)));
       if (data.note) this.root.append(el("p", { class: "muted" }, data.note));
       const presets = el("div", { class: "list" });
+      presets.append(button("Set up a campaign with your teams", () => { location.hash = hashFor("campaign-setup", s.id); },
+        { class: "primary", "data-setup": s.id }));
       (data.presets ?? []).forEach((preset, n) => {
         presets.append(button(preset.label, () => this.start(s.id, preset), { class: "primary", "data-preset": String(n) }));
       });
       this.root.append(presets);
+    }
+  }
+
+  // #/campaign-setup/<system>: the set-up screen the system describes (campaign.setup_form). Every
+  // value is filled in (ready-made teams), so Start is the first thing offered; each change asks the
+  // engine for the form again, and Start is greyed with the first problem while there is one.
+  async setup(system, draft = {}) {
+    await this.store.ready;
+    const squads = this.store.data.squads.filter((q) => q.system === system);
+    const reply = await this.engine.call("campaign.setup_form", { system, draft, squads });
+    if (location.hash !== hashFor("campaign-setup", system)) return;
+    clear(this.root);
+    if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
+    const form = reply.result;
+    const now = form.draft;
+    const again = (next) => this.setup(system, next);
+    this.root.append(el("h1", {}, "New campaign"));
+    this.setupDrawn = (this.setupDrawn ?? 0) + 1; // tells a waiting reader the form is drawn anew
+    const choices = el("div", { class: "setup-choices", id: "setup-choices", "data-drawn": String(this.setupDrawn) });
+    for (const choice of form.choices) {
+      choices.append(el("label", { class: "row" }, el("span", {}, choice.label),
+        select(choice.options, choice.value, (value) => again({ ...now, choices: { ...now.choices, [choice.field]: value } }),
+          { "data-choice": choice.field })));
+    }
+    const problem = form.problems[0] ?? "";
+    const start = button("Start the campaign", async () => {
+      const label = form.choices[0]?.options.find((o) => o.value === form.choices[0].value)?.label ?? "Campaign";
+      const made = await this.engine.call("campaign.new", { id: newId("c"), system, name: label.split(" (")[0], draft: now, squads, seed: newSeed() });
+      if (!made.ok) { notify(made.error.message); return; }
+      if (!(await this.store.putCampaign(made.result.campaign))) return;
+      location.hash = hashFor("campaign", made.result.campaign.id);
+    }, { class: "primary", id: "setup-start" });
+    if (problem) { start.disabled = true; start.append(el("small", {}, ` (${problem})`)); }
+    this.root.append(choices, el("div", { class: "actions" }, start));
+    if (form.problems.length > 1) this.root.append(el("ul", { class: "error", id: "setup-problems" }, ...form.problems.slice(1).map((p) => el("li", {}, p))));
+    if (form.note) this.root.append(el("p", { class: "muted small" }, form.note));
+    for (const side of form.sides) {
+      const box = el("section", { class: `campaign-side side-${side.colour}`, "data-side": side.key }, el("h2", {}, side.name));
+      side.teams.forEach((team, n) => {
+        const put = (field, value) => {
+          const teams = { ...now.teams, [side.key]: now.teams[side.key].map((t, i) => (i === n ? { ...t, [field]: value } : t)) };
+          again({ ...now, teams });
+        };
+        const name = el("input", { value: team.name, maxlength: "60", "aria-label": `Name of team ${n + 1}`, "data-team-name": String(n) });
+        name.addEventListener("change", () => { if (name.value.trim()) put("name", name.value.trim()); });
+        box.append(el("div", { class: "setup-team", "data-team": String(n) }, name,
+          select(side.places, team.place, (v) => put("place", v), { "aria-label": `Where ${team.name} starts`, "data-team-place": String(n) }),
+          select(side.units, team.units, (v) => put("units", v), { "aria-label": `What ${team.name} fields`, "data-team-units": String(n) })));
+      });
+      this.root.append(box);
     }
   }
 
@@ -62,12 +114,19 @@ export class CampaignsView {
       this.root.append(el("p", { class: "error" }, "This campaign no longer exists."), el("a", { href: "#/campaigns" }, "All campaigns"));
       return;
     }
+    if (this.campaign?.id !== id) { this.selected = null; this.asking = null; this.picking = null; }
     this.campaign = campaign;
     this.version = this.store.versionOf("campaigns", id); // what this screen's copy was read at
     const reply = await this.engine.call("campaign.view", { campaign });
     if (location.hash !== hashFor("campaign", id)) return;
     if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); return; }
     this.view = reply.result;
+    if (this.follow) {
+      // the team just moved or placed stays selected on its new tile
+      const cell = this.view.cells.find((c) => c.marks.some((m) => m.kind === "team" && m.key === this.follow));
+      if (cell) this.selected = `${cell.x},${cell.y}`;
+      this.follow = null;
+    }
     this.render();
   }
 
@@ -79,17 +138,24 @@ export class CampaignsView {
     return true;
   }
 
-  async step(step) {
-    if (step.action === "battle") { await this.battle(step); return; }
-    const reply = await this.engine.call("campaign.act", { campaign: this.campaign, action: step.action, input: step.input, seed: newSeed() });
-    if (!reply.ok) { notify(reply.error.message); return; }
+  // A step with choices asks them first (a battle's game type); one that picks a tile waits for a
+  // tap on the map.
+  async step(step, input = step.input) {
+    if (step.choices?.length && input === step.input) { this.asking = step; this.render(); return; }
+    if (step.pick === "tile" && !("x" in input)) { this.asking = null; this.picking = { ...step, input }; this.render(); return; }
+    this.asking = null;
+    this.picking = null;
+    if (step.action === "battle") { await this.battle(step, input); return; }
+    this.follow = step.team || null;
+    const reply = await this.engine.call("campaign.act", { campaign: this.campaign, action: step.action, input, seed: newSeed() });
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
     if (!reply.result.complete) { notify("More dice are needed."); return; }
     if (await this.commit(reply.result.campaign)) this.say(reply.result.event.text);
   }
 
-  async battle(step) {
-    const reply = await this.engine.call("campaign.battle", { campaign: this.campaign, input: step.input, game_id: newId("g") });
-    if (!reply.ok) { notify(reply.error.message); return; }
+  async battle(step, input) {
+    const reply = await this.engine.call("campaign.battle", { campaign: this.campaign, input, game_id: newId("g") });
+    if (!reply.ok) { notify(reply.error.message); this.render(); return; }
     // The game first: the campaign never points at a battle that is not saved.
     if (!(await this.store.putGame(reply.result.game))) return;
     if (!(await this.store.putCampaign(reply.result.campaign, this.version))) return;
@@ -120,17 +186,18 @@ export class CampaignsView {
         ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
     this.root.append(this.map());
     if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
-    this.root.append(el("p", { id: "campaign-said", role: "status" }, ""));
+    const last = this.campaign.log[this.campaign.cursor - 1]?.text ?? "";
+    this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last));
     this.root.append(this.sheet());
     this.root.append(this.battleBox());
     // The turn's own steps (and each team's Event Die, rolled in turn) under the map; a team's
     // actions on its sheet.
     const general = v.steps.filter((s) => !s.team || s.action === "event_die");
     const events = general.filter((s) => s.action === "event_die");
-    this.root.append(el("div", { class: "actions campaign-steps", id: "campaign-steps" },
-      ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s))));
+    this.root.append(el("div", { class: "actions many campaign-steps", id: "campaign-steps" },
+      ...[...general.filter((s) => s.action !== "event_die"), ...events].map((s) => this.stepButton(s, true))));
     const share = el("div", { id: "campaign-share" });
-    this.root.append(el("div", { class: "actions" },
+    this.root.append(el("div", { class: "actions many" },
       button("Undo", () => this.undoRedo("campaign.undo"), { id: "campaign-undo" }),
       button("Redo", () => this.undoRedo("campaign.redo"), { id: "campaign-redo" }),
       button("Share the campaign", async () => {
@@ -138,13 +205,99 @@ export class CampaignsView {
         clear(share);
         if (!reply.ok) { share.append(el("p", { class: "error" }, reply.error.message)); return; }
         share.append(await tokenBox(this.engine, reply.result.token, "Link to this campaign", "campaign-link"));
-      }, { id: "campaign-share-button" })), share);
+      }, { id: "campaign-share-button" }),
+      button("Delete campaign", async () => {
+        if (!confirm("Delete this campaign? Its battles' games stay in Games.")) return;
+        if (await this.store.removeCampaign(this.campaign.id)) location.hash = "#/campaigns";
+      }, { class: "danger", id: "campaign-delete" })), share);
     this.root.append(el("details", { class: "log" }, el("summary", {}, "Log"),
       el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
+    if (this.asking) this.root.append(this.askBox(this.asking));
+    else if (this.picking) {
+      this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, this.pickPrompt()),
+        button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
+    } else if (this.selectedTeam()) this.root.append(this.teamBar());
+    else this.root.append(this.turnBar(general));
+    this.keepInSight();
   }
 
-  stepButton(step) {
-    const b = button(step.label, () => this.step(step), { class: step.enabled ? "primary" : "", "data-step": step.action });
+  // The tapped tile (or the whole map) stays in sight above the bar at the bottom (the page
+  // scrolls for the player, never the other way round).
+  keepInSight() {
+    const bar = this.root.querySelector(".campaign-bar");
+    const cell = bar?.id === "team-steps" ? this.root.querySelector("#campaign-map .cell.selected") : this.root.querySelector("#campaign-map");
+    if (!cell || !bar) return;
+    const over = cell.getBoundingClientRect().bottom + 4 - bar.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy(0, over);
+  }
+
+  pickPrompt() {
+    const p = this.picking;
+    return p.team ? `Tap the tile for ${this.sheetTitle(p.team)}.` : `${p.label}: tap the tile.`;
+  }
+
+  sheetTitle(key) { return this.view.sheets.find((s) => s.key === key)?.title ?? ""; }
+
+  // The mark of the tapped tile whose steps the bar shows: its team, else its base.
+  selectedTeam() {
+    const cell = this.view.cells.find((c) => `${c.x},${c.y}` === this.selected);
+    const marks = [...(cell?.marks ?? [])].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === "team" ? -1 : 1));
+    return marks.find((m) => this.view.steps.some((s) => s.team === m.key && s.action !== "event_die"))?.key ?? "";
+  }
+
+  // The tapped team's (or base's) steps, at the bottom where a thumb reaches them (no scrolling).
+  teamBar() {
+    const key = this.selectedTeam();
+    const steps = this.view.steps.filter((s) => s.team === key && s.action !== "event_die");
+    if (!steps.length) return "";
+    const close = button("Close", () => { this.selected = null; this.render(); }, { id: "team-steps-close", class: "small" });
+    return el("nav", { class: "campaign-bar", id: "team-steps", "aria-label": this.sheetTitle(key) },
+      el("strong", {}, bdi(this.sheetTitle(key))), close, el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
+  }
+
+  // With no team tapped: the turn's next steps (begin, each Event Die, end) at the bottom, on screen.
+  turnBar(general) {
+    const steps = general.filter((s) => s.enabled && !s.minor);
+    if (!steps.length) return "";
+    return el("nav", { class: "campaign-bar", id: "turn-steps", "aria-label": "The turn" },
+      el("div", { class: "bar-steps" }, ...steps.map((s) => this.stepButton(s))));
+  }
+
+  // What a step asks before it is sent (a battle's game type, who joins), then the step itself.
+  askBox(step) {
+    const input = { ...step.input };
+    const box = el("div", { class: "phase-ask", id: "campaign-ask" }, el("p", { class: "prompt" }, el("strong", {}, step.label), step.team ? ` · ${this.sheetTitle(step.team)}` : ""));
+    for (const choice of step.choices) {
+      input[choice.field] = choice.value;
+      if (choice.multiple) {
+        const chosen = new Set(choice.value);
+        const group = el("fieldset", { "data-choice": choice.field }, el("legend", {}, choice.label));
+        for (const o of choice.options) {
+          const box = el("input", { type: "checkbox", ...(chosen.has(o.value) ? { checked: "" } : {}) });
+          box.addEventListener("change", () => { if (box.checked) chosen.add(o.value); else chosen.delete(o.value); input[choice.field] = [...chosen]; });
+          group.append(el("label", { class: "row" }, box, el("span", {}, o.note ? `${o.note}: ${o.label}` : o.label)));
+        }
+        box.append(group);
+      } else if (!choice.options.length) {
+        // no options: the players write it (a name)
+        const text = el("input", { value: choice.value, maxlength: "60", "data-choice": choice.field });
+        text.addEventListener("input", () => { input[choice.field] = text.value.trim(); });
+        box.append(el("label", { class: "row" }, el("span", {}, choice.label), text));
+      } else {
+        box.append(el("label", { class: "row" }, el("span", {}, choice.label),
+          select(choice.options, choice.value, (v) => { input[choice.field] = v; }, { "data-choice": choice.field })));
+      }
+    }
+    box.append(el("div", { class: "actions" },
+      button(step.action === "battle" ? "Start the battle" : step.label, () => this.step(step, input), { class: "primary", id: "ask-go" }),
+      button("Cancel", () => { this.asking = null; this.render(); }, { id: "ask-cancel" })));
+    return box;
+  }
+
+  // `full`: with its note (the exact odds of its roll) under the label.
+  stepButton(step, full = false) {
+    const b = button(step.label, () => this.step(step), { class: step.enabled && !step.minor ? "primary" : "", "data-step": step.action });
+    if (full && step.note) b.append(el("small", { class: "step-note" }, step.note));
     if (!step.enabled) { b.disabled = true; b.title = step.reason; b.append(el("small", {}, ` (${step.reason})`)); }
     return b;
   }
@@ -156,11 +309,16 @@ export class CampaignsView {
     const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map" });
     for (const cell of v.cells) {
       const names = cell.marks.map((m) => `${m.kind === "team" ? "team" : "base"} ${m.label}`);
-      const node = button("", () => { this.selected = `${cell.x},${cell.y}`; this.render(); },
+      const node = button("", () => {
+        if (this.picking) { this.step(this.picking, { ...this.picking.input, x: cell.x, y: cell.y }); return; }
+        this.selected = `${cell.x},${cell.y}`; this.asking = null; this.render();
+      },
         { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
           "data-x": String(cell.x), "data-y": String(cell.y),
           "aria-label": `Tile ${cell.x}, ${cell.y}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
-      if (!cell.marks.length && !cell.closed) node.disabled = true;
+      if (!cell.marks.length && !this.picking) node.disabled = true;
+      if (cell.closed && this.picking) node.disabled = true;
+      if (`${cell.x},${cell.y}` === this.selected) node.classList.add("selected");
       for (const mark of cell.marks) {
         node.append(el("span", {
           class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
@@ -182,8 +340,6 @@ export class CampaignsView {
       box.append(el("h2", {}, bdi(sheet.title)),
         el("ul", { class: "lines" }, ...sheet.lines.map((l) => el("li", {}, el("b", {}, `${l.label}: `), bdi(l.value),
           l.note ? el("small", {}, ` ${l.note}`) : ""))));
-      const steps = this.view.steps.filter((s) => s.team === sheet.key && s.action !== "event_die");
-      if (steps.length) box.append(el("div", { class: "actions", id: "team-steps" }, ...steps.map((s) => this.stepButton(s))));
     }
     return box;
   }
@@ -215,6 +371,43 @@ export class CampaignsView {
     }
     return box;
   }
+}
+
+function select(options, value, onChange, attrs = {}) {
+  const node = el("select", attrs, ...options.map((o) => el("option", { value: o.value, ...(o.value === value ? { selected: "" } : {}) },
+    o.note && !o.label.includes(o.note) ? `${o.label} (${o.note})` : o.label)));
+  node.addEventListener("change", () => onChange(node.value));
+  return node;
+}
+
+// On a campaign battle's game screen: the way back to its campaign; the battle ended by the
+// players (who won) when the game cannot tell; and its result recorded in the campaign, saved
+// against the version of the campaign it was computed from before the screen says so.
+export function campaignBanner(game, engine, store, change) {
+  const campaign = store.data.campaigns.find((c) => c.battle?.game_id === game.id);
+  if (!campaign) return "";
+  const box = el("section", { class: "campaign-banner", id: "campaign-banner" },
+    el("p", {}, "A battle of the campaign ", el("a", { href: hashFor("campaign", campaign.id), id: "back-to-campaign" }, bdi(campaign.name)), "."));
+  if (!game.state?.ended) {
+    const names = game.sides.map((s) => s.name);
+    box.append(el("details", { id: "end-battle" }, el("summary", {}, "End the battle"), el("div", { class: "actions" },
+      ...names.map((name, i) => button(`${name} won`, () => change("game.adjust", {
+        changes: [{ path: ["state", "ended"], value: true }, { path: ["state", "winners"], value: [i] }], text: `The players end the battle: ${name} won`,
+      }, { toast: `${name} won` }), { "data-winner": String(i) })),
+      button("Draw", () => change("game.adjust", {
+        changes: [{ path: ["state", "ended"], value: true }, { path: ["state", "winners"], value: [] }], text: "The players end the battle: a draw",
+      }, { toast: "A draw" }), { "data-winner": "none" }))));
+    return box;
+  }
+  box.append(button("Record the result in the campaign", async () => {
+    const base = store.versionOf("campaigns", campaign.id);
+    const current = store.campaign(campaign.id);
+    const reply = await engine.call("campaign.result", { campaign: current, game: store.game(game.id) ?? game });
+    if (!reply.ok) { notify(reply.error.message); return; }
+    if (!(await store.putCampaign(reply.result, base))) return;
+    location.hash = hashFor("campaign", campaign.id);
+  }, { class: "primary", id: "record-result" }));
+  return box;
 }
 
 // A shared campaign, or one battle's result for a campaign on this phone (web/open-view.js).

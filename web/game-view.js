@@ -15,6 +15,7 @@ import { shareBox, tokenBox } from "./share-box.js";
 import { cardElement, cellGrid } from "./unit-card.js";
 import { pct, poolLine } from "./dice-display.js";
 import { nameOf, plain, setSetting, showRefs } from "./plain.js";
+import { campaignBanner } from "./campaign-view.js";
 
 // A game with this many units or fewer shows every card open. None: every card starts as one
 // line (what the player acts on now stays on it), so even a small game fits on the glass.
@@ -250,6 +251,8 @@ export class GamesView {
     clear(this.root);
     this.root.classList.add("game-screen");
     this.root.append(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
+    const banner = campaignBanner(game, this.engine, this.store, (op, args, opts) => this.change(op, args, opts));
+    if (banner) this.root.append(banner); // a campaign's battle: the way back, its end, its result
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
       this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>

@@ -33,6 +33,7 @@ from core.systems.gundam_skirmish.campaign_data import (
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
 from core.systems.gundam_skirmish.campaign_turn import STEPS, _own, _spend, readings, remove_dead, state_of
+from core.systems.gundam_skirmish.campaign_view import NAMES
 from core.systems.gundam_skirmish.game_types import Mission
 from core.systems.gundam_skirmish.units import Unit, unit_cost
 
@@ -90,7 +91,8 @@ def plan(campaign: Campaign, inp: BattleInput) -> BattlePlan:
                 entries.append(SquadUnit(key=key, profile=unit.model_dump(mode="json")))
         if not entries:
             raise ValueError(f"{faction} has no unit able to fight (a living pilot and Integrity left)")
-        sides.append((faction, Squad(id=f"c{n}", name=faction, system=SYSTEM_ID, units=entries)))
+        name = NAMES[faction]  # the side as the game screen names it, in plain words
+        sides.append((name, Squad(id=f"c{n}", name=name, system=SYSTEM_ID, units=entries)))
     at_start = {t.key: [t.x, t.y] for t in teams}
     kept = {
         "tile": [team.x, team.y],
@@ -188,8 +190,7 @@ def _retreat(st: CampaignState, team: Team, tile: list[int]) -> str:
     for dx, dy in (STEPS["north"], STEPS["east"], STEPS["south"], STEPS["west"]):
         x, y = team.x + dx, team.y + dy
         far = abs(x - bx) + abs(y - by) > abs(team.x - bx) + abs(team.y - by)
-        neutral = any((t.x, t.y) == (x, y) for t in MAPS.maps[st.map].neutral)
-        if far and 1 <= x <= 8 and 1 <= y <= 8 and not neutral and not st.at(x, y):
+        if far and 1 <= x <= 8 and 1 <= y <= 8 and not st.neutral(x, y) and not st.at(x, y):
             team.x, team.y = x, y
             return f"{team.name} withdraws to ({x}, {y})"
     return f"{team.name} withdraws but has no free tile to step back to: players place it"
@@ -292,6 +293,9 @@ def result(campaign: Campaign, kept: dict[str, Any], game: Game) -> Step:
                 if earned:
                     texts.append(f"{pilot.name} +{earned} EXP")
                     _award(campaign, pilot, earned, texts)
+                    if cu.profile.get("kind") == "mobile_fighter":
+                        # techniques and abilities instead of traits and mods (L1834-L1837)
+                        pilot.to_choose = [k for k in pilot.to_choose if k not in ("trait", "mod")]
             in_play[tkey] = in_play.get(tkey, 0) + int(not gu.state.destroyed and "withdrawn" not in conds)
     for tkey in kept["teams"]:
         team = st.team(tkey)

@@ -329,3 +329,19 @@ def rank_title(faction: str, space: bool, rank: int) -> str:
     if branch is None:
         return f"Rank {rank}"
     return str(TABLES.ranks.branches[branch].titles[rank - 1])
+
+
+#: A Mobile Fighter character's techniques and abilities by rank (L1841-L1844): R1 1 technique, R2 2
+#: and 1 ability, R4 3 and 2, R6 4 and 3, R8 5 and 4; R10 all of its unit's.
+FIGHTER_ALLOWANCE = {1: (1, 0), 2: (2, 1), 4: (3, 2), 6: (4, 3), 8: (5, 4)}
+
+
+def fighter_allowance(rank: int) -> tuple[int | None, int | None]:
+    """Techniques and abilities a Mobile Fighter character of ``rank`` may have (None: all, rank 10).
+
+    >>> [fighter_allowance(r) for r in (1, 2, 3, 5, 9, 10)]
+    [(1, 0), (2, 1), (2, 1), (3, 2), (5, 4), (None, None)]
+    """
+    if rank >= 10:
+        return None, None
+    return FIGHTER_ALLOWANCE[max(r for r in FIGHTER_ALLOWANCE if r <= rank)]

@@ -11,11 +11,12 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from core.campaign import BattlePlan, Campaign, CampaignRules, CampaignView, Step
+from core.campaign import BattlePlan, Campaign, CampaignRules, CampaignView, SetupDraft, SetupForm, Step
 from core.dice import DiceSource
 from core.game import Game
+from core.squad import Squad
 from core.systems.base import Closed
-from core.systems.gundam_skirmish import campaign_battle, campaign_view
+from core.systems.gundam_skirmish import campaign_battle, campaign_setup, campaign_view
 from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CBase, CPilot, CUnit, Player, Team
 from core.systems.gundam_skirmish.campaign_turn import ACTIONS, CampaignReadings
@@ -95,47 +96,6 @@ def _priority(setup: Setup, dice: DiceSource) -> tuple[list[str], list[str]]:
     return rank([p.faction for p in setup.players]), texts
 
 
-#: The ready-made units each faction's teams take in a preset campaign (the book prints no units: A1).
-_PRESET_UNITS = {"EFF": ("lancer", "gun_tank"), "ZEON": ("trooper", "gun_tank")}
-_GRYPS_UNITS = ("lancer", "trooper")
-
-
-def _preset_unit(faction: str, n: int) -> dict[str, Any]:
-    """A ready-made unit for a preset team: the faction's own samples, or for the Gryps factions a
-    sample re-badged as theirs (marked so in its name: our making, like every sample)."""
-    if faction in _PRESET_UNITS:
-        return {"sample": _PRESET_UNITS[faction][n % 2]}
-    unit = SAMPLES[_GRYPS_UNITS[n % 2]]
-    data = {**unit.model_dump(mode="json"), "factions": [faction], "name": f"{unit.name} ({faction})"[:60]}
-    return {"profile": data}
-
-
-def presets() -> list[dict[str, Any]]:
-    """A campaign ready to start on each map: four teams per faction on bases of its zone, the first
-    team's pilot a named character (samples start at once; players may build their own set-up)."""
-    out = []
-    for key, m in MAPS.maps.items():
-        era = TABLES.eras[m.era]
-        players = []
-        for f in era.factions:
-            home = sorted(
-                (b for b in m.bases if m.zone_of(b.x, b.y) == f), key=lambda b: (b.victory, b.y, b.x)
-            )
-            teams = []
-            for n, base in enumerate(home[: TABLES.start.teams]):
-                first = {**_preset_unit(f, 0), "pilot": f"{f.title()} ace", "character": True}
-                units = [first, _preset_unit(f, 1)] if n == 0 else [_preset_unit(f, n)]
-                teams.append({"name": f"{f} team {n + 1}", "base": base.name, "units": units})
-            players.append({"faction": f, "teams": teams})
-        out.append(
-            {
-                "label": f"{m.name}: {era.name}, ready-made teams",
-                "setup": {"map": key, "points": 500, "players": players},
-            }
-        )
-    return out
-
-
 class GsCampaign(CampaignRules):
     state_model = CampaignState
     setup_model = Setup
@@ -211,6 +171,12 @@ class GsCampaign(CampaignRules):
     def view(self, campaign: Campaign) -> CampaignView:
         return campaign_view.view(campaign)
 
+    def setup_form(self, draft: SetupDraft, squads: list[Squad]) -> SetupForm:
+        return campaign_setup.form(draft, squads)
+
+    def setup_from(self, draft: SetupDraft, squads: list[Squad]) -> Setup:
+        return Setup.model_validate(campaign_setup.setup_of(draft, squads))
+
     def setup_data(self) -> dict[str, Any]:
         """Eras, maps (with their bases and zones; our layout) and the ready-made units."""
         return {
@@ -219,7 +185,7 @@ class GsCampaign(CampaignRules):
             "note": MAPS.note,
             "teams": TABLES.start.teams,
             "max_points": TABLES.start.max_points,
-            "presets": presets(),
+            "presets": campaign_setup.presets(),
             "samples": {
                 k: {"name": u.name, "factions": list(u.factions), "points": unit_cost(u)}
                 for k, u in SAMPLES.items()

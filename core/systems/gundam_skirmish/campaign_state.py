@@ -35,6 +35,12 @@ class CPilot(Closed):
     mods: list[str] = Field(default_factory=list, max_length=20)
     heroic_traits: list[str] = Field(default_factory=list, max_length=5)
     heroic_mods: list[str] = Field(default_factory=list, max_length=5)
+    techniques: list[str] = Field(
+        default_factory=list, max_length=30, description="A Mobile Fighter's techniques, by name (L1837)."
+    )
+    fighter_abilities: list[str] = Field(
+        default_factory=list, max_length=12, description="A Mobile Fighter's abilities, by key (L1841)."
+    )
     to_choose: list[Literal["trait", "mod", "heroic_trait", "heroic_mod"]] = Field(
         default_factory=list, max_length=20, description="Rank rewards earned and not chosen yet."
     )
@@ -144,6 +150,11 @@ class CampaignState(Closed):
     winner: Faction | Literal[""] = ""
     notes: list[str] = Field(default_factory=list, max_length=200, description="Diplomacy and other notes.")
     next_key: int = Field(default=1, ge=1, description="Numbers new teams, units and pilots.")
+    tiles: dict[str, str] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Tiles edited by the players, 'x,y': a faction's zone, '' no zone, 'neutral'.",
+    )
 
     @model_validator(mode="after")
     def _valid(self) -> CampaignState:
@@ -168,6 +179,20 @@ class CampaignState(Closed):
 
     def at(self, x: int, y: int) -> list[Team]:
         return [t for t in self.teams if (t.x, t.y) == (x, y)]
+
+    def zone(self, x: int, y: int) -> str:
+        """Whose starting territory the tile is ('' none), the players' edits first."""
+        edited = self.tiles.get(f"{x},{y}")
+        if edited is not None:
+            return "" if edited == "neutral" else edited
+        return MAPS.maps[self.map].zone_of(x, y)
+
+    def neutral(self, x: int, y: int) -> bool:
+        """The tile is in the neutral zone, where no team may go (L2218), the players' edits first."""
+        edited = self.tiles.get(f"{x},{y}")
+        if edited is not None:
+            return edited == "neutral"
+        return any((t.x, t.y) == (x, y) for t in MAPS.maps[self.map].neutral)
 
     def base_at(self, x: int, y: int) -> CBase | None:
         for b in self.bases:

@@ -24,19 +24,20 @@ from core.systems.gundam_skirmish.campaign_data import (
     CAPTURE,
     EVENT,
     GOOD,
-    MAPS,
     POOR,
     TABLES,
     Row,
     dead,
     event_death_risk,
     event_odds,
+    fighter_allowance,
+    rewards_at,
     roll_row,
     row_odds,
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
 from core.systems.gundam_skirmish.samples import SAMPLES
-from core.systems.gundam_skirmish.units import Unit, base_points
+from core.systems.gundam_skirmish.units import Unit, base_points, unit_violations
 
 
 class CampaignReadings(Closed):
@@ -261,7 +262,7 @@ def move(campaign: Campaign, inp: MoveInput, _: DiceSource) -> Step:
     x, y = team.x + dx, team.y + dy
     if not (1 <= x <= TABLES.start.grid and 1 <= y <= TABLES.start.grid):
         raise ValueError("that is off the map")
-    if any((t.x, t.y) == (x, y) for t in MAPS.maps[st.map].neutral):
+    if st.neutral(x, y):
         raise ValueError("no team may enter the neutral zone (L2218)")
     there = st.at(x, y)
     if any(t.faction != team.faction for t in there):
@@ -271,6 +272,178 @@ def move(campaign: Campaign, inp: MoveInput, _: DiceSource) -> Step:
     if there:
         text += f", passing {there[0].name}: end the turn on an empty tile (L1749-L1752)"
     return Step(st, text)
+
+
+class PlaceInput(Closed):
+    team: str = Field(max_length=6, description="The MS Team.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
+    """Put a team on a tile by hand: the players' correction of the map (a set-up placement, a
+    withdrawal with no free tile, L2140-L2143), logged and undoable, spending no action.  Still one
+    team per tile (L1743) and never in the neutral zone (L2218)."""
+    st = state_of(campaign)
+    team = st.team(inp.team)
+    if st.neutral(inp.x, inp.y):
+        raise ValueError("no team may stand in the neutral zone (L2218)")
+    if any(t.key != team.key for t in st.at(inp.x, inp.y)):
+        raise ValueError("another MS Team stands there: one team per tile (L1743)")
+    team.x, team.y = inp.x, inp.y
+    return Step(st, f"{team.name} placed by hand on ({inp.x}, {inp.y})")
+
+
+class BaseInput(Closed):
+    base: str = Field(min_length=1, max_length=60, description="The base, by name.")
+    x: int = Field(default=0, ge=0, le=8, description="Its new tile (0: where it is).")
+    y: int = Field(default=0, ge=0, le=8)
+    owner: str = Field(default="-", max_length=10, description="Who holds it ('' nobody, '-' unchanged).")
+
+
+def edit_base(campaign: Campaign, inp: BaseInput, _: DiceSource) -> Step:
+    """The players' map editing: a base moved to another tile or given to another holder (the book's
+    maps have no images, so the app's layout is only a start, L1770-L1785).  One base per tile, none in
+    the neutral zone (L2218)."""
+    st = state_of(campaign)
+    base = next((b for b in st.bases if b.name == inp.base), None)
+    if base is None:
+        raise ValueError(f"no base called {inp.base} on this map")
+    texts = []
+    if inp.x and inp.y:
+        if st.neutral(inp.x, inp.y):
+            raise ValueError("no base may stand in the neutral zone (L2218)")
+        other = st.base_at(inp.x, inp.y)
+        if other is not None and other is not base:
+            raise ValueError(f"{other.name} stands there already: one base per tile")
+        base.x, base.y = inp.x, inp.y
+        texts.append(f"{base.name} moved by hand to ({inp.x}, {inp.y})")
+    if inp.owner != "-":
+        if inp.owner and inp.owner not in [p.faction for p in st.players]:
+            raise ValueError(f"{inp.owner} is not in this campaign")
+        base.owner = inp.owner
+        texts.append(f"{base.name} now held by {inp.owner or 'nobody'} (by hand)")
+    if not texts:
+        raise ValueError("say where the base goes or who holds it")
+    return Step(st, "; ".join(texts))
+
+
+class TileInput(Closed):
+    zone: str = Field(max_length=10, description="A faction's zone, '' for none, 'neutral'.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def edit_tile(campaign: Campaign, inp: TileInput, _: DiceSource) -> Step:
+    """The players' map editing: a tile's zone (a faction's territory, none, or the neutral zone where
+    no team goes, L2218): the book's maps have no images, the app's layout is only a start."""
+    st = state_of(campaign)
+    if inp.zone not in ("", "neutral", *(p.faction for p in st.players)):
+        raise ValueError(f"{inp.zone} is not in this campaign")
+    if inp.zone == "neutral" and (st.at(inp.x, inp.y) or st.base_at(inp.x, inp.y)):
+        raise ValueError("a team or base stands there: the neutral zone must be empty (L2218)")
+    st.tiles[f"{inp.x},{inp.y}"] = inp.zone
+    what = {"": "no zone", "neutral": "the neutral zone"}.get(inp.zone, f"{inp.zone}'s zone")
+    return Step(st, f"Tile ({inp.x}, {inp.y}) made {what} by hand")
+
+
+class AssignInput(Closed):
+    team: str = Field(max_length=6, description="The MS Team.")
+    pilot: str = Field(min_length=1, max_length=60, description="The pilot, by name (reserve or flying).")
+    unit: str = Field(max_length=6, description="The unit of the team it flies from now on, by key.")
+
+
+def _fighter(cu: CUnit | None) -> bool:
+    return cu is not None and cu.profile.get("kind") == "mobile_fighter"
+
+
+def assign(campaign: Campaign, inp: AssignInput, _: DiceSource) -> Step:
+    """A pilot of the team takes another unit of it (L1811-L1812): a reserve pilot (a survivor, a
+    recruit, L2161-L2164) flies a unit, its pilot (if any) going to the reserve; a character keeps its
+    traits and mods.  Moving to or from a Mobile Fighter lowers a character two ranks and its rank
+    rewards are chosen again (L1844-L1846).  Our reading: no action is spent (the book names none)."""
+    st = state_of(campaign)
+    if st.winner:
+        raise ValueError(f"the campaign is over: {st.winner} won")
+    team = st.team(inp.team)
+    target = next((u for u in team.units if u.key == inp.unit), None)
+    if target is None:
+        raise ValueError("no such unit in the team")
+    source = next((u for u in team.units if u.pilot is not None and u.pilot.name == inp.pilot), None)
+    reserve = next((p for p in team.reserve if p.name == inp.pilot), None)
+    pilot = source.pilot if source is not None else reserve
+    if pilot is None:
+        raise ValueError(f"{team.name} has no pilot called {inp.pilot}")
+    if source is target:
+        raise ValueError(f"{pilot.name} already flies {target.name}")
+    if dead(pilot.health, pilot.mind):
+        raise ValueError(f"{pilot.name} is dead")
+    if source is not None:
+        source.pilot = None
+    else:
+        team.reserve.remove(pilot)
+    texts = [f"{pilot.name} takes {target.name}"]
+    if target.pilot is not None:
+        team.reserve.append(target.pilot)
+        texts.append(f"{target.pilot.name} goes to the reserve")
+    if pilot.character and (_fighter(source) or _fighter(target)):
+        old = pilot.rank
+        pilot.rank = max(1, pilot.rank - 2)
+        pilot.traits, pilot.mods, pilot.boxes = [], [], 0
+        pilot.techniques, pilot.fighter_abilities = [], []  # not carried over (L1844-L1845)
+        # a Mobile Fighter's rewards are techniques and abilities, chosen at the table (not modelled)
+        again = [k for r in range(2, pilot.rank + 1) for k in rewards_at(r)]
+        pilot.to_choose = []
+        if not _fighter(target):
+            pilot.to_choose.extend(again)
+        texts.append(f"to or from a Mobile Fighter: rank {old} to {pilot.rank}, rewards chosen again")
+    target.pilot = pilot
+    bad = unit_violations(target.unit())  # a character flies a mobile suit of its faction (L1802-L1803)
+    if bad:
+        raise ValueError(f"{pilot.name} cannot fly {target.name}: {bad[0].message}")
+    return Step(st, "; ".join(texts))
+
+
+class FighterInput(Closed):
+    team: str = Field(max_length=6)
+    unit: str = Field(max_length=6, description="The Mobile Fighter, by key.")
+    technique: str = Field(default="", max_length=60, description="A technique's name.")
+    ability: str = Field(default="", max_length=40, description="One of the unit's abilities, by key.")
+
+
+def fighter_reward(campaign: Campaign, inp: FighterInput, _: DiceSource) -> Step:
+    """A Mobile Fighter character takes techniques and abilities instead of traits and mods, as many as
+    its rank allows (L1834-L1846); an ability is one of its unit's own (all of them at rank 10)."""
+    st = state_of(campaign)
+    team = st.team(inp.team)
+    unit = next((u for u in team.units if u.key == inp.unit), None)
+    if unit is None or not _fighter(unit):
+        raise ValueError("only a Mobile Fighter takes techniques (L1834-L1837)")
+    pilot = unit.pilot
+    if pilot is None or not pilot.character:
+        raise ValueError(f"{unit.name} has no character pilot to learn it (L1834)")
+    techniques, abilities = fighter_allowance(pilot.rank)
+    texts = []
+    if inp.technique:
+        if inp.technique in pilot.techniques:
+            raise ValueError(f"{pilot.name} knows {inp.technique} already")
+        if techniques is not None and len(pilot.techniques) >= techniques:
+            raise ValueError(f"rank {pilot.rank} allows {techniques} technique(s) (L1841-L1844)")
+        pilot.techniques.append(inp.technique)
+        texts.append(f"{pilot.name} learns {inp.technique}")
+    if inp.ability:
+        own = [str(a.get("key")) for a in unit.profile.get("abilities", []) if isinstance(a, dict)]
+        if inp.ability not in own:
+            raise ValueError(f"{unit.name} has no such ability to unlock (L1844)")
+        if inp.ability in pilot.fighter_abilities:
+            raise ValueError(f"{pilot.name} has that ability already")
+        if abilities is not None and len(pilot.fighter_abilities) >= abilities:
+            raise ValueError(f"rank {pilot.rank} allows {abilities} abilit(ies) (L1841-L1844)")
+        pilot.fighter_abilities.append(inp.ability)
+        texts.append(f"{pilot.name} takes the ability {inp.ability.replace('_', ' ')}")
+    if not texts:
+        raise ValueError("name a technique or an ability")
+    return Step(st, "; ".join(texts))
 
 
 class BuyInput(Closed):
@@ -286,6 +459,16 @@ class EnterInput(Closed):
     aid: bool = Field(default=False, description="Get Aid: +3 Health and Mind to every pilot.")
     recruit: list[str] = Field(default_factory=list, max_length=4, description="Names of pilots to recruit.")
     capture: bool = Field(default=False, description="Capture the base (first, then its services).")
+    recruit_name: str = Field(default="", max_length=60, description="One pilot to recruit, by name.")
+    order: str = Field(default="", max_length=40, description="One ready-made unit to order, by key.")
+    order_pilot: str = Field(default="", max_length=60, description="A reserve pilot to fly the order.")
+
+    def orders(self) -> list[BuyInput]:
+        extra = [BuyInput(sample=self.order, pilot=self.order_pilot)] if self.order else []
+        return [*self.buy, *extra]
+
+    def recruits(self) -> list[str]:
+        return [*self.recruit, *([self.recruit_name] if self.recruit_name else [])]
 
 
 def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
@@ -318,7 +501,7 @@ def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
             f"{row.mind:+d} Mind)"
         )
         remove_dead(team, texts)
-    services = bool(inp.repair or inp.buy or inp.aid or inp.recruit)
+    services = bool(inp.repair or inp.orders() or inp.aid or inp.recruits())
     if services and base.owner != team.faction:
         raise ValueError(f"{base.name} is not {team.faction}'s: its services need it captured (L2151-L2163)")
     svc = TABLES.services
@@ -330,12 +513,12 @@ def enter_base(campaign: Campaign, inp: EnterInput, dice: DiceSource) -> Step:
         player.requisition -= svc.repair_per_unit
         unit.damage, unit.charts = 0, {}
         texts.append(f"{unit.name} repaired ({svc.repair_per_unit} Requisition)")
-    for order in inp.buy:
+    for order in inp.orders():
         _buy(st, team, order, texts)
     if inp.aid:
         pilots_change(team, svc.aid, svc.aid)
         texts.append(f"Aid: +{svc.aid} Health and Mind to every pilot")
-    for name in inp.recruit:
+    for name in inp.recruits():
         _pay(player.requisition, svc.recruit_cost)
         player.requisition -= svc.recruit_cost
         health, mind = dice.roll(2, svc.recruit_die, f"Recruit {name}: Health, Mind")
@@ -467,6 +650,13 @@ ACTIONS: dict[str, CampaignAction] = {
         ),
         CampaignAction.of("note", "Note", note, "Diplomacy (L2056-L2057)", rolls=False),
         CampaignAction.of("move", "Move Team", move, "One tile (L2127-L2128)", rolls=False),
+        CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
+        CampaignAction.of("edit_base", "Edit a base", edit_base, "The map by hand", rolls=False),
+        CampaignAction.of("edit_tile", "Edit a tile", edit_tile, "The map by hand", rolls=False),
+        CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
+        CampaignAction.of(
+            "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False
+        ),
         CampaignAction.of(
             "enter_base", "Enter Base", enter_base, "Services and capture (L2146-L2172)", odds=capture_odds
         ),
