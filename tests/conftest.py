@@ -134,7 +134,13 @@ def _close_phones(request: pytest.FixtureRequest) -> Iterator[None]:
 #: Fixtures that start Chromium, serve the site to it, or boot the core under Node.js: a test
 #: that asks for one (or lives in a test_e2e_*.py file) is a ``browser`` test.
 BROWSER_FIXTURES = {
-    "playwright", "chromium", "browser", "server", "phone", "first_visit_phone", "pyodide_replies"
+    "playwright",
+    "chromium",
+    "browser",
+    "server",
+    "phone",
+    "first_visit_phone",
+    "pyodide_replies",
 }
 
 
@@ -181,8 +187,7 @@ def _mark_name(node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "xdist_group":
         args = [a.value for a in node.args if isinstance(a, ast.Constant)]
         args += [
-            k.value.value for k in node.keywords
-            if k.arg == "name" and isinstance(k.value, ast.Constant)
+            k.value.value for k in node.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)
         ]
         return str(args[0]) if args else "default"
     return None
