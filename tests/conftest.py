@@ -241,10 +241,39 @@ def _took(seconds: float) -> str:
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """The CPU seconds each test's call spends in its own process (with ``TC_CPU_SECONDS`` set):
+    unlike wall time, a busy machine hardly changes them."""
+    started = time.process_time()
+    yield
+    if os.environ.get("TC_CPU_SECONDS"):
+        item.user_properties.append(("cpu", time.process_time() - started))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller gathers them
+        return
+    for key, value in report.user_properties:
+        if key == "cpu":
+            CPU_SECONDS.append((float(value), report.nodeid))
+
+
+#: (CPU seconds, test) of each test's call, gathered from every worker (``TC_CPU_SECONDS``).
+CPU_SECONDS: list[tuple[float, str]] = []
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """The run's total time, last before pytest's closing line: from `build.py test`'s start
-    (set-up and build included) when it ran us, else from pytest's own start."""
+    (set-up and build included) when it ran us, else from pytest's own start. With
+    ``TC_CPU_SECONDS=N``, first the N tests that spent the most CPU in their own process."""
+    if CPU_SECONDS:
+        shown = int(os.environ.get("TC_CPU_SECONDS") or 0)
+        total = sum(c for c, _ in CPU_SECONDS)
+        terminalreporter.write_line(f"CPU seconds in the test's process: {total:.0f} in all")
+        for seconds, nodeid in sorted(CPU_SECONDS, reverse=True)[:shown]:
+            terminalreporter.write_line(f"{seconds:8.1f}  {nodeid}")
     now = time.time()
     tier = os.environ.get("TC_TEST_TIER", "test")
     started = float(os.environ.get("TC_TEST_STARTED") or PYTEST_STARTED)
