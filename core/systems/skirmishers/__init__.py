@@ -66,6 +66,7 @@ from core.systems.skirmishers.turn import (
     stance,
 )
 from core.systems.skirmishers.units import Soldier, armor_cells, card, carried, grenades, pv, violations
+from core.systems.skirmishers.vehicles import REQUIREMENTS, drive, drive_odds, ram, ram_odds, ride, ride_picks
 
 __all__ = ["SYSTEM", "Skirmishers", "Soldier"]
 
@@ -283,6 +284,32 @@ ACTIONS = {
     "crew": _spec(
         "crew", "Crew-served weapon", crew, "Set up, break down, turn: 4 AP each (L369-L380).", rolls=False
     ),
+    "ride": _spec(
+        "ride",
+        "Vehicle: mount, switch on...",
+        ride,
+        "Mount or dismount 2 AP, switch on or off 1 AP (L676-L682); crawl out or lift it 3 AP (L765-L771).",
+        picks=ride_picks,
+        rolls=False,
+        needs=("on_foot",),
+    ),
+    "drive": _spec(
+        "drive",
+        "Drive",
+        drive,
+        "A segment of the vehicle's movement, from its driver's AP; turns and stops may need a control "
+        "check (L684-L728).",
+        odds=drive_odds,
+        needs=("vehicle", "driven"),
+    ),
+    "ram": _spec(
+        "ram",
+        "Ram",
+        ram,
+        "No roll to hit: 1X/3X/5X by mode, then a control check at 6 (L775-L786).",
+        odds=ram_odds,
+        needs=("vehicle", "driven"),
+    ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
     ),
@@ -295,4 +322,5 @@ SYSTEM = Skirmishers.of_package(
     options=SkOptions,
     state_model=SkGame,
     unit_state_model=SkUnit,
+    requirements=REQUIREMENTS,
 )

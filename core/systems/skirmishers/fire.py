@@ -24,6 +24,7 @@ from core.systems.skirmishers.common import card_of, max_ap, mod, options, soldi
 from core.systems.skirmishers.damage import after_hits
 from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.units import carried
+from core.systems.skirmishers.vehicles import driver
 from core.systems.skirmishers.walk import Card, Hit, burst_dist, p_hit, roll_shot
 
 RANGE_LABELS: dict[str, Any] = {"adjacent": "1 dot away", "short": "Short range", "long": "Long range"}
@@ -114,14 +115,43 @@ def fire_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     return {"weapon": out}
 
 
+def payer(game: Game, unit: GameUnit) -> GameUnit | None:
+    """Who pays a shot's AP: the unit, or a vehicle's driver for its mounted weapons (L799)."""
+    if soldier(unit).kind != "vehicle":
+        return unit
+    ref = next(f"{s}/{g.key}" for s, side in enumerate(game.sides) for g in side.units if g is unit)
+    d = driver(game, ref)
+    return d[2] if d else None
+
+
+def _riding_why(unit: GameUnit, key: str) -> str:
+    """On a vehicle a driver fires only a secondary weapon, an SMG, a grenade or a satchel charge; a
+    passenger of a larger vehicle its primaries too (L799, L803)."""
+    st = SkUnit.of(unit)
+    if not st.riding or not st.driver:
+        return ""
+    w = WEAPONS[key]
+    if key == "smg" or key == soldier(unit).secondary or w.thrown or key == "satchel":
+        return ""
+    return f"{w.name}: a driver fires only a secondary weapon, an SMG or explosives (L799)"
+
+
 def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     st = SkUnit.of(unit)
+    pays = payer(game, unit)
+    if pays is None:
+        return f"no one rides {unit.name} to fire its weapons (L799)"
+    if "under_vehicle" in pays.state.conditions:
+        return f"{pays.name} is under a wiped-out vehicle"
+    why = _riding_why(unit, key)
+    if why:
+        return why
     if own_turn:
         if not options(game).movement_fire:
             return "movement fire is off in this game; fire from an arc in the enemy's turn"
         if st.active and st.active != key and soldier(unit).kind == "trooper":
             return "not the active weapon: change weapon first (3 AP, L251)"
-        if st.ap_spent + 2 > max_ap(game, unit):
+        if SkUnit.of(pays).ap_spent + 2 > max_ap(game, pays):
             return "no AP left for movement fire (2 AP, L496)"
         return ""
     if not any(a.weapon == key and a.shots != 0 for a in st.arcs):
@@ -152,10 +182,11 @@ def plan(game: Game, inp: Fire) -> Plan:
         raise ValueError(why)
     if own_turn and any(m.target == inp.shooter for m in SkGame.model_validate(game.state.extra).melee):
         raise ValueError(f"first resolve the melee attack waiting on {shooter.name} (L318)")
-    if own_turn and st.ap_spent + 2 * inp.shots > max_ap(game, shooter):
+    pays = payer(game, shooter) or shooter
+    if own_turn and SkUnit.of(pays).ap_spent + 2 * inp.shots > max_ap(game, pays):
         raise ValueError(
-            f"{inp.shots} movement-fire shots cost {2 * inp.shots} AP; {shooter.name} has "
-            f"{max_ap(game, shooter) - st.ap_spent} left"
+            f"{inp.shots} movement-fire shots cost {2 * inp.shots} AP; {pays.name} has "
+            f"{max_ap(game, pays) - SkUnit.of(pays).ap_spent} left"
         )
     if not own_turn:
         arc = next(a for a in st.arcs if a.weapon == key and a.shots != 0)
@@ -200,7 +231,13 @@ def tn_terms(game: Game, shooter: GameUnit, target: GameUnit, inp: Fire, moving:
     if inp.range == "long":
         terms.append(("long range", 2))
     dmg = mod(shooter) or 0
-    if dmg:
+    if soldier(shooter).kind == "vehicle":  # a mounted weapon: the vehicle's damage and its rider's
+        if dmg:
+            terms.append(("vehicle's damage", dmg))  # L648, AMB-50
+        rider = payer(game, shooter)
+        if rider is not None and (rmod := mod(rider) or 0):
+            terms.append(("rider's damage", rmod))  # L127, L294
+    elif dmg:
         terms.append(("shooter's damage", dmg))
     if inp.cover:
         terms.append((f"cover x{inp.cover}", inp.cover))
@@ -214,7 +251,9 @@ def tn_terms(game: Game, shooter: GameUnit, target: GameUnit, inp: Fire, moving:
             raise ValueError("smoke is part of the advanced explosives, off in this game")
         terms.append((f"smoke x{inp.smoke}", 3 * inp.smoke))
     if moving:
-        terms.append(("movement fire", 1 if inp.passenger else 2))
+        sst = SkUnit.of(shooter)
+        passenger = inp.passenger or (bool(sst.riding) and not sst.driver)
+        terms.append(("movement fire", 1 if passenger else 2))  # L506-L509, L803
     if o.sneak_suits and tgt.sneak_suit and inp.range == "long":
         terms.append(("sneak suit", 1))
     if "flying" in target.state.conditions:
@@ -250,7 +289,15 @@ def fire(game: Game, inp: Fire, dice: DiceSource) -> ActionResult:
         rolls.append({"to_hit": list(r.hit_faces), "hit": r.hit, "cell": list(r.cell_faces or [])})
     work = Working(game)
     sst = SkUnit.of(shooter)
-    if p.moving:
+    pays = payer(game, shooter)
+    if p.moving and pays is not None and pays is not shooter:  # a vehicle's driver pays (L799)
+        ps, pu, _ = next(
+            (si, ui, g) for si, side in enumerate(game.sides) for ui, g in enumerate(side.units) if g is pays
+        )
+        pst = SkUnit.of(pays)
+        pst.ap_spent += 2 * p.shots
+        work.state(ps, pu).extra = pst.model_dump(mode="json")
+    elif p.moving:
         sst.ap_spent += 2 * p.shots
         sst.active = p.weapon_key
     else:

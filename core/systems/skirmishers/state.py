@@ -51,6 +51,17 @@ class SkUnit(BaseModel):
     )
     jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
     set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
+    riding: Key = Field(default="", description="A trooper: the vehicle it is on, as side/key (L672-L680).")
+    driver: bool = Field(
+        default=False, description="A trooper on a vehicle: it drives (else a passenger, L803)."
+    )
+    engine: bool = Field(default=False, description="A vehicle: switched on (L674-L680).")
+    moving: bool = Field(default=False, description="A vehicle: under way (not at a full stop, L693).")
+    mode: Literal["", "min", "cruise", "max"] = Field(
+        default="", description="A vehicle: the movement mode picked this turn (L684-L691)."
+    )
+    vap: int = Field(default=0, ge=0, le=8, description="A vehicle: AP spent on its movement this turn.")
+    free_arc: bool = Field(default=False, description="A vehicle: its free 30° arc set this turn (L807).")
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:

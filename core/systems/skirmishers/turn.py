@@ -28,6 +28,7 @@ from core.systems.skirmishers.common import max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.units import carried, has_jet_pack
+from core.systems.skirmishers.vehicles import driver, end_of_turn
 
 MOVE_CAP = 8
 
@@ -76,6 +77,8 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         raise ValueError("resolve this side's explosives first (L82)")
     nxt = 1 - s
     work = Working(game)
+    wiped, wipe_offers = end_of_turn(game, work, s)
+    game = work.game
     work.gstate.active_side = nxt
     g.turns += 1
     work.gstate.extra = g.model_dump(mode="json")
@@ -92,7 +95,8 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 removed += len(st.arcs) - len(kept)
                 st.arcs = kept
                 st.ap_spent = st.ap_moved = 0
-                st.explosive_used = st.jet_used = False
+                st.explosive_used = st.jet_used = st.free_arc = False
+                st.mode, st.vap = "", 0  # a vehicle picks its mode each turn (L684)
                 state.activated = False
                 state.conditions = [c for c in state.conditions if c != "stopped"]
             state.conditions = [c for c in state.conditions if c != "flying"]  # flights end with the turn
@@ -110,10 +114,12 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     ]
     if removed:
         text += f" (its {removed} firing arc{'s' if removed != 1 else ''} removed)"
-    return ActionResult(changes=work.changes(), text=text, offers=offers[:12])
+    if wiped:
+        text = f"{wiped}; {text}"
+    return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 
-def _acting(game: Game, ref: str) -> tuple[int, int]:
+def _acting(game: Game, ref: str, under_ok: bool = False) -> tuple[int, int]:
     s, u, unit = game.unit(ref)
     if game.state.active_side is None:
         raise ValueError("first choose which side goes first")
@@ -125,6 +131,8 @@ def _acting(game: Game, ref: str) -> tuple[int, int]:
         raise ValueError(f"{unit.name} can take no further actions this turn (L312)")
     if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
         raise ValueError(f"first resolve the melee attack waiting on {unit.name} (L318)")
+    if "under_vehicle" in unit.state.conditions and not under_ok:
+        raise ValueError(f"{unit.name} must crawl out from under its vehicle first (3 AP, L765)")
     return s, u
 
 
@@ -298,6 +306,13 @@ def arc_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "crew-served weapons are off in this game"
         elif soldier(unit).kind == "trooper" and st.active and key != st.active:
             why = "not the active weapon (L251)"
+        elif soldier(unit).kind == "vehicle":
+            if driver(game, actor) is None:
+                why = f"no one rides {unit.name} to fire its weapons (L799)"
+            elif not st.mode:
+                why = "a vehicle's free arc comes after it moves this turn (L807)"
+            elif any(a.weapon == key for a in st.arcs):
+                why = "already has its arc"
         out.append(
             FieldPick(
                 value=key, label=w.name, detail="burst" if w.shots == 0 else f"x{w.shots}", unavailable=why
@@ -321,6 +336,8 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
     if key not in carried(prof) or WEAPONS[key].shots is None or WEAPONS[key].explosive:
         raise ValueError("that weapon fires into no arc")
     w = WEAPONS[key]
+    if prof.kind == "vehicle":
+        return _free_arc(game, s, u, key, inp.size)
     if w.group == "crew":
         if not options(game).crew_served:
             raise ValueError("crew-served weapons are off in this game")
@@ -342,6 +359,31 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=f"{unit.name} sets a {inp.size}° arc with {w.name}: {many} ({arc.ap} AP)",
+    )
+
+
+def _free_arc(game: Game, s: int, u: int, key: str, size: str) -> ActionResult:
+    """After it moves, a vehicle's mounted weapons may each set a 30° (2 AP) arc for nothing (L807,
+    AMB-52); its driver fires them."""
+    unit = game.sides[s].units[u]
+    st = SkUnit.of(unit)
+    if driver(game, f"{s}/{unit.key}") is None:
+        raise ValueError(f"no one rides {unit.name} to fire its weapons (L799)")
+    if not st.mode:
+        raise ValueError(f"{unit.name} sets its free arc after it moves this turn (L807)")
+    if size != "30":
+        raise ValueError("a vehicle's free arc is the 30° one (2 AP, L807)")
+    if any(a.weapon == key for a in st.arcs):
+        raise ValueError("that weapon already has its arc")
+    w = WEAPONS[key]
+    shots = -1 if w.shots == 0 else CAT.arcs["30"].shots * (w.shots or 1)
+    st.arcs.append(ArcState(weapon=key, size=30, shots=shots))
+    st.free_arc = True
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    many = "unlimited shots" if shots == -1 else f"{shots} shot{'s' if shots != 1 else ''}"
+    return ActionResult(
+        changes=work.changes(), text=f"{unit.name} sets a free 30° arc with {w.name}: {many} (0 AP, L807)"
     )
 
 
