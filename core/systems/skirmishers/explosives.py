@@ -21,7 +21,7 @@ from core.steps import DiceSum
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS, Weapon
 from core.systems.skirmishers.common import mod, options, soldier
-from core.systems.skirmishers.state import PendingExplosive, SkGame, SkUnit
+from core.systems.skirmishers.state import Cloud, PendingExplosive, SkGame, SkUnit
 from core.systems.skirmishers.turn import _acting, _spend
 from core.systems.skirmishers.units import carried
 
@@ -195,10 +195,12 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
     w = WEAPONS[e.weapon]
     roll = TWO_D6.roll(dice, "explosive")
     where = e.label or "the aimed dot"
+    spot = where
     if roll.total >= e.tn:
         lands = f"lands on {where}"
     elif w.scatters or w.smoke:
         face = dice.roll(1, 6, "scatter direction")[0]
+        spot = f"1 dot from {where}, direction {face}"
         lands = (
             f"misses and scatters 1 dot from {where} in direction {face} (stays put if a wall is in the way)"
         )
@@ -217,6 +219,11 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
             effect += "; every dot hit catches fire (L439)"
     g = SkGame.model_validate(game.state.extra)
     del g.explosives[i]
+    side = game.unit(e.attacker)[0]
+    if w.smoke:  # L447: tracked until it lifts (clouds.py)
+        g.clouds.append(Cloud(kind="smoke", label=spot[:120], side=side, turn=g.turns))
+    elif w.incendiary and effect != "no effect":  # L439: the dots hit burn
+        g.clouds.append(Cloud(kind="fire", label=spot[:120], side=side, turn=g.turns))
     work = Working(game)
     work.gstate.extra = g.model_dump(mode="json")
     attacker = game.unit(e.attacker)[2]

@@ -9,6 +9,8 @@ armor (L609-L908) are played by fielding them: their units bring their rules.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from core.systems.base import Readings
 
 
@@ -22,3 +24,5 @@ class SkOptions(Readings):
     morale: bool = True
     jet_packs: bool = True
     collapse_literal: bool = False
+    smoke_lasts: Literal["side_turns", "half_turns"] = "side_turns"
+    fire_lasts: Literal["next_round", "until_put_out"] = "next_round"

@@ -89,6 +89,18 @@ class PendingExplosive(BaseModel):
     label: str = Field(default="", max_length=80, description="Where it was aimed, in the players' words.")
 
 
+class Cloud(BaseModel):
+    """Smoke or a burning dot on the table (L439, L447), by the players' words for where it is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["smoke", "fire"] = Field(description="Smoke, or a dot on fire.")
+    label: str = Field(max_length=120, description="Where it is, in the players' words.")
+    side: int = Field(ge=0, le=1, description="The side whose explosive made it.")
+    turn: int = Field(ge=0, description="The side turn it came in.")
+    radius: Literal[1, 2] = Field(default=1, description="Smoke: dots around its centre it fills.")
+
+
 class SkGame(BaseModel):
     """The game-wide values: whose turn (``GameState.active_side``), the queues, the turns played."""
 
@@ -100,4 +112,7 @@ class SkGame(BaseModel):
     )
     explosives: list[PendingExplosive] = Field(
         default_factory=list, max_length=64, description="Explosive tokens waiting for the end of the turn."
+    )
+    clouds: list[Cloud] = Field(
+        default_factory=list, max_length=64, description="Smoke clouds and fires on the table."
     )

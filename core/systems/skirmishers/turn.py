@@ -24,6 +24,8 @@ from core.systems.base import (
     own_unit,
 )
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
+from core.systems.skirmishers.clouds import describe
+from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
 from core.systems.skirmishers.common import max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
 from core.systems.skirmishers.tracks import TRACKS
@@ -80,6 +82,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     wiped, wipe_offers = end_of_turn(game, work, s)
     game = work.game
     work.gstate.active_side = nxt
+    aged = end_of_clouds(g, options(game))  # smoke spreads and lifts, fires burn out (L439, L447)
     g.turns += 1
     work.gstate.extra = g.model_dump(mode="json")
     removed = 0
@@ -116,6 +119,8 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         text += f" (its {removed} firing arc{'s' if removed != 1 else ''} removed)"
     if wiped:
         text = f"{wiped}; {text}"
+    if aged:
+        text += "; " + "; ".join(aged)
     return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 
@@ -173,8 +178,28 @@ def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)",
-        offers=arc_offers(game, inp.unit),
+        offers=(arc_offers(game, inp.unit) + fire_offers(game, inp.unit))[:12],
     )
+
+
+def fire_offers(game: Game, ref: str) -> list[Offer]:
+    """While a dot burns, a trooper that moves may have entered it (1X) or ended there (8X) (L439)."""
+    if not any(c.kind == "fire" for c in SkGame.model_validate(game.state.extra).clouds):
+        return []
+    if soldier(game.unit(ref)[2]).kind == "vehicle":
+        return []  # vehicles are not hurt by fire (L738)
+    return [
+        Offer(
+            action="take_damage",
+            input={"unit": ref, "lethal": 1, "why": "fire_enter"},
+            label="Entered fire: 1X",
+        ),
+        Offer(
+            action="take_damage",
+            input={"unit": ref, "lethal": 8, "why": "fire_end"},
+            label="Ends on fire: 8X",
+        ),
+    ]
 
 
 def arc_offers(game: Game, ref: str) -> list[Offer]:
@@ -417,6 +442,9 @@ def phase_view(game: Game) -> PhaseView:
         ),
     ]
     current = 0 if s is None else (2 if pending else 1)
+    g = SkGame.model_validate(game.state.extra)
+    if g.clouds:
+        steps[1].hint += " On the table: " + "; ".join(describe(c, g, options(game)) for c in g.clouds) + "."
     return PhaseView(steps=steps, current=current, round_button=False)
 
 
