@@ -139,15 +139,15 @@ class Skirmishers(RuleSystem):
             )
         )
         total = armor_cells(u)
-        rows.append(
-            GridRow(
-                label="Armor",
-                cells=[
-                    GridCell(mark="" if i < st.armor else ("full" if i < total else "off"))
-                    for i in range(trk.cells + 1)
-                ],
-            )
-        )
+        if st.guard:  # advanced body armor: its marks under the columns it protects (L384)
+            armor = [GridCell(mark=("off", "", "half", "full")[g + 1]) for g in st.guard]
+            armor.append(GridCell(mark="off"))
+        else:
+            armor = [
+                GridCell(mark="" if i < st.armor else ("full" if i < total else "off"))
+                for i in range(trk.cells + 1)
+            ]
+        rows.append(GridRow(label="Armor", cells=armor))
         if col >= trk.cells:
             note = "Destroyed" if trk.end == "DX" else "Dead"
         elif u.kind == "vehicle":
@@ -158,6 +158,8 @@ class Skirmishers(RuleSystem):
             note += f", +{trk.mod(col) or 0} to rolls"
         if st.armor:
             note += f"; armor {st.armor}"
+        elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
+            note += f"; armor over {left} column{'s' if left != 1 else ''}"
         if st.arcs:
             note += "; " + ", ".join(
                 f"{a.size}° arc {WEAPONS[a.weapon].name} "

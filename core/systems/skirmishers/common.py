@@ -27,7 +27,7 @@ def options(game: Game) -> SkOptions:
 
 def card_of(unit: GameUnit) -> Card:
     st = SkUnit.of(unit)
-    return Card(tuple(st.cells), st.armor, st.blunt_turn)
+    return Card(tuple(st.cells), st.armor, st.blunt_turn, tuple(st.guard))
 
 
 def column(unit: GameUnit) -> int:

@@ -38,13 +38,13 @@ def after_hits(game: Game, work: Working, s: int, u: int, card: Card) -> str:
     before = SkUnit.of(unit)
     old_col = trk.column(tuple(before.cells))
     st = before.model_copy(deep=True)
-    st.cells, st.armor, st.blunt_turn = list(card.cells), card.armor, card.blunt
+    st.cells, st.armor, st.blunt_turn, st.guard = list(card.cells), card.armor, card.blunt, list(card.guard)
     col = trk.column(card.cells)
     state = work.state(s, u)
     state.damage = col
     state.extra = st.model_dump(mode="json")
     notes: list[str] = []
-    lost_armor = before.armor - card.armor
+    lost_armor = before.armor - card.armor + sum(g > 0 for g in card.guard) - sum(g > 0 for g in before.guard)
     if lost_armor:
         notes.append(f"{lost_armor} armor cell{'s' if lost_armor != 1 else ''} lost")
     if trk.dead(card.cells):

@@ -2,8 +2,9 @@
 readings of unclear rules players may choose (digest section 9).
 
 Modules are on by default so that the sample squads (crew-served weapon, vehicles, power armor,
-sneak suit, experience) play at once.  The advanced body armor rule (L382-L393) is not in the
-app yet, so it has no toggle: the standard armor rule (L198) always applies.  Vehicles and power
+sneak suit, experience) play at once.  Advanced body armor (L382-L393) is off by default, as the
+standard rule (L198) is the core one; it is applied as the game starts (who goes first), from each
+card's protected columns.  Vehicles and power
 armor (L609-L908) are played by fielding them: their units bring their rules.
 """
 
@@ -16,6 +17,7 @@ from core.systems.base import Readings
 
 class SkOptions(Readings):
     crew_served: bool = True
+    advanced_armor: bool = False
     advanced_explosives: bool = True
     movement_fire: bool = True
     sneak_suits: bool = True

@@ -37,6 +37,12 @@ class SkUnit(BaseModel):
         default_factory=list, max_length=18, description="The HP row: 0 clear, 1 half-crossed, 2 crossed."
     )
     armor: int = Field(default=0, ge=0, le=13, description="Armor cells left.")
+    guard: list[Annotated[int, Field(ge=-1, le=2)]] = Field(
+        default_factory=list,
+        max_length=18,
+        description="Advanced body armor: the armor row under each HP column, -1 unprotected, 0 clear, "
+        "1 half-crossed, 2 crossed (L382-L393); empty under the standard rule.",
+    )
     ap_spent: int = Field(default=0, ge=0, le=40, description="AP spent this turn.")
     ap_moved: int = Field(default=0, ge=0, le=40, description="Of those, AP spent on movement (at most 8).")
     active: Key = Field(default="", description="The active weapon.")

@@ -29,7 +29,7 @@ from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
 from core.systems.skirmishers.common import max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
 from core.systems.skirmishers.tracks import TRACKS
-from core.systems.skirmishers.units import carried, has_jet_pack
+from core.systems.skirmishers.units import carried, guard_row, has_jet_pack
 from core.systems.skirmishers.vehicles import driver, end_of_turn
 
 MOVE_CAP = 8
@@ -63,7 +63,20 @@ def first_side(game: Game, inp: FirstSide, dice: DiceSource) -> ActionResult:
     g = SkGame.model_validate(game.state.extra)
     g.turns = 1
     work.gstate.extra = g.model_dump(mode="json")
-    return ActionResult(changes=work.changes(), text=f"{game.sides[side].name} goes first ({how})")
+    text = f"{game.sides[side].name} goes first ({how})"
+    if options(game).advanced_armor:  # the armor covers the columns each card marks (L382-L393)
+        worn = 0
+        for si, sd in enumerate(game.sides):
+            for ui, unit in enumerate(sd.units):
+                st = SkUnit.of(unit)
+                row = guard_row(soldier(unit))
+                if row and not st.guard and not any(st.cells):
+                    st.guard, st.armor = row, 0
+                    work.state(si, ui).extra = st.model_dump(mode="json")
+                    worn += 1
+        if worn:
+            text += f"; advanced body armor on {worn} trooper{'s' if worn != 1 else ''}"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class EndTurn(Closed):
