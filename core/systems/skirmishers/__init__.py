@@ -37,6 +37,7 @@ from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds
 from core.systems.skirmishers.common import bonus, soldier
+from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import fire, fire_odds, fire_picks
 from core.systems.skirmishers.melee import (
@@ -54,7 +55,6 @@ from core.systems.skirmishers.turn import (
     arc_picks,
     change_picks,
     change_weapon,
-    crew,
     disable,
     disable_picks,
     end_turn,
@@ -284,7 +284,12 @@ ACTIONS = {
         rolls=False,
     ),
     "crew": _spec(
-        "crew", "Crew-served weapon", crew, "Set up, break down, turn: 4 AP each (L369-L380).", rolls=False
+        "crew",
+        "Crew-served weapon",
+        crew,
+        "Set up, break down, turn: 4 AP each; take over one left or whose gunner died: 6 AP (L369-L380).",
+        picks=crew_picks,
+        rolls=False,
     ),
     "ride": _spec(
         "ride",

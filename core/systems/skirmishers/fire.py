@@ -103,7 +103,7 @@ def fire_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     st = SkUnit.of(unit)
     own_turn = game.state.active_side == s
     out = []
-    for key in dict.fromkeys(carried(soldier(unit))):
+    for key in dict.fromkeys(weapons_of(game, unit)):
         w = WEAPONS[key]
         if not _ranged(w):
             continue
@@ -136,8 +136,22 @@ def _riding_why(unit: GameUnit, key: str) -> str:
     return f"{w.name}: a driver fires only a secondary weapon, an SMG or explosives (L799)"
 
 
+def weapons_of(game: Game, unit: GameUnit) -> list[str]:
+    """The weapons on its card, and a crew-served weapon it has taken over (L378)."""
+    st = SkUnit.of(unit)
+    out = carried(soldier(unit))
+    if st.manned:
+        out = out + [k for k in carried(soldier(game.unit(st.manned)[2])) if WEAPONS[k].group == "crew"]
+    return out
+
+
 def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     st = SkUnit.of(unit)
+    if WEAPONS[key].group == "crew" and key in carried(soldier(unit)) and not st.manned:
+        if st.crew_by:
+            return f"{game.unit(st.crew_by)[2].name} has taken it over (L378)"
+        if st.left:
+            return "left set up: take it back over first (6 AP, L378)"
     pays = payer(game, unit)
     if pays is None:
         return f"no one rides {unit.name} to fire its weapons (L799)"
@@ -173,7 +187,7 @@ def plan(game: Game, inp: Fire) -> Plan:
     st = SkUnit.of(shooter)
     own_turn = game.state.active_side == s
     key = inp.weapon or _default_weapon(shooter, own_turn)
-    if key not in carried(soldier(shooter)) or not _ranged(WEAPONS[key]):
+    if key not in weapons_of(game, shooter) or not _ranged(WEAPONS[key]):
         raise ValueError(f"{shooter.name} has no such ranged weapon")
     w = WEAPONS[key]
     why = _module_off(game, w) or (f"{w.name} is disabled" if key in st.disabled else "")

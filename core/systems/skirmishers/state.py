@@ -57,6 +57,11 @@ class SkUnit(BaseModel):
     )
     jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
     set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
+    crew_by: Key = Field(
+        default="", description="Its set-up crew-served weapon is controlled by this unit now (L378)."
+    )
+    left: bool = Field(default=False, description="It abandoned its set-up crew-served weapon (L378).")
+    manned: Key = Field(default="", description="Whose set-up crew-served weapon it took over, as side/key.")
     riding: Key = Field(default="", description="A trooper: the vehicle it is on, as side/key (L672-L680).")
     driver: bool = Field(
         default=False, description="A trooper on a vehicle: it drives (else a passenger, L803)."

@@ -107,7 +107,11 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
             if si == nxt:
                 # (a) remove the side's firing arc tokens (L76); a set-up crew-served weapon keeps its
                 # arc, whose direction was fixed at set-up (L380, AMB-30)
-                kept = [a for a in st.arcs if st.set_up and WEAPONS[a.weapon].group == "crew"]
+                kept = [
+                    a
+                    for a in st.arcs
+                    if WEAPONS[a.weapon].group == "crew" and ((st.set_up and not st.crew_by) or st.manned)
+                ]
                 removed += len(st.arcs) - len(kept)
                 st.arcs = kept
                 st.ap_spent = st.ap_moved = 0
@@ -541,62 +545,3 @@ def disable(game: Game, inp: Disable, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(), text=f"{unit.name}'s {WEAPONS[inp.weapon].name} is disabled (L845)"
     )
-
-
-class Crew(Closed):
-    """Set up, break down or turn a crew-served weapon (L369-L380): 4 AP for each trooper involved."""
-
-    unit: str = own_unit("The trooper carrying the weapon.")
-    what: Literal["set_up", "break_down", "turn_arc"] = Field(
-        default="set_up",
-        description="Set it up with a 60° arc, break it down, or turn its arc (4 AP each, L372-L380).",
-        json_schema_extra={
-            "flow": "choice",
-            "x-labels": {"set_up": "Set up", "break_down": "Break down", "turn_arc": "Turn its arc"},
-        },
-    )
-    helpers: list[str] = Field(
-        default_factory=list,
-        max_length=2,
-        description="The crew on adjacent dots, as many as the weapon needs; each pays 4 AP too (L369).",
-    )
-
-
-def crew(game: Game, inp: Crew, dice: DiceSource) -> ActionResult:
-    s, u = _acting(game, inp.unit)
-    unit = game.sides[s].units[u]
-    if not options(game).crew_served:
-        raise ValueError("crew-served weapons are off in this game")
-    key = next((k for k in carried(soldier(unit)) if WEAPONS[k].group == "crew"), "")
-    if not key:
-        raise ValueError(f"{unit.name} carries no crew-served weapon")
-    w = WEAPONS[key]
-    st0 = SkUnit.of(unit)
-    if (inp.what == "set_up" and st0.set_up) or (inp.what != "set_up" and not st0.set_up):
-        raise ValueError("it is already set up" if st0.set_up else "it is not set up")
-    need = (w.crew or 0) if inp.what != "turn_arc" else 0
-    helpers = [] if inp.what == "turn_arc" else list(dict.fromkeys(inp.helpers))
-    if len(helpers) < need:
-        raise ValueError(
-            f"{w.name} needs {need} more trooper{'s' if need != 1 else ''} on adjacent dots (L369)"
-        )
-    work = Working(game)
-    for ref in helpers[:need]:
-        hs, hu = _acting(game, ref)
-        if hs != s or hu == u:
-            raise ValueError("the crew are other troopers of the same side")
-        work.state(hs, hu).extra = _spend(game, hs, hu, 4, False).model_dump(mode="json")
-    st = _spend(game, s, u, 4, False)
-    if inp.what == "set_up":
-        st.set_up = True
-        st.arcs = [ArcState(weapon=key, size=60, shots=-1)]
-        st.active = key
-        text = f"{unit.name} sets up {w.name} with a 60° arc: it never runs out (L367, L380)"
-    elif inp.what == "break_down":
-        st.set_up = False
-        st.arcs = [a for a in st.arcs if a.weapon != key]
-        text = f"{unit.name} breaks down {w.name}"
-    else:
-        text = f"{unit.name} turns {w.name}'s arc (4 AP, L380)"
-    work.state(s, u).extra = st.model_dump(mode="json")
-    return ActionResult(changes=work.changes(), text=text)
