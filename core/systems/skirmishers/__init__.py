@@ -50,6 +50,7 @@ from core.systems.skirmishers.melee import (
 )
 from core.systems.skirmishers.options import SkOptions
 from core.systems.skirmishers.state import SkGame, SkUnit
+from core.systems.skirmishers.terrain import structure, terrain, terrain_odds
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.turn import (
     arc_picks,
@@ -66,7 +67,18 @@ from core.systems.skirmishers.turn import (
     stance,
 )
 from core.systems.skirmishers.units import Soldier, armor_cells, card, carried, grenades, pv, violations
-from core.systems.skirmishers.vehicles import REQUIREMENTS, drive, drive_odds, ram, ram_odds, ride, ride_picks
+from core.systems.skirmishers.vehicles import (
+    REQUIREMENTS,
+    drive,
+    drive_odds,
+    ram,
+    ram_odds,
+    ride,
+    ride_melee,
+    ride_melee_odds,
+    ride_melee_picks,
+    ride_picks,
+)
 
 __all__ = ["SYSTEM", "Skirmishers", "Soldier"]
 
@@ -316,6 +328,30 @@ ACTIONS = {
         "No roll to hit: 1X/3X/5X by mode, then a control check at 6 (L775-L786).",
         odds=ram_odds,
         needs=("vehicle", "driven"),
+    ),
+    "ride_melee": _spec(
+        "ride_melee",
+        "Melee from the vehicle",
+        ride_melee,
+        "At an enemy next to the rear dot: +2, +0X/+1X/+2X by mode, then a control check at 6 (L788-L797).",
+        odds=ride_melee_odds,
+        picks=ride_melee_picks,
+        needs=("riding_moving",),
+    ),
+    "terrain": _spec(
+        "terrain",
+        "Wire, water, trench...",
+        terrain,
+        "Barbed wire 6 AP, 1D6 bludgeoning, entangled on 4-6 (L479); deep water 4 AP; trench 3; tunnel 2 "
+        "(L462-L485).",
+        odds=terrain_odds,
+    ),
+    "structure": _spec(
+        "structure",
+        "Damage a structure",
+        structure,
+        "A wall, building or tree dot is breached above its toughness (L533-L545).",
+        rolls=False,
     ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False

@@ -109,6 +109,8 @@ def _plan(game: Game, inp: Throw) -> tuple[int, int, int, str, Weapon, str]:
         raise ValueError(why)
     if key in st.ammo and st.ammo[key] <= 0:
         raise ValueError(f"no {w.name} left")
+    if "swimming" in unit.state.conditions:
+        raise ValueError("a swimmer uses no explosives (L485)")
     if prof.kind == "trooper" and st.active != key and not _free_switch(unit.profile, st.active, key):
         raise ValueError("the explosive must be the active weapon: change weapon first (L328)")
     prone = "prone" in unit.state.conditions

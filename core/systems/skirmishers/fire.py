@@ -160,6 +160,8 @@ def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     why = _riding_why(unit, key)
     if why:
         return why
+    if "swimming" in unit.state.conditions:
+        return "a swimmer fires no weapon (L485)"
     if own_turn:
         if not options(game).movement_fire:
             return "movement fire is off in this game; fire from an arc in the enemy's turn"
@@ -274,7 +276,9 @@ def tn_terms(game: Game, shooter: GameUnit, target: GameUnit, inp: Fire, moving:
         terms.append(("target flying", 2))
     if "entangled" in shooter.state.conditions:
         terms.append(("shooter entangled", 1))
-    if inp.tunnel:
+    if "in_tunnel" in target.state.conditions and "in_tunnel" not in shooter.state.conditions:
+        raise ValueError(f"no one outside the tunnel can see or shoot {target.name} (L481)")
+    if inp.tunnel or "in_tunnel" in shooter.state.conditions:
         terms.append(("tunnel", 2))
     if "swimming" in target.state.conditions:
         terms.append(("target swimming", 1))

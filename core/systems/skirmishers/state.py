@@ -112,6 +112,16 @@ class Cloud(BaseModel):
     radius: Literal[1, 2] = Field(default=1, description="Smoke: dots around its centre it fills.")
 
 
+class Structure(BaseModel):
+    """A dot of a wall, building or tree and the damage on it (L533-L545)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: str = Field(max_length=60, description="Which dot, in the players' words.")
+    toughness: int = Field(ge=1, le=140, description="Breached once its damage is above this.")
+    damage: int = Field(default=0, ge=0, le=999, description="Damage so far.")
+
+
 class SkGame(BaseModel):
     """The game-wide values: whose turn (``GameState.active_side``), the queues, the turns played."""
 
@@ -123,6 +133,9 @@ class SkGame(BaseModel):
     )
     explosives: list[PendingExplosive] = Field(
         default_factory=list, max_length=64, description="Explosive tokens waiting for the end of the turn."
+    )
+    structures: list[Structure] = Field(
+        default_factory=list, max_length=64, description="Dots of walls, buildings and trees hit."
     )
     clouds: list[Cloud] = Field(
         default_factory=list, max_length=64, description="Smoke clouds and fires on the table."

@@ -28,6 +28,7 @@ from core.systems.skirmishers.clouds import describe
 from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
 from core.systems.skirmishers.common import max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
+from core.systems.skirmishers.terrain import wire_offers
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.units import carried, guard_row, has_jet_pack
 from core.systems.skirmishers.vehicles import driver, end_of_turn
@@ -138,6 +139,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         text = f"{wiped}; {text}"
     if aged:
         text += "; " + "; ".join(aged)
+    offers += wire_offers(work.game, nxt)
     return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 
@@ -188,6 +190,10 @@ class Move(Closed):
 
 def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
     s, u = _acting(game, inp.unit)
+    if "entangled" in game.sides[s].units[u].state.conditions:
+        raise ValueError(
+            f"{game.sides[s].units[u].name} is entangled in wire: no more moving this turn (L479)"
+        )
     st = _spend(game, s, u, inp.ap, True)
     work = Working(game)
     work.state(s, u).extra = st.model_dump(mode="json")

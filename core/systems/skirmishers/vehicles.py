@@ -599,3 +599,108 @@ def ram_odds(game: Game, inp: Ram) -> ActionOdds:
 
 def mounted(w_key: str) -> bool:
     return WEAPONS[w_key].group == "crew"
+
+
+# --- melee from a vehicle ------------------------------------------------------------------------
+
+#: Extra lethal damage a melee hit from a moving vehicle deals, by mode (L792-L797).
+MELEE_X = {"min": 0, "cruise": 1, "max": 2}
+
+
+class RideMelee(Closed):
+    """A melee attack from a moving vehicle at an enemy next to its rear dot, with the active melee
+    weapon: +2, extra lethal damage by mode, resolved at once; then a control check at 6 (L788-L797)."""
+
+    unit: str = own_unit("The trooper on the vehicle.")
+    target: str = enemy_unit("The enemy next to the rear dot.")
+    weapon: str = Field(
+        default="fists", max_length=40, description="The melee weapon.", json_schema_extra={"flow": "pick"}
+    )
+
+
+def need_riding(game: Game, ref: str) -> str:
+    unit = game.unit(ref)[2]
+    st = SkUnit.of(unit)
+    if not st.riding:
+        return f"{unit.name} is on no vehicle"
+    v = game.unit(st.riding)[2]
+    if not SkUnit.of(v).moving or not SkUnit.of(v).mode:
+        return f"{v.name} is not moving this turn (L773)"
+    return ""
+
+
+REQUIREMENTS["riding_moving"] = need_riding
+
+
+def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, int, str, Hit]:
+    from core.systems.skirmishers.melee import _melee_tn, melee_weapons
+    from core.systems.skirmishers.state import PendingMelee
+    from core.systems.skirmishers.turn import _acting
+
+    s, u = _acting(game, inp.unit)
+    unit = game.sides[s].units[u]
+    if why := need_riding(game, inp.unit):
+        raise ValueError(why)
+    ts, _, target = game.unit(inp.target)
+    if ts == s or target.state.destroyed:
+        raise ValueError("melee is against a living enemy")
+    if inp.weapon not in melee_weapons(unit):
+        raise ValueError(f"{unit.name} has no such melee weapon")
+    vref = SkUnit.of(unit).riding
+    mode = SkUnit.of(game.unit(vref)[2]).mode
+    tn, text, hit = _melee_tn(game, PendingMelee(attacker=inp.unit, target=inp.target, weapon=inp.weapon))
+    tn += 2
+    text = text[:-1] + ", from a moving vehicle +2)"
+    text = f"TN {tn}" + text[text.index(" (") :]
+    return s, u, vref, mode, tn, text, Hit(lethal=hit.lethal + MELEE_X[mode], blunt=hit.blunt)
+
+
+def ride_melee(game: Game, inp: RideMelee, dice: DiceSource) -> ActionResult:
+    from core.systems.skirmishers.turn import _spend
+    from core.systems.skirmishers.walk import roll_shot
+
+    s, u, vref, mode, tn, text, hit = _ride_melee_plan(game, inp)
+    unit = game.sides[s].units[u]
+    ts, tu, target = game.unit(inp.target)
+    st = _spend(game, s, u, 5, False)
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    r = roll_shot(track(target), card_of(target), tn, hit, dice)
+    notes = after_hits(game, work, ts, tu, r.card) if r.hit else ""
+    out = f"hits ({hit.lethal}X with +{MELEE_X[mode]}X for {MODE_NAMES[mode]})" if r.hit else "misses"
+    ctn, ctext = control_tn(work.game, vref, "melee")
+    roll = TWO_D6.roll(dice, "control check")
+    text = f"{unit.name} strikes {target.name} from {game.unit(vref)[2].name} ({text}): {out}"
+    text += f"{', ' + notes if notes else ''}; control check {ctext}: rolled {roll.total}"
+    offers: list[Offer] = []
+    if roll.total >= ctn:
+        text += ", in control"
+    else:
+        more, offers = wipe_out(work.game, work, vref, mode, False)
+        text += f", fails: {more}"
+    detail = {"to_hit": list(r.hit_faces), "cell": list(r.cell_faces or []), "roll": roll.faces}
+    return ActionResult(changes=work.changes(), text=text, detail=detail, offers=offers[:12])
+
+
+def ride_melee_odds(game: Game, inp: RideMelee) -> ActionOdds:
+    from core.systems.skirmishers.fire import burst_odds
+
+    _, _, vref, _, tn, text, hit = _ride_melee_plan(game, inp)
+    target = game.unit(inp.target)[2]
+    o = burst_odds(track(target), card_of(target), tn, hit, 1, text)
+    ctn, ctext = control_tn(game, vref, "melee")
+    o.facts["control_pass"] = float(TWO_D6.at_least(ctn))
+    o.summary += f"; then control check {ctext}"
+    return o
+
+
+def ride_melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    from core.systems.skirmishers.melee import melee_weapons
+
+    unit = game.unit(actor)[2]
+    return {
+        "weapon": [
+            FieldPick(value=k, label=WEAPONS[k].name, detail=WEAPONS[k].ring_text)
+            for k in melee_weapons(unit)
+        ]
+    }
