@@ -3,8 +3,10 @@ L447; digest AMB-26, AMB-28); pure Python."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.dice import TypedDice
-from core.game import Game, act
+from core.game import Game, act, odds
 from core.systems import implementation
 from core.systems.skirmishers.state import SkGame
 from tests.test_skirmishers import sample_game
@@ -107,3 +109,29 @@ def test_a_fire_burns_until_the_end_of_the_next_full_round_AMB26() -> None:
 def test_a_fire_kept_until_put_out_is_an_option_AMB26() -> None:
     g = ends(burning({"fire_lasts": "until_put_out"}), 10)
     assert clouds(g) == [("fire", 1)]
+
+
+def test_scatter_of_1d6_dots_is_an_option_AMB22() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    g = g.model_copy(update={"options": {"scatter_distance": "d6_dots"}})
+    g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "hand_grenade"}, TypedDice([]))
+    g = act(
+        g, "throw", {"unit": "0/u1", "weapon": "hand_grenade", "dots": 3, "at": "the gate"}, TypedDice([])
+    )
+    g = act(g, "explode", {}, TypedDice([1, 1, 2, 4]))  # a miss, direction 2, 4 dots
+    assert "scatters 4 dots from the gate in direction 2" in g.log[-1].text
+
+
+def test_morale_may_count_troopers_out_of_action_AMB4() -> None:
+    keys = ["red_leader", "red_rifle", "red_smg", "red_lmg", "red_rifle", "red_rifle"]
+    g = sample_game(keys, ["blue_gyro"])
+    g = g.model_copy(deep=True)
+    for u in (1, 2, 3):
+        g.sides[0].units[u].state.destroyed = True
+    extra = dict(g.sides[0].units[4].state.extra)
+    extra["cells"] = [2] * 10 + [0]  # at HP 0: out of action, not dead (AMB-4)
+    g.sides[0].units[4].state.extra = extra
+    with pytest.raises(ValueError, match="3 of the squad are dead"):
+        odds(g, "morale", {"unit": "0/u6"})
+    g.options = {"morale_counts_out": True}
+    assert odds(g, "morale", {"unit": "0/u6"}).summary.startswith("TN 5 ")  # Regular 7, leader -2

@@ -202,9 +202,13 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
         lands = f"lands on {where}"
     elif w.scatters or w.smoke:
         face = dice.roll(1, 6, "scatter direction")[0]
-        spot = f"1 dot from {where}, direction {face}"
+        far = 1
+        if options(game).scatter_distance == "d6_dots" and w.thrown and e.weapon != "satchel":
+            far = dice.roll(1, 6, "scatter distance")[0]  # the older reading (AMB-22)
+        dots = f"{far} dot{'s' if far != 1 else ''}"
+        spot = f"{dots} from {where}, direction {face}"
         lands = (
-            f"misses and scatters 1 dot from {where} in direction {face} (stays put if a wall is in the way)"
+            f"misses and scatters {dots} from {where} in direction {face} (stays put if a wall is in the way)"
         )
     else:
         lands = "misses: a ranged incendiary does not scatter (L441)"

@@ -28,3 +28,5 @@ class SkOptions(Readings):
     collapse_literal: bool = False
     smoke_lasts: Literal["side_turns", "half_turns"] = "side_turns"
     fire_lasts: Literal["next_round", "until_put_out"] = "next_round"
+    scatter_distance: Literal["one_dot", "d6_dots"] = "one_dot"
+    morale_counts_out: bool = False

@@ -179,7 +179,10 @@ class Structure(Closed):
         default="medium",
         description="Its toughness, set before the game: tree 5, wall 10, light 15, medium 40 (a "
         "building's default), heavy 90, hardened 140 (L535-L543).",
-        json_schema_extra={"flow": "choice"},
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {k: f"{k.capitalize()} ({v})" for k, v in TOUGHNESS.items()},
+        },
     )
     damage: int = Field(default=1, ge=1, le=20, description="The blast ring's lethal value on that dot.")
 
