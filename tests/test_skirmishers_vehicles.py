@@ -118,10 +118,17 @@ def test_a_failed_turn_check_wipes_out_and_skids_6_dots_in_max_at_3x_L748_L750()
     assert "wipes out: set its rear as for a turn 60° shallower" in text and "skids 6 dots" in text
     assert "prone" in g.sides[0].units[1].state.conditions and not st(g, 0, 1).moving
     assert "under_vehicle" in g.sides[0].units[0].state.conditions
-    # the offers carry the wipe-out damage by mode (L757) and the ram damage if the skid hits (L759)
+    # the offers carry the wipe-out damage by mode (L757); the text the ram's if the skid hits (L759)
     _, offers = wipe_out(g, Working(g), "0/u2", "max", False)
-    got = [(o.input["unit"], o.input["lethal"]) for o in offers]
-    assert got == [("0/u2", 2), ("0/u2", 5), ("0/u1", 2), ("0/u1", 5)]
+    assert [(o.action, o.input) for o in offers] == [("wipe_damage", {"vehicle": "0/u2"})]
+    # marked at once on the bike and its rider: 2X in max when the skid ends clear (L757), 5X into
+    # an obstacle (L759); the scout's 4 armor takes the 2X, the rider's first cell 8 (4+4): 8 and 7
+    g2 = act(g, "wipe_damage", {"vehicle": "0/u2"}, TypedDice([4, 4]))
+    assert st(g2, 0, 1).armor == 2 and st(g2, 0, 0).cells[2:4] == [2, 2] and st(g2, 0, 1).skid == ""
+    with pytest.raises(ValueError, match="no wipe-out to mark"):
+        act(g2, "wipe_damage", {"vehicle": "0/u2"}, TypedDice([]))
+    g2 = act(g, "wipe_damage", {"vehicle": "0/u2", "skid": "obstacle"}, TypedDice([3, 3, 4, 4]))
+    assert st(g2, 0, 1).armor == 0 and g2.sides[0].units[1].state.damage == 7  # 4 armor, 1X on 6: HP 5
     # climbing out 3 AP, lifting 3 AP standing (L765-L771)
     with pytest.raises(ValueError, match="crawl out"):
         act(g, "move", {"unit": "0/u1"}, TypedDice([]))

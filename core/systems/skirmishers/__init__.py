@@ -177,6 +177,7 @@ from core.systems.skirmishers.vehicles import (
     ride_melee_odds,
     ride_melee_picks,
     ride_picks,
+    wipe_damage,
 )
 
 __all__ = ["SYSTEM", "Skirmishers", "Soldier"]
@@ -427,6 +428,14 @@ ACTIONS = {
         "No roll to hit: 1X/3X/5X by mode, then a control check at 6 (L775-L786).",
         odds=ram_odds,
         needs=("vehicle", "driven"),
+    ),
+    "wipe_damage": _spec(
+        "wipe_damage",
+        "Mark a wipe-out",
+        wipe_damage,
+        "0/1/2X by mode to the vehicle and its rider, or the ram's 1/3/5X if the skid hit something "
+        "(L752-L759).",
+        needs=("vehicle",),
     ),
     "ride_melee": _spec(
         "ride_melee",

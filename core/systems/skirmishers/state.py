@@ -72,6 +72,9 @@ class SkUnit(BaseModel):
         default="", description="A vehicle: the movement mode picked this turn (L684-L691)."
     )
     vap: int = Field(default=0, ge=0, le=8, description="A vehicle: AP spent on its movement this turn.")
+    skid: Literal["", "min", "cruise", "max"] = Field(
+        default="", description="A vehicle: wiped out in this mode, its damage not yet marked (L757-L759)."
+    )
     free_arc: bool = Field(default=False, description="A vehicle: its free 30° arc set this turn (L807).")
 
     @classmethod

@@ -163,33 +163,21 @@ def wipe_out(game: Game, work: Working, vref: str, mode: str, turning: bool) -> 
     st = SkUnit.of(v)
     st.moving = False
     state = work.state(vs, vu)
-    state.extra = st.model_dump(mode="json")
     state.conditions = [*[c for c in state.conditions if c != "prone"], "prone"]
     mode = mode or "min"
     dots = skid_dots(soldier(v).vehicle, mode)
     back = "set its rear as for a turn 60° shallower, then " if turning else ""
     text = (
-        f"{v.name} wipes out: {back}it skids {dots} dot{'s' if dots != 1 else ''} straight on and ends "
-        f"on its side (L748)"
+        f"{v.name} wipes out: {back}it skids {dots} dot{'s' if dots != 1 else ''} and ends on its side (L748)"
     )
     on = riders(game, vref)
     offers: list[Offer] = []
-    for ref, who in [(vref, v.name)] + [(ref_of(game, s, u), g.name) for s, u, g in on]:
-        if WIPE_X[mode]:
-            offers.append(
-                Offer(
-                    action="take_damage",
-                    input={"unit": ref, "lethal": WIPE_X[mode], "why": "wipe_out"},
-                    label=f"Skid ends clear: {WIPE_X[mode]}X to {who} (L757)",
-                )
-            )
+    if WIPE_X[mode]:  # the damage once the players see where the skid ends (L757-L759)
+        st.skid = "max" if mode == "max" else "cruise"
         offers.append(
-            Offer(
-                action="take_damage",
-                input={"unit": ref, "lethal": RAM_X[mode], "why": "ram"},
-                label=f"Skid hits something: {RAM_X[mode]}X to {who} (L759)",
-            )
+            Offer(action="wipe_damage", input={"vehicle": vref}, label=f"Mark the wipe-out on {v.name}")
         )
+    state.extra = st.model_dump(mode="json")
     for s, u, _g in on:
         conds = [c for c in work.state(s, u).conditions if c != "under_vehicle"]
         work.state(s, u).conditions = [*conds, "under_vehicle"]
@@ -704,3 +692,41 @@ def ride_melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             for k in melee_weapons(unit)
         ]
     }
+
+
+# --- the wipe-out's damage -------------------------------------------------------------------------
+
+
+class WipeDamage(Closed):
+    """The wipe-out's damage on the vehicle and everyone on it, from a 2D6 first cell each: 0/1/2X by
+    mode when the skid ends clear, the ram's 1/3/5X when it hits an obstacle (L752-L759, AMB-46/47)."""
+
+    vehicle: str = own_unit("The vehicle that wiped out.")
+    skid: Literal["clear", "obstacle"] = Field(
+        default="clear",
+        description="Where the skid ended: in the clear, or against an obstacle or solid obstruction.",
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {"clear": "In the clear", "obstacle": "Hit something"},
+        },
+    )
+
+
+def wipe_damage(game: Game, inp: WipeDamage, dice: DiceSource) -> ActionResult:
+    vs, vu, v = game.unit(inp.vehicle)
+    st = SkUnit.of(v)
+    if soldier(v).kind != "vehicle" or not st.skid:
+        raise ValueError(f"{v.name} has no wipe-out to mark")
+    x = (WIPE_X if inp.skid == "clear" else RAM_X)[st.skid]
+    work = Working(game)
+    st.skid = ""
+    work.state(vs, vu).extra = st.model_dump(mode="json")
+    notes, cells = [], []
+    for s, u, g in [(vs, vu, v), *riders(game, inp.vehicle)]:
+        g = work.game.sides[s].units[u]
+        r = roll_marks(track(g), card_of(g), Hit(lethal=x, blunt=0), dice)
+        cells.append(list(r.cell_faces or []))
+        notes.append(f"{g.name}: {after_hits(work.game, work, s, u, r.card) or 'no change'}")
+    return ActionResult(
+        changes=work.changes(), text=f"Wipe-out, {x}X each: " + "; ".join(notes), detail={"cells": cells}
+    )
