@@ -259,9 +259,10 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         page.click("#apply-result")
 
         def marked() -> None:
-            # 6X: 2 armor cells, then 4 from cell 10: 10, 9, 8, 7 crossed (L306-L308)
+            # 6X: 2 armor cells crossed, then 4 from cell 10: 10, 9, 8, 7 crossed (L198, L306-L308)
             grid = page.locator('[data-unit="1/u3"] table.cell-grid')
-            expect(grid.locator('td[data-mark="full"] .cell-text')).to_have_text(["10", "9", "8", "7"])
+            hp = grid.locator("tr").first
+            expect(hp.locator('td[data-mark="full"] .cell-text')).to_have_text(["10", "9", "8", "7"])
             bike = unit_state(saved_game(page), "0/u2")
             assert bike["extra"]["armor"] == 7 and "prone" in bike["conditions"]
 

@@ -175,7 +175,7 @@ def wipe_out(game: Game, work: Working, vref: str, mode: str, turning: bool) -> 
     if WIPE_X[mode]:  # the damage once the players see where the skid ends (L757-L759)
         st.skid = "max" if mode == "max" else "cruise"
         offers.append(
-            Offer(action="wipe_damage", input={"vehicle": vref}, label=f"Mark the wipe-out on {v.name}")
+            Offer(action="wipe_damage", input={"vehicle": vref}, label="Mark the wipe-out damage")
         )
     state.extra = st.model_dump(mode="json")
     for s, u, _g in on:
