@@ -13,7 +13,7 @@ from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.walk import Card, Hit, burst_dist
 from tests.test_skirmishers import sample_game
-from tests.test_skirmishers_vehicles import mounted
+from tests.test_skirmishers_vehicles import elite, mounted
 
 T = TRACKS["trooper"]
 
@@ -125,3 +125,16 @@ def test_melee_from_a_moving_vehicle_adds_2_and_1x_in_cruise_then_a_check_L788_L
     g = act(g, "ride_melee", {"unit": "0/u1", "target": "1/u1"}, TypedDice([3, 3, 5, 5, 6, 6]))
     assert SkUnit.of(g.sides[1].units[0]).cells == [2, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
     assert "in control" in g.log[-1].text and SkUnit.of(g.sides[0].units[0]).ap_spent == 9
+
+
+def test_a_flyer_drops_a_hand_grenade_at_base_5_L598() -> None:
+    g = elite(sample_game(["red_rifle"], ["blue_gyro"]))
+    g.sides[0].units[0].profile["jet_pack"] = True  # 10 AP, 8 with the jet pack (L585)
+    g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "hand_grenade"}, TypedDice([]))
+    drop = {"unit": "0/u1", "weapon": "hand_grenade", "drop": True, "at": "the gun pit"}
+    with pytest.raises(ValueError, match="not flying"):
+        act(g, "throw", drop, TypedDice([]))
+    g = act(g, "jet", {"unit": "0/u1", "dots": 9}, TypedDice([]))
+    g = act(g, "throw", drop, TypedDice([]))
+    assert "TN 5 (base 5)" in g.log[-1].text and SkUnit.of(g.sides[0].units[0]).ap_spent == 6
+    assert SkGame.model_validate(g.state.extra).explosives[0].tn == 5

@@ -76,7 +76,8 @@ Advanced combat (L348-L573), each a toggle
 Advanced mobility (L577-L807)
   T  jet pack: -2 AP, 3 AP (0 in power armor), once a turn, 6-16 dots, +2 to hit a flyer, falls
      prone when hit (L583-L596, L881, AMB-41, AMB-42)
-  -  dropping a grenade from the jet pack (L598); fitting, removing, exchanging it (L603-L605)
+  T  a hand grenade dropped from the jet pack at base 5, resolved with the side's explosives (L598)
+  -  fitting, removing, exchanging a jet pack (L603-L605)
   T  vehicle card: HP row 12-0 and DX, best mode by column, mods on control checks and mounted
      weapons, armor, speed, handling, signature (L613-L662, AMB-43)
   T  mount or dismount 2 AP, switch on or off 1 AP; one rider, passengers on an assault vehicle
@@ -89,7 +90,8 @@ Advanced mobility (L577-L807)
      (L730-L734, L656); the players say whether the segment starts or ends in the arc (P)
   T  wipe-out on a failed check, on damage ruling out the mode, on the driver's death, on a mode
      left short; skid 1 or 2 AP of dots, prone, damage 0/1/2 or the ram's if it hits (L736-L759,
-     AMB-46, AMB-47); crawl out 3 AP, lift 3 AP (L765-L771)
+     AMB-46, AMB-47), marked on the vehicle and its riders in one action once the players say where
+     the skid ended (P); crawl out 3 AP, lift 3 AP (L765-L771)
   T  vehicle damage: armor first, no bludgeoning, 2D6 first cell (L740-L742); not hurt by fire (L738)
   T  ramming 1X/3X/5X, the rammer too once its armor is gone, control check 6; a rider is never
      rammed (L775-L786)

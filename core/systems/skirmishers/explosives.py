@@ -18,7 +18,7 @@ from core.dice import DiceSource
 from core.game import Game
 from core.pool import table
 from core.steps import DiceSum
-from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, needs, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS, Weapon
 from core.systems.skirmishers.common import mod, options, soldier
 from core.systems.skirmishers.state import Cloud, PendingExplosive, SkGame, SkUnit
@@ -55,7 +55,17 @@ class Throw(Closed):
     cover: int = Field(default=0, ge=0, le=6, description="Obstructions on the line, +1 each (L294).")
     large: bool = Field(default=False, description="Aimed at a building, wall, tree or vehicle: -2 (L526).")
     moving: bool = Field(default=False, description="Thrown or fired while moving: +2 (L500-L504).")
+    drop: bool = Field(
+        default=False,
+        description="A hand grenade dropped on a dot flown over with a jet pack: base 5, no AP (L598).",
+        json_schema_extra=needs("flying"),
+    )
     at: str = Field(default="", max_length=80, description="Where it is aimed, in the players' words.")
+
+
+def need_flying(game: Game, ref: str) -> str:
+    unit = game.unit(ref)[2]
+    return "" if "flying" in unit.state.conditions else f"{unit.name} is not flying with a jet pack (L598)"
 
 
 def _usable(game: Game, key: str) -> str:
@@ -114,7 +124,13 @@ def _plan(game: Game, inp: Throw) -> tuple[int, int, int, str, Weapon, str]:
     if prof.kind == "trooper" and st.active != key and not _free_switch(unit.profile, st.active, key):
         raise ValueError("the explosive must be the active weapon: change weapon first (L328)")
     prone = "prone" in unit.state.conditions
-    if w.thrown or (key == "satchel"):
+    if inp.drop:
+        if why := need_flying(game, inp.unit):
+            raise ValueError(why)
+        if key != "hand_grenade":
+            raise ValueError("a flyer drops a hand grenade (L598)")
+        ap, terms = 0, [("base", 5)]  # the flight's 3 AP pays for it (AMB-41)
+    elif w.thrown or (key == "satchel"):
         planted = key == "satchel" and inp.plant
         ap = 3 if planted else inp.dots * (w.ap_per_dot or 1) * (2 if prone else 1)
         ap += 3 if inp.stairs else 0

@@ -174,9 +174,7 @@ def wipe_out(game: Game, work: Working, vref: str, mode: str, turning: bool) -> 
     offers: list[Offer] = []
     if WIPE_X[mode]:  # the damage once the players see where the skid ends (L757-L759)
         st.skid = "max" if mode == "max" else "cruise"
-        offers.append(
-            Offer(action="wipe_damage", input={"vehicle": vref}, label="Mark the wipe-out damage")
-        )
+        offers.append(Offer(action="wipe_damage", input={"vehicle": vref}, label="Mark the wipe-out damage"))
     state.extra = st.model_dump(mode="json")
     for s, u, _g in on:
         conds = [c for c in work.state(s, u).conditions if c != "under_vehicle"]
@@ -618,6 +616,15 @@ def need_riding(game: Game, ref: str) -> str:
 
 
 REQUIREMENTS["riding_moving"] = need_riding
+
+
+def _flying(game: Game, ref: str) -> str:
+    from core.systems.skirmishers.explosives import need_flying
+
+    return need_flying(game, ref)
+
+
+REQUIREMENTS["flying"] = _flying
 
 
 def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, int, str, Hit]:
