@@ -135,3 +135,14 @@ def test_morale_may_count_troopers_out_of_action_AMB4() -> None:
         odds(g, "morale", {"unit": "0/u6"})
     g.options = {"morale_counts_out": True}
     assert odds(g, "morale", {"unit": "0/u6"}).summary.startswith("TN 5 ")  # Regular 7, leader -2
+
+
+def test_one_combat_action_a_turn_is_an_option_AMB19() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    g = act(g, "set_arc", {"unit": "0/u1", "size": "30"}, TypedDice([]))
+    act(g, "melee", {"attacker": "0/u1", "target": "1/u1"}, TypedDice([]))  # the default: AP allowing
+    strict = g.model_copy(update={"options": {"one_combat_action": True}})
+    with pytest.raises(ValueError, match="has taken its combat action this turn"):
+        act(strict, "melee", {"attacker": "0/u1", "target": "1/u1"}, TypedDice([]))
+    strict = act(act(strict, "end_turn", {}, TypedDice([])), "end_turn", {}, TypedDice([]))
+    act(strict, "melee", {"attacker": "0/u1", "target": "1/u1"}, TypedDice([]))  # a new turn

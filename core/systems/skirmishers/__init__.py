@@ -44,6 +44,8 @@ Combat (L255-L344)
   T  collapse when spent AP reaches the new max (L312, AMB-9)  R  ``collapse_literal`` (as printed)
   -  stand-up reaction only by firers that have not fired on this dot (L288, AMB-62), one shot per
      firer per dot (AMB-16): offered, not counted
+  T  combat actions after movement within the AP, no arc after an explosive (L78, L257, L328)
+     R  ``one_combat_action`` (one a turn, AMB-19)
   T  melee: 5 AP, resolved when the target activates, base 4, no cover (L316-L324, AMB-60, AMB-61)
   T  fists half the max AP in bludgeoning, rounded down (L318, AMB-58)
   T  explosives: token at the end of the turn, TN the AP paid, doubled prone, stairs 3 AP, satchel

@@ -55,5 +55,13 @@ def mod(unit: GameUnit) -> int | None:
     return track(unit).mod(column(unit))
 
 
+def combat_action(game: Game, st: SkUnit, who: str) -> None:
+    """Record a combat action (an arc, a melee attack, an explosive, L78); with the reading
+    ``one_combat_action`` a second one in the turn is refused (digest AMB-19)."""
+    if st.combat_done and options(game).one_combat_action:
+        raise ValueError(f"{who} has taken its combat action this turn (one a turn in this game, L78)")
+    st.combat_done = True
+
+
 def name(game: Game, ref: str) -> str:
     return game.unit(ref)[2].name

@@ -20,7 +20,7 @@ from core.pool import table
 from core.steps import DiceSum
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, needs, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS, Weapon
-from core.systems.skirmishers.common import mod, options, soldier
+from core.systems.skirmishers.common import combat_action, mod, options, soldier
 from core.systems.skirmishers.state import Cloud, PendingExplosive, SkGame, SkUnit
 from core.systems.skirmishers.turn import _acting, _spend
 from core.systems.skirmishers.units import carried
@@ -171,6 +171,8 @@ def throw(game: Game, inp: Throw, dice: DiceSource) -> ActionResult:
     s, u, ap, key, w, text = _plan(game, inp)
     unit = game.sides[s].units[u]
     st = _spend(game, s, u, ap, False)
+    if not inp.drop:  # a grenade dropped in flight is part of the flight (L598)
+        combat_action(game, st, unit.name)
     if key in st.ammo:
         st.ammo[key] -= 1
     st.explosive_used = True

@@ -30,3 +30,4 @@ class SkOptions(Readings):
     fire_lasts: Literal["next_round", "until_put_out"] = "next_round"
     scatter_distance: Literal["one_dot", "d6_dots"] = "one_dot"
     morale_counts_out: bool = False
+    one_combat_action: bool = False

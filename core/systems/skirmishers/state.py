@@ -55,6 +55,9 @@ class SkUnit(BaseModel):
     explosive_used: bool = Field(
         default=False, description="Used an explosive this turn (no arc after, L328)."
     )
+    combat_done: bool = Field(
+        default=False, description="Took a combat action this turn (the one_combat_action reading, L78)."
+    )
     jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
     set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
     crew_by: Key = Field(

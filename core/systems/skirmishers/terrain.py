@@ -174,7 +174,9 @@ class Structure(Closed):
     """Damage on a dot of a wall, building or tree (L533-L545)."""
 
     unit: str = own_unit("Who did it (its side's explosive).")
-    label: str = Field(min_length=1, max_length=60, description="Which dot, in the players' words.")
+    label: str = Field(
+        default="the wall", min_length=1, max_length=60, description="Which dot, in the players' words."
+    )
     kind: Literal["tree", "wall", "light", "medium", "heavy", "hardened"] = Field(
         default="medium",
         description="Its toughness, set before the game: tree 5, wall 10, light 15, medium 40 (a "

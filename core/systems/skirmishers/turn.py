@@ -26,7 +26,7 @@ from core.systems.base import (
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.clouds import describe
 from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
-from core.systems.skirmishers.common import max_ap, mod, options, soldier
+from core.systems.skirmishers.common import combat_action, max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
 from core.systems.skirmishers.terrain import wire_offers
 from core.systems.skirmishers.tracks import TRACKS
@@ -116,7 +116,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 removed += len(st.arcs) - len(kept)
                 st.arcs = kept
                 st.ap_spent = st.ap_moved = 0
-                st.explosive_used = st.jet_used = st.free_arc = False
+                st.explosive_used = st.jet_used = st.free_arc = st.combat_done = False
                 st.mode, st.vap = "", 0  # a vehicle picks its mode each turn (L684)
                 state.activated = False
                 state.conditions = [c for c in state.conditions if c != "stopped"]
@@ -394,6 +394,7 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
         raise ValueError("the arc is set with the active weapon (L251)")
     arc = CAT.arcs[inp.size]
     st = _spend(game, s, u, arc.ap, False)
+    combat_action(game, st, unit.name)
     shots = -1 if w.shots == 0 else arc.shots * (w.shots or 1)
     if prof.kind == "power_armor":  # one arc per weapon (L895)
         st.arcs = [a for a in st.arcs if a.weapon != key]
