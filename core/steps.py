@@ -8,8 +8,8 @@ function, so they cannot disagree (tests/test_steps.py enumerates every face to 
   roll-under evade die whose lowest face counts double and whose highest never counts,
   L136-L141; its clash die where 5+ counts 1 and 10 counts 2, L190-L191), with chosen faces
   rolled again once;
-* :class:`DiceSum`: the total of N dice plus a modifier (Skirmishers' 2D6 checks against a
-  target number).
+* :class:`DiceSum`: the total of N dice plus a modifier (a 2D6 check against a target
+  number, as a system's attacks, control and morale checks roll it).
 
 A step stays here only while a system uses it (issue 27: the chained steps no system used went).
 

@@ -1,13 +1,16 @@
 """Skirmishers at the table on a 390x844 phone, counted in taps: the first step offered (who goes
 first), a shot from the game screen to the marks on the target's card in at most 5 taps with no
-scrolling, and reaction fire offered as a unit moves, in at most 3 taps."""
+scrolling, and reaction fire offered as a unit moves, in at most 3 taps; a power-armor card and a
+vehicle card filled in, shared by QR, driven into a failed control check, fired at with a
+modifier, still there after an offline reload."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from conftest import PHONE, Server, open_with_store, saved_game, type_dice, unit_state
+from conftest import BOOT_MS, PHONE, Server, open_with_store, saved_game, type_dice, unit_state
 from playwright.sync_api import Browser, Page, expect
+from qr_scan import decode_png, qr_shot
 from test_e2e_flow import Taps, assert_on_screen
 from test_e2e_plain import every_sheet_reads_plain, raw_ids
 
@@ -145,3 +148,128 @@ def test_plain_words_on_the_skirmishers_screens(browser: Browser, server: Server
             assert found == set(), (key, found)
     finally:
         context.close()
+
+
+def fill_card(page: Page, name: str, fields: dict[str, str]) -> None:
+    """A new card in the squad editor: its name and its selects (values as the form sends them)."""
+    page.click("#new-unit")
+    expect(page.locator("#unit-status")).to_contain_text("points")
+    form = page.locator(".schema-form").first
+    form.locator('[data-field="name"] input').first.fill(name)
+    for field, value in fields.items():
+        form.locator(f'select[name="{field}"]').select_option(f'"{value}"')
+
+
+def more_action(page: Page, ref: str, action: str) -> None:
+    card = page.locator(f'[data-unit="{ref}"]')
+    if card.locator("select.more-actions").is_hidden():
+        card.locator(".card-toggle").click()
+    card.locator("select.more-actions").select_option(action)
+    expect(page.locator("#action-panel")).to_be_visible()
+
+
+def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
+    browser: Browser, server: Server
+) -> None:
+    home = browser.new_context(**PHONE)
+    page = home.new_page()
+    page.goto(server.url + "#/squads")
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.select_option("#new-squad-system", "skirmishers")
+    page.click("#new-squad")
+    page.fill("#squad-name", "Strike team")
+    page.locator("#squad-name").dispatch_event("change")
+    # The power-armor card (L817-L877): heavy suit, machine gun and missile, a pistol; PV 210 + 583 + 13.
+    fill_card(page, "Iron Hawk", {"kind": "power_armor", "suit": "heavy", "primary": "pa_mg",
+                                  "primary2": "pa_atm", "secondary": "pistol"})  # fmt: skip
+    expect(page.locator("#unit-status .total")).to_have_text("806 points")
+    page.click("#save-unit")
+    expect(page.locator("#squad-units .unit-row")).to_have_count(1)
+    # The vehicle card (L613-L662): the assault profile, two light machine guns forward.
+    fill_card(page, "Dust Runner", {"kind": "vehicle", "vehicle": "assault"})
+    expect(page.locator("#unit-status .total")).to_have_text("300 points")
+    page.click("#save-unit")
+    page.locator('#catalogue [data-add="red_rifle"]').click()
+    expect(page.locator("#squad-units .unit-row")).to_have_count(3)
+    page.click("#share-squad")
+    link = page.locator("#share-url").input_value()
+    assert decode_png(qr_shot(page.locator("#share-qr"))) == [link]
+    home.close()
+
+    other = browser.new_context(**PHONE)
+    try:
+        page = other.new_page()
+        page.goto(link)
+        expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
+        page.click("#play-shared")
+        page.click("#play-choose-later")
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(6)
+        page.click("#phase-next")
+        page.click('[data-choice-field="first"] [data-value="first"]')
+        page.click("#action-roll")
+        expect(page.locator("#action-text")).to_contain_text("goes first", timeout=30_000)
+        page.click("#apply-result")
+        # The rifleman mounts the bike (2 AP) and switches it on (1 AP) (L679-L680).
+        more_action(page, "0/u3", "ride")
+        page.locator('#action-panel [data-pick-field="vehicle"] button', has_text="Dust Runner").click()
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("mounts Dust Runner as its driver")
+        more_action(page, "0/u3", "ride")
+        page.click('#action-panel [data-choice-field="what"] [data-value="switch_on"]')
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("switches Dust Runner on")
+        # Max mode needs 5 AP; the rifleman has 4 left: greyed with the reason (L684).
+        more_action(page, "0/u2", "drive")
+        expect(
+            page.locator('#action-panel [data-field="mode"] select option[value=\'"max"\']')
+        ).to_be_disabled()
+        expect(page.locator('#action-panel [data-field="mode"]')).to_contain_text("Max needs 5 AP")
+        page.click('#action-panel [data-choice-field="step"] [data-value="start"]')
+        page.click("#action-roll")
+        expect(page.locator("#action-text")).to_contain_text("start, 2 dots", timeout=30_000)
+        page.click("#apply-result")
+        # A 120-degree turn: control check at 6 + handling 1; real dice 1 and 1: it wipes out (L711-L748).
+        more_action(page, "0/u2", "drive")
+        page.click('#action-panel [data-choice-field="step"] [data-value="turn120"]')
+        page.click("#action-typed")
+        type_dice(page, {}, default="1")
+        expect(page.locator("#action-text")).to_contain_text("TN 7 (120° turn 6, handling +1)")
+        expect(page.locator("#action-text")).to_contain_text("wipes out")
+        page.click("#apply-result")
+        offers = page.locator("#toast-offers [data-offer]")
+        expect(offers).to_have_count(1, timeout=30_000)
+        offers.first.click()  # the skid ends clear: 1X to the bike (its armor) and its rider (L757, L742)
+        page.click("#action-typed")
+        type_dice(page, {}, default="4")  # the rider's first cell: 8
+        expect(page.locator("#action-text")).to_contain_text("1 armor cell lost", timeout=30_000)
+        page.click("#apply-result")
+        # The power armor fires on the move at the other side's rifleman behind one obstruction (+1).
+        page.locator('[data-unit="0/u1"] [data-act="fire"]').click()
+        page.locator('#targets [data-target="1/u3"]').click()
+        more = page.locator("#more-mods")
+        if more.count():
+            more.locator("summary").click()
+        page.locator('#action-panel input[name="cover"]').fill("1")
+        page.locator('#action-panel input[name="cover"]').dispatch_event("change")
+        expect(page.locator("#action-odds")).to_contain_text("TN 9", timeout=30_000)
+        page.click("#action-typed")
+        type_dice(page, {"hit": "6", "cell": "5"})
+        expect(page.locator("#action-text")).to_contain_text("1 of 1 hit", timeout=30_000)
+        page.click("#apply-result")
+
+        def marked() -> None:
+            # 6X: 2 armor cells crossed, then 4 from cell 10: 10, 9, 8, 7 crossed (L198, L306-L308)
+            grid = page.locator('[data-unit="1/u3"] table.cell-grid')
+            hp = grid.locator("tr").first
+            expect(hp.locator('td[data-mark="full"] .cell-text')).to_have_text(["10", "9", "8", "7"])
+            bike = unit_state(saved_game(page), "0/u2")
+            assert bike["extra"]["armor"] == 7 and "prone" in bike["conditions"]
+
+        marked()
+        other.set_offline(True)
+        page.reload()
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        marked()
+    finally:
+        other.close()

@@ -492,3 +492,40 @@ def test_modules_off_refuse_their_rules() -> None:
         act(off, "crew", {"unit": "0/u1"}, TypedDice([]))
     with pytest.raises(ValueError, match="movement fire is off"):
         odds(off, "fire", {"shooter": "0/u1", "target": "1/u1", "weapon": "pistol"})
+
+
+def test_a_crew_served_weapon_is_taken_over_when_its_gunner_dies_or_leaves_it_L374_L378() -> None:
+    g = sample_game(["red_lmg", "red_rifle"], ["blue_gyro"])
+    g = act(g, "crew", {"unit": "0/u1"}, TypedDice([]))  # the light machine gun set up, 60° arc
+    g = act(g, "end_turn", {}, TypedDice([]))
+    picks = SK.actions["crew"].picks
+    assert picks is not None
+    why = {p.value: p.unavailable for p in picks(g, "1/u1")["weapon_of"]}
+    assert why == {"0/u1": "Sample: Red Machine Gunner still controls it"}
+    with pytest.raises(ValueError, match="still controls it"):
+        act(g, "crew", {"unit": "1/u1", "what": "take_over", "weapon_of": "0/u1"}, TypedDice([]))
+    g = act(g, "take_damage", {"unit": "0/u1", "lethal": 12}, TypedDice([6, 6]))
+    assert g.sides[0].units[0].state.destroyed
+    g = act(g, "crew", {"unit": "1/u1", "what": "take_over", "weapon_of": "0/u1"}, TypedDice([]))
+    taker = SkUnit.of(g.sides[1].units[0])
+    assert taker.ap_spent == 6 and taker.manned == "0/u1" and taker.arcs[0].shots == -1
+    g = act(g, "end_turn", {}, TypedDice([]))  # Red's rifleman walks into the taken gun's arc
+    o = odds(g, "fire", {"shooter": "1/u1", "target": "0/u2", "weapon": "lmg"})
+    assert o.summary.startswith("TN 6 ")
+    g = act(
+        g, "fire", {"shooter": "1/u1", "target": "0/u2", "weapon": "lmg", "shots": 2}, TypedDice([1, 1] * 2)
+    )
+    assert SkUnit.of(g.sides[1].units[0]).arcs[0].shots == -1  # burst fire (L367)
+
+
+def test_a_gunner_who_leaves_its_weapon_takes_it_back_for_6_ap_L378() -> None:
+    g = sample_game(["red_lmg", "red_rifle"], ["blue_gyro"])
+    g = act(g, "crew", {"unit": "0/u1"}, TypedDice([]))
+    g = act(g, "crew", {"unit": "0/u1", "what": "leave"}, TypedDice([]))
+    assert SkUnit.of(g.sides[0].units[0]).arcs == []
+    with pytest.raises(ValueError, match="take it back over"):
+        act(g, "fire", {"shooter": "0/u1", "target": "1/u1", "weapon": "lmg"}, TypedDice([6, 6]))
+    g = act(g, "end_turn", {}, TypedDice([]))
+    g = act(g, "end_turn", {}, TypedDice([]))
+    g = act(g, "crew", {"unit": "0/u2", "what": "take_over", "weapon_of": "0/u1"}, TypedDice([]))
+    assert SkUnit.of(g.sides[0].units[0]).crew_by == "0/u2"

@@ -6,7 +6,110 @@ vehicle table as data), :mod:`.units` (the unit card a player fills in, its slot
 blank), :mod:`.tracks` (the three cards' HP rows and the card walk), :mod:`.walk` (a shot, a
 burst and their exact odds), :mod:`.fire` (the target number and its modifier tables),
 :mod:`.damage` (what marks do at once), :mod:`.turn` (the IGOUGO loop, AP, arcs, moves) and
-:mod:`.options` (a toggle for each optional rule and the readings of unclear rules).
+:mod:`.options` (a toggle for each optional rule and the readings of unclear rules),
+:mod:`.vehicles` (riders, driving, control checks, wipe-outs, rams, melee from a vehicle),
+:mod:`.crew` (crew-served weapons), :mod:`.clouds` (smoke and fire over the turns) and
+:mod:`.terrain` (advanced terrain, structures).
+
+Rule-by-rule checklist
+======================
+
+``T`` implemented and tested (tests/test_skirmishers*.py; the name of the test carries the line),
+``R`` a named reading (an option of the game, :mod:`.options`, digest section 9), ``P`` left to the
+players (the app takes their word: it does not model the map), ``-`` not in the app yet.
+
+System and infantry (L57-L131)
+  T  IGOUGO, who goes first by a die or the players (L71-L73); arcs removed as the side's turn starts (L76)
+  T  activations, then the side's explosives, then the turn passes (L77-L84)
+  P  the map, dots and distances, levels (L63-L69); no win conditions in the book (AMB-63)
+  T  the trooper card: HP row, AP row as offsets from 8, Mods row, armor row (L94-L129, AMB-3, AMB-4)
+  T  current HP right of the right-most crossed cell (L123); AP and mods from that column (L125-L127)
+Weapons and equipment (L133-L207)
+  T  every weapon row as data with its line: primary, secondary, melee, explosive, crew-served,
+     launchers, incendiaries, power armor (L141-L188, L358-L363, L403-L431, L867-L871, L902)
+  T  loadout slots, fists and knife always, knife as bayonet on rifle-class guns (L131-L194, AMB-59)
+  T  body armor 2/4/6 cells, -1/-2/-3 AP, taken before HP, stops bludgeoning (L196-L207, AMB-8)
+  T  PV shown as a total, information only (AMB-1)
+Movement and special actions (L209-L253)
+  T  AP budget and the 8 AP cap on movement (L211-L215, L553); the move's AP is the player's (P)
+  T  prone 1 AP, stand 2 AP (L237-L238); change weapon 3 AP, grenade launcher switch free (L246, L417)
+  -  taking gear from a friend or the fallen (6 AP) and dropping it (L247, L253)
+Combat (L255-L344)
+  T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
+  T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)
+  P  line of sight and the count of obstructions (L276-L282, AMB-14, AMB-15)
+  T  the TN: base 6, long +2, cover +1 each, prone rows, damage modifier (L290-L304)
+  T  the card walk: first cell by 2D6, crossed cells skipped, bludgeoning after lethal (L306-L310,
+     AMB-5-AMB-7); exact odds against brute force
+  T  collapse when spent AP reaches the new max (L312, AMB-9)  R  ``collapse_literal`` (as printed)
+  -  stand-up reaction only by firers that have not fired on this dot (L288, AMB-62), one shot per
+     firer per dot (AMB-16): offered, not counted
+  T  combat actions after movement within the AP, no arc after an explosive (L78, L257, L328)
+     R  ``one_combat_action`` (one a turn, AMB-19)
+  T  melee: 5 AP, resolved when the target activates, base 4, no cover (L316-L324, AMB-60, AMB-61)
+  T  fists half the max AP in bludgeoning, rounded down (L318, AMB-58)
+  T  explosives: token at the end of the turn, TN the AP paid, doubled prone, stairs 3 AP, satchel
+     planted for 3 AP (L326-L340, AMB-20, AMB-21); scatter 1 dot in a 1D6 direction (L344, AMB-22)
+     R  ``scatter_distance`` (1D6 dots for thrown grenades)
+  P  who stands in each ring, shielding, extra level distance (L342): marked with Take damage
+Advanced combat (L348-L573), each a toggle
+  T  crew-served: crew count, 4 AP each to set up or break down, 60-degree burst arc, turned for
+     4 AP, kept while set up (L356-L380, AMB-29-AMB-31); taken over for 6 AP once its gunner dies
+     or leaves it (L374, L378)
+  T  advanced body armor: chosen columns, lethal half- then fully crosses the armor cell, bludgeoning
+     ignored only there (L382-L393, AMB-66, AMB-71); toggle ``advanced_armor``
+  T  launchers base 6, ammunition, extra ammunition doubles explosives (L399-L421)
+  T  incendiaries; ranged ones do not scatter (L423-L441); fires tracked until the end of the next
+     full round (AMB-26) R ``fire_lasts``; 1X entering, 8X ending on a burning dot offered (L439)
+  T  smoke: 1 dot around, 2 at the end of the side's next turn, lifts after 12 turns of its side
+     (L443-L452, AMB-27, AMB-28) R ``smoke_lasts``; +3 a smoky dot on the line (P: the count)
+  T  advanced terrain: wire 6 AP, 1D6 bludgeoning, entangled on 4-6 and again each turn, +1 to its
+     attacks (L479, L489, AMB-37); deep water with one weapon, no fire, +1 to hit (L483-L491);
+     trench counts as prone (L481, AMB-36); tunnel hides from outside, +2 inside (L481, L490)
+  P  rough, swamp (and as cover), walls, contours, shallow water: their AP in Move (L462-L477, AMB-35);
+     +2X to swimmers in a blast (L485, AMB-34)
+  T  movement fire 2 AP and +2 (L494-L509)  -  the target's free drop prone after it (L498)
+  T  sneak suit +1 at long range (L515-L522, AMB-67); large targets -2 for explosives (L524-L531,
+     AMB-45: the player says the target is large)
+  T  structures: toughness per dot, breached above it, rough terrain (L533-L545, AMB-64)
+  T  experience -1/0/+1/+2 AP (L551-L561, AMB-40)
+  T  morale: 4 dead, experience TN, +1 a death beyond 4, leader's leadership (L563-L573); the result
+     is recorded, the players apply it (AMB-38) R ``morale_counts_out`` (AMB-4)
+Advanced mobility (L577-L807)
+  T  jet pack: -2 AP, 3 AP (0 in power armor), once a turn, 6-16 dots, +2 to hit a flyer, falls
+     prone when hit (L583-L596, L881, AMB-41, AMB-42)
+  T  a hand grenade dropped from the jet pack at base 5, resolved with the side's explosives (L598)
+  -  fitting, removing, exchanging a jet pack (L603-L605)
+  T  vehicle card: HP row 12-0 and DX, best mode by column, mods on control checks and mounted
+     weapons, armor, speed, handling, signature (L613-L662, AMB-43)
+  T  mount or dismount 2 AP, switch on or off 1 AP; one rider, passengers on an assault vehicle
+     (L676-L682, L803)
+  T  movement modes from the driver's AP and the vehicle's column; segments: start 1, move 1, stop
+     2, turns 0/1/2 AP; 8 AP of movement with the rider's (L684-L709, AMB-51)
+  T  control checks: 120 and 180 degree turns 6/9, stops 4/4/6/8, both damage mods and handling
+     (L711-L728, AMB-49)
+  T  reaction fire once a segment, at the vehicle or its rider, signature on the vehicle
+     (L730-L734, L656); the players say whether the segment starts or ends in the arc (P)
+  T  wipe-out on a failed check, on damage ruling out the mode, on the driver's death, on a mode
+     left short; skid 1 or 2 AP of dots, prone, damage 0/1/2 or the ram's if it hits (L736-L759,
+     AMB-46, AMB-47), marked on the vehicle and its riders in one action once the players say where
+     the skid ended (P); crawl out 3 AP, lift 3 AP (L765-L771)
+  T  vehicle damage: armor first, no bludgeoning, 2D6 first cell (L740-L742); not hurt by fire (L738)
+  T  ramming 1X/3X/5X, the rammer too once its armor is gone, control check 6; a rider is never
+     rammed (L775-L786)
+  T  melee from a moving vehicle: +2, +0/1/2X by mode, then a control check 6 (L788-L797, AMB-48)
+  T  riders fire as movement fire; a driver only secondary, SMG or explosives; passenger +1 with
+     primaries; mounted weapons add the vehicle's modifier (L799-L803, L648, AMB-50); a free 30-degree
+     arc for mounted weapons after moving (L807, AMB-52)
+Power armor (L811-L908)
+  T  its 18-cell track with starred cells, AP and mods, experience (L817-L853, AMB-10, AMB-11, AMB-55)
+  T  suits 4/6/8 armor cells, primaries 1 or 2, jet pack but the heavy (L839, L855, L861)
+  T  bludgeoning counts only to a knockdown at 9 in a turn (L841, AMB-53, AMB-57)
+  T  starred cells: the opponent disables a weapon, two stop the jet pack (L845-L847, AMB-54)
+  T  one arc per weapon (L895); machine gun burst; flamethrower and missile at the end of the turn
+     (L875, AMB-56); power-armor fists (L902); no hand or smoke grenades (L857, L908)
+  T  wire costs it 1 AP and never entangles (L883-L885)
+Sample unit cards (L910-L996): blank in the book; the app's own sample squads, labelled (AMB-65).
 """
 
 from __future__ import annotations
@@ -37,6 +140,7 @@ from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds
 from core.systems.skirmishers.common import bonus, soldier
+from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import fire, fire_odds, fire_picks
 from core.systems.skirmishers.melee import (
@@ -49,12 +153,12 @@ from core.systems.skirmishers.melee import (
 )
 from core.systems.skirmishers.options import SkOptions
 from core.systems.skirmishers.state import SkGame, SkUnit
+from core.systems.skirmishers.terrain import structure, terrain, terrain_odds
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.turn import (
     arc_picks,
     change_picks,
     change_weapon,
-    crew,
     disable,
     disable_picks,
     end_turn,
@@ -66,6 +170,19 @@ from core.systems.skirmishers.turn import (
     stance,
 )
 from core.systems.skirmishers.units import Soldier, armor_cells, card, carried, grenades, pv, violations
+from core.systems.skirmishers.vehicles import (
+    REQUIREMENTS,
+    drive,
+    drive_odds,
+    ram,
+    ram_odds,
+    ride,
+    ride_melee,
+    ride_melee_odds,
+    ride_melee_picks,
+    ride_picks,
+    wipe_damage,
+)
 
 __all__ = ["SYSTEM", "Skirmishers", "Soldier"]
 
@@ -138,15 +255,15 @@ class Skirmishers(RuleSystem):
             )
         )
         total = armor_cells(u)
-        rows.append(
-            GridRow(
-                label="Armor",
-                cells=[
-                    GridCell(mark="" if i < st.armor else ("full" if i < total else "off"))
-                    for i in range(trk.cells + 1)
-                ],
-            )
-        )
+        if st.guard:  # advanced body armor: its marks under the columns it protects (L384)
+            armor = [GridCell(mark=("off", "", "half", "full")[g + 1]) for g in st.guard]
+            armor.append(GridCell(mark="off"))
+        else:
+            armor = [
+                GridCell(mark="" if i < st.armor else ("full" if i < total else "off"))
+                for i in range(trk.cells + 1)
+            ]
+        rows.append(GridRow(label="Armor", cells=armor))
         if col >= trk.cells:
             note = "Destroyed" if trk.end == "DX" else "Dead"
         elif u.kind == "vehicle":
@@ -157,6 +274,8 @@ class Skirmishers(RuleSystem):
             note += f", +{trk.mod(col) or 0} to rolls"
         if st.armor:
             note += f"; armor {st.armor}"
+        elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
+            note += f"; armor over {left} column{'s' if left != 1 else ''}"
         if st.arcs:
             note += "; " + ", ".join(
                 f"{a.size}° arc {WEAPONS[a.weapon].name} "
@@ -281,7 +400,70 @@ ACTIONS = {
         rolls=False,
     ),
     "crew": _spec(
-        "crew", "Crew-served weapon", crew, "Set up, break down, turn: 4 AP each (L369-L380).", rolls=False
+        "crew",
+        "Crew-served weapon",
+        crew,
+        "Set up, break down, turn: 4 AP each; take over one left or whose gunner died: 6 AP (L369-L380).",
+        picks=crew_picks,
+        rolls=False,
+    ),
+    "ride": _spec(
+        "ride",
+        "Vehicle: mount, switch on...",
+        ride,
+        "Mount or dismount 2 AP, switch on or off 1 AP (L676-L682); crawl out or lift it 3 AP (L765-L771).",
+        picks=ride_picks,
+        rolls=False,
+        needs=("on_foot",),
+    ),
+    "drive": _spec(
+        "drive",
+        "Drive",
+        drive,
+        "A segment of the vehicle's movement, from its driver's AP; turns and stops may need a control "
+        "check (L684-L728).",
+        odds=drive_odds,
+        needs=("vehicle", "driven"),
+    ),
+    "ram": _spec(
+        "ram",
+        "Ram",
+        ram,
+        "No roll to hit: 1X/3X/5X by mode, then a control check at 6 (L775-L786).",
+        odds=ram_odds,
+        needs=("vehicle", "driven"),
+    ),
+    "wipe_damage": _spec(
+        "wipe_damage",
+        "Mark a wipe-out",
+        wipe_damage,
+        "0/1/2X by mode to the vehicle and its rider, or the ram's 1/3/5X if the skid hit something "
+        "(L752-L759).",
+        needs=("vehicle",),
+    ),
+    "ride_melee": _spec(
+        "ride_melee",
+        "Melee from the vehicle",
+        ride_melee,
+        "At an enemy next to the rear dot: +2, +0X/+1X/+2X by mode, then a control check at 6 (L788-L797).",
+        odds=ride_melee_odds,
+        picks=ride_melee_picks,
+        needs=("riding_moving",),
+    ),
+    "terrain": _spec(
+        "terrain",
+        "Wire, water, trench...",
+        terrain,
+        "Barbed wire 6 AP, 1D6 bludgeoning, entangled on 4-6 (L479); deep water 4 AP; trench 3; tunnel 2 "
+        "(L462-L485).",
+        odds=terrain_odds,
+    ),
+    "structure": _spec(
+        "structure",
+        "Damage a structure",
+        structure,
+        "A wall, building or tree dot is breached above its toughness (L533-L545).",
+        rolls=False,
     ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
@@ -295,4 +477,5 @@ SYSTEM = Skirmishers.of_package(
     options=SkOptions,
     state_model=SkGame,
     unit_state_model=SkUnit,
+    requirements=REQUIREMENTS,
 )

@@ -47,7 +47,8 @@ def _morale_tn(game: Game, inp: Morale) -> tuple[int, str]:
     if prof.kind == "vehicle":
         raise ValueError("vehicles make no morale checks")
     squad = [(g, soldier(g)) for g in game.sides[s].units if soldier(g).kind != "vehicle"]
-    dead = sum(1 for g, _ in squad if g.state.destroyed)
+    out = options(game).morale_counts_out  # AMB-4: out of action (HP 0) counted too
+    dead = sum(1 for g, _ in squad if g.state.destroyed or (out and mod(g) is None))
     if dead < 4:
         raise ValueError(f"{dead} of the squad are dead: morale checks start at 4 (L565)")
     if unit.state.destroyed:

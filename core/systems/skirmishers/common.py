@@ -27,7 +27,7 @@ def options(game: Game) -> SkOptions:
 
 def card_of(unit: GameUnit) -> Card:
     st = SkUnit.of(unit)
-    return Card(tuple(st.cells), st.armor, st.blunt_turn)
+    return Card(tuple(st.cells), st.armor, st.blunt_turn, tuple(st.guard))
 
 
 def column(unit: GameUnit) -> int:
@@ -53,6 +53,14 @@ def max_ap(game: Game, unit: GameUnit) -> int:
 def mod(unit: GameUnit) -> int | None:
     """Its damage modifier on every target number it rolls (L127, L648, L853)."""
     return track(unit).mod(column(unit))
+
+
+def combat_action(game: Game, st: SkUnit, who: str) -> None:
+    """Record a combat action (an arc, a melee attack, an explosive, L78); with the reading
+    ``one_combat_action`` a second one in the turn is refused (digest AMB-19)."""
+    if st.combat_done and options(game).one_combat_action:
+        raise ValueError(f"{who} has taken its combat action this turn (one a turn in this game, L78)")
+    st.combat_done = True
 
 
 def name(game: Game, ref: str) -> str:

@@ -13,6 +13,14 @@ def _add(conds: list[str], *keys: str) -> list[str]:
     return [*conds, *(k for k in keys if k not in conds)]
 
 
+def _vehicle(game: Game, work: Working, s: int, u: int) -> list[str]:
+    """A moving vehicle whose damage rules out its mode, or whose driver dies, wipes out (L736, L746)."""
+    from core.systems.skirmishers.vehicles import vehicle_damage_note
+
+    text, _ = vehicle_damage_note(game, work, s, u)
+    return [f"{text}; apply its damage with Take damage (L757-L759)"] if text else []
+
+
 def after_hits(game: Game, work: Working, s: int, u: int, card: Card) -> str:
     """Put ``card`` on unit (s, u) of the working copy and apply what follows; a note in words.
 
@@ -30,18 +38,19 @@ def after_hits(game: Game, work: Working, s: int, u: int, card: Card) -> str:
     before = SkUnit.of(unit)
     old_col = trk.column(tuple(before.cells))
     st = before.model_copy(deep=True)
-    st.cells, st.armor, st.blunt_turn = list(card.cells), card.armor, card.blunt
+    st.cells, st.armor, st.blunt_turn, st.guard = list(card.cells), card.armor, card.blunt, list(card.guard)
     col = trk.column(card.cells)
     state = work.state(s, u)
     state.damage = col
     state.extra = st.model_dump(mode="json")
     notes: list[str] = []
-    lost_armor = before.armor - card.armor
+    lost_armor = before.armor - card.armor + sum(g > 0 for g in card.guard) - sum(g > 0 for g in before.guard)
     if lost_armor:
         notes.append(f"{lost_armor} armor cell{'s' if lost_armor != 1 else ''} lost")
     if trk.dead(card.cells):
         state.destroyed = True
-        return ", ".join([*notes, f"{unit.name} is {'destroyed' if trk.end == 'DX' else 'dead'}"])
+        notes.append(f"{unit.name} is {'destroyed' if trk.end == 'DX' else 'dead'}")
+        return ", ".join([*notes, *_vehicle(game, work, s, u)])
     if col != old_col:
         notes.append(f"{unit.name} now at {trk.hp_label(col)}")
     conds = list(state.conditions)
@@ -50,7 +59,7 @@ def after_hits(game: Game, work: Working, s: int, u: int, card: Card) -> str:
         if col != old_col:
             notes.append("it cannot move" if mode == "none" else f"best movement mode {mode}")
         state.conditions = conds
-        return ", ".join(notes)
+        return ", ".join([*notes, *_vehicle(game, work, s, u)])
     b = bonus(game, prof)
     new_ap = trk.max_ap(col, b)
     old_ap = trk.max_ap(old_col, b)

@@ -18,10 +18,10 @@ from core.dice import DiceSource
 from core.game import Game
 from core.pool import table
 from core.steps import DiceSum
-from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, needs, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS, Weapon
-from core.systems.skirmishers.common import mod, options, soldier
-from core.systems.skirmishers.state import PendingExplosive, SkGame, SkUnit
+from core.systems.skirmishers.common import combat_action, mod, options, soldier
+from core.systems.skirmishers.state import Cloud, PendingExplosive, SkGame, SkUnit
 from core.systems.skirmishers.turn import _acting, _spend
 from core.systems.skirmishers.units import carried
 
@@ -55,7 +55,17 @@ class Throw(Closed):
     cover: int = Field(default=0, ge=0, le=6, description="Obstructions on the line, +1 each (L294).")
     large: bool = Field(default=False, description="Aimed at a building, wall, tree or vehicle: -2 (L526).")
     moving: bool = Field(default=False, description="Thrown or fired while moving: +2 (L500-L504).")
+    drop: bool = Field(
+        default=False,
+        description="A hand grenade dropped on a dot flown over with a jet pack: base 5, no AP (L598).",
+        json_schema_extra=needs("flying"),
+    )
     at: str = Field(default="", max_length=80, description="Where it is aimed, in the players' words.")
+
+
+def need_flying(game: Game, ref: str) -> str:
+    unit = game.unit(ref)[2]
+    return "" if "flying" in unit.state.conditions else f"{unit.name} is not flying with a jet pack (L598)"
 
 
 def _usable(game: Game, key: str) -> str:
@@ -109,10 +119,18 @@ def _plan(game: Game, inp: Throw) -> tuple[int, int, int, str, Weapon, str]:
         raise ValueError(why)
     if key in st.ammo and st.ammo[key] <= 0:
         raise ValueError(f"no {w.name} left")
+    if "swimming" in unit.state.conditions:
+        raise ValueError("a swimmer uses no explosives (L485)")
     if prof.kind == "trooper" and st.active != key and not _free_switch(unit.profile, st.active, key):
         raise ValueError("the explosive must be the active weapon: change weapon first (L328)")
     prone = "prone" in unit.state.conditions
-    if w.thrown or (key == "satchel"):
+    if inp.drop:
+        if why := need_flying(game, inp.unit):
+            raise ValueError(why)
+        if key != "hand_grenade":
+            raise ValueError("a flyer drops a hand grenade (L598)")
+        ap, terms = 0, [("base", 5)]  # the flight's 3 AP pays for it (AMB-41)
+    elif w.thrown or (key == "satchel"):
         planted = key == "satchel" and inp.plant
         ap = 3 if planted else inp.dots * (w.ap_per_dot or 1) * (2 if prone else 1)
         ap += 3 if inp.stairs else 0
@@ -153,6 +171,8 @@ def throw(game: Game, inp: Throw, dice: DiceSource) -> ActionResult:
     s, u, ap, key, w, text = _plan(game, inp)
     unit = game.sides[s].units[u]
     st = _spend(game, s, u, ap, False)
+    if not inp.drop:  # a grenade dropped in flight is part of the flight (L598)
+        combat_action(game, st, unit.name)
     if key in st.ammo:
         st.ammo[key] -= 1
     st.explosive_used = True
@@ -195,12 +215,18 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
     w = WEAPONS[e.weapon]
     roll = TWO_D6.roll(dice, "explosive")
     where = e.label or "the aimed dot"
+    spot = where
     if roll.total >= e.tn:
         lands = f"lands on {where}"
     elif w.scatters or w.smoke:
         face = dice.roll(1, 6, "scatter direction")[0]
+        far = 1
+        if options(game).scatter_distance == "d6_dots" and w.thrown and e.weapon != "satchel":
+            far = dice.roll(1, 6, "scatter distance")[0]  # the older reading (AMB-22)
+        dots = f"{far} dot{'s' if far != 1 else ''}"
+        spot = f"{dots} from {where}, direction {face}"
         lands = (
-            f"misses and scatters 1 dot from {where} in direction {face} (stays put if a wall is in the way)"
+            f"misses and scatters {dots} from {where} in direction {face} (stays put if a wall is in the way)"
         )
     else:
         lands = "misses: a ranged incendiary does not scatter (L441)"
@@ -217,6 +243,11 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
             effect += "; every dot hit catches fire (L439)"
     g = SkGame.model_validate(game.state.extra)
     del g.explosives[i]
+    side = game.unit(e.attacker)[0]
+    if w.smoke:  # L447: tracked until it lifts (clouds.py)
+        g.clouds.append(Cloud(kind="smoke", label=spot[:120], side=side, turn=g.turns))
+    elif w.incendiary and effect != "no effect":  # L439: the dots hit burn
+        g.clouds.append(Cloud(kind="fire", label=spot[:120], side=side, turn=g.turns))
     work = Working(game)
     work.gstate.extra = g.model_dump(mode="json")
     attacker = game.unit(e.attacker)[2]

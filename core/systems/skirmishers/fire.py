@@ -24,6 +24,7 @@ from core.systems.skirmishers.common import card_of, max_ap, mod, options, soldi
 from core.systems.skirmishers.damage import after_hits
 from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.units import carried
+from core.systems.skirmishers.vehicles import driver
 from core.systems.skirmishers.walk import Card, Hit, burst_dist, p_hit, roll_shot
 
 RANGE_LABELS: dict[str, Any] = {"adjacent": "1 dot away", "short": "Short range", "long": "Long range"}
@@ -102,7 +103,7 @@ def fire_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     st = SkUnit.of(unit)
     own_turn = game.state.active_side == s
     out = []
-    for key in dict.fromkeys(carried(soldier(unit))):
+    for key in dict.fromkeys(weapons_of(game, unit)):
         w = WEAPONS[key]
         if not _ranged(w):
             continue
@@ -114,14 +115,59 @@ def fire_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     return {"weapon": out}
 
 
+def payer(game: Game, unit: GameUnit) -> GameUnit | None:
+    """Who pays a shot's AP: the unit, or a vehicle's driver for its mounted weapons (L799)."""
+    if soldier(unit).kind != "vehicle":
+        return unit
+    ref = next(f"{s}/{g.key}" for s, side in enumerate(game.sides) for g in side.units if g is unit)
+    d = driver(game, ref)
+    return d[2] if d else None
+
+
+def _riding_why(unit: GameUnit, key: str) -> str:
+    """On a vehicle a driver fires only a secondary weapon, an SMG, a grenade or a satchel charge; a
+    passenger of a larger vehicle its primaries too (L799, L803)."""
+    st = SkUnit.of(unit)
+    if not st.riding or not st.driver:
+        return ""
+    w = WEAPONS[key]
+    if key == "smg" or key == soldier(unit).secondary or w.thrown or key == "satchel":
+        return ""
+    return f"{w.name}: a driver fires only a secondary weapon, an SMG or explosives (L799)"
+
+
+def weapons_of(game: Game, unit: GameUnit) -> list[str]:
+    """The weapons on its card, and a crew-served weapon it has taken over (L378)."""
+    st = SkUnit.of(unit)
+    out = carried(soldier(unit))
+    if st.manned:
+        out = out + [k for k in carried(soldier(game.unit(st.manned)[2])) if WEAPONS[k].group == "crew"]
+    return out
+
+
 def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     st = SkUnit.of(unit)
+    if WEAPONS[key].group == "crew" and key in carried(soldier(unit)) and not st.manned:
+        if st.crew_by:
+            return f"{game.unit(st.crew_by)[2].name} has taken it over (L378)"
+        if st.left:
+            return "left set up: take it back over first (6 AP, L378)"
+    pays = payer(game, unit)
+    if pays is None:
+        return f"no one rides {unit.name} to fire its weapons (L799)"
+    if "under_vehicle" in pays.state.conditions:
+        return f"{pays.name} is under a wiped-out vehicle"
+    why = _riding_why(unit, key)
+    if why:
+        return why
+    if "swimming" in unit.state.conditions:
+        return "a swimmer fires no weapon (L485)"
     if own_turn:
         if not options(game).movement_fire:
             return "movement fire is off in this game; fire from an arc in the enemy's turn"
         if st.active and st.active != key and soldier(unit).kind == "trooper":
             return "not the active weapon: change weapon first (3 AP, L251)"
-        if st.ap_spent + 2 > max_ap(game, unit):
+        if SkUnit.of(pays).ap_spent + 2 > max_ap(game, pays):
             return "no AP left for movement fire (2 AP, L496)"
         return ""
     if not any(a.weapon == key and a.shots != 0 for a in st.arcs):
@@ -143,7 +189,7 @@ def plan(game: Game, inp: Fire) -> Plan:
     st = SkUnit.of(shooter)
     own_turn = game.state.active_side == s
     key = inp.weapon or _default_weapon(shooter, own_turn)
-    if key not in carried(soldier(shooter)) or not _ranged(WEAPONS[key]):
+    if key not in weapons_of(game, shooter) or not _ranged(WEAPONS[key]):
         raise ValueError(f"{shooter.name} has no such ranged weapon")
     w = WEAPONS[key]
     why = _module_off(game, w) or (f"{w.name} is disabled" if key in st.disabled else "")
@@ -152,10 +198,11 @@ def plan(game: Game, inp: Fire) -> Plan:
         raise ValueError(why)
     if own_turn and any(m.target == inp.shooter for m in SkGame.model_validate(game.state.extra).melee):
         raise ValueError(f"first resolve the melee attack waiting on {shooter.name} (L318)")
-    if own_turn and st.ap_spent + 2 * inp.shots > max_ap(game, shooter):
+    pays = payer(game, shooter) or shooter
+    if own_turn and SkUnit.of(pays).ap_spent + 2 * inp.shots > max_ap(game, pays):
         raise ValueError(
-            f"{inp.shots} movement-fire shots cost {2 * inp.shots} AP; {shooter.name} has "
-            f"{max_ap(game, shooter) - st.ap_spent} left"
+            f"{inp.shots} movement-fire shots cost {2 * inp.shots} AP; {pays.name} has "
+            f"{max_ap(game, pays) - SkUnit.of(pays).ap_spent} left"
         )
     if not own_turn:
         arc = next(a for a in st.arcs if a.weapon == key and a.shots != 0)
@@ -200,7 +247,13 @@ def tn_terms(game: Game, shooter: GameUnit, target: GameUnit, inp: Fire, moving:
     if inp.range == "long":
         terms.append(("long range", 2))
     dmg = mod(shooter) or 0
-    if dmg:
+    if soldier(shooter).kind == "vehicle":  # a mounted weapon: the vehicle's damage and its rider's
+        if dmg:
+            terms.append(("vehicle's damage", dmg))  # L648, AMB-50
+        rider = payer(game, shooter)
+        if rider is not None and (rmod := mod(rider) or 0):
+            terms.append(("rider's damage", rmod))  # L127, L294
+    elif dmg:
         terms.append(("shooter's damage", dmg))
     if inp.cover:
         terms.append((f"cover x{inp.cover}", inp.cover))
@@ -214,14 +267,18 @@ def tn_terms(game: Game, shooter: GameUnit, target: GameUnit, inp: Fire, moving:
             raise ValueError("smoke is part of the advanced explosives, off in this game")
         terms.append((f"smoke x{inp.smoke}", 3 * inp.smoke))
     if moving:
-        terms.append(("movement fire", 1 if inp.passenger else 2))
+        sst = SkUnit.of(shooter)
+        passenger = inp.passenger or (bool(sst.riding) and not sst.driver)
+        terms.append(("movement fire", 1 if passenger else 2))  # L506-L509, L803
     if o.sneak_suits and tgt.sneak_suit and inp.range == "long":
         terms.append(("sneak suit", 1))
     if "flying" in target.state.conditions:
         terms.append(("target flying", 2))
     if "entangled" in shooter.state.conditions:
         terms.append(("shooter entangled", 1))
-    if inp.tunnel:
+    if "in_tunnel" in target.state.conditions and "in_tunnel" not in shooter.state.conditions:
+        raise ValueError(f"no one outside the tunnel can see or shoot {target.name} (L481)")
+    if inp.tunnel or "in_tunnel" in shooter.state.conditions:
         terms.append(("tunnel", 2))
     if "swimming" in target.state.conditions:
         terms.append(("target swimming", 1))
@@ -250,7 +307,15 @@ def fire(game: Game, inp: Fire, dice: DiceSource) -> ActionResult:
         rolls.append({"to_hit": list(r.hit_faces), "hit": r.hit, "cell": list(r.cell_faces or [])})
     work = Working(game)
     sst = SkUnit.of(shooter)
-    if p.moving:
+    pays = payer(game, shooter)
+    if p.moving and pays is not None and pays is not shooter:  # a vehicle's driver pays (L799)
+        ps, pu, _ = next(
+            (si, ui, g) for si, side in enumerate(game.sides) for ui, g in enumerate(side.units) if g is pays
+        )
+        pst = SkUnit.of(pays)
+        pst.ap_spent += 2 * p.shots
+        work.state(ps, pu).extra = pst.model_dump(mode="json")
+    elif p.moving:
         sst.ap_spent += 2 * p.shots
         sst.active = p.weapon_key
     else:

@@ -19,7 +19,7 @@ from core.dice import DiceSource
 from core.game import Game, GameUnit
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS
-from core.systems.skirmishers.common import card_of, max_ap, mod, soldier, track
+from core.systems.skirmishers.common import card_of, combat_action, max_ap, mod, soldier, track
 from core.systems.skirmishers.damage import after_hits
 from core.systems.skirmishers.fire import burst_odds
 from core.systems.skirmishers.state import PendingMelee, SkGame
@@ -70,6 +70,7 @@ def melee(game: Game, inp: Melee, dice: DiceSource) -> ActionResult:
     if inp.weapon not in melee_weapons(unit):
         raise ValueError(f"{unit.name} has no such melee weapon")
     st = _spend(game, s, u, 5, False)
+    combat_action(game, st, unit.name)
     g = SkGame.model_validate(game.state.extra)
     g.melee.append(PendingMelee(attacker=inp.attacker, target=inp.target, weapon=inp.weapon))
     work = Working(game)

@@ -37,6 +37,12 @@ class SkUnit(BaseModel):
         default_factory=list, max_length=18, description="The HP row: 0 clear, 1 half-crossed, 2 crossed."
     )
     armor: int = Field(default=0, ge=0, le=13, description="Armor cells left.")
+    guard: list[Annotated[int, Field(ge=-1, le=2)]] = Field(
+        default_factory=list,
+        max_length=18,
+        description="Advanced body armor: the armor row under each HP column, -1 unprotected, 0 clear, "
+        "1 half-crossed, 2 crossed (L382-L393); empty under the standard rule.",
+    )
     ap_spent: int = Field(default=0, ge=0, le=40, description="AP spent this turn.")
     ap_moved: int = Field(default=0, ge=0, le=40, description="Of those, AP spent on movement (at most 8).")
     active: Key = Field(default="", description="The active weapon.")
@@ -49,8 +55,30 @@ class SkUnit(BaseModel):
     explosive_used: bool = Field(
         default=False, description="Used an explosive this turn (no arc after, L328)."
     )
+    combat_done: bool = Field(
+        default=False, description="Took a combat action this turn (the one_combat_action reading, L78)."
+    )
     jet_used: bool = Field(default=False, description="Used its jet pack this turn (once a turn, L587).")
     set_up: bool = Field(default=False, description="Its crew-served weapon is set up (L369-L380).")
+    crew_by: Key = Field(
+        default="", description="Its set-up crew-served weapon is controlled by this unit now (L378)."
+    )
+    left: bool = Field(default=False, description="It abandoned its set-up crew-served weapon (L378).")
+    manned: Key = Field(default="", description="Whose set-up crew-served weapon it took over, as side/key.")
+    riding: Key = Field(default="", description="A trooper: the vehicle it is on, as side/key (L672-L680).")
+    driver: bool = Field(
+        default=False, description="A trooper on a vehicle: it drives (else a passenger, L803)."
+    )
+    engine: bool = Field(default=False, description="A vehicle: switched on (L674-L680).")
+    moving: bool = Field(default=False, description="A vehicle: under way (not at a full stop, L693).")
+    mode: Literal["", "min", "cruise", "max"] = Field(
+        default="", description="A vehicle: the movement mode picked this turn (L684-L691)."
+    )
+    vap: int = Field(default=0, ge=0, le=8, description="A vehicle: AP spent on its movement this turn.")
+    skid: Literal["", "min", "cruise", "max"] = Field(
+        default="", description="A vehicle: wiped out in this mode, its damage not yet marked (L757-L759)."
+    )
+    free_arc: bool = Field(default=False, description="A vehicle: its free 30° arc set this turn (L807).")
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:
@@ -78,6 +106,28 @@ class PendingExplosive(BaseModel):
     label: str = Field(default="", max_length=80, description="Where it was aimed, in the players' words.")
 
 
+class Cloud(BaseModel):
+    """Smoke or a burning dot on the table (L439, L447), by the players' words for where it is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["smoke", "fire"] = Field(description="Smoke, or a dot on fire.")
+    label: str = Field(max_length=120, description="Where it is, in the players' words.")
+    side: int = Field(ge=0, le=1, description="The side whose explosive made it.")
+    turn: int = Field(ge=0, description="The side turn it came in.")
+    radius: Literal[1, 2] = Field(default=1, description="Smoke: dots around its centre it fills.")
+
+
+class Structure(BaseModel):
+    """A dot of a wall, building or tree and the damage on it (L533-L545)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    label: str = Field(max_length=60, description="Which dot, in the players' words.")
+    toughness: int = Field(ge=1, le=140, description="Breached once its damage is above this.")
+    damage: int = Field(default=0, ge=0, le=999, description="Damage so far.")
+
+
 class SkGame(BaseModel):
     """The game-wide values: whose turn (``GameState.active_side``), the queues, the turns played."""
 
@@ -89,4 +139,10 @@ class SkGame(BaseModel):
     )
     explosives: list[PendingExplosive] = Field(
         default_factory=list, max_length=64, description="Explosive tokens waiting for the end of the turn."
+    )
+    structures: list[Structure] = Field(
+        default_factory=list, max_length=64, description="Dots of walls, buildings and trees hit."
+    )
+    clouds: list[Cloud] = Field(
+        default_factory=list, max_length=64, description="Smoke clouds and fires on the table."
     )

@@ -130,6 +130,7 @@ class Marked:
     crossed: tuple[int, ...] = ()
     halved: tuple[int, ...] = ()
     blunt_ignored: int = 0
+    guard: tuple[int, ...] = ()
 
 
 def needs_roll(track: Track, armor: int, lethal: int, blunt: int, armor_stops_blunt: bool = True) -> bool:
@@ -150,6 +151,7 @@ def walk(
     lethal: int,
     blunt: int,
     roll: int,
+    guard: tuple[int, ...] = (),
 ) -> Marked:
     """One hit marked on a card, as the book's card walk goes (L308-L310, L843, L650, L742).
 
@@ -167,6 +169,16 @@ def walk(
     (0, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0)
     >>> walk(T, fresh, 4, 4, 0, 7).armor  # standard body armor takes a rifle hit whole
     0
+
+    Under advanced body armor (L382-L393) ``guard`` is the armor row: a lethal point reaching a
+    column whose armor cell is not fully crossed half-crosses, then crosses, that armor cell instead
+    of the HP cell and the walk goes on to the next column (digest AMB-66); a bludgeoning point on
+    such a column is ignored there (AMB-71).
+
+    >>> guard = (-1, -1, 0, 0, 0, 0, -1, -1, -1, -1, -1)  # standard armor over columns 8 to 5
+    >>> m = walk(T, fresh, 0, 4, 0, 9, guard)  # a rifle hit on 9: 9 crossed, armor marked at 8, 7, 6
+    >>> m.cells, m.guard
+    ((0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0), (-1, -1, 1, 1, 1, 0, -1, -1, -1, -1, -1))
     """
     absorbed = min(armor, lethal)
     armor -= absorbed
@@ -176,25 +188,34 @@ def walk(
     start = track.start(roll)
     pos = start
     crossed: list[int] = []
+    rows = list(guard)
+    last = -1
     for _ in range(left):
         while pos < n and out[pos] == FULL:
             pos += 1
         if pos >= n:
             break
-        out[pos] = FULL
-        crossed.append(pos)
+        if rows and rows[pos] in (CLEAR, HALF):
+            rows[pos] += 1  # the armor cell takes the point (L384, AMB-66)
+        else:
+            out[pos] = FULL
+            crossed.append(pos)
+        last = pos
         pos += 1
     halved: list[int] = []
     ignored = 0
     if blunt and track.kind == "trooper" and armor == 0:
-        pos = crossed[-1] + 1 if crossed else start
+        pos = last + 1 if last >= 0 else start
         for _ in range(blunt):
             while pos < n and out[pos] == FULL:
                 pos += 1
             if pos >= n:
                 break
-            out[pos] += 1
-            halved.append(pos)
+            if rows and rows[pos] in (CLEAR, HALF):
+                ignored += 1  # a protected column ignores bludgeoning (L384, AMB-71)
+            else:
+                out[pos] += 1
+                halved.append(pos)
             pos += 1
     elif blunt:
         ignored = blunt
@@ -205,4 +226,5 @@ def walk(
         crossed=tuple(crossed),
         halved=tuple(halved),
         blunt_ignored=ignored,
+        guard=tuple(rows),
     )

@@ -24,10 +24,14 @@ from core.systems.base import (
     own_unit,
 )
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
-from core.systems.skirmishers.common import max_ap, mod, options, soldier
+from core.systems.skirmishers.clouds import describe
+from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
+from core.systems.skirmishers.common import combat_action, max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
+from core.systems.skirmishers.terrain import wire_offers
 from core.systems.skirmishers.tracks import TRACKS
-from core.systems.skirmishers.units import carried, has_jet_pack
+from core.systems.skirmishers.units import carried, guard_row, has_jet_pack
+from core.systems.skirmishers.vehicles import driver, end_of_turn
 
 MOVE_CAP = 8
 
@@ -60,7 +64,20 @@ def first_side(game: Game, inp: FirstSide, dice: DiceSource) -> ActionResult:
     g = SkGame.model_validate(game.state.extra)
     g.turns = 1
     work.gstate.extra = g.model_dump(mode="json")
-    return ActionResult(changes=work.changes(), text=f"{game.sides[side].name} goes first ({how})")
+    text = f"{game.sides[side].name} goes first ({how})"
+    if options(game).advanced_armor:  # the armor covers the columns each card marks (L382-L393)
+        worn = 0
+        for si, sd in enumerate(game.sides):
+            for ui, unit in enumerate(sd.units):
+                st = SkUnit.of(unit)
+                row = guard_row(soldier(unit))
+                if row and not st.guard and not any(st.cells):
+                    st.guard, st.armor = row, 0
+                    work.state(si, ui).extra = st.model_dump(mode="json")
+                    worn += 1
+        if worn:
+            text += f"; advanced body armor on {worn} trooper{'s' if worn != 1 else ''}"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class EndTurn(Closed):
@@ -76,7 +93,10 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         raise ValueError("resolve this side's explosives first (L82)")
     nxt = 1 - s
     work = Working(game)
+    wiped, wipe_offers = end_of_turn(game, work, s)
+    game = work.game
     work.gstate.active_side = nxt
+    aged = end_of_clouds(g, options(game))  # smoke spreads and lifts, fires burn out (L439, L447)
     g.turns += 1
     work.gstate.extra = g.model_dump(mode="json")
     removed = 0
@@ -88,11 +108,16 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
             if si == nxt:
                 # (a) remove the side's firing arc tokens (L76); a set-up crew-served weapon keeps its
                 # arc, whose direction was fixed at set-up (L380, AMB-30)
-                kept = [a for a in st.arcs if st.set_up and WEAPONS[a.weapon].group == "crew"]
+                kept = [
+                    a
+                    for a in st.arcs
+                    if WEAPONS[a.weapon].group == "crew" and ((st.set_up and not st.crew_by) or st.manned)
+                ]
                 removed += len(st.arcs) - len(kept)
                 st.arcs = kept
                 st.ap_spent = st.ap_moved = 0
-                st.explosive_used = st.jet_used = False
+                st.explosive_used = st.jet_used = st.free_arc = st.combat_done = False
+                st.mode, st.vap = "", 0  # a vehicle picks its mode each turn (L684)
                 state.activated = False
                 state.conditions = [c for c in state.conditions if c != "stopped"]
             state.conditions = [c for c in state.conditions if c != "flying"]  # flights end with the turn
@@ -110,10 +135,15 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     ]
     if removed:
         text += f" (its {removed} firing arc{'s' if removed != 1 else ''} removed)"
-    return ActionResult(changes=work.changes(), text=text, offers=offers[:12])
+    if wiped:
+        text = f"{wiped}; {text}"
+    if aged:
+        text += "; " + "; ".join(aged)
+    offers += wire_offers(work.game, nxt)
+    return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 
-def _acting(game: Game, ref: str) -> tuple[int, int]:
+def _acting(game: Game, ref: str, under_ok: bool = False) -> tuple[int, int]:
     s, u, unit = game.unit(ref)
     if game.state.active_side is None:
         raise ValueError("first choose which side goes first")
@@ -125,6 +155,8 @@ def _acting(game: Game, ref: str) -> tuple[int, int]:
         raise ValueError(f"{unit.name} can take no further actions this turn (L312)")
     if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
         raise ValueError(f"first resolve the melee attack waiting on {unit.name} (L318)")
+    if "under_vehicle" in unit.state.conditions and not under_ok:
+        raise ValueError(f"{unit.name} must crawl out from under its vehicle first (3 AP, L765)")
     return s, u
 
 
@@ -158,6 +190,10 @@ class Move(Closed):
 
 def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
     s, u = _acting(game, inp.unit)
+    if "entangled" in game.sides[s].units[u].state.conditions:
+        raise ValueError(
+            f"{game.sides[s].units[u].name} is entangled in wire: no more moving this turn (L479)"
+        )
     st = _spend(game, s, u, inp.ap, True)
     work = Working(game)
     work.state(s, u).extra = st.model_dump(mode="json")
@@ -165,8 +201,28 @@ def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)",
-        offers=arc_offers(game, inp.unit),
+        offers=(arc_offers(game, inp.unit) + fire_offers(game, inp.unit))[:12],
     )
+
+
+def fire_offers(game: Game, ref: str) -> list[Offer]:
+    """While a dot burns, a trooper that moves may have entered it (1X) or ended there (8X) (L439)."""
+    if not any(c.kind == "fire" for c in SkGame.model_validate(game.state.extra).clouds):
+        return []
+    if soldier(game.unit(ref)[2]).kind == "vehicle":
+        return []  # vehicles are not hurt by fire (L738)
+    return [
+        Offer(
+            action="take_damage",
+            input={"unit": ref, "lethal": 1, "why": "fire_enter"},
+            label="Entered fire: 1X",
+        ),
+        Offer(
+            action="take_damage",
+            input={"unit": ref, "lethal": 8, "why": "fire_end"},
+            label="Ends on fire: 8X",
+        ),
+    ]
 
 
 def arc_offers(game: Game, ref: str) -> list[Offer]:
@@ -298,6 +354,13 @@ def arc_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "crew-served weapons are off in this game"
         elif soldier(unit).kind == "trooper" and st.active and key != st.active:
             why = "not the active weapon (L251)"
+        elif soldier(unit).kind == "vehicle":
+            if driver(game, actor) is None:
+                why = f"no one rides {unit.name} to fire its weapons (L799)"
+            elif not st.mode:
+                why = "a vehicle's free arc comes after it moves this turn (L807)"
+            elif any(a.weapon == key for a in st.arcs):
+                why = "already has its arc"
         out.append(
             FieldPick(
                 value=key, label=w.name, detail="burst" if w.shots == 0 else f"x{w.shots}", unavailable=why
@@ -321,6 +384,8 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
     if key not in carried(prof) or WEAPONS[key].shots is None or WEAPONS[key].explosive:
         raise ValueError("that weapon fires into no arc")
     w = WEAPONS[key]
+    if prof.kind == "vehicle":
+        return _free_arc(game, s, u, key, inp.size)
     if w.group == "crew":
         if not options(game).crew_served:
             raise ValueError("crew-served weapons are off in this game")
@@ -329,6 +394,7 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
         raise ValueError("the arc is set with the active weapon (L251)")
     arc = CAT.arcs[inp.size]
     st = _spend(game, s, u, arc.ap, False)
+    combat_action(game, st, unit.name)
     shots = -1 if w.shots == 0 else arc.shots * (w.shots or 1)
     if prof.kind == "power_armor":  # one arc per weapon (L895)
         st.arcs = [a for a in st.arcs if a.weapon != key]
@@ -342,6 +408,31 @@ def set_arc(game: Game, inp: SetArc, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=f"{unit.name} sets a {inp.size}° arc with {w.name}: {many} ({arc.ap} AP)",
+    )
+
+
+def _free_arc(game: Game, s: int, u: int, key: str, size: str) -> ActionResult:
+    """After it moves, a vehicle's mounted weapons may each set a 30° (2 AP) arc for nothing (L807,
+    AMB-52); its driver fires them."""
+    unit = game.sides[s].units[u]
+    st = SkUnit.of(unit)
+    if driver(game, f"{s}/{unit.key}") is None:
+        raise ValueError(f"no one rides {unit.name} to fire its weapons (L799)")
+    if not st.mode:
+        raise ValueError(f"{unit.name} sets its free arc after it moves this turn (L807)")
+    if size != "30":
+        raise ValueError("a vehicle's free arc is the 30° one (2 AP, L807)")
+    if any(a.weapon == key for a in st.arcs):
+        raise ValueError("that weapon already has its arc")
+    w = WEAPONS[key]
+    shots = -1 if w.shots == 0 else CAT.arcs["30"].shots * (w.shots or 1)
+    st.arcs.append(ArcState(weapon=key, size=30, shots=shots))
+    st.free_arc = True
+    work = Working(game)
+    work.state(s, u).extra = st.model_dump(mode="json")
+    many = "unlimited shots" if shots == -1 else f"{shots} shot{'s' if shots != 1 else ''}"
+    return ActionResult(
+        changes=work.changes(), text=f"{unit.name} sets a free 30° arc with {w.name}: {many} (0 AP, L807)"
     )
 
 
@@ -375,6 +466,9 @@ def phase_view(game: Game) -> PhaseView:
         ),
     ]
     current = 0 if s is None else (2 if pending else 1)
+    g = SkGame.model_validate(game.state.extra)
+    if g.clouds:
+        steps[1].hint += " On the table: " + "; ".join(describe(c, g, options(game)) for c in g.clouds) + "."
     return PhaseView(steps=steps, current=current, round_button=False)
 
 
@@ -458,62 +552,3 @@ def disable(game: Game, inp: Disable, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(), text=f"{unit.name}'s {WEAPONS[inp.weapon].name} is disabled (L845)"
     )
-
-
-class Crew(Closed):
-    """Set up, break down or turn a crew-served weapon (L369-L380): 4 AP for each trooper involved."""
-
-    unit: str = own_unit("The trooper carrying the weapon.")
-    what: Literal["set_up", "break_down", "turn_arc"] = Field(
-        default="set_up",
-        description="Set it up with a 60° arc, break it down, or turn its arc (4 AP each, L372-L380).",
-        json_schema_extra={
-            "flow": "choice",
-            "x-labels": {"set_up": "Set up", "break_down": "Break down", "turn_arc": "Turn its arc"},
-        },
-    )
-    helpers: list[str] = Field(
-        default_factory=list,
-        max_length=2,
-        description="The crew on adjacent dots, as many as the weapon needs; each pays 4 AP too (L369).",
-    )
-
-
-def crew(game: Game, inp: Crew, dice: DiceSource) -> ActionResult:
-    s, u = _acting(game, inp.unit)
-    unit = game.sides[s].units[u]
-    if not options(game).crew_served:
-        raise ValueError("crew-served weapons are off in this game")
-    key = next((k for k in carried(soldier(unit)) if WEAPONS[k].group == "crew"), "")
-    if not key:
-        raise ValueError(f"{unit.name} carries no crew-served weapon")
-    w = WEAPONS[key]
-    st0 = SkUnit.of(unit)
-    if (inp.what == "set_up" and st0.set_up) or (inp.what != "set_up" and not st0.set_up):
-        raise ValueError("it is already set up" if st0.set_up else "it is not set up")
-    need = (w.crew or 0) if inp.what != "turn_arc" else 0
-    helpers = [] if inp.what == "turn_arc" else list(dict.fromkeys(inp.helpers))
-    if len(helpers) < need:
-        raise ValueError(
-            f"{w.name} needs {need} more trooper{'s' if need != 1 else ''} on adjacent dots (L369)"
-        )
-    work = Working(game)
-    for ref in helpers[:need]:
-        hs, hu = _acting(game, ref)
-        if hs != s or hu == u:
-            raise ValueError("the crew are other troopers of the same side")
-        work.state(hs, hu).extra = _spend(game, hs, hu, 4, False).model_dump(mode="json")
-    st = _spend(game, s, u, 4, False)
-    if inp.what == "set_up":
-        st.set_up = True
-        st.arcs = [ArcState(weapon=key, size=60, shots=-1)]
-        st.active = key
-        text = f"{unit.name} sets up {w.name} with a 60° arc: it never runs out (L367, L380)"
-    elif inp.what == "break_down":
-        st.set_up = False
-        st.arcs = [a for a in st.arcs if a.weapon != key]
-        text = f"{unit.name} breaks down {w.name}"
-    else:
-        text = f"{unit.name} turns {w.name}'s arc (4 AP, L380)"
-    work.state(s, u).extra = st.model_dump(mode="json")
-    return ActionResult(changes=work.changes(), text=text)

@@ -116,6 +116,13 @@ class Soldier(Closed):
     )
     jet_pack: bool = Field(default=False, description="A trooper's jet pack: -2 max AP (L585).")
     sneak_suit: bool = Field(default=False, description="Sneak suit: +1 against long-range shots (L517).")
+    armor_from: int = Field(
+        default=10,
+        ge=0,
+        le=10,
+        description="Advanced body armor: the HP column its protected cells start at; they run right from "
+        "it, as many as the armor covers (L384, L393).",
+    )
     vehicle: Literal["scout", "assault"] = Field(
         default="scout",
         description="Vehicle profile: scout (armor 4, 3x, +0, -1) or assault (8, 2x, +1, -2) (L650-L662).",
@@ -153,6 +160,16 @@ def armor_cells(u: Soldier) -> int:
     if u.kind == "vehicle":
         return u.vehicle_armor if u.vehicle_armor is not None else CAT.vehicles[u.vehicle].armor
     return CAT.body_armor[u.body_armor].cells
+
+
+def guard_row(u: Soldier) -> list[int]:
+    """The armor row under advanced body armor: the card's protected columns clear, the rest -1
+    (L384, L393); empty for a trooper without body armor, power armor and vehicles."""
+    cover = CAT.body_armor[u.body_armor].cells if u.kind == "trooper" else 0
+    if not cover:
+        return []
+    first = 10 - u.armor_from  # HP column 10 is the first cell
+    return [0 if first <= i < first + cover else -1 for i in range(11)]
 
 
 def has_jet_pack(u: Soldier) -> bool:
@@ -263,6 +280,11 @@ def violations(u: Soldier) -> list[Violation]:
         out.append(_v("one-primary", "a trooper carries one primary weapon", "L137"))
     if u.smoke_grenades + u.incendiary_grenades > 4:
         out.append(_v("grenades", "smoke and incendiary grenades come out of the 4 hand grenades", "L445"))
+    cover = CAT.body_armor[u.body_armor].cells
+    if cover and u.armor_from + 1 < cover:
+        out.append(
+            _v("armor-columns", f"{cover} protected columns from HP {u.armor_from} run past the card", "L393")
+        )
     if u.extra_ammo and u.extra_ammo not in carried(u):
         out.append(_v("extra-ammo", "extra ammunition is for a weapon the trooper carries", "L419"))
     return out

@@ -24,6 +24,9 @@ class Card(NamedTuple):
     cells: tuple[int, ...]
     armor: int
     blunt: int = 0
+    #: Advanced body armor (L382-L393): the armor row's mark under each HP column, -1 where it
+    #: does not protect, else 0 clear, 1 half-crossed, 2 crossed; empty under the standard rule.
+    guard: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,11 +60,11 @@ def shot(
         absorbed = min(card.armor, dmg.lethal)
         blunt = card.blunt + (dmg.blunt if track.kind == "power_armor" else 0)
         m = Marked(cells=card.cells, armor=card.armor - absorbed, absorbed=absorbed, blunt_ignored=dmg.blunt)
-        return ShotResult(hf, True, None, Card(card.cells, m.armor, blunt), m)
+        return ShotResult(hf, True, None, Card(card.cells, m.armor, blunt, card.guard), m)
     assert cell_faces is not None
-    m = walk(track, card.cells, card.armor, dmg.lethal, dmg.blunt, sum(cell_faces))
+    m = walk(track, card.cells, card.armor, dmg.lethal, dmg.blunt, sum(cell_faces), card.guard)
     blunt = card.blunt + (dmg.blunt if track.kind == "power_armor" else 0)
-    return ShotResult(hf, True, (cell_faces[0], cell_faces[1]), Card(m.cells, m.armor, blunt), m)
+    return ShotResult(hf, True, (cell_faces[0], cell_faces[1]), Card(m.cells, m.armor, blunt, m.guard), m)
 
 
 def roll_shot(track: Track, card: Card, tn: int, dmg: Hit, dice: DiceSource) -> ShotResult:
