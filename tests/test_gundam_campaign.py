@@ -1097,3 +1097,80 @@ def test_a_tiles_zone_edited_by_hand_and_the_neutral_zone_closed_to_teams_l2218(
         C.act(c, "edit_tile", {"zone": "neutral", "x": b.x, "y": b.y}, TypedDice([]))
     c = C.act(c, "edit_tile", {"zone": "ZEON", "x": 4, "y": 4}, TypedDice([]))
     assert next(x for x in rules.view(c).cells if (x.x, x.y) == (4, 4)).zone == "ZEON"
+
+
+# --- rules of the checklist (campaign_checklist.py) that no test pinned yet -------------------------
+
+
+def test_a_faction_never_fights_itself_l1761_l1764() -> None:
+    """Only an enemy team next to it gives a team a Battle: a friend alongside is no opponent."""
+    c = ready(new())
+    blue1, blue2 = keys(c, "EFF")[:2]
+    c = put(c, blue2, st(c).team(blue1).x, st(c).team(blue1).y + 1)
+    with pytest.raises(ValueError, match="no enemy MS Team is next to"):
+        C.start_battle(c, {"team": blue1}, "g1")
+
+
+def test_a_pilot_may_not_take_the_same_trait_twice_l1826_l1832() -> None:
+    c = new()
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    pilot = ["state", "teams", i, "units", 0, "pilot"]
+    c = C.adjust(
+        c,
+        [
+            Change(path=[*pilot, "traits"], value=["stoic"]),
+            Change(path=[*pilot, "to_choose"], value=["trait"]),
+        ],
+    )
+    u = st(c).team(blue).units[0].key
+    with pytest.raises(ValueError, match="same one twice"):
+        C.act(c, "choose_reward", {"team": blue, "unit": u, "choice": "stoic"}, TypedDice([]))
+
+
+def test_an_event_reaches_every_pilot_of_the_team_reserve_too_l2052_l2053() -> None:
+    """Sudden Sickness (Poor Fortune 4: -1 Mind, -2 Health) reaches the pilots waiting in reserve."""
+    c = C.act(new(), "begin_turn", {}, TypedDice([]))
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    c = C.adjust(
+        c, [Change(path=["state", "teams", i, "reserve"], value=[{"name": "Sayla", "health": 5, "mind": 4}])]
+    )
+    c = C.act(c, "event_die", {"team": blue}, TypedDice([1, 4]))
+    t = st(c).team(blue)
+    assert [(p.name, p.health, p.mind) for p in t.pilots()] == [
+        ("Amuro", 4, 5),
+        ("Pilot of Gun Tank", 4, 5),
+        ("Sayla", 3, 3),
+    ]
+
+
+def test_a_third_faction_joins_a_battle_by_choice_l2132_l2135() -> None:
+    """Gryps Conflict: the initiating team's two neighbours are of the two other factions; the battle
+    is fought against one, and the other's team joins only when its player chooses."""
+    c = C.new_campaign("g", "gundam_skirmish", "G", presets()[4]["setup"], RandomDice(1))
+    assert MAPS.maps[st(c).map].era == "gryps"
+    c = ready(c)
+    me = st(c).player.faction
+    first = keys(c, me)[0]
+    others = [f for f in ("AEUG", "TITANS", "AXIS") if f != me]
+    a, b = keys(c, others[0])[0], keys(c, others[1])[0]
+    for t in st(c).teams:  # clear the middle of the map
+        if t.key in (first, a, b) or (t.x, t.y) in ((4, 4), (4, 5), (5, 4)):
+            c = put(
+                c,
+                t.key,
+                *next(
+                    (x, y)
+                    for x in range(1, 9)
+                    for y in range(1, 9)
+                    if (x, y) not in ((4, 4), (4, 5), (5, 4))
+                    and not st(c).at(x, y)
+                    and not st(c).neutral(x, y)
+                ),
+            )
+    c = put(put(put(c, first, 4, 4), a, 4, 5), b, 5, 4)
+    _, alone = C.start_battle(c, {"team": first, "against": [others[0]]}, "g1")
+    assert len(alone.sides) == 2
+    _, joined = C.start_battle(c, {"team": first, "against": [others[0]], "join": [b]}, "g2")
+    assert len(joined.sides) == 3
