@@ -490,6 +490,7 @@ def test_enter_base_capture_and_services_l2146_l2187() -> None:
     assert (s.player.requisition, s.player.war_effort) == (10 + 12 - 2, 10 + 5)
     recruit = s.team(t4).reserve[0]
     assert (recruit.name, recruit.health, recruit.mind, recruit.exp) == ("Sayla", 4, 2, 0)
+    assert recruit.character and not recruit.traits  # our reading: a recruit can earn EXP (L2163-L2164)
     with pytest.raises(ValueError, match="captured this turn"):
         C.act(c, "enter_base", {"team": t4, "aid": True}, TypedDice([]))
     assert C.odds(c, "enter_base", {"team": t4, "capture": True}).facts["Open arms"] == pytest.approx(1 / 6)
@@ -1174,3 +1175,12 @@ def test_a_third_faction_joins_a_battle_by_choice_l2132_l2135() -> None:
     assert len(alone.sides) == 2
     _, joined = C.start_battle(c, {"team": first, "against": [others[0]], "join": [b]}, "g2")
     assert len(joined.sides) == 3
+
+
+def test_the_factions_colours_on_the_map_l1721_l1723() -> None:
+    """EFF blue, ZEON and AXIS red, AEUG yellow, TITANS purple."""
+    rules = C.rules_of("gundam_skirmish")
+    one = rules.view(new())
+    gryps = rules.view(C.new_campaign("g", "gundam_skirmish", "G", presets()[4]["setup"], RandomDice(1)))
+    colours = {s.key: s.colour for s in [*one.sides, *gryps.sides]}
+    assert colours == {"EFF": "blue", "ZEON": "red", "AXIS": "red", "AEUG": "yellow", "TITANS": "purple"}
