@@ -1184,3 +1184,29 @@ def test_the_factions_colours_on_the_map_l1721_l1723() -> None:
     gryps = rules.view(C.new_campaign("g", "gundam_skirmish", "G", presets()[4]["setup"], RandomDice(1)))
     colours = {s.key: s.colour for s in [*one.sides, *gryps.sides]}
     assert colours == {"EFF": "blue", "ZEON": "red", "AXIS": "red", "AEUG": "yellow", "TITANS": "purple"}
+
+
+def test_an_event_leaves_a_unit_1_integrity_and_war_effort_at_least_0() -> None:
+    """Surprise Attack (Poor Fortune 6: 2 damage, -3 War Effort, L2103-L2106) on a unit with 1 Integrity
+    left and a player at War Effort 1: our readings keep the unit at 1 (an event is no battle) and War
+    Effort at 0 (it has no negative use)."""
+    c = C.act(new(), "begin_turn", {}, TypedDice([]))
+    blue = keys(c, "EFF")[0]
+    i = [t.key for t in st(c).teams].index(blue)
+    top = st(c).team(blue).units[0].integrity()
+    c = C.adjust(
+        c,
+        [
+            Change(path=["state", "teams", i, "units", 0, "damage"], value=top - 1),
+            Change(path=["state", "players", 0, "war_effort"], value=1),
+        ],
+    )
+    c = C.act(c, "event_die", {"team": blue}, TypedDice([1, 6]))
+    assert (st(c).team(blue).units[0].damage, st(c).player.war_effort) == (top - 1, 0)
+
+
+def test_enter_base_spends_one_of_the_three_actions_l2062() -> None:
+    c = ready(new())
+    t4 = keys(c, "EFF")[3]  # Blue 4 on Melbourne, EFF's
+    c = C.act(c, "enter_base", {"team": t4, "aid": True}, TypedDice([]))
+    assert st(c).actions_left == 2
