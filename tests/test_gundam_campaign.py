@@ -1210,3 +1210,18 @@ def test_enter_base_spends_one_of_the_three_actions_l2062() -> None:
     t4 = keys(c, "EFF")[3]  # Blue 4 on Melbourne, EFF's
     c = C.act(c, "enter_base", {"team": t4, "aid": True}, TypedDice([]))
     assert st(c).actions_left == 2
+
+
+def test_gundam_campaign_checklist() -> None:
+    """Every test the campaign's rule-by-rule checklist names exists (campaign_checklist.py)."""
+    import re
+    from pathlib import Path
+
+    from core.systems.gundam_skirmish import campaign_checklist
+
+    doc = campaign_checklist.__doc__ or ""
+    named = set(re.findall(r"\b(test_\w+)\b(?!\.py)", doc))
+    here = Path(__file__).parent
+    defined = {m for f in here.glob("test_*.py") for m in re.findall(r"def (test_\w+)", f.read_text())}
+    assert len(named) > 40 and named <= defined, sorted(named - defined)
+    assert all(f"L{n}" in doc for n in (1620, 1740, 1815, 2047, 2140, 2171, 2208, 2218))
