@@ -20,6 +20,7 @@ Campaign mode (L1620-L2228) is in the ``campaign_*`` modules: its tables and map
 (:mod:`.campaign_data`), its state (:mod:`.campaign_state`), the campaign turn (:mod:`.campaign_turn`),
 battles (:mod:`.campaign_battle`) and its set-up (:mod:`.campaign_rules`), plugged into the shared
 campaign layer of ``core.campaign`` (``SYSTEM.campaign``): its steps are campaign steps, not game actions.
+The chapter's rule-by-rule checklist is :mod:`.campaign_checklist`.
 """
 
 from __future__ import annotations
