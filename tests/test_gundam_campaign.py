@@ -1225,3 +1225,26 @@ def test_gundam_campaign_checklist() -> None:
     defined = {m for f in here.glob("test_*.py") for m in re.findall(r"def (test_\w+)", f.read_text())}
     assert len(named) > 40 and named <= defined, sorted(named - defined)
     assert all(f"L{n}" in doc for n in (1620, 1740, 1815, 2047, 2140, 2171, 2208, 2218))
+
+
+def test_a_mobile_fighter_ranks_up_without_traits_or_mods_l1834_l1837() -> None:
+    """Amuro in a Mobile Fighter reaches rank 2 after a won battle: no trait to choose, techniques instead."""
+    c = ready(new())
+    blue, red = keys(c, "EFF")[0], keys(c, "ZEON")[0]
+    c = put(c, red, 1, 2)
+    i = [t.key for t in st(c).teams].index(blue)
+    unit = ["state", "teams", i, "units", 0]
+    c = C.adjust(
+        c,
+        [
+            Change(path=[*unit, "profile"], value={**fighter_profile(), "pilot": []}),
+            Change(path=[*unit, "pilot", "exp"], value=60),
+            Change(path=[*unit, "pilot", "boxes"], value=1),
+        ],
+    )
+    c, g = C.start_battle(c, {"team": blue}, "g1")
+    g = games.adjust(
+        g, [Change(path=["state", "ended"], value=True), Change(path=["state", "winners"], value=[0])]
+    )
+    amuro = st(C.battle_result(c, g)).team(blue).units[0].pilot
+    assert amuro is not None and (amuro.rank, amuro.to_choose) == (2, [])

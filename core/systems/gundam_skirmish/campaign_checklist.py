@@ -89,8 +89,8 @@ Characters (L1791-L1846)
   T  a Mobile Fighter's techniques and abilities by rank: 1/0, 2/1, 3/2, 4/3, 5/4, all at rank 10
      (L1834-L1844); test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846 (turn
      ``fighter_reward``, data ``fighter_allowance``)
-  U  a Mobile Fighter gains no traits or mods (L1836-L1837): battle ``result`` drops them from the
-     rewards to choose; no test plays a Fighter's rank-up
+  T  a Mobile Fighter gains no traits or mods (L1836-L1837) (battle ``result``);
+     test_a_mobile_fighter_ranks_up_without_traits_or_mods_l1834_l1837
   -  techniques limiting a Mobile Fighter's attacks in battle (L1837-L1840): recorded and counted only
   T  moving to or from a Mobile Fighter: techniques lost, two ranks lower, rewards chosen again
      (L1844-L1846); test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846
