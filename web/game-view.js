@@ -664,7 +664,9 @@ export class GamesView {
     const choices = el("div", { class: "choices" });
     const pickRows = el("div", { class: "picks", id: "picks" });
     const chips = el("div", { class: "mods" });
-    const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
+    const odds = el("div", { class: "action-odds", id: "action-odds" });
+    // The headline of the odds sits in the foot, over Roll: in view whatever the sheet's length.
+    const oddsLine = el("div", { class: "odds-line", id: "odds-line", "aria-live": "polite" });
     const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
     // What the units named lack for a modifier or option (game.gates): greyed, with the reason here.
     const gatedList = el("ul", { class: "gated-list", id: "gated-list" });
@@ -819,14 +821,17 @@ export class GamesView {
       if (!action.has_odds) return;
       if (flow.target && !input[flow.target]) {
         clear(odds);
-        odds.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
+        clear(oddsLine);
+        oddsLine.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
         return;
       }
       const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input, viewer: this.viewer });
       if (ask !== asking) return;
       clear(odds);
-      if (!reply.ok) { odds.append(el("p", { class: "error" }, said(reply.error.message))); return; }
+      clear(oddsLine);
+      if (!reply.ok) { oddsLine.append(el("p", { class: "error" }, said(reply.error.message))); return; }
       odds.append(oddsBlock(reply.result, flow.headline));
+      oddsLine.append(odds.querySelector("#odds-headline"));
       // Each choice's and each usable pick's headline, so the buttons compare the options
       // (which range band, which weapon does best here).
       const rows = [
@@ -893,7 +898,7 @@ export class GamesView {
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
     node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, gatedList, restBox, odds),
-      el("div", { class: "sheet-foot" },
+      el("div", { class: "sheet-foot" }, oddsLine,
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
           : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
