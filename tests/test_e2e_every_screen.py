@@ -46,7 +46,9 @@ AXE = Axe()
 VISIBLE = """(root) => {
   const at = document.querySelector(root) ?? document.body;
   const out = [at.innerText];
-  for (const o of at.querySelectorAll('select option, select optgroup')) out.push(o.textContent, o.label ?? '');
+  for (const o of at.querySelectorAll('select option, select optgroup')) {
+    out.push(o.textContent, o.label ?? '');
+  }
   for (const e of at.querySelectorAll('[aria-label], [title], [placeholder]')) {
     for (const name of ['aria-label', 'title', 'placeholder']) out.push(e.getAttribute(name) ?? '');
   }
@@ -103,19 +105,24 @@ SHEET_LAYOUT = """() => {
   const body = panel.querySelector('.sheet-body');
   body.scrollTop = 0;
   const W = document.documentElement.clientWidth;
-  if (document.documentElement.scrollWidth > W + 0.5) out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+  const wide = document.documentElement.scrollWidth;
+  if (wide > W + 0.5) out.push(`the page is ${wide}px wide`);
   const edge = panel.getBoundingClientRect();
   const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden';
-  const name = (e) => (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName).trim().replace(/\\s+/g, ' ').slice(0, 30);
-  const inBody = (e) => body.contains(e) || panel.querySelector('.sheet-foot')?.contains(e) || panel.querySelector('.sheet-head')?.contains(e);
-  const controls = [...panel.querySelectorAll('button, select, input, summary, label, .target-name, .choice-name')]
-    .filter((e) => seen(e) && inBody(e));
+  const name = (e) => (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName)
+    .trim().replace(/\\s+/g, ' ').slice(0, 30);
+  const parts = [body, panel.querySelector('.sheet-foot'), panel.querySelector('.sheet-head')];
+  const inBody = (e) => parts.some((part) => part?.contains(e));
+  const what = 'button, select, input, summary, label, .target-name, .choice-name';
+  const controls = [...panel.querySelectorAll(what)].filter((e) => seen(e) && inBody(e));
   for (const e of controls) {
     const r = e.getBoundingClientRect();
     if (r.width === 0) continue;
     if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) out.push(`"${name(e)}" runs off the sheet`);
     // a label cut or spilling out of its own box
-    if (e.scrollWidth > e.clientWidth + 1) out.push(`"${name(e)}" is cut (${e.scrollWidth} > ${e.clientWidth}px)`);
+    if (e.scrollWidth > e.clientWidth + 1) {
+      out.push(`"${name(e)}" is cut (${e.scrollWidth} > ${e.clientWidth}px)`);
+    }
   }
   // what shows of each control: its box cut to the part of the sheet it scrolls in
   const foot = panel.querySelector('.sheet-foot');
@@ -129,7 +136,8 @@ SHEET_LAYOUT = """() => {
   };
   const boxes = controls.filter((e) => e.matches('button, select, input, summary'))
     .map((e) => [e, shown(e)]).filter(([, r]) => r);
-  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
     if (!a.contains(b) && !b.contains(a) && meet(r, q)) out.push(`"${name(a)}" overlaps "${name(b)}"`);
   }));
@@ -137,7 +145,11 @@ SHEET_LAYOUT = """() => {
   if (odds) {
     const r = odds.getBoundingClientRect();
     const b = (foot && foot.contains(odds) ? foot : body).getBoundingClientRect();
-    if (r.top < b.top - 0.5 || r.bottom > Math.min(b.bottom, innerHeight) + 0.5) out.push(`the odds line needs scrolling (at ${Math.round(r.top)}-${Math.round(r.bottom)}, its part of the sheet shows ${Math.round(b.top)}-${Math.round(b.bottom)})`);
+    const px = (x) => Math.round(x);
+    if (r.top < b.top - 0.5 || r.bottom > Math.min(b.bottom, innerHeight) + 0.5) {
+      out.push(`the odds line needs scrolling (at ${px(r.top)}-${px(r.bottom)}, `
+        + `its part of the sheet shows ${px(b.top)}-${px(b.bottom)})`);
+    }
   }
   return out;
 }"""
@@ -195,6 +207,10 @@ class Walk:
         if sheet:
             self.layout(where)  # as the sheet opens, its folds closed
             lap("layout")
+            # a refusal on the sheet is a sentence: a capital first, a stop (or a question) last
+            for said in self.page.locator("#action-panel .error").all_inner_texts():
+                if not re.fullmatch(r"[A-Z0-9\"'].*[.!?)]", said.strip(), re.S):
+                    self.note(where, [f"a refusal that is not a sentence: {said!r}"])
         self.page.evaluate(OPEN_ALL)
         self.note(where, raw_words(self.page.evaluate(VISIBLE, scope or "body")))
         lap("text")
@@ -308,6 +324,9 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
     try:
         page = context.new_page()
         store = sample_store(system)
+        # a squad of another registered system, to meet the new game screen's refusal
+        other = next(s for s in sorted(IMPLEMENTATIONS) if s != system)
+        store["squads"].append({**sample_store(other)["squads"][0], "id": "s9", "name": "Elsewhere"})
         token = api.call("share.encode", {"squad": store["squads"][0]})["result"]["token"]
         open_with_store(page, server.url + "#/", store)
         walk = Walk(page, server)
@@ -325,6 +344,13 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         walk.stop("shared squad")
         walk.go("#/games", "#start-game")
         walk.stop("new game")
+        # A refusal says what is wrong and what to do, in a sentence.
+        page.select_option("#side-1-squad", "s9")
+        page.click("#start-game")
+        notice = page.locator("#notice-text")
+        expect(notice).to_contain_text("must use the same rule system: pick squads of one system")
+        expect(notice).to_contain_text("Pick other squads, or fix these in their squad editor, then start")
+        page.click("#notice-close")
         walk.go("#/game/g1", ".unit-card")
         walk.stop("game")
         actions = page.locator("#action-pick option").evaluate_all(

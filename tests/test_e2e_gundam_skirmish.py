@@ -94,7 +94,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
     page.click("#action-apply")
     expect(page.locator("#action-result .error")).to_have_text(
-        "It is Player 1's turn: Player 2's units act in their own turn"
+        "It is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn."
     )
     page.click("#sheet-close")
 

@@ -81,7 +81,8 @@ export class GamesView {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
       const title = chosen.map((c) => c.squad.name).join(" vs ");
       const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
-      if (!reply.ok) { notify(said(reply.error.message)); return; }
+      // What the squads break, and what to do about it: the squads are the player's to change.
+      if (!reply.ok) { notify(`${said(reply.error.message).replace(/\.$/, "")}. Pick other squads, or fix these in their squad editor, then start again.`); return; }
       if (!(await this.store.putGame(reply.result))) return;
       location.hash = hashFor("game", reply.result.id);
       if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
@@ -980,7 +981,7 @@ function plainForm(root) {
 // The engine's refusal as a sentence for players: plain words, a capital first letter.
 function said(message) {
   const text = plain(message);
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
 // Keep what the player must look at next (a result, a prompt) on screen inside the sheet.
