@@ -108,7 +108,14 @@ SHEET_LAYOUT = """() => {
   const wide = document.documentElement.scrollWidth;
   if (wide > W + 0.5) out.push(`the page is ${wide}px wide`);
   const edge = panel.getBoundingClientRect();
-  const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden';
+  // inside a closed fold (not its summary) nothing shows, though Chromium still gives it a box
+  const folded = (e) => {
+    for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) {
+      if (!d.open && !d.querySelector(':scope > summary')?.contains(e)) return true;
+    }
+    return false;
+  };
+  const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !folded(e);
   const name = (e) => (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName)
     .trim().replace(/\\s+/g, ' ').slice(0, 30);
   const parts = [body, panel.querySelector('.sheet-foot'), panel.querySelector('.sheet-head')];
@@ -330,8 +337,9 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         token = api.call("share.encode", {"squad": store["squads"][0]})["result"]["token"]
         open_with_store(page, server.url + "#/", store)
         walk = Walk(page, server)
-        walk.go("#/", "#open-squads")
-        walk.stop("home")
+        if system == min(IMPLEMENTATIONS):  # the home screen is every system's: read once
+            walk.go("#/", "#open-squads")
+            walk.stop("home")
         walk.go("#/squads", "#new-squad")
         walk.stop("squads")
         walk.go("#/squad/s1", "#squad-units .unit-row")
