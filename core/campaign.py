@@ -357,7 +357,7 @@ def adjust(campaign: Campaign, changes: list[Change], text: str = "") -> Campaig
 def undo(campaign: Campaign) -> Campaign:
     """Take back the last step, never the campaign's start."""
     if campaign.cursor <= 1:
-        raise ValueError("nothing to undo")
+        raise ValueError("nothing to undo: the campaign is back at its start")
     return games.undo(campaign)
 
 

@@ -327,7 +327,7 @@ def _legacy_absent(event: Event) -> set[int]:
 def undo(game: R) -> R:
     """Take back the last applied event (it stays in the log, ready to redo)."""
     if game.cursor == 0:
-        raise ValueError("nothing to undo")
+        raise ValueError("nothing to undo: the game is back at its start")
     event = game.log[game.cursor - 1]
     gone = set(event.absent) | _legacy_absent(event)
     back = [
@@ -341,7 +341,7 @@ def undo(game: R) -> R:
 def redo(game: R) -> R:
     """Apply again the next undone event."""
     if game.cursor >= len(game.log):
-        raise ValueError("nothing to redo")
+        raise ValueError("nothing to redo: this is the newest step")
     event = game.log[game.cursor]
     changed, found = _apply(game, event.changes)
     if not _same_olds(event, found):
@@ -386,7 +386,9 @@ def new_game(game_id: str, name: str, sides: list[tuple[str, Squad]]) -> Game:
     """A game from squads of one system: every unit fresh, every resource at its start."""
     systems = {squad.system for _, squad in sides}
     if len(systems) != 1:
-        raise ValueError("every side of a game must use the same rule system")
+        raise ValueError(
+            "every side of a game must use the same rule system: pick squads of one system for every side"
+        )
     system = implementation(systems.pop())
     profiles = [
         (side_name, [system.profile_model.model_validate(e.profile) for e in squad.units])
@@ -584,7 +586,7 @@ def adjust(game: Game, changes: list[Change], text: str = "") -> Game:
 def step_back(game: Game) -> Game:
     """Undo, never past the start of the game."""
     if game.cursor <= 1 and game.log and game.log[0].kind == "start":
-        raise ValueError("nothing to undo")
+        raise ValueError("nothing to undo: the game is back at its start")
     return undo(game)
 
 

@@ -351,7 +351,7 @@ def play(page: Any, server: Server, scene: Scene, rows: list[dict[str, Any]]) ->
                 "timeout": 120_000,
             },
         )
-        refused = page.locator("#action-result > .error, #action-odds > .error")
+        refused = page.locator("#action-result > .error, #odds-line > .error")
         if refused.count():  # an answer, but not the one the script wants: said, and timed still
             timed["refused"] = refused.first.inner_text()
         rows.append({"tap": step.label, **timed})

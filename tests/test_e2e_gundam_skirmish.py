@@ -94,7 +94,7 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
     page.click("#action-apply")
     expect(page.locator("#action-result .error")).to_have_text(
-        "It is Player 1's turn: Player 2's units act in their own turn"
+        "It is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn."
     )
     page.click("#sheet-close")
 
@@ -253,7 +253,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         # fewer unobstructed, L693) at 4+, and against <P> a 3 needs a 5+, a 4-5 a 6, a 6 goes
         # through (L857-L872): (16 + 25 + 25 + 36) / 216 = 47.2%, 3 x that = 1.42 mean damage;
         # destroyed only by a critical that gets through and a Torso on the chart: 61/1296 = 4.7%.
-        expect(page.locator("#action-odds p").first).to_have_text(
+        expect(page.locator("#odds-headline")).to_have_text(
             "Any damage 47.2% · mean 1.42 · Destroyed 4.7%"
         )
         target = page.locator('[data-unit="1/u1"]')

@@ -63,7 +63,7 @@ def test_reactions_refused_with_the_reason_and_the_routed_roll_asked(
         error = page.locator("#action-result .error")
         expect(error).to_have_text(
             "No enemy has attacked B this turn; if it happened off the app, confirm the trigger the log does "
-            "not show"
+            "not show."
         )
         # The players confirm it: accepted, and the log says so.
         page.locator('[data-field="trigger_off_log"] input').check()

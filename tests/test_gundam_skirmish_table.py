@@ -161,7 +161,9 @@ def test_the_priority_winner_picks_a_place_and_the_first_turn_begins() -> None:
     # The Feds wait: a plain refusal naming whose turn it is.
     with pytest.raises(ValueError) as refused:
         act(g, "idle", {"unit": "0/c1"}, TypedDice([]))
-    assert str(refused.value) == "it is Zeon's turn: Feds's units act in their own turn (L294-L297)"
+    assert str(refused.value) == (
+        "it is Zeon's turn: Feds's units act in their own turn; when Zeon is done, tap Next turn (L294-L297)"
+    )
     # Close combat is fought whenever units meet, in any player's turn (L299-L301).
     fight = {"attacker": "0/c1", "defender": "1/t1", "charged": False}
     act(

@@ -7,6 +7,7 @@
 // An engine error is shown and changes nothing the player entered.
 import { el, clear, notify, button } from "./dom.js";
 import { newId } from "./store.js";
+import { plain, showRefs } from "./plain.js";
 
 const problemText = (error) => (error.problems.length
   ? error.problems.map((p) => (p.field ? `${p.field.replaceAll(".", " ")}: ${p.message}` : p.message)).join("; ")
@@ -54,10 +55,12 @@ export async function openEditor(root, { engine, store, squad, key, info, asData
     built = reply.result;
     clear(counters);
     for (const s of built.summary.slots) {
-      counters.append(el("li", { "data-key": s.key, "data-state": s.state, title: s.ref }, el("small", {}, s.label), el("strong", {}, s.text)));
+      // The slot's rulebook line only when the player asked for line numbers; what the line says stays.
+      const note = plain(s.ref).replace(/^[\s:;,]+/, "");
+      counters.append(el("li", { "data-key": s.key, "data-state": s.state, ...(note ? { title: note } : {}) }, el("small", {}, s.label), el("strong", {}, s.text)));
     }
     clear(problems);
-    for (const v of built.violations) problems.append(el("li", { "data-rule": v.rule }, v.message + (v.ref ? ` (${v.ref})` : "")));
+    for (const v of built.violations) problems.append(el("li", { "data-rule": v.rule }, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")));
     status.className = built.legal ? "legal" : "muted";
     status.textContent = built.legal ? "A legal deck: ready to play." : "";
     status.dataset.legal = String(built.legal);

@@ -82,7 +82,8 @@ export class GamesView {
       const chosen = sides.map((x) => ({ name: x.name.value.trim() || x.name.placeholder, squad: this.store.squad(x.select.value) }));
       const title = chosen.map((c) => c.squad.name).join(" vs ");
       const reply = await this.engine.call("game.new", { id: newId("g"), name: title, sides: chosen });
-      if (!reply.ok) { notify(said(reply.error.message)); return; }
+      // What the squads break, and what to do about it: the squads are the player's to change.
+      if (!reply.ok) { notify(`${said(reply.error.message).replace(/\.$/, "")}. Pick other squads, or fix these in their squad editor, then start again.`); return; }
       if (!(await this.store.putGame(reply.result))) return;
       location.hash = hashFor("game", reply.result.id);
       if (reply.result.name.length < title.length) notify(`The squads' names make a long title: the game is called "${reply.result.name}".`);
@@ -667,7 +668,9 @@ export class GamesView {
     const choices = el("div", { class: "choices" });
     const pickRows = el("div", { class: "picks", id: "picks" });
     const chips = el("div", { class: "mods" });
-    const odds = el("div", { class: "action-odds", id: "action-odds", "aria-live": "polite" });
+    const odds = el("div", { class: "action-odds", id: "action-odds" });
+    // The headline of the odds sits in the foot, over Roll: in view whatever the sheet's length.
+    const oddsLine = el("div", { class: "odds-line", id: "odds-line", "aria-live": "polite" });
     const result = el("div", { class: "action-result", id: "action-result", "aria-live": "polite" });
     // What the units named lack for a modifier or option (game.gates): greyed, with the reason here.
     const gatedList = el("ul", { class: "gated-list", id: "gated-list" });
@@ -822,14 +825,17 @@ export class GamesView {
       if (!action.has_odds) return;
       if (flow.target && !input[flow.target]) {
         clear(odds);
-        odds.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
+        clear(oddsLine);
+        oddsLine.append(el("p", { class: "muted" }, "Pick a target to see the odds."));
         return;
       }
       const reply = await this.engine.call("game.odds", { game: this.game, action: action.name, input, viewer: this.viewer });
       if (ask !== asking) return;
       clear(odds);
-      if (!reply.ok) { odds.append(el("p", { class: "error" }, said(reply.error.message))); return; }
+      clear(oddsLine);
+      if (!reply.ok) { oddsLine.append(el("p", { class: "error" }, said(reply.error.message))); return; }
       odds.append(oddsBlock(reply.result, flow.headline));
+      oddsLine.append(odds.querySelector("#odds-headline"));
       // Each choice's and each usable pick's headline, so the buttons compare the options
       // (which range band, which weapon does best here).
       const rows = [
@@ -896,7 +902,7 @@ export class GamesView {
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
     node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, gatedList, restBox, odds),
-      el("div", { class: "sheet-foot" },
+      el("div", { class: "sheet-foot" }, oddsLine,
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
           : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
@@ -978,7 +984,7 @@ function plainForm(root) {
 // The engine's refusal as a sentence for players: plain words, a capital first letter.
 function said(message) {
   const text = plain(message);
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
 // Keep what the player must look at next (a result, a prompt) on screen inside the sheet.

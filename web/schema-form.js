@@ -156,6 +156,10 @@ function arrayControl(root, item, current, onChange, name, ctx, most = Infinity)
     const made = item.properties || item.$ref
       ? schemaForm({ ...item, $defs: root.$defs }, value, { onChange, path, lists: ctx.lists })
       : control(root, item, value, onChange, name);
+    // A row of one value (a role, a trait) has no label of its own: it is named by its list.
+    const bare = item.properties || item.$ref ? null
+      : made.element.matches("select, input") ? made.element : made.element.querySelector("select, input:not([type='checkbox'])");
+    bare?.setAttribute("aria-label", label(name, item));
     const remove = el("button", { type: "button", class: "small", "aria-label": `Remove this ${label(name, {}).toLowerCase()} row` }, "✕");
     const row = el("div", { class: "row-item" }, made.element, remove);
     Object.assign(entry, { read: made.read, row });

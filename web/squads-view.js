@@ -5,7 +5,7 @@ import { schemaForm } from "./schema-form.js";
 import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
 import { cardElement } from "./unit-card.js";
-import { showRefs } from "./plain.js";
+import { plain, showRefs } from "./plain.js";
 
 export class SquadsView {
   constructor(root, engine, store, systems) {
@@ -317,7 +317,7 @@ export class SquadsView {
       cards.append(el("article", { class: "roster-card" },
         el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} pts`)),
         card || el("p", {}, profileText(unit.profile)),
-        r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, n))) : "",
+        r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, plain(n)))) : "",
         r?.violations.length ? el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message))) : ""));
     }
     this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,

@@ -394,7 +394,7 @@ export class Store extends EventTarget {
     if ((entry.n !== undefined || inPlace) && this.db) {
       const [store, key] = inPlace ? [entry.kind, entry.id] : ["aside", entry.n];
       const ok = await this.tx([store], "readwrite", (t) => t.objectStore(store).delete(key)).then(() => true, (e) => {
-        notify(`Could not delete it: ${describe(e)}.`);
+        notify(`Could not delete it (${describe(e)}), so nothing was changed. Try again; if it keeps failing, reload the app.`);
         return false;
       });
       if (!ok) return false;

@@ -83,7 +83,7 @@ def spend(ch: Changes, s: int, u: int, cost: int, what: str, dice: DiceSource | 
     if cost and active != s:
         raise ValueError(
             f"it is {ch.game.sides[active].name}'s turn: {ch.game.sides[s].name}'s units act in their own "
-            "turn (L294-L297)"
+            f"turn; when {ch.game.sides[active].name} is done, tap Next turn (L294-L297)"
         )
     if has(gu, "no_actions"):
         raise ValueError(f"{gu.name} can take no actions this turn")

@@ -306,7 +306,9 @@ def card(u: Soldier) -> UnitCard:
         ]
     else:
         armor = CAT.suits[u.suit].name if u.kind == "power_armor" else CAT.body_armor[u.body_armor].name
-        lines.append(CardLine(label="Armor", value=f"{armor} ({armor_cells(u)} cells)"))
+        # a trooper without body armour reads so, not as an armour named "None" of 0 cells
+        cells = armor_cells(u)
+        lines.append(CardLine(label="Armor", value=f"{armor} ({cells} cells)" if cells else "no body armor"))
     for key in carried(u):
         w = WEAPONS[key]
         lines.append(CardLine(label=w.name, value=weapon_line(w, u)))

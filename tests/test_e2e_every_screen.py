@@ -1,0 +1,386 @@
+"""Every screen and sheet of every registered system, in one walk per system (issue 22).
+
+The systems are read from the registry (core.systems.IMPLEMENTATIONS); nothing below names one.
+Each walk boots the engine once, on a 390x844 phone, with two squads of the system's own
+catalogue units and a game between them, and visits: home, the squads list, the squad editor
+(everything folded open), a unit's editor, the roster, the squad's share link, the new-game
+screen, the game screen (every card open), the sheet of every action of the game's list (a
+target picked, every fold open, a modifier's explanation shown), the core action rolled and its
+result, the game after Apply (the log, the readings, the settings), and units in every state
+(acted, destroyed, every condition on, damaged).
+
+At every stop:
+
+* raw text: what a player can read (the text, every choice of every list, labels read out or
+  shown on hover) holds no id (uuid-like, snake_case), no "0 = first", no dotted field path, no
+  rulebook line number (the setting is off), no "None", "null", "undefined", "NaN" or
+  "[object Object]";
+* axe-core: no serious or critical violation, in the light and in the dark theme;
+* on every action sheet, the layout at 320 px wide and at 150% text: nothing runs off the
+  sheet, no label spills out of its button, no two controls overlap, and the odds line is on
+  the glass without scrolling the sheet.
+
+All the problems of a walk are gathered and reported together.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from conftest import BOOT_MS, PHONE, Server, open_with_store
+from playwright.sync_api import Browser, Page, expect
+from table_flow import settle
+from test_e2e_layout import sample_store
+
+from core import api
+from core.systems import IMPLEMENTATIONS
+
+AXE = Axe()
+
+#: What a player can read under ``root``: its text, every choice of every list, and the labels
+#: read out or shown on hover.
+VISIBLE = """(root) => {
+  const at = document.querySelector(root) ?? document.body;
+  const out = [at.innerText];
+  for (const o of at.querySelectorAll('select option, select optgroup')) {
+    out.push(o.textContent, o.label ?? '');
+  }
+  for (const e of at.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    for (const name of ['aria-label', 'title', 'placeholder']) out.push(e.getAttribute(name) ?? '');
+  }
+  return out.join('\\n');
+}"""
+
+#: Open every fold (cards, full odds, more modifiers, readings, profiles) before reading.
+OPEN_ALL = """() => {
+  for (const d of document.querySelectorAll('details')) d.open = true;
+  for (const b of document.querySelectorAll('.card-toggle[aria-expanded="false"]')) b.click();
+}"""
+
+#: What never reaches a player's eyes, each with what it is.
+RAW = [
+    ("an id", re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")),
+    ("a key", re.compile(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b")),
+    ("a unit's ref", re.compile(r"(?<![\w/])\d+/u\d+\b|\bside/key\b")),
+    ("an index", re.compile(r"\b0 = first\b|\(0 =")),
+    ("a field path", re.compile(r"\b[a-z_]+(?:\.(?:[a-z_]+|\d+)){1,}\b(?<!\be\.g)(?<!\bi\.e)")),
+    ("a line number", re.compile(r"\bL\d{2,5}\b")),
+    ("a programmer's nothing", re.compile(r"\b(?:None|null|undefined|NaN)\b|\[object Object\]")),
+]
+
+#: Dotted words that are English, not field paths.
+ENGLISH = {"e.g", "i.e", "vs"}
+
+
+def whole_line(text: str, match: re.Match[str]) -> str:
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return text[start : end if end >= 0 else len(text)].strip()
+
+
+def raw_words(text: str) -> list[str]:
+    found = []
+    for what, pattern in RAW:
+        for match in pattern.finditer(text):
+            if what == "a field path" and match.group(0) in ENGLISH:
+                continue
+            if match.group(0) == "None" and whole_line(text, match) == "None":
+                continue  # a choice named "None" (no cover, no relationship): English
+            start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - 40)
+            end = text.find("\n", match.end())
+            around = text[start : min(end if end >= 0 else len(text), match.end() + 40)]
+            found.append(f"{what} {match.group(0)!r} in {around.strip()!r}")
+    return found
+
+
+#: The layout of an open action sheet, as a list of what is wrong.
+SHEET_LAYOUT = """() => {
+  const out = [];
+  const panel = document.getElementById('action-panel');
+  if (!panel) return ['no sheet'];
+  const body = panel.querySelector('.sheet-body');
+  body.scrollTop = 0;
+  const W = document.documentElement.clientWidth;
+  const wide = document.documentElement.scrollWidth;
+  if (wide > W + 0.5) out.push(`the page is ${wide}px wide`);
+  const edge = panel.getBoundingClientRect();
+  // inside a closed fold (not its summary) nothing shows, though Chromium still gives it a box
+  const folded = (e) => {
+    for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) {
+      if (!d.open && !d.querySelector(':scope > summary')?.contains(e)) return true;
+    }
+    return false;
+  };
+  const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !folded(e);
+  const name = (e) => (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName)
+    .trim().replace(/\\s+/g, ' ').slice(0, 30);
+  const parts = [body, panel.querySelector('.sheet-foot'), panel.querySelector('.sheet-head')];
+  const inBody = (e) => parts.some((part) => part?.contains(e));
+  const what = 'button, select, input, summary, label, .target-name, .choice-name';
+  const controls = [...panel.querySelectorAll(what)].filter((e) => seen(e) && inBody(e));
+  for (const e of controls) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.left < edge.left - 0.5 || r.right > edge.right + 0.5) out.push(`"${name(e)}" runs off the sheet`);
+    // a label cut or spilling out of its own box
+    if (e.scrollWidth > e.clientWidth + 1) {
+      out.push(`"${name(e)}" is cut (${e.scrollWidth} > ${e.clientWidth}px)`);
+    }
+  }
+  // what shows of each control: its box cut to the part of the sheet it scrolls in
+  const foot = panel.querySelector('.sheet-foot');
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    const box = [body, foot].find((x) => x && x.contains(e));
+    if (!box) return r;
+    const c = box.getBoundingClientRect();
+    const top = Math.max(r.top, c.top), bottom = Math.min(r.bottom, c.bottom);
+    return bottom <= top ? null : { left: r.left, right: r.right, top, bottom };
+  };
+  const boxes = controls.filter((e) => e.matches('button, select, input, summary'))
+    .map((e) => [e, shown(e)]).filter(([, r]) => r);
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (!a.contains(b) && !b.contains(a) && meet(r, q)) out.push(`"${name(a)}" overlaps "${name(b)}"`);
+  }));
+  const odds = document.getElementById('odds-headline');
+  if (odds) {
+    const r = odds.getBoundingClientRect();
+    const b = (foot && foot.contains(odds) ? foot : body).getBoundingClientRect();
+    const px = (x) => Math.round(x);
+    if (r.top < b.top - 0.5 || r.bottom > Math.min(b.bottom, innerHeight) + 0.5) {
+      out.push(`the odds line needs scrolling (at ${px(r.top)}-${px(r.bottom)}, `
+        + `its part of the sheet shows ${px(b.top)}-${px(b.bottom)})`);
+    }
+  }
+  return out;
+}"""
+
+#: The two hard layouts: a 320 px phone (iPhone SE), and 150% text on a 390 px one.
+LAYOUTS = [({"width": 320, "height": 568}, 1.0), ({"width": 390, "height": 844}, 1.5)]
+
+
+class Walk:
+    """One player's walk through a system's screens, gathering what each stop finds."""
+
+    def __init__(self, page: Page, server: Server) -> None:
+        self.page = page
+        self.server = server
+        self.problems: dict[str, list[str]] = {}
+        self.stops = 0
+        self.took: dict[str, float] = {}
+
+    def note(self, where: str, found: list[str]) -> None:
+        if found:
+            self.problems.setdefault(where, []).extend(found)
+
+    def go(self, route: str, ready: str) -> None:
+        self.page.goto(self.server.url + route)
+        expect(self.page.locator(ready).first).to_be_visible(timeout=BOOT_MS)
+        settle(self.page)
+
+    def axe(self, scope: str | None, only: list[str] | None = None) -> list[str]:
+        """axe-core's serious and critical violations under ``scope`` (``only`` these rules)."""
+        if not self.page.evaluate("() => typeof window.axe === 'object'"):
+            self.page.evaluate(AXE.axe_script)  # once per page load, not once per run
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
+        if only:
+            options["runOnly"] = {"type": "rule", "values": only}
+        found = self.page.evaluate(
+            "([scope, options]) => axe.run(scope ? document.querySelector(scope) : document, options)",
+            [scope, options],
+        )["violations"]
+        return [
+            f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            f" ({(v['nodes'][0].get('any') or v['nodes'][0].get('all') or [{}])[0].get('message', '')})"
+            for v in found
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    def stop(self, where: str, scope: str | None = None, sheet: bool = False) -> None:
+        """Read, check and lay out what is on screen now."""
+        self.stops += 1
+        clock = [time.perf_counter()]
+
+        def lap(what: str) -> None:
+            clock.append(time.perf_counter())
+            self.took[f"{where}: {what}"] = clock[-1] - clock[-2]
+
+        if sheet:
+            self.layout(where)  # as the sheet opens, its folds closed
+            lap("layout")
+            # a refusal on the sheet is a sentence: a capital first, a stop (or a question) last
+            for said in self.page.locator("#action-panel .error").all_inner_texts():
+                if not re.fullmatch(r"[A-Z0-9\"'].*[.!?)]", said.strip(), re.S):
+                    self.note(where, [f"a refusal that is not a sentence: {said!r}"])
+        self.page.evaluate(OPEN_ALL)
+        self.note(where, raw_words(self.page.evaluate(VISIBLE, scope or "body")))
+        lap("text")
+        # every rule in the light theme; the dark one changes only colours
+        self.note(where, [f"light: {x}" for x in self.axe(scope)])
+        lap("axe")
+        self.page.emulate_media(color_scheme="dark")
+        self.note(where, [f"dark: {x}" for x in self.axe(scope, only=["color-contrast"])])
+        self.page.emulate_media(color_scheme="light")
+        lap("axe dark")
+
+    def layout(self, where: str) -> None:
+        """The open sheet at 320 px wide and at 150% text (then back to the phone as it was)."""
+        for size, zoom in LAYOUTS:
+            self.page.set_viewport_size(size)
+            self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
+            found = self.page.evaluate(SHEET_LAYOUT)
+            self.note(where, [f"{size['width']}px, {zoom:.0%} text: {x}" for x in found])
+        self.page.evaluate("document.documentElement.style.fontSize = ''")
+        self.page.set_viewport_size(PHONE["viewport"])
+
+    # --- the game -----------------------------------------------------------------------------
+
+    def sheet_of(self, action: str) -> None:
+        """The action's sheet from the list of actions, a target picked if it has one."""
+        page = self.page
+        page.select_option("#action-pick", action)
+        expect(page.locator("#action-panel")).to_be_visible()
+        settle(page)
+        target = page.locator("#targets [data-target]")
+        if target.count():
+            target.first.click()
+            settle(page)
+        info = page.locator("#action-panel [data-mod-info]")
+        if info.count():
+            info.first.click()
+            settle(page)
+
+    def attack(self) -> bool:
+        """The system's core action by a unit that can take it now (the game's first steps taken
+        where the game is gated behind them): its sheet, the roll and its result; True if rolled."""
+        page = self.page
+        for _ in range(4):
+            ready = page.locator(".unit-card [data-act]:not([disabled])")
+            if ready.count():
+                break
+            if not page.locator("#phase-next").count():
+                return False
+            page.click("#phase-next")
+            settle(page)
+            self.answer(apply=True)
+        else:
+            return False
+        ready.first.click()
+        settle(page)
+        target = page.locator("#targets [data-target]")
+        if target.count():
+            target.first.click()
+            settle(page)
+        page.click("#action-roll, #action-apply")
+        settle(page)
+        self.answer()
+        return bool(page.locator("#action-text").count())
+
+    def answer(self, apply: bool = False) -> None:
+        """Answer what the game asks (the first choice each time); with ``apply``, roll and apply
+        a step's sheet too."""
+        page = self.page
+        for _ in range(8):
+            asked = page.locator("#action-ask button.primary, #phase-ask button.primary")
+            if asked.count():
+                asked.first.click()
+            elif apply and page.locator("#apply-result").count():
+                page.click("#apply-result")
+            elif apply and page.locator("#action-panel #action-roll, #action-panel #action-apply").count():
+                page.click("#action-roll, #action-apply")
+            else:
+                return
+            settle(page)
+
+    def states(self) -> None:
+        """Units in every state: one acted, one destroyed, one with every condition on and hurt."""
+        page = self.page
+        cards = page.locator(".unit-card")
+        first = page.locator(".unit-card[data-unit^='0/']").first
+        flag = first.locator("[data-flag='activated'][aria-pressed='false']")
+        if flag.count():
+            flag.click()
+            settle(page)
+        enemy = page.locator(".unit-card[data-unit^='1/']")
+        enemy.first.get_by_role("button", name="Mark destroyed").click()
+        settle(page)
+        hurt_ref = (enemy.nth(1) if enemy.count() > 1 else cards.nth(1)).get_attribute("data-unit")
+        hurt = page.locator(f".unit-card[data-unit='{hurt_ref}']")
+        page.evaluate(OPEN_ALL)
+        for key in hurt.locator(".card-more [data-flag]:not([data-flag='activated'])").evaluate_all(
+            "bs => bs.map((b) => b.dataset.flag)"
+        ):
+            hurt.locator(f"[data-flag='{key}']").click()
+            settle(page)
+            page.evaluate(OPEN_ALL)
+        up = hurt.get_by_role("button", name="Damage up", exact=True)
+        if up.is_enabled():
+            up.click()
+            settle(page)
+
+
+@pytest.mark.parametrize("system", sorted(IMPLEMENTATIONS))
+def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: Server, system: str) -> None:
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        store = sample_store(system)
+        # a squad of another registered system, to meet the new game screen's refusal
+        other = next(s for s in sorted(IMPLEMENTATIONS) if s != system)
+        store["squads"].append({**sample_store(other)["squads"][0], "id": "s9", "name": "Elsewhere"})
+        token = api.call("share.encode", {"squad": store["squads"][0]})["result"]["token"]
+        open_with_store(page, server.url + "#/", store)
+        walk = Walk(page, server)
+        if system == min(IMPLEMENTATIONS):  # the home screen is every system's: read once
+            walk.go("#/", "#open-squads")
+            walk.stop("home")
+        walk.go("#/squads", "#new-squad")
+        walk.stop("squads")
+        walk.go("#/squad/s1", "#squad-units .unit-row")
+        walk.stop("squad editor")
+        walk.go("#/unit/s1/u1", "#unit-status .total, #deck-name")
+        walk.stop("unit editor")
+        walk.go("#/roster/s1", ".roster-card")
+        walk.stop("roster")
+        walk.go(f"#/open/{token}", "#play-shared")
+        walk.stop("shared squad")
+        walk.go("#/games", "#start-game")
+        walk.stop("new game")
+        # A refusal says what is wrong and what to do, in a sentence.
+        page.select_option("#side-1-squad", "s9")
+        page.click("#start-game")
+        notice = page.locator("#notice-text")
+        expect(notice).to_contain_text("must use the same rule system: pick squads of one system")
+        expect(notice).to_contain_text("Pick other squads, or fix these in their squad editor, then start")
+        page.click("#notice-close")
+        walk.go("#/game/g1", ".unit-card")
+        walk.stop("game")
+        actions = page.locator("#action-pick option").evaluate_all(
+            "os => os.filter((o) => o.value).map((o) => [o.value, o.textContent])"
+        )
+        for name, label in actions:
+            walk.sheet_of(name)
+            walk.stop(f"sheet {label}", "#action-panel", sheet=True)
+            page.click("#sheet-close")
+        # the core action rolled (where a unit's card offers one), its result, then applied: the log
+        rolled = walk.attack()
+        if rolled:
+            walk.stop("core action's result", "#action-panel", sheet=True)
+            page.click("#apply-result")
+            settle(page)
+        elif page.locator("#sheet-close").count():
+            page.click("#sheet-close")
+        walk.states()
+        walk.stop("units in every state")
+        slowest = sorted(walk.took.items(), key=lambda kv: -kv[1])[:8]
+        print(f"{system}: {walk.stops} stops, core action rolled: {rolled}; slowest:",
+              {k: round(v, 1) for k, v in slowest})
+        assert walk.problems == {}, "\n".join(f"{k}: {v}" for k, v in walk.problems.items())
+    finally:
+        context.close()
