@@ -435,11 +435,13 @@ class _Mutator:
                 self.say(f"   {done}/{len(jobs)} run")
 
 
-def _measure(rel: str, workers: int, timeout: float, limit: int) -> tuple[int, int, list[tuple[Mutant, str]]]:
+def _measure(
+    rel: str, workers: int, timeout: float, limit: int, only: list[str] | None = None
+) -> tuple[int, int, list[tuple[Mutant, str]]]:
     """In a child process: mutate one module and report (killed, total, outcomes) through a pipe."""
     source = (ROOT / rel).read_text()
     found = mutants(source)[: limit or None]
-    tests = [t for t in MODULES[rel] if (ROOT / t).exists()]
+    tests = [t for t in (only or MODULES[rel]) if (ROOT / t.split("::")[0]).exists()]
     plugin = _Mutator(rel, source, found, workers, timeout)
     import pytest
 
@@ -472,6 +474,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--limit", type=int, default=0, help="test only the first N mutants of each module")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=None,
+        help="run these test files (or node ids) against every mutant instead of the module's listed set"
+        " (quicker; the score then says what these tests alone catch)",
+    )
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -494,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
         if pid == 0:  # each module in its own process: a fresh import of core and of its tests
             os.close(read)
             try:
-                result = _measure(rel, args.jobs, args.timeout, args.limit)
+                result = _measure(rel, args.jobs, args.timeout, args.limit, args.tests)
                 payload = json.dumps([result[0], result[1], [[m.line, m.text, s] for m, s in result[2]]])
             except BaseException as bad:
                 payload = json.dumps([0, 0, [[0, f"mutation run failed: {bad!r}", "error"]]])

@@ -1,0 +1,247 @@
+"""Thresholds at their boundaries, for every system: exactly at, one below, one above (issue 27).
+
+A rule that says "2 or more", "at 0", "4 or more dead", "a quarter rounded up" is where a slip of one
+(``>`` for ``>=``) hides: each threshold here is checked on both sides of its edge and on it, through
+``core.game`` (the same calls ``core.api`` makes) or ``core.api`` itself, with typed dice.  Line numbers
+are those of each system's rulebook in ../shared/seeds.  Pure Python, a few seconds in all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from core import api
+from core.dice import TypedDice
+from core.game import Game, act, odds
+from core.systems import SYSTEMS, implementation
+
+# --- every registered system: the points limit (a squad may come in at the limit, not over) -------------
+
+PLAYABLE = [s.id for s in SYSTEMS if s.status == "playable"]
+
+
+def ask(op: str, args: Any) -> dict[str, Any]:
+    reply: dict[str, Any] = json.loads(api.handle(json.dumps({"op": op, "args": args})))
+    assert reply["ok"], reply
+    result: dict[str, Any] = reply["result"]
+    return result
+
+
+@pytest.mark.parametrize("system", PLAYABLE)
+def test_the_points_limit_at_its_edge_for_every_system(system: str) -> None:
+    """Two catalogue units: a limit of exactly their total is met, one less is broken, one more met
+    (e.g. GUNFRAME L654-L656, Gundam Skirmish L2339-L2342).  Read from the registry, so a system is
+    covered the day it is registered."""
+    units = implementation(system).catalogue()[:2]
+    assert units, f"{system} has no catalogue to build a squad from"
+    squad = {
+        "id": "s",
+        "name": "S",
+        "system": system,
+        "units": [{"key": f"u{i}", "profile": u.profile} for i, u in enumerate(units)],
+    }
+    total = ask("squad.check", {"squad": squad})["total"]
+    if total == 0:  # a system whose units cost no points (Mobile Suit Battles: decks): no limit can bite
+        report = ask("squad.check", {"squad": {**squad, "limit": 1}})
+        assert "points-limit" not in {v["rule"] for v in report["violations"]}
+        return
+    for limit, over in ((total - 1, True), (total, False), (total + 1, False)):
+        report = ask("squad.check", {"squad": {**squad, "limit": limit}})
+        rules = {v["rule"] for v in report["violations"]}
+        assert ("points-limit" in rules) is over, (system, limit, total, rules)
+
+
+# --- Mobile Suit Gundam: Skirmish --------------------------------------------------------------------
+
+from test_gundam_skirmish import game as gundam_game  # noqa: E402
+from test_gundam_skirmish import sample as gundam_sample  # noqa: E402
+
+BEAM = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "cover": "unobstructed"}
+
+
+def gundam_hurt(g: Game, ref: str, damage: int) -> Game:
+    g = g.model_copy(deep=True)
+    g.unit(ref)[2].state.damage = damage
+    return g
+
+
+@pytest.mark.parametrize(
+    ("before", "left", "destroyed", "morale_due"),
+    [(1, 2, False, False), (2, 1, False, True), (3, 0, True, False), (4, -1, True, False)],
+)
+def test_gundam_integrity_one_left_and_zero(
+    before: int, left: int, destroyed: bool, morale_due: bool
+) -> None:
+    """The Beam rifle's 3 damage to a Trooper (Integrity 6) that had lost ``before``: destroyed at 0 or
+    less (L1094-L1098); at exactly 1 left its morale is due (L1599), at 2 left not."""
+    g = gundam_hurt(gundam_game(b=[("t1", gundam_sample("trooper", shield="none"))]), "1/t1", before)
+    # a 4 hits (3+) without a critical (5+); both armour dice fail; a 6 on the Destruction Table
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 1, 6]))
+    t = after.unit("1/t1")[2].state
+    assert (t.damage, t.max_damage - t.damage, t.destroyed) == (before + 3, left, destroyed)
+    assert ("morale_due" in t.conditions) is morale_due
+
+
+@pytest.mark.parametrize(("faces", "passed"), [((3, 3), False), ((3, 4), True), ((4, 4), True)])
+def test_gundam_morale_target_at_its_edge(faces: tuple[int, int], passed: bool) -> None:
+    """2D6 against 12 - Integrity left (L1570): 5 left needs 7; 6 fails, 7 passes, 8 passes.  A fail
+    puts a Steady unit at Wavering (L1574-L1579)."""
+    g = gundam_hurt(gundam_game(), "1/t1", 1)
+    assert odds(g, "morale", {"unit": "1/t1"}).facts["pass"] == pytest.approx(21 / 36)
+    after = act(g, "morale", {"unit": "1/t1"}, TypedDice(list(faces)))
+    assert (after.unit("1/t1")[2].state.conditions == []) is passed
+    assert f"against 7: {'pass' if passed else 'fail'}" in after.log[-1].text
+
+
+@pytest.mark.parametrize(("lost_before", "halved"), [(0, False), (1, True), (2, True)])
+def test_gundam_half_the_force_at_its_edge(lost_before: int, halved: bool) -> None:
+    """When a force is down to half its units or fewer, those left check morale (L1602; A34): of four,
+    a loss that leaves 3 does nothing, one that leaves exactly 2 does, one that leaves 1 does."""
+    trooper = gundam_sample("trooper", shield="none")
+    b = [("t1", trooper), ("t2", trooper), ("t3", trooper), ("t4", trooper)]
+    g = gundam_hurt(gundam_game(b=b), "1/t1", 3)
+    g = g.model_copy(deep=True)
+    for i in range(lost_before):
+        g.sides[1].units[3 - i].state.destroyed = True
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 1, 6]))
+    assert after.unit("1/t1")[2].state.destroyed
+    assert bool(after.sides[1].resources.get("halved", 0)) is halved
+
+
+# --- GUNFRAME ----------------------------------------------------------------------------------------
+
+from gunframe_table import hurt as gf_hurt  # noqa: E402
+from gunframe_table import mech, start  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("armour", "frame", "damage", "crippled"),
+    [
+        (8, "medium", 5, False),
+        (8, "medium", 6, True),
+        (8, "medium", 7, True),  # 8: crippled at 2 left
+        (4, "scout", 2, False),
+        (4, "scout", 3, True),  # 4: at 1 left (ceil(4/4), L2706)
+        (3, "scout", 2, False),  # 3 or less at the start: never (L2719)
+        (10, "heavy", 6, False),
+        (10, "heavy", 7, True),  # 10: ceil(10/4) = 3 left
+    ],
+)
+def test_gunframe_crippled_at_a_quarter_rounded_up(
+    armour: int, frame: str, damage: int, crippled: bool
+) -> None:
+    """The optional crippled rule (L2700-L2733): Armour left at or below a quarter of the start, rounded
+    up; one point above it the unit is whole.  Damage set by hand, as a player adjusting the card would."""
+    g = start([mech("A")], [mech("T", frame=frame, armour=armour)], crippled_rules=True)
+    g = gf_hurt(g, "1/t", damage)
+    assert ("crippled" in g.unit("1/t")[2].state.conditions) is crippled
+    if crippled:  # repaired to one above the edge: whole again (L2723)
+        back = gf_hurt(g, "1/t", damage - 1)
+        still = armour - (damage - 1) <= -(-armour // 4)
+        assert ("crippled" in back.unit("1/t")[2].state.conditions) is still
+
+
+# --- Mobile Suit Battles -----------------------------------------------------------------------------
+
+from test_ms_battles import act as msb_act  # noqa: E402
+from test_ms_battles import game as msb_game  # noqa: E402
+from test_ms_battles import hurt as msb_hurt  # noqa: E402
+from test_ms_battles import planned  # noqa: E402
+
+from core.systems.ms_battles.sample import DECK_A, DECK_B  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("high_before", "past_armor", "destroyed", "penalty"),
+    [
+        (0, False, False, False),  # 1 high: under the penalty's 2 (L97)
+        (1, False, False, True),  # exactly 2: the penalty
+        (2, False, False, True),  # 3: still standing (high armour 4)
+        (3, False, True, None),  # exactly 4: destroyed on reaching the armour (L97, Q-13)
+        (3, True, False, True),  # the house rule: reaching it is not enough
+        (4, True, True, None),  # past it
+    ],
+)
+def test_ms_battles_zone_penalty_and_destruction_at_their_edges(
+    high_before: int, past_armor: bool, destroyed: bool, penalty: bool | None
+) -> None:
+    """Rising Cut's one high hit on a suit that had taken ``high_before`` there."""
+    g = planned(
+        msb_game(DECK_A, DECK_B, destroyed_past_armor=past_armor), {0: ["SB-1", "GN-2"], 1: ["RM-1", "BO-1"]}
+    )
+    g = msb_hurt(g, 1, high=high_before)
+    g = msb_act(g, "resolve_card", unit="0/u", card="GN-2")
+    g = msb_act(g, "resolve_card", unit="0/u", card="SB-1", target="1/u")
+    st = g.sides[1].units[0].state
+    assert st.destroyed is destroyed
+    if penalty is not None:
+        assert st.counters["high"] == high_before + 1
+        assert ("high_penalty" in st.conditions) is penalty
+
+
+# --- MechaStellar ------------------------------------------------------------------------------------
+
+from test_mechastellar import game_of, unit  # noqa: E402
+
+from core.systems.mechastellar.shooting import Shoot, evade_values, plan  # noqa: E402
+
+
+@pytest.mark.parametrize(("tn", "face", "through"), [(4, 3, 1), (4, 4, 0), (4, 5, 0), (2, 2, 0), (2, 1, 2)])
+def test_mechastellar_evade_face_at_the_target_number(tn: int, face: int, through: int) -> None:
+    """An evade die under the target number lets the hit through, at it or above evades (L139-L146);
+    a natural 1 is a critical (2) whatever the number."""
+    assert evade_values(tn)[face - 1] == through
+
+
+@pytest.mark.parametrize(("shots", "rapid", "expected"), [(8, 1, 9), (9, 1, 10), (9, 2, 10)])
+def test_mechastellar_ten_dice_cap_at_its_edge(shots: int, rapid: int, expected: int) -> None:
+    """At most 10 shooting dice (L134): 9 stays 9 + 1 = 10, 10 is 10, 11 is cut to 10."""
+    gun = {"name": "Gatling", "range": 24, "shots": shots, "rapid_fire": rapid, "damage": 100}
+    g = game_of([unit("argonaut", weapons=[gun])], [unit("dervish")])
+    assert plan(g, Shoot(attacker="0/a0", target="1/b0", band="rapid")).shots == expected
+
+
+@pytest.mark.parametrize(("bonus", "added"), [(2, 2), (3, 3), (4, 3)])
+def test_mechastellar_evade_bonus_cap_at_its_edge(bonus: int, added: int) -> None:
+    """The evade bonus a target claims counts up to +3 (L138): +2 is +2, +3 is +3, +4 is +3."""
+    g = game_of([unit("argonaut")], [unit("dervish")])
+    none = plan(g, Shoot(attacker="0/a0", target="1/b0", evade_bonus=0)).tn
+    assert plan(g, Shoot(attacker="0/a0", target="1/b0", evade_bonus=bonus)).tn == none - added
+
+
+# --- Skirmishers -------------------------------------------------------------------------------------
+
+from test_skirmishers import sample_game  # noqa: E402
+
+SQUAD = ["red_rifle", "red_rifle", "red_smg", "red_lmg", "red_rifle", "red_rifle", "red_rifle"]
+
+
+def dead(g: Game, n: int) -> Game:
+    g = g.model_copy(deep=True)
+    for u in range(1, 1 + n):  # u1 is the one checking
+        g.sides[0].units[u].state.destroyed = True
+    return g
+
+
+@pytest.mark.parametrize(("killed", "tn"), [(3, None), (4, 7), (5, 8), (6, 9)])
+def test_skirmishers_morale_starts_at_four_dead(killed: int, tn: int | None) -> None:
+    """Morale checks start once 4 of the squad are dead (L565): 3 dead, none; 4, the Regular's 7; each
+    one past 4 adds 1 (L565-L571)."""
+    g = dead(sample_game(SQUAD, ["blue_gyro"]), killed)
+    if tn is None:
+        with pytest.raises(ValueError, match="start at 4"):
+            odds(g, "morale", {"unit": "0/u1"})
+        return
+    o = odds(g, "morale", {"unit": "0/u1"})
+    assert o.summary.startswith(f"TN {tn} ")
+
+
+@pytest.mark.parametrize(("faces", "holds"), [((3, 3), False), ((3, 4), True), ((4, 4), True)])
+def test_skirmishers_morale_roll_at_its_target(faces: tuple[int, int], holds: bool) -> None:
+    """2D6 at or over the target holds (L565): TN 7 with 4 dead; 6 fails, 7 and 8 hold."""
+    g = dead(sample_game(SQUAD, ["blue_gyro"]), 4)
+    after = act(g, "morale", {"unit": "0/u1"}, TypedDice(list(faces)))
+    assert ("morale_failed" not in after.sides[0].units[0].state.conditions) is holds
