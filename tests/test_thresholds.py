@@ -78,8 +78,11 @@ def test_gundam_integrity_one_left_and_zero(
     """The Beam rifle's 3 damage to a Trooper (Integrity 6) that had lost ``before``: destroyed at 0 or
     less (L1094-L1098); at exactly 1 left its morale is due (L1599), at 2 left not."""
     g = gundam_hurt(gundam_game(b=[("t1", gundam_sample("trooper", shield="none"))]), "1/t1", before)
-    # a 4 hits (3+) without a critical (5+); both armour dice fail; a 6 on the Destruction Table
-    after = act(g, "shoot", BEAM, TypedDice([4, 1, 1, 6]))
+    # a 4 hits (3+) without a critical (5+); the one armour die (2 - 1 Unobstructed) fails; a 6 on the
+    # Destruction Table if it is destroyed
+    dice = TypedDice([4, 1, 6] if destroyed else [4, 1])
+    after = act(g, "shoot", BEAM, dice)
+    assert dice.left == 0
     t = after.unit("1/t1")[2].state
     assert (t.damage, t.max_damage - t.damage, t.destroyed) == (before + 3, left, destroyed)
     assert ("morale_due" in t.conditions) is morale_due
@@ -106,9 +109,31 @@ def test_gundam_half_the_force_at_its_edge(lost_before: int, halved: bool) -> No
     g = g.model_copy(deep=True)
     for i in range(lost_before):
         g.sides[1].units[3 - i].state.destroyed = True
-    after = act(g, "shoot", BEAM, TypedDice([4, 1, 1, 6]))
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 6]))
     assert after.unit("1/t1")[2].state.destroyed
     assert bool(after.sides[1].resources.get("halved", 0)) is halved
+
+
+@pytest.mark.parametrize(
+    ("category", "level", "faces", "result"),
+    [
+        ("arm", 1, [3], "Arm Level 2"),  # room left (Arm has a Level 2): the 3 counts
+        ("arm", 2, [3, 1], "Leg Level 1"),  # at its top: the 3 is rolled again, a 1 (L1113-L1119)
+        ("head", 0, [5], "Head Level 1"),
+        ("head", 1, [5, 4], "Arm Level 1"),  # the Head has only a Level 1: the 5 is rolled again
+    ],
+)
+def test_gundam_chart_rolls_again_only_at_a_categorys_top(
+    category: str, level: int, faces: list[int], result: str
+) -> None:
+    """A critical's Damage Chart roll (MS chart 1-2 Leg, 3-4 Arm, 5 Head, 6 Torso) on a category one
+    below its top counts; on one at its top it is rolled again (L1108-L1119)."""
+    g = gundam_game(b=[("t1", gundam_sample("trooper", shield="none"))]).model_copy(deep=True)
+    g.unit("1/t1")[2].state.counters[category] = level
+    dice = TypedDice([6, 1, *faces])  # a 6: a critical hit (5+); the armour die fails
+    after = act(g, "shoot", BEAM, dice)
+    assert dice.left == 0
+    assert f"Damage Chart {'/'.join(map(str, faces))}: {result}" in after.log[-1].text
 
 
 # --- GUNFRAME ----------------------------------------------------------------------------------------
