@@ -59,6 +59,8 @@ def test_the_points_limit_at_its_edge_for_every_system(system: str) -> None:
 from test_gundam_skirmish import game as gundam_game  # noqa: E402
 from test_gundam_skirmish import sample as gundam_sample  # noqa: E402
 
+from core.systems.gundam_skirmish import units as U  # noqa: E402
+
 BEAM = {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle", "cover": "unobstructed"}
 
 
@@ -134,6 +136,64 @@ def test_gundam_chart_rolls_again_only_at_a_categorys_top(
     after = act(g, "shoot", BEAM, dice)
     assert dice.left == 0
     assert f"Damage Chart {'/'.join(map(str, faces))}: {result}" in after.log[-1].text
+
+
+@pytest.mark.parametrize(
+    ("face", "result", "health", "mind"),
+    [
+        (1, "Instant Death", 0, 0),
+        (2, "Major Injuries", 6, 7),
+        (3, "Major Injuries", 6, 7),
+        (4, "Minor Injuries", 8, 8),
+        (5, "Minor Injuries", 8, 8),
+        (6, "Lucky Escape", 10, 9),
+    ],
+)
+def test_gundam_destruction_table_at_each_edge(face: int, result: str, health: int, mind: int) -> None:
+    """The Destruction Table (L1137-L1145): 1 Instant Death (Health and Mind to 0), 2-3 Major Injuries
+    (-4 Health, -3 Mind), 4-5 Minor (-2, -2), 6 Lucky Escape (-1 Mind), on a campaign pilot of 10/10."""
+    g = gundam_hurt(gundam_game(b=[("t1", gundam_sample("trooper", shield="none"))]), "1/t1", 3)
+    g.unit("1/t1")[2].state.extra["pilot"] = {"health": 10, "mind": 10}
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, face]))
+    assert f"Destruction Table {face}: {result}" in after.log[-1].text
+    pilot = after.unit("1/t1")[2].state.extra["pilot"]
+    assert (pilot["health"], pilot["mind"]) == (health, mind)
+
+
+@pytest.mark.parametrize(
+    ("ability", "faces", "destroyed", "text"),
+    [
+        ("exam", [4, 6], True, "EXAM System 4: no effect"),  # 1-4: the Destruction Table as normal
+        ("exam", [5], False, "comes back at half Integrity"),  # 5+: back to half (L3261-L3263)
+        ("core_block", [3, 6], True, "Destruction Table 6"),  # 3 or less: the table as normal
+        ("core_block", [4], True, "Core Block System 4: the pilot escapes"),  # 4+: no table (L2836-L2838)
+        ("fortunate", [3, 6], True, "Destruction Table 3, re-rolled (Fortunate)"),  # 1-3: spent (L1968)
+        ("fortunate", [4], True, "Destruction Table 4: Minor Injuries"),  # 4: kept
+    ],
+)
+def test_gundam_rolls_before_the_destruction_table_at_their_edges(
+    ability: str, faces: list[int], destroyed: bool, text: str
+) -> None:
+    """EXAM System comes back on 5+, Core Block escapes on 4+, and the app spends Fortunate's re-roll of
+    the Destruction Table on a 1-3 (its reading): one below each edge and at it."""
+    if ability == "exam":
+        changes: dict[str, Any] = {
+            "pilot": [U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])]
+        }
+    elif ability == "fortunate":
+        changes = {"pilot": [U.Pilot(name="Lucky", traits=["fortunate"])]}
+    else:
+        changes = {"abilities": [U.Ability(key=ability)]}
+    target = gundam_sample("trooper", shield="none", **changes)
+    g = gundam_hurt(gundam_game(b=[("t1", target)]), "1/t1", 3)
+    dice = TypedDice([4, 1, *faces])
+    after = act(g, "shoot", BEAM, dice)
+    assert dice.left == 0
+    t = after.unit("1/t1")[2].state
+    assert t.destroyed is destroyed
+    assert text in after.log[-1].text
+    if not destroyed:  # half of 6, rounded down
+        assert t.max_damage - t.damage == 3
 
 
 # --- GUNFRAME ----------------------------------------------------------------------------------------
