@@ -1,13 +1,16 @@
 """Mutation testing of core/: small deliberate bugs, one at a time, and the tests that should catch them.
 
 Run with ``python3 build.py quality`` or ``.venv/bin/python tests/mutation.py [module ...]``; not part of
-CI (it takes minutes).  For each module the tool parses the source, lists every place where a typical
-slip could hide (a comparison one off, ``+`` for ``-``, ``and`` for ``or``, a dropped ``not``, a constant
-one off, ``min`` for ``max``, a condition never true, a call left out) and, for each such mutant, runs
-the module's own test subset in a forked child that imports the mutated module instead of the file.
-A mutant is *killed* when a test fails (or the run times out), *survives* when every test passes.  The
-score per module is killed / all; survivors are printed with their line so a test can be written for
-them, or the mutant recognised as equivalent (it changes nothing a player could see).
+CI (it takes minutes).  ``--tests FILE ...`` runs only those test files (or node ids) against the mutants:
+much quicker on a shared machine, and the score then says what those tests alone catch.
+
+For each module the tool parses the source, lists every place where a typical slip could hide (a
+comparison one off, ``+`` for ``-``, ``and`` for ``or``, a dropped ``not``, a constant one off, ``min``
+for ``max``, a condition never true, a call left out) and, for each such mutant, runs the module's own
+test subset in a forked child that imports the mutated module instead of the file. A mutant is *killed*
+when a test fails (or the run times out), *survives* when every test passes. The score per module is
+killed / all; survivors are printed with their line so a test can be written for them, or the mutant
+recognised as equivalent (it changes nothing a player could see).
 
 The parent imports only third-party packages before forking (never ``core``), so each child imports
 ``core`` afresh, with the one mutated module served from memory by a finder at the head of
@@ -49,6 +52,7 @@ GUNDAM_TESTS = [
     "tests/test_gundam_mega.py",
     "tests/test_gundam_decisions.py",
     "tests/test_gundam_skirmish_table.py",
+    "tests/test_thresholds.py",
 ]
 #: Gundam Skirmish: its battle chapters (the rules; the data, sheet and catalogue modules are measured
 #: through them), and its own dice procedure.
