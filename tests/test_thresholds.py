@@ -271,7 +271,9 @@ def test_ms_battles_zone_penalty_and_destruction_at_their_edges(
 
 from test_mechastellar import game_of, unit  # noqa: E402
 
-from core.systems.mechastellar.shooting import Shoot, evade_values, plan  # noqa: E402
+from core.game import UnitState  # noqa: E402
+from core.systems.mechastellar.samples import SAMPLES  # noqa: E402
+from core.systems.mechastellar.shooting import Shoot, evade_values, plan, stun_target  # noqa: E402
 
 
 @pytest.mark.parametrize(("tn", "face", "through"), [(4, 3, 1), (4, 4, 0), (4, 5, 0), (2, 2, 0), (2, 1, 2)])
@@ -295,6 +297,29 @@ def test_mechastellar_evade_bonus_cap_at_its_edge(bonus: int, added: int) -> Non
     g = game_of([unit("argonaut")], [unit("dervish")])
     none = plan(g, Shoot(attacker="0/a0", target="1/b0", evade_bonus=0)).tn
     assert plan(g, Shoot(attacker="0/a0", target="1/b0", evade_bonus=bonus)).tn == none - added
+
+
+@pytest.mark.parametrize(("hits", "saves"), [(2, 2), (3, 3), (4, 3)])
+def test_mechastellar_three_saves_a_weapon_at_most(hits: int, saves: int) -> None:
+    """One Armor Save a hit, at most three a weapon (L218): 2 hits 2 saves, 3 hits 3, 4 hits still 3.
+    The Argonaut's Cannon (PEN 5) into the Dervish: saves on 5+; a 4 fails, a 5 passes (L218-L223)."""
+    g = game_of([unit("argonaut")], [unit("dervish")])
+    p = plan(g, Shoot(attacker="0/a0", target="1/b0", weapon=0))
+    pool = p.save_pool(hits)
+    assert pool.dice == saves
+    assert (p.saves_at, pool.values[3], pool.values[4]) == (5, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("key", "stun", "shut"),
+    [("white_asura", 1, False), ("white_asura", 2, True), ("argonaut", 2, False), ("argonaut", 3, True)],
+)
+def test_mechastellar_stun_past_the_actions_shuts_down(key: str, stun: int, shut: bool) -> None:
+    """Stun hits take actions away; more than the unit has shuts it down (L573-L577): a 1-action unit
+    with 1 stun acts with none left, with 2 it is shut down; a 2-action unit at 2 and 3."""
+    state = UnitState(max_damage=10)
+    stun_target(state, SAMPLES[key], stun)
+    assert ("shut_down" in state.conditions) is shut
 
 
 # --- Skirmishers -------------------------------------------------------------------------------------
