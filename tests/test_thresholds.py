@@ -200,6 +200,7 @@ def test_gundam_rolls_before_the_destruction_table_at_their_edges(
 
 from gunframe_table import hurt as gf_hurt  # noqa: E402
 from gunframe_table import mech, start  # noqa: E402
+from gunframe_table import with_values as gf_values  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -227,6 +228,17 @@ def test_gunframe_crippled_at_a_quarter_rounded_up(
         back = gf_hurt(g, "1/t", damage - 1)
         still = armour - (damage - 1) <= -(-armour // 4)
         assert ("crippled" in back.unit("1/t")[2].state.conditions) is still
+
+
+@pytest.mark.parametrize(("clock", "ended"), [(11, False), (12, True), (13, True)])
+def test_gunframe_doomsday_device_fires_at_twelve(clock: int, ended: bool) -> None:
+    """Doomsday: once the clock reaches 12 or more the device fires at the end of that turn and the
+    defender wins (L1863, L1878); at 11 the game goes on (no turn limit)."""
+    g = act(start([mech("A")], [mech("X")]), "mission", {"mission": "doomsday"}, TypedDice([]))
+    out = act(gf_values(g, clock=clock), "end_phase", {}, TypedDice([]))
+    assert out.state.ended is ended
+    if ended:
+        assert "the device goes off (L1878)" in out.state.extra["result"]
 
 
 # --- Mobile Suit Battles -----------------------------------------------------------------------------
