@@ -326,3 +326,10 @@ def test_the_designer_offers_splits_within_the_books_15_to_20() -> None:
     for p in presets:
         assert 15 <= sum(p["value"].values()) <= 20
         assert MegaParts.model_validate(p["value"]).total == int(p["title"].split()[0])
+
+
+def test_the_location_is_asked_for_as_a_d6() -> None:
+    """Once damage gets through, the player is asked for the location die, a D6 (L1312-L1314)."""
+    g = casual(game(b=[("t1", mega())]))
+    with pytest.raises(NeedMoreDice, match=r"roll 1 more d6 for Mega Unit hit location"):
+        act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1]))

@@ -9,12 +9,13 @@ are those of each system's rulebook in ../shared/seeds.  Pure Python, a few seco
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from core import api
-from core.dice import TypedDice
+from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, odds
 from core.systems import SYSTEMS, implementation
 
@@ -194,6 +195,62 @@ def test_gundam_rolls_before_the_destruction_table_at_their_edges(
     assert text in after.log[-1].text
     if not destroyed:  # half of 6, rounded down
         assert t.max_damage - t.damage == 3
+
+
+def exam_trooper(integrity: int = 6) -> dict[str, Any]:
+    ace = U.Pilot(name="Ace", rank=10, heroic_levels=1, heroic_mods=["exam"])
+    return gundam_sample("trooper", shield="none", integrity=integrity, pilot=[ace])
+
+
+@pytest.mark.parametrize(("integrity", "back_to"), [(2, 1), (3, 1), (5, 2), (6, 3)])
+def test_gundam_exam_half_integrity_rounded_down_at_least_one(integrity: int, back_to: int) -> None:
+    """EXAM's 5+ brings the unit back at half its Integrity (L3261-L3263), rounded down and at least 1
+    (digest A40): 2 and 3 give 1, 5 gives 2, 6 gives 3."""
+    g = gundam_hurt(gundam_game(b=[("t1", exam_trooper(integrity))]), "1/t1", integrity - 1)
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 5]))
+    t = after.unit("1/t1")[2].state
+    assert (t.destroyed, t.max_damage - t.damage) == (False, back_to)
+
+
+@pytest.mark.parametrize(
+    ("target", "faces", "asked"),
+    [
+        ("exam", [4, 1], "roll 1 more d6 for EXAM System"),
+        ("core_block", [4, 1], "roll 1 more d6 for Core Block System"),
+        ("fortunate", [4, 1, 2], "roll 1 more d6 for Destruction Table (Fortunate)"),
+    ],
+)
+def test_gundam_the_app_asks_for_a_d6_before_the_table(target: str, faces: list[int], asked: str) -> None:
+    """With typed dice the player is asked for each roll by its name and die (a D6 each, L2836-L3263,
+    L1968)."""
+    if target == "exam":
+        unit = exam_trooper()
+    elif target == "fortunate":
+        unit = gundam_sample("trooper", shield="none", pilot=[U.Pilot(name="Lucky", traits=["fortunate"])])
+    else:
+        unit = gundam_sample("trooper", shield="none", abilities=[U.Ability(key=target)])
+    g = gundam_hurt(gundam_game(b=[("t1", unit)]), "1/t1", 3)
+    with pytest.raises(NeedMoreDice, match=re.escape(asked)):
+        act(g, "shoot", BEAM, TypedDice(faces))
+
+
+@pytest.mark.parametrize("lost_before", [0, 1])
+def test_gundam_a_kill_marks_the_friends_morale(lost_before: int) -> None:
+    """A friend destroyed in sight is a morale trigger (L1590-L1591): every friend left on the table is
+    marked (the players clear those that did not see it, A52), and the text says so; the destroyed
+    ones are not.  Of four, a kill that leaves 3 is only that trigger (no half-force check, L1602)."""
+    trooper = gundam_sample("trooper", shield="none")
+    b = [("t1", trooper), ("t2", trooper), ("t3", trooper), ("t4", trooper)]
+    g = gundam_hurt(gundam_game(b=b), "1/t1", 3).model_copy(deep=True)
+    for i in range(lost_before):
+        g.sides[1].units[3 - i].state.destroyed = True
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 6]))
+    friends = [u.state for u in after.sides[1].units[1:]]
+    left = [f for f in friends if not f.destroyed]
+    assert len(left) == 3 - lost_before and all("morale_due" in f.conditions for f in left)
+    assert all("morale_due" not in f.conditions for f in friends if f.destroyed)
+    assert "its friends that saw it check morale (L1590-L1591)" in after.log[-1].text
+    assert bool(after.sides[1].resources.get("halved", 0)) is (lost_before == 1)
 
 
 # --- GUNFRAME ----------------------------------------------------------------------------------------
