@@ -253,6 +253,56 @@ def test_gundam_a_kill_marks_the_friends_morale(lost_before: int) -> None:
     assert bool(after.sides[1].resources.get("halved", 0)) is (lost_before == 1)
 
 
+def gundam_with(g: Game, ref: str, conditions: list[str]) -> Game:
+    g = g.model_copy(deep=True)
+    g.unit(ref)[2].state.conditions = conditions
+    return g
+
+
+@pytest.mark.parametrize(
+    ("before", "faces", "after", "text"),
+    [
+        ([], (3, 4), [], "3+4=7 against 6: pass; now Steady"),  # the bottom of the ladder: stays Steady
+        ([], (2, 3), ["wavering"], "2+3=5 against 6: fail; now Wavering"),
+        (["wavering"], (1, 6), [], "1+6=7 against 6: pass; now Steady"),
+        (["wavering"], (1, 4), ["routed"], "1+4=5 against 6: fail; now Routed"),
+        (["routed"], (6, 1), ["wavering"], "6+1=7 against 6: pass; now Wavering"),
+        (["routed"], (1, 1), ["routed"], "1+1=2 against 6: fail; now Routed"),  # the top: stays Routed
+    ],
+)
+def test_gundam_morale_ladder_at_both_ends(
+    before: list[str], faces: tuple[int, int], after: list[str], text: str
+) -> None:
+    """A pass moves one step up, a fail one step down, between Steady and Routed (L1561-L1579); the mark
+    of a morale check due is cleared by the check (L1590-L1602)."""
+    g = gundam_with(gundam_game(), "1/t1", [*before, "morale_due"])
+    out = act(g, "morale", {"unit": "1/t1"}, TypedDice(list(faces)))
+    assert out.unit("1/t1")[2].state.conditions == after
+    assert out.log[-1].text == f"Trooper checks morale: {text}"
+
+
+def test_gundam_morale_refusals_and_the_automatic_pass() -> None:
+    """A destroyed unit checks nothing; a Wavering unit in sight of a Command unit passes without a roll
+    (L1544-L1546) and steps up; the check asks for two D6 (L1570); the Routed roll is refused to a unit
+    that is not Routed, and to a Routed one outside its side's turn (L294-L297, L1554-L1558)."""
+    g = gundam_game()
+    dead = g.model_copy(deep=True)
+    dead.unit("1/t1")[2].state.destroyed = True
+    with pytest.raises(ValueError, match="Trooper is destroyed"):
+        act(dead, "morale", {"unit": "1/t1"}, TypedDice([6, 6]))
+    calm = act(
+        gundam_with(g, "1/t1", ["wavering"]), "morale", {"unit": "1/t1", "near_command": True}, TypedDice([])
+    )
+    assert calm.unit("1/t1")[2].state.conditions == []
+    assert calm.log[-1].text == "Trooper checks morale: passes automatically; now Steady"
+    with pytest.raises(NeedMoreDice, match=re.escape("roll 2 more d6 for Morale check")):
+        act(g, "morale", {"unit": "1/t1"}, TypedDice([]))
+    with pytest.raises(ValueError, match="Lancer is not Routed"):
+        act(g, "rout", {"unit": "0/l1"}, TypedDice([6]))
+    with pytest.raises(ValueError, match="Feds's turn"):
+        act(gundam_with(g, "1/t1", ["routed"]), "rout", {"unit": "1/t1"}, TypedDice([6]))
+
+
 # --- GUNFRAME ----------------------------------------------------------------------------------------
 
 from gunframe_table import hurt as gf_hurt  # noqa: E402
