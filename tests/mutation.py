@@ -440,11 +440,16 @@ class _Mutator:
 
 
 def _measure(
-    rel: str, workers: int, timeout: float, limit: int, only: list[str] | None = None
+    rel: str,
+    workers: int,
+    timeout: float,
+    limit: int,
+    only: list[str] | None = None,
+    lines: set[int] | None = None,
 ) -> tuple[int, int, list[tuple[Mutant, str]]]:
     """In a child process: mutate one module and report (killed, total, outcomes) through a pipe."""
     source = (ROOT / rel).read_text()
-    found = mutants(source)[: limit or None]
+    found = [m for m in mutants(source) if not lines or m.line in lines][: limit or None]
     tests = [t for t in (only or MODULES[rel]) if (ROOT / t.split("::")[0]).exists()]
     plugin = _Mutator(rel, source, found, workers, timeout)
     import pytest
@@ -485,6 +490,11 @@ def main(argv: list[str] | None = None) -> int:
         help="run these test files (or node ids) against every mutant instead of the module's listed set"
         " (quicker; the score then says what these tests alone catch)",
     )
+    parser.add_argument(
+        "--lines",
+        default="",
+        help="only the mutants on these lines, e.g. 39,41,92 (a re-run of survivors after new tests)",
+    )
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -493,9 +503,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in chosen if m not in MODULES]
     if unknown:
         parser.error(f"not measured: {', '.join(unknown)} (choose from {', '.join(MODULES)})")
+    lines = {int(x) for x in args.lines.split(",") if x.strip()}
     scores: list[tuple[str, int, int, int, int]] = []
     for rel in chosen:
-        found = mutants((ROOT / rel).read_text())
+        found = [m for m in mutants((ROOT / rel).read_text()) if not lines or m.line in lines]
         if args.list:
             for m in found[: args.limit or None]:
                 print(f"{rel}:{m.line}: {m.text}")
@@ -507,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
         if pid == 0:  # each module in its own process: a fresh import of core and of its tests
             os.close(read)
             try:
-                result = _measure(rel, args.jobs, args.timeout, args.limit, args.tests)
+                result = _measure(rel, args.jobs, args.timeout, args.limit, args.tests, lines)
                 payload = json.dumps([result[0], result[1], [[m.line, m.text, s] for m, s in result[2]]])
             except BaseException as bad:
                 payload = json.dumps([0, 0, [[0, f"mutation run failed: {bad!r}", "error"]]])
