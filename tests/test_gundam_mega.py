@@ -333,3 +333,25 @@ def test_the_location_is_asked_for_as_a_d6() -> None:
     g = casual(game(b=[("t1", mega())]))
     with pytest.raises(NeedMoreDice, match=r"roll 1 more d6 for Mega Unit hit location"):
         act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1]))
+
+
+@pytest.mark.parametrize(
+    ("torso_lost", "location", "fires"),
+    [(0, 3, True), (0, 2, True), (5, 3, False)],  # Torso 1 of 6, Arms 1 of 3: it fires; Torso 6 of 6: gone
+)
+def test_poor_balance_on_a_mega_unit_stops_the_shot_only_when_it_destroys_it(
+    torso_lost: int, location: int, fires: bool
+) -> None:
+    """Poor Balance: on a 5+ the shooter takes 1 damage (L2978-L2979), located on a Mega Unit like any
+    damage (L1312-L1314); the shot goes on unless that destroyed it (the Torso at 0, L1317-L1318)."""
+    shooter = mega(
+        factions=["EFF"], weapons=sample("lancer")["weapons"], abilities=[U.Ability(key="poor_balance")]
+    )
+    g = casual(game(a=[("l1", shooter)], b=[("t1", sample("trooper", shield="none"))])).model_copy(deep=True)
+    g.sides[0].units[0].state.counters["mega_torso"] = torso_lost
+    g.sides[0].units[0].state.damage = torso_lost
+    # Poor Balance 5, the location, then the shot: a 4 hits, the armour die fails (or the Destruction
+    # Table's 4 when the shooter is destroyed)
+    after = act(g, "shoot", SHOT, TypedDice([5, location, 4, 1]))
+    assert state(after, "1/t1").damage == (3 if fires else 0)
+    assert state(after, "0/l1").destroyed is not fires

@@ -195,6 +195,9 @@ def test_gundam_rolls_before_the_destruction_table_at_their_edges(
     assert text in after.log[-1].text
     if not destroyed:  # half of 6, rounded down
         assert t.max_damage - t.damage == 3
+    else:  # a kill scores the unit's points for the shooter's side (L179-L190), the pilot escaping or not
+        cost = implementation("gundam_skirmish").unit_cost(U.Unit.model_validate(target))
+        assert after.sides[0].resources.get("destroyed", 0) == cost
 
 
 def exam_trooper(integrity: int = 6) -> dict[str, Any]:
