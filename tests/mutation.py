@@ -53,6 +53,7 @@ GUNDAM_TESTS = [
     "tests/test_gundam_decisions.py",
     "tests/test_gundam_skirmish_table.py",
     "tests/test_thresholds.py",
+    "tests/test_gundam_aimed.py",
 ]
 #: Gundam Skirmish: its battle chapters (the rules; the data, sheet and catalogue modules are measured
 #: through them), and its own dice procedure.
