@@ -213,6 +213,11 @@ def test_the_shield_break_cancels_it() -> None:
     with pytest.raises(NeedChoice) as asked:
         act(g, "aimed_shot", raw, TypedDice([5]))
     assert asked.value.field == "shield_break"
+    # keeping the shield is what the app assumes when the target's player is not asked
+    assert [(c.value, c.label, c.assumed) for c in asked.value.options] == [
+        ("yes", "Break the shield", False),
+        ("no", "Keep it", True),
+    ]
     broke = act(g, "aimed_shot", {**raw, "shield_break": "yes"}, TypedDice([5]))
     t = state(broke, "1/t1")
     assert (t.counters["head"], t.counters["shield"], "shield_broken" in t.conditions) == (0, 0, True)

@@ -306,6 +306,19 @@ def test_gundam_morale_refusals_and_the_automatic_pass() -> None:
         act(gundam_with(g, "1/t1", ["routed"]), "rout", {"unit": "1/t1"}, TypedDice([6]))
 
 
+def test_gundam_half_the_force_counts_a_unit_waiting_in_reserve() -> None:
+    """Every unit left in a force down to half checks morale (L1602; A34), one waiting to Ambush too
+    (L1267): it saw no kill, so only the half-force check marks it."""
+    trooper = gundam_sample("trooper", shield="none")
+    b = [("t1", trooper), ("t2", trooper), ("t3", trooper), ("t4", trooper)]
+    g = gundam_hurt(gundam_game(b=b), "1/t1", 3).model_copy(deep=True)
+    g.sides[1].units[3].state.destroyed = True
+    g.sides[1].units[2].state.conditions = ["reserve"]
+    after = act(g, "shoot", BEAM, TypedDice([4, 1, 6]))
+    assert after.sides[1].resources["halved"] == 1
+    assert after.sides[1].units[2].state.conditions == ["reserve", "morale_due"]
+
+
 # --- GUNFRAME ----------------------------------------------------------------------------------------
 
 from gunframe_table import hurt as gf_hurt  # noqa: E402
