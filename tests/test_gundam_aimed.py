@@ -152,6 +152,11 @@ def test_the_die_and_concentrate_fire(faces: list[int], concentrate: bool, rolle
     t = state(after, "1/t1")
     assert (t.counters["leg"], "morale_due" in t.conditions) == ((1, True) if hit else (0, False))
     assert state(after, "0/l1").counters["actions"] == 2  # a Slow action (L875)
+    if concentrate and len(faces) == 2:  # the player is asked for the re-roll by its name, a D6
+        with pytest.raises(
+            NeedMoreDice, match=re.escape("roll 1 more d6 for Aimed Shot re-roll (Concentrate")
+        ):
+            act(g, "aimed_shot", {**AIM, "result": "leg"}, TypedDice(faces[:1]))
 
 
 @pytest.mark.parametrize(("faces", "hit"), [([2, 2], True), ([2, 1], False), ([1], False)])
