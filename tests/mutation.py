@@ -1,13 +1,16 @@
 """Mutation testing of core/: small deliberate bugs, one at a time, and the tests that should catch them.
 
 Run with ``python3 build.py quality`` or ``.venv/bin/python tests/mutation.py [module ...]``; not part of
-CI (it takes minutes).  For each module the tool parses the source, lists every place where a typical
-slip could hide (a comparison one off, ``+`` for ``-``, ``and`` for ``or``, a dropped ``not``, a constant
-one off, ``min`` for ``max``, a condition never true, a call left out) and, for each such mutant, runs
-the module's own test subset in a forked child that imports the mutated module instead of the file.
-A mutant is *killed* when a test fails (or the run times out), *survives* when every test passes.  The
-score per module is killed / all; survivors are printed with their line so a test can be written for
-them, or the mutant recognised as equivalent (it changes nothing a player could see).
+CI (it takes minutes).  ``--tests FILE ...`` runs only those test files (or node ids) against the mutants:
+much quicker on a shared machine, and the score then says what those tests alone catch.
+
+For each module the tool parses the source, lists every place where a typical slip could hide (a
+comparison one off, ``+`` for ``-``, ``and`` for ``or``, a dropped ``not``, a constant one off, ``min``
+for ``max``, a condition never true, a call left out) and, for each such mutant, runs the module's own
+test subset in a forked child that imports the mutated module instead of the file. A mutant is *killed*
+when a test fails (or the run times out), *survives* when every test passes. The score per module is
+killed / all; survivors are printed with their line so a test can be written for them, or the mutant
+recognised as equivalent (it changes nothing a player could see).
 
 The parent imports only third-party packages before forking (never ``core``), so each child imports
 ``core`` afresh, with the one mutated module served from memory by a finder at the head of
@@ -49,6 +52,8 @@ GUNDAM_TESTS = [
     "tests/test_gundam_mega.py",
     "tests/test_gundam_decisions.py",
     "tests/test_gundam_skirmish_table.py",
+    "tests/test_thresholds.py",
+    "tests/test_gundam_aimed.py",
 ]
 #: Gundam Skirmish: its battle chapters (the rules; the data, sheet and catalogue modules are measured
 #: through them), and its own dice procedure.
@@ -435,11 +440,18 @@ class _Mutator:
                 self.say(f"   {done}/{len(jobs)} run")
 
 
-def _measure(rel: str, workers: int, timeout: float, limit: int) -> tuple[int, int, list[tuple[Mutant, str]]]:
+def _measure(
+    rel: str,
+    workers: int,
+    timeout: float,
+    limit: int,
+    only: list[str] | None = None,
+    lines: set[int] | None = None,
+) -> tuple[int, int, list[tuple[Mutant, str]]]:
     """In a child process: mutate one module and report (killed, total, outcomes) through a pipe."""
     source = (ROOT / rel).read_text()
-    found = mutants(source)[: limit or None]
-    tests = [t for t in MODULES[rel] if (ROOT / t).exists()]
+    found = [m for m in mutants(source) if not lines or m.line in lines][: limit or None]
+    tests = [t for t in (only or MODULES[rel]) if (ROOT / t.split("::")[0]).exists()]
     plugin = _Mutator(rel, source, found, workers, timeout)
     import pytest
 
@@ -472,6 +484,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--limit", type=int, default=0, help="test only the first N mutants of each module")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=None,
+        help="run these test files (or node ids) against every mutant instead of the module's listed set"
+        " (quicker; the score then says what these tests alone catch)",
+    )
+    parser.add_argument(
+        "--lines",
+        default="",
+        help="only the mutants on these lines, e.g. 39,41,92 (a re-run of survivors after new tests)",
+    )
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -480,9 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [m for m in chosen if m not in MODULES]
     if unknown:
         parser.error(f"not measured: {', '.join(unknown)} (choose from {', '.join(MODULES)})")
+    lines = {int(x) for x in args.lines.split(",") if x.strip()}
     scores: list[tuple[str, int, int, int, int]] = []
     for rel in chosen:
-        found = mutants((ROOT / rel).read_text())
+        found = [m for m in mutants((ROOT / rel).read_text()) if not lines or m.line in lines]
         if args.list:
             for m in found[: args.limit or None]:
                 print(f"{rel}:{m.line}: {m.text}")
@@ -494,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         if pid == 0:  # each module in its own process: a fresh import of core and of its tests
             os.close(read)
             try:
-                result = _measure(rel, args.jobs, args.timeout, args.limit)
+                result = _measure(rel, args.jobs, args.timeout, args.limit, args.tests, lines)
                 payload = json.dumps([result[0], result[1], [[m.line, m.text, s] for m, s in result[2]]])
             except BaseException as bad:
                 payload = json.dumps([0, 0, [[0, f"mutation run failed: {bad!r}", "error"]]])

@@ -16,7 +16,7 @@ from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, odds
 from core.systems import implementation
 from core.systems.gundam_skirmish import units as U
-from core.systems.gundam_skirmish.mega import MegaParts
+from core.systems.gundam_skirmish.mega import MegaParts, destroyed_chance, location_odds, lost, part_level
 
 SYSTEM = implementation("gundam_skirmish")
 PARTS = MegaParts(head=3, arms=3, torso=6, legs=3)  # 15 in all (L1310-L1312)
@@ -208,3 +208,150 @@ def test_close_combat_odds_with_a_mega_defender_equal_every_face_sequence() -> N
     assert {r.value: Fraction(r.exactly) for r in rows_x if r.exactly != "0/1"} == to_x
     assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
     assert o.facts["attacker destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[2])))
+
+
+# --- thresholds at their boundaries (L1314-L1318) ----------------------------------------------------
+# The book says "33% (1/3) or more" and "66% (2/3) or more" (L1314-L1317).  With a part's Integrity at
+# most 20 (the designer's bound) no whole number of damage falls between 66% and 2/3, or between 33% and
+# 1/3 (the nearest fractions with a denominator up to 20 are 13/20 and 6/19), so the two readings agree.
+
+
+@pytest.mark.parametrize(
+    ("integrity", "damage", "level"),
+    [
+        (6, 1, 0),
+        (6, 2, 1),
+        (6, 3, 1),
+        (6, 4, 2),
+        (6, 5, 2),  # 1/3 = 2 and 2/3 = 4 exactly
+        (7, 2, 0),
+        (7, 3, 1),
+        (7, 4, 1),
+        (7, 5, 2),  # 7/3 = 2.33: 3 is the first; 14/3 = 4.67: 5 is
+        (3, 0, 0),
+        (3, 1, 1),
+        (3, 2, 2),
+        (3, 9, 2),  # small parts: 1 is a third, 2 two thirds
+        (20, 6, 0),
+        (20, 7, 1),
+        (20, 13, 1),
+        (20, 14, 2),  # the largest part the designer allows
+    ],
+)
+def test_a_part_level_at_one_third_and_two_thirds_exactly(integrity: int, damage: int, level: int) -> None:
+    """Level 1 from a third lost (one below: none), Level 2 from two thirds (one below: Level 1), L1314-L1317.
+    Arms and Legs have both levels; the Head only a Level 1 (L1159-L1223); the Torso none (L1317)."""
+    assert part_level(damage, integrity, "arms") == level
+    assert part_level(damage, integrity, "legs") == level
+    assert part_level(damage, integrity, "head") == min(level, 1)
+    assert part_level(damage, integrity, "torso") == 0
+
+
+@pytest.mark.parametrize(
+    ("arms", "before", "level"),
+    [(10, 0, 0), (9, 0, 1), (6, 0, 1), (6, 1, 2), (6, 2, 2)],
+)
+def test_the_arms_level_through_a_shot_at_each_boundary(arms: int, before: int, level: int) -> None:
+    """As the player sees it: the Beam rifle's 3 damage to Arms that had lost ``before``: 3 of 10 is
+    under a third (none), 3 of 9 exactly a third (Level 1), 3 of 6 under two thirds (Level 1), 4 of 6
+    exactly two thirds (Level 2), 5 of 6 past it (L1314-L1317)."""
+    split = MegaParts(head=2, arms=arms, torso=4, legs=2)
+    big = mega(mega=[split.model_dump()], integrity=split.total)
+    g = casual(game(b=[("t1", big)])).model_copy(deep=True)
+    t = g.sides[1].units[0].state
+    t.counters["mega_arms"] = before
+    t.damage = before
+    after = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, 2]))
+    s = state(after, "1/t1")
+    assert (s.counters["mega_arms"], s.counters.get("arm", 0)) == (before + 3, level)
+    assert (f"Arms at Level {level}" in after.log[-1].text) is (level > 0)
+
+
+@pytest.mark.parametrize(
+    ("torso_lost", "destroyed", "morale_due"),
+    [(2, False, False), (3, False, True), (4, True, False)],  # 5 of 6 lost: 1 left; 6 of 6: gone
+)
+def test_the_torso_at_one_left_and_at_zero(torso_lost: int, destroyed: bool, morale_due: bool) -> None:
+    """3 damage to the Torso (6): at 0 or less the unit is destroyed (L1317-L1318); at 1 left its
+    morale is due (the app's reading of L1599 for a unit with parts); at 2 left neither."""
+    g = casual(game(b=[("t1", mega())])).model_copy(deep=True)
+    t = g.sides[1].units[0].state
+    t.counters["mega_torso"] = torso_lost - 1
+    t.damage = torso_lost - 1
+    # Beam rifle: 3 damage, location 3 (Torso); a 6 on the Destruction Table when it is destroyed
+    after = act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1, 3, 6]))
+    s = state(after, "1/t1")
+    assert s.counters["mega_torso"] == torso_lost + 2
+    assert s.destroyed is destroyed
+    assert ("morale_due" in s.conditions) is morale_due
+
+
+def test_the_location_odds_and_the_torso_odds_at_the_boundary() -> None:
+    """The die: Head, Arms, Legs on one face each, the Torso on three (L1312-L1314); destroyed only when
+    the Torso is picked and reaches 0 (L1317-L1318), exactly at its Integrity or past it."""
+    assert location_odds() == {
+        "head": Fraction(1, 6),
+        "arms": Fraction(1, 6),
+        "torso": Fraction(1, 2),
+        "legs": Fraction(1, 6),
+    }
+    parts = MegaParts(head=3, arms=4, torso=7, legs=4)
+    assert destroyed_chance(parts, 2, 4) == 0  # one short
+    assert destroyed_chance(parts, 2, 5) == Fraction(1, 2)  # exactly 0 left
+    assert destroyed_chance(parts, 2, 6) == Fraction(1, 2)  # past it
+    assert destroyed_chance(parts, 0, 7) == Fraction(1, 2)
+    assert destroyed_chance(parts, 7, 0) == 0  # no damage through, no location roll matters
+    assert destroyed_chance(parts, 6, 1) == Fraction(1, 2)
+
+
+def test_the_parts_add_up() -> None:
+    """A Mega Unit's damage is its parts' sum, a part not yet hit counting 0; its Integrity the parts'
+    total (L1310-L1312)."""
+    assert lost({"head": 2}) == 2
+    assert lost({"head": 1, "arms": 2, "torso": 3, "legs": 4}) == 10
+    p = MegaParts(head=2, arms=3, torso=5, legs=7)
+    assert (p.total, p.of("legs"), p.of("torso")) == (17, 7, 5)
+
+
+def test_the_designer_offers_splits_within_the_books_15_to_20() -> None:
+    """The ready-made splits: 15, 18 and 20 Integrity (the book: about 15-20, L1310-L1312), each titled
+    with its parts in plain words."""
+    presets = MegaParts.model_json_schema()["presets"]
+    assert [p["title"] for p in presets] == [
+        "15 Integrity: Head 3, Arms 3, Torso 6, Legs 3",
+        "18 Integrity: Head 3, Arms 4, Torso 8, Legs 3",
+        "20 Integrity: Head 4, Arms 4, Torso 8, Legs 4",
+    ]
+    assert presets[1]["value"] == {"head": 3, "arms": 4, "torso": 8, "legs": 3}
+    for p in presets:
+        assert 15 <= sum(p["value"].values()) <= 20
+        assert MegaParts.model_validate(p["value"]).total == int(p["title"].split()[0])
+
+
+def test_the_location_is_asked_for_as_a_d6() -> None:
+    """Once damage gets through, the player is asked for the location die, a D6 (L1312-L1314)."""
+    g = casual(game(b=[("t1", mega())]))
+    with pytest.raises(NeedMoreDice, match=r"roll 1 more d6 for Mega Unit hit location"):
+        act(g, "shoot", SHOT, TypedDice([6, 1, 1, 1, 1]))
+
+
+@pytest.mark.parametrize(
+    ("torso_lost", "location", "fires"),
+    [(0, 3, True), (0, 2, True), (5, 3, False)],  # Torso 1 of 6, Arms 1 of 3: it fires; Torso 6 of 6: gone
+)
+def test_poor_balance_on_a_mega_unit_stops_the_shot_only_when_it_destroys_it(
+    torso_lost: int, location: int, fires: bool
+) -> None:
+    """Poor Balance: on a 5+ the shooter takes 1 damage (L2978-L2979), located on a Mega Unit like any
+    damage (L1312-L1314); the shot goes on unless that destroyed it (the Torso at 0, L1317-L1318)."""
+    shooter = mega(
+        factions=["EFF"], weapons=sample("lancer")["weapons"], abilities=[U.Ability(key="poor_balance")]
+    )
+    g = casual(game(a=[("l1", shooter)], b=[("t1", sample("trooper", shield="none"))])).model_copy(deep=True)
+    g.sides[0].units[0].state.counters["mega_torso"] = torso_lost
+    g.sides[0].units[0].state.damage = torso_lost
+    # Poor Balance 5, the location, then the shot: a 4 hits, the armour die fails (or the Destruction
+    # Table's 4 when the shooter is destroyed)
+    after = act(g, "shoot", SHOT, TypedDice([5, location, 4, 1]))
+    assert state(after, "1/t1").damage == (3 if fires else 0)
+    assert state(after, "0/l1").destroyed is not fires
