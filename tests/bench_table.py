@@ -616,6 +616,7 @@ def report(server: Server, runs: int = 3) -> None:
         print(json.dumps(taps, indent=1))
     print_links(runs)
 
+
 USAGE = """usage: tests/bench_table.py [runs] [--link [--dist DIR]] [--taps] [--json]
   runs     first-visit runs per setting, the median printed (default 3)
   --link   only the shared link's first visit (the taps take several minutes)

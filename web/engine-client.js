@@ -38,7 +38,8 @@ export class Engine extends EventTarget {
   start() {
     if (this.worker) return;
     this.startedAt = performance.now();
-    this.worker = new Worker(this.url, { type: "module" });
+    // "#first": a first visit under the service worker, where the worker asks for its files early.
+    this.worker = new Worker(this.firstVisit ? `${this.url}#first` : this.url, { type: "module" });
     this.setState("loading", { stage: this.restarts ? "restart" : "runtime" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => {
