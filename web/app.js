@@ -75,8 +75,6 @@ async function serviceWorker() {
     if (navigator.serviceWorker.controller) resolve();
     setTimeout(resolve, 120000);
   });
-  // Controlled now: the engine's files come through the service worker, which keeps them.
-  engine.firstVisit = Boolean(navigator.serviceWorker.controller);
 }
 
 const NO_OFFLINE_TOLD = "tc.no-offline-told";

@@ -38,8 +38,7 @@ export class Engine extends EventTarget {
   start() {
     if (this.worker) return;
     this.startedAt = performance.now();
-    // "#first": a first visit under the service worker, where the worker asks for its files early.
-    this.worker = new Worker(this.firstVisit ? `${this.url}#first` : this.url, { type: "module" });
+    this.worker = new Worker(this.url, { type: "module" });
     this.setState("loading", { stage: this.restarts ? "restart" : "runtime" });
     this.worker.onmessage = ({ data }) => this.receive(data);
     this.worker.onerror = (event) => {
