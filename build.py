@@ -129,8 +129,20 @@ WHEELS = (
         "3f7b347782ab7e4cf4c798496ae3a82787d9f21ec12676a9c564355eeef8daa8",
         ("pydantic",),
         ("typing-extensions", "pydantic-core", "annotated-types", "typing-inspection"),
-        # pydantic 1's API kept for migration, and the mypy plugin: never imported.
-        ("pydantic/v1", "pydantic/mypy", "pydantic/_hypothesis_plugin", "*.pyi"),
+        # pydantic 1's API kept for migration, and the mypy plugin: never imported. Nor are the
+        # deprecated and experimental APIs, the color and URL types (issue 26: a first visit
+        # downloads all this; tests/test_pyodide.py runs every kind of engine call without them).
+        (
+            "pydantic/v1",
+            "pydantic/mypy",
+            "pydantic/_hypothesis_plugin",
+            "*.pyi",
+            "pydantic/deprecated",
+            "pydantic/experimental",
+            "pydantic/color",
+            "pydantic/networks",
+            "pydantic/_internal/_git",
+        ),
     ),
 )
 CORE_NAME = "tablecompanion-core"
@@ -151,6 +163,14 @@ STDLIB_EXCLUDE = (
     "xml/dom", "xml/etree", "xml/parsers",
     "encodings/cp[0-9]*", "encodings/mac_*", "encodings/koi8_*", "encodings/iso8859_*",
     "!encodings/cp437",
+    # Issue 26 (a first visit downloads all this): modules that neither the core, its wheels nor
+    # Pyodide's start import (listed from sys.modules after every test_pyodide.py request), and
+    # that nothing they import can reach: file formats, shells, servers, Windows-only asyncio.
+    "tomllib", "plistlib", "modulefinder", "wave", "socketserver", "compileall", "symtable",
+    "sqlite3", "cmd", "fileinput", "pyclbr", "zipapp", "netrc", "getpass", "shelve", "py_compile",
+    "rlcompleter", "pty", "tty", "sched", "colorsys", "this", "antigravity", "__hello__",
+    "__phello__", "tracemalloc", "asyncio/windows_*", "asyncio/proactor_events", "http/server",
+    "concurrent/futures/process", "logging/config", "logging/handlers",
 )  # fmt: skip
 
 

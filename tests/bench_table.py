@@ -421,6 +421,13 @@ class Link:
         time.sleep(max(0.0, until - time.monotonic()))
 
 
+def served_dist() -> Path:
+    """dist/, or the build given with ``--dist DIR`` (to compare two builds in the same conditions)."""
+    if "--dist" in sys.argv:
+        return Path(sys.argv[sys.argv.index("--dist") + 1])
+    return build.DIST
+
+
 class ThrottledServer:
     """dist/ served gzip-encoded (level 6, as a host would) through a 10 Mbit/s, 40 ms link;
     counts the encoded bytes sent, each with the time it went."""
@@ -454,7 +461,7 @@ class ThrottledServer:
                     self.wfile.write(chunk)
                 sent.append((time.monotonic(), self.path.split("?")[0], len(body)))
 
-        handler = functools.partial(Throttled, directory=str(build.DIST))
+        handler = functools.partial(Throttled, directory=str(served_dist()))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -470,9 +477,27 @@ SHOWN_JS = """(() => {
     if (window.__tcShown === undefined && document.querySelector('#shared-units li')) {
       window.__tcShown = performance.now();
     }
+    // The link's squad name and size, shown from the token while the engine boots (if it is).
+    if (window.__tcPreview === undefined && document.querySelector('#shared-preview')) {
+      window.__tcPreview = performance.now();
+    }
   };
   new MutationObserver(seen).observe(document, { childList: true, subtree: true });
 })();"""
+
+
+#: The first visit is over: the service worker controls the page and its cache holds every file
+#: of its precache list.
+SETTLED_JS = r"""async () => {
+  if (!navigator.serviceWorker?.controller) return false;
+  const names = (await caches.keys()).filter((n) => n.startsWith("tc-"));
+  if (names.length !== 1) return false;
+  const cache = await caches.open(names[0]);
+  const text = await (await fetch("sw.js")).text();
+  const list = JSON.parse(text.match(/const PRECACHE = (\[[^\]]*\])/)[1]);
+  for (const file of list) if (!(await cache.match(file))) return false;
+  return true;
+}"""
 
 
 def shared_squad() -> tuple[dict[str, Any], int]:
@@ -508,13 +533,57 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
                     )
                     shown_at = time.monotonic()
                     shown_ms = page.evaluate("window.__tcShown")
+                    preview_ms = page.evaluate("window.__tcPreview ?? null")
+                    ready_ms = page.evaluate("window.tc.engine.marks?.page_ready ?? null")
                     before = [n for t, _, n in server.sent[first:] if t <= shown_at]
-                    out[name].append({"shown_ms": shown_ms, "bytes": sum(before), "files": len(before)})
+                    # The whole first visit (the service worker may go on caching after the squad
+                    # shows): until it controls the page and its cache holds every file.
+                    page.wait_for_function(SETTLED_JS, timeout=300_000, polling=250)
+                    total = [n for _, _, n in server.sent[first:]]
+                    out[name].append(
+                        {
+                            "shown_ms": shown_ms,
+                            "preview_ms": preview_ms,
+                            "engine_ms": ready_ms,
+                            "bytes": sum(before),
+                            "files": len(before),
+                            "all_bytes": sum(total),
+                            "all_files": len(total),
+                        }
+                    )
                     context.close()
                 browser.close()
     finally:
         server.stop()
     return out
+
+
+def print_links(runs: int) -> None:
+    links = link_figures(runs)
+    print(
+        f"\nA shared squad link, first visit (fresh profile, no service worker, no snapshot), network"
+        f" {DOWN_BYTES_S * 8 / 1e6:.0f} Mbit/s down, {LATENCY_S * 1000:.0f} ms latency, served gzip-encoded;"
+        f" medians of {runs}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())},"
+        f" load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}:"
+    )
+
+    def median(rows: list[dict[str, Any]], key: str) -> float | None:
+        values = [r[key] for r in rows if r.get(key) is not None]
+        return statistics.median(values) if values else None
+
+    for setting, rows in links.items():
+        preview, engine = median(rows, "preview_ms"), median(rows, "engine_ms")
+        print(
+            f"  {setting:44s} squad shown at {statistics.median(r['shown_ms'] for r in rows) / 1000:5.1f} s,"
+            f" {statistics.median(r['bytes'] for r in rows) / 1e6:5.2f} MB fetched before"
+            f" ({statistics.median(r['files'] for r in rows):.0f} files);"
+            f" its name and size at {f'{preview / 1000:.1f} s' if preview else '(not shown early)'},"
+            f" engine ready at {f'{engine / 1000:.1f} s' if engine else '?'};"
+            f" the whole visit {statistics.median(r['all_bytes'] for r in rows) / 1e6:5.2f} MB"
+            f" ({statistics.median(r['all_files'] for r in rows):.0f} files)"
+        )
+    if "--json" in sys.argv:
+        print(json.dumps(links, indent=1))
 
 
 def report(server: Server, runs: int = 3) -> None:
@@ -545,25 +614,30 @@ def report(server: Server, runs: int = 3) -> None:
             )
     if "--taps" in sys.argv:
         print(json.dumps(taps, indent=1))
-    links = link_figures(runs)
-    print(
-        f"\nA shared squad link, first visit (fresh profile, no service worker, no snapshot), network"
-        f" {DOWN_BYTES_S * 8 / 1e6:.0f} Mbit/s down, {LATENCY_S * 1000:.0f} ms latency, served gzip-encoded;"
-        f" medians of {runs}:"
-    )
-    for setting, rows in links.items():
-        print(
-            f"  {setting:44s} squad shown at {statistics.median(r['shown_ms'] for r in rows) / 1000:5.1f} s,"
-            f" {statistics.median(r['bytes'] for r in rows) / 1e6:5.2f} MB fetched before"
-            f" ({statistics.median(r['files'] for r in rows):.0f} files)"
-        )
+    print_links(runs)
+
+
+USAGE = """usage: tests/bench_table.py [runs] [--link [--dist DIR]] [--taps] [--json]
+  runs     first-visit runs per setting, the median printed (default 3)
+  --link   only the shared link's first visit (the taps take several minutes)
+  --dist   serve the first visit from DIR (a copy of another build) instead of dist/
+  --taps   print every timed tap as JSON too
+  --json   print every first-visit run as JSON too
+Builds dist/ only when it is missing: run build.py after changing core/ or web/."""
 
 
 if __name__ == "__main__":
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(USAGE)
+        sys.exit(0)
     if not (build.DIST / "sw.js").exists():
         build.build()
+    count = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 3
+    if "--link" in sys.argv:
+        print_links(count)
+        sys.exit(0)
     s = Server()
     try:
-        report(s, int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 3)
+        report(s, count)
     finally:
         s.stop()

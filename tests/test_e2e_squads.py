@@ -112,6 +112,9 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"))
         page.reload()
         expect(page.locator('[data-unit="0/u1"] .dmg')).to_have_text(re.compile(r"^1/"), timeout=BOOT_MS)
+        # The service worker holds every file once the page says so (a first visit fills it after
+        # the engine starts: issue 26).
+        expect(page.locator("html")).to_have_attribute("data-offline", "ready", timeout=BOOT_MS)
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

@@ -49,7 +49,9 @@ function watchBoot() {
 }
 
 // On a first visit, start Pyodide only once the service worker controls the page:
-// otherwise the 10 MB runtime downloads twice (once for the page, once for the cache).
+// otherwise the 10 MB runtime downloads twice (once for the page, once for the cache). A first
+// install takes the page at once (sw.js.j2) and keeps the engine's files as they pass, so the
+// engine's downloads start within a moment of the page's.
 async function serviceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const hadController = Boolean(navigator.serviceWorker.controller);
@@ -69,6 +71,8 @@ async function serviceWorker() {
     // It could not keep the app's files (too little storage on the phone, most often): the app
     // still works, online, and the player is told so once.
     worker?.addEventListener("statechange", () => { if (worker.state === "redundant") { noOffline(); resolve(); } });
+    // A first install takes the page within moments: it may have done so already.
+    if (navigator.serviceWorker.controller) resolve();
     setTimeout(resolve, 120000);
   });
 }
@@ -81,6 +85,22 @@ function noOffline() {
   } catch { /* no localStorage: said at every visit rather than never */ }
   notify("This phone did not give the app room to work offline, so it needs a connection to open. " +
     "Everything else works and your squads and games are saved. Free some space and reload to make it work offline.");
+}
+
+// Once the engine is ready, the service worker is asked to fetch what it does not hold yet
+// (on a first visit: the app's own files; later: nothing). When it holds every file the app
+// works offline, and the page says so on its root (data-offline="ready"). A phone that gives it
+// no room is told once; a file that failed to arrive is asked for again at the next start.
+function fillOffline() {
+  const sw = navigator.serviceWorker;
+  if (!sw?.controller) return;
+  sw.addEventListener("message", ({ data }) => {
+    if (data?.type !== "filled") return;
+    if (data.newer) return;
+    document.documentElement.dataset.offline = data.missing === 0 ? "ready" : "incomplete";
+    if (data.full) noOffline();
+  });
+  sw.controller.postMessage("fill");
 }
 
 function watchForUpdates(registration, hadController) {
@@ -164,4 +184,8 @@ if (navigator.storage?.persist) navigator.storage.persist().then((granted) => { 
 // the runtime comes from the cache either way, so there is nothing to wait for.
 const startEngine = () => { if (!engine.worker) { engine.start(); watchBoot(); } };
 if (navigator.serviceWorker?.controller) startEngine();
-serviceWorker().finally(startEngine);
+const controlled = serviceWorker().finally(startEngine);
+const engineReady = new Promise((resolve) => {
+  engine.addEventListener("state", ({ detail }) => { if (detail.state === "ready") resolve(); });
+});
+Promise.all([controlled, engineReady]).then(fillOffline);

@@ -11,7 +11,19 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 export async function openShared(root, engine, store, systems, token) {
   clear(root);
-  root.append(el("h1", {}, "Shared link"), el("p", { class: "muted" }, "Opening…"));
+  const opening = el("p", { class: "muted" }, "Opening…");
+  root.append(el("h1", {}, "Shared link"), opening);
+  // On a first visit the engine takes seconds to start: the squad's name and size are read from
+  // the link meanwhile, as a preview only (nothing is saved or offered until the engine has
+  // checked the whole link, which may still refuse it).
+  peek(token).then((squad) => {
+    const system = squad && systems.names[squad.system];
+    if (!system || !opening.isConnected) return;
+    opening.replaceWith(el("div", { id: "shared-preview" },
+      el("h2", {}, bdi(squad.name)),
+      el("p", {}, `${system} · ${squad.units} unit${squad.units === 1 ? "" : "s"}`),
+      el("p", { class: "muted" }, "Checking the link… (the rules engine is starting)")));
+  });
   await store.ready;
   const reply = await engine.call("share.decode", { token });
   clear(root);
@@ -101,6 +113,49 @@ export async function openShared(root, engine, store, systems, token) {
       button("Play against it", () => chooseMine(), { id: "play-shared" })),
     chooser,
   );
+}
+
+// The envelope of a squad's link (core/share.py: format byte, CRC-32, raw-deflated JSON in
+// base64url), read in the page for the preview alone: its name, system and number of units, or
+// null for anything else or anything odd. The engine decodes and checks the link itself.
+const TOKEN_FORMAT = 1;
+const PEEK_MAX = 2_000_000;
+async function peek(token) {
+  try {
+    if (typeof DecompressionStream !== "function" || token.length > 4 * PEEK_MAX) return null;
+    const text = atob(token.replace(/-/g, "+").replace(/_/g, "/"));
+    if (text.charCodeAt(0) !== TOKEN_FORMAT || text.length < 6) return null;
+    const body = Uint8Array.from(text.slice(5), (c) => c.charCodeAt(0));
+    const reader = new Blob([body]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    const parts = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > PEEK_MAX) { reader.cancel(); return null; }
+      parts.push(value);
+    }
+    const raw = new Uint8Array(await new Blob(parts).arrayBuffer());
+    const crc = ((text.charCodeAt(1) << 24) | (text.charCodeAt(2) << 16) | (text.charCodeAt(3) << 8) | text.charCodeAt(4)) >>> 0;
+    if (crc32(raw) !== crc) return null;
+    const payload = JSON.parse(new TextDecoder().decode(raw));
+    const data = payload?.d;
+    if (payload?.k !== "squad" || typeof payload.s !== "string" || typeof data?.n !== "string" || !Array.isArray(data.u)) return null;
+    const name = data.n.length > 80 ? `${data.n.slice(0, 79)}…` : data.n;
+    return { name, system: payload.s, units: data.u.length };
+  } catch {
+    return null;
+  }
+}
+
+function crc32(bytes) {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
 }
 
 // A request from the table's phone: this player's secret choices, made here. Nothing is
