@@ -4,10 +4,13 @@ screen to the damage on the target's card takes at most 5 taps with no scrolling
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-from conftest import BOOT_MS, PHONE, Server, saved_game, unit_state
-from playwright.sync_api import Browser, expect
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, unit_state
+from playwright.sync_api import Browser, Page, expect
+from qr_scan import decode_png, qr_shot
 from test_e2e_flow import Taps, assert_on_screen
 from test_e2e_plain import every_sheet_reads_plain
 
@@ -122,5 +125,175 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         state = unit_state(after, target)
         card = page.locator(f'[data-unit="{target}"]')
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
+    finally:
+        context.close()
+
+
+def design(page: Page, name: str, kind: str, stats: dict[str, str], weapons: list[dict[str, str]]) -> None:
+    """The squad editor's unit designer: the form the system describes, filled as a player fills it."""
+    page.click("#new-unit")
+    form = page.locator(".schema-form").first
+    expect(form).to_be_visible(timeout=30_000)
+    form.locator('[data-field="name"] input').first.fill(name)
+    form.locator('select[name="kind"]').first.select_option(f'"{kind}"')
+    for field, value in stats.items():
+        form.locator(f'[data-field="{field}"] input[name="{field}"]').first.fill(value)
+    rows = form.locator('fieldset[data-field="weapons"] > div > .rows > .row-item')
+    while rows.count():
+        rows.first.locator('> button[aria-label^="Remove"]').click()
+    for n, weapon in enumerate(weapons):
+        form.locator('fieldset[data-field="weapons"] > div > .row-adders > button').click()
+        row = rows.nth(n)
+        for field, value in weapon.items():
+            if field == "kind":
+                row.locator('select[name="kind"]').select_option(f'"{value}"')
+            else:
+                row.locator(f'input[name="{field}"]').first.fill(value)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#save-unit")
+    expect(page.locator("#squad-units .unit-row .card-head", has_text=name)).to_be_visible(timeout=30_000)
+
+
+def new_force(page: Page, server: Server, name: str) -> None:
+    page.goto(server.url + "#/squads")
+    page.select_option("#new-squad-system", "mechastellar")
+    page.click("#new-squad")
+    page.fill("#squad-name", name)
+    page.locator("#squad-name").dispatch_event("change")
+
+
+def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, Any], default: str = "5") -> list[str]:
+    """Tap the faces the app asks for (by a word of its prompt, in turn) and answer its questions
+    (by a word of the question); returns the questions asked."""
+    asked: list[str] = []
+    for _ in range(60):
+        shown = page.wait_for_selector("#action-prompt, #action-text, #action-ask", timeout=30_000)
+        kind = shown.get_attribute("id")
+        if kind == "action-text":
+            return asked
+        prompt = shown.inner_text()
+        if kind == "action-ask":
+            asked.append(prompt)
+            value = next(v for word, v in choices.items() if word in prompt)
+            shown.query_selector(f"[data-choice='{json.dumps(value)}']").click()  # type: ignore[union-attr]
+        else:
+            word = next((w for w in faces if w in prompt), "")
+            face = (faces[word].pop(0) if len(faces[word]) > 1 else faces[word][0]) if word else default
+            page.locator(f'#action-result [data-face="{face}"]').first.click()
+        shown.wait_for_element_state("hidden", timeout=30_000)
+    raise AssertionError("the action kept asking")
+
+
+def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Browser, server: Server) -> None:
+    """A player's own walk: a mobile suit and a Super Titan designed in the squad editor, two forces,
+    one shared by QR (decoded from the screen), a game: a shot whose evade dice give a critical
+    (natural 1, two hits, L140) and whose Armor Saves fail one (1000 flat, L218-L223), Skill Defense
+    paid in Momentum after the roll (L260-L264), a Melee Clash with both splits entered (L183-L214),
+    then a reload in airplane mode: the game is all there."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "#/squads")
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        # Force 1: a designed mobile suit (a rifle and a beam saber) and a sample of ours.
+        new_force(page, server, "Rook Squadron")
+        design(
+            page,
+            "Rook",
+            "mobile_suit",
+            {"accuracy": "8", "evade": "2", "melee": "6", "hp": "3000", "save": "2", "actions": "2"},
+            [
+                {"name": "Rail rifle", "kind": "shooting", "range": "30", "shots": "3", "damage": "500", "pen": "6"},
+                {"name": "Beam saber", "kind": "melee", "range": "0", "shots": "0", "damage": "500", "pen": "6"},
+            ],
+        )
+        page.locator('#catalogue [data-add="dervish"]').click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        expect(page.locator("#squad-total")).to_contain_text("legal")
+        # Force 2: a designed Super Titan (Power, a great fist) and a sample; shared by QR.
+        new_force(page, server, "Titan Guard")
+        design(
+            page,
+            "Colossus",
+            "super_titan",
+            {"evade": "1", "melee": "8", "hp": "5000", "save": "2", "power": "3", "size": "2"},
+            [{"name": "Titan fist", "kind": "melee", "range": "0", "shots": "0", "damage": "500", "pen": "4"}],
+        )
+        page.locator('#catalogue [data-add="white_asura"]').click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        expect(page.locator("#squad-total")).to_contain_text("legal")
+        page.click("#share-squad")
+        link = page.locator("#share-url").input_value()
+        qr = page.locator("#share-qr")
+        expect(qr).to_be_visible()
+        assert decode_png(qr_shot(qr)) == [link]
+
+        # The game: Rook Squadron against Titan Guard; the roll-off first (typed: 9 against 2).
+        page.goto(server.url + "#/games")
+        page.select_option("#side-0-squad", page.locator("#side-0-squad option", has_text="Rook Squadron").get_attribute("value"))
+        page.select_option("#side-1-squad", page.locator("#side-1-squad option", has_text="Titan Guard").get_attribute("value"))
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
+        step = page.locator("#phase-next")
+        expect(step).to_have_attribute("data-step", "roll_off")
+        step.click()
+        page.click("#action-typed")
+        for face in ("9", "2"):
+            page.locator(f'#action-result [data-face="{face}"]').first.click(timeout=30_000)
+        apply_result(page)
+        momentum = page.locator("#res-1-momentum output")
+        start = int(momentum.text_content() or "")
+
+        # The shot: Rook's rail rifle at the Colossus, 3 evade dice against 8 - 1 = 7 (L136-L144).
+        rook, colossus = "0/u1", "1/u1"
+        card = page.locator(f'[data-unit="{colossus}"]')
+        expect(card.locator(".dmg")).to_have_text("0/5000")
+        page.locator(f'[data-unit="{rook}"] [data-act="shoot"]').click()
+        page.locator(f'#targets [data-target="{colossus}"]').click()
+        odds = page.locator("#odds-headline")
+        expect(odds).to_be_visible(timeout=30_000)
+        print("odds:", odds.inner_text())
+        page.click("#action-typed")
+        # Evade dice 1 (a critical: 2 hits), 4 (a hit), 9 (evaded): 3 hits; 1 Momentum of Skill
+        # Defense stops one; 2 Armor Saves at PEN 6 - ARM 2 = 4+: a 2 fails, a 5 passes.
+        asked = answer(page, {"vade": ["1", "4", "9"], "rmo": ["2", "5"]}, {"Momentum": 1, "Skill": 1})
+        print("asked:", asked, page.locator("#action-text").inner_text())
+        apply_result(page)
+        # 2 hits x 500 + 1 failed save x 1000 = 2000 of 5000 on the Colossus's card.
+        expect(card.locator(".dmg")).to_have_text("2000/5000")
+        expect(momentum).to_have_text(str(start - 1))
+        game = saved_game(page)
+        assert unit_state(game, colossus)["damage"] == 2000
+
+        # The Melee Clash: Rook's 6 dice split 4 attack / 2 defense, the Colossus's 8 asked: 4 / 4.
+        page.locator(f'[data-unit="{rook}"] [data-act="melee"]').click()
+        page.locator(f'#targets [data-target="{colossus}"]').click()
+        split = page.locator('[data-pick-field="attack_dice"] [data-value="4"]')
+        split.click()
+        expect(split).to_have_attribute("aria-pressed", "true")
+        expect(odds).to_be_visible(timeout=30_000)
+        print("clash odds:", odds.inner_text())
+        page.click("#action-typed")
+        asked = answer(page, {}, {"split": 4, "plit": 4, "Momentum": 0, "Skill": 0, "": 0}, default="7")
+        print("asked:", asked, page.locator("#action-text").inner_text())
+        apply_result(page)
+        after = saved_game(page)
+        entry = after["log"][after["cursor"] - 1]
+        assert entry["detail"]["input"]["attack_dice"] == 4
+        assert entry["detail"]["input"]["defender_attack"] == 4
+        shown = {ref: unit_state(after, ref) for ref in (rook, colossus)}
+        for ref, state in shown.items():
+            expect(page.locator(f'[data-unit="{ref}"] .dmg')).to_have_text(f"{state['damage']}/{state['max_damage']}")
+        momenta = [page.locator(f"#res-{s}-momentum output").text_content() or "" for s in (0, 1)]
+        log_top = page.locator("#game-log li").first.inner_text()
+
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        for ref, state in shown.items():
+            expect(page.locator(f'[data-unit="{ref}"] .dmg')).to_have_text(f"{state['damage']}/{state['max_damage']}")
+        expect(page.locator("#game-log li").first).to_have_text(log_top)
+        for s in (0, 1):
+            expect(page.locator(f"#res-{s}-momentum output")).to_have_text(momenta[s])
     finally:
         context.close()
