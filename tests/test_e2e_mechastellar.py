@@ -203,8 +203,8 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
             "mobile_suit",
             {"accuracy": "8", "evade": "2", "melee": "6", "hp": "3000", "save": "2", "actions": "2"},
             [
-                {"name": "Rail rifle", "kind": "shooting", "range": "30", "shots": "3", "damage": "500", "pen": "6"},
-                {"name": "Beam saber", "kind": "melee", "range": "0", "shots": "0", "damage": "500", "pen": "6"},
+                {"name": "Rail rifle", "kind": "shooting", "shots": "3", "damage": "500", "pen": "6"},
+                {"name": "Beam saber", "kind": "melee", "shots": "0", "damage": "500", "pen": "6"},
             ],
         )
         page.locator('#catalogue [data-add="dervish"]').click()
@@ -217,7 +217,7 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
             "Colossus",
             "super_titan",
             {"evade": "1", "melee": "8", "hp": "5000", "save": "2", "power": "3", "size": "2"},
-            [{"name": "Titan fist", "kind": "melee", "range": "0", "shots": "0", "damage": "500", "pen": "4"}],
+            [{"name": "Titan fist", "kind": "melee", "shots": "0", "damage": "500", "pen": "4"}],
         )
         page.locator('#catalogue [data-add="white_asura"]').click()
         expect(page.locator("#squad-units .unit-row")).to_have_count(2)
@@ -230,8 +230,9 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
 
         # The game: Rook Squadron against Titan Guard; the roll-off first (typed: 9 against 2).
         page.goto(server.url + "#/games")
-        page.select_option("#side-0-squad", page.locator("#side-0-squad option", has_text="Rook Squadron").get_attribute("value"))
-        page.select_option("#side-1-squad", page.locator("#side-1-squad option", has_text="Titan Guard").get_attribute("value"))
+        for n, force in enumerate(("Rook Squadron", "Titan Guard")):
+            squad = page.locator(f"#side-{n}-squad")
+            squad.select_option(squad.locator("option", has_text=force).get_attribute("value"))
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
         step = page.locator("#phase-next")
@@ -252,12 +253,22 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         page.locator(f'#targets [data-target="{colossus}"]').click()
         odds = page.locator("#odds-headline")
         expect(odds).to_be_visible(timeout=30_000)
-        print("odds:", odds.inner_text())
+        # Enumerated by hand over the 1000 evade rolls and the saves: a die shows 1 (2 hits), 2-6
+        # (1 hit) or 7+ (evaded), so any damage 1 - 0.4^3 = 93.6%; each hit 500 and up to 3 saves
+        # failing on 1-3 (1000 each): mean 1644; 5000 or more 0.297% (L136-L144, L218-L223).
+        expect(odds).to_have_text("Any damage 93.6% · mean 1644.00 · Destroyed 0.3%", timeout=30_000)
         page.click("#action-typed")
         # Evade dice 1 (a critical: 2 hits), 4 (a hit), 9 (evaded): 3 hits; 1 Momentum of Skill
         # Defense stops one; 2 Armor Saves at PEN 6 - ARM 2 = 4+: a 2 fails, a 5 passes.
         asked = answer(page, {"vade": ["1", "4", "9"], "rmo": ["2", "5"]}, {"Momentum": 1, "Skill": 1})
-        print("asked:", asked, page.locator("#action-text").inner_text())
+        assert asked == [
+            "Colossus is hit 3 times: Skill Defense?\n\nTake 3 hits (as in the odds)\n"
+            "Spend 1 Momentum: 2 hits left\nSpend 2 Momentum: 1 hit left\nSpend 3 Momentum: 0 hits left"
+        ]
+        expect(page.locator("#action-text")).to_have_text(
+            "Rook fires Rail rifle at Colossus: evade dice [1, 4, 9], 3 hits, 1 Momentum on Skill Defense; "
+            "Armor Saves [2, 5], 1 failed; 2000 damage"
+        )
         apply_result(page)
         # 2 hits x 500 + 1 failed save x 1000 = 2000 of 5000 on the Colossus's card.
         expect(card.locator(".dmg")).to_have_text("2000/5000")
@@ -265,25 +276,53 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         game = saved_game(page)
         assert unit_state(game, colossus)["damage"] == 2000
 
-        # The Melee Clash: Rook's 6 dice split 4 attack / 2 defense, the Colossus's 8 asked: 4 / 4.
+        # The Melee Clash: Rook's 6 + 2 dice (L518) split 4 attack / 4 defense on its sheet; the
+        # Colossus's player, asked after Roll, splits its 8 dice 4 / 4 too.
         page.locator(f'[data-unit="{rook}"] [data-act="melee"]').click()
         page.locator(f'#targets [data-target="{colossus}"]').click()
         split = page.locator('[data-pick-field="attack_dice"] [data-value="4"]')
         split.click()
         expect(split).to_have_attribute("aria-pressed", "true")
-        expect(odds).to_be_visible(timeout=30_000)
-        print("clash odds:", odds.inner_text())
+        clash_odds = re.compile(r"^Any damage dealt [\d.]+% · mean [\d.]+ · target destroyed [\d.]+%$")
+        expect(odds).to_have_text(clash_odds, timeout=30_000)
         page.click("#action-typed")
-        asked = answer(page, {}, {"split": 4, "plit": 4, "Momentum": 0, "Skill": 0, "": 0}, default="7")
-        print("asked:", asked, page.locator("#action-text").inner_text())
+        # Rook's attack 10 (a critical: 2 hits), 6, 3, 2: 3 hits, against blocks 5, 1, 1, 1: 1 block;
+        # the Colossus's counterattack 5, 1, 1, 1: 1 hit, Rook's defense all 1s: none blocked (L190-L191,
+        # L207).  No Skill Defense either way; the Colossus saves at PEN 6 - ARM 2 = 4+: 3 fails, 8
+        # passes; Rook at 4 - 2 = 2+: 6 passes.
+        faces = {
+            "attacker's saves": ["6"],
+            "defender's saves": ["3", "8"],
+            "attacker's defense": ["1"],
+            "counterattack": ["5", "1", "1", "1"],
+            "defense": ["5", "1", "1", "1"],
+            "attack": ["10", "6", "3", "2"],
+        }
+        asked = answer(page, faces, {"split": 4, "Skill": 0, "Momentum": 0})
+        assert asked[0].startswith("Colossus's player splits its 8 dice"), asked
+        assert "4 attack / 4 defense · deals ~502 · 5% destroyed (as in the odds)" in asked[0]
+        assert asked[1:] == [
+            "Colossus takes 2 hits in the clash: Skill Defense?\n\nTake 2 hits (as in the odds)\n"
+            "Spend 1 Momentum: 1 left\nSpend 2 Momentum: 0 left",
+            "Rook takes 1 hit in the clash: Skill Defense?\n\nTake 1 hit (as in the odds)\n"
+            "Spend 1 Momentum: 0 left",
+        ]
+        expect(page.locator("#action-text")).to_have_text(
+            "Rook clashes with Colossus: attack [10, 6, 3, 2] vs defense [5, 1, 1, 1], 2 through; "
+            "counterattack [5, 1, 1, 1] vs defense [1, 1, 1, 1], 1 through. "
+            "Colossus takes 2000, Rook takes 500"
+        )
         apply_result(page)
         after = saved_game(page)
         entry = after["log"][after["cursor"] - 1]
         assert entry["detail"]["input"]["attack_dice"] == 4
         assert entry["detail"]["input"]["defender_attack"] == 4
+        # 2 hits x 500 + 1 failed save x 1000 more on the Colossus; 1 hit x 500 on Rook.
+        expect(card.locator(".dmg")).to_have_text("4000/5000")
+        expect(page.locator(f'[data-unit="{rook}"] .dmg')).to_have_text("500/3000")
+        # The attacker's side gains 1 Momentum for the melee (L246).
+        expect(page.locator("#res-0-momentum output")).to_have_text(str(start + 1))
         shown = {ref: unit_state(after, ref) for ref in (rook, colossus)}
-        for ref, state in shown.items():
-            expect(page.locator(f'[data-unit="{ref}"] .dmg')).to_have_text(f"{state['damage']}/{state['max_damage']}")
         momenta = [page.locator(f"#res-{s}-momentum output").text_content() or "" for s in (0, 1)]
         log_top = page.locator("#game-log li").first.inner_text()
 
@@ -291,7 +330,8 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
         for ref, state in shown.items():
-            expect(page.locator(f'[data-unit="{ref}"] .dmg')).to_have_text(f"{state['damage']}/{state['max_damage']}")
+            dmg = page.locator(f'[data-unit="{ref}"] .dmg')
+            expect(dmg).to_have_text(f"{state['damage']}/{state['max_damage']}")
         expect(page.locator("#game-log li").first).to_have_text(log_top)
         for s in (0, 1):
             expect(page.locator(f"#res-{s}-momentum output")).to_have_text(momenta[s])
