@@ -227,6 +227,9 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         qr = page.locator("#share-qr")
         expect(qr).to_be_visible()
         assert decode_png(qr_shot(qr)) == [link]
+        # The link the QR holds opens the force, as a friend's phone would.
+        page.goto(link)
+        expect(page.locator("#shared-name")).to_have_text("Titan Guard", timeout=30_000)
 
         # The game: Rook Squadron against Titan Guard; the roll-off first (typed: 9 against 2).
         page.goto(server.url + "#/games")
@@ -249,6 +252,10 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         rook, colossus = "0/u1", "1/u1"
         card = page.locator(f'[data-unit="{colossus}"]')
         expect(card.locator(".dmg")).to_have_text("0/5000")
+        # The Super Titan's card, as designed: its HP and save, its Power (L157-L167).
+        profile = card.locator("details.profile")
+        expect(profile.locator('dt:text-is("HP / ARM Sv") + dd')).to_have_text("5000 / +2")
+        expect(profile.locator('dt:text-is("Power") + dd')).to_have_text("3")
         page.locator(f'[data-unit="{rook}"] [data-act="shoot"]').click()
         page.locator(f'#targets [data-target="{colossus}"]').click()
         odds = page.locator("#odds-headline")
