@@ -4,10 +4,13 @@ screen to the damage on the target's card takes at most 5 taps with no scrolling
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-from conftest import BOOT_MS, PHONE, Server, saved_game, unit_state
-from playwright.sync_api import Browser, expect
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, unit_state
+from playwright.sync_api import Browser, Page, expect
+from qr_scan import decode_png, qr_shot
 from test_e2e_flow import Taps, assert_on_screen
 from test_e2e_plain import every_sheet_reads_plain
 
@@ -122,5 +125,222 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         state = unit_state(after, target)
         card = page.locator(f'[data-unit="{target}"]')
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
+    finally:
+        context.close()
+
+
+def design(page: Page, name: str, kind: str, stats: dict[str, str], weapons: list[dict[str, str]]) -> None:
+    """The squad editor's unit designer: the form the system describes, filled as a player fills it."""
+    page.click("#new-unit")
+    form = page.locator(".schema-form").first
+    expect(form).to_be_visible(timeout=30_000)
+    form.locator('[data-field="name"] input').first.fill(name)
+    form.locator('select[name="kind"]').first.select_option(f'"{kind}"')
+    for field, value in stats.items():
+        form.locator(f'[data-field="{field}"] input[name="{field}"]').first.fill(value)
+    rows = form.locator('fieldset[data-field="weapons"] > div > .rows > .row-item')
+    while rows.count():
+        rows.first.locator('> button[aria-label^="Remove"]').click()
+    for n, weapon in enumerate(weapons):
+        form.locator('fieldset[data-field="weapons"] > div > .row-adders > button').click()
+        row = rows.nth(n)
+        for field, value in weapon.items():
+            if field == "kind":
+                row.locator('select[name="kind"]').select_option(f'"{value}"')
+            else:
+                row.locator(f'input[name="{field}"]').first.fill(value)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#save-unit")
+    expect(page.locator("#squad-units .unit-row .card-head", has_text=name)).to_be_visible(timeout=30_000)
+
+
+def new_force(page: Page, server: Server, name: str) -> None:
+    page.goto(server.url + "#/squads")
+    page.select_option("#new-squad-system", "mechastellar")
+    page.click("#new-squad")
+    page.fill("#squad-name", name)
+    page.locator("#squad-name").dispatch_event("change")
+
+
+def answer(page: Page, faces: dict[str, list[str]], choices: dict[str, Any], default: str = "5") -> list[str]:
+    """Tap the faces the app asks for (by a word of its prompt, in turn) and answer its questions
+    (by a word of the question); returns the questions asked."""
+    asked: list[str] = []
+    for _ in range(60):
+        shown = page.wait_for_selector("#action-prompt, #action-text, #action-ask", timeout=30_000)
+        kind = shown.get_attribute("id")
+        if kind == "action-text":
+            return asked
+        prompt = shown.inner_text()
+        if kind == "action-ask":
+            asked.append(prompt)
+            value = next(v for word, v in choices.items() if word in prompt)
+            shown.query_selector(f"[data-choice='{json.dumps(value)}']").click()  # type: ignore[union-attr]
+        else:
+            word = next((w for w in faces if w in prompt), "")
+            face = (faces[word].pop(0) if len(faces[word]) > 1 else faces[word][0]) if word else default
+            page.locator(f'#action-result [data-face="{face}"]').first.click()
+        shown.wait_for_element_state("hidden", timeout=30_000)
+    raise AssertionError("the action kept asking")
+
+
+def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Browser, server: Server) -> None:
+    """A player's own walk: a mobile suit and a Super Titan designed in the squad editor, two forces,
+    one shared by QR (decoded from the screen), a game: a shot whose evade dice give a critical
+    (natural 1, two hits, L140) and whose Armor Saves fail one (1000 flat, L218-L223), Skill Defense
+    paid in Momentum after the roll (L260-L264), a Melee Clash with both splits entered (L183-L214),
+    then a reload in airplane mode: the game is all there."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "#/squads")
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        # Force 1: a designed mobile suit (a rifle and a beam saber) and a sample of ours.
+        new_force(page, server, "Rook Squadron")
+        design(
+            page,
+            "Rook",
+            "mobile_suit",
+            {"accuracy": "8", "evade": "2", "melee": "6", "hp": "3000", "save": "2", "actions": "2"},
+            [
+                {"name": "Rail rifle", "kind": "shooting", "shots": "3", "damage": "500", "pen": "6"},
+                {"name": "Beam saber", "kind": "melee", "shots": "0", "damage": "500", "pen": "6"},
+            ],
+        )
+        page.locator('#catalogue [data-add="dervish"]').click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        expect(page.locator("#squad-total")).to_contain_text("legal")
+        # Force 2: a designed Super Titan (Power, a great fist) and a sample; shared by QR.
+        new_force(page, server, "Titan Guard")
+        design(
+            page,
+            "Colossus",
+            "super_titan",
+            {"evade": "1", "melee": "8", "hp": "5000", "save": "2", "power": "3", "size": "2"},
+            [{"name": "Titan fist", "kind": "melee", "shots": "0", "damage": "500", "pen": "4"}],
+        )
+        page.locator('#catalogue [data-add="white_asura"]').click()
+        expect(page.locator("#squad-units .unit-row")).to_have_count(2)
+        expect(page.locator("#squad-total")).to_contain_text("legal")
+        page.click("#share-squad")
+        link = page.locator("#share-url").input_value()
+        qr = page.locator("#share-qr")
+        expect(qr).to_be_visible()
+        assert decode_png(qr_shot(qr)) == [link]
+        # The link the QR holds opens the force, as a friend's phone would.
+        page.goto(link)
+        expect(page.locator("#shared-name")).to_have_text("Titan Guard", timeout=30_000)
+
+        # The game: Rook Squadron against Titan Guard; the roll-off first (typed: 9 against 2).
+        page.goto(server.url + "#/games")
+        for n, force in enumerate(("Rook Squadron", "Titan Guard")):
+            squad = page.locator(f"#side-{n}-squad")
+            squad.select_option(squad.locator("option", has_text=force).get_attribute("value"))
+        page.click("#start-game")
+        expect(page.locator(".unit-card")).to_have_count(4, timeout=30_000)
+        step = page.locator("#phase-next")
+        expect(step).to_have_attribute("data-step", "roll_off")
+        step.click()
+        page.click("#action-typed")
+        for face in ("9", "2"):
+            page.locator(f'#action-result [data-face="{face}"]').first.click(timeout=30_000)
+        apply_result(page)
+        momentum = page.locator("#res-1-momentum output")
+        start = int(momentum.text_content() or "")
+
+        # The shot: Rook's rail rifle at the Colossus, 3 evade dice against 8 - 1 = 7 (L136-L144).
+        rook, colossus = "0/u1", "1/u1"
+        card = page.locator(f'[data-unit="{colossus}"]')
+        expect(card.locator(".dmg")).to_have_text("0/5000")
+        # The Super Titan's card, as designed: its HP and save, its Power (L157-L167).
+        profile = card.locator("details.profile")
+        expect(profile.locator('dt:text-is("HP / ARM Sv") + dd')).to_have_text("5000 / +2")
+        expect(profile.locator('dt:text-is("Power") + dd')).to_have_text("3")
+        page.locator(f'[data-unit="{rook}"] [data-act="shoot"]').click()
+        page.locator(f'#targets [data-target="{colossus}"]').click()
+        odds = page.locator("#odds-headline")
+        expect(odds).to_be_visible(timeout=30_000)
+        # Enumerated by hand over the 1000 evade rolls and the saves: a die shows 1 (2 hits), 2-6
+        # (1 hit) or 7+ (evaded), so any damage 1 - 0.4^3 = 93.6%; each hit 500 and up to 3 saves
+        # failing on 1-3 (1000 each): mean 1644; 5000 or more 0.297% (L136-L144, L218-L223).
+        expect(odds).to_have_text("Any damage 93.6% · mean 1644.00 · Destroyed 0.3%", timeout=30_000)
+        page.click("#action-typed")
+        # Evade dice 1 (a critical: 2 hits), 4 (a hit), 9 (evaded): 3 hits; 1 Momentum of Skill
+        # Defense stops one; 2 Armor Saves at PEN 6 - ARM 2 = 4+: a 2 fails, a 5 passes.
+        asked = answer(page, {"vade": ["1", "4", "9"], "rmo": ["2", "5"]}, {"Momentum": 1, "Skill": 1})
+        assert asked == [
+            "Colossus is hit 3 times: Skill Defense?\n\nTake 3 hits (as in the odds)\n"
+            "Spend 1 Momentum: 2 hits left\nSpend 2 Momentum: 1 hit left\nSpend 3 Momentum: 0 hits left"
+        ]
+        expect(page.locator("#action-text")).to_have_text(
+            "Rook fires Rail rifle at Colossus: evade dice [1, 4, 9], 3 hits, 1 Momentum on Skill Defense; "
+            "Armor Saves [2, 5], 1 failed; 2000 damage"
+        )
+        apply_result(page)
+        # 2 hits x 500 + 1 failed save x 1000 = 2000 of 5000 on the Colossus's card.
+        expect(card.locator(".dmg")).to_have_text("2000/5000")
+        expect(momentum).to_have_text(str(start - 1))
+        game = saved_game(page)
+        assert unit_state(game, colossus)["damage"] == 2000
+
+        # The Melee Clash: Rook's 6 + 2 dice (L518) split 4 attack / 4 defense on its sheet; the
+        # Colossus's player, asked after Roll, splits its 8 dice 4 / 4 too.
+        page.locator(f'[data-unit="{rook}"] [data-act="melee"]').click()
+        page.locator(f'#targets [data-target="{colossus}"]').click()
+        split = page.locator('[data-pick-field="attack_dice"] [data-value="4"]')
+        split.click()
+        expect(split).to_have_attribute("aria-pressed", "true")
+        clash_odds = re.compile(r"^Any damage dealt [\d.]+% · mean [\d.]+ · target destroyed [\d.]+%$")
+        expect(odds).to_have_text(clash_odds, timeout=30_000)
+        page.click("#action-typed")
+        # Rook's attack 10 (a critical: 2 hits), 6, 3, 2: 3 hits, against blocks 5, 1, 1, 1: 1 block;
+        # the Colossus's counterattack 5, 1, 1, 1: 1 hit, Rook's defense all 1s: none blocked (L190-L191,
+        # L207).  No Skill Defense either way; the Colossus saves at PEN 6 - ARM 2 = 4+: 3 fails, 8
+        # passes; Rook at 4 - 2 = 2+: 6 passes.
+        faces = {
+            "attacker's saves": ["6"],
+            "defender's saves": ["3", "8"],
+            "attacker's defense": ["1"],
+            "counterattack": ["5", "1", "1", "1"],
+            "defense": ["5", "1", "1", "1"],
+            "attack": ["10", "6", "3", "2"],
+        }
+        asked = answer(page, faces, {"split": 4, "Skill": 0, "Momentum": 0})
+        assert asked[0].startswith("Colossus's player splits its 8 dice"), asked
+        assert "4 attack / 4 defense · deals ~502 · 5% destroyed (as in the odds)" in asked[0]
+        assert asked[1:] == [
+            "Colossus takes 2 hits in the clash: Skill Defense?\n\nTake 2 hits (as in the odds)\n"
+            "Spend 1 Momentum: 1 left\nSpend 2 Momentum: 0 left",
+            "Rook takes 1 hit in the clash: Skill Defense?\n\nTake 1 hit (as in the odds)\n"
+            "Spend 1 Momentum: 0 left",
+        ]
+        expect(page.locator("#action-text")).to_have_text(
+            "Rook clashes with Colossus: attack [10, 6, 3, 2] vs defense [5, 1, 1, 1], 2 through; "
+            "counterattack [5, 1, 1, 1] vs defense [1, 1, 1, 1], 1 through. "
+            "Colossus takes 2000, Rook takes 500"
+        )
+        apply_result(page)
+        after = saved_game(page)
+        entry = after["log"][after["cursor"] - 1]
+        assert entry["detail"]["input"]["attack_dice"] == 4
+        assert entry["detail"]["input"]["defender_attack"] == 4
+        # 2 hits x 500 + 1 failed save x 1000 more on the Colossus; 1 hit x 500 on Rook.
+        expect(card.locator(".dmg")).to_have_text("4000/5000")
+        expect(page.locator(f'[data-unit="{rook}"] .dmg')).to_have_text("500/3000")
+        # The attacker's side gains 1 Momentum for the melee (L246).
+        expect(page.locator("#res-0-momentum output")).to_have_text(str(start + 1))
+        shown = {ref: unit_state(after, ref) for ref in (rook, colossus)}
+        momenta = [page.locator(f"#res-{s}-momentum output").text_content() or "" for s in (0, 1)]
+        log_top = page.locator("#game-log li").first.inner_text()
+
+        context.set_offline(True)
+        page.reload()
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        for ref, state in shown.items():
+            dmg = page.locator(f'[data-unit="{ref}"] .dmg')
+            expect(dmg).to_have_text(f"{state['damage']}/{state['max_damage']}")
+        expect(page.locator("#game-log li").first).to_have_text(log_top)
+        for s in (0, 1):
+            expect(page.locator(f"#res-{s}-momentum output")).to_have_text(momenta[s])
     finally:
         context.close()
