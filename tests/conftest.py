@@ -255,12 +255,12 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller gathers them
         return
     for key, value in report.user_properties:
-        if key == "cpu":
-            CPU_SECONDS.append((float(value), report.nodeid))
+        if key == "cpu" and report.when == "call":
+            CPU_SECONDS[report.nodeid] = float(value)
 
 
-#: (CPU seconds, test) of each test's call, gathered from every worker (``TC_CPU_SECONDS``).
-CPU_SECONDS: list[tuple[float, str]] = []
+#: The CPU seconds of each test's call, gathered from every worker (``TC_CPU_SECONDS``).
+CPU_SECONDS: dict[str, float] = {}
 
 
 @pytest.hookimpl(trylast=True)
@@ -270,9 +270,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     ``TC_CPU_SECONDS=N``, first the N tests that spent the most CPU in their own process."""
     if CPU_SECONDS:
         shown = int(os.environ.get("TC_CPU_SECONDS") or 0)
-        total = sum(c for c, _ in CPU_SECONDS)
+        total = sum(CPU_SECONDS.values())
         terminalreporter.write_line(f"CPU seconds in the test's process: {total:.0f} in all")
-        for seconds, nodeid in sorted(CPU_SECONDS, reverse=True)[:shown]:
+        for seconds, nodeid in sorted(((c, n) for n, c in CPU_SECONDS.items()), reverse=True)[:shown]:
             terminalreporter.write_line(f"{seconds:8.1f}  {nodeid}")
     now = time.time()
     tier = os.environ.get("TC_TEST_TIER", "test")

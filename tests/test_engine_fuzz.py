@@ -297,7 +297,11 @@ def play(system_id: str, seed: int, seam: Seam) -> None:
 @pytest.mark.parametrize("system_id", IDS)
 def test_legal_and_hostile_steps_never_crash_and_undo_redo_all_exactly(system_id: str) -> None:
     seam = Seam()
-    for seed in range(GAMES):
+    # GAMES games, and more (up to four times as many) while the fuzz has not yet reached the rules
+    # often enough: a system whose actions ask for more before they apply needs more tries.
+    for seed in range(4 * GAMES):
+        if seed >= GAMES and seam.outcomes["game.act ok"] >= 5 and seam.outcomes["game.act invalid"] >= 5:
+            break
         play(system_id, seed, seam)
     assert seam.internal == [], "\n".join(seam.internal[:10])
     # the fuzz reached the rules, not only the refusals
