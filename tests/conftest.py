@@ -346,6 +346,18 @@ class Phones:
             timeout=BOOT_MS,
         )
         stored = page.evaluate("window.tc.engine.snapshot")
+        # Nothing of the player's: the app's database and local storage go (from a page of the
+        # origin that is not the app, which holds the database open), the engine's snapshot stays.
+        page.goto(self.server.url + "no-such-page")
+        page.evaluate(
+            """() => new Promise((ok, no) => {
+              localStorage.clear();
+              const r = indexedDB.deleteDatabase('tc');
+              r.onsuccess = () => ok();
+              r.onerror = () => no(r.error);
+              r.onblocked = () => no(new Error('the app still holds its database open'));
+            })"""
+        )
         context.close()
         assert stored.get("stored") is True, f"the first visit stored no snapshot: {stored}"
         return Path(directory)
