@@ -15,14 +15,11 @@ a charge whose defender let its Overwatch go.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from pydantic import Field
 
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
-from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
 from core.systems.mechastellar.shooting import (
     Shoot,
@@ -32,7 +29,7 @@ from core.systems.mechastellar.shooting import (
     land,
     momentum_asked,
     plan,
-    shot_dist,
+    plan_odds,
 )
 from core.systems.mechastellar.state import MsState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import actions_now, begin_turn
@@ -147,19 +144,7 @@ def overwatch(game: Game, inp: Overwatch, dice: DiceSource) -> ActionResult:
 
 def overwatch_odds(game: Game, inp: Overwatch) -> ActionOdds:
     """Hits, failed saves, damage and the chance to destroy the charger, before Skill Defense."""
-    p = plan(game, _shot(game, inp), overwatch=True)
-    d = shot_dist(p)
-    damage = d.map(lambda k: p.damage(*k))
-    destroyed = sum((c for v, c in damage.probabilities() if v >= p.left), Fraction(0))
-    return ActionOdds(
-        tables={
-            "hits": table(d.map(lambda k: k[0])),
-            "failed saves": table(d.map(lambda k: k[1])),
-            "damage": table(damage),
-        },
-        facts={"destroyed": float(destroyed)},
-        summary=f"{p.shots} Overwatch shots; the charger evades on {max(2, min(p.tn, 10))}+",
-    )
+    return plan_odds(plan(game, _shot(game, inp), overwatch=True), "Overwatch shots", "the charger")
 
 
 def overwatch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:

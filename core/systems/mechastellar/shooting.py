@@ -394,9 +394,9 @@ def shot_dist(p: Plan) -> Dist[tuple[int, int]]:
     return _exact(out)
 
 
-def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
-    """Hits, failed saves, damage and the chance to destroy, before Skill Defense (L253)."""
-    p = plan(game, inp)
+def plan_odds(p: Plan, shots: str, who: str) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy of a planned shot, before Skill
+    Defense (L253): ``shots`` names the shots and ``who`` the unit that evades, in the summary."""
     d = shot_dist(p)
     damage = d.map(lambda k: p.damage(*k))
     destroyed = sum((c for v, c in damage.probabilities() if v >= p.left), Fraction(0))
@@ -407,8 +407,13 @@ def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
             "damage": table(damage),
         },
         facts={"destroyed": float(destroyed)},
-        summary=f"{p.shots} shots; the target evades on {max(2, min(p.tn, 10))}+",
+        summary=f"{p.shots} {shots}; {who} evades on {max(2, min(p.tn, 10))}+",
     )
+
+
+def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy, before Skill Defense (L253)."""
+    return plan_odds(plan(game, inp), "shots", "the target")
 
 
 def defense_choice(
