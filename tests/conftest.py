@@ -241,25 +241,68 @@ def _took(seconds: float) -> str:
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
 
 
+def _tree_cpu() -> float:
+    """CPU seconds spent by this process and every process under it, living or ended (Chromium,
+    its renderers and workers, Playwright's driver): a living one's own and its ended children's
+    times, read from /proc; an ended child of ours through os.times()."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    spent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        spent[int(entry)] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    ours = {os.getpid()}
+    grew = True
+    while grew:
+        kids = {pid for pid, parent in parents.items() if parent in ours} - ours
+        ours |= kids
+        grew = bool(kids)
+    ours.discard(os.getpid())
+    own = os.times()
+    return own.user + own.system + own.children_user + own.children_system + sum(
+        spent.get(pid, 0) for pid in ours
+    ) / tick
+
+
+def _cpu_clock(item: pytest.Item) -> Any:
+    return _tree_cpu if item.get_closest_marker("browser") else time.process_time
+
+
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """The CPU seconds each test's call spends in its own process (with ``TC_CPU_SECONDS`` set):
-    unlike wall time, a busy machine hardly changes them."""
-    started = time.process_time()
-    yield
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """The CPU seconds each test spends, set-up and tear-down included, in its own process and (for
+    a browser test) in every process it started (with ``TC_CPU_SECONDS`` set): unlike wall time, a
+    busy machine hardly changes them. Read here and after its tear-down."""
     if os.environ.get("TC_CPU_SECONDS"):
-        item.user_properties.append(("cpu", time.process_time() - started))
+        item.stash[_CPU_STARTED] = _cpu_clock(item)()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    yield
+    if _CPU_STARTED in item.stash:
+        item.user_properties.append(("cpu", _cpu_clock(item)() - item.stash[_CPU_STARTED]))
+
+
+_CPU_STARTED = pytest.StashKey[float]()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller gathers them
         return
     for key, value in report.user_properties:
-        if key == "cpu" and report.when == "call":
+        if key == "cpu" and report.when == "teardown":
             CPU_SECONDS[report.nodeid] = float(value)
 
 
-#: The CPU seconds of each test's call, gathered from every worker (``TC_CPU_SECONDS``).
+#: The CPU seconds of each test, gathered from every worker (``TC_CPU_SECONDS``).
 CPU_SECONDS: dict[str, float] = {}
 
 
@@ -271,7 +314,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if CPU_SECONDS:
         shown = int(os.environ.get("TC_CPU_SECONDS") or 0)
         total = sum(CPU_SECONDS.values())
-        terminalreporter.write_line(f"CPU seconds in the test's process: {total:.0f} in all")
+        terminalreporter.write_line(f"CPU seconds of the tests (with their Chromium): {total:.0f}")
         for seconds, nodeid in sorted(((c, n) for n, c in CPU_SECONDS.items()), reverse=True)[:shown]:
             terminalreporter.write_line(f"{seconds:8.1f}  {nodeid}")
     now = time.time()
