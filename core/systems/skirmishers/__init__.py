@@ -142,7 +142,7 @@ from core.systems.skirmishers.checks import control, control_odds, morale, moral
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
-from core.systems.skirmishers.fire import fire, fire_odds, fire_picks
+from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
@@ -315,6 +315,14 @@ ACTIONS = {
         primary=True,
         headline=("damage", "hit_per_shot", "dead"),
     ),
+    "drop_prone": _spec(
+        "drop_prone",
+        "Drop prone (free)",
+        drop_prone,
+        "Right after movement fire at it, its target may drop prone for 0 AP (L498).",
+        rolls=False,
+        needs=("drop_window",),
+    ),
     "first_side": _spec(
         "first_side", "Who goes first", first_side, "One side is chosen at random to start (L73)."
     ),
@@ -477,5 +485,5 @@ SYSTEM = Skirmishers.of_package(
     options=SkOptions,
     state_model=SkGame,
     unit_state_model=SkUnit,
-    requirements=REQUIREMENTS,
+    requirements={**REQUIREMENTS, "drop_window": drop_need},
 )

@@ -79,6 +79,19 @@ class SkUnit(BaseModel):
         default="", description="A vehicle: wiped out in this mode, its damage not yet marked (L757-L759)."
     )
     free_arc: bool = Field(default=False, description="A vehicle: its free 30° arc set this turn (L807).")
+    shot_by: list[Key] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Reaction fire: the firers (side/key, once an attack) that have attacked it on its dot "
+        "is on; a vehicle's list counts its rider's too (L288, L734, digest AMB-16, AMB-62).",
+    )
+    dots: int = Field(
+        default=1,
+        ge=1,
+        le=16,
+        description="The dots its last move stands for: 1, a jet flight's dots (AMB-42), a vehicle "
+        "segment's AP (L734); each enemy firer may attack it once for each.",
+    )
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:
@@ -145,4 +158,10 @@ class SkGame(BaseModel):
     )
     clouds: list[Cloud] = Field(
         default_factory=list, max_length=64, description="Smoke clouds and fires on the table."
+    )
+    drop: Key = Field(
+        default="", description="The target of the movement fire just resolved, which may drop prone (L498)."
+    )
+    drop_at: int = Field(
+        default=0, ge=0, description="The log step right after that shot: the offer's window."
     )
