@@ -357,6 +357,10 @@ def test_every_cell_row_has_the_cards_columns() -> None:
 
 def test_melee_waits_for_the_target_to_activate_L318() -> None:
     g = sample_game(["red_smg"], ["blue_gyro"])
+    with pytest.raises(ValueError, match="not the active weapon"):  # the sword must be active (L320)
+        act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "sword"}, TypedDice([]))
+    g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "sword"}, TypedDice([]))  # 3 AP of its 6
+    g = act(act(g, "end_turn", {}, TypedDice([])), "end_turn", {}, TypedDice([]))
     g = act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "sword"}, TypedDice([]))
     assert SkUnit.of(g.sides[0].units[0]).ap_spent == 5
     g = act(g, "end_turn", {}, TypedDice([]))

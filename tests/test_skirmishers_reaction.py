@@ -150,3 +150,94 @@ def test_the_target_of_movement_fire_may_drop_prone_for_nothing_L498() -> None:
     g = act(act(g, "set_arc", {"unit": "0/u2", "size": "30"}, no()), "end_turn", {}, no())
     g = fire(g, "0/u2", "1/u1")
     assert offers(g) == []
+
+
+# --- the readings of AMB-59, AMB-34 and AMB-38 -----------------------------------------------
+
+
+def test_the_knife_strikes_as_a_bayonet_from_an_active_rifle_class_gun_L131_L320_AMB59() -> None:
+    from core.systems import implementation
+
+    picks = implementation("skirmishers").actions["melee"].picks
+    assert picks is not None
+    g = game_of([plain("Laser", primary="laser_rifle"), plain("Pistolero", primary="")], [plain("Foe")])
+    why = {p.value: p.unavailable for p in picks(g, "0/u1")["weapon"]}
+    assert why == {"fists": "", "knife": ""}  # a laser rifle counts as a rifle (default reading)
+    act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "knife"}, no())
+    why = {p.value: p.unavailable for p in picks(g, "0/u2")["weapon"]}
+    assert why["fists"] == "" and "Pistol carries no bayonet" in why["knife"]
+    with pytest.raises(ValueError, match="carries no bayonet"):
+        act(g, "melee", {"attacker": "0/u2", "target": "1/u1", "weapon": "knife"}, no())
+    act(g, "melee", {"attacker": "0/u2", "target": "1/u1", "weapon": "fists"}, no())  # always (L320)
+    printed = g.model_copy(update={"options": {"bayonets": "printed"}})  # only the Rifle and the SMG
+    with pytest.raises(ValueError, match="Laser Rifle carries no bayonet"):
+        act(printed, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "knife"}, no())
+    g = act(printed, "change_weapon", {"unit": "0/u1", "weapon": "knife"}, no())  # 3 AP: the knife in hand
+    act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "knife"}, no())
+
+
+def test_explosions_do_2x_more_to_swimmers_and_shallow_water_is_a_reading_L485_AMB34() -> None:
+    g = game_of([plain("Swimmer", secondary="")], [plain("Foe")])
+    g = act(g, "terrain", {"unit": "0/u1", "what": "swim"}, no())
+    ring = {"unit": "0/u1", "lethal": 1, "why": "blast"}
+    o = odds(g, "take_damage", ring)
+    assert o.tables["damage"]  # 3X from the first cell: never less than 3 HP lost
+    hurt = act(g, "take_damage", ring, TypedDice([6, 4]))  # first cell 10: 1X + 2X in water
+    assert SkUnit.of(hurt.sides[0].units[0]).cells[:4] == [2, 2, 2, 0]
+    assert "with +2X in water" in hurt.log[hurt.cursor - 1].text
+    fire_dot = act(g, "take_damage", {**ring, "why": "fire_enter"}, TypedDice([6, 4]))
+    assert SkUnit.of(fire_dot.sides[0].units[0]).cells[:2] == [2, 0]  # only explosions
+    dry = {"unit": "1/u1", "lethal": 1, "why": "blast", "shallow": True}
+    with pytest.raises(ValueError, match="only swimmers"):  # the default reading
+        act(g, "take_damage", dry, TypedDice([6, 4]))
+    assert "shallow" in str(gates_of(g, "take_damage", dry))
+    wet = g.model_copy(update={"options": {"water_blast": "any_water"}})
+    hurt = act(wet, "take_damage", dry, TypedDice([6, 4]))
+    assert SkUnit.of(hurt.sides[1].units[0]).cells[:4] == [2, 2, 2, 0]
+
+
+def gates_of(g: Game, action: str, raw: dict[str, Any]) -> Any:
+    from core.game import gates
+
+    return gates(g, action, raw)
+
+
+SQUAD = [plain(f"T{n}") for n in range(1, 8)]
+
+
+def kill(g: Game, key: str) -> Game:
+    return act(g, "take_damage", {"unit": key, "lethal": 12}, TypedDice([6, 6]))
+
+
+def test_morale_is_due_at_the_4th_death_and_each_later_one_L565_AMB38() -> None:
+    g = game_of(SQUAD, [plain("Foe")])
+    for k in ("0/u4", "0/u5", "0/u6"):
+        g = kill(g, k)
+        assert offers(g) == []
+    assert "start at 4" in gated_actions(g)["0/u1"]["morale"]
+    g = kill(g, "0/u7")  # the 4th death: each of the three left checks
+    assert [o["input"]["unit"] for o in offers(g)] == ["0/u1", "0/u2", "0/u3"]
+    assert all(o["action"] == "morale" for o in offers(g))
+    g = act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))
+    assert "since the last death" in gated_actions(g)["0/u1"]["morale"]
+    with pytest.raises(ValueError, match="since the last death"):
+        act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))
+    g = kill(g, "0/u3")  # a 5th: due again, at TN 8 (Regular 7, +1)
+    assert [o["input"]["unit"] for o in offers(g)] == ["0/u1", "0/u2"]
+    assert odds(g, "morale", {"unit": "0/u1"}).summary.startswith("TN 8 ")
+
+
+def test_morale_each_turn_is_a_reading_AMB38() -> None:
+    g = game_of(SQUAD, [plain("Foe")]).model_copy(update={"options": {"morale_when": "turn_start"}})
+    for k in ("0/u4", "0/u5", "0/u6", "0/u7"):
+        g = kill(g, k)
+    assert offers(g) == []  # not at the death under this reading
+    g = act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))
+    with pytest.raises(ValueError, match="this turn"):
+        act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))
+    g = act(g, "end_turn", {}, no())
+    with pytest.raises(ValueError, match="squad's own turn"):
+        act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))
+    g = act(g, "end_turn", {}, no())  # Red's next turn: each of the three checks again
+    assert [o["input"]["unit"] for o in offers(g) if o["action"] == "morale"] == ["0/u1", "0/u2", "0/u3"]
+    act(g, "morale", {"unit": "0/u1"}, TypedDice([6, 6]))

@@ -138,7 +138,7 @@ from core.systems.base import (
 )
 from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import WEAPONS
-from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds
+from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
@@ -148,6 +148,7 @@ from core.systems.skirmishers.melee import (
     melee_picks,
     resolve_melee,
     resolve_melee_odds,
+    shallow_need,
     take_damage,
     take_damage_odds,
 )
@@ -387,7 +388,12 @@ ACTIONS = {
         odds=take_damage_odds,
     ),
     "morale": _spec(
-        "morale", "Morale check", morale, "Once 4 of the squad are dead (L565).", odds=morale_odds
+        "morale",
+        "Morale check",
+        morale,
+        "Once 4 of the squad are dead, at that death and each later one (L565).",
+        odds=morale_odds,
+        needs=("morale_due",),
     ),
     "control": _spec(
         "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
@@ -485,5 +491,10 @@ SYSTEM = Skirmishers.of_package(
     options=SkOptions,
     state_model=SkGame,
     unit_state_model=SkUnit,
-    requirements={**REQUIREMENTS, "drop_window": drop_need},
+    requirements={
+        **REQUIREMENTS,
+        "drop_window": drop_need,
+        "shallow_reading": shallow_need,
+        "morale_due": morale_why,
+    },
 )

@@ -238,7 +238,7 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
     elif roll.total < e.tn and not w.scatters:
         effect = "no effect"
     else:
-        effect = _rings(w) + ", +2X to swimmers (L485); mark each one there with Take damage"
+        effect = _rings(w) + "; mark each one there with Take damage (+2X in water, L485)"
         if w.incendiary:
             effect += "; every dot hit catches fire (L439)"
     g = SkGame.model_validate(game.state.extra)

@@ -368,8 +368,19 @@ def fire(game: Game, inp: Fire, dice: DiceSource) -> ActionResult:
         changes=work.changes(),
         text=text,
         detail={"shots": rolls, "tn": p.tn},
-        offers=offers if g.drop else [],
+        offers=((offers if g.drop else []) + deaths(game, work, p.ts, p.tu))[:12],
     )
+
+
+def deaths(game: Game, work: Working, ts: int, tu: int) -> list[Offer]:
+    """The morale checks a death makes due in the squad of unit (ts, tu) (L565, AMB-38)."""
+    from core.systems.skirmishers.checks import morale_offers
+
+    if options(game).morale_when != "each_death":
+        return []  # the other reading offers them as the squad's turn begins (end_turn)
+    if work.game.sides[ts].units[tu].state.destroyed and not game.sides[ts].units[tu].state.destroyed:
+        return morale_offers(work.game, ts)
+    return []
 
 
 def drop_why(game: Game, unit: GameUnit) -> str:

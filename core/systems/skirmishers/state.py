@@ -83,13 +83,17 @@ class SkUnit(BaseModel):
         default_factory=list,
         max_length=64,
         description="Reaction fire: the firers (side/key, once an attack) that have attacked it on its dot "
-        "is on; a vehicle's list counts its rider's too (L288, L734, digest AMB-16, AMB-62).",
+        "is on; a vehicle's list counts its rider's too (L288, L734).",
     )
+    morale_dead: int = Field(
+        default=0, ge=0, le=99, description="Morale: its squad's dead when it last checked (L565)."
+    )
+    morale_turn: int = Field(default=0, ge=0, description="Morale: the side turn it last checked in.")
     dots: int = Field(
         default=1,
         ge=1,
         le=16,
-        description="The dots its last move stands for: 1, a jet flight's dots (AMB-42), a vehicle "
+        description="The dots its last move stands for: 1, a jet flight's dots, a vehicle "
         "segment's AP (L734); each enemy firer may attack it once for each.",
     )
 

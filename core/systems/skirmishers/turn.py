@@ -141,6 +141,10 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     if aged:
         text += "; " + "; ".join(aged)
     offers += wire_offers(work.game, nxt)
+    if options(game).morale_when == "turn_start":  # the reading: a check each turn while 4 are dead
+        from core.systems.skirmishers.checks import morale_offers
+
+        offers += morale_offers(work.game, nxt)
     return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 

@@ -632,7 +632,7 @@ REQUIREMENTS["flying"] = _flying
 
 
 def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, int, str, Hit]:
-    from core.systems.skirmishers.melee import _melee_tn, melee_weapons
+    from core.systems.skirmishers.melee import _melee_tn, melee_weapons, melee_why
     from core.systems.skirmishers.state import PendingMelee
     from core.systems.skirmishers.turn import _acting
 
@@ -645,6 +645,8 @@ def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, in
         raise ValueError("melee is against a living enemy")
     if inp.weapon not in melee_weapons(unit):
         raise ValueError(f"{unit.name} has no such melee weapon")
+    if why := melee_why(game, unit, inp.weapon):
+        raise ValueError(why)
     vref = SkUnit.of(unit).riding
     mode = SkUnit.of(game.unit(vref)[2]).mode
     tn, text, hit = _melee_tn(game, PendingMelee(attacker=inp.unit, target=inp.target, weapon=inp.weapon))
@@ -694,12 +696,17 @@ def ride_melee_odds(game: Game, inp: RideMelee) -> ActionOdds:
 
 
 def ride_melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
-    from core.systems.skirmishers.melee import melee_weapons
+    from core.systems.skirmishers.melee import melee_weapons, melee_why
 
     unit = game.unit(actor)[2]
     return {
         "weapon": [
-            FieldPick(value=k, label=WEAPONS[k].name, detail=WEAPONS[k].ring_text)
+            FieldPick(
+                value=k,
+                label=WEAPONS[k].name,
+                detail=WEAPONS[k].ring_text,
+                unavailable=melee_why(game, unit, k),
+            )
             for k in melee_weapons(unit)
         ]
     }
