@@ -143,6 +143,7 @@ from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
+from core.systems.skirmishers.gear import gear, gear_picks
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
@@ -277,6 +278,11 @@ class Skirmishers(RuleSystem):
             note += f"; armor {st.armor}"
         elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
             note += f"; armor over {left} column{'s' if left != 1 else ''}"
+        if st.kit.primary is not None or st.kit.secondary is not None:  # gear exchanged in play (L253)
+            now = [WEAPONS[k].name for k in (u.primary, u.secondary) if k]
+            note += "; now carries " + (" and ".join(now) or "no primary or secondary weapon")
+        if st.kit.jet_pack is not None:  # a jet pack fitted, removed or taken (L600-L605)
+            note += "; wears a jet pack" if st.kit.jet_pack else "; jet pack taken off"
         if st.arcs:
             note += "; " + ", ".join(
                 f"{a.size}° arc {WEAPONS[a.weapon].name} "
@@ -481,6 +487,15 @@ ACTIONS = {
     ),
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
+    ),
+    "gear": _spec(
+        "gear",
+        "Exchange equipment",
+        gear,
+        "Take a weapon from a friend or the fallen, or pick one up: 6 AP; drop one: 0 AP (L247, L253). "
+        "Jet pack: take off or fit 5 AP, take another's 6 AP (L600-L605).",
+        picks=gear_picks,
+        rolls=False,
     ),
 }
 

@@ -13,7 +13,15 @@ from core.systems.skirmishers.walk import Card
 
 
 def soldier(unit: GameUnit) -> Soldier:
-    return Soldier.model_validate(unit.profile)
+    """The unit's card as it plays now: the card, with the gear it took, dropped, fitted or removed in
+    play (``SkUnit.kit``, L253, L600-L605)."""
+    s = Soldier.model_validate(unit.profile)
+    kit = unit.state.extra.get("kit")
+    if kit:
+        changed = {k: v for k, v in kit.items() if v is not None}
+        if changed:
+            s = s.model_copy(update=changed)
+    return s
 
 
 def track(unit: GameUnit | Soldier) -> Track:

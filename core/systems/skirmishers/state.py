@@ -28,6 +28,27 @@ class ArcState(BaseModel):
     shots: int = Field(ge=-1, le=99, description="Shots left; -1 for burst fire, which never runs out.")
 
 
+class Kit(BaseModel):
+    """What a trooper carries in play where it differs from its card: weapons taken or dropped, a jet
+    pack fitted or removed (L253, L600-L605); None where the card holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    primary: Key | None = Field(default=None, description="Its primary weapon now; empty for none.")
+    secondary: Key | None = Field(default=None, description="Its secondary weapon now; empty for none.")
+    jet_pack: bool | None = Field(default=None, description="Whether it wears a jet pack now.")
+
+
+class Dropped(BaseModel):
+    """A weapon or jet pack lying where a trooper left it; anyone may pick it up (L253, L604)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    item: Key = Field(description="The weapon, or jet_pack.")
+    by: str = Field(max_length=40, description="Who left it, naming where it lies.")
+    ammo: int = Field(default=-1, ge=-1, le=99, description="Rounds left; -1 when it counts none.")
+
+
 class SkUnit(BaseModel):
     """One unit's own values in play."""
 
@@ -85,6 +106,7 @@ class SkUnit(BaseModel):
         description="Reaction fire: the firers (side/key, once an attack) that have attacked it on its dot "
         "is on; a vehicle's list counts its rider's too (L288, L734).",
     )
+    kit: Kit = Field(default_factory=Kit, description="Gear taken, dropped, fitted or removed in play.")
     morale_dead: int = Field(
         default=0, ge=0, le=99, description="Morale: its squad's dead when it last checked (L565)."
     )
@@ -162,6 +184,9 @@ class SkGame(BaseModel):
     )
     clouds: list[Cloud] = Field(
         default_factory=list, max_length=64, description="Smoke clouds and fires on the table."
+    )
+    ground: list[Dropped] = Field(
+        default_factory=list, max_length=32, description="Weapons and jet packs left on the table (L253)."
     )
     drop: Key = Field(
         default="", description="The target of the movement fire just resolved, which may drop prone (L498)."
