@@ -118,3 +118,11 @@ def test_power_armor_and_vehicles_exchange_no_gear() -> None:
     with pytest.raises(ValueError, match="part of its suit"):
         gear(g, "0/u1", "drop:pistol")
     assert not any(k.startswith("take:0/u1") for k in picks(g, "0/u2"))
+
+
+def test_the_books_example_a_semi_portable_laser_needs_one_more_trooper_L369() -> None:
+    g = game_of([plain("Laser crew", primary="sp_laser"), plain("Loader")], [plain("Foe")])
+    with pytest.raises(ValueError, match="1 more trooper"):
+        act(g, "crew", {"unit": "0/u1"}, no())
+    g = act(g, "crew", {"unit": "0/u1", "helpers": ["0/u2"]}, no())
+    assert [st(g, r).ap_spent for r in ("0/u1", "0/u2")] == [4, 4]  # each pays 4 AP (L369)

@@ -162,13 +162,19 @@ def test_the_knife_strikes_as_a_bayonet_from_an_active_rifle_class_gun_L131_L320
     assert picks is not None
     g = game_of([plain("Laser", primary="laser_rifle"), plain("Pistolero", primary="")], [plain("Foe")])
     why = {p.value: p.unavailable for p in picks(g, "0/u1")["weapon"]}
-    assert why == {"fists": "", "knife": ""}  # a laser rifle counts as a rifle (default reading)
+    assert why == {"fists": "", "knife": "", "gun_club": ""}  # a laser rifle counts as a rifle (default)
     act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "knife"}, no())
     why = {p.value: p.unavailable for p in picks(g, "0/u2")["weapon"]}
     assert why["fists"] == "" and "Pistol carries no bayonet" in why["knife"]
     with pytest.raises(ValueError, match="carries no bayonet"):
         act(g, "melee", {"attacker": "0/u2", "target": "1/u1", "weapon": "knife"}, no())
     act(g, "melee", {"attacker": "0/u2", "target": "1/u1", "weapon": "fists"}, no())  # always (L320)
+    swing = act(g, "melee", {"attacker": "0/u2", "target": "1/u1", "weapon": "gun_club"}, no())
+    swing = act(swing, "end_turn", {}, no())  # resolved as the target activates: the Club row 1X, 4\
+    swing = act(swing, "resolve_melee", {"unit": "1/u1"}, TypedDice([6, 6, 6, 6]))  # first cell 10
+    assert SkUnit.of(swing.sides[1].units[0]).cells[:6] == [2, 1, 1, 1, 1, 0]
+    knife = act(g, "change_weapon", {"unit": "0/u2", "weapon": "knife"}, no())
+    assert "no gun to swing" in {p.value: p.unavailable for p in picks(knife, "0/u2")["weapon"]}["gun_club"]
     printed = g.model_copy(update={"options": {"bayonets": "printed"}})  # only the Rifle and the SMG
     with pytest.raises(ValueError, match="Laser Rifle carries no bayonet"):
         act(printed, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "knife"}, no())

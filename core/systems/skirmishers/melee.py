@@ -29,8 +29,11 @@ from core.systems.skirmishers.walk import Hit, roll_marks, roll_shot
 
 
 def melee_weapons(unit: GameUnit) -> list[str]:
-    """The melee weapons on its card: fists and the knife always (L180), a melee secondary."""
-    return [k for k in carried(soldier(unit)) if WEAPONS[k].group == "melee"]
+    """The melee weapons on its card: fists and the knife always (L180), a melee secondary; and for a
+    trooper its active weapon swung as a club, with the Club row's numbers (L320, digest AMB-60)."""
+    prof = soldier(unit)
+    club = ["gun_club"] if prof.kind == "trooper" else []
+    return [k for k in carried(prof) if WEAPONS[k].group == "melee"] + club
 
 
 def has_bayonet(game: Game, key: str) -> bool:
@@ -48,6 +51,11 @@ def melee_why(game: Game, unit: GameUnit, key: str) -> str:
     w = WEAPONS[key]
     active = SkUnit.of(unit).active
     if key in ("fists", "pa_fists") or key == active:
+        return ""
+    if key == "gun_club":
+        held = WEAPONS.get(active)
+        if held is None or held.group == "melee" or held.thrown:
+            return "its active weapon is no gun to swing (L320)"
         return ""
     if key == "knife" and active and has_bayonet(game, active):
         return ""
