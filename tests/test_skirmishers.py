@@ -437,7 +437,7 @@ def test_jet_pack_once_a_turn_free_in_power_armor_L587_L881() -> None:
         act(g, "jet", {"unit": "1/u1"}, TypedDice([]))
     g = act(g, "end_turn", {}, TypedDice([]))
     assert "flying" not in g.sides[1].units[0].state.conditions
-    with pytest.raises(ValueError, match="no working jet pack"):
+    with pytest.raises(ValueError, match="wears no jet pack"):
         act(g, "jet", {"unit": "0/u1"}, TypedDice([]))
 
 

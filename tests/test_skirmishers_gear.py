@@ -8,7 +8,7 @@ import pytest
 from test_skirmishers_reaction import game_of, no, plain
 
 from core.dice import TypedDice
-from core.game import Game, act, odds
+from core.game import Game, act, gated_actions, odds
 from core.systems import implementation
 from core.systems.skirmishers.state import SkGame, SkUnit
 
@@ -96,7 +96,7 @@ def test_jet_pack_off_5_on_5_exchange_6_and_its_2_ap_follow_it_L585_L600_L605() 
     g2 = gear(g, "0/u2", "jet_take:0/u1")  # exchange: 6 AP (L605)
     assert st(g2, "0/u2").ap_spent == 6 and note(g2, "0/u2").startswith("HP 10: 0 of 6 AP left")
     assert note(g2, "0/u1").startswith("HP 10: 8 of 8 AP left")
-    with pytest.raises(ValueError, match="no working jet pack"):
+    with pytest.raises(ValueError, match="wears no jet pack"):
         act(g2, "jet", {"unit": "0/u1", "dots": 6}, no())
     g = gear(g, "0/u1", "jet_off")  # 5 AP (L604)
     assert st(g, "0/u1").ap_spent == 5 and note(g, "0/u1").startswith("HP 10: 3 of 8 AP left")
@@ -106,6 +106,8 @@ def test_jet_pack_off_5_on_5_exchange_6_and_its_2_ap_follow_it_L585_L600_L605() 
     assert st(g, "0/u2").ap_spent == 5 and note(g, "0/u2").startswith("HP 10: 1 of 6 AP left")
     with pytest.raises(ValueError, match="AP"):
         act(g, "jet", {"unit": "0/u2", "dots": 6}, no())  # 3 AP to fly, 1 left
+    assert "wears no jet pack" in gated_actions(g2)["0/u1"]["jet"]  # greyed once it gave it away
+    assert "jet" not in gated_actions(g2).get("0/u2", {})
     off = g.model_copy(update={"options": {"jet_packs": False}})
     with pytest.raises(ValueError, match="jet packs are off"):
         gear(off, "0/u2", "jet_off")
@@ -115,6 +117,7 @@ def test_power_armor_and_vehicles_exchange_no_gear() -> None:
     pa: dict[str, Any] = {"name": "Suit", "kind": "power_armor", "primary": "pa_mg", "secondary": "pistol"}
     g = game_of([pa, plain("Rifleman")], [plain("Foe")])
     assert picks(g, "0/u1") == {}
+    assert "part of its suit" in gated_actions(g)["0/u1"]["gear"]
     with pytest.raises(ValueError, match="part of its suit"):
         gear(g, "0/u1", "drop:pistol")
     assert not any(k.startswith("take:0/u1") for k in picks(g, "0/u2"))

@@ -154,7 +154,7 @@ from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
-from core.systems.skirmishers.gear import gear, gear_picks
+from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
@@ -421,6 +421,7 @@ ACTIONS = {
         jet,
         "6-16 dots once a turn; 3 AP, 0 in power armor (L583-L607, L881).",
         rolls=False,
+        needs=("jet_pack",),
     ),
     "disable": _spec(
         "disable",
@@ -507,6 +508,7 @@ ACTIONS = {
         "Jet pack: take off or fit 5 AP, take another's 6 AP (L600-L605).",
         picks=gear_picks,
         rolls=False,
+        needs=("gear",),
     ),
 }
 
@@ -522,5 +524,7 @@ SYSTEM = Skirmishers.of_package(
         "drop_window": drop_need,
         "shallow_reading": shallow_need,
         "morale_due": morale_why,
+        "gear": gear_need,
+        "jet_pack": jet_need,
     },
 )

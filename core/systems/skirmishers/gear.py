@@ -97,6 +97,29 @@ def _jet_why(game: Game, unit: GameUnit) -> str:
     return ""
 
 
+def gear_need(game: Game, ref: str) -> str:
+    """Only a trooper exchanges gear: power armor's weapons and jet pack are its suit's (L855-L877)."""
+    unit = game.unit(ref)[2]
+    kind = soldier(unit).kind
+    if kind == "power_armor":
+        return f"{unit.name}'s weapons and jet pack are part of its suit (L855-L877)"
+    if kind == "vehicle":
+        return f"{unit.name} is a vehicle: its riders carry the gear"
+    return ""
+
+
+def jet_need(game: Game, ref: str) -> str:
+    """The Jet pack action needs a working jet pack and the rule on (L583-L607, L847)."""
+    unit = game.unit(ref)[2]
+    if not options(game).jet_packs:
+        return "jet packs are off in this game"
+    if not has_jet_pack(soldier(unit)):
+        return f"{unit.name} wears no jet pack"
+    if "jet_pack_lost" in unit.state.conditions:
+        return f"{unit.name}'s jet pack no longer works (L847)"
+    return ""
+
+
 def gear_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     """Everything the trooper could take or drop now, greyed with the reason when it cannot."""
     s, _, unit = game.unit(actor)
@@ -181,10 +204,8 @@ def gear(game: Game, inp: Gear, dice: DiceSource) -> ActionResult:
     s, u = _acting(game, inp.unit)
     unit = game.sides[s].units[u]
     me = soldier(unit)
-    if me.kind != "trooper":
-        raise ValueError(
-            "power armor's weapons and jet pack are part of its suit (L855-L877); vehicles carry no gear"
-        )
+    if why := gear_need(game, inp.unit):
+        raise ValueError(why)
     what, _, rest = inp.gear.partition(":")
     g = SkGame.model_validate(game.state.extra)
     work = Working(game)
