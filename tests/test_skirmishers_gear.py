@@ -129,3 +129,22 @@ def test_the_books_example_a_semi_portable_laser_needs_one_more_trooper_L369() -
         act(g, "crew", {"unit": "0/u1"}, no())
     g = act(g, "crew", {"unit": "0/u1", "helpers": ["0/u2"]}, no())
     assert [st(g, r).ap_spent for r in ("0/u1", "0/u2")] == [4, 4]  # each pays 4 AP (L369)
+
+
+def test_hand_grenades_taken_from_a_friend_up_to_4_L131_L253() -> None:
+    g = game_of([plain("Thrower"), plain("Smoker", smoke_grenades=2)], [plain("Foe")])
+    assert "all the grenades it can" in picks(g, "0/u1")["grenades:0/u2:smoke_grenade"]  # it holds 4
+    for _ in range(2):  # two thrown: the 3 AP change, then 1 AP a dot (L251, L328); back to the gun
+        g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "hand_grenade"}, no())
+        g = act(g, "throw", {"unit": "0/u1", "dots": 1}, no())
+    assert st(g, "0/u1").ammo["hand_grenade"] == 2
+    g = act(act(g, "explode", {}, TypedDice([6, 6])), "explode", {}, TypedDice([6, 6]))
+    g = act(act(g, "end_turn", {}, no()), "end_turn", {}, no())
+    g = gear(g, "0/u1", "grenades:0/u2:smoke_grenade")
+    assert st(g, "0/u1").ammo == {"hand_grenade": 2, "smoke_grenade": 2} and st(g, "0/u1").ap_spent == 6
+    assert st(g, "0/u2").ammo["smoke_grenade"] == 0
+    tp = SK.actions["throw"].picks
+    assert tp is not None
+    assert "smoke_grenade" in {p.value for p in tp(g, "0/u1")["weapon"]}  # it may throw them now
+    with pytest.raises(ValueError, match="no such grenade left"):
+        gear(g, "0/u1", "grenades:0/u2:smoke_grenade")

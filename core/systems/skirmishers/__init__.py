@@ -38,7 +38,8 @@ Movement and special actions (L209-L253)
   T  prone 1 AP, stand 2 AP (L237-L238); change weapon 3 AP, grenade launcher switch free (L246, L417)
   T  taking a weapon from a friend or the fallen (6 AP) into a free slot of the card, dropping it
      (0 AP), picking it up (6 AP: the book gives no price), rounds go with it (L247, L253)
-  -  exchanging hand grenades, body armor or a sneak suit; power armor exchanges nothing
+  T  hand grenades taken from a trooper, as many as fit in the 4 it carries (L131, L253, L419)
+  -  exchanging body armor or a sneak suit, dropping grenades; power armor exchanges nothing
 Combat (L255-L344)
   T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
   T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)

@@ -7,15 +7,18 @@
 * Dropping a weapon costs nothing; it lies where it fell, and any trooper, friend or enemy, may
   pick it up (L253).  The book gives no cost for picking it up: the app charges the 6 AP of taking
   gear, the one price the book gives for getting a weapon from elsewhere.
+* Hand grenades are taken from another trooper the same way, as many of one kind as it holds and
+  the taker has room for: 4 in all (L131), 8 with extra ammunition for them (L419).
 * A jet pack is removed or fitted for 5 AP and taken from another trooper for 6 AP (L600-L605); a
   removed one lies on the ground like a dropped weapon.  Its -2 AP (L585) follows whoever wears it.
 * A dropped or given-away active weapon leaves the trooper with its fists active: another weapon
   needs the 3 AP change (L251).  An arc set with a weapon that is gone is removed.
 
 What a trooper carries in play is kept as changes to its card (``SkUnit.kit``), read through
-:func:`core.systems.skirmishers.common.soldier`, so every rule reads the gear it has now.  The
-hand grenades, body armor and sneak suit are not exchanged in the app yet; power armor's weapons
-and jet pack are part of its suit (L855-L877) and vehicles carry no gear.
+:func:`core.systems.skirmishers.common.soldier`, so every rule reads the gear it has now; grenades
+are counted as rounds (``SkUnit.ammo``).  Body armor and the sneak suit are not exchanged in the
+app yet; power armor's weapons and jet pack are part of its suit (L855-L877) and vehicles carry
+no gear.
 """
 
 from __future__ import annotations
@@ -97,6 +100,23 @@ def _jet_why(game: Game, unit: GameUnit) -> str:
     return ""
 
 
+GRENADES = ("hand_grenade", "smoke_grenade", "incendiary_grenade")
+
+
+def _room(unit: GameUnit) -> int:
+    """Hand grenades it may still carry: 4 of them (L131), doubled by extra ammunition for them (L419)."""
+    st = SkUnit.of(unit)
+    cap = 8 if soldier(unit).extra_ammo in GRENADES else 4
+    return max(0, cap - sum(st.ammo.get(k, 0) for k in GRENADES))
+
+
+def _grenade_kit(st: SkUnit) -> None:
+    """Keep the card's grenade kinds in step with the grenades it holds (L131, L445): the kinds it
+    has any of, the hand grenade always among them; how many is counted in its rounds."""
+    st.kit.smoke_grenades = int(st.ammo.get("smoke_grenade", 0) > 0)
+    st.kit.incendiary_grenades = int(st.ammo.get("incendiary_grenade", 0) > 0)
+
+
 def gear_need(game: Game, ref: str) -> str:
     """Only a trooper exchanges gear: power armor's weapons and jet pack are its suit's (L855-L877)."""
     unit = game.unit(ref)[2]
@@ -148,6 +168,15 @@ def gear_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
                     out.append(
                         FieldPick(value=f"take:{ref}:{key}", label=label, detail="6 AP", unavailable=why)
                     )
+            for kind in GRENADES:
+                have = SkUnit.of(other).ammo.get(kind, 0)
+                if have > 0:
+                    why = _giver_why(game, actor, ref) or _ap_why(game, unit, TAKE_AP)
+                    if not why and not _room(unit):
+                        why = "carries all the grenades it can (L131)"
+                    label = f"Take {WEAPONS[kind].name} x{have} from {other.name}"
+                    value = f"grenades:{ref}:{kind}"
+                    out.append(FieldPick(value=value, label=label, detail="6 AP", unavailable=why))
             if has_jet_pack(them):
                 why = _jet_why(game, unit) or ("wears one already" if has_jet_pack(me) else "")
                 why = why or _ap_why(game, unit, JET_SWAP_AP)
@@ -235,6 +264,28 @@ def gear(game: Game, inp: Gear, dice: DiceSource) -> ActionResult:
         work.state(gs, gu).extra = gst.model_dump(mode="json")
         _gain(st, me, key, rounds)
         text = f"{unit.name} takes {WEAPONS[key].name} from {giver.name} (6 AP, L253)"
+    elif what == "grenades":
+        ref, _, kind = rest.rpartition(":")
+        try:
+            gs, gu, giver = game.unit(ref)
+        except ValueError:
+            raise ValueError("no such trooper") from None
+        if why := _giver_why(game, inp.unit, ref):
+            raise ValueError(why)
+        gst = SkUnit.of(giver)
+        if kind not in GRENADES or gst.ammo.get(kind, 0) <= 0:
+            raise ValueError(f"{giver.name} has no such grenade left")
+        n = min(gst.ammo[kind], _room(unit))
+        if n <= 0:
+            raise ValueError(f"{unit.name} carries all the grenades it can (L131)")
+        st = _spend(game, s, u, TAKE_AP, False)
+        gst.ammo[kind] -= n
+        st.ammo[kind] = st.ammo.get(kind, 0) + n
+        _grenade_kit(gst)
+        _grenade_kit(st)
+        work.state(gs, gu).extra = gst.model_dump(mode="json")
+        many = f"{n} {WEAPONS[kind].name}{'s' if n != 1 else ''}"
+        text = f"{unit.name} takes {many} from {giver.name} (6 AP, L253)"
     elif what == "ground":
         i = _index(rest, g)
         d = g.ground[i]

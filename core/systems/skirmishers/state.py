@@ -37,6 +37,12 @@ class Kit(BaseModel):
     primary: Key | None = Field(default=None, description="Its primary weapon now; empty for none.")
     secondary: Key | None = Field(default=None, description="Its secondary weapon now; empty for none.")
     jet_pack: bool | None = Field(default=None, description="Whether it wears a jet pack now.")
+    smoke_grenades: int | None = Field(
+        default=None, ge=0, le=1, description="1 when it holds smoke grenades (counted in its rounds)."
+    )
+    incendiary_grenades: int | None = Field(
+        default=None, ge=0, le=1, description="1 when it holds incendiary grenades (counted in its rounds)."
+    )
 
 
 class Dropped(BaseModel):
