@@ -6,7 +6,7 @@ from core.game import Game, GameUnit
 from core.systems.base import read_options
 from core.systems.skirmishers.catalogue import CAT
 from core.systems.skirmishers.options import SkOptions
-from core.systems.skirmishers.state import SkUnit
+from core.systems.skirmishers.state import Kit, SkUnit
 from core.systems.skirmishers.tracks import TRACKS, Track
 from core.systems.skirmishers.units import Soldier, ap_bonus
 from core.systems.skirmishers.walk import Card
@@ -18,7 +18,7 @@ def soldier(unit: GameUnit) -> Soldier:
     s = Soldier.model_validate(unit.profile)
     kit = unit.state.extra.get("kit")
     if kit:
-        changed = {k: v for k, v in kit.items() if v is not None}
+        changed = {k: v for k, v in Kit.model_validate(kit).model_dump().items() if v is not None}
         if changed:
             s = s.model_copy(update=changed)
     return s
