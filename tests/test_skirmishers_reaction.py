@@ -66,10 +66,11 @@ def test_one_reaction_shot_per_firer_per_dot_L267_L288_AMB16() -> None:
     assert [o["input"]["shooter"] for o in offers(g)] == ["0/u1"]
     with pytest.raises(ValueError, match="1 more shot"):
         fire(g, "0/u1", "1/u1", shots=2)
-    g = fire(g, "0/u1", "1/u1")
+    g = act(g, "fire", {"shooter": "0/u1", "target": "1/u1"}, TypedDice([6, 6, 6, 6]))  # SMG 3X from 10
     arc = SkUnit.of(g.sides[0].units[0]).arcs[0]
     assert arc.shots == 10, "each attack used one shot of the arc"
-    assert SkUnit.of(g.sides[1].units[0]).shot_by == ["0/u1"]
+    hit = SkUnit.of(g.sides[1].units[0])
+    assert hit.shot_by == ["0/u1"] and hit.cells[:4] == [2, 2, 2, 0]  # the count and the marks both kept
 
 
 def test_standing_up_lets_only_firers_that_have_not_attacked_on_this_dot_fire_L288_AMB62() -> None:
