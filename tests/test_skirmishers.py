@@ -357,6 +357,10 @@ def test_every_cell_row_has_the_cards_columns() -> None:
 
 def test_melee_waits_for_the_target_to_activate_L318() -> None:
     g = sample_game(["red_smg"], ["blue_gyro"])
+    with pytest.raises(ValueError, match="not the active weapon"):  # the sword must be active (L320)
+        act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "sword"}, TypedDice([]))
+    g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "sword"}, TypedDice([]))  # 3 AP of its 6
+    g = act(act(g, "end_turn", {}, TypedDice([])), "end_turn", {}, TypedDice([]))
     g = act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "sword"}, TypedDice([]))
     assert SkUnit.of(g.sides[0].units[0]).ap_spent == 5
     g = act(g, "end_turn", {}, TypedDice([]))
@@ -433,7 +437,7 @@ def test_jet_pack_once_a_turn_free_in_power_armor_L587_L881() -> None:
         act(g, "jet", {"unit": "1/u1"}, TypedDice([]))
     g = act(g, "end_turn", {}, TypedDice([]))
     assert "flying" not in g.sides[1].units[0].state.conditions
-    with pytest.raises(ValueError, match="no working jet pack"):
+    with pytest.raises(ValueError, match="wears no jet pack"):
         act(g, "jet", {"unit": "0/u1"}, TypedDice([]))
 
 
@@ -458,7 +462,9 @@ def test_crew_served_weapon_set_up_keeps_its_arc_L369_L380() -> None:
     g = act(g, "end_turn", {}, TypedDice([]))  # Red's turn again: the set-up arc stays (AMB-30)
     assert SkUnit.of(g.sides[0].units[0]).arcs
     g = act(g, "end_turn", {}, TypedDice([]))
-    g2 = act(g, "fire", {"shooter": "0/u1", "target": "1/u1", "shots": 3}, TypedDice([1, 1] * 3))
+    g2 = act(g, "fire", {"shooter": "0/u1", "target": "1/u1"}, TypedDice([1, 1]))
+    g2 = act(g2, "move", {"unit": "1/u1"}, TypedDice([]))  # one attack a dot (AMB-16)
+    g2 = act(g2, "fire", {"shooter": "0/u1", "target": "1/u1"}, TypedDice([1, 1]))
     assert SkUnit.of(g2.sides[0].units[0]).arcs[0].shots == -1  # burst fire never runs out (L367)
 
 
@@ -512,9 +518,7 @@ def test_a_crew_served_weapon_is_taken_over_when_its_gunner_dies_or_leaves_it_L3
     g = act(g, "end_turn", {}, TypedDice([]))  # Red's rifleman walks into the taken gun's arc
     o = odds(g, "fire", {"shooter": "1/u1", "target": "0/u2", "weapon": "lmg"})
     assert o.summary.startswith("TN 6 ")
-    g = act(
-        g, "fire", {"shooter": "1/u1", "target": "0/u2", "weapon": "lmg", "shots": 2}, TypedDice([1, 1] * 2)
-    )
+    g = act(g, "fire", {"shooter": "1/u1", "target": "0/u2", "weapon": "lmg"}, TypedDice([1, 1]))
     assert SkUnit.of(g.sides[1].units[0]).arcs[0].shots == -1  # burst fire (L367)
 
 

@@ -9,7 +9,7 @@ burst and their exact odds), :mod:`.fire` (the target number and its modifier ta
 :mod:`.options` (a toggle for each optional rule and the readings of unclear rules),
 :mod:`.vehicles` (riders, driving, control checks, wipe-outs, rams, melee from a vehicle),
 :mod:`.crew` (crew-served weapons), :mod:`.clouds` (smoke and fire over the turns) and
-:mod:`.terrain` (advanced terrain, structures).
+:mod:`.terrain` (advanced terrain, structures), :mod:`.gear` (exchanging weapons and jet packs).
 
 Rule-by-rule checklist
 ======================
@@ -27,13 +27,19 @@ System and infantry (L57-L131)
 Weapons and equipment (L133-L207)
   T  every weapon row as data with its line: primary, secondary, melee, explosive, crew-served,
      launchers, incendiaries, power armor (L141-L188, L358-L363, L403-L431, L867-L871, L902)
-  T  loadout slots, fists and knife always, knife as bayonet on rifle-class guns (L131-L194, AMB-59)
+  T  loadout slots, fists and knife always (L131-L194)
+  T  melee with the active weapon: fists always, the knife as a bayonet from an active gun that has
+     one, the active gun as a club (Club row), other melee weapons after the 3 AP change (L131, L320,
+     AMB-60)  R  ``bayonets`` (every rifle- and SMG-class gun, or only Rifle and SMG, AMB-59)
   T  body armor 2/4/6 cells, -1/-2/-3 AP, taken before HP, stops bludgeoning (L196-L207, AMB-8)
   T  PV shown as a total, information only (AMB-1)
 Movement and special actions (L209-L253)
   T  AP budget and the 8 AP cap on movement (L211-L215, L553); the move's AP is the player's (P)
   T  prone 1 AP, stand 2 AP (L237-L238); change weapon 3 AP, grenade launcher switch free (L246, L417)
-  -  taking gear from a friend or the fallen (6 AP) and dropping it (L247, L253)
+  T  taking a weapon from a friend or the fallen (6 AP) into a free slot of the card, dropping it
+     (0 AP), picking it up (6 AP: the book gives no price), rounds go with it (L247, L253)
+  T  hand grenades taken from a trooper, as many as fit in the 4 it carries (L131, L253, L419)
+  -  exchanging body armor or a sneak suit, dropping grenades; power armor exchanges nothing
 Combat (L255-L344)
   T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
   T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)
@@ -42,8 +48,10 @@ Combat (L255-L344)
   T  the card walk: first cell by 2D6, crossed cells skipped, bludgeoning after lethal (L306-L310,
      AMB-5-AMB-7); exact odds against brute force
   T  collapse when spent AP reaches the new max (L312, AMB-9)  R  ``collapse_literal`` (as printed)
-  -  stand-up reaction only by firers that have not fired on this dot (L288, AMB-62), one shot per
-     firer per dot (AMB-16): offered, not counted
+  T  one reaction attack (one shot) per firer per target for each dot it activates on, enters or
+     stands up on; standing up lets only firers that have not attacked it there fire (L267, L288,
+     AMB-16, AMB-62); a flyer once a dot flown (L596, AMB-42); a vehicle and its rider together once
+     an AP of a segment (L734)
   T  combat actions after movement within the AP, no arc after an explosive (L78, L257, L328)
      R  ``one_combat_action`` (one a turn, AMB-19)
   T  melee: 5 AP, resolved when the target activates, base 4, no cover (L316-L324, AMB-60, AMB-61)
@@ -53,7 +61,8 @@ Combat (L255-L344)
      R  ``scatter_distance`` (1D6 dots for thrown grenades)
   P  who stands in each ring, shielding, extra level distance (L342): marked with Take damage
 Advanced combat (L348-L573), each a toggle
-  T  crew-served: crew count, 4 AP each to set up or break down, 60-degree burst arc, turned for
+  T  crew-served: crew count (the book's example: a semi-portable laser needs one more trooper),
+     4 AP each to set up or break down, 60-degree burst arc, turned for
      4 AP, kept while set up (L356-L380, AMB-29-AMB-31); taken over for 6 AP once its gunner dies
      or leaves it (L374, L378)
   T  advanced body armor: chosen columns, lethal half- then fully crosses the armor cell, bludgeoning
@@ -66,20 +75,23 @@ Advanced combat (L348-L573), each a toggle
   T  advanced terrain: wire 6 AP, 1D6 bludgeoning, entangled on 4-6 and again each turn, +1 to its
      attacks (L479, L489, AMB-37); deep water with one weapon, no fire, +1 to hit (L483-L491);
      trench counts as prone (L481, AMB-36); tunnel hides from outside, +2 inside (L481, L490)
-  P  rough, swamp (and as cover), walls, contours, shallow water: their AP in Move (L462-L477, AMB-35);
-     +2X to swimmers in a blast (L485, AMB-34)
-  T  movement fire 2 AP and +2 (L494-L509)  -  the target's free drop prone after it (L498)
+  P  rough, swamp (and as cover), walls, contours, shallow water: their AP in Move (L462-L477, AMB-35)
+  T  +2X to swimmers in every ring of an explosion, added by Take damage (L485)
+     R  ``water_blast`` (also troopers the players say stand in shallow water, AMB-34)
+  T  movement fire 2 AP and +2 (L494-L509); the target's free drop prone right after it (L498)
   T  sneak suit +1 at long range (L515-L522, AMB-67); large targets -2 for explosives (L524-L531,
      AMB-45: the player says the target is large)
   T  structures: toughness per dot, breached above it, rough terrain (L533-L545, AMB-64)
   T  experience -1/0/+1/+2 AP (L551-L561, AMB-40)
   T  morale: 4 dead, experience TN, +1 a death beyond 4, leader's leadership (L563-L573); the result
      is recorded, the players apply it (AMB-38) R ``morale_counts_out`` (AMB-4)
+  T  morale falls due at the 4th death and each later one, offered then (AMB-38)
+     R  ``morale_when`` (once in each of the squad's turns while 4 or more are dead)
 Advanced mobility (L577-L807)
   T  jet pack: -2 AP, 3 AP (0 in power armor), once a turn, 6-16 dots, +2 to hit a flyer, falls
      prone when hit (L583-L596, L881, AMB-41, AMB-42)
   T  a hand grenade dropped from the jet pack at base 5, resolved with the side's explosives (L598)
-  -  fitting, removing, exchanging a jet pack (L603-L605)
+  T  removing or fitting a jet pack 5 AP, taking another's 6 AP, its -2 AP with the wearer (L600-L605)
   T  vehicle card: HP row 12-0 and DX, best mode by column, mods on control checks and mounted
      weapons, armor, speed, handling, signature (L613-L662, AMB-43)
   T  mount or dismount 2 AP, switch on or off 1 AP; one rider, passengers on an assault vehicle
@@ -138,16 +150,18 @@ from core.systems.base import (
 )
 from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import WEAPONS
-from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds
+from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
-from core.systems.skirmishers.fire import fire, fire_odds, fire_picks
+from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
+from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
     resolve_melee,
     resolve_melee_odds,
+    shallow_need,
     take_damage,
     take_damage_odds,
 )
@@ -276,6 +290,11 @@ class Skirmishers(RuleSystem):
             note += f"; armor {st.armor}"
         elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
             note += f"; armor over {left} column{'s' if left != 1 else ''}"
+        if st.kit.primary is not None or st.kit.secondary is not None:  # gear exchanged in play (L253)
+            now = [WEAPONS[k].name for k in (u.primary, u.secondary) if k]
+            note += "; now carries " + (" and ".join(now) or "no primary or secondary weapon")
+        if st.kit.jet_pack is not None:  # a jet pack fitted, removed or taken (L600-L605)
+            note += "; wears a jet pack" if st.kit.jet_pack else "; jet pack taken off"
         if st.arcs:
             note += "; " + ", ".join(
                 f"{a.size}° arc {WEAPONS[a.weapon].name} "
@@ -314,6 +333,14 @@ ACTIONS = {
         picks=fire_picks,
         primary=True,
         headline=("damage", "hit_per_shot", "dead"),
+    ),
+    "drop_prone": _spec(
+        "drop_prone",
+        "Drop prone (free)",
+        drop_prone,
+        "Right after movement fire at it, its target may drop prone for 0 AP (L498).",
+        rolls=False,
+        needs=("drop_window",),
     ),
     "first_side": _spec(
         "first_side", "Who goes first", first_side, "One side is chosen at random to start (L73)."
@@ -379,7 +406,12 @@ ACTIONS = {
         odds=take_damage_odds,
     ),
     "morale": _spec(
-        "morale", "Morale check", morale, "Once 4 of the squad are dead (L565).", odds=morale_odds
+        "morale",
+        "Morale check",
+        morale,
+        "Once 4 of the squad are dead, at that death and each later one (L565).",
+        odds=morale_odds,
+        needs=("morale_due",),
     ),
     "control": _spec(
         "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
@@ -390,6 +422,7 @@ ACTIONS = {
         jet,
         "6-16 dots once a turn; 3 AP, 0 in power armor (L583-L607, L881).",
         rolls=False,
+        needs=("jet_pack",),
     ),
     "disable": _spec(
         "disable",
@@ -468,6 +501,16 @@ ACTIONS = {
     "change_weapon": _spec(
         "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
     ),
+    "gear": _spec(
+        "gear",
+        "Exchange equipment",
+        gear,
+        "Take a weapon from a friend or the fallen, or pick one up: 6 AP; drop one: 0 AP (L247, L253). "
+        "Jet pack: take off or fit 5 AP, take another's 6 AP (L600-L605).",
+        picks=gear_picks,
+        rolls=False,
+        needs=("gear",),
+    ),
 }
 
 SYSTEM = Skirmishers.of_package(
@@ -477,5 +520,12 @@ SYSTEM = Skirmishers.of_package(
     options=SkOptions,
     state_model=SkGame,
     unit_state_model=SkUnit,
-    requirements=REQUIREMENTS,
+    requirements={
+        **REQUIREMENTS,
+        "drop_window": drop_need,
+        "shallow_reading": shallow_need,
+        "morale_due": morale_why,
+        "gear": gear_need,
+        "jet_pack": jet_need,
+    },
 )

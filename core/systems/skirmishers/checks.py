@@ -14,9 +14,10 @@ from core.dice import DiceSource
 from core.game import Game
 from core.pool import table
 from core.steps import DiceSum
-from core.systems.base import ActionOdds, ActionResult, Closed, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, Offer, own_unit
 from core.systems.skirmishers.catalogue import CAT
 from core.systems.skirmishers.common import mod, options, soldier
+from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.units import Soldier
 
 TWO_D6 = DiceSum(dice=2, sides=6)
@@ -39,20 +40,56 @@ class Morale(Closed):
     )
 
 
-def _morale_tn(game: Game, inp: Morale) -> tuple[int, str]:
+def squad_dead(game: Game, s: int) -> int:
+    """The dead of side ``s``'s squad (its troopers; with ``morale_counts_out`` those out of action too,
+    AMB-4)."""
+    out = options(game).morale_counts_out
+    squad = [g for g in game.sides[s].units if soldier(g).kind != "vehicle"]
+    return sum(1 for g in squad if g.state.destroyed or (out and mod(g) is None))
+
+
+def morale_why(game: Game, ref: str) -> str:
+    """Why no morale check is due for this trooper now, or "" (L565; its timing is the ``morale_when``
+    reading, AMB-38): by default once when the 4th of its squad dies and again at each later death;
+    or once in each of its squad's turns while 4 or more are dead."""
     if not options(game).morale:
-        raise ValueError("morale checks are off in this game")
+        return "morale checks are off in this game"
+    s, _, unit = game.unit(ref)
+    if soldier(unit).kind == "vehicle":
+        return "vehicles make no morale checks"
+    if unit.state.destroyed:
+        return f"{unit.name} is dead"
+    dead = squad_dead(game, s)
+    if dead < 4:
+        return f"{dead} of the squad are dead: morale checks start at 4 (L565)"
+    st = SkUnit.of(unit)
+    if options(game).morale_when == "turn_start":
+        if game.state.active_side != s:
+            return "in this game morale is checked in the squad's own turn"
+        if st.morale_turn == SkGame.model_validate(game.state.extra).turns:
+            return f"{unit.name} has checked morale this turn"
+    elif st.morale_dead >= dead:
+        return f"{unit.name} has checked morale since the last death in its squad"
+    return ""
+
+
+def morale_offers(game: Game, s: int) -> list[Offer]:
+    """A morale check for each trooper of side ``s`` for whom one is due (after a death)."""
+    out = []
+    for unit in game.sides[s].units:
+        ref = f"{s}/{unit.key}"
+        if not morale_why(game, ref):
+            out.append(Offer(action="morale", input={"unit": ref}, label=f"{unit.name}: morale check"))
+    return out
+
+
+def _morale_tn(game: Game, inp: Morale) -> tuple[int, str]:
+    if why := morale_why(game, inp.unit):
+        raise ValueError(why)
     s, _, unit = game.unit(inp.unit)
     prof = soldier(unit)
-    if prof.kind == "vehicle":
-        raise ValueError("vehicles make no morale checks")
     squad = [(g, soldier(g)) for g in game.sides[s].units if soldier(g).kind != "vehicle"]
-    out = options(game).morale_counts_out  # AMB-4: out of action (HP 0) counted too
-    dead = sum(1 for g, _ in squad if g.state.destroyed or (out and mod(g) is None))
-    if dead < 4:
-        raise ValueError(f"{dead} of the squad are dead: morale checks start at 4 (L565)")
-    if unit.state.destroyed:
-        raise ValueError(f"{unit.name} is dead")
+    dead = squad_dead(game, s)
     base = CAT.experience[prof.experience if options(game).experience else "regular"].morale
     terms = [f"{CAT.experience[prof.experience].name} {base}"]
     tn = base + (dead - 4)
@@ -77,6 +114,9 @@ def morale(game: Game, inp: Morale, dice: DiceSource) -> ActionResult:
     work = Working(game)
     conds = [c for c in unit.state.conditions if c != "morale_failed"]
     work.state(s, u).conditions = conds if ok else [*conds, "morale_failed"]
+    st = SkUnit.of(unit)
+    st.morale_dead, st.morale_turn = squad_dead(game, s), SkGame.model_validate(game.state.extra).turns
+    work.state(s, u).extra = st.model_dump(mode="json")
     verdict = "holds" if ok else "fails: the players decide what it does (the book gives no result)"
     return ActionResult(
         changes=work.changes(),

@@ -6,14 +6,22 @@ from core.game import Game, GameUnit
 from core.systems.base import read_options
 from core.systems.skirmishers.catalogue import CAT
 from core.systems.skirmishers.options import SkOptions
-from core.systems.skirmishers.state import SkUnit
+from core.systems.skirmishers.state import Kit, SkUnit
 from core.systems.skirmishers.tracks import TRACKS, Track
 from core.systems.skirmishers.units import Soldier, ap_bonus
 from core.systems.skirmishers.walk import Card
 
 
 def soldier(unit: GameUnit) -> Soldier:
-    return Soldier.model_validate(unit.profile)
+    """The unit's card as it plays now: the card, with the gear it took, dropped, fitted or removed in
+    play (``SkUnit.kit``, L253, L600-L605)."""
+    s = Soldier.model_validate(unit.profile)
+    kit = unit.state.extra.get("kit")
+    if kit:
+        changed = {k: v for k, v in Kit.model_validate(kit).model_dump().items() if v is not None}
+        if changed:
+            s = s.model_copy(update=changed)
+    return s
 
 
 def track(unit: GameUnit | Soldier) -> Track:
@@ -65,3 +73,19 @@ def combat_action(game: Game, st: SkUnit, who: str) -> None:
 
 def name(game: Game, ref: str) -> str:
     return game.unit(ref)[2].name
+
+
+def counted(game: Game, target: str) -> str:
+    """Whose dot reaction fire counts on: the target's, or for a rider its vehicle's, since the vehicle
+    and its rider together may be attacked once an AP of movement (L734)."""
+    riding = SkUnit.of(game.unit(target)[2]).riding
+    return riding or target
+
+
+def attacks_left(game: Game, shooter: str, target: str) -> int:
+    """Reaction shots the firer may still make at the target where it is now: one for each dot it
+    entered with its last move, activated or stood up on (L267, L288; digest AMB-16, AMB-62); a
+    flight's dots (AMB-42), a vehicle segment's AP (L734).  Standing up keeps the count: only firers
+    that have not attacked it on this dot may shoot."""
+    st = SkUnit.of(game.unit(counted(game, target))[2])
+    return max(0, st.dots - st.shot_by.count(shooter))

@@ -90,7 +90,7 @@ def throw_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             not why
             and soldier(unit).kind == "trooper"
             and st.active != key
-            and not _free_switch(unit.profile, st.active, key)
+            and not _free_switch(soldier(unit).model_dump(), st.active, key)
         ):
             why = "not the active weapon: change weapon first (3 AP)"
         out.append(FieldPick(value=key, label=w.name, detail=w.ring_text, unavailable=why))
@@ -121,7 +121,11 @@ def _plan(game: Game, inp: Throw) -> tuple[int, int, int, str, Weapon, str]:
         raise ValueError(f"no {w.name} left")
     if "swimming" in unit.state.conditions:
         raise ValueError("a swimmer uses no explosives (L485)")
-    if prof.kind == "trooper" and st.active != key and not _free_switch(unit.profile, st.active, key):
+    if (
+        prof.kind == "trooper"
+        and st.active != key
+        and not _free_switch(soldier(unit).model_dump(), st.active, key)
+    ):
         raise ValueError("the explosive must be the active weapon: change weapon first (L328)")
     prone = "prone" in unit.state.conditions
     if inp.drop:
@@ -238,7 +242,7 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
     elif roll.total < e.tn and not w.scatters:
         effect = "no effect"
     else:
-        effect = _rings(w) + ", +2X to swimmers (L485); mark each one there with Take damage"
+        effect = _rings(w) + "; mark each one there with Take damage (+2X in water, L485)"
         if w.incendiary:
             effect += "; every dot hit catches fire (L439)"
     g = SkGame.model_validate(game.state.extra)

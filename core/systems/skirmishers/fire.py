@@ -18,9 +18,18 @@ from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, Offer, enemy_unit, own_unit
 from core.systems.skirmishers.catalogue import CAT, WEAPONS, Weapon
-from core.systems.skirmishers.common import card_of, max_ap, mod, options, soldier, track
+from core.systems.skirmishers.common import (
+    attacks_left,
+    card_of,
+    counted,
+    max_ap,
+    mod,
+    options,
+    soldier,
+    track,
+)
 from core.systems.skirmishers.damage import after_hits
 from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.units import carried
@@ -208,6 +217,15 @@ def plan(game: Game, inp: Fire) -> Plan:
         arc = next(a for a in st.arcs if a.weapon == key and a.shots != 0)
         if arc.shots != -1 and inp.shots > arc.shots:
             raise ValueError(f"the arc has {arc.shots} shot{'s' if arc.shots != 1 else ''} left (L261)")
+        left = attacks_left(game, inp.shooter, inp.target)
+        if inp.shots > left:
+            raise ValueError(
+                f"{shooter.name} has attacked {target.name} on this dot already: one shot a dot it enters, "
+                "activates or stands up on (L288)"
+                if left == 0
+                else f"{shooter.name} may fire {left} more shot{'s' if left != 1 else ''} at {target.name} "
+                "as it moves: one a dot (L288)"
+            )
     terms = tn_terms(game, shooter, target, inp, own_turn)
     tn = sum(v for _, v in terms)
     return Plan(
@@ -327,12 +345,84 @@ def fire(game: Game, inp: Fire, dice: DiceSource) -> ActionResult:
         sst.arcs = [a for a in sst.arcs if a.shots != 0]  # the last shot removes the arc (L314)
     work.state(p.s, p.u).extra = sst.model_dump(mode="json")
     notes = after_hits(game, work, p.ts, p.tu, card)
+    if not p.moving:  # each reaction shot is an attack on this dot (L288, AMB-16)
+        cs, cu, cunit = work.game.unit(counted(game, inp.target))
+        cst = SkUnit.of(cunit)
+        cst.shot_by = (cst.shot_by + [inp.shooter] * p.shots)[-64:]
+        work.state(cs, cu).extra = cst.model_dump(mode="json")
     how = "movement fire" if p.moving else "reaction fire"
     text = (
         f"{shooter.name} fires {p.weapon.name} at {target.name} ({how}, {tn_text(p)}): "
         f"{hits} of {p.shots} hit" + (f"; {notes}" if notes else "")
     )
-    return ActionResult(changes=work.changes(), text=text, detail={"shots": rolls, "tn": p.tn})
+    g = SkGame.model_validate(game.state.extra)
+    after = work.game.unit(inp.target)[2]
+    why = drop_why(work.game, after) if p.moving else "not movement fire"
+    g.drop, g.drop_at = (inp.target, game.cursor + 1) if not why else ("", 0)
+    if g.drop or SkGame.model_validate(game.state.extra).drop:
+        work.gstate.extra = g.model_dump(mode="json")
+    offers = [
+        Offer(action="drop_prone", input={"unit": inp.target}, label=f"{target.name} drops prone (0 AP)")
+    ]
+    return ActionResult(
+        changes=work.changes(),
+        text=text,
+        detail={"shots": rolls, "tn": p.tn},
+        offers=((offers if g.drop else []) + deaths(game, work, p.ts, p.tu))[:12],
+    )
+
+
+def deaths(game: Game, work: Working, ts: int, tu: int) -> list[Offer]:
+    """The morale checks a death makes due in the squad of unit (ts, tu) (L565, AMB-38)."""
+    from core.systems.skirmishers.checks import morale_offers
+
+    if options(game).morale_when != "each_death":
+        return []  # the other reading offers them as the squad's turn begins (end_turn)
+    if work.game.sides[ts].units[tu].state.destroyed and not game.sides[ts].units[tu].state.destroyed:
+        return morale_offers(work.game, ts)
+    return []
+
+
+def drop_why(game: Game, unit: GameUnit) -> str:
+    """Why a unit cannot drop prone now, or "" (a trooper on foot, alive, standing)."""
+    if unit.state.destroyed or mod(unit) is None:
+        return f"{unit.name} is out of action"
+    if soldier(unit).kind == "vehicle":
+        return "a vehicle does not drop prone"
+    if SkUnit.of(unit).riding:
+        return f"{unit.name} rides a vehicle"
+    if "prone" in unit.state.conditions:
+        return f"{unit.name} is prone already"
+    return ""
+
+
+def drop_need(game: Game, ref: str) -> str:
+    """The free drop is offered only to the target of the movement fire just resolved (L498)."""
+    g = SkGame.model_validate(game.state.extra)
+    unit = game.unit(ref)[2]
+    if g.drop != ref or g.drop_at != game.cursor:
+        return f"{unit.name} drops prone for free only right after movement fire at it (L498)"
+    return drop_why(game, unit)
+
+
+class DropProne(Closed):
+    """The target of movement fire may drop prone for nothing once the shot is resolved (L498)."""
+
+    unit: str = own_unit("Who drops prone.")
+
+
+def drop_prone(game: Game, inp: DropProne, dice: DiceSource) -> ActionResult:
+    s, u, unit = game.unit(inp.unit)
+    why = drop_need(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    g = SkGame.model_validate(game.state.extra)
+    g.drop, g.drop_at = "", 0
+    work = Working(game)
+    work.gstate.extra = g.model_dump(mode="json")
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "prone"]
+    return ActionResult(changes=work.changes(), text=f"{unit.name} drops prone after the shot (0 AP, L498)")
 
 
 def fire_odds(game: Game, inp: Fire) -> ActionOdds:

@@ -17,20 +17,52 @@ from pydantic import Field
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
-from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
+from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, needs, own_unit
 from core.systems.skirmishers.catalogue import WEAPONS
-from core.systems.skirmishers.common import card_of, combat_action, max_ap, mod, soldier, track
+from core.systems.skirmishers.common import card_of, combat_action, max_ap, mod, options, soldier, track
 from core.systems.skirmishers.damage import after_hits
-from core.systems.skirmishers.fire import burst_odds
-from core.systems.skirmishers.state import PendingMelee, SkGame
+from core.systems.skirmishers.fire import burst_odds, deaths
+from core.systems.skirmishers.state import PendingMelee, SkGame, SkUnit
 from core.systems.skirmishers.turn import _acting, _spend
 from core.systems.skirmishers.units import carried
 from core.systems.skirmishers.walk import Hit, roll_marks, roll_shot
 
 
 def melee_weapons(unit: GameUnit) -> list[str]:
-    """Fists always; the knife (as a bayonet on a rifle-class gun, AMB-59); a melee secondary."""
-    return [k for k in carried(soldier(unit)) if WEAPONS[k].group == "melee"]
+    """The melee weapons on its card: fists and the knife always (L180), a melee secondary; and for a
+    trooper its active weapon swung as a club, with the Club row's numbers (L320, digest AMB-60)."""
+    prof = soldier(unit)
+    club = ["gun_club"] if prof.kind == "trooper" else []
+    return [k for k in carried(prof) if WEAPONS[k].group == "melee"] + club
+
+
+def has_bayonet(game: Game, key: str) -> bool:
+    """Does this gun come with a bayonet (L131)?  By default every rifle- or SMG-class gun (laser and
+    gyrojet included, digest AMB-59); with the ``bayonets`` reading "printed", only the Rifle and SMG."""
+    if options(game).bayonets == "printed":
+        return key in ("rifle", "smg")
+    return WEAPONS[key].bayonet
+
+
+def melee_why(game: Game, unit: GameUnit, key: str) -> str:
+    """Why the unit cannot strike with this melee weapon now, or "": the weapon must be active (L320),
+    but fists always serve, and the knife serves as a bayonet on an active gun that has one (L131,
+    L320, AMB-60); any other melee weapon needs the 3 AP change first (L251)."""
+    w = WEAPONS[key]
+    active = SkUnit.of(unit).active
+    if key in ("fists", "pa_fists") or key == active:
+        return ""
+    if key == "gun_club":
+        held = WEAPONS.get(active)
+        if held is None or held.group == "melee" or held.thrown:
+            return "its active weapon is no gun to swing (L320)"
+        return ""
+    if key == "knife" and active and has_bayonet(game, active):
+        return ""
+    if key == "knife":
+        gun = f"; {WEAPONS[active].name} carries no bayonet (L131)" if active in WEAPONS else ""
+        return f"not the active weapon: change to it first (3 AP, L320){gun}"
+    return f"{w.name} is not the active weapon: change to it first (3 AP, L320)"
 
 
 def melee_hit(game: Game, unit: GameUnit, key: str) -> Hit:
@@ -55,7 +87,12 @@ def melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     _, _, unit = game.unit(actor)
     return {
         "weapon": [
-            FieldPick(value=k, label=WEAPONS[k].name, detail=WEAPONS[k].ring_text)
+            FieldPick(
+                value=k,
+                label=WEAPONS[k].name,
+                detail=WEAPONS[k].ring_text,
+                unavailable=melee_why(game, unit, k),
+            )
             for k in melee_weapons(unit)
         ]
     }
@@ -69,6 +106,8 @@ def melee(game: Game, inp: Melee, dice: DiceSource) -> ActionResult:
         raise ValueError("melee is against a living enemy")
     if inp.weapon not in melee_weapons(unit):
         raise ValueError(f"{unit.name} has no such melee weapon")
+    if why := melee_why(game, unit, inp.weapon):
+        raise ValueError(why)
     st = _spend(game, s, u, 5, False)
     combat_action(game, st, unit.name)
     g = SkGame.model_validate(game.state.extra)
@@ -132,6 +171,7 @@ def resolve_melee(game: Game, inp: ResolveMelee, dice: DiceSource) -> ActionResu
         changes=work.changes(),
         text=f"{attacker.name}'s {WEAPONS[m.weapon].name} at {target.name} ({text}): {out}",
         detail={"to_hit": list(r.hit_faces), "cell": list(r.cell_faces or [])},
+        offers=deaths(game, work, ts, tu),
     )
 
 
@@ -166,6 +206,29 @@ class TakeDamage(Closed):
             }
         },
     )
+    shallow: bool = Field(
+        default=False,
+        description="In shallow water when the explosion hits: +2X, under the reading that counts shallow "
+        "water (L485); a swimmer's +2X is added without asking.",
+        json_schema_extra=needs("shallow_reading"),
+    )
+
+
+def shallow_need(game: Game, ref: str) -> str:
+    """Shallow water adds to an explosion's damage only under the ``water_blast`` reading "any_water"."""
+    if options(game).water_blast != "any_water":
+        return "in this game only swimmers take the extra 2X (L485; see the game's readings)"
+    return ""
+
+
+def water_x(game: Game, unit: GameUnit, inp: TakeDamage) -> int:
+    """Explosives do 2X more in every ring to targets in water (L485): swimmers, and with the
+    ``water_blast`` reading "any_water" troopers the players say stand in shallow water (AMB-34)."""
+    if inp.why != "blast":
+        if inp.shallow:
+            raise ValueError("the extra 2X in water is for an explosion's rings (L485)")
+        return 0
+    return 2 if "swimming" in unit.state.conditions or inp.shallow else 0
 
 
 def _plain_hit(game: Game, inp: TakeDamage) -> tuple[GameUnit, Hit]:
@@ -174,7 +237,9 @@ def _plain_hit(game: Game, inp: TakeDamage) -> tuple[GameUnit, Hit]:
         raise ValueError(f"{unit.name} is already out")
     if soldier(unit).kind == "vehicle" and inp.why in ("fire_enter", "fire_end"):
         raise ValueError("vehicles are not hurt by fire; their riders are (L738)")
-    return unit, Hit(lethal=inp.lethal, blunt=inp.blunt)
+    if inp.shallow and (why := shallow_need(game, inp.unit)):
+        raise ValueError(why)
+    return unit, Hit(lethal=inp.lethal + water_x(game, unit, inp), blunt=inp.blunt)
 
 
 def take_damage(game: Game, inp: TakeDamage, dice: DiceSource) -> ActionResult:
@@ -184,11 +249,14 @@ def take_damage(game: Game, inp: TakeDamage, dice: DiceSource) -> ActionResult:
     r = roll_marks(track(unit), card_of(unit), hit, dice)
     work = Working(game)
     notes = after_hits(game, work, s, u, r.card)
-    what = f"{inp.lethal}X" + (f", {inp.blunt}\\" if inp.blunt else "")
+    what = f"{hit.lethal}X" + (f", {inp.blunt}\\" if inp.blunt else "")
+    if hit.lethal != inp.lethal:
+        what += " with +2X in water (L485)"
     return ActionResult(
         changes=work.changes(),
         text=f"{unit.name} takes {what} ({inp.why.replace('_', ' ')})" + (f": {notes}" if notes else ""),
         detail={"cell": list(r.cell_faces or [])},
+        offers=deaths(game, work, s, u),
     )
 
 

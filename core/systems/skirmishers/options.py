@@ -31,3 +31,6 @@ class SkOptions(Readings):
     scatter_distance: Literal["one_dot", "d6_dots"] = "one_dot"
     morale_counts_out: bool = False
     one_combat_action: bool = False
+    bayonets: Literal["rifle_class", "printed"] = "rifle_class"
+    water_blast: Literal["swimming", "any_water"] = "swimming"
+    morale_when: Literal["each_death", "turn_start"] = "each_death"

@@ -28,6 +28,33 @@ class ArcState(BaseModel):
     shots: int = Field(ge=-1, le=99, description="Shots left; -1 for burst fire, which never runs out.")
 
 
+class Kit(BaseModel):
+    """What a trooper carries in play where it differs from its card: weapons taken or dropped, a jet
+    pack fitted or removed (L253, L600-L605); None where the card holds."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    primary: Key | None = Field(default=None, description="Its primary weapon now; empty for none.")
+    secondary: Key | None = Field(default=None, description="Its secondary weapon now; empty for none.")
+    jet_pack: bool | None = Field(default=None, description="Whether it wears a jet pack now.")
+    smoke_grenades: int | None = Field(
+        default=None, ge=0, le=1, description="1 when it holds smoke grenades (counted in its rounds)."
+    )
+    incendiary_grenades: int | None = Field(
+        default=None, ge=0, le=1, description="1 when it holds incendiary grenades (counted in its rounds)."
+    )
+
+
+class Dropped(BaseModel):
+    """A weapon or jet pack lying where a trooper left it; anyone may pick it up (L253, L604)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    item: Key = Field(description="The weapon, or jet_pack.")
+    by: str = Field(max_length=40, description="Who left it, naming where it lies.")
+    ammo: int = Field(default=-1, ge=-1, le=99, description="Rounds left; -1 when it counts none.")
+
+
 class SkUnit(BaseModel):
     """One unit's own values in play."""
 
@@ -79,6 +106,24 @@ class SkUnit(BaseModel):
         default="", description="A vehicle: wiped out in this mode, its damage not yet marked (L757-L759)."
     )
     free_arc: bool = Field(default=False, description="A vehicle: its free 30° arc set this turn (L807).")
+    shot_by: list[Key] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Reaction fire: the firers (side/key, once an attack) that have attacked it on its dot "
+        "is on; a vehicle's list counts its rider's too (L288, L734).",
+    )
+    kit: Kit = Field(default_factory=Kit, description="Gear taken, dropped, fitted or removed in play.")
+    morale_dead: int = Field(
+        default=0, ge=0, le=99, description="Morale: its squad's dead when it last checked (L565)."
+    )
+    morale_turn: int = Field(default=0, ge=0, description="Morale: the side turn it last checked in.")
+    dots: int = Field(
+        default=1,
+        ge=1,
+        le=16,
+        description="The dots its last move stands for: 1, a jet flight's dots, a vehicle "
+        "segment's AP (L734); each enemy firer may attack it once for each.",
+    )
 
     @classmethod
     def of(cls, unit: GameUnit) -> SkUnit:
@@ -145,4 +190,13 @@ class SkGame(BaseModel):
     )
     clouds: list[Cloud] = Field(
         default_factory=list, max_length=64, description="Smoke clouds and fires on the table."
+    )
+    ground: list[Dropped] = Field(
+        default_factory=list, max_length=32, description="Weapons and jet packs left on the table (L253)."
+    )
+    drop: Key = Field(
+        default="", description="The target of the movement fire just resolved, which may drop prone (L498)."
+    )
+    drop_at: int = Field(
+        default=0, ge=0, description="The log step right after that shot: the offer's window."
     )

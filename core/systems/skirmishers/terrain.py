@@ -100,6 +100,8 @@ def terrain(game: Game, inp: Terrain, dice: DiceSource) -> ActionResult:
     pa = soldier(unit).kind == "power_armor"
     ap = 1 if pa and inp.what == "wire" else TERRAIN_AP[inp.what]
     st = _spend(game, s, u, ap, inp.what != "wire_again")
+    if inp.what != "wire_again":  # it enters a new dot: enemy arcs may fire at it once more (L267)
+        st.shot_by, st.dots = [], 1
     work = Working(game)
     work.state(s, u).extra = st.model_dump(mode="json")
     state = work.state(s, u)

@@ -26,7 +26,7 @@ from core.systems.base import (
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.clouds import describe
 from core.systems.skirmishers.clouds import end_of_turn as end_of_clouds
-from core.systems.skirmishers.common import combat_action, max_ap, mod, options, soldier
+from core.systems.skirmishers.common import attacks_left, combat_action, max_ap, mod, options, soldier
 from core.systems.skirmishers.state import ArcState, SkGame, SkUnit
 from core.systems.skirmishers.terrain import wire_offers
 from core.systems.skirmishers.tracks import TRACKS
@@ -116,6 +116,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 removed += len(st.arcs) - len(kept)
                 st.arcs = kept
                 st.ap_spent = st.ap_moved = 0
+                st.shot_by, st.dots = [], 1  # it activates on its dot: arcs may fire once (L267)
                 st.explosive_used = st.jet_used = st.free_arc = st.combat_done = False
                 st.mode, st.vap = "", 0  # a vehicle picks its mode each turn (L684)
                 state.activated = False
@@ -140,6 +141,10 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     if aged:
         text += "; " + "; ".join(aged)
     offers += wire_offers(work.game, nxt)
+    if options(game).morale_when == "turn_start":  # the reading: a check each turn while 4 are dead
+        from core.systems.skirmishers.checks import morale_offers
+
+        offers += morale_offers(work.game, nxt)
     return ActionResult(changes=work.changes(), text=text, offers=(wipe_offers + offers)[:12])
 
 
@@ -195,13 +200,14 @@ def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
             f"{game.sides[s].units[u].name} is entangled in wire: no more moving this turn (L479)"
         )
     st = _spend(game, s, u, inp.ap, True)
+    st.shot_by, st.dots = [], 1  # a new dot: each enemy arc may fire at it once more (L267, AMB-16)
     work = Working(game)
     work.state(s, u).extra = st.model_dump(mode="json")
     name = game.sides[s].units[u].name
     return ActionResult(
         changes=work.changes(),
         text=f"{name} moves for {inp.ap} AP ({st.ap_spent} spent)",
-        offers=(arc_offers(game, inp.unit) + fire_offers(game, inp.unit))[:12],
+        offers=(arc_offers(work.game, inp.unit) + fire_offers(game, inp.unit))[:12],
     )
 
 
@@ -236,6 +242,8 @@ def arc_offers(game: Game, ref: str) -> list[Offer]:
         for enemy in side.units:
             if enemy.state.destroyed or mod(enemy) is None:
                 continue
+            if attacks_left(game, f"{es}/{enemy.key}", ref) == 0:
+                continue  # it has attacked the unit on this dot already (L288, AMB-16)
             for arc in SkUnit.of(enemy).arcs:
                 if arc.shots != 0:
                     w = WEAPONS[arc.weapon].name
@@ -267,10 +275,12 @@ def stance(game: Game, inp: Stance, dice: DiceSource) -> ActionResult:
     if prone:
         state.conditions = [c for c in state.conditions if c != "prone"]
         text = f"{unit.name} stands up (2 AP): enemies that have not fired at it on this dot may (L288)"
+        offers = arc_offers(work.game, inp.unit)  # the count of attacks on this dot is kept (AMB-62)
     else:
         state.conditions = [*state.conditions, "prone"]
         text = f"{unit.name} goes prone (1 AP)"
-    return ActionResult(changes=work.changes(), text=text)
+        offers = []
+    return ActionResult(changes=work.changes(), text=text, offers=offers)
 
 
 class ChangeWeapon(Closed):
@@ -499,6 +509,7 @@ def jet(game: Game, inp: Jet, dice: DiceSource) -> ActionResult:
     cost = 0 if prof.kind == "power_armor" else 3
     st = _spend(game, s, u, cost, True)
     st.jet_used = True
+    st.shot_by, st.dots = [], inp.dots  # an arc may fire once for each dot it flies over (AMB-42)
     work = Working(game)
     state = work.state(s, u)
     state.extra = st.model_dump(mode="json")
@@ -507,7 +518,7 @@ def jet(game: Game, inp: Jet, dice: DiceSource) -> ActionResult:
         changes=work.changes(),
         text=f"{unit.name} flies {inp.dots} dots ({cost} AP), up or down {inp.dots // 3} levels at most; "
         "+2 to shots at it while it flies",
-        offers=arc_offers(game, inp.unit),
+        offers=arc_offers(work.game, inp.unit),
     )
 
 

@@ -29,7 +29,7 @@ from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, Offer, enemy_unit, needs, own_unit
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.checks import CONTROL_TN, TWO_D6
-from core.systems.skirmishers.common import card_of, max_ap, mod, soldier, track
+from core.systems.skirmishers.common import attacks_left, card_of, max_ap, mod, soldier, track
 from core.systems.skirmishers.damage import after_hits
 from core.systems.skirmishers.state import SkUnit
 from core.systems.skirmishers.walk import Card, Hit, burst_dist, roll_marks
@@ -401,6 +401,8 @@ def drive(game: Game, inp: Drive, dice: DiceSource) -> ActionResult:
     dots = speed * (1 if inp.step in ("start", "move") else (2 if inp.step.startswith("stop") else 0))
     if inp.step == "start":
         vst.moving = True
+    if dots:  # a new segment: each enemy firer may attack the vehicle or its rider once an AP of it (L734)
+        vst.shot_by, vst.dots = [], dots // speed
     work = Working(game)
     work.state(ds, du).extra = dst.model_dump(mode="json")
     text = f"{v.name} ({MODE_NAMES[mode]}): {STEP_LABELS[inp.step].split(' (')[0].lower()}"
@@ -424,7 +426,7 @@ def drive(game: Game, inp: Drive, dice: DiceSource) -> ActionResult:
         )
         text += f"; {more}"
     elif dots:
-        offers = segment_offers(game, inp.vehicle)
+        offers = segment_offers(work.game, inp.vehicle)
     return ActionResult(changes=work.changes(), text=text, detail=detail, offers=offers[:12])
 
 
@@ -456,6 +458,8 @@ def segment_offers(game: Game, vref: str) -> list[Offer]:
             if arc is None:
                 continue
             shooter = f"{es}/{enemy.key}"
+            if attacks_left(game, shooter, vref) == 0:
+                continue  # it has attacked the pair in this segment already (L734)
             targets = [(vref, v.name)] + ([(ref_of(game, d[0], d[1]), d[2].name)] if d else [])
             for ref, who in targets:
                 out.append(
@@ -628,7 +632,7 @@ REQUIREMENTS["flying"] = _flying
 
 
 def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, int, str, Hit]:
-    from core.systems.skirmishers.melee import _melee_tn, melee_weapons
+    from core.systems.skirmishers.melee import _melee_tn, melee_weapons, melee_why
     from core.systems.skirmishers.state import PendingMelee
     from core.systems.skirmishers.turn import _acting
 
@@ -641,6 +645,8 @@ def _ride_melee_plan(game: Game, inp: RideMelee) -> tuple[int, int, str, str, in
         raise ValueError("melee is against a living enemy")
     if inp.weapon not in melee_weapons(unit):
         raise ValueError(f"{unit.name} has no such melee weapon")
+    if why := melee_why(game, unit, inp.weapon):
+        raise ValueError(why)
     vref = SkUnit.of(unit).riding
     mode = SkUnit.of(game.unit(vref)[2]).mode
     tn, text, hit = _melee_tn(game, PendingMelee(attacker=inp.unit, target=inp.target, weapon=inp.weapon))
@@ -690,12 +696,17 @@ def ride_melee_odds(game: Game, inp: RideMelee) -> ActionOdds:
 
 
 def ride_melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
-    from core.systems.skirmishers.melee import melee_weapons
+    from core.systems.skirmishers.melee import melee_weapons, melee_why
 
     unit = game.unit(actor)[2]
     return {
         "weapon": [
-            FieldPick(value=k, label=WEAPONS[k].name, detail=WEAPONS[k].ring_text)
+            FieldPick(
+                value=k,
+                label=WEAPONS[k].name,
+                detail=WEAPONS[k].ring_text,
+                unavailable=melee_why(game, unit, k),
+            )
             for k in melee_weapons(unit)
         ]
     }
