@@ -132,14 +132,16 @@ def mutate_json(value: Any, rng: random.Random, budget: int = 3) -> Any:
     return out_list
 
 
-def fuzz_tokens(count: int, seed: int) -> list[tuple[str, str]]:
-    """``count`` hostile tokens, each with the name of its mutation, from a seeded generator."""
-    rng = random.Random(seed)
+def fuzz_tokens(count: int, seed: int, start: int = 0) -> list[tuple[str, str]]:
+    """Hostile tokens number ``start`` to ``start + count`` of a seeded series, each with the name of
+    its mutation. Each token has a generator of its own (seeded by ``seed`` and its number), so any
+    slice of the series is made alone, and is the same as in the whole."""
     seeds = seed_tokens()
     payloads = [payload_of(t) for t in seeds]
     out: list[tuple[str, str]] = []
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    while len(out) < count:
+    for number in range(start, start + count):
+        rng = random.Random(seed * 1_000_003 + number)
         kind = rng.random()
         base = rng.choice(seeds)
         if kind < 0.1:
@@ -208,8 +210,13 @@ def check_reply(raw: str, seconds: float, name: str) -> dict[str, Any]:
     return reply  # type: ignore[no-any-return]
 
 
-def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
-    tokens = fuzz_tokens(20_000, seed=10)
+#: 20,000 hostile tokens in all, in quarters that the test workers share out.
+FUZZED, QUARTERS = 20_000, 4
+
+
+@pytest.mark.parametrize("quarter", range(QUARTERS))
+def test_twenty_thousand_fuzzed_tokens_through_the_seam(quarter: int) -> None:
+    tokens = fuzz_tokens(FUZZED // QUARTERS, seed=10, start=quarter * FUZZED // QUARTERS)
     kinds: Counter[str] = Counter()
     opened: Counter[str] = Counter()
     slowest = 0.0
@@ -226,7 +233,7 @@ def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
         kinds[name] += 1
         if reply["ok"]:
             opened[reply["result"]["kind"]] += 1
-            if reply["result"]["kind"] == "game" and len(games) < 300:
+            if reply["result"]["kind"] == "game" and len(games) < 300 // QUARTERS:
                 games.append(reply["result"]["game"])
     # what a player does next with an opened game: every step an answer, never a crash
     for game in games:
@@ -241,7 +248,7 @@ def test_twenty_thousand_fuzzed_tokens_through_the_seam() -> None:
     )
     print("seconds by mutation:", {k: round(v, 1) for k, v in spent.items()})
     assert set(kinds) == {"random", "truncated", "flipped", "rechecked", "deep", "huge", "odd"}
-    assert opened["game"] > 50 and opened["squad"] > 50  # mutations that stay valid are opened, not refused
+    assert opened["game"] > 25 and opened["squad"] > 25  # mutations that stay valid are opened, not refused
 
 
 MS_CARDS = '{"k":"squad","s":"ms_battles","d":{"u":[{"cards":[%s]}]}}'
