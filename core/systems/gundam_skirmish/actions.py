@@ -12,7 +12,15 @@ from core.systems.gundam_skirmish.battle import SideInput, UnitInput
 from core.systems.gundam_skirmish.close_combat import CloseInput, close_combat, close_odds
 from core.systems.gundam_skirmish.game_types import SetupInput, environment, game_length, setup
 from core.systems.gundam_skirmish.morale import MoraleInput, morale, morale_odds, rout_roll
-from core.systems.gundam_skirmish.movement import MoveInput, WeaponInput, idle, move, reload, switch
+from core.systems.gundam_skirmish.movement import (
+    MoveInput,
+    WeaponInput,
+    idle,
+    move,
+    reload,
+    switch,
+    withdraw,
+)
 from core.systems.gundam_skirmish.orders import OrderInput, order
 from core.systems.gundam_skirmish.picks import (
     ability_picks,
@@ -82,6 +90,15 @@ ACTIONS: dict[str, ActionSpec] = {
         rolls=False,
     ),
     "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False),
+    "withdraw": ActionSpec(
+        "withdraw",
+        "Withdraw from the battle",
+        UnitInput,
+        withdraw,
+        help="A campaign battle, once 4 turns have passed: back into the deployment zone (L2139-L2140).",
+        rolls=False,
+        needs=("withdrawal",),
+    ),
     "ability": ActionSpec(
         "ability",
         "Use an ability",

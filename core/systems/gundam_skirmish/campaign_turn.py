@@ -41,7 +41,7 @@ from core.systems.gundam_skirmish.units import Unit, base_points, unit_violation
 
 
 class CampaignReadings(Closed):
-    """Readings of the campaign's unclear rules (digest A30, A31), chosen per campaign."""
+    """Readings of the campaign's unclear rules (digest A30, A31, A51), chosen per campaign."""
 
     exhaustion: Literal["idle", "record"] = Field(
         default="idle",
@@ -53,6 +53,11 @@ class CampaignReadings(Closed):
         default="one",
         description="[A31] After a battle a pilot ticks one Experience box (the letter of L1815); "
         "'all': as many boxes as whole hundreds of EXP banked.",
+    )
+    withdrawal: Literal["after_4", "from_4"] = Field(
+        default="after_4",
+        description="[A51] A unit may withdraw from a campaign battle once 4 or more turns have passed "
+        "(L2139-L2140): 'after_4', once four rounds are complete (from round 5); 'from_4', from round 4.",
     )
 
 
