@@ -15,6 +15,7 @@ from typing import Any
 from test_gundam_campaign import setup
 
 from core import api
+from core.systems.gundam_skirmish.samples import SAMPLES
 
 
 def call(op: str, **args: Any) -> Any:
@@ -26,6 +27,13 @@ def ok(op: str, **args: Any) -> Any:
     reply = call(op, **args)
     assert reply["ok"], reply
     return reply["result"]
+
+
+def played(game: Any, action: str, raw: dict[str, Any], faces: list[int]) -> Any:
+    """An action resolved to the end with these faces: the game after it and its logged event."""
+    done = ok("game.act", game=game, action=action, input=raw, faces=faces)
+    assert done["complete"], done
+    return done
 
 
 def refused(op: str, **args: Any) -> str:
@@ -100,3 +108,167 @@ def test_withdrawal_refused_before_4_turns_have_passed_offered_after_l2139_l2140
     plain = at_round({**g, "state": {**g["state"], "extra": {}}}, 9)
     why = ok("game.views", game=plain)["gated"][lancer]["withdraw"]
     assert why.startswith("only in a campaign battle")
+
+
+# --- traits in battle (L1956-L2003) -------------------------------------------------------------
+
+
+def unit(key: str, *traits: str, **more: Any) -> dict[str, Any]:
+    """A sample unit; with traits, flown by a character of the rank that allows them (L1821-L1826)."""
+    data = {**SAMPLES[key].model_dump(mode="json"), **more}
+    if traits:
+        data["pilot"] = [{"name": f"Ace {key}", "rank": 2 * len(traits), "traits": list(traits)}]
+    return data
+
+
+def duel(feds: list[dict[str, Any]], zeon: list[dict[str, Any]]) -> Any:
+    """A plain battle (not a campaign's): Feds then Zeon, the Feds' turn begun (priority 5-2)."""
+    sides = [
+        {"name": name, "squad": {"id": sid, "name": name, "system": "gundam_skirmish", "units": units}}
+        for sid, name, units in (
+            ("a", "Feds", [{"key": f"f{n}", "profile": p} for n, p in enumerate(feds)]),
+            ("b", "Zeon", [{"key": f"z{n}", "profile": p} for n, p in enumerate(zeon)]),
+        )
+    ]
+    g = ok("game.new", id="g", name="Duel", sides=sides)
+    return ok("game.act", game=g, action="priority", input={"places": [1]}, faces=[5, 2])["game"]
+
+
+def damaged(g: Any, side: int, n: int, damage: int) -> Any:
+    return ok(
+        "game.adjust",
+        game=g,
+        changes=[{"path": ["sides", side, "units", n, "state", "damage"], "value": damage}],
+    )
+
+
+def gate(g: Any, action: str, raw: dict[str, Any], field: str) -> str:
+    reason: str = ok("game.gates", game=g, action=action, input=raw)["fields"].get(field, "")
+    return reason
+
+
+#: A Beam rifle shot (1 die 3+, crit 5+, 3 DAM, <P>) at a Trooper that hits without a critical: the
+#: attack die 4, then 1s for its one Armour die (2 less one: <P> takes its cover, L1342-L1344) and its
+#: shield's <P> check (L660-L663), which block nothing; ``HIT_LANCER`` at a Lancer (2 Armour dice).
+#: The target keeps its shield (no Shield Break).
+HIT = [4, 1, 1]
+HIT_LANCER = [4, 1, 1, 1]
+KEEP = {"shield_break": "no"}
+
+
+def test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966() -> None:
+    """Offered only to a unit whose pilot is Fierce, only after it destroyed an enemy unit with a Shoot,
+    with that weapon, that turn; it spends no action.  A pilot without the trait is never offered it."""
+    g = duel([unit("lancer", "fierce"), unit("lancer")], [unit("trooper"), unit("trooper")])
+    fierce, plain, trooper, other = "0/f0", "0/f1", "1/z0", "1/z1"
+    assert gate(g, "shoot", {"attacker": plain, "target": other}, "free") == (
+        "Lancer 2 has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one"
+    )
+    before = gate(g, "shoot", {"attacker": fierce, "target": other}, "free")
+    assert before.startswith("Lancer 1 has no free Shoot due: Fierce and Blitzkrieg earn one by destroying")
+    assert (
+        refused("game.act", game=g, action="shoot", input={"attacker": fierce, "target": other, "free": True})
+        == before
+    )
+    g = damaged(g, 1, 0, 3)  # 3 Integrity left: the Beam rifle's 3 DAM destroys
+    shot = played(
+        g,
+        "shoot",
+        {"attacker": fierce, "target": trooper, "weapon": "Beam rifle", **KEEP},
+        [4, 1, 1, 6],  # the hit, then the Destruction Table
+    )
+    g = shot["game"]
+    assert g["sides"][1]["units"][0]["state"]["destroyed"]
+    assert shot["event"]["text"].endswith("Fierce: one free Shoot with Beam rifle")
+    assert gate(g, "shoot", {"attacker": fierce, "target": other}, "free") == ""
+    wrong = {"attacker": fierce, "target": other, "free": True, "weapon": "Head guns"}
+    assert refused("game.act", game=g, action="shoot", input=wrong) == (
+        "Lancer 1's free Shoot is with Beam rifle, the weapon that earned it (L1964-L1966)"
+    )
+    free = played(
+        g,
+        "shoot",
+        {"attacker": fierce, "target": other, "free": True, **KEEP},
+        faces=HIT,
+    )
+    g = free["game"]
+    assert "shoots Trooper 2 with Beam rifle" in free["event"]["text"]
+    assert g["sides"][0]["units"][0]["state"]["counters"]["actions"] == 1  # the free one spent nothing
+    assert g["sides"][1]["units"][1]["state"]["damage"] == 3
+    # one free Shoot per kill: it is spent
+    assert gate(g, "shoot", {"attacker": fierce, "target": other}, "free").startswith(
+        "Lancer 1 has no free Shoot due"
+    )
+
+
+def test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994() -> None:
+    """A Responsive pilot shoots in the enemy's turn, free, once that turn; another unit cannot."""
+    g = duel([unit("lancer")], [unit("lancer", "responsive", factions=["ZEON"]), unit("trooper")])
+    shot = {"attacker": "1/z0", "target": "0/f0", "free": True, **KEEP}
+    assert gate(g, "shoot", {"attacker": "1/z1", "target": "0/f0"}, "free").startswith(
+        "Trooper has no free Shoot"
+    )
+    not_free = refused("game.act", game=g, action="shoot", input={**shot, "free": False})
+    assert not_free.startswith("it is Feds's turn")
+    g = played(g, "shoot", shot, HIT_LANCER)["game"]
+    assert g["sides"][0]["units"][0]["state"]["damage"] == 3
+    assert refused("game.act", game=g, action="shoot", input=shot) == (
+        "Lancer has taken its Responsive shot in this turn already (L1992-L1994)"
+    )
+
+
+def test_merciful_spares_the_target_and_restores_2_integrity_once_a_battle_l1981_l1983() -> None:
+    g = duel([unit("lancer", "merciful"), unit("lancer")], [unit("trooper")])
+    assert (
+        gate(g, "shoot", {"attacker": "0/f1", "target": "1/z0"}, "merciful")
+        == "Lancer 2's pilot is not Merciful"
+    )
+    g = damaged(g, 0, 0, 3)
+    spare = {"attacker": "0/f0", "target": "1/z0", "weapon": "Beam rifle", "merciful": True, **KEEP}
+    odds = ok("game.odds", game=g, action="shoot", input=spare)
+    assert "Merciful: whatever damage it would deal, Lancer 1 regains 2 Integrity instead" in odds["summary"]
+    done = played(g, "shoot", spare, HIT)
+    g = done["game"]
+    assert g["sides"][1]["units"][0]["state"]["damage"] == 0  # the 3 damage is not dealt
+    assert g["sides"][0]["units"][0]["state"]["damage"] == 1  # 3 lost, 2 regained
+    assert "Merciful: Trooper is spared" in done["event"]["text"]
+    assert gate(g, "shoot", {"attacker": "0/f0", "target": "1/z0"}, "merciful") == (
+        "Lancer 1 has used Merciful once this battle already (L1981-L1983)"
+    )
+    # a shot that deals nothing does not spend it
+    g = duel([unit("lancer", "merciful")], [unit("trooper")])
+    miss = played(g, "shoot", spare, [1, 1, 1])["game"]  # the attack die misses
+    assert gate(miss, "shoot", {"attacker": "0/f0", "target": "1/z0"}, "merciful") == ""
+
+
+def test_terrifying_forces_one_morale_check_per_enemy_unless_stoic_or_terrifying_l2002_l2003() -> None:
+    """Offered on the card of a unit whose pilot is Terrifying (greyed with the reason on any other):
+    the enemy it has in sight for the first time checks morale, 2D6 against 12 - Integrity (L1570): at
+    6 Integrity 26/36 pass; a fail makes it Wavering.  Once per Terrifying unit and enemy; a Stoic
+    (L1996-L1997) or Terrifying enemy never checks."""
+    g = duel(
+        [unit("lancer"), unit("lancer", "stoic"), unit("lancer", "terrifying")],
+        [unit("trooper", "terrifying"), unit("trooper")],
+    )
+    check = {"unit": "1/z0", "target": "0/f0"}
+    odds = ok("game.odds", game=g, action="terror", input=check)
+    assert odds["facts"]["pass"] == 26 / 36
+    failed = played(g, "terror", check, [2, 3])
+    assert "wavering" in failed["game"]["sides"][0]["units"][0]["state"]["conditions"]
+    assert failed["event"]["text"] == (
+        "Trooper 1 is Terrifying (L2002-L2003): Lancer 1 checks morale: 2+3=5 against 6: fail; now Wavering"
+    )
+    assert refused("game.act", game=failed["game"], action="terror", input=check) == (
+        "Lancer 1 has checked for Trooper 1 once this battle already (L2002-L2003)"
+    )
+    for target, why in (
+        ("0/f1", "Lancer 2's pilot is Stoic: Terrifying enemies do not shake it (L1996-L1997)"),
+        ("0/f2", "Lancer 3's pilot is Terrifying itself (L2002-L2003)"),
+    ):
+        assert refused("game.act", game=g, action="terror", input={**check, "target": target}, seed=1) == why
+    gated = ok("game.views", game=g)["gated"]
+    assert gated["1/z1"]["terror"] == "Trooper 2's pilot is not Terrifying"
+    assert "terror" not in gated.get("1/z0", {}) and "terror" not in gated.get("0/f2", {})
+    assert refused("game.act", game=g, action="terror", input={"unit": "1/z1", "target": "0/f0"}, seed=1) == (
+        "Trooper 2's pilot is not Terrifying"
+    )

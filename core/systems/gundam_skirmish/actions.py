@@ -30,6 +30,7 @@ from core.systems.gundam_skirmish.picks import (
     switch_picks,
 )
 from core.systems.gundam_skirmish.shoot import ShootInput, shoot, shoot_odds
+from core.systems.gundam_skirmish.traits import TerrorInput, terror, terror_odds
 from core.systems.gundam_skirmish.turns import NextTurnInput, PriorityInput, next_turn, priority
 
 ACTIONS: dict[str, ActionSpec] = {
@@ -110,6 +111,15 @@ ACTIONS: dict[str, ActionSpec] = {
     ),
     "morale": ActionSpec(
         "morale", "Morale check", MoraleInput, morale, morale_odds, help="2D6 (L1561-L1602)."
+    ),
+    "terror": ActionSpec(
+        "terror",
+        "Terrify an enemy",
+        TerrorInput,
+        terror,
+        terror_odds,
+        help="An enemy unit in its sight for the first time checks morale (L2002-L2003).",
+        needs=("terrifying",),
     ),
     "rout": ActionSpec(
         "rout",

@@ -16,6 +16,11 @@ from core.systems.base import Requirement
 from core.systems.gundam_skirmish.battle import has, profile
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
 from core.systems.gundam_skirmish.movement import withdraw_reason
+from core.systems.gundam_skirmish.traits import (
+    free_shot_reason,
+    merciful_reason,
+    terrifying_reason,
+)
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -53,4 +58,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "heat_radiation": _ability("heat_radiation"),
     "routed": _routed,
     "withdrawal": withdraw_reason,
+    "free_shot": free_shot_reason,
+    "merciful": merciful_reason,
+    "terrifying": terrifying_reason,
 }
