@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_gundam_campaign import setup
+from test_gundam_campaign import fighter_profile, setup
 
 from core import api
 from core.systems.gundam_skirmish.samples import SAMPLES
@@ -272,3 +272,61 @@ def test_terrifying_forces_one_morale_check_per_enemy_unless_stoic_or_terrifying
     assert refused("game.act", game=g, action="terror", input={"unit": "1/z1", "target": "0/f0"}, seed=1) == (
         "Trooper 2's pilot is not Terrifying"
     )
+
+
+# --- a Mobile Fighter's techniques (L1834-L1844) --------------------------------------------------
+
+
+def test_a_mobile_fighters_techniques_are_the_only_attacks_it_makes_l1837_l1844() -> None:
+    """A Mobile Fighter's techniques are the close combat weapons its sheet lists (they take the place of
+    weapons, L1837-L1840); its character chooses them by rank (L1841-L1844) and strikes in battle only
+    with those: one learnt, it is used; several, the player is asked; one not learnt is refused."""
+    c = campaign()
+    blue = [t["key"] for t in c["state"]["teams"]].index("t1")
+    unit0 = ["state", "teams", blue, "units", 0]
+    c = ok(
+        "campaign.adjust",
+        campaign=c,
+        changes=[
+            {"path": [*unit0, "profile"], "value": {**fighter_profile(), "pilot": []}},
+            {"path": [*unit0, "pilot", "rank"], "value": 2},  # two techniques and one ability (L1842)
+        ],
+    )
+    learn = {"team": "t1", "unit": c["state"]["teams"][blue]["units"][0]["key"]}
+    step = next(s for s in ok("campaign.view", campaign=c)["steps"] if s["action"] == "fighter_reward")
+    offered = next(ch for ch in step["choices"] if ch["field"] == "technique")
+    assert [o["value"] for o in offered["options"]] == ["", "Palm Strike", "Kick", "Whirlwind"]
+    assert refused(
+        "campaign.act", campaign=c, action="fighter_reward", input={**learn, "technique": "Laser"}
+    ) == ("a technique is one of Fighter's attacks (Palm Strike, Kick, Whirlwind; L1837-L1840)")
+    c = ok("campaign.act", campaign=c, action="fighter_reward", input={**learn, "technique": "Kick"})[
+        "campaign"
+    ]
+    g = battle(c)
+    fighter, trooper = ref(g, 0, 0), ref(g, 1, 0)
+    strike = {"attacker": fighter, "defender": trooper}
+    why = refused(
+        "game.act", game=g, action="close_combat", input={**strike, "technique": "Palm Strike"}, seed=1
+    )
+    assert why == (
+        "Fighter's pilot has not learnt Palm Strike: a Mobile Fighter attacks only with the techniques its "
+        "character chose (Kick; L1837-L1844)"
+    )
+    assert refused(
+        "game.odds", game=g, action="close_combat", input={**strike, "technique": "Whirlwind"}
+    ) == (why.replace("Palm Strike", "Whirlwind"))
+    one = ok("game.act", game=g, action="close_combat", input=strike, seed=1)
+    assert one["complete"] or one["ask"]["field"] != "technique"  # the one learnt is used, nothing asked
+    # a second technique learnt: the player says which one strikes
+    c = ok("campaign.act", campaign=c, action="fighter_reward", input={**learn, "technique": "Whirlwind"})[
+        "campaign"
+    ]
+    g = battle(c)
+    asked = ok("game.act", game=g, action="close_combat", input=strike, seed=1)["ask"]
+    assert asked["field"] == "technique" and [o["value"] for o in asked["options"]] == ["Kick", "Whirlwind"]
+    assert ok("game.act", game=g, action="close_combat", input={**strike, "technique": "Whirlwind"}, seed=1)
+    # at rank 10 every technique is the fighter's (L1843-L1844)
+    top = ok("campaign.adjust", campaign=c, changes=[{"path": [*unit0, "pilot", "rank"], "value": 10}])
+    g = battle(top)
+    asked = ok("game.act", game=g, action="close_combat", input=strike, seed=1)["ask"]
+    assert [o["value"] for o in asked["options"]] == ["Palm Strike", "Kick", "Whirlwind"]

@@ -159,13 +159,13 @@ class GundamSkirmish(RuleSystem):
                     note="equipped at the start" if w.name == start else "",
                 )
             )
-        if u.cc:
-            c = u.cc
+        for c in u.close_combat:  # a Mobile Fighter's techniques, its pilot's learnt ones usable (L1837)
             lines.append(
                 CardLine(
                     label=c.name,
                     value=f"DEX {c.dex:+d} {c.attack}D6 ACC {c.acc}+ CRIT {_w(c.crit)} "
                     f"{c.dam} DAM" + (" <PS>" if c.piercing_strike else ""),
+                    note="" if u.knows(c.name) else "a technique its pilot has not learnt (L1837-L1844)",
                 )
             )
         if u.shield != "none":

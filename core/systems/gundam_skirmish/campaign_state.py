@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from core.systems.base import Closed
-from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction, dead
+from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction, dead, fighter_allowance
 from core.systems.gundam_skirmish.units import Unit, unit_cost
 
 Key = str
@@ -75,6 +75,10 @@ class CUnit(Closed):
                     "heroic_levels": p.heroic_levels,
                     "heroic_traits": p.heroic_traits,
                     "heroic_mods": p.heroic_mods,
+                    # a Mobile Fighter attacks with its learnt techniques only, all at rank 10 (L1837-L1844)
+                    "techniques": p.techniques
+                    if data.get("kind") == "mobile_fighter" and fighter_allowance(p.rank)[0] is not None
+                    else None,
                 }
             ]
         else:

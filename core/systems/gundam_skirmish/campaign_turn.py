@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -409,10 +409,19 @@ def assign(campaign: Campaign, inp: AssignInput, _: DiceSource) -> Step:
     return Step(st, "; ".join(texts))
 
 
+def attacks(profile: dict[str, Any]) -> list[str]:
+    """A unit's attacks by name, its weapons then its close combat weapon: a Mobile Fighter's
+    techniques (they take the place of weapons on its sheet, L1837-L1840)."""
+    out = [str(w.get("name")) for w in profile.get("weapons", []) if isinstance(w, dict)]
+    return out + [str(w.get("name")) for w in profile.get("close_combat", []) if isinstance(w, dict)]
+
+
 class FighterInput(Closed):
     team: str = Field(max_length=6)
     unit: str = Field(max_length=6, description="The Mobile Fighter, by key.")
-    technique: str = Field(default="", max_length=60, description="A technique's name.")
+    technique: str = Field(
+        default="", max_length=60, description="A technique: one of the unit's attacks, by name (L1837)."
+    )
     ability: str = Field(default="", max_length=40, description="One of the unit's abilities, by key.")
 
 
@@ -430,6 +439,9 @@ def fighter_reward(campaign: Campaign, inp: FighterInput, _: DiceSource) -> Step
     techniques, abilities = fighter_allowance(pilot.rank)
     texts = []
     if inp.technique:
+        if inp.technique not in attacks(unit.profile):
+            known = ", ".join(attacks(unit.profile))
+            raise ValueError(f"a technique is one of {unit.name}'s attacks ({known}; L1837-L1840)")
         if inp.technique in pilot.techniques:
             raise ValueError(f"{pilot.name} knows {inp.technique} already")
         if techniques is not None and len(pilot.techniques) >= techniques:

@@ -18,7 +18,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     rank_title,
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
-from core.systems.gundam_skirmish.campaign_turn import order_cost
+from core.systems.gundam_skirmish.campaign_turn import attacks, order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
 
 #: The factions' colours on the map (L1721-L1723).
@@ -386,8 +386,11 @@ def fighter_steps(t: Team) -> list[StepView]:
         left = [a for a in own if a not in p.fighter_abilities]
         room_a = bool(left) and (abil is None or len(p.fighter_abilities) < abil)
         choices = []
+        unknown = [a for a in attacks(u.profile) if a not in p.techniques]
+        room_t = room_t and bool(unknown)
         if room_t:
-            choices.append(Choice(field="technique", label="New technique (its name)", options=[]))
+            options = [Option(value="", label="none now")] + [Option(value=a, label=a) for a in unknown]
+            choices.append(Choice(field="technique", label="New technique", options=options, value=""))
         if room_a:
             options = [Option(value="", label="none now")]
             options += [Option(value=a, label=a.replace("_", " ")) for a in left]

@@ -174,6 +174,16 @@ def usable_weapons(gu: GameUnit) -> list[RangedWeapon]:
     return out
 
 
+def unlearnt(gu: GameUnit, attack: str) -> str:
+    """Why a Mobile Fighter's character may not make this attack: not one of its techniques."""
+    p = profile(gu).character
+    known = ", ".join(p.techniques or []) if p is not None else ""
+    return (
+        f"{gu.name}'s pilot has not learnt {attack}: a Mobile Fighter attacks only with the techniques its "
+        f"character chose ({known or 'none yet'}; L1837-L1844)"
+    )
+
+
 def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
     """The named weapon, checked; empty: the equipped carried weapon if ready, else a ready mounted one."""
     unit = profile(gu)
@@ -183,10 +193,16 @@ def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
             raise ValueError(f"{gu.name} has no weapon '{name}'")
         if w.equip == "C" and w.name not in carried_names(unit):
             raise ValueError(f"'{name}' was not taken into this battle")
+        if not unit.knows(w.name):
+            raise ValueError(unlearnt(gu, w.name))
         if w not in usable_weapons(gu):
             raise ValueError(f"'{name}' is not equipped: use Switch Weapon first (L424-L444)")
         return w
-    ready = [w for w in usable_weapons(gu) if not gu.state.extra.get("reload", {}).get(w.name)]
+    ready = [
+        w
+        for w in usable_weapons(gu)
+        if not gu.state.extra.get("reload", {}).get(w.name) and unit.knows(w.name)
+    ]
     if not ready:
         raise ValueError(f"{gu.name} has no equipped weapon ready to fire")
     return sorted(ready, key=lambda w: w.equip != "C")[0]
