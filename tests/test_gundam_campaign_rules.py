@@ -330,3 +330,39 @@ def test_a_mobile_fighters_techniques_are_the_only_attacks_it_makes_l1837_l1844(
     g = battle(top)
     asked = ok("game.act", game=g, action="close_combat", input=strike, seed=1)["ask"]
     assert [o["value"] for o in asked["options"]] == ["Palm Strike", "Kick", "Whirlwind"]
+
+
+# --- terrain names on the map (L1717-L1718) -------------------------------------------------------
+
+
+def test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718() -> None:
+    """Each tile has its own geography (L1717-L1718); the book's map images are missing, so the players
+    name a tile's terrain in the map editor (a written name, then the tile tapped): the map's cell and
+    the sheets of what stands there show it; it is undone like any step; an empty name clears it."""
+    c = campaign()
+    step = next(s for s in ok("campaign.view", campaign=c)["steps"] if s["action"] == "name_tile")
+    assert (step["pick"], step["minor"], step["enabled"]) == ("tile", True, True)
+    assert [(ch["field"], ch["options"]) for ch in step["choices"]] == [("terrain", [])]  # written
+    blue = next(t for t in c["state"]["teams"] if t["key"] == "t1")
+    x, y = blue["x"], blue["y"]
+    named = ok(
+        "campaign.act", campaign=c, action="name_tile", input={"terrain": "  Red  desert ", "x": x, "y": y}
+    )
+    view = ok("campaign.view", campaign=named["campaign"])
+    cell = next(cell for cell in view["cells"] if (cell["x"], cell["y"]) == (x, y))
+    assert cell["terrain"] == "Red desert"
+    assert sum(bool(cell["terrain"]) for cell in view["cells"]) == 1
+    sheet = next(s for s in view["sheets"] if s["key"] == "t1")
+    assert (
+        next(line["value"] for line in sheet["lines"] if line["label"] == "Tile") == f"({x}, {y}), Red desert"
+    )
+    assert named["campaign"]["log"][-1]["text"] == f"Tile ({x}, {y}) named Red desert by hand"
+    back = ok("campaign.undo", campaign=named["campaign"])
+    assert all(not cell["terrain"] for cell in ok("campaign.view", campaign=back)["cells"])
+    cleared = ok(
+        "campaign.act", campaign=named["campaign"], action="name_tile", input={"terrain": "", "x": x, "y": y}
+    )
+    assert cleared["campaign"]["state"]["terrain"] == {}
+    assert refused("campaign.act", campaign=c, action="name_tile", input={"terrain": "", "x": x, "y": y}) == (
+        f"tile ({x}, {y}) has no terrain name to clear: write one"
+    )

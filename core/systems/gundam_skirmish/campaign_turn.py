@@ -352,6 +352,26 @@ def edit_tile(campaign: Campaign, inp: TileInput, _: DiceSource) -> Step:
     return Step(st, f"Tile ({inp.x}, {inp.y}) made {what} by hand")
 
 
+class TerrainInput(Closed):
+    terrain: str = Field(max_length=40, description="The tile's terrain or place name; empty: none.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def name_tile(campaign: Campaign, inp: TerrainInput, _: DiceSource) -> Step:
+    """The players' map editing: a tile's terrain name.  Each tile has its own geography (L1717-L1718),
+    which the book's maps would show as images it does not have: the players name it."""
+    st = state_of(campaign)
+    name = " ".join(inp.terrain.split())
+    where = f"({inp.x}, {inp.y})"
+    if name:
+        st.terrain[f"{inp.x},{inp.y}"] = name
+        return Step(st, f"Tile {where} named {name} by hand")
+    if st.terrain.pop(f"{inp.x},{inp.y}", None) is None:
+        raise ValueError(f"tile {where} has no terrain name to clear: write one")
+    return Step(st, f"Tile {where}'s terrain name cleared by hand")
+
+
 class AssignInput(Closed):
     team: str = Field(max_length=6, description="The MS Team.")
     pilot: str = Field(min_length=1, max_length=60, description="The pilot, by name (reserve or flying).")
@@ -670,6 +690,7 @@ ACTIONS: dict[str, CampaignAction] = {
         CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
         CampaignAction.of("edit_base", "Edit a base", edit_base, "The map by hand", rolls=False),
         CampaignAction.of("edit_tile", "Edit a tile", edit_tile, "The map by hand", rolls=False),
+        CampaignAction.of("name_tile", "Name a tile", name_tile, "Its terrain (L1717-L1718)", rolls=False),
         CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
         CampaignAction.of(
             "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False
