@@ -159,7 +159,7 @@ class GundamSkirmish(RuleSystem):
                     note="equipped at the start" if w.name == start else "",
                 )
             )
-        for c in u.close_combat:  # a Mobile Fighter's techniques, its pilot's learnt ones usable (L1837)
+        for c in u.close_attacks:  # a Mobile Fighter's techniques too, its pilot's learnt ones (L1837)
             lines.append(
                 CardLine(
                     label=c.name,

@@ -91,10 +91,11 @@ Characters (L1791-L1846)
      ``fighter_reward``, data ``fighter_allowance``)
   T  a Mobile Fighter gains no traits or mods (L1836-L1837) (battle ``result``);
      test_a_mobile_fighter_ranks_up_without_traits_or_mods_l1834_l1837
-  T  a Mobile Fighter's techniques are its attacks, in the place of weapons: its sheet lists them as close
-     combat weapons (L1837-L1840, L1320-L1321); a character chooses them from those by rank and strikes in
-     battle with a learnt one only, asked which when it knows several, all at rank 10 (L1841-L1844);
-     tests/test_gundam_campaign_rules.py test_a_mobile_fighters_techniques_are_the_only_attacks_it_makes_l1837_l1844
+  T  a Mobile Fighter's techniques are its attacks, in the place of weapons: its sheet lists them with
+     close combat numbers next to its close combat weapon (L1837-L1840, L1320-L1321; units ``techniques``);
+     a character chooses them from those by rank and strikes in battle with a learnt one only, asked
+     which when it knows several, all at rank 10 (L1841-L1844); tests/test_gundam_campaign_rules.py
+     test_a_mobile_fighters_techniques_are_the_only_attacks_it_makes_l1837_l1844
      (turn ``fighter_reward``, state ``CUnit.unit``, close_combat ``cc_weapon``)
      R  a Mobile Fighter whose character has learnt no technique yet fights Unarmed (L1063)
   T  moving to or from a Mobile Fighter: techniques lost, two ranks lower, rewards chosen again
@@ -131,8 +132,8 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
      sight and measure range
   T  Fierce's free Shoot with the same weapon after a kill, one per kill (L1964-L1966; Blitzkrieg the same,
      Fire Support's second Shoot too), offered only then and refused otherwise;
-     tests/test_gundam_campaign_rules.py test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966
-     (traits, shoot)
+     tests/test_gundam_campaign_rules.py
+     test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966 (traits, shoot)
      R  the free Shoot is for the same turn, and a free Shoot that destroys earns another (it is a Shoot)
   T  Responsive's free Shoot in an enemy's turn, once per such turn, with a loaded weapon (L1992-L1994);
      tests/test_gundam_campaign_rules.py test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994

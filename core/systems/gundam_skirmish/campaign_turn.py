@@ -430,10 +430,10 @@ def assign(campaign: Campaign, inp: AssignInput, _: DiceSource) -> Step:
 
 
 def attacks(profile: dict[str, Any]) -> list[str]:
-    """A unit's attacks by name, its weapons then its close combat weapon: a Mobile Fighter's
-    techniques (they take the place of weapons on its sheet, L1837-L1840)."""
-    out = [str(w.get("name")) for w in profile.get("weapons", []) if isinstance(w, dict)]
-    return out + [str(w.get("name")) for w in profile.get("close_combat", []) if isinstance(w, dict)]
+    """A unit's attacks by name, its weapons, close combat weapon and techniques: for a Mobile Fighter
+    (close combat only, L1320-L1321) its techniques, which take the place of weapons (L1837-L1840)."""
+    rows = [*profile.get("weapons", []), *profile.get("close_combat", []), *profile.get("techniques", [])]
+    return [str(w.get("name")) for w in rows if isinstance(w, dict)]
 
 
 class FighterInput(Closed):

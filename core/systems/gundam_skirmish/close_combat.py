@@ -422,7 +422,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     if game.state.active_side is None:
         raise ValueError(NOT_BEGUN)
     s, u, x, ts, tu, y = close_setup(game, inp)
-    learnt = [w.name for w in profile(x).close_combat if profile(x).knows(w.name)]
+    learnt = [w.name for w in profile(x).close_attacks if profile(x).knows(w.name)]
     if not inp.technique and len(learnt) > 1:  # a Mobile Fighter's techniques (L1837-L1840)
         options = [Choice(value=n, label=n) for n in learnt]
         raise NeedChoice("technique", f"{x.name} strikes with which technique?", options)

@@ -289,9 +289,14 @@ class Unit(Closed):
     )
     close_combat: list[CloseCombatWeapon] = Field(
         default_factory=list,
+        max_length=1,
+        description="Its one type of close combat weapon (L2754-L2755); none: Unarmed in melee (L1063).",
+    )
+    techniques: list[CloseCombatWeapon] = Field(
+        default_factory=list,
         max_length=8,
-        description="Its one type of close combat weapon (L2754-L2755); a Mobile Fighter lists its "
-        "techniques here, each an attack of its own (L1837-L1840); none: Unarmed in melee (L1063).",
+        description="A Mobile Fighter only: its further techniques, attacks in the place of weapons, each "
+        "with close combat numbers (L1837-L1840); a character fights with the ones it has learnt.",
     )
     shield: ShieldChoice = Field(
         default="none",
@@ -341,11 +346,16 @@ class Unit(Closed):
     @property
     def cc(self) -> CloseCombatWeapon | None:
         """Its close combat weapon, if any: a Mobile Fighter's first technique its pilot knows."""
-        return next((w for w in self.close_combat if self.knows(w.name)), None)
+        return next((w for w in self.close_attacks if self.knows(w.name)), None)
+
+    @property
+    def close_attacks(self) -> list[CloseCombatWeapon]:
+        """Its close combat weapon and, for a Mobile Fighter, its techniques (L1837-L1840)."""
+        return [*self.close_combat, *self.techniques]
 
     def technique(self, name: str) -> CloseCombatWeapon | None:
-        """The close combat weapon (a Mobile Fighter's technique) of that name; empty: :attr:`cc`."""
-        return next((w for w in self.close_combat if w.name == name), None) if name else self.cc
+        """The close combat attack (a Mobile Fighter's technique) of that name; empty: :attr:`cc`."""
+        return next((w for w in self.close_attacks if w.name == name), None) if name else self.cc
 
     @property
     def character(self) -> Pilot | None:
@@ -542,9 +552,9 @@ def unit_violations(unit: Unit) -> list[Violation]:
         bad("beam-defence", "set the grade of its I-field or beam shield", "L2816-L2825")
     if unit.kind == "mobile_fighter" and unit.weapons:
         bad("fighter-ranged", "a mobile fighter takes no ranged weapons", "L1320-L1321")
-    if unit.kind != "mobile_fighter" and len(unit.close_combat) > 1:
-        bad("cc-one", "a unit takes one type of close combat weapon", "L2754-L2755")
-    names = [w.name for w in unit.close_combat]
+    if unit.kind != "mobile_fighter" and unit.techniques:
+        bad("techniques", "only a Mobile Fighter has techniques", "L1837-L1840")
+    names = [w.name for w in unit.close_attacks]
     if len(set(names)) != len(names):
         bad("technique-twice", "each technique (close combat weapon) needs a name of its own", "L1837-L1840")
     if unit.command and not (unit.command_tag or unit.pilot_has("commander")):
