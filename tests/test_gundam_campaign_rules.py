@@ -10,6 +10,7 @@ case goes through the seam as the app does (JSON in, JSON out) with typed dice.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from test_gundam_campaign import fighter_profile, setup
@@ -239,6 +240,29 @@ def test_merciful_spares_the_target_and_restores_2_integrity_once_a_battle_l1981
     g = duel([unit("lancer", "merciful")], [unit("trooper")])
     miss = played(g, "shoot", spare, [1, 1, 1])["game"]  # the attack die misses
     assert gate(miss, "shoot", {"attacker": "0/f0", "target": "1/z0"}, "merciful") == ""
+
+
+def test_merciful_in_close_combat_deals_nothing_and_restores_2_integrity_l1981_l1983() -> None:
+    """The same in close combat: the Merciful attacker's strike deals nothing (and so counts as no damage
+    when the fall-back is decided), 2 Integrity come back; the defender's strike is dealt as usual."""
+    g = damaged(duel([unit("lancer", "merciful")], [unit("trooper")]), 0, 0, 3)
+    fight = {"attacker": "0/f0", "defender": "1/z0", "merciful": True, **KEEP, "defender_shield_break": "no"}
+    odds = ok("game.odds", game=g, action="close_combat", input=fight)
+    assert "Merciful: whatever Lancer's strike would deal, it regains 2 Integrity instead" in odds["summary"]
+    for seed in range(1, 40):  # the first seed whose Lancer strike hits
+        done = ok("game.act", game=g, action="close_combat", input=fight, seed=seed)
+        if "Merciful" in done["event"]["text"]:
+            break
+    text = done["event"]["text"]
+    assert "Merciful: Trooper is spared, Lancer regains 2 Integrity (L1981-L1983)" in text
+    after = done["game"]["sides"]
+    assert after[1]["units"][0]["state"]["damage"] == 0
+    struck = re.search(r"Trooper strikes: (\d+) damage", text)
+    back = int(struck.group(1)) if struck and "Trooper is destroyed" not in text else 0
+    assert after[0]["units"][0]["state"]["damage"] == 3 - 2 + back
+    assert gate(done["game"], "close_combat", {"attacker": "0/f0", "defender": "1/z0"}, "merciful") == (
+        "Lancer has used Merciful once this battle already (L1981-L1983)"
+    )
 
 
 def test_terrifying_forces_one_morale_check_per_enemy_unless_stoic_or_terrifying_l2002_l2003() -> None:

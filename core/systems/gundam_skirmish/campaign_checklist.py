@@ -138,11 +138,12 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
   T  Responsive's free Shoot in an enemy's turn, once per such turn, with a loaded weapon (L1992-L1994);
      tests/test_gundam_campaign_rules.py test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994
   P  the enemy moving into range (L1992-L1993): the players see it and take the shot (digest A44)
-  T  Merciful: once a battle a successful Shoot deals no damage and 2 Integrity come back (L1981-L1983);
-     tests/test_gundam_campaign_rules.py
-     test_merciful_spares_the_target_and_restores_2_integrity_once_a_battle_l1981_l1983
-     R  declared with the Shoot ("if it deals damage"); a shot that deals none does not spend it
-  P  Merciful in close combat: the players adjust Integrity (the close combat resolves both strikes at once)
+  T  Merciful: once a battle a successful Shoot or close combat strike deals no damage and 2 Integrity come
+     back (L1981-L1983); tests/test_gundam_campaign_rules.py
+     test_merciful_spares_the_target_and_restores_2_integrity_once_a_battle_l1981_l1983,
+     test_merciful_in_close_combat_deals_nothing_and_restores_2_integrity_l1981_l1983 (shoot, close_combat)
+     R  declared with the action ("if it deals damage"); one that deals none does not spend it; in close
+     combat the spared strike counts as no damage when the fall-back is decided
   T  Terrifying: an enemy unit seen for the first time checks morale, once per Terrifying unit; Stoic and
      Terrifying units never do (L2002-L2003, L1996-L1997); tests/test_gundam_campaign_rules.py
      test_terrifying_forces_one_morale_check_per_enemy_unless_stoic_or_terrifying_l2002_l2003 (traits)

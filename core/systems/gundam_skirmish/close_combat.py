@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice
+from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
     OWN,
@@ -82,6 +82,12 @@ class CloseInput(BaseModel):
         description="A Mobile Fighter's technique to strike with (L1837-L1840); empty: its only one, "
         "or asked.",
         json_schema_extra={"ui": "hidden"},  # asked after the tap when the fighter knows several
+    )
+    merciful: bool = Field(
+        default=False,
+        description="Merciful (once a battle, L1981-L1983): if its strike would deal damage, it deals none "
+        "and the attacker regains 2 Integrity instead.",
+        json_schema_extra=needs("merciful"),
     )
     shield_break: Ask = Field(
         default="ask",
@@ -477,6 +483,14 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         defender = profile(dg)
         dealt[step] = damage
         text = f"{ag.name} strikes: {damage} damage, {crits} critical"
+        if inp.merciful and (damage or rolls_chart) and (as_, au) == (s, u):
+            # Merciful: the strike deals nothing and the attacker regains 2 Integrity (L1981-L1983)
+            dealt[step] = 0
+            ch.extra(s, u, "once", [*ag.state.extra.get("once", []), "merciful"])
+            ch.set(["sides", s, "units", u, "state", "damage"], max(0, ag.state.damage - 2))
+            spared = f"Merciful: {dg.name} is spared, {ag.name} regains 2 Integrity (L1981-L1983)"
+            texts.append(f"{text}; {spared}")
+            continue
         if (damage or rolls_chart) and defender.shield != "none" and not has(dg, "shield_broken"):
             field = "defender_shield_break" if break_field == "shield_break" else "shield_break"
             answer = getattr(inp, field)
@@ -702,5 +716,11 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
             "advantage": float(p),
         },
         summary=f"Target {y.name}, attacker {x.name}; both strikes in Advantage order, "
-        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike).",
+        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike)"
+        + (
+            f"; Merciful: whatever {x.name}'s strike would deal, it regains 2 Integrity instead"
+            if inp.merciful
+            else ""
+        )
+        + ".",
     )
