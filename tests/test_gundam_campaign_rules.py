@@ -181,6 +181,13 @@ def test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l19
     g = shot["game"]
     assert g["sides"][1]["units"][0]["state"]["destroyed"]
     assert shot["event"]["text"].endswith("Fierce: one free Shoot with Beam rifle")
+    assert shot["event"]["detail"]["offers"] == [  # the game screen offers it on the result
+        {
+            "action": "shoot",
+            "input": {"attacker": fierce, "weapon": "Beam rifle", "free": True},
+            "label": "Free Shoot with Beam rifle (Fierce)",
+        }
+    ]
     assert gate(g, "shoot", {"attacker": fierce, "target": other}, "free") == ""
     wrong = {"attacker": fierce, "target": other, "free": True, "weapon": "Head guns"}
     assert refused("game.act", game=g, action="shoot", input=wrong) == (

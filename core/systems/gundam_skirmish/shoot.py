@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
+from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, Offer, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
     OWN,
@@ -442,7 +442,13 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     if earned is not None:
         ch.extra(s, u, "bonus_shot", [earned[0], turn_mark(game)])
         text = f"{result.text}; {earned[1]}: one free Shoot with {earned[0]}"
-        return result.model_copy(update={"changes": ch.list, "text": text})
+        # offered at once on the result: the sheet opens with the free Shoot filled in
+        offer = Offer(
+            action="shoot",
+            input={"attacker": inp.attacker, "weapon": earned[0], "free": True},
+            label=f"Free Shoot with {earned[0]} ({earned[1]})"[:120],
+        )
+        return result.model_copy(update={"changes": ch.list, "text": text, "offers": [offer]})
     if inp.free:
         ch.extra(s, u, "bonus_shot", [])
     return result.model_copy(update={"changes": ch.list})
