@@ -216,6 +216,10 @@ def test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994() -> None:
     assert gate(g, "shoot", {"attacker": "1/z1", "target": "0/f0"}, "free").startswith(
         "Trooper has no free Shoot"
     )
+    own_turn = ok("game.act", game=g, action="next_turn", input={})["game"]
+    assert gate(own_turn, "shoot", {"attacker": "1/z0", "target": "0/f0"}, "free") == (
+        "Lancer's Responsive shot is taken in an enemy's turn (L1992-L1994)"
+    )
     not_free = refused("game.act", game=g, action="shoot", input={**shot, "free": False})
     assert not_free.startswith("it is Feds's turn")
     g = played(g, "shoot", shot, HIT_LANCER)["game"]

@@ -68,6 +68,8 @@ def free_shot_reason(game: Game, ref: str) -> str:
             return f"{gu.name} has taken its Responsive shot in this turn already (L1992-L1994)"
         return ""
     if not due_bonus(game, gu):
+        if not any(_has(gu, kind, key) for kind, key, _ in SOURCES if key != "responsive"):
+            return f"{gu.name}'s Responsive shot is taken in an enemy's turn (L1992-L1994)"
         return (
             f"{gu.name} has no free Shoot due: Fierce and Blitzkrieg earn one by destroying an enemy "
             "unit with a Shoot (L1964-L1966, L2788-L2793), Fire Support by a Shoot with its weapon "
