@@ -209,6 +209,26 @@ def test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l19
     )
 
 
+def test_fire_support_second_shoot_is_free_at_another_target_l2868_l2873() -> None:
+    """Fire Support (L2868-L2873): after a Shoot with its X weapon, a second Shoot with it, free, at
+    another target; offered on the result."""
+    support = unit("lancer", abilities=[{"key": "fire_support", "x": "Beam rifle"}])
+    g = duel([support], [unit("trooper"), unit("trooper")])
+    first = played(g, "shoot", {"attacker": "0/f0", "target": "1/z0", "weapon": "Beam rifle", **KEEP}, HIT)
+    assert first["event"]["text"].endswith("Fire Support: one free Shoot with Beam rifle")
+    assert [o["label"] for o in first["event"]["detail"]["offers"]] == [
+        "Free Shoot with Beam rifle (Fire Support)"
+    ]
+    g = first["game"]
+    same = {"attacker": "0/f0", "target": "1/z0", "free": True, **KEEP}
+    assert refused("game.act", game=g, action="shoot", input=same) == (
+        "Fire Support's second Shoot is at another target (L2871-L2873)"
+    )
+    second = played(g, "shoot", {**same, "target": "1/z1"}, HIT)
+    assert "offers" not in second["event"]["detail"]  # the free one earns no third
+    assert second["game"]["sides"][0]["units"][0]["state"]["counters"]["actions"] == 1
+
+
 def test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994() -> None:
     """A Responsive pilot shoots in the enemy's turn, free, once that turn; another unit cannot."""
     g = duel([unit("lancer")], [unit("lancer", "responsive", factions=["ZEON"]), unit("trooper")])

@@ -133,7 +133,8 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
   T  Fierce's free Shoot with the same weapon after a kill, one per kill (L1964-L1966; Blitzkrieg the same,
      Fire Support's second Shoot too), offered only then and refused otherwise;
      tests/test_gundam_campaign_rules.py
-     test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966 (traits, shoot)
+     test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966,
+     test_fire_support_second_shoot_is_free_at_another_target_l2868_l2873 (traits, shoot)
      R  the free Shoot is for the same turn, and a free Shoot that destroys earns another (it is a Shoot)
   T  Responsive's free Shoot in an enemy's turn, once per such turn, with a loaded weapon (L1992-L1994);
      tests/test_gundam_campaign_rules.py test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994

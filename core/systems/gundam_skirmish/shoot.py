@@ -418,7 +418,7 @@ def with_free_weapon(game: Game, inp: ShootInput) -> ShootInput:
     filled in when the input names none (:mod:`.traits`)."""
     if not inp.free:
         return inp
-    return inp.model_copy(update={"weapon": free_weapon(game, inp.attacker, inp.weapon)})
+    return inp.model_copy(update={"weapon": free_weapon(game, inp.attacker, inp.weapon, inp.target)})
 
 
 def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
@@ -440,7 +440,8 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
     )
     earned = earn_bonus(game, a, w.name, killed, inp.free)
     if earned is not None:
-        ch.extra(s, u, "bonus_shot", [earned[0], turn_mark(game)])
+        other = [inp.target] if earned[1] == "Fire Support" else []  # at another target (L2871-L2873)
+        ch.extra(s, u, "bonus_shot", [earned[0], turn_mark(game), *other])
         text = f"{result.text}; {earned[1]}: one free Shoot with {earned[0]}"
         # offered at once on the result: the sheet opens with the free Shoot filled in
         offer = Offer(

@@ -52,7 +52,7 @@ def _has(gu: GameUnit, kind: str, key: str) -> bool:
 def due_bonus(game: Game, gu: GameUnit) -> str:
     """The weapon of the free Shoot the unit has earned this turn (a kill, Fire Support), or ""."""
     bonus = GsUnitState.of(gu).bonus_shot
-    return bonus[0] if len(bonus) == 2 and bonus[1] == turn_mark(game) else ""
+    return bonus[0] if len(bonus) >= 2 and bonus[1] == turn_mark(game) else ""
 
 
 def free_shot_reason(game: Game, ref: str) -> str:
@@ -78,9 +78,10 @@ def free_shot_reason(game: Game, ref: str) -> str:
     return ""
 
 
-def free_weapon(game: Game, ref: str, weapon: str) -> str:
+def free_weapon(game: Game, ref: str, weapon: str, target: str = "") -> str:
     """The weapon of a free Shoot, checked: the one the kill or Fire Support earned it with (in the
-    unit's own turn), or any loaded one for Responsive."""
+    unit's own turn; Fire Support's second Shoot at another target, L2871-L2873), or any loaded one for
+    Responsive."""
     s, _, gu = game.unit(ref)
     if why := free_shot_reason(game, ref):
         raise ValueError(why)
@@ -89,11 +90,15 @@ def free_weapon(game: Game, ref: str, weapon: str) -> str:
     earned = due_bonus(game, gu)
     if weapon and weapon != earned:
         raise ValueError(f"{gu.name}'s free Shoot is with {earned}, the weapon that earned it (L1964-L1966)")
+    bonus = GsUnitState.of(gu).bonus_shot
+    if target and len(bonus) == 3 and bonus[2] == target:
+        raise ValueError("Fire Support's second Shoot is at another target (L2871-L2873)")
     return earned
 
 
 def earn_bonus(game: Game, gu: GameUnit, weapon: str, killed: bool, free: bool) -> tuple[str, str] | None:
-    """After a Shoot: the free Shoot it earns (the weapon, why), if any."""
+    """After a Shoot: the free Shoot it earns (the weapon, why), if any: a kill's (Fierce, Blitzkrieg),
+    else Fire Support's second Shoot after one that was not free."""
     unit = profile(gu)
     blitz = unit.has("blitzkrieg") and unit.ability_x("blitzkrieg") in ("", weapon)
     if killed and (unit.pilot_has("fierce") or blitz):

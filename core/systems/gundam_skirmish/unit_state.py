@@ -51,9 +51,10 @@ class GsUnitState(BaseModel):
     pilot: Pilot | None = Field(default=None, description="The unit's named character, if it has one.")
     bonus_shot: list[Annotated[str, Field(max_length=200)]] = Field(
         default_factory=list,
-        max_length=2,
+        max_length=3,
         description="A free Shoot earned (Fierce, Blitzkrieg, Fire Support; L1964-L1966, L2788-L2793, "
-        "L2868-L2873): its weapon and the turn it is for ('round/side'); empty: none.",
+        "L2868-L2873): its weapon, the turn it is for ('round/side') and, for Fire Support, the target "
+        "it may not be at; empty: none.",
     )
     responsive: str = Field(
         default="",
