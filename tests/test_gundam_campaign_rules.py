@@ -236,6 +236,10 @@ def test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994() -> None:
     assert gate(g, "shoot", {"attacker": "1/z1", "target": "0/f0"}, "free").startswith(
         "Trooper has no free Shoot"
     )
+    allies = ok("game.adjust", game=g, changes=[{"path": ["state", "extra", "teams"], "value": [1, 1]}])
+    assert gate(allies, "shoot", {"attacker": "1/z0", "target": "0/f0"}, "free") == (
+        "Lancer shoots free only in an opposing player's turn, not its team's (L1992-L1994)"
+    )
     own_turn = ok("game.act", game=g, action="next_turn", input={})["game"]
     assert gate(own_turn, "shoot", {"attacker": "1/z0", "target": "0/f0"}, "free") == (
         "Lancer's Responsive shot is taken in an enemy's turn (L1992-L1994)"

@@ -28,6 +28,7 @@ from core.game import Game, GameUnit
 from core.systems.base import ActionOdds, ActionResult, Change
 from core.systems.gundam_skirmish.battle import ENEMY, OWN, has, profile, unit_path
 from core.systems.gundam_skirmish.morale import MoraleInput, morale, morale_odds
+from core.systems.gundam_skirmish.teams import teams_of
 from core.systems.gundam_skirmish.unit_state import GsUnitState
 
 #: The sources of a free Shoot a unit may have: (kind, key, name).
@@ -61,7 +62,11 @@ def free_shot_reason(game: Game, ref: str) -> str:
     s, _, gu = game.unit(ref)
     if not any(_has(gu, kind, key) for kind, key, _ in SOURCES):
         return f"{gu.name} has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one"
-    if game.state.active_side is not None and game.state.active_side != s:
+    active = game.state.active_side
+    if active is not None and active != s:
+        teams = teams_of(game)
+        if teams and teams[active] == teams[s]:
+            return f"{gu.name} shoots free only in an opposing player's turn, not its team's (L1992-L1994)"
         if not profile(gu).pilot_has("responsive"):
             return f"{gu.name} shoots in an enemy's turn only with a Responsive pilot (L1992-L1994)"
         if GsUnitState.of(gu).responsive == turn_mark(game):
