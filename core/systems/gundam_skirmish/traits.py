@@ -162,7 +162,8 @@ class TerrorInput(BaseModel):
 def _checked(game: Game, inp: TerrorInput) -> tuple[int, int, GameUnit]:
     s, _, src = game.unit(inp.unit)
     ts, tu, gu = game.unit(inp.target)
-    if ts == s:
+    teams = teams_of(game)
+    if ts == s or (teams and teams[ts] == teams[s]):
         raise ValueError("a Terrifying pilot shakes enemy units only")
     if why := terrifying_reason(game, inp.unit) or terror_subject_reason(game, inp.target):
         raise ValueError(why)
