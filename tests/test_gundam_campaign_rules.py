@@ -425,3 +425,20 @@ def test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718
     assert refused("campaign.act", campaign=c, action="name_tile", input={"terrain": "", "x": x, "y": y}) == (
         f"tile ({x}, {y}) has no terrain name to clear: write one"
     )
+
+
+def test_leader_gives_two_command_points_and_ambusher_arrives_without_a_roll_l1960_l1975() -> None:
+    """Leader (L1975-L1976): a Command unit whose pilot leads gives 2 Command Points at the start of its
+    player's turn instead of 1 (L1283-L1288).  Ambusher (L1960): the Ambush succeeds with no die
+    (L1258-L1264 otherwise: a D6, 1 fails)."""
+    others = [unit("lancer"), unit("lancer"), unit("lancer")]
+    for traits, cp in (((), 1), (("leader",), 2)):
+        g = duel([unit("captain", *traits), *others], [unit("trooper")])
+        assert g["sides"][0]["resources"]["cp"] == cp
+    for traits, needs in (((), {"count": 1, "sides": 6, "purpose": "Ambush"}), (("ambusher",), None)):
+        g = duel([unit("lancer", *traits, ambush=True)], [unit("trooper")])
+        done = ok("game.act", game=g, action="ambush", input={"unit": "0/f0"}, faces=[])
+        assert done["need"] == needs
+        if needs is None:
+            assert done["event"]["text"] == "Lancer arrives exactly where chosen, no roll (L1960, L2917)"
+            assert "reserve" not in done["game"]["sides"][0]["units"][0]["state"]["conditions"]

@@ -126,8 +126,11 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
   T  Mechanic, once a battle: tests/test_gundam_skirmish_table.py
      test_abilities_offered_are_the_units_active_ones_and_mechanic (abilities, picks)
   T  Weapon Pack: tests/test_gundam_skirmish.py test_carried_weapon_allowance_and_weapon_pack (units)
-  U  Ambusher (ambush), Leader (turns), Reactive Armour (shoot), Magnetic Coating (movement),
-     Optimised Thrusters and Reinforced Endoskeleton (units), the Amphibious mod (movement, ambush)
+  T  Ambusher arrives with no roll, Leader's 2 Command Points (L1960, L1975-L1976):
+     tests/test_gundam_campaign_rules.py
+     test_leader_gives_two_command_points_and_ambusher_arrives_without_a_roll_l1960_l1975 (ambush, turns)
+  U  Reactive Armour (shoot), Magnetic Coating (movement), Optimised Thrusters and Reinforced Endoskeleton
+     (units), the Amphibious mod (movement, ambush)
   P  Newtype's all-round sight (L1985) and Improved Optics' longer reach (L2021): the players judge
      sight and measure range
   T  Fierce's free Shoot with the same weapon after a kill, one per kill (L1964-L1966; Blitzkrieg the same,
