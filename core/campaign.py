@@ -143,6 +143,9 @@ class Cell(BaseModel):
     y: int
     zone: str = Field(default="", description="Whose starting territory (a side key), '' for none.")
     closed: bool = Field(default=False, description="No team may enter (a neutral zone).")
+    terrain: str = Field(
+        default="", max_length=40, description="The tile's terrain or place, as the players named it."
+    )
     marks: list[Mark] = Field(default_factory=list)
 
 

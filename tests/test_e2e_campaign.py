@@ -4,7 +4,8 @@ One walk through every campaign screen.  Phone A sets the campaign up on the set
 Australia map, L1773, our layout; a team renamed; four teams per player on their zone's bases,
 L1723-L1729), plays both players' first campaign turns by tapping (begin, the Event Die for each team,
 end: L2037-L2066), undoes and redoes a step, moves a team (L2127-L2128), places an enemy team by hand
-next to one of ours, then a Battle (L2132) with its game type chosen (L2136-L2137) starts a real game.
+next to one of ours, names its tile's terrain in the map editor (L1717-L1718), then a Battle (L2132)
+with its game type chosen (L2136-L2137) starts a real game.
 The game links back to its campaign; phone B receives the whole campaign by link; the players end the
 battle on the game screen (who won); A sends the result by link and records it on its own phone from the
 game screen; B applies it once (a second time is refused with a message and changes nothing) and
@@ -148,6 +149,28 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     expect(
         a.locator(f'#campaign-map .cell[data-x="{spot[0]}"][data-y="{spot[1]}"] [data-mark="{enemy["key"]}"]')
     ).to_have_count(1)
+    # the map editor names the target's tile (L1717-L1718): the name written, then the tile tapped;
+    # the map shows it inside the tile, readable on the phone
+    tx, ty = target["x"], target["y"]
+    a.locator('#campaign-steps [data-step="name_tile"]').click()
+    a.locator('#campaign-ask [data-choice="terrain"]').fill("Red desert")
+    a.locator("#ask-go").click()
+    expect(a.locator("#campaign-pick")).to_contain_text("tap the tile")
+    before = int(a.locator("#campaign-log").get_attribute("data-cursor") or 0)
+    a.locator(f'#campaign-map .cell[data-x="{tx}"][data-y="{ty}"]').click()
+    expect(a.locator("#campaign-log")).to_have_attribute("data-cursor", str(before + 1), timeout=30_000)
+    named = a.locator(f'#campaign-map .cell[data-x="{tx}"][data-y="{ty}"] .terrain')
+    expect(named).to_have_text("Red desert")
+    inner, outer = (
+        named.bounding_box(),
+        a.locator(f'#campaign-map .cell[data-x="{tx}"][data-y="{ty}"]').bounding_box(),
+    )
+    assert (
+        inner
+        and outer
+        and inner["height"] >= 8
+        and outer["x"] <= inner["x"] <= inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
+    )
     # a Battle in three taps: the team, Battle, its game type chosen, Start
     a.locator(f'#campaign-map [data-mark="{target["key"]}"]').click()
     a.locator('#team-steps [data-step="battle"]').click()
@@ -208,6 +231,9 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     b.reload()
     expect(b.locator("#campaign-map .cell")).to_have_count(64, timeout=BOOT_MS)
     expect(b.locator("#campaign-log")).to_contain_text("Battle result:")
+    expect(b.locator(f'#campaign-map .cell[data-x="{tx}"][data-y="{ty}"] .terrain')).to_have_text(
+        "Red desert"
+    )
     b.locator(f'#campaign-map [data-mark="{target["key"]}"]').click()
     expect(b.locator("#campaign-sheet h2").first).to_have_text(target["name"])
     a_ctx.close()

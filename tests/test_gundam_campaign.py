@@ -911,7 +911,11 @@ def test_place_a_team_by_hand_one_per_tile_never_neutral_l1743_l2218() -> None:
 
 def fighter_profile() -> dict[str, Any]:
     d = SAMPLES["lancer"].model_dump(mode="json")
-    d.update(kind="mobile_fighter", weapons=[], name="Fighter", abilities=FIGHTER_ABILITIES)
+    # its attacks, its close combat weapon and techniques, are what a character learns (L1837-L1840)
+    cc = [{**d["close_combat"][0], "name": "Palm Strike"}]
+    more = [{**d["close_combat"][0], "name": n} for n in ("Kick", "Whirlwind")]
+    d.update(kind="mobile_fighter", weapons=[], close_combat=cc, techniques=more, name="Fighter")
+    d.update(abilities=FIGHTER_ABILITIES)
     return d
 
 

@@ -42,6 +42,9 @@ def test_massed_fire_and_heat_radiation_are_refused_for_a_unit_without_them() ->
     assert gates["fields"] == {
         "massed_fire": "Lancer has no Massed Fire",
         "heat_radiation": "Lancer has no Heat Radiation",
+        # the traits' and abilities' free Shoot and Merciful (L1964-L1994) are gated the same way
+        "free": "Lancer has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one",
+        "merciful": "Lancer's pilot is not Merciful",
     }
     for field, why in gates["fields"].items():
         for op in ("game.odds", "game.act"):
@@ -56,7 +59,9 @@ def test_massed_fire_adds_dice_with_its_x_weapon_only() -> None:
     g = act(g, "next_turn", {}, TypedDice([]))  # the Zeon turn
     shot = {"attacker": "1/t1", "target": "0/l1", "weapon": "Machine gun"}
     assert call("game.gates", g, "shoot", shot)["result"]["fields"] == {
-        "heat_radiation": "Trooper 1 has no Heat Radiation"
+        "heat_radiation": "Trooper 1 has no Heat Radiation",
+        "free": "Trooper 1 has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one",
+        "merciful": "Trooper 1's pilot is not Merciful",
     }
     plain = odds(g, "shoot", shot).tables["damage"].p_mean
     massed = odds(g, "shoot", {**shot, "massed_fire": 2}).tables["damage"].p_mean

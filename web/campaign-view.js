@@ -315,7 +315,9 @@ export class CampaignsView {
       },
         { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
           "data-x": String(cell.x), "data-y": String(cell.y),
-          "aria-label": `Tile ${cell.x}, ${cell.y}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
+          "aria-label": `Tile ${cell.x}, ${cell.y}${cell.terrain ? `, ${cell.terrain}` : ""}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
+      // the terrain name the players gave the tile (its own geography), small, above its marks
+      if (cell.terrain) node.append(el("span", { class: "terrain", "data-terrain": cell.terrain, "aria-hidden": "true" }, cell.terrain));
       if (!cell.marks.length && !this.picking) node.disabled = true;
       if (cell.closed && this.picking) node.disabled = true;
       if (`${cell.x},${cell.y}` === this.selected) node.classList.add("selected");

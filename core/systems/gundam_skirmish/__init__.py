@@ -11,8 +11,10 @@ game's readings, the changes an action collects, the inputs of one unit's or one
 :mod:`.economy` (Fast and Slow actions), :mod:`.damage` (Integrity, the Damage Chart, Shield Break,
 destruction), :mod:`.shooting` (the Shoot dice procedure and its exact odds), :mod:`.shoot` (the Shoot
 action), :mod:`.picks` (what a unit offers for an action's pick fields), :mod:`.aimed_shot`,
-:mod:`.close_combat`, :mod:`.movement` (Move, Boost, Reload, Switch Weapon, Idle), :mod:`.abilities`,
-:mod:`.morale`, :mod:`.orders`, :mod:`.ambush`, :mod:`.game_types` (set-up, scoring, victory),
+:mod:`.close_combat`, :mod:`.movement` (Move, Boost, Reload, Switch Weapon, Idle, a campaign battle's
+withdrawal), :mod:`.abilities`,
+:mod:`.morale`, :mod:`.traits` (the pilot traits that hang on the battle's events: Fierce, Responsive,
+Merciful, Terrifying), :mod:`.orders`, :mod:`.ambush`, :mod:`.game_types` (set-up, scoring, victory),
 :mod:`.turns` (priority, the Upkeeps, the phase view) and :mod:`.actions` (the action list the game
 screen offers).  :mod:`.tools` holds the system's own tools.
 
@@ -159,13 +161,13 @@ class GundamSkirmish(RuleSystem):
                     note="equipped at the start" if w.name == start else "",
                 )
             )
-        if u.cc:
-            c = u.cc
+        for c in u.close_attacks:  # a Mobile Fighter's techniques too, its pilot's learnt ones (L1837)
             lines.append(
                 CardLine(
                     label=c.name,
                     value=f"DEX {c.dex:+d} {c.attack}D6 ACC {c.acc}+ CRIT {_w(c.crit)} "
                     f"{c.dam} DAM" + (" <PS>" if c.piercing_strike else ""),
+                    note="" if u.knows(c.name) else "a technique its pilot has not learnt (L1837-L1844)",
                 )
             )
         if u.shield != "none":

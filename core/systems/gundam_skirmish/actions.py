@@ -12,7 +12,15 @@ from core.systems.gundam_skirmish.battle import SideInput, UnitInput
 from core.systems.gundam_skirmish.close_combat import CloseInput, close_combat, close_odds
 from core.systems.gundam_skirmish.game_types import SetupInput, environment, game_length, setup
 from core.systems.gundam_skirmish.morale import MoraleInput, morale, morale_odds, rout_roll
-from core.systems.gundam_skirmish.movement import MoveInput, WeaponInput, idle, move, reload, switch
+from core.systems.gundam_skirmish.movement import (
+    MoveInput,
+    WeaponInput,
+    idle,
+    move,
+    reload,
+    switch,
+    withdraw,
+)
 from core.systems.gundam_skirmish.orders import OrderInput, order
 from core.systems.gundam_skirmish.picks import (
     ability_picks,
@@ -22,6 +30,7 @@ from core.systems.gundam_skirmish.picks import (
     switch_picks,
 )
 from core.systems.gundam_skirmish.shoot import ShootInput, shoot, shoot_odds
+from core.systems.gundam_skirmish.traits import TerrorInput, terror, terror_odds
 from core.systems.gundam_skirmish.turns import NextTurnInput, PriorityInput, next_turn, priority
 
 ACTIONS: dict[str, ActionSpec] = {
@@ -82,6 +91,15 @@ ACTIONS: dict[str, ActionSpec] = {
         rolls=False,
     ),
     "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False),
+    "withdraw": ActionSpec(
+        "withdraw",
+        "Withdraw from the battle",
+        UnitInput,
+        withdraw,
+        help="A campaign battle, once 4 turns have passed: back into the deployment zone (L2139-L2140).",
+        rolls=False,
+        needs=("withdrawal",),
+    ),
     "ability": ActionSpec(
         "ability",
         "Use an ability",
@@ -93,6 +111,15 @@ ACTIONS: dict[str, ActionSpec] = {
     ),
     "morale": ActionSpec(
         "morale", "Morale check", MoraleInput, morale, morale_odds, help="2D6 (L1561-L1602)."
+    ),
+    "terror": ActionSpec(
+        "terror",
+        "Terrify an enemy",
+        TerrorInput,
+        terror,
+        terror_odds,
+        help="An enemy unit in its sight for the first time checks morale (L2002-L2003).",
+        needs=("terrifying",),
     ),
     "rout": ActionSpec(
         "rout",

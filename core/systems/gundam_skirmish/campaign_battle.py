@@ -108,6 +108,9 @@ def plan(campaign: Campaign, inp: BattleInput) -> BattlePlan:
     def prepare(game: Game) -> list[Change]:
         """The damage and Damage Chart levels each unit carries; the game type; space (L1367)."""
         out = [Change(path=["state", "mission"], value=inp.game_type)]
+        # voluntary withdrawal once 4 turns have passed (L2139-L2140): from round 5, or 4 (A51)
+        start = 5 if readings(campaign).withdrawal == "after_4" else 4
+        out.append(Change(path=["state", "extra", "withdraw_from"], value=start))
         if space:
             out.append(Change(path=["state", "extra", "space"], value=True))
         for s, side in enumerate(game.sides):

@@ -91,7 +91,13 @@ Characters (L1791-L1846)
      ``fighter_reward``, data ``fighter_allowance``)
   T  a Mobile Fighter gains no traits or mods (L1836-L1837) (battle ``result``);
      test_a_mobile_fighter_ranks_up_without_traits_or_mods_l1834_l1837
-  -  techniques limiting a Mobile Fighter's attacks in battle (L1837-L1840): recorded and counted only
+  T  a Mobile Fighter's techniques are its attacks, in the place of weapons: its sheet lists them with
+     close combat numbers next to its close combat weapon (L1837-L1840, L1320-L1321; units ``techniques``);
+     a character chooses them from those by rank and strikes in battle with a learnt one only, asked
+     which when it knows several, all at rank 10 (L1841-L1844); tests/test_gundam_campaign_rules.py
+     test_a_mobile_fighters_techniques_are_the_only_attacks_it_makes_l1837_l1844
+     (turn ``fighter_reward``, state ``CUnit.unit``, close_combat ``cc_weapon``)
+     R  a Mobile Fighter whose character has learnt no technique yet fights Unarmed (L1063)
   T  moving to or from a Mobile Fighter: techniques lost, two ranks lower, rewards chosen again
      (L1844-L1846); test_mobile_fighter_techniques_by_rank_and_the_two_rank_drop_l1834_l1846
      R  the drop is to rank 1 at least, and traits and mods go too (the rewards are chosen again)
@@ -120,12 +126,32 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
   T  Mechanic, once a battle: tests/test_gundam_skirmish_table.py
      test_abilities_offered_are_the_units_active_ones_and_mechanic (abilities, picks)
   T  Weapon Pack: tests/test_gundam_skirmish.py test_carried_weapon_allowance_and_weapon_pack (units)
-  U  Ambusher (ambush), Leader (turns), Reactive Armour (shoot), Magnetic Coating (movement),
-     Optimised Thrusters and Reinforced Endoskeleton (units), the Amphibious mod (movement, ambush)
+  T  Ambusher arrives with no roll, Leader's 2 Command Points (L1960, L1975-L1976):
+     tests/test_gundam_campaign_rules.py
+     test_leader_gives_two_command_points_and_ambusher_arrives_without_a_roll_l1960_l1975 (ambush, turns)
+  U  Reactive Armour (shoot), Magnetic Coating (movement), Optimised Thrusters and Reinforced Endoskeleton
+     (units), the Amphibious mod (movement, ambush)
   P  Newtype's all-round sight (L1985) and Improved Optics' longer reach (L2021): the players judge
      sight and measure range
-  -  Fierce's free shot, Merciful's 2 Integrity, Responsive's free shot, Terrifying's morale check and
-     Stoic's immunity to it (L1964-L1966, L1981-L1983, L1992-L1994, L1996-L1997, L2002-L2003)
+  T  Fierce's free Shoot with the same weapon after a kill, one per kill (L1964-L1966; Blitzkrieg the same,
+     Fire Support's second Shoot too), offered only then and refused otherwise;
+     tests/test_gundam_campaign_rules.py
+     test_fierce_earns_one_free_shoot_with_the_same_weapon_after_a_kill_l1964_l1966,
+     test_fire_support_second_shoot_is_free_at_another_target_l2868_l2873 (traits, shoot)
+     R  the free Shoot is for the same turn, and a free Shoot that destroys earns another (it is a Shoot)
+  T  Responsive's free Shoot in an enemy's turn, once per such turn, with a loaded weapon (L1992-L1994);
+     tests/test_gundam_campaign_rules.py test_responsive_shoots_free_once_in_each_enemy_turn_l1992_l1994
+  P  the enemy moving into range (L1992-L1993): the players see it and take the shot (digest A44)
+  T  Merciful: once a battle a successful Shoot or close combat strike deals no damage and 2 Integrity come
+     back (L1981-L1983); tests/test_gundam_campaign_rules.py
+     test_merciful_spares_the_target_and_restores_2_integrity_once_a_battle_l1981_l1983,
+     test_merciful_in_close_combat_deals_nothing_and_restores_2_integrity_l1981_l1983 (shoot, close_combat)
+     R  declared with the action ("if it deals damage"); one that deals none does not spend it; in close
+     combat the spared strike counts as no damage when the fall-back is decided
+  T  Terrifying: an enemy unit seen for the first time checks morale, once per Terrifying unit; Stoic and
+     Terrifying units never do (L2002-L2003, L1996-L1997); tests/test_gundam_campaign_rules.py
+     test_terrifying_forces_one_morale_check_per_enemy_unless_stoic_or_terrifying_l2002_l2003 (traits)
+     R  sight is on the table (A52): the check is a step on the Terrifying unit's card
 
 The campaign turn (L2037-L2066)
   T  the turn in order: victory check, War Effort, an Event Die per team, diplomacy, the actions
@@ -172,8 +198,13 @@ Actions (L2124-L2187)
   R  the battle "on the initiator's tile": the tile is kept for the step back after a withdrawal
   T  a team with no unit or no pilot left leaves the map (L2137-L2138);
      test_a_pilot_killed_and_half_the_points_lost_l2200_l2203_l2135 (battle ``result``)
-  -  voluntary withdrawal only once 4 battle turns have passed (L2139-L2140, A51): the game does not
-     hold it back; a unit leaves through the battle's Withdraw order or by the players marking it
+  T  voluntary withdrawal into the deployment zone only once 4 battle turns have passed (L2139-L2140):
+     'Withdraw from the battle' greyed with the reason before, refused if sent, offered after, only in a
+     campaign battle; tests/test_gundam_campaign_rules.py
+     test_withdrawal_refused_before_4_turns_have_passed_offered_after_l2139_l2140 (movement ``withdraw``)
+     R  opt: ``withdrawal`` (A51): from round 5, once four rounds are complete (default), or from round 4;
+     the move back costs a Fast action (the Move into the zone); the battle's Withdraw order (L1524-L1529)
+     stays a battle rule of its own
   P  a unit that routs off the table (L2141): the players mark it withdrawn on its card
   T  a team whose units all withdrew returns to its tile and steps one tile further from the battle
      (L2140-L2143); test_battle_result_flows_back_l2132_l2208_l1854_l1901 (battle ``_retreat``)
@@ -213,7 +244,11 @@ Maps (L2209-L2228)
      test_the_map_edited_by_hand_a_base_moved_and_its_holder_l1770_l2218,
      test_a_tiles_zone_edited_by_hand_and_the_neutral_zone_closed_to_teams_l2218 (turn ``edit_base``,
      ``edit_tile``)
-  -  tiles' terrain names ("unique geography", L1717-L1718): not kept or edited yet
+  T  tiles' terrain names ("unique geography", L1717-L1718): named in the map editor, shown in the tile and
+     on the sheets of what stands there; tests/test_gundam_campaign_rules.py
+     test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718, tests/test_e2e_campaign.py
+     (turn ``name_tile``, view ``terrain_step``)
+     R  the book names no tile's terrain: the app's maps start with none, the players name them
 
 Around the chapter (the issue's asks)
   T  undo and redo of every step; api: test_a_campaign_is_saved_as_a_record_and_a_damaged_one_set_aside;

@@ -8,12 +8,12 @@ rank), whose turn it is and where that turn stands.  It is the ``state`` of a
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from core.systems.base import Closed
-from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction, dead
+from core.systems.gundam_skirmish.campaign_data import MAPS, TABLES, Faction, dead, fighter_allowance
 from core.systems.gundam_skirmish.units import Unit, unit_cost
 
 Key = str
@@ -75,6 +75,10 @@ class CUnit(Closed):
                     "heroic_levels": p.heroic_levels,
                     "heroic_traits": p.heroic_traits,
                     "heroic_mods": p.heroic_mods,
+                    # a Mobile Fighter attacks with its learnt techniques only, all at rank 10 (L1837-L1844)
+                    "techniques": p.techniques
+                    if data.get("kind") == "mobile_fighter" and fighter_allowance(p.rank)[0] is not None
+                    else None,
                 }
             ]
         else:
@@ -155,6 +159,12 @@ class CampaignState(Closed):
         max_length=64,
         description="Tiles edited by the players, 'x,y': a faction's zone, '' no zone, 'neutral'.",
     )
+    terrain: dict[str, Annotated[str, Field(min_length=1, max_length=40)]] = Field(
+        default_factory=dict,
+        max_length=64,
+        description="Terrain names the players gave tiles, 'x,y': each tile has its own geography "
+        "(L1717-L1718), which the book's missing map images would show.",
+    )
 
     @model_validator(mode="after")
     def _valid(self) -> CampaignState:
@@ -193,6 +203,10 @@ class CampaignState(Closed):
         if edited is not None:
             return edited == "neutral"
         return any((t.x, t.y) == (x, y) for t in MAPS.maps[self.map].neutral)
+
+    def terrain_at(self, x: int, y: int) -> str:
+        """The tile's terrain name, '' when the players gave it none (L1717-L1718)."""
+        return self.terrain.get(f"{x},{y}", "")
 
     def base_at(self, x: int, y: int) -> CBase | None:
         for b in self.bases:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -41,7 +41,7 @@ from core.systems.gundam_skirmish.units import Unit, base_points, unit_violation
 
 
 class CampaignReadings(Closed):
-    """Readings of the campaign's unclear rules (digest A30, A31), chosen per campaign."""
+    """Readings of the campaign's unclear rules (digest A30, A31, A51), chosen per campaign."""
 
     exhaustion: Literal["idle", "record"] = Field(
         default="idle",
@@ -53,6 +53,11 @@ class CampaignReadings(Closed):
         default="one",
         description="[A31] After a battle a pilot ticks one Experience box (the letter of L1815); "
         "'all': as many boxes as whole hundreds of EXP banked.",
+    )
+    withdrawal: Literal["after_4", "from_4"] = Field(
+        default="after_4",
+        description="[A51] A unit may withdraw from a campaign battle once 4 or more turns have passed "
+        "(L2139-L2140): 'after_4', once four rounds are complete (from round 5); 'from_4', from round 4.",
     )
 
 
@@ -347,6 +352,26 @@ def edit_tile(campaign: Campaign, inp: TileInput, _: DiceSource) -> Step:
     return Step(st, f"Tile ({inp.x}, {inp.y}) made {what} by hand")
 
 
+class TerrainInput(Closed):
+    terrain: str = Field(max_length=40, description="The tile's terrain or place name; empty: none.")
+    x: int = Field(ge=1, le=8)
+    y: int = Field(ge=1, le=8)
+
+
+def name_tile(campaign: Campaign, inp: TerrainInput, _: DiceSource) -> Step:
+    """The players' map editing: a tile's terrain name.  Each tile has its own geography (L1717-L1718),
+    which the book's maps would show as images it does not have: the players name it."""
+    st = state_of(campaign)
+    name = " ".join(inp.terrain.split())
+    where = f"({inp.x}, {inp.y})"
+    if name:
+        st.terrain[f"{inp.x},{inp.y}"] = name
+        return Step(st, f"Tile {where} named {name} by hand")
+    if st.terrain.pop(f"{inp.x},{inp.y}", None) is None:
+        raise ValueError(f"tile {where} has no terrain name to clear: write one")
+    return Step(st, f"Tile {where}'s terrain name cleared by hand")
+
+
 class AssignInput(Closed):
     team: str = Field(max_length=6, description="The MS Team.")
     pilot: str = Field(min_length=1, max_length=60, description="The pilot, by name (reserve or flying).")
@@ -404,10 +429,19 @@ def assign(campaign: Campaign, inp: AssignInput, _: DiceSource) -> Step:
     return Step(st, "; ".join(texts))
 
 
+def attacks(profile: dict[str, Any]) -> list[str]:
+    """A unit's attacks by name, its weapons, close combat weapon and techniques: for a Mobile Fighter
+    (close combat only, L1320-L1321) its techniques, which take the place of weapons (L1837-L1840)."""
+    rows = [*profile.get("weapons", []), *profile.get("close_combat", []), *profile.get("techniques", [])]
+    return [str(w.get("name")) for w in rows if isinstance(w, dict)]
+
+
 class FighterInput(Closed):
     team: str = Field(max_length=6)
     unit: str = Field(max_length=6, description="The Mobile Fighter, by key.")
-    technique: str = Field(default="", max_length=60, description="A technique's name.")
+    technique: str = Field(
+        default="", max_length=60, description="A technique: one of the unit's attacks, by name (L1837)."
+    )
     ability: str = Field(default="", max_length=40, description="One of the unit's abilities, by key.")
 
 
@@ -425,6 +459,9 @@ def fighter_reward(campaign: Campaign, inp: FighterInput, _: DiceSource) -> Step
     techniques, abilities = fighter_allowance(pilot.rank)
     texts = []
     if inp.technique:
+        if inp.technique not in attacks(unit.profile):
+            known = ", ".join(attacks(unit.profile))
+            raise ValueError(f"a technique is one of {unit.name}'s attacks ({known}; L1837-L1840)")
         if inp.technique in pilot.techniques:
             raise ValueError(f"{pilot.name} knows {inp.technique} already")
         if techniques is not None and len(pilot.techniques) >= techniques:
@@ -653,6 +690,7 @@ ACTIONS: dict[str, CampaignAction] = {
         CampaignAction.of("place", "Place by hand", place, "A correction of the map", rolls=False),
         CampaignAction.of("edit_base", "Edit a base", edit_base, "The map by hand", rolls=False),
         CampaignAction.of("edit_tile", "Edit a tile", edit_tile, "The map by hand", rolls=False),
+        CampaignAction.of("name_tile", "Name a tile", name_tile, "Its terrain (L1717-L1718)", rolls=False),
         CampaignAction.of("assign", "Change pilots", assign, "A pilot takes a unit (L1811)", rolls=False),
         CampaignAction.of(
             "fighter_reward", "Techniques", fighter_reward, "Mobile Fighters (L1834-L1846)", rolls=False

@@ -18,7 +18,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     rank_title,
 )
 from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
-from core.systems.gundam_skirmish.campaign_turn import order_cost
+from core.systems.gundam_skirmish.campaign_turn import attacks, order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
 
 #: The factions' colours on the map (L1721-L1723).
@@ -57,11 +57,17 @@ def _unit_line(cu: CUnit, faction: str, space: bool) -> CardLine:
     return CardLine(label=cu.name, value=", ".join(parts), note=note)
 
 
+def _tile(st: CampaignState, x: int, y: int) -> str:
+    """A tile as a sheet names it: its coordinates and the terrain name the players gave it."""
+    terrain = st.terrain_at(x, y)
+    return f"({x}, {y})" + (f", {terrain}" if terrain else "")
+
+
 def team_sheet(st: CampaignState, team: Team) -> SheetView:
     space = MAPS.maps[st.map].space
     lines = [
         CardLine(label="Faction", value=NAMES[team.faction]),
-        CardLine(label="Tile", value=f"({team.x}, {team.y})"),
+        CardLine(label="Tile", value=_tile(st, team.x, team.y)),
         CardLine(label="Points", value=f"{team.points()} of {TABLES.start.max_points}"),
     ]
     lines += [_unit_line(u, team.faction, space) for u in team.units]
@@ -117,6 +123,7 @@ def _steps(st: CampaignState) -> list[StepView]:
     out += [r for t in st.teams for r in reward_steps(t)]
     out += base_steps(st)
     out.append(tile_step(st))
+    out.append(terrain_step())
     out.append(
         StepView(
             action="note",
@@ -386,8 +393,11 @@ def fighter_steps(t: Team) -> list[StepView]:
         left = [a for a in own if a not in p.fighter_abilities]
         room_a = bool(left) and (abil is None or len(p.fighter_abilities) < abil)
         choices = []
+        unknown = [a for a in attacks(u.profile) if a not in p.techniques]
+        room_t = room_t and bool(unknown)
         if room_t:
-            choices.append(Choice(field="technique", label="New technique (its name)", options=[]))
+            options = [Option(value="", label="none now")] + [Option(value=a, label=a) for a in unknown]
+            choices.append(Choice(field="technique", label="New technique", options=options, value=""))
         if room_a:
             options = [Option(value="", label="none now")]
             options += [Option(value=a, label=a.replace("_", " ")) for a in left]
@@ -447,6 +457,18 @@ def tile_step(st: CampaignState) -> StepView:
         label="Edit the map: a tile's zone",
         enabled=True,
         choices=[Choice(field="zone", label="Make it", options=zones, value="neutral")],
+        pick="tile",
+    )
+
+
+def terrain_step() -> StepView:
+    """Editing the map by hand: a tile's terrain name (L1717-L1718), written first, then the tile tapped."""
+    return StepView(
+        action="name_tile",
+        minor=True,
+        label="Edit the map: a tile's terrain name",
+        enabled=True,
+        choices=[Choice(field="terrain", label="Terrain name (empty clears it)", options=[], value="")],
         pick="tile",
     )
 
@@ -531,7 +553,16 @@ def view(campaign: Campaign) -> CampaignView:
                         flag="exhausted" if t.exhausted else "",
                     )
                 )
-            cells.append(Cell(x=x, y=y, zone=st.zone(x, y), closed=st.neutral(x, y), marks=marks))
+            cells.append(
+                Cell(
+                    x=x,
+                    y=y,
+                    zone=st.zone(x, y),
+                    closed=st.neutral(x, y),
+                    terrain=st.terrain_at(x, y),
+                    marks=marks,
+                )
+            )
     sides = [
         SideView(
             key=p.faction,
@@ -558,7 +589,7 @@ def view(campaign: Campaign) -> CampaignView:
             side=b.owner,
             lines=[
                 CardLine(label="Held by", value=NAMES[b.owner] if b.owner else "nobody"),
-                CardLine(label="Tile", value=f"({b.x}, {b.y})"),
+                CardLine(label="Tile", value=_tile(st, b.x, b.y)),
                 *([CardLine(label="Victory", value="needed to win the campaign")] if b.victory else []),
             ],
         )

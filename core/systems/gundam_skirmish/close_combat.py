@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult
+from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
     OWN,
@@ -43,7 +43,7 @@ from core.systems.gundam_skirmish.mega import (
     location_odds,
     part_level,
 )
-from core.systems.gundam_skirmish.shoot import Ask, panoramic, shield_usable
+from core.systems.gundam_skirmish.shoot import Ask, panoramic, shield_usable, unlearnt
 from core.systems.gundam_skirmish.shooting import Levels, after_pool, chart_dist, shield_break
 from core.systems.gundam_skirmish.units import Unit, armour_of
 
@@ -75,6 +75,19 @@ class CloseInput(BaseModel):
     piercing_strike: bool = Field(default=False, description="A Piercing Strike (Slow, <PS>, L931-L939).")
     pursuit: bool = Field(
         default=False, description="A mobile fighter's Pursuit (+1 die, free, L1331-L1339)."
+    )
+    technique: str = Field(
+        default="",
+        max_length=60,
+        description="A Mobile Fighter's technique to strike with (L1837-L1840); empty: its only one, "
+        "or asked.",
+        json_schema_extra={"ui": "hidden"},  # asked after the tap when the fighter knows several
+    )
+    merciful: bool = Field(
+        default=False,
+        description="Merciful (once a battle, L1981-L1983): if its strike would deal damage, it deals none "
+        "and the attacker regains 2 Integrity instead.",
+        json_schema_extra=needs("merciful"),
     )
     shield_break: Ask = Field(
         default="ask",
@@ -110,9 +123,12 @@ class Striker(BaseModel):
     movable_frame: bool = False  # the target's Movable Frame against 3 or more damage (L2952-L2956)
 
 
-def cc_weapon(unit: Unit) -> tuple[str, int, int, int, int | None, int, bool]:
-    w = unit.cc
-    if w is None:
+def cc_weapon(unit: Unit, technique: str = "") -> tuple[str, int, int, int, int | None, int, bool]:
+    """The close combat weapon's numbers (a Mobile Fighter's technique, by name); Unarmed with none
+    (L1063-L1066), or when a Mobile Fighter's character has learnt none of its techniques (L1837-L1844,
+    our reading: it fights as a unit without a close combat weapon)."""
+    w = unit.technique(technique)
+    if w is None or not unit.knows(w.name):
         u = UNARMED
         return "Unarmed", u.dex, u.attack, u.acc, u.crit, u.dam, True
     return w.name, w.dex, w.attack, w.acc, w.crit, w.dam, False
@@ -123,7 +139,7 @@ def striker(
 ) -> Striker:
     """The strike of ``x`` (of side ``xs``) on ``y``; ``first``: x is the unit that made the action."""
     ux, uy = profile(x), profile(y)
-    _, _, attack, acc, crit, dam, unarmed = cc_weapon(ux)
+    _, _, attack, acc, crit, dam, unarmed = cc_weapon(ux, inp.technique if first else "")
     if uy.has("beam_jitte"):
         attack = 1  # L2813-L2814
     dice = attack
@@ -353,11 +369,12 @@ def advantage_auto(game: Game, x: GameUnit, y: GameUnit, x_charged: bool, y_char
 
 
 def advantage_totals(
-    x: GameUnit, y: GameUnit, x_charged: bool, y_charged: bool
+    x: GameUnit, y: GameUnit, x_charged: bool, y_charged: bool, technique: str = ""
 ) -> tuple[Dist[int], Dist[int]]:
-    """Each side's Advantage: 1D6 (2D6 after a Charge) + DEX; Beam Jitte: the other DEX is 0 (L970-L977)."""
+    """Each side's Advantage: 1D6 (2D6 after a Charge) + DEX; Beam Jitte: the other DEX is 0 (L970-L977).
+    ``technique``: the Mobile Fighter technique x strikes with (L1837-L1840)."""
     ux, uy = profile(x), profile(y)
-    dex_x = 0 if uy.has("beam_jitte") else cc_weapon(ux)[1]
+    dex_x = 0 if uy.has("beam_jitte") else cc_weapon(ux, technique)[1]
     dex_y = 0 if ux.has("beam_jitte") else cc_weapon(uy)[1]
     tx = (Dist.die(6).repeat(2) if x_charged else Dist.die(6)).map(lambda v: v + dex_x)
     ty = (Dist.die(6).repeat(2) if y_charged else Dist.die(6)).map(lambda v: v + dex_y)
@@ -390,8 +407,14 @@ def close_setup(game: Game, inp: CloseInput) -> tuple[int, int, GameUnit, int, i
             raise ValueError(f"{g.name} is never within close combat range (L1245, L2852)")
     if inp.pursuit and profile(x).kind != "mobile_fighter":
         raise ValueError("only a mobile fighter makes a Pursuit (L1331-L1339)")
+    if inp.technique:
+        w = profile(x).technique(inp.technique)
+        if w is None:
+            raise ValueError(f"{x.name} has no technique '{inp.technique}'")
+        if not profile(x).knows(w.name):
+            raise ValueError(unlearnt(x, w.name))
     if inp.piercing_strike:
-        w = profile(x).cc
+        w = profile(x).technique(inp.technique)
         if w is None or not w.piercing_strike or x.state.extra.get("equipped") != "cc":
             raise ValueError("a Piercing Strike needs a <PS> weapon equipped (L931-L934)")
     return s, u, x, ts, tu, y
@@ -405,6 +428,10 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     if game.state.active_side is None:
         raise ValueError(NOT_BEGUN)
     s, u, x, ts, tu, y = close_setup(game, inp)
+    learnt = [w.name for w in profile(x).close_attacks if profile(x).knows(w.name)]
+    if not inp.technique and len(learnt) > 1:  # a Mobile Fighter's techniques (L1837-L1840)
+        options = [Choice(value=n, label=n) for n in learnt]
+        raise NeedChoice("technique", f"{x.name} strikes with which technique?", options)
     ch = Changes(game)
     o = opts(game)
     charged = inp.charged or (inp.piercing_strike and o.piercing_is_charge)
@@ -421,7 +448,7 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
     auto = advantage_auto(game, x, y, charged, inp.defender_charged)
     rolls: list[tuple[int, int]] = []
     if auto == 0:
-        tx, ty = advantage_totals(x, y, charged, inp.defender_charged)
+        tx, ty = advantage_totals(x, y, charged, inp.defender_charged, inp.technique)
         dex_x = min(tx.weights) - (2 if charged else 1)
         dex_y = min(ty.weights) - (2 if inp.defender_charged else 1)
         while True:
@@ -456,6 +483,14 @@ def close_combat(game: Game, inp: CloseInput, dice: DiceSource) -> ActionResult:
         defender = profile(dg)
         dealt[step] = damage
         text = f"{ag.name} strikes: {damage} damage, {crits} critical"
+        if inp.merciful and (damage or rolls_chart) and (as_, au) == (s, u):
+            # Merciful: the strike deals nothing and the attacker regains 2 Integrity (L1981-L1983)
+            dealt[step] = 0
+            ch.extra(s, u, "once", [*ag.state.extra.get("once", []), "merciful"])
+            ch.set(["sides", s, "units", u, "state", "damage"], max(0, ag.state.damage - 2))
+            spared = f"Merciful: {dg.name} is spared, {ag.name} regains 2 Integrity (L1981-L1983)"
+            texts.append(f"{text}; {spared}")
+            continue
         if (damage or rolls_chart) and defender.shield != "none" and not has(dg, "shield_broken"):
             field = "defender_shield_break" if break_field == "shield_break" else "shield_break"
             answer = getattr(inp, field)
@@ -652,7 +687,7 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
     if auto:
         p = Fraction(1 if auto > 0 else 0)
     else:
-        p = advantage_p(*advantage_totals(x, y, charged, inp.defender_charged))
+        p = advantage_p(*advantage_totals(x, y, charged, inp.defender_charged, inp.technique))
     xs_ = (s, x, charged, inp.flank, True)
     ys_ = (ts, y, inp.defender_charged, inp.defender_flank, False)
     # (damage to x, damage to y, x destroyed, y destroyed)
@@ -681,5 +716,11 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
             "advantage": float(p),
         },
         summary=f"Target {y.name}, attacker {x.name}; both strikes in Advantage order, "
-        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike).",
+        f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike)"
+        + (
+            f"; Merciful: whatever {x.name}'s strike would deal, it regains 2 Integrity instead"
+            if inp.merciful
+            else ""
+        )
+        + ".",
     )

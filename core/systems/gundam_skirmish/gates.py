@@ -15,6 +15,12 @@ from typing import TYPE_CHECKING
 from core.systems.base import Requirement
 from core.systems.gundam_skirmish.battle import has, profile
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
+from core.systems.gundam_skirmish.movement import withdraw_reason
+from core.systems.gundam_skirmish.traits import (
+    free_shot_reason,
+    merciful_reason,
+    terrifying_reason,
+)
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -51,4 +57,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "massed_fire": _ability("massed_fire"),
     "heat_radiation": _ability("heat_radiation"),
     "routed": _routed,
+    "withdrawal": withdraw_reason,
+    "free_shot": free_shot_reason,
+    "merciful": merciful_reason,
+    "terrifying": terrifying_reason,
 }

@@ -187,3 +187,37 @@ def idle(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
     if fail := spend(ch, s, u, 1, "idle", dice):
         return ActionResult(changes=ch.list, text=fail)
     return ActionResult(changes=ch.list, text=f"{g.name} waits")
+
+
+def withdraw_reason(game: Game, ref: str) -> str:
+    """Why a unit may not withdraw yet, or at all, in plain words (L2139-L2140); empty when it may now:
+    a campaign battle whose round has reached the one its campaign allows (from round 5 by default, A51)."""
+    _, _, g = game.unit(ref)
+    start = int(game.state.extra.get("withdraw_from", 0))
+    if not start:
+        return "only in a campaign battle may a unit withdraw into its deployment zone (L2139-L2140)"
+    if g.state.destroyed or has(g, "withdrawn"):
+        return f"{g.name} is out of the battle"
+    if game.round < start:
+        passed = start - 1
+        return (
+            f"a team may withdraw once {passed} turns have passed: from round {start}, "
+            f"this is round {game.round} (L2139-L2140)"
+        )
+    return ""
+
+
+def withdraw(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
+    """Voluntary withdrawal in a campaign battle (L2139-L2140): the unit moves back into its deployment
+    zone (a Move, Fast) and leaves the battle; only once four turns have passed (A51).  When every unit
+    of a team has left, the team steps back on the campaign map (L2140-L2143)."""
+    s, u, g = game.unit(inp.unit)
+    if why := withdraw_reason(game, inp.unit):
+        raise ValueError(why)
+    ch = Changes(game)
+    if fail := spend(ch, s, u, 1, "move", dice):
+        return ActionResult(changes=ch.list, text=fail)
+    ch.condition(s, u, "withdrawn", True)
+    return ActionResult(
+        changes=ch.list, text=f"{g.name} moves back into its deployment zone and withdraws from the battle"
+    )

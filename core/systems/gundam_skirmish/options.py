@@ -33,6 +33,13 @@ class GsState(Closed):
         max_length=8,
         description="The teams in the order of their priority roll, the team with priority first (L115).",
     )
+    withdraw_from: int = Field(
+        default=0,
+        ge=0,
+        le=100,
+        description="A campaign battle (L2139-L2140): the round from which a unit may withdraw by moving "
+        "back into its deployment zone (5 once four rounds have passed, A51); 0: not a campaign battle.",
+    )
 
 
 class GsOptions(Readings):

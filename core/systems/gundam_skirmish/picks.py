@@ -33,7 +33,9 @@ def _weapons_in_battle(g: GameUnit) -> list[RangedWeapon]:
 
 def _shot_pick(g: GameUnit, w: RangedWeapon, aimed: bool) -> FieldPick:
     why = ""
-    if w.equip == "C" and has(g, "no_carried"):
+    if not profile(g).knows(w.name):
+        why = "a technique its pilot has not learnt (L1837-L1844)"
+    elif w.equip == "C" and has(g, "no_carried"):
         why = "no carried weapon can be used this turn (Heat Rod)"
     elif w not in usable_weapons(g):
         why = "not equipped: Switch Weapon first (L424-L444)"

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
+from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, Offer, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
     OWN,
@@ -51,6 +51,7 @@ from core.systems.gundam_skirmish.shooting import (
     shield_break,
     shot_odds,
 )
+from core.systems.gundam_skirmish.traits import earn_bonus, free_weapon, turn_mark
 from core.systems.gundam_skirmish.units import RangedWeapon, Unit, armour_of, carried_names
 
 Cover = Literal["unobstructed", "in_cover", "obstructed"]
@@ -142,7 +143,17 @@ class ShootInput(ShotBase):
         json_schema_extra={"ui": "hidden"},  # answered through the question after the roll
     )
     free: bool = Field(
-        default=False, description="A free Shoot (Fierce, Blitzkrieg, Responsive): no action spent."
+        default=False,
+        description="A free Shoot, no action spent: after a kill (Fierce, Blitzkrieg, L1964-L1966, "
+        "L2788-L2793) or a Shoot with Fire Support's weapon (L2868-L2873) with that weapon, or in an "
+        "enemy's turn as an enemy comes into range (Responsive, once that turn, L1992-L1994).",
+        json_schema_extra=needs("free_shot"),
+    )
+    merciful: bool = Field(
+        default=False,
+        description="Merciful (once a battle, L1981-L1983): if the shot would deal damage, it deals none "
+        "and the shooter regains 2 Integrity instead.",
+        json_schema_extra=needs("merciful"),
     )
     weather: bool = Field(
         default=False,
@@ -163,6 +174,16 @@ def usable_weapons(gu: GameUnit) -> list[RangedWeapon]:
     return out
 
 
+def unlearnt(gu: GameUnit, attack: str) -> str:
+    """Why a Mobile Fighter's character may not make this attack: not one of its techniques."""
+    p = profile(gu).character
+    known = ", ".join(p.techniques or []) if p is not None else ""
+    return (
+        f"{gu.name}'s pilot has not learnt {attack}: a Mobile Fighter attacks only with the techniques its "
+        f"character chose ({known or 'none yet'}; L1837-L1844)"
+    )
+
+
 def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
     """The named weapon, checked; empty: the equipped carried weapon if ready, else a ready mounted one."""
     unit = profile(gu)
@@ -172,10 +193,16 @@ def pick_weapon(gu: GameUnit, name: str) -> RangedWeapon:
             raise ValueError(f"{gu.name} has no weapon '{name}'")
         if w.equip == "C" and w.name not in carried_names(unit):
             raise ValueError(f"'{name}' was not taken into this battle")
+        if not unit.knows(w.name):
+            raise ValueError(unlearnt(gu, w.name))
         if w not in usable_weapons(gu):
             raise ValueError(f"'{name}' is not equipped: use Switch Weapon first (L424-L444)")
         return w
-    ready = [w for w in usable_weapons(gu) if not gu.state.extra.get("reload", {}).get(w.name)]
+    ready = [
+        w
+        for w in usable_weapons(gu)
+        if not gu.state.extra.get("reload", {}).get(w.name) and unit.knows(w.name)
+    ]
     if not ready:
         raise ValueError(f"{gu.name} has no equipped weapon ready to fire")
     return sorted(ready, key=lambda w: w.equip != "C")[0]
@@ -386,12 +413,59 @@ def defender_decides(
     raise NeedChoice(field, question + ".", options)
 
 
+def with_free_weapon(game: Game, inp: ShootInput) -> ShootInput:
+    """A free Shoot fires the weapon that earned it (Fierce, Blitzkrieg, Fire Support): checked, and
+    filled in when the input names none (:mod:`.traits`)."""
+    if not inp.free:
+        return inp
+    return inp.model_copy(update={"weapon": free_weapon(game, inp.attacker, inp.weapon, inp.target)})
+
+
 def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
-    """Shoot (L595-L801), Volley (L1606-L1619), Blast (L1271-L1275), Shield Break (L1121-L1128)."""
+    """Shoot (L595-L801), Volley (L1606-L1619), Blast (L1271-L1275), Shield Break (L1121-L1128); the
+    free Shoots of Fierce, Blitzkrieg, Fire Support and Responsive and Merciful (:mod:`.traits`)."""
+    inp = with_free_weapon(game, inp)
     shot, w, info = build_shot(game, inp)
     s, u, a = game.unit(inp.attacker)
-    ts, tu, t = game.unit(inp.target)
     ch = Changes(game)
+    result = _shoot(game, inp, dice, ch, shot, w, info)
+    if game.state.active_side != s:  # Responsive: once per opposing player's turn (L1992-L1994)
+        ch.extra(s, u, "responsive", turn_mark(game))
+        return result.model_copy(update={"changes": ch.list})
+    killed = any(
+        ch.unit(n, i).state.destroyed and not g.state.destroyed
+        for n, side in enumerate(game.sides)
+        if n != s
+        for i, g in enumerate(side.units)
+    )
+    earned = earn_bonus(game, a, w.name, killed, inp.free)
+    if earned is not None:
+        other = [inp.target] if earned[1] == "Fire Support" else []  # at another target (L2871-L2873)
+        ch.extra(s, u, "bonus_shot", [earned[0], turn_mark(game), *other])
+        text = f"{result.text}; {earned[1]}: one free Shoot with {earned[0]}"
+        # offered at once on the result: the sheet opens with the free Shoot filled in
+        offer = Offer(
+            action="shoot",
+            input={"attacker": inp.attacker, "weapon": earned[0], "free": True},
+            label=f"Free Shoot with {earned[0]} ({earned[1]})"[:120],
+        )
+        return result.model_copy(update={"changes": ch.list, "text": text, "offers": [offer]})
+    if inp.free:
+        ch.extra(s, u, "bonus_shot", [])
+    return result.model_copy(update={"changes": ch.list})
+
+
+def _shoot(
+    game: Game,
+    inp: ShootInput,
+    dice: DiceSource,
+    ch: Changes,
+    shot: Shot,
+    w: RangedWeapon,
+    info: dict[str, Any],
+) -> ActionResult:
+    s, u, a = game.unit(inp.attacker)
+    ts, tu, t = game.unit(inp.target)
     if fail := spend(ch, s, u, 0 if inp.free else 1, "shoot", dice):
         return ActionResult(changes=ch.list, text=fail)
     texts = [f"{a.name} shoots {t.name} with {w.name}"]
@@ -453,6 +527,11 @@ def shoot(game: Game, inp: ShootInput, dice: DiceSource) -> ActionResult:
         else:
             mark_shield_broken(ch, ts, tu)
             texts.append(f"Shield Break: {damage} damage, no chart roll, the shield is gone (L1123-L1128)")
+    if inp.merciful and (damage or rolls):  # Merciful: no damage dealt, 2 Integrity back (L1981-L1983)
+        ch.extra(s, u, "once", [*a.state.extra.get("once", []), "merciful"])
+        ch.set(["sides", s, "units", u, "state", "damage"], max(0, ch.unit(s, u).state.damage - 2))
+        texts.append(f"Merciful: {t.name} is spared, {a.name} regains 2 Integrity (L1981-L1983)")
+        return ActionResult(changes=ch.list, text="; ".join(texts), detail=detail)
     ch.by = s if s != ts else None
     destroyed = take_damage(ch, ts, tu, damage, dice, texts)
     if not destroyed and rolls:
@@ -493,6 +572,7 @@ def half_nothing(d: Dist[int]) -> Dist[int]:
 
 def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     """Exact damage, Damage Chart rolls and the chance to destroy (before any Shield Break)."""
+    inp = with_free_weapon(game, inp)
     shot, w, info = build_shot(game, inp)
     o = shot_odds(shot)
     damage, crits, destroyed = o.damage, o.crits, o.destroyed
@@ -511,6 +591,8 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     if not inp.free and rout_due(a):  # a Routed unit's first action waits on a D6 of 4+ (L1554-L1558)
         damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
         mega += "; Routed: a D6 first, the unit runs on 1-3"
+    if inp.merciful:
+        mega += f"; Merciful: whatever damage it would deal, {a.name} regains 2 Integrity instead"
     return odds_tables(
         damage,
         crits,

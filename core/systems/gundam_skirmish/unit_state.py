@@ -49,6 +49,23 @@ class GsUnitState(BaseModel):
         description="Once-a-battle abilities and traits used, by key (mechanic L1978, extra_tank L2866...).",
     )
     pilot: Pilot | None = Field(default=None, description="The unit's named character, if it has one.")
+    bonus_shot: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list,
+        max_length=3,
+        description="A free Shoot earned (Fierce, Blitzkrieg, Fire Support; L1964-L1966, L2788-L2793, "
+        "L2868-L2873): its weapon, the turn it is for ('round/side') and, for Fire Support, the target "
+        "it may not be at; empty: none.",
+    )
+    responsive: str = Field(
+        default="",
+        max_length=20,
+        description="The enemy turn ('round/side') in which the Responsive shot was taken (L1992-L1994).",
+    )
+    terrified_by: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list,
+        max_length=60,
+        description="The Terrifying enemy units it has checked morale for, once each (L2002-L2003).",
+    )
     rout_rolled: bool = Field(
         default=False,
         description="A Routed unit has made its D6 for being selected to act this turn (L1554-L1558).",

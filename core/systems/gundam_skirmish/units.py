@@ -11,7 +11,7 @@ L3025-L3030) and a character pilot (L1791-L1832).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.config import JsonDict
@@ -247,6 +247,13 @@ class Pilot(Closed):
     heroic_mods: list[HeroicModKey] = Field(
         default_factory=list, description="Heroic modifications (L3216-L3269)."
     )
+    techniques: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None,
+        max_length=30,
+        description="A Mobile Fighter character's techniques in a campaign: the only attacks (weapons "
+        "and close combat weapon, by name) its unit may make (L1837-L1844); None: every attack.",
+        json_schema_extra={"ui": "hidden"},  # set by the campaign from the rank rewards chosen
+    )
 
 
 class Unit(Closed):
@@ -284,6 +291,12 @@ class Unit(Closed):
         default_factory=list,
         max_length=1,
         description="Its one type of close combat weapon (L2754-L2755); none: Unarmed in melee (L1063).",
+    )
+    techniques: list[CloseCombatWeapon] = Field(
+        default_factory=list,
+        max_length=8,
+        description="A Mobile Fighter only: its further techniques, attacks in the place of weapons, each "
+        "with close combat numbers (L1837-L1840); a character fights with the ones it has learnt.",
     )
     shield: ShieldChoice = Field(
         default="none",
@@ -332,8 +345,17 @@ class Unit(Closed):
 
     @property
     def cc(self) -> CloseCombatWeapon | None:
-        """Its close combat weapon, if any."""
-        return self.close_combat[0] if self.close_combat else None
+        """Its close combat weapon, if any: a Mobile Fighter's first technique its pilot knows."""
+        return next((w for w in self.close_attacks if self.knows(w.name)), None)
+
+    @property
+    def close_attacks(self) -> list[CloseCombatWeapon]:
+        """Its close combat weapon and, for a Mobile Fighter, its techniques (L1837-L1840)."""
+        return [*self.close_combat, *self.techniques]
+
+    def technique(self, name: str) -> CloseCombatWeapon | None:
+        """The close combat attack (a Mobile Fighter's technique) of that name; empty: :attr:`cc`."""
+        return next((w for w in self.close_attacks if w.name == name), None) if name else self.cc
 
     @property
     def character(self) -> Pilot | None:
@@ -358,6 +380,12 @@ class Unit(Closed):
     def pilot_has(self, key: str) -> bool:
         """Whether its pilot has a trait or heroic trait."""
         return self.character is not None and key in {*self.character.traits, *self.character.heroic_traits}
+
+    def knows(self, attack: str) -> bool:
+        """Whether the unit may make this attack (a weapon's or its close combat weapon's name): a Mobile
+        Fighter flown by a character uses only the techniques it has learnt (L1837-L1844)."""
+        p = self.character
+        return self.kind != "mobile_fighter" or p is None or p.techniques is None or attack in p.techniques
 
     def ability_x(self, key: str) -> str:
         return next((a.x for a in self.abilities if a.key == key), "")
@@ -524,6 +552,11 @@ def unit_violations(unit: Unit) -> list[Violation]:
         bad("beam-defence", "set the grade of its I-field or beam shield", "L2816-L2825")
     if unit.kind == "mobile_fighter" and unit.weapons:
         bad("fighter-ranged", "a mobile fighter takes no ranged weapons", "L1320-L1321")
+    if unit.kind != "mobile_fighter" and unit.techniques:
+        bad("techniques", "only a Mobile Fighter has techniques", "L1837-L1840")
+    names = [w.name for w in unit.close_attacks]
+    if len(set(names)) != len(names):
+        bad("technique-twice", "each technique (close combat weapon) needs a name of its own", "L1837-L1840")
     if unit.command and not (unit.command_tag or unit.pilot_has("commander")):
         bad(
             "command-tag", "only a unit with the <C> tag may use the Command rule", "L1277-L1279, L2332-L2335"
