@@ -241,37 +241,60 @@ def _took(seconds: float) -> str:
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
 
 
-def _tree_cpu() -> float:
-    """CPU seconds spent by this process and every process under it, living or ended (Chromium,
-    its renderers and workers, Playwright's driver): a living one's own and its ended children's
-    times, read from /proc; an ended child of ours through os.times()."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    spent: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry)] = int(fields[1])
-        spent[int(entry)] = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
-    ours = {os.getpid()}
-    grew = True
-    while grew:
-        kids = {pid for pid, parent in parents.items() if parent in ours} - ours
-        ours |= kids
-        grew = bool(kids)
-    ours.discard(os.getpid())
-    own = os.times()
-    return own.user + own.system + own.children_user + own.children_system + sum(
-        spent.get(pid, 0) for pid in ours
-    ) / tick
+class _TreeCpu:
+    """CPU seconds spent by this process and every process under it (Chromium, its renderers and
+    workers, Playwright's driver), living or ended: a thread reads each descendant's time from
+    /proc every quarter second and keeps the last it saw, so a process that ends keeps what it
+    spent (all but its last quarter second)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, int], int] = {}  # (pid, start time) -> clock ticks
+        self.lock = threading.Lock()
+        self.tick = os.sysconf("SC_CLK_TCK")
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _scan(self) -> None:
+        parents: dict[int, int] = {}
+        spent: dict[int, tuple[int, int]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry)] = int(fields[1])
+            spent[int(entry)] = (int(fields[19]), int(fields[11]) + int(fields[12]))  # start, utime+stime
+        ours = {os.getpid()}
+        grew = True
+        while grew:
+            kids = {pid for pid, parent in parents.items() if parent in ours} - ours
+            ours |= kids
+            grew = bool(kids)
+        ours.discard(os.getpid())
+        with self.lock:
+            for pid in ours:
+                started, ticks = spent[pid]
+                self.seen[(pid, started)] = ticks
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.25)
+            self._scan()
+
+    def __call__(self) -> float:
+        self._scan()
+        with self.lock:
+            return time.process_time() + sum(self.seen.values()) / self.tick
+
+
+@functools.cache
+def _tree_cpu() -> _TreeCpu:
+    return _TreeCpu()
 
 
 def _cpu_clock(item: pytest.Item) -> Any:
-    return _tree_cpu if item.get_closest_marker("browser") else time.process_time
+    return _tree_cpu() if item.get_closest_marker("browser") else time.process_time
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -16,9 +16,13 @@ At every stop:
   rulebook line number (the setting is off), no "None", "null", "undefined", "NaN" or
   "[object Object]";
 * axe-core: no serious or critical violation, in the light and in the dark theme;
-* on every action sheet, the layout at 320 px wide and at 150% text: nothing runs off the
-  sheet, no label spills out of its button, no two controls overlap, and the odds line is on
-  the glass without scrolling the sheet.
+* at 320 px wide and at 150% text: the page does not scroll sideways; on the game screen, each
+  unit's one-line row keeps its name readable and its buttons apart and on the screen, nothing
+  sticks out of an open card, and the damage says what it counts where there is room; on every
+  action sheet, nothing runs off the sheet, no label spills out of its button, no two controls
+  overlap, and the odds line is on the glass without scrolling the sheet.
+
+The home and dice screens are the same for every system: they are read in the first walk.
 
 All the problems of a walk are gathered and reported together.
 """
@@ -34,12 +38,67 @@ from axe_playwright_python.sync_playwright import Axe
 from conftest import BOOT_MS, PHONE, Server, open_with_store
 from playwright.sync_api import Browser, Page, expect
 from table_flow import settle
-from test_e2e_layout import sample_store
 
 from core import api
 from core.systems import IMPLEMENTATIONS
 
 AXE = Axe()
+
+
+def sample_store(system: str) -> dict[str, Any]:
+    """Two squads of the system's catalogue units (alternating), equal in number, and a game."""
+    catalogue = api.call("system.describe", {"system": system})["result"]["catalogue"]
+    per_side = max(1, min(5, len(catalogue) // 2))
+
+    def squad(n: int, mixed: bool) -> dict[str, Any]:
+        picks = [catalogue[(2 * k + n if mixed else n) % len(catalogue)] for k in range(per_side)]
+        units = [{"key": f"u{k + 1}", "profile": c["profile"]} for k, c in enumerate(picks)]
+        return {"id": f"s{n + 1}", "name": f"Squad {n + 1}", "system": system, "units": units}
+
+    # a mix of units per side where the system's army rules allow it (one faction...), else one kind
+    for mixed in (True, False):
+        squads = [squad(0, mixed), squad(1, mixed)]
+        sides = [{"name": name, "squad": q} for name, q in zip(("Red", "Blue"), squads, strict=True)]
+        reply = api.call("game.new", {"id": "g1", "name": "Red vs Blue", "sides": sides})
+        if reply["ok"]:
+            return {"schema_version": 1, "squads": squads, "units": [], "games": [reply["result"]]}
+    raise AssertionError(reply)
+
+
+#: A unit card's one-line row at a phone's width: its name readable and tappable (at least 110 px
+#: wide, 44 px high), its action buttons overlapping neither the name nor each other, all inside
+#: the screen; and nothing inside an open card sticking out of it.
+ROWS = """() => {
+  const out = [];
+  const inside = (r) => r.left >= 0 && r.right <= document.documentElement.clientWidth + 0.5;
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const size = (r) => `${Math.round(r.width)}x${Math.round(r.height)}`;
+  for (const row of document.querySelectorAll('.unit-card .card-row')) {
+    const unit = row.closest('.unit-card').dataset.unit;
+    const name = row.querySelector('.card-toggle').getBoundingClientRect();
+    if (name.width < 110 || name.height < 44) out.push(`${unit}: name ${size(name)}`);
+    const boxes = [...row.querySelectorAll('button.act')]
+      .map((b) => [b.textContent, b.getBoundingClientRect()]);
+    for (const [label, r] of boxes) {
+      if (meet(r, name)) out.push(`${unit}: ${label} covers the name`);
+      if (!inside(r)) out.push(`${unit}: ${label} runs off the screen`);
+    }
+    boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+      if (meet(r, q)) out.push(`${unit}: ${a} overlaps ${b}`);
+    }));
+  }
+  // nothing inside an open card sticks out of it (a card does not clip what it cannot hold)
+  for (const card of document.querySelectorAll('.unit-card')) {
+    const edge = card.getBoundingClientRect().right;
+    for (const e of card.querySelectorAll('button, output, label, strong, input, select')) {
+      const r = e.getBoundingClientRect();
+      const what = e.textContent.trim().slice(0, 20);
+      if (r.width > 0 && r.right > edge + 0.5) out.push(`${card.dataset.unit}: "${what}" sticks out`);
+    }
+  }
+  return out;
+}"""
 
 #: What a player can read under ``root``: its text, every choice of every list, and the labels
 #: read out or shown on hover.
@@ -214,11 +273,16 @@ class Walk:
         if sheet:
             self.layout(where)  # as the sheet opens, its folds closed
             lap("layout")
+        else:
+            self.page_layout(where, cards=where == "game")
+            lap("layout")
             # a refusal on the sheet is a sentence: a capital first, a stop (or a question) last
             for said in self.page.locator("#action-panel .error").all_inner_texts():
                 if not re.fullmatch(r"[A-Z0-9\"'].*[.!?)]", said.strip(), re.S):
                     self.note(where, [f"a refusal that is not a sentence: {said!r}"])
         self.page.evaluate(OPEN_ALL)
+        if where == "game":
+            self.page_layout(where, cards=True, opened=True)  # every card open now
         self.note(where, raw_words(self.page.evaluate(VISIBLE, scope or "body")))
         lap("text")
         # every rule in the light theme; the dark one changes only colours
@@ -228,6 +292,29 @@ class Walk:
         self.note(where, [f"dark: {x}" for x in self.axe(scope, only=["color-contrast"])])
         self.page.emulate_media(color_scheme="light")
         lap("axe dark")
+
+    def page_layout(self, where: str, cards: bool = False, opened: bool = False) -> None:
+        """The page at 320 px wide and at 150% text: no sideways scrolling; with ``cards``, the
+        unit cards' rows and what is in an open card (ROWS), and (cards still folded) the damage
+        box's words."""
+        for size, zoom in LAYOUTS:
+            self.page.set_viewport_size(size)
+            self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
+            at = f"{size['width']}px, {zoom:.0%} text"
+            wide = self.page.evaluate("document.documentElement.scrollWidth")
+            if wide > size["width"]:
+                self.note(where, [f"{at}: the page is {wide}px wide"])
+            if cards:
+                self.note(
+                    where, [f"{at}{', cards open' if opened else ''}: {x}" for x in self.page.evaluate(ROWS)]
+                )
+            if cards and not opened:
+                # "damage 0/6" where there is room, "0/6" on the narrowest phone
+                shown = self.page.locator(".unit-card .dmg-box").first.inner_text().strip()
+                if not re.fullmatch(r"damage 0/\d+" if size["width"] > 360 else r"0/\d+", shown):
+                    self.note(where, [f"{at}: the damage box reads {shown!r}"])
+        self.page.evaluate("document.documentElement.style.fontSize = ''")
+        self.page.set_viewport_size(PHONE["viewport"])
 
     def layout(self, where: str) -> None:
         """The open sheet at 320 px wide and at 150% text (then back to the phone as it was)."""
@@ -337,9 +424,11 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         token = api.call("share.encode", {"squad": store["squads"][0]})["result"]["token"]
         open_with_store(page, server.url + "#/", store)
         walk = Walk(page, server)
-        if system == min(IMPLEMENTATIONS):  # the home screen is every system's: read once
+        if system == min(IMPLEMENTATIONS):  # the home and dice screens are every system's: read once
             walk.go("#/", "#open-squads")
             walk.stop("home")
+            walk.go("#/dice", "#roll-app")
+            walk.stop("dice")
         walk.go("#/squads", "#new-squad")
         walk.stop("squads")
         walk.go("#/squad/s1", "#squad-units .unit-row")
@@ -374,13 +463,21 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
             walk.stop("core action's result", "#action-panel", sheet=True)
             page.click("#apply-result")
             settle(page)
+            walk.stop("after apply")
         elif page.locator("#sheet-close").count():
             page.click("#sheet-close")
         walk.states()
         walk.stop("units in every state")
         slowest = sorted(walk.took.items(), key=lambda kv: -kv[1])[:8]
-        print(f"{system}: {walk.stops} stops, core action rolled: {rolled}; slowest:",
-              {k: round(v, 1) for k, v in slowest})
+        kinds: dict[str, float] = {}
+        for k, v in walk.took.items():
+            kinds[k.rsplit(": ", 1)[1]] = kinds.get(k.rsplit(": ", 1)[1], 0.0) + v
+        print(
+            f"{system}: {walk.stops} stops, core action rolled: {rolled}; seconds by kind:",
+            {k: round(v, 1) for k, v in kinds.items()},
+            "slowest:",
+            {k: round(v, 1) for k, v in slowest},
+        )
         assert walk.problems == {}, "\n".join(f"{k}: {v}" for k, v in walk.problems.items())
     finally:
         context.close()
