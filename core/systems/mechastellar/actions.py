@@ -3,6 +3,8 @@ and the actions list the system declares."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from core.changes import Working
@@ -14,7 +16,15 @@ from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odd
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.state import MsUnitState, gain
-from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
+from core.systems.mechastellar.traits import lone_wolf_refusal, note_choice, spirit_refusal
+from core.systems.mechastellar.turns import (
+    add_focus,
+    begin_turn,
+    end_turn,
+    power_item,
+    roll_off,
+    spend_action,
+)
 from core.systems.mechastellar.units import Unit
 
 
@@ -34,8 +44,8 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
         raise ValueError("only a Super Titan focuses for Power (L129)")
-    if "focus" in g.state.conditions:
-        raise ValueError(f"{g.name} is focused already this turn")
+    if inp.power and MsUnitState.model_validate(g.state.extra).power_bonus:
+        raise ValueError(f"{g.name} has its +3 Power: it cannot be doubled (L130)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit)
@@ -45,8 +55,66 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         mine.power_bonus = 3
         state.extra = mine.model_dump(mode="json")
         return ActionResult(changes=work.changes(), text=f"{g.name} focuses: +3 Power until its next turn")
-    state.conditions = [*state.conditions, "focus"]
+    add_focus(work, s, u)  # a second Focus adds its bonus again (digest ambiguity 19)
     return ActionResult(changes=work.changes(), text=f'{g.name} focuses: +1 shot, or +1 hit within 16"')
+
+
+class Spirit(Closed):
+    """Fighting Spirit (L388-L390) or Heroic Spirit (L463-L465): as the unit activates, below half HP or with
+    its side out of Momentum, +1 Momentum or a Focus (Heroic Spirit: +2 or two Focus)."""
+
+    unit: str = own_unit("Whose pilot.")
+    take: Literal["momentum", "focus"] = Field(
+        default="momentum",
+        description="Momentum for the side, or Focus for this turn (free: no action spent).",
+        json_schema_extra={"flow": "choice", "x-labels": {"momentum": "Momentum", "focus": "Focus"}},
+    )
+
+
+def spirit(game: Game, inp: Spirit, dice: DiceSource) -> ActionResult:
+    why = spirit_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    n = 2 if "heroic_spirit" in Unit.model_validate(g.profile).pilot.traits else 1  # L465 / L390
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "spirit")
+    if inp.take == "momentum":
+        gain(work, s, "momentum", n)
+        text = f"{g.name}'s pilot fights on: +{n} Momentum"
+    else:
+        add_focus(work, s, u, n)
+        text = f"{g.name}'s pilot fights on: {'two Focus' if n == 2 else 'Focus'} this turn, no action spent"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+class LoneWolf(Closed):
+    """Lone Wolf: as the unit activates, a Focus; +1 Momentum too if every ally is 16" or more away
+    (L422-L424)."""
+
+    unit: str = own_unit("Whose pilot.")
+    alone: bool = Field(
+        default=False,
+        description='Every ally is 16" or more away: +1 Momentum (L424).',
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def lone_wolf(game: Game, inp: LoneWolf, dice: DiceSource) -> ActionResult:
+    why = lone_wolf_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "lone_wolf")
+    add_focus(work, s, u)
+    text = f"{g.name} goes it alone: Focus this turn, no action spent"
+    if inp.alone:
+        gain(work, s, "momentum", 1)
+        text += ", +1 Momentum"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class Throttle(Closed):
@@ -163,6 +231,23 @@ ACTIONS: dict[str, ActionSpec] = {
     ),
     "focus": ActionSpec.of(
         "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
+    ),
+    "spirit": ActionSpec.of(
+        "spirit",
+        "Fighting spirit",
+        spirit,
+        "Fighting Spirit or Heroic Spirit, as the unit activates below half HP or with no Momentum: "
+        "Momentum or Focus (L388-L390, L463-L465).",
+        rolls=False,
+        needs=("spirit",),
+    ),
+    "lone_wolf": ActionSpec.of(
+        "lone_wolf",
+        "Lone Wolf",
+        lone_wolf,
+        'As the unit activates: a Focus, and +1 Momentum if every ally is 16" or more away (L422-L424).',
+        rolls=False,
+        needs=("lone_wolf",),
     ),
     "throttle": ActionSpec.of(
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)

@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.state import ms_state
+from core.systems.mechastellar.traits import lone_wolf_refusal, spirit_refusal
 from core.systems.mechastellar.turns import actions_now, check_turn
 from core.systems.mechastellar.units import Unit
 
@@ -136,6 +138,11 @@ def _persevere(game: Game, ref: str) -> str:
     )
 
 
+def _commando(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    return "" if commando(Unit.model_validate(g.profile)) else f"{g.name} is not a Commando Commander"
+
+
 def _charge(game: Game, ref: str) -> str:
     return _turn(game, ref) or _melee(game, ref)
 
@@ -148,6 +155,9 @@ REQUIREMENTS: dict[str, Requirement] = {
     "remote": _weapon_kind("remote", "remote weapon"),
     "charged": _charged,
     "charge": _charge,
+    "commando": _commando,
+    "spirit": spirit_refusal,
+    "lone_wolf": lone_wolf_refusal,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

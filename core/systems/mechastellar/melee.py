@@ -52,6 +52,7 @@ from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
     check_turn,
+    focus_level,
     note_attack,
     pay_disengage,
 )
@@ -266,8 +267,8 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             + (unit.commander == "impressive_skill")
             + trait_hits(game, *refs, weapon, False, False)
         )
-        if "focus" in g.state.conditions:
-            n += 2 if weapon.pen == 0 and weapon.kind != "cc" else 1  # L124-L125
+        # each Focus this turn (L124-L125; digest ambiguity 19)
+        n += (2 if weapon.pen == 0 and weapon.kind != "cc" else 1) * focus_level(game, g)
         return n + 2 * advantage
 
     def trait_blocks(unit: Unit) -> int:

@@ -15,3 +15,4 @@ class MsOptions(Readings):
     save_replaces_damage: bool = False
     bonus_crit_needs_a_hit: bool = False
     expanded_skills: bool = False
+    focus_once: bool = False

@@ -59,6 +59,7 @@ from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
     check_turn,
+    focus_level,
     note_attack,
     pay_disengage,
     power_item,
@@ -177,6 +178,12 @@ class Shoot(Closed):
         description="A remote weapon fired for 1 Momentum instead of an action: a Blindside (L595-L597).",
         json_schema_extra=needs("remote"),
     )
+    closest: bool = Field(
+        default=False,
+        description="The target, a Commando Commander, is the model closest to the shooter, allies counted: "
+        "only then may it be shot (L488-L489); asked when it matters.",
+        json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
+    )
 
 
 @dataclass(frozen=True)
@@ -251,6 +258,26 @@ def evade_values(tn: int, natural_one_evades: bool = False) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: Evade dice a Commander with Three Times as Fast! rolls again against each weapon (L486).
+FAST_REROLLS = 3
+
+
+def evade_pool(shots: int, values: tuple[int, ...], target: Unit) -> FacePool:
+    """The target's evade dice.  A Three Times as Fast! Commander rolls up to three of them again against
+    each weapon; not a Fleet Commander's warship (L486-L487).  The app rolls again the dice that let
+    shots through, criticals first: a reroll never costs an evade already made."""
+    if target.commander != "three_times_as_fast" or target.kind == "warship":
+        return FacePool(dice=shots, sides=10, values=values)
+    worst = tuple(sorted((f for f in range(1, 11) if values[f - 1]), key=lambda f: (-values[f - 1], f)))
+    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=FAST_REROLLS)
+
+
+def commando(target: Unit) -> bool:
+    """A Commando Commander may be shot only as the closest model; not a Fleet Commander's warship, nor a
+    Size 2+ unit (L488-L490)."""
+    return target.commander == "commando" and target.kind != "warship" and target.size < 2
+
+
 def stun_target(state: UnitState, target: Unit, hits: int) -> None:
     """Each stun hit takes an action away through the unit's next turn; below 0 it shuts down (L573-L577)."""
     stun = state.counters.get("stun", 0) + hits
@@ -302,15 +329,15 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{weapon.name} is not a remote weapon (L591-L597)")
     if artillery and inp.skill != "none":
         raise ValueError("indirect fire benefits from no skill (L106)")
-    focused = "focus" in a_g.state.conditions and not overwatch
+    focused = 0 if overwatch else focus_level(game, a_g)
     lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
     if overwatch:
         shots = weapon.overwatch
     else:
         shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
-    if focused and not artillery:  # Focus (L123-L126)
-        bonus = 2 if weapon.pen == 0 else 1
+    if focused and not artillery:  # Focus (L123-L126), each Focus this turn (digest ambiguity 19)
+        bonus = (2 if weapon.pen == 0 else 1) * focused
         if inp.within_16:
             flat += bonus
         else:
@@ -347,7 +374,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=FacePool(dice=shots, sides=10, values=evade_values(tn, options.natural_one_evades)),
+        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target),
         flat=flat,
         crits=crits,
         blocks=blocks,
@@ -607,6 +634,13 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{a_g.name} cannot use {SHOT_SKILLS[inp.skill][0]}: {why} (L253)")
     if inp.persevere and (why := skill_blocked(target, used_skills(t_g), "persevere")):
         raise ValueError(f"{t_g.name} cannot Persevere: {why} (L253)")
+    if commando(target) and not inp.closest:  # otherwise, pick another target (L488-L489)
+        raise NeedChoice(
+            "closest",
+            f"{t_g.name} is a Commando Commander: it may be shot only as the model closest to {a_g.name}, "
+            "allies counted. Is it?",
+            [Choice(value=True, label="Yes: it is the closest model")],
+        )
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
     check_disengage(game, inp.attacker)

@@ -73,8 +73,13 @@ class MsUnitState(Closed):
     )
     choices: list[str] = Field(
         default_factory=list,
-        max_length=4,
-        description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412).",
+        max_length=6,
+        description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412); "
+        "'spirit', 'lone_wolf': the trait used as it activated (L390, L424, L465).",
+    )
+    second_turn: bool = Field(
+        default=False,
+        description="A Decimator Commander has had the first of its two turns this round (L497).",
     )
     remote_lost: list[int] = Field(
         default_factory=list,

@@ -20,13 +20,20 @@ Kaiju or a Captain; Killer Instinct once it has taken effect; both against shots
 Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1 per enemy it destroys
 (L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
 Indirect fire gets no trait (L106): the callers leave these out for artillery.
+
+Traits used as the unit activates, each an action offered only to a unit whose pilot has it, before it
+has done anything else this turn (:func:`activating`): Fighting Spirit (+1 Momentum or a Focus when below
+half HP or with its side at 0 Momentum, L388-L390), Heroic Spirit (+2 or two Focus, L463-L465) and Lone
+Wolf (a Focus, and +1 Momentum when every ally is 16" or more away: the players say so, L422-L424).
+A Focus a trait gives spends no action; it adds to the unit's own (digest ambiguity 19).
 """
 
 from __future__ import annotations
 
 from core.changes import Working
 from core.game import Game, GameUnit
-from core.systems.mechastellar.state import gain, ms_state
+from core.systems.mechastellar.state import MsUnitState, gain, ms_state, unit_extra
+from core.systems.mechastellar.turns import check_turn
 from core.systems.mechastellar.units import Unit, Weapon, tier_rank
 
 #: Who is "lower tier" or a Kaiju / Captain for Seasoned Veteran, Headhunter and Untouchable (L378).
@@ -104,3 +111,50 @@ def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
     ]
     if rallying:  # +1 an ally lost, +1 more for a Frame 3+ unit or a Skilled or Ace pilot (L495)
         gain(work, v_side, "momentum", 1 + (lost.frame >= 3 or tier_rank(lost) > 0))
+
+
+def activating(game: Game, ref: str, used: str) -> str:
+    """Why a trait that works "when this unit activates" cannot be used now ("" when it can): the unit may
+    act, and has done nothing yet this turn (no action, weapon, melee or skill) nor used this trait."""
+    _, _, g = game.unit(ref)
+    try:
+        check_turn(game, ref)
+    except ValueError as why:
+        return str(why)
+    mine = unit_extra(g)
+    if used in mine.choices:
+        return f"{g.name}'s pilot has used it this turn"
+    if ms_state(game).turn_unit == ref and (
+        g.state.counters.get("actions", 0) or mine.fired or mine.meleed or mine.skills
+    ):
+        return f"{g.name} has begun its turn: the trait works as it activates"
+    return ""
+
+
+def spirit_refusal(game: Game, ref: str) -> str:
+    """Fighting Spirit / Heroic Spirit: its pilot has it, the unit is activating, and it is below half HP
+    or its side has no Momentum (L390, L465)."""
+    s, _, g = game.unit(ref)
+    traits = Unit.model_validate(g.profile).pilot.traits
+    if not ({"fighting_spirit", "heroic_spirit"} & set(traits)):
+        return f"{g.name}'s pilot has neither Fighting Spirit nor Heroic Spirit"
+    why = activating(game, ref, "spirit")
+    if not why and not below_half(g) and game.sides[s].resources.get("momentum", 0) > 0:
+        why = f"{g.name} is at half HP or more and its side has Momentum (L390)"
+    return why
+
+
+def lone_wolf_refusal(game: Game, ref: str) -> str:
+    """Lone Wolf: its pilot has it and the unit is activating (L424)."""
+    _, _, g = game.unit(ref)
+    if "lone_wolf" not in Unit.model_validate(g.profile).pilot.traits:
+        return f"{g.name}'s pilot is not a Lone Wolf"
+    return activating(game, ref, "lone_wolf")
+
+
+def note_choice(work: Working, s: int, u: int, what: str) -> None:
+    """Record a trait used as the unit activated (once a turn)."""
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    mine.choices = [*mine.choices, what]
+    state.extra = mine.model_dump(mode="json")

@@ -18,7 +18,8 @@ from pydantic import BaseModel
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
-from core.systems.base import ActionResult, Change, Closed, own_unit
+from core.systems.base import ActionResult, Change, Closed, own_unit, read_options
+from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
 from core.systems.mechastellar.units import Unit, total_actions
 
@@ -45,6 +46,32 @@ def pay_disengage(game: Game, work: Working, ref: str) -> None:
     gain(work, s, "momentum", -1)
     state = work.state(s, u)
     state.conditions = [c for c in state.conditions if c != "disengaged"]
+
+
+def focus_level(game: Game, g: GameUnit) -> int:
+    """How many Focus actions' shot-or-hit benefit the unit has this turn (L123-L125): its own Focus and
+    those a trait gives (Lone Wolf, Fighting Spirit, Heroic Spirit's two, L390, L424, L465).  They add up
+    (digest ambiguity 19); the reading ``focus_once`` counts one at most.  A Focus condition the players
+    set by hand counts one."""
+    n = max(g.state.counters.get("focus", 0), int("focus" in g.state.conditions))
+    return min(n, 1) if read_options(MsOptions, game.options).focus_once else n
+
+
+def add_focus(work: Working, s: int, u: int, n: int = 1) -> None:
+    """The unit gains ``n`` Focus benefits this turn (L123-L125)."""
+    state = work.state(s, u)
+    state.counters = {**state.counters, "focus": state.counters.get("focus", 0) + n}
+    if "focus" not in state.conditions:
+        state.conditions = [*state.conditions, "focus"]
+
+
+def decimator_again(game: Game, side: int, g: GameUnit) -> bool:
+    """A Decimator Commander activates a second time this round while its force has fewer than 10 units
+    and the enemy 10 or more (L497; units not destroyed, counted as its first turn ends)."""
+    if g.profile.get("commander") != "decimator" or MsUnitState.model_validate(g.state.extra).second_turn:
+        return False
+    enemies = [len(_live(game, o)) for o in range(len(game.sides)) if o != side]
+    return len(_live(game, side)) < 10 and any(n >= 10 for n in enemies)
 
 
 def _live(game: Game, side: int) -> list[GameUnit]:
@@ -225,11 +252,14 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     st = work.extra_as(MsState)
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
-    state.activated = True
+    again = decimator_again(game, s, g)  # a second turn this round (L497)
+    state.activated = not again
     state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-    state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
+    # stun tokens last through this turn (L575)
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0}
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+    fresh.second_turn = fresh.second_turn or again
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
@@ -241,14 +271,14 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     owed = [
         r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
     ]
-    nxt = _next_side(game, s, inp.unit)
+    nxt = _next_side(game, s, "" if again else inp.unit)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
     work.gstate.active_side = nxt
-    text = f"{g.name} ends its turn"
+    text = f"{g.name} ends its turn" + (": as a Decimator it acts once more this round" if again else "")
     if st.return_fire:
         text += ": Return Fire by " + " or ".join(game.unit(r)[2].name for r in st.return_fire)
     elif nxt is None:
@@ -268,9 +298,10 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-            state.counters = {**state.counters, "actions": 0}
+            state.counters = {**state.counters, "actions": 0, "focus": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+            fresh.second_turn = False
             state.extra = fresh.model_dump(mode="json")
     work.put_extra(MsState())
     work.gstate.active_side = None

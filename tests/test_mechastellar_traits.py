@@ -1,0 +1,260 @@
+"""MechaStellar: the Commander traits and pilot traits added for issue 23 (Three Times as Fast!, Commando,
+Decimator, Fighting Spirit, Heroic Spirit, Lone Wolf), each through core.api (game.act, game.odds,
+game.gates): offered only to a unit that has it, refused otherwise, and its direction and size checked
+(lines are in 003_9a8631fd8c2279be.txt).  Pure Python, no browser.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from test_mechastellar import game_of, momentum, unit
+
+from core import api
+from core.game import Game, gated_actions, gates
+from core.steps import FacePool
+
+MG = {"name": "Machine gun", "range": 16, "shots": 6, "damage": 200, "pen": 0}
+
+
+def call(op: str, args: dict[str, Any]) -> dict[str, Any]:
+    reply = api.call(op, args)
+    assert reply["ok"], reply
+    result: dict[str, Any] = reply["result"]
+    return result
+
+
+def act(g: Game, action: str, inp: dict[str, Any], faces: list[int] | None = None) -> Game:
+    """game.act through the seam; the game after it (an ask fails the test)."""
+    out = call(
+        "game.act", {"game": g.model_dump(mode="json"), "action": action, "input": inp, "faces": faces or []}
+    )
+    assert out["complete"], out
+    return Game.model_validate(out["game"])
+
+
+def ask(g: Game, action: str, inp: dict[str, Any], faces: list[int] | None = None) -> dict[str, Any]:
+    """What game.act asks the players before it can go on."""
+    out = call(
+        "game.act", {"game": g.model_dump(mode="json"), "action": action, "input": inp, "faces": faces or []}
+    )
+    assert not out["complete"] and out["ask"], out
+    ask_: dict[str, Any] = out["ask"]
+    return ask_
+
+
+def refused(g: Game, action: str, inp: dict[str, Any], faces: list[int] | None = None) -> str:
+    reply = api.call(
+        "game.act", {"game": g.model_dump(mode="json"), "action": action, "input": inp, "faces": faces or []}
+    )
+    assert not reply["ok"], reply
+    message: str = reply["error"]["message"]
+    return message
+
+
+def odds(g: Game, action: str, inp: dict[str, Any]) -> dict[str, Any]:
+    return call("game.odds", {"game": g.model_dump(mode="json"), "action": action, "input": inp})
+
+
+def mean(o: dict[str, Any], name: str) -> Fraction:
+    return sum((Fraction(r["exactly"]) * r["value"] for r in o["tables"][name]["rows"]), Fraction(0))
+
+
+def pilot(tier: str, *traits: str) -> dict[str, Any]:
+    return {"name": "P", "tier": tier, "traits": list(traits)}
+
+
+# --- the shared step: a capped reroll (core.steps.FacePool.reroll_limit) ---------------------------
+
+
+@pytest.mark.parametrize("dice,limit", [(3, 1), (4, 2), (2, 3)])
+def test_capped_reroll_matches_every_roll(dice: int, limit: int) -> None:
+    """The exact odds of "roll up to N dice again, worst first" agree with enumerating every first roll
+    and every reroll (a d6 whose 1 counts 2 and 2-3 count 1, the evade die's shape)."""
+    pool = FacePool(dice=dice, sides=6, values=(2, 1, 1, 0, 0, 0), reroll_faces=(1, 2, 3), reroll_limit=limit)
+    brute: dict[int, int] = {}
+    for first in itertools.product(range(1, 7), repeat=dice):
+        worst = sorted(
+            (i for i, f in enumerate(first) if f <= 3), key=lambda i: (-pool.values[first[i] - 1], i)
+        )
+        again = worst[:limit]
+        for new in itertools.product(range(1, 7), repeat=len(again)):
+            final = list(first)
+            for i, f in zip(again, new, strict=True):
+                final[i] = f
+            total = sum(pool.values[f - 1] for f in final)
+            brute[total] = brute.get(total, 0) + 6 ** (limit - len(again))
+    den = 6 ** (dice + limit)
+    dist = pool.dist()
+    assert {k: Fraction(w, den) for k, w in brute.items()} == {k: p for k, p in dist.probabilities()}
+
+
+# --- Three Times as Fast! (L486-L487) ----------------------------------------------------------------
+
+
+def test_three_times_as_fast_rerolls_three_evade_dice_l486() -> None:
+    """The Commander rolls again up to 3 evade dice per weapon: the app takes the criticals first, then
+    the hits.  Argonaut's machine gun (ACC 9) at a Dervish (Evade +5): evades on 4+ (L146)."""
+    fast = unit("dervish", commander="three_times_as_fast")
+    g = game_of([unit("argonaut")], [fast], momentum=(3, 0))
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # the Cannon: 3 shots, PEN 5
+    plain = game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 0))
+    # 3 dice: every failed die is rolled again; a die lets 0.4 hits through (0.1 x 2 + 0.2 x 1, L146),
+    # so each one gives 0.3 x 0.4 = 0.12 after its reroll, against 0.4.
+    assert mean(odds(plain, "shoot", shot), "hits") == Fraction(12, 10)
+    assert mean(odds(g, "shoot", shot), "hits") == 3 * Fraction(12, 100)
+    # The roll: [1, 2, 9] -> the 1 and the 2 again: [9, 8] -> no hit
+    after = act(g, "shoot", shot, [1, 2, 9, 9, 8])
+    assert after.log[-1].detail["evade"] == [9, 8, 9] and after.log[-1].detail["hits"] == 0
+    # 6 dice, only 3 again: the two 1s and the first 2; the second 2 and the 3 stand -> 2 hits
+    mg = {**shot, "weapon": 1}
+    after = act(g, "shoot", mg, [1, 1, 2, 3, 2, 9, 5, 5, 5])
+    assert after.log[-1].detail["evade"] == [5, 5, 5, 3, 2, 9] and after.log[-1].detail["hits"] == 2
+    # Fleet Commanders cannot benefit (L487): a warship Commander rolls no die again
+    ship = unit("musarl", commander="three_times_as_fast")
+    h = game_of([unit("argonaut")], [ship], momentum=(3, 0))
+    assert mean(odds(h, "shoot", shot), "hits") == mean(
+        odds(game_of([unit("argonaut")], [unit("musarl")], momentum=(3, 0)), "shoot", shot), "hits"
+    )
+
+
+# --- Commando (L488-L490) ---------------------------------------------------------------------------
+
+
+def test_commando_is_shot_only_as_the_closest_model_l488() -> None:
+    """The players are asked whether the Commando Commander is the closest model (allies counted): the
+    shot goes on only with "yes".  A Size 2+ Commando is not protected (L490); the question is
+    gated on the target, so it is refused against any other unit."""
+    commando = unit("dervish", commander="commando")
+    g = game_of([unit("argonaut")], [commando, unit("white_asura")], momentum=(3, 0))
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # the machine gun, PEN 0
+    asked = ask(g, "shoot", shot, [9] * 6)
+    assert asked["field"] == "closest" and "Commando" in asked["prompt"]
+    assert [o["value"] for o in asked["options"]] == [True]  # else the players pick another target
+    assert "closest" in ask(g, "shoot", {**shot, "closest": False}, [9] * 6)["field"]
+    after = act(g, "shoot", {**shot, "closest": True}, [1] + [9] * 5)
+    assert after.log[-1].detail["hits"] == 2
+    # another target: no question, and the answer is refused if sent
+    other = {**shot, "target": "1/b1"}
+    assert act(g, "shoot", other, [9] * 6).log[-1].detail["hits"] == 0
+    assert gates(g, "shoot", {**other, "closest": True}).fields["closest"] == (
+        "Sample: White Asura is not a Commando Commander"
+    )
+    assert "closest" not in gates(g, "shoot", {**shot, "closest": True}).fields
+    assert "not a Commando" in refused(g, "shoot", {**other, "closest": True}, [9] * 6)
+    big = game_of([unit("argonaut")], [unit("dervish", commander="commando", size=2)], momentum=(3, 0))
+    assert act(big, "shoot", shot, [9] * 6).log[-1].detail["hits"] == 0
+
+
+# --- Decimator (L497) -------------------------------------------------------------------------------
+
+
+def _decimator_game(enemies: int) -> Game:
+    deci = unit("white_asura", name="Decimator", commander="decimator")
+    return game_of([deci, unit("dervish")], [unit("argonaut", name=f"Foe {i}") for i in range(enemies)])
+
+
+def test_decimator_activates_twice_against_ten_or_more_l497() -> None:
+    """Fewer than 10 units against 10 or more: the Commander activates a second time this round; against
+    9 it activates once."""
+    g = _decimator_game(10)
+    assert g.state.active_side == 0
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert "acts once more" in g.log[-1].text and g.state.active_side == 1
+    g = act(g, "end_turn", {"unit": "1/b0"})
+    g = act(g, "focus", {"unit": "0/a0"})  # its second turn
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert g.unit("0/a0")[2].state.activated
+    g = act(g, "end_turn", {"unit": "1/b1"})
+    assert "had its turn this round" in refused(g, "focus", {"unit": "0/a0"})
+    h = _decimator_game(9)
+    h = act(h, "end_turn", {"unit": "0/a0"})
+    assert h.unit("0/a0")[2].state.activated
+    h = act(h, "end_turn", {"unit": "1/b0"})
+    assert "had its turn this round" in refused(h, "focus", {"unit": "0/a0"})
+    # the next round it has two turns again
+    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = act(g, "roll_off", {}, [9, 2])
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert not g.unit("0/a0")[2].state.activated
+
+
+# --- Fighting Spirit, Heroic Spirit (L388-L390, L463-L465) ----------------------------------------
+
+
+def test_fighting_spirit_momentum_or_focus_l390() -> None:
+    """At 0 Momentum (or below half HP) as it activates: +1 Momentum, or a Focus that spends no action
+    (the Cannon's 3 shots become 4).  Not offered at full HP with Momentum, nor to a pilot without it,
+    nor once the unit has begun its turn."""
+    spirited = unit("argonaut", actions=1, pilot=pilot("skilled", "fighting_spirit"))
+    g = game_of([spirited], [unit("dervish")], momentum=(0, 0))
+    assert "spirit" not in gated_actions(g).get("0/a0", {})
+    up = act(g, "spirit", {"unit": "0/a0", "take": "momentum"})
+    assert momentum(up, 0) == 1
+    assert "used it this turn" in refused(up, "spirit", {"unit": "0/a0", "take": "focus"})
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    assert odds(g, "shoot", shot)["summary"].startswith("3 shots")
+    focused = act(g, "spirit", {"unit": "0/a0", "take": "focus"})
+    assert odds(focused, "shoot", shot)["summary"].startswith("4 shots")
+    fired = act(focused, "shoot", shot, [9, 9, 9, 9])  # its one action is still there
+    assert len(fired.log[-1].detail["evade"]) == 4
+    # at full HP with Momentum: greyed with the reason, and refused
+    rich = game_of([spirited], [unit("dervish")], momentum=(2, 0))
+    assert "has Momentum" in gated_actions(rich)["0/a0"]["spirit"]
+    assert "has Momentum" in refused(rich, "spirit", {"unit": "0/a0"})
+    rich.sides[0].units[0].state.damage = 1600  # 1400 of 3000 left: below half (L390)
+    assert momentum(act(rich, "spirit", {"unit": "0/a0"}), 0) == 3
+    begun = act(rich, "throttle", {"unit": "0/a0"})
+    assert "begun its turn" in refused(begun, "spirit", {"unit": "0/a0"})
+    plain = game_of([unit("argonaut")], [unit("dervish")], momentum=(0, 0))
+    assert gated_actions(plain)["0/a0"]["spirit"] == (
+        "Sample: Argonaut's pilot has neither Fighting Spirit nor Heroic Spirit"
+    )
+    assert "neither" in refused(plain, "spirit", {"unit": "0/a0"})
+
+
+def test_heroic_spirit_two_momentum_or_two_focus_l465() -> None:
+    """Heroic Spirit: +2 Momentum, or two Focus: the Cannon's 3 shots become 5; within 16" the machine
+    gun (PEN 0) gains 2 hits a Focus, 4 (L125).  The reading focus_once counts one Focus (ambiguity 19)."""
+    hero = unit("argonaut", pilot=pilot("ace", "heroic_spirit"))
+    g = game_of([hero], [unit("dervish")], momentum=(0, 0))
+    assert momentum(act(g, "spirit", {"unit": "0/a0", "take": "momentum"}), 0) == 2
+    g = act(g, "spirit", {"unit": "0/a0", "take": "focus"})
+    assert odds(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0})["summary"].startswith(
+        "5 shots"
+    )
+    near = {"attacker": "0/a0", "target": "1/b0", "weapon": 1, "within_16": True}
+    before = game_of([hero], [unit("dervish")], momentum=(0, 0))
+    assert (
+        mean(odds(g, "shoot", near), "hits")
+        - mean(odds(before, "shoot", {**near, "within_16": False}), "hits")
+        == 4
+    )
+    once = g.model_copy(deep=True)
+    once.options = {**once.options, "focus_once": True}
+    assert odds(once, "shoot", {**near, "weapon": 0, "within_16": False})["summary"].startswith("4 shots")
+    assert odds(once, "shoot", {**near, "within_16": False})["summary"].startswith("8 shots")  # PEN 0: +2
+
+
+# --- Lone Wolf (L422-L424) --------------------------------------------------------------------------
+
+
+def test_lone_wolf_focus_and_momentum_when_alone_l424() -> None:
+    """As it activates: a Focus (no action spent) and, when the players say every ally is 16" or more
+    away, +1 Momentum; its own Focus action then adds a second (digest ambiguity 19)."""
+    wolf = unit("argonaut", pilot=pilot("skilled", "lone_wolf"))
+    g = game_of([wolf, unit("dervish")], [unit("white_asura")], momentum=(3, 0))
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    together = act(g, "lone_wolf", {"unit": "0/a0"})
+    assert momentum(together, 0) == 3
+    assert odds(together, "shoot", shot)["summary"].startswith("4 shots")
+    alone = act(g, "lone_wolf", {"unit": "0/a0", "alone": True})
+    assert momentum(alone, 0) == 4
+    assert "used it this turn" in refused(alone, "lone_wolf", {"unit": "0/a0"})
+    twice = act(alone, "focus", {"unit": "0/a0"})
+    assert odds(twice, "shoot", shot)["summary"].startswith("5 shots")
+    assert gated_actions(g)["0/a1"]["lone_wolf"] == "Sample: Dervish's pilot is not a Lone Wolf"
+    assert "not a Lone Wolf" in refused(g, "lone_wolf", {"unit": "0/a1"})
