@@ -258,3 +258,36 @@ def test_lone_wolf_focus_and_momentum_when_alone_l424() -> None:
     assert odds(twice, "shoot", shot)["summary"].startswith("5 shots")
     assert gated_actions(g)["0/a1"]["lone_wolf"] == "Sample: Dervish's pilot is not a Lone Wolf"
     assert "not a Lone Wolf" in refused(g, "lone_wolf", {"unit": "0/a1"})
+
+
+# --- Gritty Battles (L694-L700) ---------------------------------------------------------------------
+
+
+def adjust(g: Game, path: list[Any], value: Any) -> Game:
+    out = call(
+        "game.adjust", {"game": g.model_dump(mode="json"), "changes": [{"path": path, "value": value}]}
+    )
+    return Game.model_validate(out)
+
+
+def test_gritty_battles_double_hp_and_the_shield_breaks_on_its_5th_use_l699() -> None:
+    """Switched on, every unit has double HP (kept over rounds); switched off, back.  A mobile suit's Shield
+    blocks on its 5th use, then is broken: the next shot meets no block."""
+    g = game_of([unit("argonaut")], [unit("white_asura")], momentum=(3, 0))
+    g = adjust(g, ["options", "gritty_battles"], True)
+    assert [u.state.max_damage for s in g.sides for u in s.units] == [6000, 6000]
+    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = adjust(g, ["sides", 0, "units", 0, "state", "damage"], 100)  # another manual change: no double again
+    assert g.unit("1/b0")[2].state.max_damage == 6000
+    g = act(g, "roll_off", {}, [9, 2])
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # machine gun, PEN 0: the Shield blocks 2
+    g.sides[1].units[0].state.extra["shield_uses"] = 3
+    g = act(g, "shoot", shot, [1] + [9] * 5)  # 2 hits, both blocked: its 4th use
+    assert "shield_broken" not in g.unit("1/b0")[2].state.conditions
+    g = act(g, "shoot", {**shot, "weapon": 0}, [2, 9, 9])  # the Cannon: 1 hit, blocked: the 5th use
+    assert g.log[-1].detail["damage"] == 0
+    assert "shield_broken" in g.unit("1/b0")[2].state.conditions
+    assert "blocked" not in odds(g, "shoot", shot)["summary"]
+    assert mean(odds(g, "shoot", shot), "damage") == 6 * Fraction(6, 10) * 200  # T = 9 - 3: 0.6 hits a die
+    off = adjust(g, ["options", "gritty_battles"], False)
+    assert off.unit("0/a0")[2].state.max_damage == 3000

@@ -132,6 +132,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.actions import ACTIONS
 from core.systems.mechastellar.gates import REQUIREMENTS
+from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
@@ -272,8 +273,11 @@ class MechaStellar(RuleSystem):
         return lines
 
     def settle(self, game: Game) -> list[Change]:
-        """HP at or past the total destroys; under half marks the unit for the traits that read it (L390)."""
-        out: list[Change] = []
+        """HP at or past the total destroys; under half marks the unit for the traits that read it (L390).
+        Gritty Battles switched on or off doubles or halves every unit's HP (L699)."""
+        out: list[Change] = gritty_hp(game)
+        if out:
+            return out
         for s, side in enumerate(game.sides):
             for u, g in enumerate(side.units):
                 st = g.state

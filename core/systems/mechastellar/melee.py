@@ -37,6 +37,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
     FAILED_SAVE,
@@ -278,7 +279,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     if inp.advantage == "high_speed" and a_weapon.kind != "cc":
         raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
     a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
-    d_shield = 0 if inp.advantage == "blindside" else MELEE_BLOCKS[dfn.shield]
+    d_shield = 0 if inp.advantage == "blindside" or shield_broken(d_g) else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
         attack=FacePool(
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
@@ -300,7 +301,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
-        blocks=MELEE_BLOCKS[att.shield] + trait_blocks(att),
+        blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield]) + trait_blocks(att),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=a_g.state.max_damage - a_g.state.damage,
@@ -457,6 +458,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
+    # a Shield that met hits is used once more (Gritty Battles, L699)
+    d_shield = inp.advantage != "blindside" and MELEE_BLOCKS[Unit.model_validate(d_g.profile).shield] > 0
+    if d_shield and a_roll.total + strike.flat:
+        tally_shield(game, work, d_side, d_i)
+    if MELEE_BLOCKS[Unit.model_validate(a_g.profile).shield] and d_roll.total + counter.flat:
+        tally_shield(game, work, a_side, a_i)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
     ds.damage = min(ds.max_damage, ds.damage + dmg_d)
     as_.damage = min(as_.max_damage, as_.damage + dmg_a)

@@ -16,3 +16,4 @@ class MsOptions(Readings):
     bonus_crit_needs_a_hit: bool = False
     expanded_skills: bool = False
     focus_once: bool = False
+    gritty_battles: bool = False

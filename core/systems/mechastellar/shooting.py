@@ -40,6 +40,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
     SHOT_SKILLS,
@@ -203,6 +204,7 @@ class Plan:
     max_saves: int | None
     left: int
     options: MsOptions
+    shield_used: bool = False
 
     def hits(self, dice_hits: int) -> int:
         """Hits after the dice: dice, flat bonuses, bonus criticals (digest ambiguities 4, 5)."""
@@ -363,6 +365,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         base = 1  # a Melee Shield blocks one Overwatch shot (L233)
     if target.kind == "super_titan" and target.shield_power and "shield" not in unit_extra(t_g).powered:
         base = extra = 0  # a Titan's shield blocks only with its Power on it (L230)
+    if shield_broken(t_g):
+        base = extra = 0  # Gritty Battles' 5th use (L699), Battle Damage (L685)
     shield = 0 if blindside else base + (extra if pen0 else 0)
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
@@ -382,6 +386,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         max_saves=None if target.kind == "warship" else MAX_SAVES,
         left=t_g.state.max_damage - t_g.state.damage,
         options=options,
+        shield_used=shield > 0 and blocks == shield,
     )
 
 
@@ -556,6 +561,8 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
         note_skill(game, work, inp.target, "defense")
     if inp.persevere:
         note_skill(game, work, inp.target, "persevere")
+    if p.shield_used and out.hits:
+        tally_shield(game, work, t_side, t_i)  # Gritty Battles (L699)
     ts = work.state(t_side, t_i)
     ts.damage = min(ts.max_damage, ts.damage + out.damage)
     killed = ts.damage >= ts.max_damage

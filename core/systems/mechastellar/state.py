@@ -46,6 +46,7 @@ class MsState(Closed):
     galvanized: bool = Field(
         default=False, description="This turn's Galvanizing Display Momentum is gained (L494)."
     )
+    gritty_hp: bool = Field(default=False, description="Gritty Battles' double HP is applied (L699).")
     overwatch: list[int] = Field(
         default_factory=list,
         max_length=12,
@@ -76,6 +77,12 @@ class MsUnitState(Closed):
         max_length=6,
         description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412); "
         "'spirit', 'lone_wolf': the trait used as it activated (L390, L424, L465).",
+    )
+    shield_uses: int = Field(
+        default=0,
+        ge=0,
+        le=5,
+        description="Gritty Battles: a mobile suit's Shield breaks on its 5th use (L699).",
     )
     second_turn: bool = Field(
         default=False,

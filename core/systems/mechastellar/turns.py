@@ -303,7 +303,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             fresh.second_turn = False
             state.extra = fresh.model_dump(mode="json")
-    work.put_extra(MsState())
+    work.put_extra(MsState(gritty_hp=ms_state(game).gritty_hp))  # Gritty Battles' HP stays applied
     work.gstate.active_side = None
     return work.changes()
 
