@@ -16,6 +16,7 @@ from test_mechastellar import game_of, momentum, unit
 from core import api
 from core.game import Game, gated_actions, gates
 from core.steps import FacePool
+from core.systems.mechastellar.melee import Clash, pools
 
 MG = {"name": "Machine gun", "range": 16, "shots": 6, "damage": 200, "pen": 0}
 
@@ -291,3 +292,132 @@ def test_gritty_battles_double_hp_and_the_shield_breaks_on_its_5th_use_l699() ->
     assert mean(odds(g, "shoot", shot), "damage") == 6 * Fraction(6, 10) * 200  # T = 9 - 3: 0.6 hits a die
     off = adjust(g, ["options", "gritty_battles"], False)
     assert off.unit("0/a0")[2].state.max_damage == 3000
+
+
+# --- Destroying Terrain (L647-L671) -----------------------------------------------------------------
+
+
+def test_destroying_terrain_the_six_cover_saves_l662_l667() -> None:
+    """One save for the cover however many hits (L655): each worked example's target number, through the
+    odds, and a roll; the action is greyed with the reason while the module is off."""
+    weapons = [
+        {"name": "Micromissiles", "shots": 4, "pen": 2},
+        {"name": "Machine gun", "shots": 6},
+        {"name": "Heat Sword", "kind": "melee", "shots": 0, "pen": 3},
+        {"name": "Death Ray", "range": 40, "aoe": 3, "pen": 5},
+        {"name": "Antiship Missile", "shots": 1, "pen": 6},
+        {"name": "Giant Drill", "kind": "melee", "shots": 0, "pen": 4},
+    ]
+    g = game_of([unit("argonaut", weapons=weapons)], [unit("dervish")])
+    assert gated_actions(g)["0/a0"]["terrain"] == "the Destroying Terrain module is off"
+    assert "module is off" in refused(g, "terrain", {"unit": "0/a0"}, [9])
+    g = adjust(g, ["options", "destroying_terrain"], True)
+    examples = [  # weapon, large cover, made to break cover, survives on (L662-L667)
+        (0, False, False, 5),
+        (1, True, False, 3),
+        (2, False, False, 7),
+        (3, True, False, 5),
+        (4, False, True, 9),
+        (5, True, True, 7),
+    ]
+    for weapon, large, anti, need in examples:
+        inp = {"unit": "0/a0", "weapon": weapon, "large": large, "anti_cover": anti}
+        o = odds(g, "terrain", inp)
+        assert o["summary"] == f"The cover survives on {need}+"
+        assert o["facts"]["destroyed"] == pytest.approx((need - 1) / 10)
+    kept = act(g, "terrain", {"unit": "0/a0", "weapon": 4, "anti_cover": True}, [9])
+    assert kept.log[-1].detail["survives"] and "it stands" in kept.log[-1].text
+    gone = act(g, "terrain", {"unit": "0/a0", "weapon": 4, "anti_cover": True}, [8])
+    assert "destroyed" in gone.log[-1].text
+
+
+# --- Influence and Commands (L790-L850) ------------------------------------------------------------
+
+
+def _influence_game(points: int = 1000) -> Game:
+    boss = unit("argonaut", name="Boss", commander="vigilant_leader", points=points)
+    g = game_of(
+        [boss, unit("dervish", points=0)],
+        [unit("white_asura", shield="shield"), unit("kara")],
+        momentum=(3, 3),
+    )
+    return adjust(g, ["options", "influence"], True)
+
+
+def test_influence_starts_by_game_size_gains_and_caps_l794_l799() -> None:
+    """Switched on: 1 Influence at 1000 points, 2 at 2000, 3 above (L795); +1 each round end (L798), never
+    above 10 (L796); +1 for destroying the enemy Commander (L799)."""
+    assert [s.resources["influence"] for s in _influence_game(1000).sides] == [1, 1]
+    assert [s.resources["influence"] for s in _influence_game(2000).sides] == [2, 2]
+    g = _influence_game(2400)
+    assert [s.resources["influence"] for s in g.sides] == [3, 3]
+    g = adjust(g, ["sides", 1, "units", 0, "state", "damage"], 0)  # another change: given once only
+    assert [s.resources["influence"] for s in g.sides] == [3, 3]
+    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    assert [s.resources["influence"] for s in g.sides] == [4, 4]
+    g = adjust(g, ["sides", 0, "resources", "influence"], 10)
+    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    assert g.sides[0].resources["influence"] == 10
+    # Kara (side 1) destroys the Commander: +1 Influence to side 1
+    h = _influence_game(1000)
+    h.sides[0].units[0].state.damage = 2900
+    h.state.active_side = 1
+    h = act(h, "shoot", {"attacker": "1/b1", "target": "0/a0", "weapon": 0, "defense": 0}, [1, 9, 9, 9, 1, 1])
+    assert h.unit("0/a0")[2].state.destroyed and h.sides[1].resources["influence"] == 2
+
+
+def test_commands_gated_refused_and_applied_l801_l846() -> None:
+    """Off: greyed and refused.  On: Inspiring Speech by the Commander from Round 4, once a battle (+3
+    Momentum); one Standard Command a round at its start; Warning stops Tactical Advantage for the turn;
+    Overwhelming Firepower +1 Accuracy and +1 PEN; Advancing Bulwark +1 block against PEN 0; The Valiant
+    +2 attack dice below half HP."""
+    off = game_of([unit("argonaut", commander="vigilant_leader")], [unit("dervish")])
+    assert gated_actions(off)["0/a0"]["command"] == "the Influence module is off"
+    assert "module is off" in refused(off, "command", {"unit": "0/a0"})
+    g = _influence_game(2400)  # 3 Influence a side
+    speech = {"unit": "0/a0", "command": "inspiring_speech"}
+    assert "from Round 4" in refused(g, "command", speech)
+    assert gates(g, "command", {**speech, "unit": "0/a1"}).values["command"]["inspiring_speech"] == (
+        "Sample: Dervish is not the Commander"
+    )
+    late = adjust(g, ["round"], 4)
+    late = act(late, "command", speech)
+    assert momentum(late, 0) == 6 and late.sides[0].resources["influence"] == 2
+    assert "one Standard Command a round" in refused(
+        late, "command", {**speech, "command": "advancing_bulwark"}
+    )
+    later = Game.model_validate(call("game.round", {"game": late.model_dump(mode="json")}))
+    assert "once a battle" in refused(later, "command", speech)
+    # Warning (a Reaction, any time): no Tactical Advantage against the unit this turn
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "advantage": "advantage"}
+    warned = act(g, "command", {"unit": "1/b0", "command": "warning"})
+    assert "warned" in refused(warned, "shoot", shot, [9] * 3)
+    assert mean(odds(warned, "shoot", {**shot, "advantage": "none"}), "hits") < mean(
+        odds(g, "shoot", shot), "hits"
+    )
+    ended = act(warned, "end_turn", {"unit": "0/a0"})
+    assert "warned" not in ended.unit("1/b0")[2].state.conditions
+    # Overwhelming Firepower: the Cannon's target number 9 + 1 (Vigilant Leader) - 3 = 7 becomes 8
+    plain = {**shot, "advantage": "none"}
+    assert odds(g, "shoot", plain)["summary"].endswith("evades on 7+")
+    fire = act(g, "command", {"unit": "0/a0", "command": "overwhelming_firepower"})
+    assert odds(fire, "shoot", plain)["summary"].endswith("evades on 8+")
+    assert "start of the round" in refused(
+        act(g, "end_turn", {"unit": "0/a0"}), "command", {"unit": "1/b0", "command": "advancing_bulwark"}
+    )
+    # Advancing Bulwark: White Asura's Shield blocks 3 against the machine gun (PEN 0) instead of 2
+    mg = {**plain, "weapon": 1}
+    bulwark = g.model_copy(deep=True)
+    bulwark.sides[0].units[0].profile["accuracy"] = 15  # every die but a 10 hits
+    before = {r["value"]: r["exactly"] for r in odds(bulwark, "shoot", mg)["tables"]["hits"]["rows"]}
+    bulwark = act(bulwark, "command", {"unit": "1/b0", "command": "advancing_bulwark"})
+    after = {r["value"]: r["exactly"] for r in odds(bulwark, "shoot", mg)["tables"]["hits"]["rows"]}
+    assert all(after[k] == before[k + 1] for k in after if k > 0) and max(after) == max(before) - 1
+    # The Valiant: below half HP, +2 attack dice in the clash
+    valiant = act(g, "command", {"unit": "0/a1", "command": "the_valiant"})
+    valiant.sides[0].units[1].state.damage = 1500
+    clash = {"attacker": "0/a1", "target": "1/b0", "weapon": 1, "attack_dice": 7, "defender_attack": 3}
+    assert "attack" in odds(valiant, "melee", clash)["summary"]  # the clash's odds read the same pools
+    with_it = pools(valiant, Clash.model_validate(clash))[0].attack.dice
+    without = pools(g.model_copy(update={"sides": valiant.sides}), Clash.model_validate(clash))[0].attack.dice
+    assert with_it - without == 2

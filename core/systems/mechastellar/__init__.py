@@ -6,13 +6,14 @@ the worked examples' numbers), :mod:`.options` (readings of unclear rules, diges
 :mod:`.state` (what a game keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire,
 Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
 traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
-Overwatch), :mod:`.melee` (the Melee Clash and its exact odds) and :mod:`.actions` (Focus, Full
-Throttle, Disengage, the list).
+Overwatch), :mod:`.melee` (the Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles,
+Destroying Terrain), :mod:`.commands` (Influence and its Commands) and :mod:`.actions` (Focus, Full
+Throttle, Disengage, the traits used on activation, the list).
 
-Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M] and
-tests/test_mechastellar_rules.py [R]).  "Done" = implemented and tested; "reading" = a named option
-or a reading documented where it is applied; "players" = left to the players (the app knows no
-positions, distances or facing); "not yet" = not implemented.
+Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
+tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
+and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
+the players (the app knows no positions, distances or facing); "not yet" = not implemented.
 
 * L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
 * L8-L20 deployment, alternate deployment: players.
@@ -31,9 +32,11 @@ positions, distances or facing); "not yet" = not implemented.
 * L99-L106 LOS: players.  Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its
   range limits and no artillery in space: players.  Remote indirect fire: players.
 * L111-L115 front arc, closest target: players (not enforced).
-* L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; Titan +3 Power: done
-  [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace firing in engagement range
-  with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet (not enforced).
+* L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; several Focus a turn
+  (its own and a trait's) add up: reading focus_once for one (ambiguity 19) [T heroic_spirit]; Titan +3
+  Power, never doubled: done [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace
+  firing in engagement range with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not
+  yet (not enforced).
 * L132-L149 the d10 evade, 10-dice cap, Evade bonus cap +3, natural 1 and 10: done [M evade_target,
   argonaut_shoots_dervish, ten_dice_cap]; natural 1 at target 1: reading natural_one_evades.
 * L153 a weapon fires once a turn: done [M a_weapon_fires_once].
@@ -73,15 +76,18 @@ positions, distances or facing); "not yet" = not implemented.
   +100 DMG, Fearsome +1 Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R],
   Immortal's Round 2+ Momentum [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and
   Killer Instinct's +1 hit [R untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and
-  Legendary's Round 1/3/5 action.  Not yet: Fighting Spirit and Heroic Spirit (a choice on
-  activation), Untouchable's d10 blocks, Immortal's 2-for-1 within 16", Lone Wolf, Furious
-  Fusillade (range: players), Merciless Melee's second clash, Prodigy's two skills.  Lost texts
-  (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no
-  effect invented (ambiguity 25).
+  Legendary's Round 1/3/5 action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the
+  unit activates (Momentum or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T
+  fighting_spirit, heroic_spirit, lone_wolf].  Not yet: Untouchable's d10 blocks, Immortal's 2-for-1
+  within 16", Furious Fusillade (range: players), Merciless Melee's second clash, Prodigy's two
+  skills.  Lost texts (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not
+  implemented, no effect invented (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
   commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
-  unyielding, galvanizing_display]; Unyielding's once-a-game 1 HP, Three Times as Fast!, Commando,
-  Decimator, Fleet Commander: not yet (kept on the card).
+  unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
+  Move +5" on the card), Commando (a shot at it asks whether it is the closest model), Decimator (a
+  second turn against 10+ units) done [T three_times_as_fast, commando, decimator]; Unyielding's
+  once-a-game 1 HP, Fleet Commander: not yet (kept on the card).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High
@@ -94,9 +100,16 @@ positions, distances or facing); "not yet" = not implemented.
 * L602-L635 cover: a choice, 1 block (2 vs PEN 0), not with shields: done [M cover_and_shield].
 * L639-L645 energy weapons through small cover -3 PEN, underwater PEN 0: done [R beam_cannon];
   underwater cover and surfacing: players.
-* L647-L671 Destroying Terrain, L673-L692 Battle Damage, L694-L700 Gritty Battles, L702-L732 the
-  small-scale mode, L734-L788 Climactic Events: not yet (optional modules).
-* L790-L850 Influence and Commands: not yet (Influence starts at 0).
+* L647-L671 Destroying Terrain: a game setting; "Hit terrain" rolls the cover's one save (5+, 7+
+  melee or AOE, 9+ anti-cover, large +2), every example [T destroying_terrain]; which piece, where an
+  AOE stops: players.  L694-L700 Gritty Battles: a game setting, double HP and a mobile suit's Shield
+  broken on its 5th use [T gritty_battles].  L673-L692 Battle Damage, L702-L732 the small-scale mode,
+  L734-L788 Climactic Events: not yet (optional modules).
+* L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
+  ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
+  a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
+  Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
+  Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954),
   every hit makes a save (L1009-L1011) [M musarl_warship]; not yet: the warship phase, warship
   actions, Outmaneuver / Bridge Attack, M-Particles, space movement, hangars, launch, repairs,
@@ -104,9 +117,9 @@ positions, distances or facing); "not yet" = not implemented.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L838, L1011, L940 in part (9 saves against a warship).  Not tests: L354 (All-Out Attack), L364
-(Tear through the Ranks: no numbers), L585 (AOE geometry), L626 (cover height), L662-L667 (cover
-saves), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
+lost), L662-L667 (the six cover saves), L838, L1011, L940 in part (9 saves against a warship).
+Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
+(cover height), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
 inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
 """
 
@@ -131,6 +144,7 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.mechastellar.actions import ACTIONS
+from core.systems.mechastellar.commands import influence_on, influence_start
 from core.systems.mechastellar.gates import REQUIREMENTS
 from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
@@ -154,6 +168,11 @@ def _unit(profile: BaseModel) -> Unit:
     return as_profile(Unit, profile)
 
 
+def fast(u: Unit) -> bool:
+    """Three Times as Fast!: Move +5" for a Commander that is not a warship (L486-L487)."""
+    return u.commander == "three_times_as_fast" and u.kind != "warship"
+
+
 class MechaStellar(RuleSystem):
     """MechaStellar's contribution to the shared squad and game layer."""
 
@@ -175,7 +194,7 @@ class MechaStellar(RuleSystem):
     def card(self, profile: BaseModel) -> UnitCard:
         u = _unit(profile)
         lines = [
-            CardLine(label="Move / Sensors", value=f'{u.move}" / {u.sensors}"'),
+            CardLine(label="Move / Sensors", value=f'{u.move + 5 * fast(u)}" / {u.sensors}"'),
             CardLine(label="Accuracy / Evade", value=f"{u.accuracy} / +{u.evade}"),
             CardLine(label="Melee", value=f"{u.melee}d10"),
             CardLine(label="HP / ARM Sv", value=f"{u.hp} / +{u.save}"),
@@ -213,8 +232,8 @@ class MechaStellar(RuleSystem):
         )
 
     def starting_resources(self, forces: Sequence[Sequence[BaseModel]], side: int) -> dict[str, int]:
-        """Momentum by the game's size (L240-L242; Resourceful +1, L496), Influence 0 (the module is not
-        played yet)."""
+        """Momentum by the game's size (L240-L242; Resourceful +1, L496); Influence 0 until the Influence
+        module is switched on, which gives the starting Influence (:mod:`.commands`)."""
         size = max((force_points(f) for f in forces), default=0)
         bonus = any(_unit(p).commander == "resourceful" for p in forces[side])
         return {"momentum": min(10, starting_momentum(size) + bonus), "influence": 0}
@@ -265,6 +284,13 @@ class MechaStellar(RuleSystem):
                 value=", ".join(f"{s.name} {s.resources.get('momentum', 0)}" for s in game.sides),
             )
         )
+        if influence_on(game):
+            lines.append(
+                CardLine(
+                    label="Influence",
+                    value=", ".join(f"{s.name} {s.resources.get('influence', 0)}" for s in game.sides),
+                )
+            )
         if not st.rolled_off:
             lines.append(CardLine(label="Next", value="roll off for the round"))
         elif st.return_fire:
@@ -275,7 +301,7 @@ class MechaStellar(RuleSystem):
     def settle(self, game: Game) -> list[Change]:
         """HP at or past the total destroys; under half marks the unit for the traits that read it (L390).
         Gritty Battles switched on or off doubles or halves every unit's HP (L699)."""
-        out: list[Change] = gritty_hp(game)
+        out: list[Change] = gritty_hp(game) + influence_start(game)
         if out:
             return out
         for s, side in enumerate(game.sides):

@@ -11,7 +11,9 @@ from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
+from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.modules import terrain_hit, terrain_odds, terrain_picks
 from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
@@ -267,6 +269,25 @@ ACTIONS: dict[str, ActionSpec] = {
         "A Super Titan's shield blocks with its Power on it (L160, L230).",
         rolls=False,
         needs=("shield_power",),
+    ),
+    "terrain": ActionSpec.of(
+        "terrain",
+        "Hit terrain",
+        terrain_hit,
+        "Destroying Terrain: cover hit by a weapon saves once or is destroyed (L655-L660).",
+        odds=terrain_odds,
+        picks=terrain_picks,
+        headline=("destroyed",),
+        needs=("terrain",),
+    ),
+    "command": ActionSpec.of(
+        "command",
+        "Command",
+        command,
+        "Spend Influence on a Command: one Standard Command a round, at its start; Reactions at any "
+        "time (L800-L850).",
+        rolls=False,
+        needs=("influence",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

@@ -32,6 +32,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
+from core.systems.mechastellar.commands import commander_alive, influence_module
+from core.systems.mechastellar.modules import terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.state import ms_state
@@ -158,6 +160,9 @@ REQUIREMENTS: dict[str, Requirement] = {
     "commando": _commando,
     "spirit": spirit_refusal,
     "lone_wolf": lone_wolf_refusal,
+    "terrain": terrain_module,
+    "influence": influence_module,
+    "commander": commander_alive,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

@@ -37,6 +37,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -247,8 +248,14 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             + (", all on defense (L954)" if dfn.kind == "warship" else "")
         )
     a_atk = a_split + a_weapon.atk_dice + (1 if options.attacker_one_each else 0)
+    a_atk += valiant(game, a_side, inp.attacker, inp.target)  # The Valiant (L846)
     a_def = a_pool - a_split + a_weapon.def_dice + (1 if options.attacker_one_each else 0)
-    d_atk = d_split + d_weapon.atk_dice
+    d_atk = d_split + d_weapon.atk_dice + valiant(game, d_side, inp.target, inp.attacker)
+    # Overwhelming Firepower's +1 ARM PEN (L844); a [CC] weapon has no PEN (L557)
+    if has_command(game, a_side, "overwhelming_firepower") and a_weapon.kind != "cc":
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1})
+    if has_command(game, d_side, "overwhelming_firepower") and d_weapon.kind != "cc":
+        d_weapon = d_weapon.model_copy(update={"pen": d_weapon.pen + 1})
     d_def = d_pool - d_split + d_weapon.def_dice
 
     def atk_values(side: int) -> tuple[int, ...]:
@@ -278,7 +285,11 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     shut = "shut_down" in d_g.state.conditions
     if inp.advantage == "high_speed" and a_weapon.kind != "cc":
         raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
-    a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
+    if warned(game, inp.target) and inp.advantage != "none":
+        raise ValueError(f"{d_g.name} was warned: no Tactical Advantage against it this turn (L809)")
+    a_adv = (inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions) and not warned(
+        game, inp.target
+    )
     d_shield = 0 if inp.advantage == "blindside" or shield_broken(d_g) else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
         attack=FacePool(

@@ -17,3 +17,5 @@ class MsOptions(Readings):
     expanded_skills: bool = False
     focus_once: bool = False
     gritty_battles: bool = False
+    destroying_terrain: bool = False
+    influence: bool = False

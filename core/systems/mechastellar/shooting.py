@@ -40,6 +40,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.commands import has_command, warned
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
@@ -324,6 +325,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
     damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
     weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
+    firepower = has_command(game, a_side, "overwhelming_firepower")  # +1 ACC, +1 PEN this round (L844)
+    weapon = weapon.model_copy(update={"pen": weapon.pen + firepower})
     artillery = weapon.indirect == "artillery"
     if inp.stationary and not artillery:
         raise ValueError(f"{weapon.name} is not artillery: standing still changes nothing (L103)")
@@ -350,14 +353,17 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
-    accuracy += skill.accuracy  # Bullseye (L307)
+    accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
     evade = 0 if shut else target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS)  # L138, L566
     tn = accuracy - evade
-    blindside = inp.advantage == "blindside" or inp.remote  # remote fire with Momentum (L597)
-    advantage = inp.advantage != "none" or shut or inp.remote  # TA sources do not stack (L540, L566)
+    immune = warned(game, inp.target)  # Warning: no Tactical Advantage this turn (L809)
+    if immune and inp.advantage != "none":
+        raise ValueError(f"{t_g.name} was warned: no Tactical Advantage against it this turn (L809)")
+    blindside = (inp.advantage == "blindside" or inp.remote) and not immune  # remote fire (L597)
+    advantage = (inp.advantage != "none" or shut or inp.remote) and not immune  # never stacked (L540, L566)
     crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
@@ -367,7 +373,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         base = extra = 0  # a Titan's shield blocks only with its Power on it (L230)
     if shield_broken(t_g):
         base = extra = 0  # Gritty Battles' 5th use (L699), Battle Damage (L685)
-    shield = 0 if blindside else base + (extra if pen0 else 0)
+    bulwark = int(bool(base) and pen0 and has_command(game, t_side, "advancing_bulwark"))  # L840
+    shield = 0 if blindside else base + (extra if pen0 else 0) + bulwark
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
     if skill.ignore_blocks and weapon.pen >= 3:

@@ -47,6 +47,22 @@ class MsState(Closed):
         default=False, description="This turn's Galvanizing Display Momentum is gained (L494)."
     )
     gritty_hp: bool = Field(default=False, description="Gritty Battles' double HP is applied (L699).")
+    influence_given: bool = Field(default=False, description="The starting Influence is given (L794).")
+    standard_used: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Sides that gave a Standard Command this round (L801).",
+    )
+    commands: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Standard Commands in force this round, as 'side:command' (L839-L846).",
+    )
+    once: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Once-a-battle Commands used, as 'side:command' (L806).",
+    )
     overwatch: list[int] = Field(
         default_factory=list,
         max_length=12,

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from core.changes import Working
 from core.game import Game, GameUnit
+from core.systems.mechastellar.commands import commander_killed
 from core.systems.mechastellar.state import MsUnitState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import check_turn
 from core.systems.mechastellar.units import Unit, Weapon, tier_rank
@@ -102,6 +103,7 @@ def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
     if "fearsome" in Unit.model_validate(k_g.profile).pilot.traits:
         gain(work, k_side, "momentum", 1)
     lost = Unit.model_validate(v_g.profile)
+    commander_killed(game, work, k_side, v_g.profile)  # +1 Influence for the enemy Commander (L799)
     if "noble" in lost.pilot.traits:
         gain(work, v_side, "momentum", 3)
     rallying = [

@@ -19,13 +19,14 @@ from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
 from core.systems.base import ActionResult, Change, Closed, own_unit, read_options
+from core.systems.mechastellar.commands import round_end_influence
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
 from core.systems.mechastellar.units import Unit, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
-#: Momentum an attack afterwards pays (L258).
-TURN_CONDITIONS = ("focus", "throttle", "disengaged")
+#: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
+TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned")
 
 
 def check_disengage(game: Game, ref: str) -> bool:
@@ -263,6 +264,9 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
+            if "warned" in other.state.conditions:  # a Warning lasts the turn (L809)
+                w_state = work.state(os_, ou)
+                w_state.conditions = [c for c in w_state.conditions if c != "warned"]
             if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
                 o_state = work.state(os_, ou)
                 mine = MsUnitState.model_validate(o_state.extra)
@@ -292,6 +296,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
     """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
     unit ready, a new roll-off due (L32)."""
     work = Working(game)
+    round_end_influence(game, work)  # +1 Influence each side, with the module on (L798)
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
         for u, g in enumerate(game.sides[s].units):
@@ -303,7 +308,8 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             fresh.second_turn = False
             state.extra = fresh.model_dump(mode="json")
-    work.put_extra(MsState(gritty_hp=ms_state(game).gritty_hp))  # Gritty Battles' HP stays applied
+    old = ms_state(game)  # what holds for the battle stays: Gritty Battles' HP, Influence, once-a-battle
+    work.put_extra(MsState(gritty_hp=old.gritty_hp, influence_given=old.influence_given, once=old.once))
     work.gstate.active_side = None
     return work.changes()
 
