@@ -421,3 +421,72 @@ def test_commands_gated_refused_and_applied_l801_l846() -> None:
     with_it = pools(valiant, Clash.model_validate(clash))[0].attack.dice
     without = pools(g.model_copy(update={"sides": valiant.sides}), Clash.model_validate(clash))[0].attack.dice
     assert with_it - without == 2
+
+
+# --- Battle Damage (L673-L692) ----------------------------------------------------------------------
+
+
+def test_battle_damage_white_asura_shield_broken_first_l689() -> None:
+    """White Asura (ARM Sv +2) rolls a 4: 6, Disable; Blue Djinn would take the beam rifle but the Shield is
+    broken first (L689).  A second Disable then asks the attacker for a shooting weapon, which fires no
+    more.  Off, the action is greyed with the reason."""
+    asura = unit("white_asura", save=2, shield="shield")
+    g = game_of([unit("blue_djinn")], [asura], momentum=(3, 3))
+    assert gated_actions(g)["1/b0"]["battle_damage"] == "the Battle Damage module is off"
+    g = adjust(g, ["options", "battle_damage"], True)
+    o = odds(g, "battle_damage", {"unit": "1/b0"})
+    assert o["summary"] == "d10 + 2: Propulsion 10%, Disable 60%, No effect 30%" and o["facts"]["destroyed"] == 0
+    g = act(g, "battle_damage", {"unit": "1/b0"}, [4])
+    assert g.log[-1].detail["result"] == "disable" and "Shield is broken first" in g.log[-1].text
+    assert "shield_broken" in g.unit("1/b0")[2].state.conditions
+    asked = ask(g, "battle_damage", {"unit": "1/b0"}, [4])
+    assert asked["field"] == "disable" and asked["options"][0]["label"] == "Beam Rifle"
+    g = act(g, "battle_damage", {"unit": "1/b0", "disable": 0}, [4])
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "shoot", "actor": "1/b0"})
+    assert picks["fields"]["weapon"][0]["unavailable"] == "disabled by Battle Damage"
+    g.state.active_side = 1
+    assert "disabled by Battle Damage" in refused(g, "shoot", {"attacker": "1/b0", "target": "0/a0"}, [9] * 3)
+
+
+def test_battle_damage_joker_explosion_and_propulsion_l691() -> None:
+    """Joker (a Super Titan, Sv +0, Frame 3) fails two saves.  First: 1, a critical; then 4, an explosion:
+    1000 damage by the table (L681), 1500 with the reading explosion_by_frame as the example reads (L691),
+    or 5 Power lost.  Second: 3, Propulsion: Evade -1."""
+    joker = unit("joker", frame=3)
+    g = game_of([unit("argonaut")], [joker], momentum=(3, 3))
+    g = adjust(g, ["options", "battle_damage"], True)
+    asked = ask(g, "battle_damage", {"unit": "1/b0"}, [1, 4])
+    assert asked["field"] == "power"
+    table = act(g, "battle_damage", {"unit": "1/b0", "power": False}, [1, 4])
+    assert table.unit("1/b0")[2].state.damage == 1000
+    frame = adjust(g, ["options", "explosion_by_frame"], True)
+    frame = act(frame, "battle_damage", {"unit": "1/b0", "power": False}, [1, 4])
+    assert frame.unit("1/b0")[2].state.damage == 1500
+    power = act(g, "battle_damage", {"unit": "1/b0", "power": True}, [1, 4])
+    assert power.unit("1/b0")[2].state.damage == 0 and power.unit("1/b0")[2].state.extra["power_lost"] == 5
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    before = odds(table, "shoot", shot)["summary"]
+    slowed = act(table, "battle_damage", {"unit": "1/b0"}, [3])
+    assert "bd_propulsion" in slowed.unit("1/b0")[2].state.conditions
+    assert before.endswith("evades on 8+") and odds(slowed, "shoot", shot)["summary"].endswith("evades on 9+")
+    # a cockpit hit: a critical then a 10 (L682)
+    lost = act(g, "battle_damage", {"unit": "1/b0"}, [1, 10])
+    assert lost.unit("1/b0")[2].state.destroyed
+    assert odds(g, "battle_damage", {"unit": "1/b0"})["facts"]["destroyed"] == pytest.approx(0.01)
+
+
+def test_battle_damage_mobile_suit_critical_attacker_picks_head_l680_l683() -> None:
+    g = game_of([unit("argonaut")], [unit("dervish", save=0)], momentum=(3, 3))
+    g = adjust(g, ["options", "battle_damage"], True)
+    asked = ask(g, "battle_damage", {"unit": "1/b0"}, [1, 5])
+    assert asked["field"] == "pick" and [o["value"] for o in asked["options"]] == [
+        "head",
+        "propulsion",
+        "disable",
+    ]
+    g = act(g, "battle_damage", {"unit": "1/b0", "pick": "head"}, [1, 5])
+    assert "bd_head" in g.unit("1/b0")[2].state.conditions
+    g.state.active_side = 1
+    assert odds(g, "shoot", {"attacker": "1/b0", "target": "0/a0"})["summary"].endswith(
+        "evades on 5+"
+    )  # 8 - 1 - 2

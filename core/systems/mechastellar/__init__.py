@@ -7,8 +7,8 @@ the worked examples' numbers), :mod:`.options` (readings of unclear rules, diges
 Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
 traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
 Overwatch), :mod:`.melee` (the Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles,
-Destroying Terrain), :mod:`.commands` (Influence and its Commands) and :mod:`.actions` (Focus, Full
-Throttle, Disengage, the traits used on activation, the list).
+Destroying Terrain, Battle Damage), :mod:`.commands` (Influence and its Commands) and :mod:`.actions`
+(Focus, Full Throttle, Disengage, the traits used on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
 tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
@@ -103,8 +103,13 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L647-L671 Destroying Terrain: a game setting; "Hit terrain" rolls the cover's one save (5+, 7+
   melee or AOE, 9+ anti-cover, large +2), every example [T destroying_terrain]; which piece, where an
   AOE stops: players.  L694-L700 Gritty Battles: a game setting, double HP and a mobile suit's Shield
-  broken on its 5th use [T gritty_battles].  L673-L692 Battle Damage, L702-L732 the small-scale mode,
-  L734-L788 Climactic Events: not yet (optional modules).
+  broken on its 5th use [T gritty_battles].  L673-L692 Battle Damage: a game setting; the action
+  "Battle damage" rolls d10 + Sv once a failed save: cockpit, a Titan's explosion (1000, or 500 x Frame
+  by the reading explosion_by_frame, ambiguity 23; or 5 Power), the attacker's pick on a mobile suit's
+  critical, Head (ACC -1), Propulsion (Evade -1), Disable (the Shield first, else a shooting weapon the
+  attacker picks; a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within
+  16", Move -4", Flight/Transform: players.  L702-L732 the small-scale mode, L734-L788 Climactic
+  Events: not yet (optional modules).
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
@@ -117,9 +122,10 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L662-L667 (the six cover saves), L838, L1011, L940 in part (9 saves against a warship).
+lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L1011, L940 in part (9
+saves against a warship).
 Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
-(cover height), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
+(cover height), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
 inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
 """
 

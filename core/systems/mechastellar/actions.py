@@ -13,7 +13,13 @@ from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
-from core.systems.mechastellar.modules import terrain_hit, terrain_odds, terrain_picks
+from core.systems.mechastellar.modules import (
+    battle_damage,
+    battle_damage_odds,
+    terrain_hit,
+    terrain_odds,
+    terrain_picks,
+)
 from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
@@ -269,6 +275,15 @@ ACTIONS: dict[str, ActionSpec] = {
         "A Super Titan's shield blocks with its Power on it (L160, L230).",
         rolls=False,
         needs=("shield_power",),
+    ),
+    "battle_damage": ActionSpec.of(
+        "battle_damage",
+        "Battle damage",
+        battle_damage,
+        "Battle Damage: after a failed Armor Save, a d10 plus its ARM Sv on the table (L677-L687).",
+        odds=battle_damage_odds,
+        headline=("destroyed",),
+        needs=("battle_damage",),
     ),
     "terrain": ActionSpec.of(
         "terrain",

@@ -5,6 +5,15 @@
   is an attack in which the Shield blocks at least one hit; that 5th use still blocks, then the Shield is
   broken (the condition ``shield_broken``, which the players may also set or clear by hand).  At most 5
   units a side, Frame 1-3 preferred (L698), and repairs between games (L700): the players'.
+* Battle Damage (L673-L692), ``battle_damage``: after a failed Armor Save the unit's player taps "Battle
+  damage" once a failed save: d10 + ARM Sv on the table (L679-L687; 10 or more, whose label is lost: no
+  effect, digest ambiguity 23).  1: a critical, rolled again: 10 the cockpit (destroyed); a Super Titan's
+  1-9 an explosion, 1000 damage or 5 Power lost (its player's choice; the reading explosion_by_frame
+  makes it 500 x Frame, as the L691 example does); another unit's 1-9 Head, Propulsion or Disable, the
+  attacker's pick (asked).  2 Head: Accuracy -1 (its Blindside for enemies within 16" is the players'
+  Blindside choice).  3 Propulsion: Evade -1 (Move -4" and the movement traits: players).  4-9 Disable:
+  the Shield first, else a shooting weapon the attacker picks (it fires no more) or a trait (noted by the
+  players).
 * Destroying Terrain (L647-L671), ``destroying_terrain``: a piece of cover hit by a weapon, targeted or
   used to block, makes one save however many hits struck it (L655): 5+ (L657), 7+ against a melee or AOE
   weapon (L659), 9+ against a weapon with extra PEN against cover or on criticals (L660); large cover
@@ -16,6 +25,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal
 
 from pydantic import Field
 
@@ -27,8 +37,10 @@ from core.systems.base import (
     ActionOdds,
     ActionResult,
     Change,
+    Choice,
     Closed,
     FieldPick,
+    NeedChoice,
     own_unit,
     read_options,
 )
@@ -151,3 +163,176 @@ def terrain_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             for i, w in enumerate(weapons)
         ]
     }
+
+
+# --- Battle Damage (L673-L692) -------------------------------------------------------------------------
+
+#: What a Battle Damage roll (d10 + ARM Sv) does, by its total (L679-L687; digest ambiguity 23: 10 or more
+#: is no effect).
+BD_LABELS = {
+    "critical": "Critical",
+    "head": "Head / Main Camera",
+    "propulsion": "Propulsion",
+    "disable": "Disable",
+    "none": "No effect",
+}
+#: A Super Titan's explosion, or the Power it loses instead (L681).
+EXPLOSION, POWER_LOST = 1000, 5
+
+
+def bd_result(total: int) -> str:
+    """The row of the table a total reads (L679-L687).
+
+    >>> [bd_result(t) for t in (1, 2, 3, 4, 9, 10, 12)]
+    ['critical', 'head', 'propulsion', 'disable', 'disable', 'none', 'none']
+    """
+    if total <= 1:
+        return "critical"
+    if total <= 3:
+        return "head" if total == 2 else "propulsion"
+    return "disable" if total <= 9 else "none"
+
+
+def battle_damage_module(game: Game, ref: str) -> str:
+    """The requirement of "Battle damage": the module is on and the unit still in play."""
+    if not read_options(MsOptions, game.options).battle_damage:
+        return "the Battle Damage module is off"
+    _, _, g = game.unit(ref)
+    return f"{g.name} is destroyed" if g.state.destroyed else ""
+
+
+class BattleDamage(Closed):
+    """After a failed Armor Save the unit rolls a d10 and adds its ARM Sv (L677): one roll a failed save."""
+
+    unit: str = own_unit("Which unit failed an Armor Save.")
+    pick: Literal["ask", "head", "propulsion", "disable"] = Field(
+        default="ask",
+        description="A mobile suit's critical: the attacker picks Head, Propulsion or Disable (L680); "
+        "asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    disable: int | None = Field(
+        default=None,
+        ge=-1,
+        le=11,
+        description="Disable with no Shield left: the attacker's pick of a shooting weapon (L685-L686); "
+        "asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    power: bool | None = Field(
+        default=None,
+        description="A Super Titan's explosion: lose 5 Power instead of taking 1000 damage (L681); "
+        "asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def explosion_damage(game: Game, unit: Unit) -> int:
+    """A Super Titan's explosion: 1000 (L681), or 500 x Frame with the reading explosion_by_frame (L691)."""
+    if read_options(MsOptions, game.options).explosion_by_frame:
+        return 500 * unit.frame
+    return EXPLOSION
+
+
+def battle_damage_odds(game: Game, inp: BattleDamage) -> ActionOdds:
+    """The chance of each row, and of the unit being destroyed (a cockpit hit; a Titan's explosion when
+    its 1000 damage would finish it and it does not give Power instead)."""
+    _, _, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    rows = Dist.die(10).map(lambda f: bd_result(f + unit.save))
+    crit = rows.probability("critical")
+    left = g.state.max_damage - g.state.damage
+    blast = unit.kind == "super_titan" and not inp.power and explosion_damage(game, unit) >= left
+    destroyed = crit * (Fraction(1, 10) + (Fraction(9, 10) if blast else 0))
+    shares = ", ".join(
+        f"{BD_LABELS[k]} {float(rows.probability(k)):.0%}" for k in BD_LABELS if rows.probability(k)
+    )
+    return ActionOdds(
+        tables={"cockpit": table(Dist.die(10).map(lambda f: int(f == 10)))},
+        facts={"destroyed": float(destroyed)},
+        summary=f"d10 + {unit.save}: {shares}",
+    )
+
+
+def _bd_pick(g: GameUnit, unit: Unit, attacker: str) -> NeedChoice:
+    options = [Choice(value=k, label=BD_LABELS[k]) for k in ("head", "propulsion", "disable")]
+    return NeedChoice("pick", f"Critical on {g.name}: {attacker} picks the damage (L680)", options)
+
+
+def _disable_pick(g: GameUnit, unit: Unit) -> NeedChoice:
+    options = [
+        Choice(value=i, label=w.name)
+        for i, w in enumerate(unit.weapons)
+        if w.kind == "shooting" and i not in MsUnitState.model_validate(g.state.extra).disabled
+    ]
+    options.append(Choice(value=-1, label="A trait (the players note it)", assumed=True))
+    return NeedChoice("disable", f"Disable on {g.name}: the attacker picks a shooting weapon (L686)", options)
+
+
+def battle_damage(game: Game, inp: BattleDamage, dice: DiceSource) -> ActionResult:
+    why = battle_damage_module(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    pick = inp.disable if inp.disable is not None else -1
+    if pick >= 0 and (pick >= len(unit.weapons) or unit.weapons[pick].kind != "shooting"):
+        raise ValueError(f"{g.name} has no such shooting weapon")
+    if inp.power and unit.kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan: it has no Power to lose")
+    face = dice.roll(1, 10, "battle damage")[0]
+    row = bd_result(face + unit.save)
+    text = f"{g.name}'s Battle Damage: {face} + {unit.save}, {BD_LABELS[row]}"
+    work = Working(game)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    if row == "critical":
+        again = dice.roll(1, 10, "critical")[0]
+        text += f"; critical roll {again}"
+        if again == 10:
+            state.destroyed, state.damage = True, state.max_damage
+            return ActionResult(changes=work.changes(), text=text + ": cockpit hit, the unit is lost (L682)")
+        if unit.kind == "super_titan":
+            if inp.power is None:
+                blast = explosion_damage(game, unit)
+                raise NeedChoice(
+                    "power",
+                    f"Explosion in {g.name}: {blast} damage or {POWER_LOST} Power lost? (L681)",
+                    [
+                        Choice(value=False, label=f"Take {blast} damage", assumed=True),
+                        Choice(value=True, label=f"Lose {POWER_LOST} Power"),
+                    ],
+                )
+            if inp.power:
+                mine.power_lost = min(30, mine.power_lost + POWER_LOST)
+                text += f": explosion, {POWER_LOST} Power lost (L681)"
+            else:
+                blast = explosion_damage(game, unit)
+                state.damage = min(state.max_damage, state.damage + blast)
+                state.destroyed = state.damage >= state.max_damage
+                text += f": explosion, {blast} damage (L681)"
+            state.extra = mine.model_dump(mode="json")
+            return ActionResult(changes=work.changes(), text=text)
+        if inp.pick == "ask":
+            raise _bd_pick(g, unit, "the attacker")
+        row = inp.pick
+        text += f": the attacker picks {BD_LABELS[row]}"
+    if row in ("head", "propulsion"):
+        key = f"bd_{row}"
+        if key not in state.conditions:
+            state.conditions = [*state.conditions, key]
+        text += ": Accuracy -1 (L683)" if row == "head" else ': Evade -1, Move -4" (L684)'
+    elif row == "disable":
+        if unit.shield != "none" and "shield_broken" not in state.conditions:
+            state.conditions = [*state.conditions, "shield_broken"]
+            text += ": its Shield is broken first (L686)"
+        elif inp.disable is not None and inp.disable >= 0:
+            mine.disabled = sorted({*mine.disabled, inp.disable})
+            text += f": {unit.weapons[inp.disable].name} is disabled (L685)"
+        else:
+            left = [i for i, w in enumerate(unit.weapons) if w.kind == "shooting" and i not in mine.disabled]
+            if left and inp.disable is None:
+                raise _disable_pick(g, unit)
+            text += ": a trait of the attacker's choice is disabled (the players note it, L685)"
+    state.extra = mine.model_dump(mode="json")
+    return ActionResult(changes=work.changes(), text=text, detail={"roll": face, "result": row})

@@ -19,3 +19,5 @@ class MsOptions(Readings):
     gritty_battles: bool = False
     destroying_terrain: bool = False
     influence: bool = False
+    battle_damage: bool = False
+    explosion_by_frame: bool = False

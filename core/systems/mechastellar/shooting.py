@@ -354,10 +354,12 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     shots = min(shots, MAX_SHOTS)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
+    accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
-    evade = 0 if shut else target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS)  # L138, L566
+    evade = target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
+    evade = 0 if shut else evade  # L138, L566; Battle Damage to its propulsion -1 (L684)
     tn = accuracy - evade
     immune = warned(game, inp.target)  # Warning: no Tactical Advantage this turn (L809)
     if immune and inp.advantage != "none":
@@ -636,6 +638,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
     free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
+    if inp.weapon in extra.disabled and not free:
+        raise ValueError(f"{p.weapon.name} was disabled by Battle Damage (L685)")
     if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
     cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
@@ -687,6 +691,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
+    if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
+        text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
     return ActionResult(changes=work.changes(), text=text, detail=detail(out))
@@ -703,6 +709,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "a melee weapon"
         elif i in fired:
             why = "fired this turn"
+        elif i in unit_extra(g).disabled:
+            why = "disabled by Battle Damage"
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
         pen = f" PEN {w.pen}" if w.pen else ""
         weapons.append(

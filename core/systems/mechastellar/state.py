@@ -100,6 +100,12 @@ class MsUnitState(Closed):
         le=5,
         description="Gritty Battles: a mobile suit's Shield breaks on its 5th use (L699).",
     )
+    disabled: list[int] = Field(
+        default_factory=list, max_length=12, description="Weapons Battle Damage disabled, by number (L685)."
+    )
+    power_lost: int = Field(
+        default=0, ge=0, le=30, description="Power a Super Titan lost to an explosion (Battle Damage, L681)."
+    )
     second_turn: bool = Field(
         default=False,
         description="A Decimator Commander has had the first of its two turns this round (L497).",

@@ -177,7 +177,7 @@ def power_item(game: Game, work: Working, ref: str, item: str) -> None:
     if item in mine.powered:
         return
     used = sum(power_cost(unit, i) for i in mine.powered)
-    have = unit.power + mine.power_bonus
+    have = max(0, unit.power - mine.power_lost) + mine.power_bonus  # an explosion's lost Power (L681)
     cost = power_cost(unit, item)
     if used + cost > have:
         raise ValueError(
