@@ -435,7 +435,9 @@ def test_battle_damage_white_asura_shield_broken_first_l689() -> None:
     assert gated_actions(g)["1/b0"]["battle_damage"] == "the Battle Damage module is off"
     g = adjust(g, ["options", "battle_damage"], True)
     o = odds(g, "battle_damage", {"unit": "1/b0"})
-    assert o["summary"] == "d10 + 2: Propulsion 10%, Disable 60%, No effect 30%" and o["facts"]["destroyed"] == 0
+    assert (
+        o["summary"] == "d10 + 2: Propulsion 10%, Disable 60%, No effect 30%" and o["facts"]["destroyed"] == 0
+    )
     g = act(g, "battle_damage", {"unit": "1/b0"}, [4])
     assert g.log[-1].detail["result"] == "disable" and "Shield is broken first" in g.log[-1].text
     assert "shield_broken" in g.unit("1/b0")[2].state.conditions
@@ -490,3 +492,52 @@ def test_battle_damage_mobile_suit_critical_attacker_picks_head_l680_l683() -> N
     assert odds(g, "shoot", {"attacker": "1/b0", "target": "0/a0"})["summary"].endswith(
         "evades on 5+"
     )  # 8 - 1 - 2
+
+
+# --- Climactic Events (L734-L788) -------------------------------------------------------------------
+
+
+def test_climactic_events_narrow_escape_berserk_clarity_once_a_side_l736_l775() -> None:
+    """Off: greyed and not offered.  On: Narrow Escape is offered with Skill Defense after the evade dice
+    (every shot evaded) and with the defender's split (the clash cancelled); a side's second Event is
+    refused; Berserk: +2 melee hits, no shooting; Moment of Clarity: a Focus per two rounds gone by."""
+    g = game_of(
+        [unit("argonaut"), unit("blue_djinn")], [unit("dervish"), unit("white_asura")], momentum=(3, 0)
+    )
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}
+    assert gated_actions(g)["0/a0"]["event"] == "the Climactic Events module is off"
+    assert act(g, "shoot", shot, [1] + [9] * 5).log[-1].detail["damage"] == 400  # off: nothing asked
+    on = adjust(g, ["options", "climactic_events"], True)
+    asked = ask(on, "shoot", shot, [1] + [9] * 5)  # the target has no Momentum: only the Event is offered
+    assert asked["options"][-1]["also"] == {"escape": True}
+    escaped = act(on, "shoot", {**shot, "escape": True}, [1] + [9] * 5)
+    assert escaped.unit("1/b0")[2].state.damage == 0 and "Narrow Escape" in escaped.log[-1].text
+    assert "has used its Event" in gated_actions(escaped)["1/b0"]["event"]
+    assert "Event unused" in refused(escaped, "shoot", {**shot, "weapon": 0, "escape": True}, [1, 9, 9])
+    # the clash: the defender's split offers the escape; taken, no die is rolled
+    clash = {"attacker": "0/a1", "target": "1/b1", "attack_dice": 6}
+    split = ask(on, "melee", clash, [])
+    assert split["options"][-1]["also"] == {"escape": True}
+    cancelled = act(on, "melee", {**clash, "defender_attack": 0, "escape": True}, [])
+    assert "clash with Sample: Blue Djinn is cancelled" in cancelled.log[-1].text
+    assert "once a turn" in refused(cancelled, "melee", {**clash, "defender_attack": 3}, [5] * 20)
+    # It's Gone Berserk!!!: +2 melee hits (against the clash's flat hits), shooting refused
+    mad = act(on, "event", {"unit": "0/a1", "event": "berserk"})
+    before = pools(on, Clash.model_validate({**clash, "defender_attack": 3}))[0].flat
+    assert pools(mad, Clash.model_validate({**clash, "defender_attack": 3}))[0].flat - before == 2
+    assert "gone berserk" in refused(
+        mad, "shoot", {"attacker": "0/a1", "target": "1/b0", "weapon": 1}, [9] * 2
+    )
+    # Moment of Clarity: the Commander, Round 3 (two rounds gone by): one Focus
+    boss = game_of([unit("argonaut", commander="bold_leader")], [unit("dervish")], momentum=(3, 0))
+    boss = adjust(adjust(boss, ["options", "climactic_events"], True), ["round"], 3)
+    assert "none yet" in refused(adjust(boss, ["round"], 2), "event", {"unit": "0/a0", "event": "clarity"})
+    clear = act(boss, "event", {"unit": "0/a0", "event": "clarity"})
+    assert odds(clear, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0})["summary"].startswith(
+        "4 shots"
+    )
+    plain = game_of([unit("argonaut"), unit("dervish")], [unit("dervish")])
+    plain = adjust(plain, ["options", "climactic_events"], True)
+    assert gates(plain, "event", {"unit": "0/a1", "event": "clarity"}).values["event"]["clarity"] == (
+        "Sample: Dervish is not the Commander"
+    )

@@ -7,8 +7,9 @@ the worked examples' numbers), :mod:`.options` (readings of unclear rules, diges
 Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
 traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
 Overwatch), :mod:`.melee` (the Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles,
-Destroying Terrain, Battle Damage), :mod:`.commands` (Influence and its Commands) and :mod:`.actions`
-(Focus, Full Throttle, Disengage, the traits used on activation, the list).
+Destroying Terrain, Battle Damage), :mod:`.events` (Climactic Events), :mod:`.commands` (Influence and
+its Commands) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used on activation, the
+list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
 tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
@@ -108,8 +109,11 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   by the reading explosion_by_frame, ambiguity 23; or 5 Power), the attacker's pick on a mobile suit's
   critical, Head (ACC -1), Propulsion (Evade -1), Disable (the Shield first, else a shooting weapon the
   attacker picks; a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within
-  16", Move -4", Flight/Transform: players.  L702-L732 the small-scale mode, L734-L788 Climactic
-  Events: not yet (optional modules).
+  16", Move -4", Flight/Transform: players.  L734-L788 Climactic Events: a game setting, one a side
+  once a game (the first used is the pick): Narrow Escape (offered after a shot's dice and with the
+  defender's split), It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting,
+  Pyrrhic Victory, The Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct
+  Event (name lost): players.  L702-L732 the small-scale mode: not yet.
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The

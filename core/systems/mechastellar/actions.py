@@ -12,6 +12,7 @@ from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.commands import command
+from core.systems.mechastellar.events import event
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.modules import (
     battle_damage,
@@ -284,6 +285,14 @@ ACTIONS: dict[str, ActionSpec] = {
         odds=battle_damage_odds,
         headline=("destroyed",),
         needs=("battle_damage",),
+    ),
+    "event": ActionSpec.of(
+        "event",
+        "Climactic Event",
+        event,
+        "Climactic Events: one a side, once a game (L734-L788).",
+        rolls=False,
+        needs=("events",),
     ),
     "terrain": ActionSpec.of(
         "terrain",

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.commands import commander_alive, influence_module
+from core.systems.mechastellar.events import events_module
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
@@ -162,6 +163,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "lone_wolf": lone_wolf_refusal,
     "terrain": terrain_module,
     "battle_damage": battle_damage_module,
+    "events": events_module,
     "influence": influence_module,
     "commander": commander_alive,
     "persevere": _persevere,

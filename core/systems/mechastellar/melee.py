@@ -38,6 +38,7 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.commands import has_command, valiant, warned
+from core.systems.mechastellar.events import escape_open, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -119,6 +120,12 @@ class Clash(Closed):
     )
     counter_defense: int | None = momentum_asked(
         "Momentum the attacker spends on Skill Defense; asked after the roll."
+    )
+    escape: bool = Field(
+        default=False,
+        description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
+        "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
     )
 
 
@@ -271,7 +278,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         n = (
             ("close_combat_expert" in t)
             + ("close_combat_master" in t)
-            + 2 * ("merciless_melee" in t)
+            + 2 * ("merciless_melee" in t or "berserk" in g.state.conditions)  # not stacked (L443, L775)
             + (unit.commander == "impressive_skill")
             + trait_hits(game, *refs, weapon, False, False)
         )
@@ -397,7 +404,28 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
         mean, lost = expected_damage(counter, opts), destroys(strike, opts)
         label = f"{split_label(k, pool)} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
         options.append(Choice(value=k, label=label, assumed=k == even_split(pool)))
+    if escape_open(game, game.unit(inp.target)[0]):  # Climactic Events (L742)
+        options.append(
+            Choice(value=0, label="Narrow Escape: cancel the clash (once a game)", also={"escape": True})
+        )
     return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
+
+
+def _escaped(game: Game, inp: Clash) -> ActionResult:
+    """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
+    spent (L28), with no Momentum for it (L742)."""
+    a_side, a_i, a_g = game.unit(inp.attacker)
+    d_side, _, d_g = game.unit(inp.target)
+    if not escape_open(game, d_side):
+        raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
+    work = Working(game)
+    begin_turn(game, work, inp.attacker)
+    note_event(work, d_side, "narrow_escape")
+    extra = unit_extra(a_g)
+    extra.meleed = True
+    put_unit_extra(work, a_side, a_i, extra)
+    text = f"{d_g.name} makes a Narrow Escape: the clash with {a_g.name} is cancelled (L742)"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
@@ -410,6 +438,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
+    if inp.escape:
+        return _escaped(game, inp)
     if inp.defender_attack is None and d_pool_of(game, inp) > 0:
         raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")

@@ -21,3 +21,4 @@ class MsOptions(Readings):
     influence: bool = False
     battle_damage: bool = False
     explosion_by_frame: bool = False
+    climactic_events: bool = False

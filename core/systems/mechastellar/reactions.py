@@ -103,6 +103,11 @@ class Overwatch(Closed):
         description="The charger's Ace negates every hit (Flawless Evasion, L290-L291); asked then.",
         json_schema_extra={"ui": "hidden"},
     )
+    escape: bool = Field(
+        default=False,
+        description="The charger's Narrow Escape: every shot evaded, once a game (L742); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def _shot(game: Game, inp: Overwatch) -> Shoot:
@@ -123,6 +128,7 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         defense=inp.defense,
         bought=inp.bought,
         flawless=inp.flawless,
+        escape=inp.escape,
     )
 
 

@@ -41,6 +41,7 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.commands import has_command, warned
+from core.systems.mechastellar.events import escape_open, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
@@ -179,6 +180,12 @@ class Shoot(Closed):
         default=False,
         description="A remote weapon fired for 1 Momentum instead of an action: a Blindside (L595-L597).",
         json_schema_extra=needs("remote"),
+    )
+    escape: bool = Field(
+        default=False,
+        description="The target's Narrow Escape: it fully evades this weapon, once a game (Climactic Events, "
+        "L742); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
     )
     closest: bool = Field(
         default=False,
@@ -320,6 +327,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon = vulcans(shooter)  # a free attack of its own profile (L311-L312)
     if weapon.kind != "shooting":
         raise ValueError(f"{weapon.name} is a melee weapon: use Melee")
+    if "berserk" in a_g.state.conditions:
+        raise ValueError(f"{a_g.name} has gone berserk: it has no shooting weapons (L773)")
     options = read_options(MsOptions, game.options)
     skill = effect(inp.skill)
     weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
@@ -466,6 +475,7 @@ def defense_choice(
     cost: int,
     ratio: int = 1,
     momentum: int | None = None,
+    escape: bool = False,
 ) -> NeedChoice:
     """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
     ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
@@ -480,6 +490,8 @@ def defense_choice(
         options.append(
             Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
         )
+    if escape:  # Climactic Events (L742)
+        options.append(Choice(value=0, label="Narrow Escape: no hits (once a game)", also={"escape": True}))
     return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
 
 
@@ -496,6 +508,7 @@ class Landed:
     failed: int
     damage: int
     flawless: bool
+    escaped: bool = False
 
 
 def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
@@ -511,13 +524,19 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ratio = defense_ratio(game, inp.target, inp.attacker)
-    if hits and inp.defense is None and not inp.flawless and ((momentum and not no_defense) or ace):
+    escape = escape_open(game, t_side)
+    if inp.escape and not escape:
+        raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
+    asked = (momentum and not no_defense) or ace or escape
+    if hits and inp.defense is None and not inp.flawless and not inp.escape and asked:
         raise defense_choice(
-            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum
+            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum, escape
         )
     if no_defense and inp.defense:
         raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
-    if inp.flawless:
+    if inp.escape:
+        spent, landed = 0, 0
+    elif inp.flawless:
         if not ace:
             raise ValueError(
                 "Flawless Evasion is for Ace pilots who have used no other skill this turn (L253, L291)"
@@ -555,6 +574,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
         failed=failed,
         damage=p.damage(landed, failed),
         flawless=inp.flawless,
+        escaped=inp.escape,
     )
 
 
@@ -564,6 +584,8 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
     t_side, t_i, _, target = _unit(game, inp.target)
     if out.spent:
         gain(work, t_side, "momentum", -out.spent)
+    if out.escaped:
+        note_event(work, t_side, "narrow_escape")
     if out.flawless:
         note_skill(game, work, inp.target, "flawless")
     elif out.spent - out.bought:
@@ -590,6 +612,8 @@ def describe(a_name: str, t_name: str, p: Plan, out: Landed, killed: bool) -> st
     text += f"{hits} hit{'s' * (hits != 1)}"
     if p.blocks and hits:
         text += f", {min(p.blocks, hits)} blocked"
+    if out.escaped:
+        text += ", a Narrow Escape: every shot evaded"
     if out.flawless:
         text += f", Flawless Evasion ({out.spent} Momentum)"
     elif out.spent - out.bought:
@@ -711,6 +735,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "fired this turn"
         elif i in unit_extra(g).disabled:
             why = "disabled by Battle Damage"
+        elif "berserk" in g.state.conditions:
+            why = "lost: it has gone berserk"
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
         pen = f" PEN {w.pen}" if w.pen else ""
         weapons.append(
