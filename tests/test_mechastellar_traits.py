@@ -17,6 +17,7 @@ from core import api
 from core.game import Game, gated_actions, gates
 from core.steps import FacePool
 from core.systems.mechastellar.melee import Clash, pools
+from core.systems.mechastellar.space import margin
 
 MG = {"name": "Machine gun", "range": 16, "shots": 6, "damage": 200, "pen": 0}
 
@@ -541,3 +542,62 @@ def test_climactic_events_narrow_escape_berserk_clarity_once_a_side_l736_l775() 
     assert gates(plain, "event", {"unit": "0/a1", "event": "clarity"}).values["event"]["clarity"] == (
         "Sample: Dervish is not the Commander"
     )
+
+
+# --- Outmaneuver and the Bridge Attack (L906-L940) --------------------------------------------------
+
+
+def _space(a: dict[str, Any], b: dict[str, Any]) -> Game:
+    g = game_of([a], [b], momentum=(3, 3))
+    return adjust(g, ["options", "space"], True)
+
+
+def test_green_viking_bridge_attack_on_the_saronic_cruiser_l936_l940() -> None:
+    """Green Viking (Battler) 6 dice [3,4,6,8,9,10] = 5 against the Saronic Cruiser with a cruiser nearby
+    6 dice [1,2,4,7,7,10] = 4: Green Viking wins; its machine gun becomes PEN 3, Blindsiding the ship.  10
+    Rapid Fire shots, 9 of them hit; the ship saves every hit (no cap of three, L1009).  The example counts
+    9 saves: the app adds the Blindside's critical (digest ambiguity 36; ambiguity 4's default), 11."""
+    mg = {"name": "Machine gun", "range": 16, "shots": 6, "rapid_fire": 4, "damage": 200, "pen": 0}
+    viking = unit("argonaut", name="Green Viking", roles=["battler"], move=14, accuracy=9, weapons=[mg])
+    cruiser = unit("musarl", name="Saronic Cruiser", move=12, evade=0, save=0, aa_def=4)
+    g = _space(viking, cruiser)
+    run = {"attacker": "0/a0", "target": "1/b0", "escort": True}
+    assert odds(g, "outmaneuver", run)["summary"] == "Bridge Attack: 6 dice against 6"
+    g = act(g, "outmaneuver", run, [3, 4, 6, 8, 9, 10, 1, 2, 4, 7, 7, 10])
+    assert g.log[-1].detail["lead"] == 1 and "+3 ARM PEN" in g.log[-1].text
+    assert "bridge_hit" in g.unit("1/b0")[2].state.conditions
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid"}
+    assert odds(g, "shoot", shot)["summary"].startswith("10 shots")
+    g = act(g, "shoot", {**shot, "defense": 0}, [2] * 9 + [9] + [1, 1, 1] + [9] * 8)
+    out = g.log[-1].detail
+    assert out["hits"] == 9 + 2 and len(out["saves"]) == 11 and out["failed"] == 3
+    assert out["damage"] == 11 * 200 + 3 * 1000
+    # the ship's Accuracy -2 after its bridge was struck
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    back = {"attacker": "1/b0", "target": "0/a0", "weapon": 0}
+    assert odds(g, "shoot", back)["summary"].endswith("evades on 4+")  # ACC 8 - 2 against Evade +2
+
+
+def test_outmaneuver_outcomes_and_exact_odds_l909_l932() -> None:
+    """Off the ground only; the odds agree with every face of a small roll; a defender that wins fires an
+    Overwatch attack with 3 more shots; a ship's defender deals 500 a die of AA DEF; a win by 3 Blindsides."""
+    g = game_of([unit("argonaut")], [unit("dervish")])
+    assert gated_actions(g)["0/a0"]["outmaneuver"] == "the battle is not in space"
+    slow = unit("argonaut", move=1, roles=[])
+    g = _space(slow, unit("dervish", move=12, roles=[]))  # Dervish is 11" faster: +2 dice
+    o = odds(g, "outmaneuver", {"attacker": "0/a0", "target": "1/b0"})
+    assert o["summary"] == "Outmaneuver: 5 dice against 7"
+    one = FacePool(dice=1, sides=10, values=(0, 0, 0, 0, 1, 1, 1, 1, 1, 2))
+    ace = FacePool(dice=1, sides=10, values=(0, 0, 1, 1, 1, 1, 1, 2, 2, 2))
+    brute = sum(one.values[a - 1] > ace.values[d - 1] for a in range(1, 11) for d in range(1, 11))
+    assert sum(p for k, p in margin(one, ace).probabilities() if k > 0) == Fraction(brute, 100)
+    lost = act(g, "outmaneuver", {"attacker": "0/a0", "target": "1/b0"}, [1] * 5 + [9] * 7)
+    assert "3 more shots" in lost.log[-1].text
+    assert odds(lost, "overwatch", {"unit": "1/b0", "weapon": 0})["summary"].startswith("3 Overwatch shots")
+    won = act(g, "outmaneuver", {"attacker": "0/a0", "target": "1/b0"}, [10] * 5 + [1] * 7)
+    assert "a Blindside" in won.log[-1].text
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}
+    assert mean(odds(won, "shoot", shot), "hits") - mean(odds(g, "shoot", shot), "hits") == 2  # +1 critical
+    ship = _space(unit("argonaut", move=13, roles=[]), unit("musarl", aa_def=3, move=13, roles=[]))
+    hurt = act(ship, "outmaneuver", {"attacker": "0/a0", "target": "1/b0"}, [1] * 5 + [9] * 5)
+    assert hurt.unit("0/a0")[2].state.damage == 1500

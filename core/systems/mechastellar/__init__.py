@@ -1,15 +1,15 @@
 """MechaStellar (003_9a8631fd8c2279be.txt): the rule system as the shared layer sees it.
 
-The package reads in the order the book plays: :mod:`.units` (the profile players enter: the
-book prints no units, digest section 0), :mod:`.samples` (units and two forces of our own, from
-the worked examples' numbers), :mod:`.options` (readings of unclear rules, digest section 10),
-:mod:`.state` (what a game keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire,
-Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
-traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
-Overwatch), :mod:`.melee` (the Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles,
-Destroying Terrain, Battle Damage), :mod:`.events` (Climactic Events), :mod:`.commands` (Influence and
-its Commands) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used on activation, the
-list).
+The package reads in the order the book plays: :mod:`.units` (the profile players enter: the book prints
+no units, digest section 0), :mod:`.samples` (units and two forces of our own, from the worked examples'
+numbers), :mod:`.options` (readings of unclear rules, digest section 10), :mod:`.state` (what a game
+keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire, Momentum), :mod:`.shooting` (the
+d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot traits that change a roll),
+:mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and Overwatch), :mod:`.melee` (the
+Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Terrain, Battle Damage),
+:mod:`.events` (Climactic Events), :mod:`.commands` (Influence and its Commands), :mod:`.space`
+(Outmaneuver, the Bridge Attack) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used
+on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
 tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
@@ -120,17 +120,21 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
   Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954),
-  every hit makes a save (L1009-L1011) [M musarl_warship]; not yet: the warship phase, warship
-  actions, Outmaneuver / Bridge Attack, M-Particles, space movement, hangars, launch, repairs,
-  Captains' orders and traits, weapon systems lost to failed saves.
+  every hit makes a save (L1009-L1011) [M musarl_warship].  A battle in space is a game setting (space)
+  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by
+  tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
+  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver;
+  the example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's
+  range: players.  Not yet: the warship phase, warship actions, M-Particles, space movement, hangars,
+  launch, repairs, Captains' orders and traits, weapon systems lost to failed saves.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L1011, L940 in part (9
-saves against a warship).
+lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L936-L940 (the Bridge
+Attack: the rolls, PEN 3, a save for every hit), L1011.
 Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
 (cover height), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
-inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
+inertia), L986-L989 (warship actions): their modules are not built.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from core.systems.mechastellar.modules import (
 from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.traits import lone_wolf_refusal, note_choice, spirit_refusal
 from core.systems.mechastellar.turns import (
@@ -293,6 +294,16 @@ ACTIONS: dict[str, ActionSpec] = {
         "Climactic Events: one a side, once a game (L734-L788).",
         rolls=False,
         needs=("events",),
+    ),
+    "outmaneuver": ActionSpec.of(
+        "outmaneuver",
+        "Outmaneuver",
+        outmaneuver,
+        "In space, before an attack: both sides roll for the advantage; against a warship, a Bridge "
+        "Attack (L906-L932).",
+        odds=outmaneuver_odds,
+        headline=("attacker wins",),
+        needs=("turn", "space"),
     ),
     "terrain": ActionSpec.of(
         "terrain",

@@ -37,6 +37,7 @@ from core.systems.mechastellar.events import events_module
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
+from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import lone_wolf_refusal, spirit_refusal
 from core.systems.mechastellar.turns import actions_now, check_turn
@@ -112,6 +113,10 @@ def _charged(game: Game, ref: str) -> str:
     unit = Unit.model_validate(g.profile)
     if st.charge != ref:
         return f"{g.name} is not being charged"
+    if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
+        if not any(w.kind == "shooting" for w in unit.weapons):
+            return f"{g.name} has no shooting weapon"
+        return f"{g.name} has fired its Overwatch attack" if st.overwatch else ""
     if not any(w.overwatch for w in unit.weapons):
         return f"{g.name} has no weapon with Overwatch"
     if st.charge_blindside:
@@ -164,6 +169,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "terrain": terrain_module,
     "battle_damage": battle_damage_module,
     "events": events_module,
+    "space": space_module,
     "influence": influence_module,
     "commander": commander_alive,
     "persevere": _persevere,

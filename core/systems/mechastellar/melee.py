@@ -49,6 +49,7 @@ from core.systems.mechastellar.shooting import (
     side_has_commander,
 )
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import on_kill, trait_hits
 from core.systems.mechastellar.turns import (
@@ -292,12 +293,16 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     shut = "shut_down" in d_g.state.conditions
     if inp.advantage == "high_speed" and a_weapon.kind != "cc":
         raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
+    run = maneuver_gain(game, inp.attacker, inp.target)  # Outmaneuver / Bridge Attack (L923-L930)
+    if run == "bridge" and a_weapon.kind != "cc":
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 3})
     if warned(game, inp.target) and inp.advantage != "none":
         raise ValueError(f"{d_g.name} was warned: no Tactical Advantage against it this turn (L809)")
-    a_adv = (inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions) and not warned(
-        game, inp.target
-    )
-    d_shield = 0 if inp.advantage == "blindside" or shield_broken(d_g) else MELEE_BLOCKS[dfn.shield]
+    a_adv = (
+        inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions or bool(run)
+    ) and not warned(game, inp.target)
+    side_on = inp.advantage == "blindside" or run in ("blindside", "bridge")
+    d_shield = 0 if side_on or shield_broken(d_g) else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
         attack=FacePool(
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))

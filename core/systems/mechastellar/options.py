@@ -22,3 +22,4 @@ class MsOptions(Readings):
     battle_damage: bool = False
     explosion_by_frame: bool = False
     climactic_events: bool = False
+    space: bool = False

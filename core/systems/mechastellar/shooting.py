@@ -56,6 +56,7 @@ from core.systems.mechastellar.skills import (
     used_skills,
     vulcans,
 )
+from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
 from core.systems.mechastellar.turns import (
@@ -335,7 +336,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
     weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
     firepower = has_command(game, a_side, "overwhelming_firepower")  # +1 ACC, +1 PEN this round (L844)
-    weapon = weapon.model_copy(update={"pen": weapon.pen + firepower})
+    run = "" if overwatch else maneuver_gain(game, inp.attacker, inp.target)  # L923-L930
+    weapon = weapon.model_copy(update={"pen": weapon.pen + firepower + 3 * (run == "bridge")})
     artillery = weapon.indirect == "artillery"
     if inp.stationary and not artillery:
         raise ValueError(f"{weapon.name} is not artillery: standing still changes nothing (L103)")
@@ -345,8 +347,9 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError("indirect fire benefits from no skill (L106)")
     focused = 0 if overwatch else focus_level(game, a_g)
     lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
-    if overwatch:
-        shots = weapon.overwatch
+    if overwatch:  # after a won Outmaneuver: 3 more, or 3 without Overwatch (L925-L926)
+        bonus = ms_state(game).overwatch_bonus
+        shots = (weapon.overwatch + bonus if weapon.overwatch else bonus) if bonus else weapon.overwatch
     else:
         shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
@@ -364,6 +367,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
+    accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
@@ -373,8 +377,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     immune = warned(game, inp.target)  # Warning: no Tactical Advantage this turn (L809)
     if immune and inp.advantage != "none":
         raise ValueError(f"{t_g.name} was warned: no Tactical Advantage against it this turn (L809)")
-    blindside = (inp.advantage == "blindside" or inp.remote) and not immune  # remote fire (L597)
-    advantage = (inp.advantage != "none" or shut or inp.remote) and not immune  # never stacked (L540, L566)
+    blindside = (inp.advantage == "blindside" or inp.remote or run in ("blindside", "bridge")) and not immune
+    advantage = (inp.advantage != "none" or shut or inp.remote or bool(run)) and not immune  # L540, L566
     crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]

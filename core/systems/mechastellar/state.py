@@ -63,6 +63,14 @@ class MsState(Closed):
         max_length=16,
         description="Once-a-battle Commands used, as 'side:command' (L806).",
     )
+    maneuver: str = Field(
+        default="",
+        max_length=80,
+        description="This turn's Outmaneuver or Bridge Attack: 'target|result' (L923-L932).",
+    )
+    overwatch_bonus: int = Field(
+        default=0, ge=0, le=3, description="A won Outmaneuver's Overwatch: 3 more shots (L925-L926)."
+    )
     overwatch: list[int] = Field(
         default_factory=list,
         max_length=12,
