@@ -601,3 +601,26 @@ def test_outmaneuver_outcomes_and_exact_odds_l909_l932() -> None:
     ship = _space(unit("argonaut", move=13, roles=[]), unit("musarl", aa_def=3, move=13, roles=[]))
     hurt = act(ship, "outmaneuver", {"attacker": "0/a0", "target": "1/b0"}, [1] * 5 + [9] * 5)
     assert hurt.unit("0/a0")[2].state.damage == 1500
+
+
+# --- The warship phase (L949-L951) ------------------------------------------------------------------
+
+
+def test_warships_act_in_their_own_phase_initiative_first_l949_l951() -> None:
+    """Warships wait until every other unit has had its turn, then act in their own phase, the roll-off's
+    winner first (L949-L951); a warship shot in the mobile suits' phase owes no Return Fire then (digest
+    ambiguity 40)."""
+    g = game_of([unit("argonaut"), unit("musarl")], [unit("dervish"), unit("musarl")], momentum=(3, 3))
+    assert g.state.active_side == 0  # Red won the roll-off
+    assert "own phase" in gated_actions(g)["0/a1"]["focus"]
+    assert "own phase" in refused(g, "focus", {"unit": "0/a1"})
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b1", "weapon": 1}, [9] * 6)
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert g.state.extra["return_fire"] == [] and g.state.active_side == 1
+    g = act(g, "end_turn", {"unit": "1/b0"})
+    assert g.state.active_side == 0 and "Red activates" in g.log[-1].text  # the winner opens the phase
+    g = act(g, "focus", {"unit": "0/a1"})
+    g = act(g, "end_turn", {"unit": "0/a1"})
+    assert g.state.active_side == 1
+    g = act(g, "end_turn", {"unit": "1/b1"})
+    assert g.state.active_side is None and "next round" in g.log[-1].text

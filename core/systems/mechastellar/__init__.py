@@ -125,8 +125,11 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
   with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver;
   the example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's
-  range: players.  Not yet: the warship phase, warship actions, M-Particles, space movement, hangars,
-  launch, repairs, Captains' orders and traits, weapon systems lost to failed saves.
+  range: players.  The warship phase (L949-L951): warships act after every other unit, the roll-off's
+  winner first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act].
+  Not yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted
+  Captain acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and
+  traits, weapon systems lost to failed saves.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is

@@ -4,7 +4,9 @@ Before each round both sides roll a d10, the higher goes first, ties roll again 
 then activate one unit each in turn (L40); a unit activates once a round (L26).  A unit that attacked
 enemy units that have not had their turn makes the other side activate one of them next (Return
 Fire, L41).  When one side has no unit left to activate, the other activates the rest in turn
-(digest ambiguity 33).  Each side gains 1 Momentum at the end of every round, 1 when one of its
+(digest ambiguity 33).  Warships take their turns in a phase of their own once every other unit has had
+its turn, the roll-off's winner first (L949-L951); Return Fire is owed by a warship only in that phase
+(digest ambiguity 40).  Each side gains 1 Momentum at the end of every round, 1 when one of its
 units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247), never
 above 10 (L243).
 """
@@ -83,6 +85,24 @@ def _waiting(game: Game, side: int) -> list[GameUnit]:
     return [g for g in _live(game, side) if not g.state.activated]
 
 
+def is_ship(g: GameUnit) -> bool:
+    return g.profile.get("kind") == "warship"
+
+
+def mech_phase(game: Game, acted: str = "") -> bool:
+    """Some unit that is not a warship has yet to take its turn this round (``acted`` aside): warships wait
+    for their own phase at the round's end (L949)."""
+    return any(
+        not is_ship(g) and f"{s}/{g.key}" != acted for s in range(len(game.sides)) for g in _waiting(game, s)
+    )
+
+
+def _waiting_now(game: Game, side: int, acted: str = "") -> list[GameUnit]:
+    """The side's units that may take their turn in the phase under way (``acted`` aside)."""
+    ships = not mech_phase(game, acted)
+    return [g for g in _waiting(game, side) if f"{side}/{g.key}" != acted and is_ship(g) == ships]
+
+
 def actions_now(game: Game, g: GameUnit) -> int:
     """Actions this turn: the profile's and its bonuses (L26, L493, L504; Prodigy and Legendary +1 in
     Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
@@ -143,6 +163,10 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
         raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
     if g.state.activated:
         raise ValueError(f"{g.name} has had its turn this round (L26)")
+    if is_ship(g) and mech_phase(game):
+        raise ValueError(
+            f"{g.name} is a warship: warships act in their own phase, after every other unit (L949)"
+        )
     if game.state.active_side is not None and s != game.state.active_side:
         raise ValueError(f"it is {game.sides[game.state.active_side].name}'s turn to activate a unit (L40)")
     if st.return_fire and ref not in st.return_fire:
@@ -223,7 +247,7 @@ def roll_off(game: Game, inp: RollOff, dice: DiceSource) -> ActionResult:
     work = Working(game)
     st.rolled_off, st.initiative, st.turn_unit, st.return_fire = True, winner, "", []
     work.put_extra(st)
-    work.gstate.active_side = winner if _waiting(game, winner) else _next_side(game, winner)
+    work.gstate.active_side = winner if _waiting_now(game, winner) else _next_side(game, winner)
     return ActionResult(
         changes=work.changes(),
         text=f"Roll-off: {'; then '.join(shown)}. {game.sides[winner].name} goes first",
@@ -232,11 +256,17 @@ def roll_off(game: Game, inp: RollOff, dice: DiceSource) -> ActionResult:
 
 
 def _next_side(game: Game, side: int, acted: str = "") -> int | None:
-    """Who activates next: the next side with a unit waiting; else this side again; else nobody."""
+    """Who activates next: the next side with a unit waiting in the phase under way; else this side again;
+    else nobody.  When the last unit that is not a warship has had its turn, the warship phase begins with
+    the side that won the roll-off (L949-L951)."""
     n = len(game.sides)
+    first = ms_state(game).initiative
+    starts = acted and not is_ship(game.unit(acted)[2]) and not mech_phase(game, acted)
+    if starts and first is not None and _waiting_now(game, first, acted):
+        return first
     for step in range(1, n + 1):
         other = (side + step) % n
-        if [g for g in _waiting(game, other) if f"{other}/{g.key}" != acted]:
+        if _waiting_now(game, other, acted):
             return other
     return None
 
@@ -273,10 +303,18 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 mine = MsUnitState.model_validate(o_state.extra)
                 mine.skills = []
                 o_state.extra = mine.model_dump(mode="json")
+    acted = "" if again else inp.unit
+    ships_next = not mech_phase(
+        game, acted
+    )  # a warship owes Return Fire in its own phase only (ambiguity 40)
     owed = [
-        r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+        r
+        for r in st.attacked
+        if not game.unit(r)[2].state.destroyed
+        and not game.unit(r)[2].state.activated
+        and is_ship(game.unit(r)[2]) == ships_next
     ]
-    nxt = _next_side(game, s, "" if again else inp.unit)
+    nxt = _next_side(game, s, acted)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     st.maneuver, st.overwatch_bonus = "", 0
