@@ -624,3 +624,39 @@ def test_warships_act_in_their_own_phase_initiative_first_l949_l951() -> None:
     assert g.state.active_side == 1
     g = act(g, "end_turn", {"unit": "1/b1"})
     assert g.state.active_side is None and "next round" in g.log[-1].text
+
+
+def test_make_it_count_bonus_action_l279_l282() -> None:
+    """Make it Count!'s other option: 1 Momentum for a bonus action this turn, for Skilled and Ace pilots
+    only; it is the unit turn's skill (L253): its +1 critical is then refused."""
+    ace = unit("white_asura", pilot=pilot("skilled"))
+    g = game_of([ace, unit("white_asura")], [unit("dervish")], momentum=(2, 0))
+    assert gated_actions(g)["0/a1"]["bonus_action"] == "Sample: White Asura 2's pilot is not Skilled or Ace"
+    assert "not Skilled or Ace" in refused(g, "bonus_action", {"unit": "0/a1"})
+    g = act(g, "bonus_action", {"unit": "0/a0"})
+    assert momentum(g, 0) == 1
+    g = act(g, "focus", {"unit": "0/a0"})
+    g = act(g, "throttle", {"unit": "0/a0"})  # its one action and the bonus one
+    assert "used its 2 actions" in refused(g, "shoot", {"attacker": "0/a0", "target": "1/b0"}, [9] * 3)
+    h = act(game_of([ace], [unit("dervish")], momentum=(2, 0)), "bonus_action", {"unit": "0/a0"})
+    assert "used that skill this turn" in refused(
+        h, "shoot", {"attacker": "0/a0", "target": "1/b0", "skill": "make_it_count"}, [9] * 4
+    )
+
+
+def test_untouchable_once_a_game_d10_blocks_this_turn_l403() -> None:
+    """Once a game the pilot rolls a d10 of extra blocks for this turn (with a shield or cover, not instead);
+    at the turn's end they are gone and the trait is spent."""
+    cunning = unit("dervish", pilot=pilot("skilled", "untouchable"))
+    g = game_of([unit("argonaut", accuracy=15)], [cunning, unit("white_asura")], momentum=(3, 0))
+    assert gated_actions(g)["1/b1"]["untouchable"] == "Sample: White Asura's pilot is not Untouchable"
+    assert odds(g, "untouchable", {"unit": "1/b0"})["summary"] == "A d10 of blocks this turn"
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}
+    before = {r["value"]: r["exactly"] for r in odds(g, "shoot", shot)["tables"]["hits"]["rows"]}
+    g = act(g, "untouchable", {"unit": "1/b0"}, [4])
+    after = {r["value"]: r["exactly"] for r in odds(g, "shoot", shot)["tables"]["hits"]["rows"]}
+    assert max(after) == max(before) - 4 and after[1] == before[5]
+    assert "used it this game" in refused(g, "untouchable", {"unit": "1/b0"}, [4])
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert g.unit("1/b0")[2].state.extra["untouchable"] == 0
+    assert "used it this game" in gated_actions(g)["1/b0"]["untouchable"]

@@ -19,25 +19,26 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
 * L8-L20 deployment, alternate deployment: players.
 * L23-L28 one activation a round, actions, melee once a turn: done [M actions_run_out, melee_once].
-* L32 roll-off, ties again: done [M roll_off]; it is the first step offered (gates) [M before_the_roll_off].
+* L32 roll-off, ties again: done [M roll_off]; it is the first step offered (gates) [M
+  before_the_roll_off].
 * L34-L36 Challenge: players (not tracked).
 * L40-L43 alternating activations, Return Fire: done [M alternating]; L42's exemption of Snipers,
-  Skilled and Ace pilots waives only the forced attack, which players make (digest ambiguity 17);
-  one side out of units: the other activates the rest (ambiguity 33).
+  Skilled and Ace pilots waives only the forced attack, which players make (digest ambiguity 17); one
+  side out of units: the other activates the rest (ambiguity 33).
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet.  L82-L87 crash
-  through, trample: not yet.
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 crash through,
+  trample: not yet.
 * L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
-* L99-L106 LOS: players.  Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its
-  range limits and no artillery in space: players.  Remote indirect fire: players.
+* L99-L106 LOS: players. Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its range
+  limits and no artillery in space: players. Remote indirect fire: players.
 * L111-L115 front arc, closest target: players (not enforced).
 * L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; several Focus a turn
   (its own and a trait's) add up: reading focus_once for one (ambiguity 19) [T heroic_spirit]; Titan +3
   Power, never doubled: done [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace
-  firing in engagement range with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not
-  yet (not enforced).
+  firing in engagement range with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet
+  (not enforced).
 * L132-L149 the d10 evade, 10-dice cap, Evade bonus cap +3, natural 1 and 10: done [M evade_target,
   argonaut_shoots_dervish, ten_dice_cap]; natural 1 at target 1: reading natural_one_evades.
 * L153 a weapon fires once a turn: done [M a_weapon_fires_once].
@@ -45,44 +46,46 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L170-L181 Charge and Overwatch (one weapon per action, N shots, not in melee, not Blindsided, no
   action spent: ambiguity 34): done [R zodiac_charges, green_viking, overwatch_refused, melee_shield].
 * L183-L214 the Melee Clash: done [M blue_djinn_clashes, henry_clashes]; +2 attacker dice: reading
-  attacker_one_each; splits entered by each player: done [M the_clash_splits].  The post-clash
-  Disengage and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took
-  damage; players resolve it.
-* L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker,
-  failed_save]; natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading
-  save_replaces_damage; buying a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
-* L228-L234 shields, no stacking with cover, Light and Melee Shields: done [M cover_and_shield,
-  R melee_shield]; front 180 degrees only: players (a Blindside drops them).  Barrier: not defined.
+  attacker_one_each; splits entered by each player: done [M the_clash_splits]. The post-clash Disengage
+  and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took damage;
+  players resolve it.
+* L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker, failed_save];
+  natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading save_replaces_damage; buying
+  a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
+* L228-L234 shields, no stacking with cover, Light and Melee Shields: done [M cover_and_shield, R
+  melee_shield]; front 180 degrees only: players (a Blindside drops them). Barrier: not defined.
 * L237-L247 Momentum: starting pool, cap 10, +1 a round, +1 melee on your turn, +1 for a kill once a
-  turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum].  A defender that
+  turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum]. A defender that
   destroys its attacker in the clash gains the kill's +1 too (reading of "this turn", L247).
 * L251-L253 one skill a unit turn, on its own turn or the enemy's (Skill Defense and Flawless Evasion
   repeat, a Prodigy uses two, L469): done [R one_skill_a_unit_turn]; a unit that has used another skill
-  is not offered Skill Defense.  Skills after the roll: Defense and Flawless Evasion are asked after
-  the dice.  Buying a failed save (L220) is not counted as a skill (the book does not call it one).
+  is not offered Skill Defense. Skills after the roll: Defense and Flawless Evasion are asked after the
+  dice. Buying a failed save (L220) is not counted as a skill (the book does not call it one).
 * L260-L270 Defense: done [M skill_defense_three_of_four, R foe_5_hits_to_3_blocks].
-* L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus-action
-  option: not yet.  +1 critical even on a full miss: reading bonus_crit_needs_a_hit.
+* L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus action (an
+  action for Skilled and Ace pilots) done [T make_it_count_bonus_action]. +1 critical even on a full
+  miss: reading bonus_crit_needs_a_hit.
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
 * L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
-  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores
-  blocks; its range and targeting options: players) and the target's Persevere [R bullseye,
-  fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297): players;
-  Accelerate, Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear
-  through the Ranks: not yet.
+  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores blocks;
+  its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
+  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate,
+  Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the
+  Ranks: not yet.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
-  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1
-  Momentum for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert],
-  Close Combat Expert and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or
-  +100 DMG, Fearsome +1 Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R],
-  Immortal's Round 2+ Momentum [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and
-  Killer Instinct's +1 hit [R untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and
-  Legendary's Round 1/3/5 action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the
-  unit activates (Momentum or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T
-  fighting_spirit, heroic_spirit, lone_wolf].  Not yet: Untouchable's d10 blocks, Immortal's 2-for-1
-  within 16", Furious Fusillade (range: players), Merciless Melee's second clash, Prodigy's two
-  skills.  Lost texts (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not
-  implemented, no effect invented (ambiguity 25).
+  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
+  for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert
+  and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1
+  Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum
+  [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R
+  untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
+  action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
+  or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
+  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
+  Immortal's 2-for-1 within 16", Furious Fusillade (range: players), Merciless Melee's second clash.
+  Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
+  half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
+  (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
   commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
   unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
@@ -96,40 +99,40 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   (L550), Outnumber, Revenge's once-a-game declaration: players (the Accuracy modifier field).
 * L573-L579 Stun: done [M arc_whip_stuns].
 * L581-L589 AOE: players fire at each unit in the template (one shot each); the Momentum cap holds.
-* L591-L600 remote weapons: fired for 1 Momentum (ambiguity 21), a Blindside, an Ace's 10s shoot
-  them down: done [R remote_weapons].
+* L591-L600 remote weapons: fired for 1 Momentum (ambiguity 21), a Blindside, an Ace's 10s shoot them
+  down: done [R remote_weapons].
 * L602-L635 cover: a choice, 1 block (2 vs PEN 0), not with shields: done [M cover_and_shield].
 * L639-L645 energy weapons through small cover -3 PEN, underwater PEN 0: done [R beam_cannon];
   underwater cover and surfacing: players.
-* L647-L671 Destroying Terrain: a game setting; "Hit terrain" rolls the cover's one save (5+, 7+
-  melee or AOE, 9+ anti-cover, large +2), every example [T destroying_terrain]; which piece, where an
-  AOE stops: players.  L694-L700 Gritty Battles: a game setting, double HP and a mobile suit's Shield
-  broken on its 5th use [T gritty_battles].  L673-L692 Battle Damage: a game setting; the action
-  "Battle damage" rolls d10 + Sv once a failed save: cockpit, a Titan's explosion (1000, or 500 x Frame
-  by the reading explosion_by_frame, ambiguity 23; or 5 Power), the attacker's pick on a mobile suit's
-  critical, Head (ACC -1), Propulsion (Evade -1), Disable (the Shield first, else a shooting weapon the
-  attacker picks; a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within
-  16", Move -4", Flight/Transform: players.  L734-L788 Climactic Events: a game setting, one a side
-  once a game (the first used is the pick): Narrow Escape (offered after a shot's dice and with the
-  defender's split), It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting,
-  Pyrrhic Victory, The Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct
-  Event (name lost): players.  L702-L732 the small-scale mode: not yet.
+* L647-L671 Destroying Terrain: a game setting; "Hit terrain" rolls the cover's one save (5+, 7+ melee
+  or AOE, 9+ anti-cover, large +2), every example [T destroying_terrain]; which piece, where an AOE
+  stops: players. L694-L700 Gritty Battles: a game setting, double HP and a mobile suit's Shield broken
+  on its 5th use [T gritty_battles]. L673-L692 Battle Damage: a game setting; the action "Battle damage"
+  rolls d10 + Sv once a failed save: cockpit, a Titan's explosion (1000, or 500 x Frame by the reading
+  explosion_by_frame, ambiguity 23; or 5 Power), the attacker's pick on a mobile suit's critical, Head
+  (ACC -1), Propulsion (Evade -1), Disable (the Shield first, else a shooting weapon the attacker picks;
+  a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within 16", Move -4",
+  Flight/Transform: players. L734-L788 Climactic Events: a game setting, one a side once a game (the
+  first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
+  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting, Pyrrhic Victory, The
+  Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct Event (name lost):
+  players. L702-L732 the small-scale mode: not yet.
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
   Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
   Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
-* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954),
-  every hit makes a save (L1009-L1011) [M musarl_warship].  A battle in space is a game setting (space)
+* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
+  hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
   offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by
   tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
-  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver;
-  the example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's
-  range: players.  The warship phase (L949-L951): warships act after every other unit, the roll-off's
-  winner first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act].
-  Not yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted
-  Captain acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and
-  traits, weapon systems lost to failed saves.
+  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the
+  example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's range:
+  players. The warship phase (L949-L951): warships act after every other unit, the roll-off's winner
+  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Not
+  yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted Captain
+  acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and traits,
+  weapon systems lost to failed saves.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is

@@ -8,9 +8,10 @@ from typing import Literal
 from pydantic import Field
 
 from core.changes import Working
-from core.dice import DiceSource
+from core.dice import DiceSource, Dist
 from core.game import Game
-from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
+from core.pool import table
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.events import event
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
@@ -26,7 +27,12 @@ from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.state import MsUnitState, gain
-from core.systems.mechastellar.traits import lone_wolf_refusal, note_choice, spirit_refusal
+from core.systems.mechastellar.traits import (
+    lone_wolf_refusal,
+    note_choice,
+    spirit_refusal,
+    untouchable_refusal,
+)
 from core.systems.mechastellar.turns import (
     add_focus,
     begin_turn,
@@ -35,7 +41,7 @@ from core.systems.mechastellar.turns import (
     roll_off,
     spend_action,
 )
-from core.systems.mechastellar.units import Unit
+from core.systems.mechastellar.units import Unit, tier_rank
 
 
 class Focus(Closed):
@@ -125,6 +131,61 @@ def lone_wolf(game: Game, inp: LoneWolf, dice: DiceSource) -> ActionResult:
         gain(work, s, "momentum", 1)
         text += ", +1 Momentum"
     return ActionResult(changes=work.changes(), text=text)
+
+
+class BonusAction(Closed):
+    """Make it Count!: 1 Momentum for a bonus action this turn; Skilled and Ace pilots (L276-L282)."""
+
+    unit: str = own_unit("Whose pilot.")
+
+
+def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult:
+    s, u, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if tier_rank(unit) == 0:
+        raise ValueError(f"{g.name}'s pilot is not Skilled or Ace (L282)")
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError("Make it Count! costs 1 Momentum (L276)")
+    why = skill_blocked(unit, used_skills(g), "make_it_count")
+    if why:
+        raise ValueError(f"{g.name} cannot use Make it Count!: {why} (L253)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    gain(work, s, "momentum", -1)
+    note_skill(game, work, inp.unit, "make_it_count")
+    state = work.state(s, u)
+    state.counters = {**state.counters, "bonus": state.counters.get("bonus", 0) + 1}
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} makes it count: a bonus action this turn (1 Momentum)"
+    )
+
+
+class Untouchable(Closed):
+    """Untouchable: once a game, a d10 of extra blocks this turn (L403)."""
+
+    unit: str = own_unit("Whose pilot.")
+
+
+def untouchable(game: Game, inp: Untouchable, dice: DiceSource) -> ActionResult:
+    why = untouchable_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    face = dice.roll(1, 10, "Untouchable")[0]
+    work = Working(game)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    mine.untouchable = face
+    state.extra = mine.model_dump(mode="json")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{g.name} is Untouchable: {face} extra block{'s' * (face != 1)} this turn (L403)",
+        detail={"blocks": face},
+    )
+
+
+def untouchable_odds(game: Game, inp: Untouchable) -> ActionOdds:
+    return ActionOdds(tables={"blocks": table(Dist.die(10))}, summary="A d10 of blocks this turn")
 
 
 class Throttle(Closed):
@@ -258,6 +319,23 @@ ACTIONS: dict[str, ActionSpec] = {
         'As the unit activates: a Focus, and +1 Momentum if every ally is 16" or more away (L422-L424).',
         rolls=False,
         needs=("lone_wolf",),
+    ),
+    "bonus_action": ActionSpec.of(
+        "bonus_action",
+        "Make it Count!: bonus action",
+        bonus_action,
+        "1 Momentum: a bonus action this turn; Skilled and Ace pilots (L276-L282).",
+        rolls=False,
+        needs=("turn", "exceptional"),
+    ),
+    "untouchable": ActionSpec.of(
+        "untouchable",
+        "Untouchable",
+        untouchable,
+        "Once a game: a d10 of extra blocks this turn (L403).",
+        odds=untouchable_odds,
+        headline=("blocks",),
+        needs=("untouchable",),
     ),
     "throttle": ActionSpec.of(
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)

@@ -39,9 +39,9 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
-from core.systems.mechastellar.traits import lone_wolf_refusal, spirit_refusal
+from core.systems.mechastellar.traits import lone_wolf_refusal, spirit_refusal, untouchable_refusal
 from core.systems.mechastellar.turns import actions_now, check_turn
-from core.systems.mechastellar.units import Unit
+from core.systems.mechastellar.units import Unit, tier_rank
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -151,6 +151,12 @@ def _commando(game: Game, ref: str) -> str:
     return "" if commando(Unit.model_validate(g.profile)) else f"{g.name} is not a Commando Commander"
 
 
+def _exceptional(game: Game, ref: str) -> str:
+    """A Skilled or Ace pilot: Make it Count! (L274, L282)."""
+    _, _, g = game.unit(ref)
+    return "" if tier_rank(Unit.model_validate(g.profile)) else f"{g.name}'s pilot is not Skilled or Ace"
+
+
 def _charge(game: Game, ref: str) -> str:
     return _turn(game, ref) or _melee(game, ref)
 
@@ -170,6 +176,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "battle_damage": battle_damage_module,
     "events": events_module,
     "space": space_module,
+    "exceptional": _exceptional,
+    "untouchable": untouchable_refusal,
     "influence": influence_module,
     "commander": commander_alive,
     "persevere": _persevere,

@@ -51,7 +51,7 @@ from core.systems.mechastellar.shooting import (
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import on_kill, trait_hits
+from core.systems.mechastellar.traits import extra_blocks, on_kill, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
@@ -309,7 +309,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
-        blocks=d_shield + trait_blocks(dfn),
+        blocks=d_shield + trait_blocks(dfn) + extra_blocks(d_g),  # Untouchable (L403)
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
         left=d_g.state.max_damage - d_g.state.damage,
@@ -324,7 +324,9 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
-        blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield]) + trait_blocks(att),
+        blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield])
+        + trait_blocks(att)
+        + extra_blocks(a_g),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=a_g.state.max_damage - a_g.state.damage,

@@ -58,7 +58,7 @@ from core.systems.mechastellar.skills import (
 )
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
+from core.systems.mechastellar.traits import defense_ratio, extra_blocks, on_kill, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
@@ -403,7 +403,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target),
         flat=flat,
         crits=crits,
-        blocks=blocks,
+        blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
         saves_at=weapon.pen - target.save,
         max_saves=None if target.kind == "warship" else MAX_SAVES,
         left=t_g.state.max_damage - t_g.state.damage,

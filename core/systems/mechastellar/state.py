@@ -114,6 +114,13 @@ class MsUnitState(Closed):
     power_lost: int = Field(
         default=0, ge=0, le=30, description="Power a Super Titan lost to an explosion (Battle Damage, L681)."
     )
+    untouchable: int = Field(
+        default=-1,
+        ge=-1,
+        le=10,
+        description="Untouchable's once-a-game blocks: -1 unused, else the blocks it rolled, good this turn; "
+        "0 once that turn is over (L403).",
+    )
     second_turn: bool = Field(
         default=False,
         description="A Decimator Commander has had the first of its two turns this round (L497).",

@@ -154,9 +154,25 @@ def lone_wolf_refusal(game: Game, ref: str) -> str:
     return activating(game, ref, "lone_wolf")
 
 
+def extra_blocks(g: GameUnit) -> int:
+    """Untouchable's blocks this turn (L403): added to any shield or cover."""
+    return max(0, MsUnitState.model_validate(g.state.extra).untouchable)
+
+
 def note_choice(work: Working, s: int, u: int, what: str) -> None:
     """Record a trait used as the unit activated (once a turn)."""
     state = work.state(s, u)
     mine = MsUnitState.model_validate(state.extra)
     mine.choices = [*mine.choices, what]
     state.extra = mine.model_dump(mode="json")
+
+
+def untouchable_refusal(game: Game, ref: str) -> str:
+    """Untouchable's once-a-game roll: its pilot has the trait and has not used it (L403)."""
+    _, _, g = game.unit(ref)
+    if "untouchable" not in Unit.model_validate(g.profile).pilot.traits:
+        return f"{g.name}'s pilot is not Untouchable"
+    if g.state.destroyed:
+        return f"{g.name} is destroyed"
+    used = MsUnitState.model_validate(g.state.extra).untouchable >= 0
+    return f"{g.name}'s pilot has used it this game (L403)" if used else ""

@@ -108,6 +108,7 @@ def actions_now(game: Game, g: GameUnit) -> int:
     Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
     unit = Unit.model_validate(g.profile)
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
+    bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
 
@@ -288,7 +289,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.activated = not again
     state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
     # stun tokens last through this turn (L575)
-    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0}
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
     fresh.second_turn = fresh.second_turn or again
@@ -298,6 +299,11 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
             if "warned" in other.state.conditions:  # a Warning lasts the turn (L809)
                 w_state = work.state(os_, ou)
                 w_state.conditions = [c for c in w_state.conditions if c != "warned"]
+            if MsUnitState.model_validate(other.state.extra).untouchable > 0:  # its blocks were this turn's
+                u_state = work.state(os_, ou)
+                spent = MsUnitState.model_validate(u_state.extra)
+                spent.untouchable = 0
+                u_state.extra = spent.model_dump(mode="json")
             if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
                 o_state = work.state(os_, ou)
                 mine = MsUnitState.model_validate(o_state.extra)
@@ -343,10 +349,11 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-            state.counters = {**state.counters, "actions": 0, "focus": 0}
+            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             fresh.second_turn = False
+            fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
             state.extra = fresh.model_dump(mode="json")
     old = ms_state(game)  # what holds for the battle stays: Gritty Battles' HP, Influence, once-a-battle
     work.put_extra(MsState(gritty_hp=old.gritty_hp, influence_given=old.influence_given, once=old.once))
