@@ -660,3 +660,36 @@ def test_untouchable_once_a_game_d10_blocks_this_turn_l403() -> None:
     g = act(g, "end_turn", {"unit": "0/a0"})
     assert g.unit("1/b0")[2].state.extra["untouchable"] == 0
     assert "used it this game" in gated_actions(g)["1/b0"]["untouchable"]
+
+
+# --- The small-scale mode (L702-L732) ---------------------------------------------------------------
+
+
+def test_small_scale_mode_fearless_expert_evasion_mobility_flagship_l706_l731() -> None:
+    """Fearless: +1 Momentum as a Frame 3+ unit activates.  Expert Evasion replaces Flawless Evasion: 1
+    Momentum, +3 Evade this turn, Skill Defense still offered.  Mobility: a mobile suit whose Move beats
+    the shooter's Accuracy rolls one evade die again.  Flagship: +1 Momentum a round while the side's
+    highest-Frame warship lives."""
+    ace = unit("dervish", move=8, pilot=pilot("ace"))
+    g = game_of(
+        [unit("argonaut", frame=3), unit("musarl", frame=4)], [ace, unit("white_asura")], momentum=(0, 2)
+    )
+    assert gated_actions(g)["0/a0"]["fearless"] == "the small-scale mode is off"
+    g = adjust(g, ["options", "small_scale"], True)
+    assert gated_actions(g)["1/b1"]["expert_evasion"] == "Sample: White Asura's pilot is not an Ace"
+    assert momentum(act(g, "fearless", {"unit": "0/a0"}), 0) == 1
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # ACC 9 vs Evade +5: 4+
+    assert odds(g, "shoot", shot)["summary"].endswith("evades on 4+")
+    quick = act(g, "expert_evasion", {"unit": "1/b0"})
+    assert momentum(quick, 1) == 1 and odds(quick, "shoot", shot)["summary"].endswith("evades on 2+")
+    asked = ask(quick, "shoot", shot, [1] * 6)
+    labels = [o["label"] for o in asked["options"]]
+    assert any("Spend 1 Momentum" in x for x in labels) and not any("Flawless" in x for x in labels)
+    # Mobility: Move 10 beats ACC 9: one die again, the critical first
+    fast = adjust(g, ["sides", 1, "units", 0, "profile", "move"], 10)
+    assert mean(odds(fast, "shoot", shot), "hits") < mean(odds(g, "shoot", shot), "hits")
+    rolled = act(fast, "shoot", {**shot, "defense": 0}, [1, 2, 9, 9, 9, 9, 9])
+    assert rolled.log[-1].detail["evade"] == [9, 2, 9, 9, 9, 9] and rolled.log[-1].detail["hits"] == 1
+    # Flagship: Red's Frame 4 warship lives: +1 at the round's end besides the +1 each side
+    nxt = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    assert (momentum(nxt, 0), momentum(nxt, 1)) == (2, 3)

@@ -116,7 +116,11 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
   It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting, Pyrrhic Victory, The
   Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct Event (name lost):
-  players. L702-L732 the small-scale mode: not yet.
+  players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
+  3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
+  Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
+  rolled again, Flagship's round-end Momentum [T small_scale_mode]; Mobility's extra Move, Hit & Run,
+  Rally, Down but not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The

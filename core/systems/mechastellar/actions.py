@@ -28,6 +28,8 @@ from core.systems.mechastellar.skills import note_skill, skill_blocked, used_ski
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.traits import (
+    expert_refusal,
+    fearless_refusal,
     lone_wolf_refusal,
     note_choice,
     spirit_refusal,
@@ -188,6 +190,43 @@ def untouchable_odds(game: Game, inp: Untouchable) -> ActionOdds:
     return ActionOdds(tables={"blocks": table(Dist.die(10))}, summary="A d10 of blocks this turn")
 
 
+class Fearless(Closed):
+    """Fearless (the small-scale mode): +1 Momentum as a Frame 3+ unit not behind cover activates (L706)."""
+
+    unit: str = own_unit("Which unit, out of cover.")
+
+
+def fearless(game: Game, inp: Fearless, dice: DiceSource) -> ActionResult:
+    why = fearless_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "fearless")
+    gain(work, s, "momentum", 1)
+    return ActionResult(changes=work.changes(), text=f"{g.name} steps out fearless: +1 Momentum (L706)")
+
+
+class ExpertEvasion(Closed):
+    """Expert Evasion (the small-scale mode, an Ace's): 1 Momentum, +3 Evade bonus this turn; Skill Defense
+    still allowed (L709-L711)."""
+
+    unit: str = own_unit("Whose Ace.")
+
+
+def expert_evasion(game: Game, inp: ExpertEvasion, dice: DiceSource) -> ActionResult:
+    why = expert_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    gain(work, s, "momentum", -1)
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "expert_evasion"]
+    return ActionResult(changes=work.changes(), text=f"{g.name}'s Expert Evasion: +3 Evade this turn (L710)")
+
+
 class Throttle(Closed):
     """Full Throttle: Move +5" and over terrain up to 12" tall, once a turn (L76-L80)."""
 
@@ -336,6 +375,23 @@ ACTIONS: dict[str, ActionSpec] = {
         odds=untouchable_odds,
         headline=("blocks",),
         needs=("untouchable",),
+    ),
+    "fearless": ActionSpec.of(
+        "fearless",
+        "Fearless",
+        fearless,
+        "The small-scale mode: +1 Momentum as a Frame 3+ unit out of cover activates (L706).",
+        rolls=False,
+        needs=("fearless",),
+    ),
+    "expert_evasion": ActionSpec.of(
+        "expert_evasion",
+        "Expert Evasion",
+        expert_evasion,
+        "The small-scale mode, an Ace: 1 Momentum, +3 Evade this turn; Skill Defense still allowed "
+        "(L709-L711).",
+        rolls=False,
+        needs=("expert",),
     ),
     "throttle": ActionSpec.of(
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)

@@ -39,7 +39,13 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
-from core.systems.mechastellar.traits import lone_wolf_refusal, spirit_refusal, untouchable_refusal
+from core.systems.mechastellar.traits import (
+    expert_refusal,
+    fearless_refusal,
+    lone_wolf_refusal,
+    spirit_refusal,
+    untouchable_refusal,
+)
 from core.systems.mechastellar.turns import actions_now, check_turn
 from core.systems.mechastellar.units import Unit, tier_rank
 
@@ -178,6 +184,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "space": space_module,
     "exceptional": _exceptional,
     "untouchable": untouchable_refusal,
+    "fearless": fearless_refusal,
+    "expert": expert_refusal,
     "influence": influence_module,
     "commander": commander_alive,
     "persevere": _persevere,

@@ -64,7 +64,8 @@ def shield_broken(g: GameUnit) -> bool:
 def tally_shield(game: Game, work: Working, s: int, u: int) -> None:
     """Gritty Battles: one more use of a mobile suit's Shield; the 5th breaks it (L699)."""
     g = game.sides[s].units[u]
-    if not gritty(game) or g.profile.get("kind") != "mobile_suit" or shield_broken(g):
+    tally = gritty(game) or read_options(MsOptions, game.options).small_scale  # L699, L714
+    if not tally or g.profile.get("kind") != "mobile_suit" or shield_broken(g):
         return
     state = work.state(s, u)
     mine = MsUnitState.model_validate(state.extra)

@@ -23,3 +23,4 @@ class MsOptions(Readings):
     explosion_by_frame: bool = False
     climactic_events: bool = False
     space: bool = False
+    small_scale: bool = False

@@ -273,14 +273,17 @@ def evade_values(tn: int, natural_one_evades: bool = False) -> tuple[int, ...]:
 FAST_REROLLS = 3
 
 
-def evade_pool(shots: int, values: tuple[int, ...], target: Unit) -> FacePool:
+def evade_pool(shots: int, values: tuple[int, ...], target: Unit, mobility: bool = False) -> FacePool:
     """The target's evade dice.  A Three Times as Fast! Commander rolls up to three of them again against
-    each weapon; not a Fleet Commander's warship (L486-L487).  The app rolls again the dice that let
-    shots through, criticals first: a reroll never costs an evade already made."""
-    if target.commander != "three_times_as_fast" or target.kind == "warship":
+    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: one more (the small-scale
+    mode's Mobility, L715).  The app rolls again the dice that let shots through, criticals first: a
+    reroll never costs an evade already made."""
+    fast = target.commander == "three_times_as_fast" and target.kind != "warship"
+    limit = FAST_REROLLS * fast + mobility
+    if not limit:
         return FacePool(dice=shots, sides=10, values=values)
     worst = tuple(sorted((f for f in range(1, 11) if values[f - 1]), key=lambda f: (-values[f - 1], f)))
-    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=FAST_REROLLS)
+    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=limit)
 
 
 def commando(target: Unit) -> bool:
@@ -371,9 +374,12 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
-    evade = target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
+    bonus = inp.evade_bonus + 3 * ("expert_evasion" in t_g.state.conditions)  # Expert Evasion (L710)
+    evade = target.evade + min(bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
     evade = 0 if shut else evade  # L138, L566; Battle Damage to its propulsion -1 (L684)
     tn = accuracy - evade
+    # the small-scale mode: a mobile suit faster than the shooter's Accuracy rolls one evade die again (L715)
+    mobile = options.small_scale and target.kind == "mobile_suit" and target.move > accuracy
     immune = warned(game, inp.target)  # Warning: no Tactical Advantage this turn (L809)
     if immune and inp.advantage != "none":
         raise ValueError(f"{t_g.name} was warned: no Tactical Advantage against it this turn (L809)")
@@ -400,7 +406,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target),
+        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target, mobile),
         flat=flat,
         crits=crits,
         blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
@@ -527,6 +533,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     used = used_skills(t_g) + ["persevere"] * inp.persevere
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
+    ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
     ratio = defense_ratio(game, inp.target, inp.attacker)
     escape = escape_open(game, t_side)
     if inp.escape and not escape:

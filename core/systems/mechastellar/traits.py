@@ -32,7 +32,9 @@ from __future__ import annotations
 
 from core.changes import Working
 from core.game import Game, GameUnit
+from core.systems.base import read_options
 from core.systems.mechastellar.commands import commander_killed
+from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsUnitState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import check_turn
 from core.systems.mechastellar.units import Unit, Weapon, tier_rank
@@ -157,6 +159,34 @@ def lone_wolf_refusal(game: Game, ref: str) -> str:
 def extra_blocks(g: GameUnit) -> int:
     """Untouchable's blocks this turn (L403): added to any shield or cover."""
     return max(0, MsUnitState.model_validate(g.state.extra).untouchable)
+
+
+def small_scale(game: Game) -> bool:
+    return read_options(MsOptions, game.options).small_scale
+
+
+def fearless_refusal(game: Game, ref: str) -> str:
+    """Fearless (the small-scale mode): a Frame 3+ unit as it activates (L706)."""
+    _, _, g = game.unit(ref)
+    if not small_scale(game):
+        return "the small-scale mode is off"
+    if Unit.model_validate(g.profile).frame < 3:
+        return f"{g.name} is below Frame 3"
+    return activating(game, ref, "fearless")
+
+
+def expert_refusal(game: Game, ref: str) -> str:
+    """Expert Evasion (the small-scale mode): an Ace, 1 Momentum, once a turn (L709-L711)."""
+    s, _, g = game.unit(ref)
+    if not small_scale(game):
+        return "the small-scale mode is off"
+    if tier_rank(Unit.model_validate(g.profile)) < 2 or g.profile.get("kind") == "warship":
+        return f"{g.name}'s pilot is not an Ace"
+    if g.state.destroyed:
+        return f"{g.name} is destroyed"
+    if "expert_evasion" in g.state.conditions:
+        return f"{g.name} has its Expert Evasion this turn"
+    return "" if game.sides[s].resources.get("momentum", 0) >= 1 else "Expert Evasion costs 1 Momentum (L709)"
 
 
 def note_choice(work: Working, s: int, u: int, what: str) -> None:

@@ -28,7 +28,7 @@ from core.systems.mechastellar.units import Unit, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
 #: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
-TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned")
+TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion")
 
 
 def check_disengage(game: Game, ref: str) -> bool:
@@ -296,9 +296,9 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
-            if "warned" in other.state.conditions:  # a Warning lasts the turn (L809)
+            if {"warned", "expert_evasion"} & set(other.state.conditions):  # for the turn (L710, L809)
                 w_state = work.state(os_, ou)
-                w_state.conditions = [c for c in w_state.conditions if c != "warned"]
+                w_state.conditions = [c for c in w_state.conditions if c not in ("warned", "expert_evasion")]
             if MsUnitState.model_validate(other.state.extra).untouchable > 0:  # its blocks were this turn's
                 u_state = work.state(os_, ou)
                 spent = MsUnitState.model_validate(u_state.extra)
@@ -343,6 +343,12 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
     unit ready, a new roll-off due (L32)."""
     work = Working(game)
     round_end_influence(game, work)  # +1 Influence each side, with the module on (L798)
+    if read_options(MsOptions, game.options).small_scale:  # Flagship: the highest-Frame warship lives (L731)
+        for s, side in enumerate(game.sides):
+            ships = [g for g in side.units if is_ship(g)]
+            top = max((int(g.profile.get("frame", 1)) for g in ships), default=0)
+            if any(not g.state.destroyed and int(g.profile.get("frame", 1)) == top for g in ships):
+                gain(work, s, "momentum", 1)
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
         for u, g in enumerate(game.sides[s].units):
