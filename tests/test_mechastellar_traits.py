@@ -693,3 +693,18 @@ def test_small_scale_mode_fearless_expert_evasion_mobility_flagship_l706_l731() 
     # Flagship: Red's Frame 4 warship lives: +1 at the round's end besides the +1 each side
     nxt = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
     assert (momentum(nxt, 0), momentum(nxt, 1)) == (2, 3)
+
+
+def test_small_scale_rally_a_titan_recovers_d10_x_100_l721() -> None:
+    """As its turn starts a Super Titan recovers d10 x 100 HP (never past its total); once a turn; not for
+    a mobile suit."""
+    g = game_of([unit("joker"), unit("argonaut")], [unit("dervish")], momentum=(3, 3))
+    g = adjust(g, ["options", "small_scale"], True)
+    assert gated_actions(g)["0/a1"]["rally"] == "Sample: Argonaut is not a Super Titan"
+    g.sides[0].units[0].state.damage = 500
+    assert mean(odds(g, "rally", {"unit": "0/a0"}), "recovered") == Fraction(
+        100 + 200 + 300 + 400 + 500 * 6, 10
+    )
+    g = act(g, "rally", {"unit": "0/a0"}, [3])
+    assert g.unit("0/a0")[2].state.damage == 200
+    assert "used it this turn" in refused(g, "rally", {"unit": "0/a0"}, [3])

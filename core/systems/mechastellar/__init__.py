@@ -119,8 +119,9 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
-  rolled again, Flagship's round-end Momentum [T small_scale_mode]; Mobility's extra Move, Hit & Run,
-  Rally, Down but not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
+  rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's
+  turn starts [T small_scale_rally]; Mobility's extra Move, Hit & Run, Rally by a Focus action, Down but
+  not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The

@@ -32,6 +32,7 @@ from core.systems.mechastellar.traits import (
     fearless_refusal,
     lone_wolf_refusal,
     note_choice,
+    rally_refusal,
     spirit_refusal,
     untouchable_refusal,
 )
@@ -206,6 +207,37 @@ def fearless(game: Game, inp: Fearless, dice: DiceSource) -> ActionResult:
     note_choice(work, s, u, "fearless")
     gain(work, s, "momentum", 1)
     return ActionResult(changes=work.changes(), text=f"{g.name} steps out fearless: +1 Momentum (L706)")
+
+
+class Rally(Closed):
+    """Rally (the small-scale mode): a Super Titan recovers d10 x 100 HP as its turn starts (L721)."""
+
+    unit: str = own_unit("Which Super Titan.")
+
+
+def rally(game: Game, inp: Rally, dice: DiceSource) -> ActionResult:
+    why = rally_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    face = dice.roll(1, 10, "rally")[0]
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "rally")
+    state = work.state(s, u)
+    healed = min(state.damage, 100 * face)
+    state.damage -= healed
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} rallies: {face} x 100, {healed} HP recovered (L721)"
+    )
+
+
+def rally_odds(game: Game, inp: Rally) -> ActionOdds:
+    _, _, g = game.unit(inp.unit)
+    return ActionOdds(
+        tables={"recovered": table(Dist.die(10).map(lambda f: min(g.state.damage, 100 * f)))},
+        summary="d10 x 100 HP",
+    )
 
 
 class ExpertEvasion(Closed):
@@ -383,6 +415,15 @@ ACTIONS: dict[str, ActionSpec] = {
         "The small-scale mode: +1 Momentum as a Frame 3+ unit out of cover activates (L706).",
         rolls=False,
         needs=("fearless",),
+    ),
+    "rally": ActionSpec.of(
+        "rally",
+        "Rally",
+        rally,
+        "The small-scale mode: a Super Titan recovers d10 x 100 HP as its turn starts (L721).",
+        odds=rally_odds,
+        headline=("recovered",),
+        needs=("rally",),
     ),
     "expert_evasion": ActionSpec.of(
         "expert_evasion",

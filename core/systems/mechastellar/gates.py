@@ -43,6 +43,7 @@ from core.systems.mechastellar.traits import (
     expert_refusal,
     fearless_refusal,
     lone_wolf_refusal,
+    rally_refusal,
     spirit_refusal,
     untouchable_refusal,
 )
@@ -186,6 +187,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "untouchable": untouchable_refusal,
     "fearless": fearless_refusal,
     "expert": expert_refusal,
+    "rally": rally_refusal,
     "influence": influence_module,
     "commander": commander_alive,
     "persevere": _persevere,

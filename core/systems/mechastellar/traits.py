@@ -175,6 +175,16 @@ def fearless_refusal(game: Game, ref: str) -> str:
     return activating(game, ref, "fearless")
 
 
+def rally_refusal(game: Game, ref: str) -> str:
+    """Rally (the small-scale mode): a Super Titan, at the start of its turn (L721)."""
+    _, _, g = game.unit(ref)
+    if not small_scale(game):
+        return "the small-scale mode is off"
+    if g.profile.get("kind") != "super_titan":
+        return f"{g.name} is not a Super Titan"
+    return activating(game, ref, "rally")
+
+
 def expert_refusal(game: Game, ref: str) -> str:
     """Expert Evasion (the small-scale mode): an Ace, 1 Momentum, once a turn (L709-L711)."""
     s, _, g = game.unit(ref)
