@@ -708,3 +708,19 @@ def test_small_scale_rally_a_titan_recovers_d10_x_100_l721() -> None:
     g = act(g, "rally", {"unit": "0/a0"}, [3])
     assert g.unit("0/a0")[2].state.damage == 200
     assert "used it this turn" in refused(g, "rally", {"unit": "0/a0"}, [3])
+
+
+def test_unyielding_commander_survives_once_on_1_hp_l485() -> None:
+    """Once a game the Unyielding Commander is left with 1 HP by what would destroy it; the odds say 0%
+    destroyed until then; the next time it falls."""
+    boss = unit("dervish", commander="unyielding", hp=1000)
+    g = game_of([unit("argonaut", accuracy=15)], [boss], momentum=(3, 0))
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # 6 shots of 200
+    assert odds(g, "shoot", shot)["facts"]["destroyed"] == 0
+    g = act(g, "shoot", shot, [2] * 6)
+    left = g.unit("1/b0")[2].state
+    assert not left.destroyed and "holds on with 1 HP" in g.log[-1].text
+    assert left.extra["last_stand"] and left.max_damage - left.damage == 1
+    assert odds(g, "shoot", {**shot, "weapon": 0})["facts"]["destroyed"] > 0
+    g = act(g, "shoot", {**shot, "weapon": 0}, [10, 10, 2, 9])  # 1 hit of 500, its save passed
+    assert g.unit("1/b0")[2].state.destroyed

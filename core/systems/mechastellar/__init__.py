@@ -91,7 +91,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
   Move +5" on the card), Commando (a shot at it asks whether it is the closest model), Decimator (a
   second turn against 10+ units) done [T three_times_as_fast, commando, decimator]; Unyielding's
-  once-a-game 1 HP, Fleet Commander: not yet (kept on the card).
+  once-a-game last stand on 1 HP (the odds say 0% destroyed until it is spent) [T unyielding]; Fleet
+  Commander: not yet (kept on the card).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High

@@ -51,7 +51,7 @@ from core.systems.mechastellar.shooting import (
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import extra_blocks, on_kill, trait_hits
+from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
@@ -312,7 +312,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         blocks=d_shield + trait_blocks(dfn) + extra_blocks(d_g),  # Untouchable (L403)
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
-        left=d_g.state.max_damage - d_g.state.damage,
+        left=hp_left(d_g),
         reroll_saves=dfn.commander == "unyielding",
     )
     counter = Strike(
@@ -329,7 +329,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         + extra_blocks(a_g),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
-        left=a_g.state.max_damage - a_g.state.damage,
+        left=hp_left(a_g),
         reroll_saves=att.commander == "unyielding",
     )
     return strike, counter, a_pool, d_pool, options
@@ -512,12 +512,10 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         tally_shield(game, work, d_side, d_i)
     if MELEE_BLOCKS[Unit.model_validate(a_g.profile).shield] and d_roll.total + counter.flat:
         tally_shield(game, work, a_side, a_i)
+    killed = take_damage(game, work, d_side, d_i, dmg_d)  # Unyielding: once on 1 HP (L485)
+    lost = take_damage(game, work, a_side, a_i, dmg_a)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
-    ds.damage = min(ds.max_damage, ds.damage + dmg_d)
-    as_.damage = min(as_.max_damage, as_.damage + dmg_a)
-    killed = ds.damage >= ds.max_damage
     ds.destroyed = ds.destroyed or killed
-    lost = as_.damage >= as_.max_damage
     as_.destroyed = as_.destroyed or lost
     if killed:
         on_kill(game, work, inp.attacker, inp.target)

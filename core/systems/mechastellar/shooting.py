@@ -58,7 +58,15 @@ from core.systems.mechastellar.skills import (
 )
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import defense_ratio, extra_blocks, on_kill, trait_hits
+from core.systems.mechastellar.traits import (
+    defense_ratio,
+    extra_blocks,
+    hp_left,
+    last_stand,
+    on_kill,
+    take_damage,
+    trait_hits,
+)
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
@@ -412,7 +420,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
         saves_at=weapon.pen - target.save,
         max_saves=None if target.kind == "warship" else MAX_SAVES,
-        left=t_g.state.max_damage - t_g.state.damage,
+        left=hp_left(t_g),  # an Unyielding Commander's last stand (L485)
         options=options,
         shield_used=shield > 0 and blocks == shield,
     )
@@ -605,9 +613,8 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
         note_skill(game, work, inp.target, "persevere")
     if p.shield_used and out.hits:
         tally_shield(game, work, t_side, t_i)  # Gritty Battles (L699)
+    killed = take_damage(game, work, t_side, t_i, out.damage)  # Unyielding: once on 1 HP (L485)
     ts = work.state(t_side, t_i)
-    ts.damage = min(ts.max_damage, ts.damage + out.damage)
-    killed = ts.damage >= ts.max_damage
     if killed:
         ts.destroyed = True
         on_kill(game, work, inp.attacker, inp.target)
@@ -726,6 +733,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
+    if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
+        text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
     if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:

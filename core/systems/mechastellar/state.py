@@ -121,6 +121,9 @@ class MsUnitState(Closed):
         description="Untouchable's once-a-game blocks: -1 unused, else the blocks it rolled, good this turn; "
         "0 once that turn is over (L403).",
     )
+    last_stand: bool = Field(
+        default=False, description="An Unyielding Commander has survived on 1 HP, once a game (L485)."
+    )
     second_turn: bool = Field(
         default=False,
         description="A Decimator Commander has had the first of its two turns this round (L497).",

@@ -199,6 +199,37 @@ def expert_refusal(game: Game, ref: str) -> str:
     return "" if game.sides[s].resources.get("momentum", 0) >= 1 else "Expert Evasion costs 1 Momentum (L709)"
 
 
+#: What a unit that could still make its Unyielding last stand has left, for the odds (L485).
+UNYIELDING_LEFT = 10**9
+
+
+def last_stand(g: GameUnit) -> bool:
+    """An Unyielding Commander that has not yet survived on 1 HP this game (L485)."""
+    return (
+        g.profile.get("commander") == "unyielding"
+        and not g.state.destroyed
+        and not MsUnitState.model_validate(g.state.extra).last_stand
+    )
+
+
+def hp_left(g: GameUnit) -> int:
+    """The damage that destroys the unit, for the odds: none while an Unyielding last stand is unused."""
+    return UNYIELDING_LEFT if last_stand(g) else g.state.max_damage - g.state.damage
+
+
+def take_damage(game: Game, work: Working, s: int, u: int, amount: int) -> bool:
+    """Deal ``amount`` to the unit; True when it is destroyed.  Once a game an Unyielding Commander is
+    left with 1 HP instead (L485)."""
+    state = work.state(s, u)
+    state.damage = min(state.max_damage, state.damage + amount)
+    if state.damage >= state.max_damage and last_stand(game.sides[s].units[u]):
+        state.damage = state.max_damage - 1
+        mine = MsUnitState.model_validate(state.extra)
+        mine.last_stand = True
+        state.extra = mine.model_dump(mode="json")
+    return state.damage >= state.max_damage
+
+
 def note_choice(work: Working, s: int, u: int, what: str) -> None:
     """Record a trait used as the unit activated (once a turn)."""
     state = work.state(s, u)
