@@ -54,6 +54,13 @@ class FacePool(BaseModel):
     sides: int = Field(default=10, ge=2, le=20)
     values: tuple[int, ...] = Field(description="What each face counts, face 1 first.")
     reroll_faces: tuple[int, ...] = Field(default=(), description="Faces rolled again once.")
+    reroll_limit: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_DICE,
+        description="At most this many dice rolled again: dice showing the faces listed first go first "
+        "(a defender rerolling its worst dice).",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> FacePool:
@@ -78,15 +85,62 @@ class FacePool(BaseModel):
         )
 
     def dist(self) -> Dist[int]:
-        """The pool's total, exactly (0 dice: always 0)."""
+        """The pool's total, exactly (0 dice: always 0).
+
+        >>> capped = FacePool(dice=2, sides=2, values=(1, 0), reroll_faces=(1,), reroll_limit=1)
+        >>> capped.dist().probability(2)  # both show 1 (1/4), the one rolled again shows 1 (1/2)
+        Fraction(1, 8)
+        """
         if self.dice == 0:
             return Dist.constant(0)
+        if self.reroll_limit is not None and self.reroll_faces:
+            return self._limited_dist()
         return self.die_dist().repeat(self.dice)
+
+    def _limited_dist(self) -> Dist[int]:
+        """The total when at most ``reroll_limit`` dice are rolled again, the faces listed first first.
+
+        Die by die, the state is the total of the dice kept and the reroll faces still waiting (at most
+        the limit, best first); a face pushed past the limit is kept.  Then the waiting dice roll anew.
+        """
+        limit = min(self.reroll_limit or 0, self.dice)
+        order = {f: n for n, f in enumerate(self.reroll_faces)}
+        states: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 1}
+        for _ in range(self.dice):
+            nxt: dict[tuple[int, tuple[int, ...]], int] = {}
+            for (kept, waiting), w in states.items():
+                for f in range(1, self.sides + 1):
+                    if f in order:
+                        new, more = tuple(sorted((*waiting, order[f]))), 0
+                        if len(new) > limit:
+                            new, more = new[:-1], self.value(self.reroll_faces[new[-1]])
+                    else:
+                        new, more = waiting, self.value(f)
+                    key = (kept + more, new)
+                    nxt[key] = nxt.get(key, 0) + w
+            states = nxt
+        plain = Dist.die(self.sides).map(self.value)
+        out: dict[int, int] = {}
+        for (kept, waiting), w in states.items():
+            k = len(waiting)
+            again = (plain.repeat(k) if k else Dist.constant(0)).scale(self.sides ** (limit - k))
+            for v, w2 in again.weights.items():
+                out[kept + v] = out.get(kept + v, 0) + w * w2
+        return Dist(out, self.sides ** (self.dice + limit))
+
+    def again(self, first: list[int]) -> list[int]:
+        """Which dice of a first roll are rolled again (by position): every die showing a reroll face, or
+        with a limit the ones whose faces are listed first (the earlier die on a tie)."""
+        idx = [i for i, f in enumerate(first) if f in self.reroll_faces]
+        if self.reroll_limit is not None:
+            order = {f: n for n, f in enumerate(self.reroll_faces)}
+            idx = sorted(sorted(idx, key=lambda i: (order[first[i]], i))[: self.reroll_limit])
+        return idx
 
     def roll(self, source: DiceSource, purpose: str) -> FaceRoll:
         """Roll the dice, then the faces to roll again (in one further request), each die once."""
         first = source.roll(self.dice, self.sides, purpose) if self.dice else []
-        again = [i for i, f in enumerate(first) if f in self.reroll_faces]
+        again = self.again(first)
         new = source.roll(len(again), self.sides, f"{purpose} rerolls") if again else []
         final = list(first)
         for i, f in zip(again, new, strict=True):

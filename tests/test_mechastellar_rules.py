@@ -377,9 +377,9 @@ def test_a_warship_defends_with_aa_def_and_makes_no_melee_attack_l954() -> None:
     g = game_of([unit("blue_djinn")], [unit("musarl")], momentum=(0, 0))
     strike, counter, *_ = pools(g, Clash(attacker="0/a0", target="1/b0", attack_dice=11))
     assert (strike.defense.dice, counter.attack.dice) == (4, 0)
-    assert gated_actions(game_of([unit("musarl")], [unit("blue_djinn")]))["0/a0"]["melee"].endswith(
-        "is a Stellar Warship: it makes no melee attacks"
-    )
+    ships = game_of([unit("musarl")], [unit("blue_djinn")])
+    ships = act(ships, "end_turn", {"unit": "1/b0"}, TypedDice([]))  # the warship phase (L949)
+    assert gated_actions(ships)["0/a0"]["melee"].endswith("is a Stellar Warship: it makes no melee attacks")
 
 
 def test_overwatch_odds_match_every_roll() -> None:

@@ -1,39 +1,44 @@
 """MechaStellar (003_9a8631fd8c2279be.txt): the rule system as the shared layer sees it.
 
-The package reads in the order the book plays: :mod:`.units` (the profile players enter: the
-book prints no units, digest section 0), :mod:`.samples` (units and two forces of our own, from
-the worked examples' numbers), :mod:`.options` (readings of unclear rules, digest section 10),
-:mod:`.state` (what a game keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire,
-Momentum), :mod:`.shooting` (the d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot
-traits that change a roll), :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and
-Overwatch), :mod:`.melee` (the Melee Clash and its exact odds) and :mod:`.actions` (Focus, Full
-Throttle, Disengage, the list).
+The package reads in the order the book plays: :mod:`.units` (the profile players enter: the book prints
+no units, digest section 0), :mod:`.samples` (units and two forces of our own, from the worked examples'
+numbers), :mod:`.options` (readings of unclear rules, digest section 10), :mod:`.state` (what a game
+keeps), :mod:`.turns` (the roll-off, alternating turns, Return Fire, Momentum), :mod:`.shooting` (the
+d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot traits that change a roll),
+:mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and Overwatch), :mod:`.melee` (the
+Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Terrain, Battle Damage),
+:mod:`.events` (Climactic Events), :mod:`.commands` (Influence and its Commands), :mod:`.space`
+(Outmaneuver, the Bridge Attack) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used
+on activation, the list).
 
-Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M] and
-tests/test_mechastellar_rules.py [R]).  "Done" = implemented and tested; "reading" = a named option
-or a reading documented where it is applied; "players" = left to the players (the app knows no
-positions, distances or facing); "not yet" = not implemented.
+Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
+tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
+and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
+the players (the app knows no positions, distances or facing); "not yet" = not implemented.
 
 * L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
 * L8-L20 deployment, alternate deployment: players.
 * L23-L28 one activation a round, actions, melee once a turn: done [M actions_run_out, melee_once].
-* L32 roll-off, ties again: done [M roll_off]; it is the first step offered (gates) [M before_the_roll_off].
+* L32 roll-off, ties again: done [M roll_off]; it is the first step offered (gates) [M
+  before_the_roll_off].
 * L34-L36 Challenge: players (not tracked).
 * L40-L43 alternating activations, Return Fire: done [M alternating]; L42's exemption of Snipers,
-  Skilled and Ace pilots waives only the forced attack, which players make (digest ambiguity 17);
-  one side out of units: the other activates the rest (ambiguity 33).
+  Skilled and Ace pilots waives only the forced attack, which players make (digest ambiguity 17); one
+  side out of units: the other activates the rest (ambiguity 33).
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet.  L82-L87 crash
-  through, trample: not yet.
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 crash through,
+  trample: not yet.
 * L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
-* L99-L106 LOS: players.  Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its
-  range limits and no artillery in space: players.  Remote indirect fire: players.
+* L99-L106 LOS: players. Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its range
+  limits and no artillery in space: players. Remote indirect fire: players.
 * L111-L115 front arc, closest target: players (not enforced).
-* L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; Titan +3 Power: done
-  [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace firing in engagement range
-  with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet (not enforced).
+* L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; several Focus a turn
+  (its own and a trait's) add up: reading focus_once for one (ambiguity 19) [T heroic_spirit]; Titan +3
+  Power, never doubled: done [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace
+  firing in engagement range with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet
+  (not enforced).
 * L132-L149 the d10 evade, 10-dice cap, Evade bonus cap +3, natural 1 and 10: done [M evade_target,
   argonaut_shoots_dervish, ten_dice_cap]; natural 1 at target 1: reading natural_one_evades.
 * L153 a weapon fires once a turn: done [M a_weapon_fires_once].
@@ -41,47 +46,53 @@ positions, distances or facing); "not yet" = not implemented.
 * L170-L181 Charge and Overwatch (one weapon per action, N shots, not in melee, not Blindsided, no
   action spent: ambiguity 34): done [R zodiac_charges, green_viking, overwatch_refused, melee_shield].
 * L183-L214 the Melee Clash: done [M blue_djinn_clashes, henry_clashes]; +2 attacker dice: reading
-  attacker_one_each; splits entered by each player: done [M the_clash_splits].  The post-clash
-  Disengage and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took
-  damage; players resolve it.
-* L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker,
-  failed_save]; natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading
-  save_replaces_damage; buying a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
-* L228-L234 shields, no stacking with cover, Light and Melee Shields: done [M cover_and_shield,
-  R melee_shield]; front 180 degrees only: players (a Blindside drops them).  Barrier: not defined.
+  attacker_one_each; splits entered by each player: done [M the_clash_splits]. The post-clash Disengage
+  and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took damage;
+  players resolve it.
+* L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker, failed_save];
+  natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading save_replaces_damage; buying
+  a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
+* L228-L234 shields, no stacking with cover, Light and Melee Shields: done [M cover_and_shield, R
+  melee_shield]; front 180 degrees only: players (a Blindside drops them). Barrier: not defined.
 * L237-L247 Momentum: starting pool, cap 10, +1 a round, +1 melee on your turn, +1 for a kill once a
-  turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum].  A defender that
+  turn (and once for an AOE attack, L586): done [M starting_momentum, kill_momentum]. A defender that
   destroys its attacker in the clash gains the kill's +1 too (reading of "this turn", L247).
 * L251-L253 one skill a unit turn, on its own turn or the enemy's (Skill Defense and Flawless Evasion
   repeat, a Prodigy uses two, L469): done [R one_skill_a_unit_turn]; a unit that has used another skill
-  is not offered Skill Defense.  Skills after the roll: Defense and Flawless Evasion are asked after
-  the dice.  Buying a failed save (L220) is not counted as a skill (the book does not call it one).
+  is not offered Skill Defense. Skills after the roll: Defense and Flawless Evasion are asked after the
+  dice. Buying a failed save (L220) is not counted as a skill (the book does not call it one).
 * L260-L270 Defense: done [M skill_defense_three_of_four, R foe_5_hits_to_3_blocks].
-* L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus-action
-  option: not yet.  +1 critical even on a full miss: reading bonus_crit_needs_a_hit.
+* L276-L284 Make it Count!: the +1 critical with Dogfight done [M make_it_count]; its bonus action (an
+  action for Skilled and Ace pilots) done [T make_it_count_bonus_action]. +1 critical even on a full
+  miss: reading bonus_crit_needs_a_hit.
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
 * L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
-  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores
-  blocks; its range and targeting options: players) and the target's Persevere [R bullseye,
-  fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297): players;
-  Accelerate, Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear
-  through the Ranks: not yet.
+  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores blocks;
+  its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
+  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate,
+  Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the
+  Ranks: not yet.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
-  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1
-  Momentum for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert],
-  Close Combat Expert and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or
-  +100 DMG, Fearsome +1 Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R],
-  Immortal's Round 2+ Momentum [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and
-  Killer Instinct's +1 hit [R untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and
-  Legendary's Round 1/3/5 action.  Not yet: Fighting Spirit and Heroic Spirit (a choice on
-  activation), Untouchable's d10 blocks, Immortal's 2-for-1 within 16", Lone Wolf, Furious
-  Fusillade (range: players), Merciless Melee's second clash, Prodigy's two skills.  Lost texts
-  (Noble's first half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no
-  effect invented (ambiguity 25).
+  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
+  for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert
+  and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1
+  Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum
+  [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R
+  untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
+  action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
+  or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
+  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
+  Immortal's 2-for-1 within 16", Furious Fusillade (range: players), Merciless Melee's second clash.
+  Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
+  half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
+  (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
   commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
-  unyielding, galvanizing_display]; Unyielding's once-a-game 1 HP, Three Times as Fast!, Commando,
-  Decimator, Fleet Commander: not yet (kept on the card).
+  unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
+  Move +5" on the card), Commando (a shot at it asks whether it is the closest model), Decimator (a
+  second turn against 10+ units) done [T three_times_as_fast, commando, decimator]; Unyielding's
+  once-a-game last stand on 1 HP (the odds say 0% destroyed until it is spent) [T unyielding]; Fleet
+  Commander: not yet (kept on the card).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High
@@ -89,25 +100,53 @@ positions, distances or facing); "not yet" = not implemented.
   (L550), Outnumber, Revenge's once-a-game declaration: players (the Accuracy modifier field).
 * L573-L579 Stun: done [M arc_whip_stuns].
 * L581-L589 AOE: players fire at each unit in the template (one shot each); the Momentum cap holds.
-* L591-L600 remote weapons: fired for 1 Momentum (ambiguity 21), a Blindside, an Ace's 10s shoot
-  them down: done [R remote_weapons].
+* L591-L600 remote weapons: fired for 1 Momentum (ambiguity 21), a Blindside, an Ace's 10s shoot them
+  down: done [R remote_weapons].
 * L602-L635 cover: a choice, 1 block (2 vs PEN 0), not with shields: done [M cover_and_shield].
 * L639-L645 energy weapons through small cover -3 PEN, underwater PEN 0: done [R beam_cannon];
   underwater cover and surfacing: players.
-* L647-L671 Destroying Terrain, L673-L692 Battle Damage, L694-L700 Gritty Battles, L702-L732 the
-  small-scale mode, L734-L788 Climactic Events: not yet (optional modules).
-* L790-L850 Influence and Commands: not yet (Influence starts at 0).
-* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954),
-  every hit makes a save (L1009-L1011) [M musarl_warship]; not yet: the warship phase, warship
-  actions, Outmaneuver / Bridge Attack, M-Particles, space movement, hangars, launch, repairs,
-  Captains' orders and traits, weapon systems lost to failed saves.
+* L647-L671 Destroying Terrain: a game setting; "Hit terrain" rolls the cover's one save (5+, 7+ melee
+  or AOE, 9+ anti-cover, large +2), every example [T destroying_terrain]; which piece, where an AOE
+  stops: players. L694-L700 Gritty Battles: a game setting, double HP and a mobile suit's Shield broken
+  on its 5th use [T gritty_battles]. L673-L692 Battle Damage: a game setting; the action "Battle damage"
+  rolls d10 + Sv once a failed save: cockpit, a Titan's explosion (1000, or 500 x Frame by the reading
+  explosion_by_frame, ambiguity 23; or 5 Power), the attacker's pick on a mobile suit's critical, Head
+  (ACC -1), Propulsion (Evade -1), Disable (the Shield first, else a shooting weapon the attacker picks;
+  a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within 16", Move -4",
+  Flight/Transform: players. L734-L788 Climactic Events: a game setting, one a side once a game (the
+  first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
+  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting, Pyrrhic Victory, The
+  Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct Event (name lost):
+  players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
+  3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
+  Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
+  rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's
+  turn starts [T small_scale_rally]; Mobility's extra Move, Hit & Run, Rally by a Focus action, Down but
+  not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
+* L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
+  ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
+  a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
+  Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
+  Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
+* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
+  hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
+  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by
+  tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
+  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the
+  example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's range:
+  players. The warship phase (L949-L951): warships act after every other unit, the roll-off's winner
+  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Not
+  yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted Captain
+  acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and traits,
+  weapon systems lost to failed saves.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L838, L1011, L940 in part (9 saves against a warship).  Not tests: L354 (All-Out Attack), L364
-(Tear through the Ranks: no numbers), L585 (AOE geometry), L626 (cover height), L662-L667 (cover
-saves), L689, L691 (Battle Damage), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
-inertia), L936-L940 Outmaneuver rolls, L986-L989 (warship actions): their modules are not built.
+lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L936-L940 (the Bridge
+Attack: the rolls, PEN 3, a save for every hit), L1011.
+Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
+(cover height), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
+inertia), L986-L989 (warship actions): their modules are not built.
 """
 
 from __future__ import annotations
@@ -131,7 +170,9 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.mechastellar.actions import ACTIONS
+from core.systems.mechastellar.commands import influence_on, influence_start
 from core.systems.mechastellar.gates import REQUIREMENTS
+from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
@@ -151,6 +192,11 @@ __all__ = ["SYSTEM", "MechaStellar", "Unit"]
 
 def _unit(profile: BaseModel) -> Unit:
     return as_profile(Unit, profile)
+
+
+def fast(u: Unit) -> bool:
+    """Three Times as Fast!: Move +5" for a Commander that is not a warship (L486-L487)."""
+    return u.commander == "three_times_as_fast" and u.kind != "warship"
 
 
 class MechaStellar(RuleSystem):
@@ -174,7 +220,7 @@ class MechaStellar(RuleSystem):
     def card(self, profile: BaseModel) -> UnitCard:
         u = _unit(profile)
         lines = [
-            CardLine(label="Move / Sensors", value=f'{u.move}" / {u.sensors}"'),
+            CardLine(label="Move / Sensors", value=f'{u.move + 5 * fast(u)}" / {u.sensors}"'),
             CardLine(label="Accuracy / Evade", value=f"{u.accuracy} / +{u.evade}"),
             CardLine(label="Melee", value=f"{u.melee}d10"),
             CardLine(label="HP / ARM Sv", value=f"{u.hp} / +{u.save}"),
@@ -212,8 +258,8 @@ class MechaStellar(RuleSystem):
         )
 
     def starting_resources(self, forces: Sequence[Sequence[BaseModel]], side: int) -> dict[str, int]:
-        """Momentum by the game's size (L240-L242; Resourceful +1, L496), Influence 0 (the module is not
-        played yet)."""
+        """Momentum by the game's size (L240-L242; Resourceful +1, L496); Influence 0 until the Influence
+        module is switched on, which gives the starting Influence (:mod:`.commands`)."""
         size = max((force_points(f) for f in forces), default=0)
         bonus = any(_unit(p).commander == "resourceful" for p in forces[side])
         return {"momentum": min(10, starting_momentum(size) + bonus), "influence": 0}
@@ -264,6 +310,13 @@ class MechaStellar(RuleSystem):
                 value=", ".join(f"{s.name} {s.resources.get('momentum', 0)}" for s in game.sides),
             )
         )
+        if influence_on(game):
+            lines.append(
+                CardLine(
+                    label="Influence",
+                    value=", ".join(f"{s.name} {s.resources.get('influence', 0)}" for s in game.sides),
+                )
+            )
         if not st.rolled_off:
             lines.append(CardLine(label="Next", value="roll off for the round"))
         elif st.return_fire:
@@ -272,8 +325,11 @@ class MechaStellar(RuleSystem):
         return lines
 
     def settle(self, game: Game) -> list[Change]:
-        """HP at or past the total destroys; under half marks the unit for the traits that read it (L390)."""
-        out: list[Change] = []
+        """HP at or past the total destroys; under half marks the unit for the traits that read it (L390).
+        Gritty Battles switched on or off doubles or halves every unit's HP (L699)."""
+        out: list[Change] = gritty_hp(game) + influence_start(game)
+        if out:
+            return out
         for s, side in enumerate(game.sides):
             for u, g in enumerate(side.units):
                 st = g.state

@@ -3,19 +3,48 @@ and the actions list the system declares."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from core.changes import Working
-from core.dice import DiceSource
+from core.dice import DiceSource, Dist
 from core.game import Game
-from core.systems.base import ActionResult, ActionSpec, Closed, needs, own_unit
+from core.pool import table
+from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, needs, own_unit
+from core.systems.mechastellar.commands import command
+from core.systems.mechastellar.events import event
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.modules import (
+    battle_damage,
+    battle_damage_odds,
+    terrain_hit,
+    terrain_odds,
+    terrain_picks,
+)
 from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.state import MsUnitState, gain
-from core.systems.mechastellar.turns import begin_turn, end_turn, power_item, roll_off, spend_action
-from core.systems.mechastellar.units import Unit
+from core.systems.mechastellar.traits import (
+    expert_refusal,
+    fearless_refusal,
+    lone_wolf_refusal,
+    note_choice,
+    rally_refusal,
+    spirit_refusal,
+    untouchable_refusal,
+)
+from core.systems.mechastellar.turns import (
+    add_focus,
+    begin_turn,
+    end_turn,
+    power_item,
+    roll_off,
+    spend_action,
+)
+from core.systems.mechastellar.units import Unit, tier_rank
 
 
 class Focus(Closed):
@@ -34,8 +63,8 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
         raise ValueError("only a Super Titan focuses for Power (L129)")
-    if "focus" in g.state.conditions:
-        raise ValueError(f"{g.name} is focused already this turn")
+    if inp.power and MsUnitState.model_validate(g.state.extra).power_bonus:
+        raise ValueError(f"{g.name} has its +3 Power: it cannot be doubled (L130)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit)
@@ -45,8 +74,189 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         mine.power_bonus = 3
         state.extra = mine.model_dump(mode="json")
         return ActionResult(changes=work.changes(), text=f"{g.name} focuses: +3 Power until its next turn")
-    state.conditions = [*state.conditions, "focus"]
+    add_focus(work, s, u)  # a second Focus adds its bonus again (digest ambiguity 19)
     return ActionResult(changes=work.changes(), text=f'{g.name} focuses: +1 shot, or +1 hit within 16"')
+
+
+class Spirit(Closed):
+    """Fighting Spirit (L388-L390) or Heroic Spirit (L463-L465): as the unit activates, below half HP or with
+    its side out of Momentum, +1 Momentum or a Focus (Heroic Spirit: +2 or two Focus)."""
+
+    unit: str = own_unit("Whose pilot.")
+    take: Literal["momentum", "focus"] = Field(
+        default="momentum",
+        description="Momentum for the side, or Focus for this turn (free: no action spent).",
+        json_schema_extra={"flow": "choice", "x-labels": {"momentum": "Momentum", "focus": "Focus"}},
+    )
+
+
+def spirit(game: Game, inp: Spirit, dice: DiceSource) -> ActionResult:
+    why = spirit_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    n = 2 if "heroic_spirit" in Unit.model_validate(g.profile).pilot.traits else 1  # L465 / L390
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "spirit")
+    if inp.take == "momentum":
+        gain(work, s, "momentum", n)
+        text = f"{g.name}'s pilot fights on: +{n} Momentum"
+    else:
+        add_focus(work, s, u, n)
+        text = f"{g.name}'s pilot fights on: {'two Focus' if n == 2 else 'Focus'} this turn, no action spent"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+class LoneWolf(Closed):
+    """Lone Wolf: as the unit activates, a Focus; +1 Momentum too if every ally is 16" or more away
+    (L422-L424)."""
+
+    unit: str = own_unit("Whose pilot.")
+    alone: bool = Field(
+        default=False,
+        description='Every ally is 16" or more away: +1 Momentum (L424).',
+        json_schema_extra={"flow": "common"},
+    )
+
+
+def lone_wolf(game: Game, inp: LoneWolf, dice: DiceSource) -> ActionResult:
+    why = lone_wolf_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "lone_wolf")
+    add_focus(work, s, u)
+    text = f"{g.name} goes it alone: Focus this turn, no action spent"
+    if inp.alone:
+        gain(work, s, "momentum", 1)
+        text += ", +1 Momentum"
+    return ActionResult(changes=work.changes(), text=text)
+
+
+class BonusAction(Closed):
+    """Make it Count!: 1 Momentum for a bonus action this turn; Skilled and Ace pilots (L276-L282)."""
+
+    unit: str = own_unit("Whose pilot.")
+
+
+def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult:
+    s, u, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if tier_rank(unit) == 0:
+        raise ValueError(f"{g.name}'s pilot is not Skilled or Ace (L282)")
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError("Make it Count! costs 1 Momentum (L276)")
+    why = skill_blocked(unit, used_skills(g), "make_it_count")
+    if why:
+        raise ValueError(f"{g.name} cannot use Make it Count!: {why} (L253)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    gain(work, s, "momentum", -1)
+    note_skill(game, work, inp.unit, "make_it_count")
+    state = work.state(s, u)
+    state.counters = {**state.counters, "bonus": state.counters.get("bonus", 0) + 1}
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} makes it count: a bonus action this turn (1 Momentum)"
+    )
+
+
+class Untouchable(Closed):
+    """Untouchable: once a game, a d10 of extra blocks this turn (L403)."""
+
+    unit: str = own_unit("Whose pilot.")
+
+
+def untouchable(game: Game, inp: Untouchable, dice: DiceSource) -> ActionResult:
+    why = untouchable_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    face = dice.roll(1, 10, "Untouchable")[0]
+    work = Working(game)
+    state = work.state(s, u)
+    mine = MsUnitState.model_validate(state.extra)
+    mine.untouchable = face
+    state.extra = mine.model_dump(mode="json")
+    return ActionResult(
+        changes=work.changes(),
+        text=f"{g.name} is Untouchable: {face} extra block{'s' * (face != 1)} this turn (L403)",
+        detail={"blocks": face},
+    )
+
+
+def untouchable_odds(game: Game, inp: Untouchable) -> ActionOdds:
+    return ActionOdds(tables={"blocks": table(Dist.die(10))}, summary="A d10 of blocks this turn")
+
+
+class Fearless(Closed):
+    """Fearless (the small-scale mode): +1 Momentum as a Frame 3+ unit not behind cover activates (L706)."""
+
+    unit: str = own_unit("Which unit, out of cover.")
+
+
+def fearless(game: Game, inp: Fearless, dice: DiceSource) -> ActionResult:
+    why = fearless_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "fearless")
+    gain(work, s, "momentum", 1)
+    return ActionResult(changes=work.changes(), text=f"{g.name} steps out fearless: +1 Momentum (L706)")
+
+
+class Rally(Closed):
+    """Rally (the small-scale mode): a Super Titan recovers d10 x 100 HP as its turn starts (L721)."""
+
+    unit: str = own_unit("Which Super Titan.")
+
+
+def rally(game: Game, inp: Rally, dice: DiceSource) -> ActionResult:
+    why = rally_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    face = dice.roll(1, 10, "rally")[0]
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    note_choice(work, s, u, "rally")
+    state = work.state(s, u)
+    healed = min(state.damage, 100 * face)
+    state.damage -= healed
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} rallies: {face} x 100, {healed} HP recovered (L721)"
+    )
+
+
+def rally_odds(game: Game, inp: Rally) -> ActionOdds:
+    _, _, g = game.unit(inp.unit)
+    return ActionOdds(
+        tables={"recovered": table(Dist.die(10).map(lambda f: min(g.state.damage, 100 * f)))},
+        summary="d10 x 100 HP",
+    )
+
+
+class ExpertEvasion(Closed):
+    """Expert Evasion (the small-scale mode, an Ace's): 1 Momentum, +3 Evade bonus this turn; Skill Defense
+    still allowed (L709-L711)."""
+
+    unit: str = own_unit("Whose Ace.")
+
+
+def expert_evasion(game: Game, inp: ExpertEvasion, dice: DiceSource) -> ActionResult:
+    why = expert_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    work = Working(game)
+    gain(work, s, "momentum", -1)
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "expert_evasion"]
+    return ActionResult(changes=work.changes(), text=f"{g.name}'s Expert Evasion: +3 Evade this turn (L710)")
 
 
 class Throttle(Closed):
@@ -164,6 +374,66 @@ ACTIONS: dict[str, ActionSpec] = {
     "focus": ActionSpec.of(
         "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
     ),
+    "spirit": ActionSpec.of(
+        "spirit",
+        "Fighting spirit",
+        spirit,
+        "Fighting Spirit or Heroic Spirit, as the unit activates below half HP or with no Momentum: "
+        "Momentum or Focus (L388-L390, L463-L465).",
+        rolls=False,
+        needs=("spirit",),
+    ),
+    "lone_wolf": ActionSpec.of(
+        "lone_wolf",
+        "Lone Wolf",
+        lone_wolf,
+        'As the unit activates: a Focus, and +1 Momentum if every ally is 16" or more away (L422-L424).',
+        rolls=False,
+        needs=("lone_wolf",),
+    ),
+    "bonus_action": ActionSpec.of(
+        "bonus_action",
+        "Make it Count!: bonus action",
+        bonus_action,
+        "1 Momentum: a bonus action this turn; Skilled and Ace pilots (L276-L282).",
+        rolls=False,
+        needs=("turn", "exceptional"),
+    ),
+    "untouchable": ActionSpec.of(
+        "untouchable",
+        "Untouchable",
+        untouchable,
+        "Once a game: a d10 of extra blocks this turn (L403).",
+        odds=untouchable_odds,
+        headline=("blocks",),
+        needs=("untouchable",),
+    ),
+    "fearless": ActionSpec.of(
+        "fearless",
+        "Fearless",
+        fearless,
+        "The small-scale mode: +1 Momentum as a Frame 3+ unit out of cover activates (L706).",
+        rolls=False,
+        needs=("fearless",),
+    ),
+    "rally": ActionSpec.of(
+        "rally",
+        "Rally",
+        rally,
+        "The small-scale mode: a Super Titan recovers d10 x 100 HP as its turn starts (L721).",
+        odds=rally_odds,
+        headline=("recovered",),
+        needs=("rally",),
+    ),
+    "expert_evasion": ActionSpec.of(
+        "expert_evasion",
+        "Expert Evasion",
+        expert_evasion,
+        "The small-scale mode, an Ace: 1 Momentum, +3 Evade this turn; Skill Defense still allowed "
+        "(L709-L711).",
+        rolls=False,
+        needs=("expert",),
+    ),
     "throttle": ActionSpec.of(
         "throttle", "Full Throttle", throttle, 'Move +5" (L76-L80).', rolls=False, needs=("turn",)
     ),
@@ -182,6 +452,52 @@ ACTIONS: dict[str, ActionSpec] = {
         "A Super Titan's shield blocks with its Power on it (L160, L230).",
         rolls=False,
         needs=("shield_power",),
+    ),
+    "battle_damage": ActionSpec.of(
+        "battle_damage",
+        "Battle damage",
+        battle_damage,
+        "Battle Damage: after a failed Armor Save, a d10 plus its ARM Sv on the table (L677-L687).",
+        odds=battle_damage_odds,
+        headline=("destroyed",),
+        needs=("battle_damage",),
+    ),
+    "event": ActionSpec.of(
+        "event",
+        "Climactic Event",
+        event,
+        "Climactic Events: one a side, once a game (L734-L788).",
+        rolls=False,
+        needs=("events",),
+    ),
+    "outmaneuver": ActionSpec.of(
+        "outmaneuver",
+        "Outmaneuver",
+        outmaneuver,
+        "In space, before an attack: both sides roll for the advantage; against a warship, a Bridge "
+        "Attack (L906-L932).",
+        odds=outmaneuver_odds,
+        headline=("attacker wins",),
+        needs=("turn", "space"),
+    ),
+    "terrain": ActionSpec.of(
+        "terrain",
+        "Hit terrain",
+        terrain_hit,
+        "Destroying Terrain: cover hit by a weapon saves once or is destroyed (L655-L660).",
+        odds=terrain_odds,
+        picks=terrain_picks,
+        headline=("destroyed",),
+        needs=("terrain",),
+    ),
+    "command": ActionSpec.of(
+        "command",
+        "Command",
+        command,
+        "Spend Influence on a Command: one Standard Command a round, at its start; Reactions at any "
+        "time (L800-L850).",
+        rolls=False,
+        needs=("influence",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

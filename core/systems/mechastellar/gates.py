@@ -32,10 +32,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
+from core.systems.mechastellar.commands import commander_alive, influence_module
+from core.systems.mechastellar.events import events_module
+from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.shooting import commando
+from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
+from core.systems.mechastellar.traits import (
+    expert_refusal,
+    fearless_refusal,
+    lone_wolf_refusal,
+    rally_refusal,
+    spirit_refusal,
+    untouchable_refusal,
+)
 from core.systems.mechastellar.turns import actions_now, check_turn
-from core.systems.mechastellar.units import Unit
+from core.systems.mechastellar.units import Unit, tier_rank
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -107,6 +120,10 @@ def _charged(game: Game, ref: str) -> str:
     unit = Unit.model_validate(g.profile)
     if st.charge != ref:
         return f"{g.name} is not being charged"
+    if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
+        if not any(w.kind == "shooting" for w in unit.weapons):
+            return f"{g.name} has no shooting weapon"
+        return f"{g.name} has fired its Overwatch attack" if st.overwatch else ""
     if not any(w.overwatch for w in unit.weapons):
         return f"{g.name} has no weapon with Overwatch"
     if st.charge_blindside:
@@ -136,6 +153,17 @@ def _persevere(game: Game, ref: str) -> str:
     )
 
 
+def _commando(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    return "" if commando(Unit.model_validate(g.profile)) else f"{g.name} is not a Commando Commander"
+
+
+def _exceptional(game: Game, ref: str) -> str:
+    """A Skilled or Ace pilot: Make it Count! (L274, L282)."""
+    _, _, g = game.unit(ref)
+    return "" if tier_rank(Unit.model_validate(g.profile)) else f"{g.name}'s pilot is not Skilled or Ace"
+
+
 def _charge(game: Game, ref: str) -> str:
     return _turn(game, ref) or _melee(game, ref)
 
@@ -148,6 +176,20 @@ REQUIREMENTS: dict[str, Requirement] = {
     "remote": _weapon_kind("remote", "remote weapon"),
     "charged": _charged,
     "charge": _charge,
+    "commando": _commando,
+    "spirit": spirit_refusal,
+    "lone_wolf": lone_wolf_refusal,
+    "terrain": terrain_module,
+    "battle_damage": battle_damage_module,
+    "events": events_module,
+    "space": space_module,
+    "exceptional": _exceptional,
+    "untouchable": untouchable_refusal,
+    "fearless": fearless_refusal,
+    "expert": expert_refusal,
+    "rally": rally_refusal,
+    "influence": influence_module,
+    "commander": commander_alive,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

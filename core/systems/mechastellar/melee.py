@@ -37,6 +37,9 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.commands import has_command, valiant, warned
+from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
     FAILED_SAVE,
@@ -46,12 +49,14 @@ from core.systems.mechastellar.shooting import (
     side_has_commander,
 )
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import on_kill, trait_hits
+from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
     check_turn,
+    focus_level,
     note_attack,
     pay_disengage,
 )
@@ -116,6 +121,12 @@ class Clash(Closed):
     )
     counter_defense: int | None = momentum_asked(
         "Momentum the attacker spends on Skill Defense; asked after the roll."
+    )
+    escape: bool = Field(
+        default=False,
+        description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
+        "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
     )
 
 
@@ -245,8 +256,14 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             + (", all on defense (L954)" if dfn.kind == "warship" else "")
         )
     a_atk = a_split + a_weapon.atk_dice + (1 if options.attacker_one_each else 0)
+    a_atk += valiant(game, a_side, inp.attacker, inp.target)  # The Valiant (L846)
     a_def = a_pool - a_split + a_weapon.def_dice + (1 if options.attacker_one_each else 0)
-    d_atk = d_split + d_weapon.atk_dice
+    d_atk = d_split + d_weapon.atk_dice + valiant(game, d_side, inp.target, inp.attacker)
+    # Overwhelming Firepower's +1 ARM PEN (L844); a [CC] weapon has no PEN (L557)
+    if has_command(game, a_side, "overwhelming_firepower") and a_weapon.kind != "cc":
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1})
+    if has_command(game, d_side, "overwhelming_firepower") and d_weapon.kind != "cc":
+        d_weapon = d_weapon.model_copy(update={"pen": d_weapon.pen + 1})
     d_def = d_pool - d_split + d_weapon.def_dice
 
     def atk_values(side: int) -> tuple[int, ...]:
@@ -262,12 +279,12 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         n = (
             ("close_combat_expert" in t)
             + ("close_combat_master" in t)
-            + 2 * ("merciless_melee" in t)
+            + 2 * ("merciless_melee" in t or "berserk" in g.state.conditions)  # not stacked (L443, L775)
             + (unit.commander == "impressive_skill")
             + trait_hits(game, *refs, weapon, False, False)
         )
-        if "focus" in g.state.conditions:
-            n += 2 if weapon.pen == 0 and weapon.kind != "cc" else 1  # L124-L125
+        # each Focus this turn (L124-L125; digest ambiguity 19)
+        n += (2 if weapon.pen == 0 and weapon.kind != "cc" else 1) * focus_level(game, g)
         return n + 2 * advantage
 
     def trait_blocks(unit: Unit) -> int:
@@ -276,18 +293,26 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     shut = "shut_down" in d_g.state.conditions
     if inp.advantage == "high_speed" and a_weapon.kind != "cc":
         raise ValueError(f"a High Speed Attack is made with a [CC] weapon, not {a_weapon.name} (L556)")
-    a_adv = inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions
-    d_shield = 0 if inp.advantage == "blindside" else MELEE_BLOCKS[dfn.shield]
+    run = maneuver_gain(game, inp.attacker, inp.target)  # Outmaneuver / Bridge Attack (L923-L930)
+    if run == "bridge" and a_weapon.kind != "cc":
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 3})
+    if warned(game, inp.target) and inp.advantage != "none":
+        raise ValueError(f"{d_g.name} was warned: no Tactical Advantage against it this turn (L809)")
+    a_adv = (
+        inp.advantage != "none" or shut or "crit_next" in a_g.state.conditions or bool(run)
+    ) and not warned(game, inp.target)
+    side_on = inp.advantage == "blindside" or run in ("blindside", "bridge")
+    d_shield = 0 if side_on or shield_broken(d_g) else MELEE_BLOCKS[dfn.shield]
     strike = Strike(
         attack=FacePool(
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
         ),
         flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
-        blocks=d_shield + trait_blocks(dfn),
+        blocks=d_shield + trait_blocks(dfn) + extra_blocks(d_g),  # Untouchable (L403)
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
-        left=d_g.state.max_damage - d_g.state.damage,
+        left=hp_left(d_g),
         reroll_saves=dfn.commander == "unyielding",
     )
     counter = Strike(
@@ -299,10 +324,12 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
-        blocks=MELEE_BLOCKS[att.shield] + trait_blocks(att),
+        blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield])
+        + trait_blocks(att)
+        + extra_blocks(a_g),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
-        left=a_g.state.max_damage - a_g.state.damage,
+        left=hp_left(a_g),
         reroll_saves=att.commander == "unyielding",
     )
     return strike, counter, a_pool, d_pool, options
@@ -384,7 +411,28 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
         mean, lost = expected_damage(counter, opts), destroys(strike, opts)
         label = f"{split_label(k, pool)} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
         options.append(Choice(value=k, label=label, assumed=k == even_split(pool)))
+    if escape_open(game, game.unit(inp.target)[0]):  # Climactic Events (L742)
+        options.append(
+            Choice(value=0, label="Narrow Escape: cancel the clash (once a game)", also={"escape": True})
+        )
     return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
+
+
+def _escaped(game: Game, inp: Clash) -> ActionResult:
+    """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
+    spent (L28), with no Momentum for it (L742)."""
+    a_side, a_i, a_g = game.unit(inp.attacker)
+    d_side, _, d_g = game.unit(inp.target)
+    if not escape_open(game, d_side):
+        raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
+    work = Working(game)
+    begin_turn(game, work, inp.attacker)
+    note_event(work, d_side, "narrow_escape")
+    extra = unit_extra(a_g)
+    extra.meleed = True
+    put_unit_extra(work, a_side, a_i, extra)
+    text = f"{d_g.name} makes a Narrow Escape: the clash with {a_g.name} is cancelled (L742)"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
@@ -397,6 +445,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
+    if inp.escape:
+        return _escaped(game, inp)
     if inp.defender_attack is None and d_pool_of(game, inp) > 0:
         raise _defender_split(game, inp)
     a_roll = strike.attack.roll(dice, "attack")
@@ -456,12 +506,16 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
+    # a Shield that met hits is used once more (Gritty Battles, L699)
+    d_shield = inp.advantage != "blindside" and MELEE_BLOCKS[Unit.model_validate(d_g.profile).shield] > 0
+    if d_shield and a_roll.total + strike.flat:
+        tally_shield(game, work, d_side, d_i)
+    if MELEE_BLOCKS[Unit.model_validate(a_g.profile).shield] and d_roll.total + counter.flat:
+        tally_shield(game, work, a_side, a_i)
+    killed = take_damage(game, work, d_side, d_i, dmg_d)  # Unyielding: once on 1 HP (L485)
+    lost = take_damage(game, work, a_side, a_i, dmg_a)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
-    ds.damage = min(ds.max_damage, ds.damage + dmg_d)
-    as_.damage = min(as_.max_damage, as_.damage + dmg_a)
-    killed = ds.damage >= ds.max_damage
     ds.destroyed = ds.destroyed or killed
-    lost = as_.damage >= as_.max_damage
     as_.destroyed = as_.destroyed or lost
     if killed:
         on_kill(game, work, inp.attacker, inp.target)

@@ -15,3 +15,12 @@ class MsOptions(Readings):
     save_replaces_damage: bool = False
     bonus_crit_needs_a_hit: bool = False
     expanded_skills: bool = False
+    focus_once: bool = False
+    gritty_battles: bool = False
+    destroying_terrain: bool = False
+    influence: bool = False
+    battle_damage: bool = False
+    explosion_by_frame: bool = False
+    climactic_events: bool = False
+    space: bool = False
+    small_scale: bool = False

@@ -103,6 +103,11 @@ class Overwatch(Closed):
         description="The charger's Ace negates every hit (Flawless Evasion, L290-L291); asked then.",
         json_schema_extra={"ui": "hidden"},
     )
+    escape: bool = Field(
+        default=False,
+        description="The charger's Narrow Escape: every shot evaded, once a game (L742); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def _shot(game: Game, inp: Overwatch) -> Shoot:
@@ -112,7 +117,12 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         raise ValueError(f"{g.name} is not being charged")
     _, _, g = game.unit(inp.unit)
     unit = Unit.model_validate(g.profile)
-    if inp.weapon >= len(unit.weapons) or not unit.weapons[inp.weapon].overwatch:
+    if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
+        if inp.weapon >= len(unit.weapons) or unit.weapons[inp.weapon].kind != "shooting":
+            raise ValueError(f"{g.name} has no such shooting weapon")
+        if st.overwatch:
+            raise ValueError(f"{g.name} has fired its Overwatch attack (L925)")
+    elif inp.weapon >= len(unit.weapons) or not unit.weapons[inp.weapon].overwatch:
         raise ValueError(f"{g.name} has no Overwatch on that weapon (L174)")
     if inp.weapon in st.overwatch:
         raise ValueError(f"{unit.weapons[inp.weapon].name} has fired Overwatch at this charge (L153)")
@@ -123,6 +133,7 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         defense=inp.defense,
         bought=inp.bought,
         flawless=inp.flawless,
+        escape=inp.escape,
     )
 
 

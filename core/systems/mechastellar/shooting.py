@@ -40,6 +40,9 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.commands import has_command, warned
+from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
     SHOT_SKILLS,
@@ -53,12 +56,22 @@ from core.systems.mechastellar.skills import (
     used_skills,
     vulcans,
 )
+from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
-from core.systems.mechastellar.traits import defense_ratio, on_kill, trait_hits
+from core.systems.mechastellar.traits import (
+    defense_ratio,
+    extra_blocks,
+    hp_left,
+    last_stand,
+    on_kill,
+    take_damage,
+    trait_hits,
+)
 from core.systems.mechastellar.turns import (
     begin_turn,
     check_disengage,
     check_turn,
+    focus_level,
     note_attack,
     pay_disengage,
     power_item,
@@ -177,6 +190,18 @@ class Shoot(Closed):
         description="A remote weapon fired for 1 Momentum instead of an action: a Blindside (L595-L597).",
         json_schema_extra=needs("remote"),
     )
+    escape: bool = Field(
+        default=False,
+        description="The target's Narrow Escape: it fully evades this weapon, once a game (Climactic Events, "
+        "L742); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    closest: bool = Field(
+        default=False,
+        description="The target, a Commando Commander, is the model closest to the shooter, allies counted: "
+        "only then may it be shot (L488-L489); asked when it matters.",
+        json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
+    )
 
 
 @dataclass(frozen=True)
@@ -196,6 +221,7 @@ class Plan:
     max_saves: int | None
     left: int
     options: MsOptions
+    shield_used: bool = False
 
     def hits(self, dice_hits: int) -> int:
         """Hits after the dice: dice, flat bonuses, bonus criticals (digest ambiguities 4, 5)."""
@@ -251,6 +277,29 @@ def evade_values(tn: int, natural_one_evades: bool = False) -> tuple[int, ...]:
     return tuple(out)
 
 
+#: Evade dice a Commander with Three Times as Fast! rolls again against each weapon (L486).
+FAST_REROLLS = 3
+
+
+def evade_pool(shots: int, values: tuple[int, ...], target: Unit, mobility: bool = False) -> FacePool:
+    """The target's evade dice.  A Three Times as Fast! Commander rolls up to three of them again against
+    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: one more (the small-scale
+    mode's Mobility, L715).  The app rolls again the dice that let shots through, criticals first: a
+    reroll never costs an evade already made."""
+    fast = target.commander == "three_times_as_fast" and target.kind != "warship"
+    limit = FAST_REROLLS * fast + mobility
+    if not limit:
+        return FacePool(dice=shots, sides=10, values=values)
+    worst = tuple(sorted((f for f in range(1, 11) if values[f - 1]), key=lambda f: (-values[f - 1], f)))
+    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=limit)
+
+
+def commando(target: Unit) -> bool:
+    """A Commando Commander may be shot only as the closest model; not a Fleet Commander's warship, nor a
+    Size 2+ unit (L488-L490)."""
+    return target.commander == "commando" and target.kind != "warship" and target.size < 2
+
+
 def stun_target(state: UnitState, target: Unit, hits: int) -> None:
     """Each stun hit takes an action away through the unit's next turn; below 0 it shuts down (L573-L577)."""
     stun = state.counters.get("stun", 0) + hits
@@ -290,11 +339,16 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon = vulcans(shooter)  # a free attack of its own profile (L311-L312)
     if weapon.kind != "shooting":
         raise ValueError(f"{weapon.name} is a melee weapon: use Melee")
+    if "berserk" in a_g.state.conditions:
+        raise ValueError(f"{a_g.name} has gone berserk: it has no shooting weapons (L773)")
     options = read_options(MsOptions, game.options)
     skill = effect(inp.skill)
     weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
     damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
     weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
+    firepower = has_command(game, a_side, "overwhelming_firepower")  # +1 ACC, +1 PEN this round (L844)
+    run = "" if overwatch else maneuver_gain(game, inp.attacker, inp.target)  # L923-L930
+    weapon = weapon.model_copy(update={"pen": weapon.pen + firepower + 3 * (run == "bridge")})
     artillery = weapon.indirect == "artillery"
     if inp.stationary and not artillery:
         raise ValueError(f"{weapon.name} is not artillery: standing still changes nothing (L103)")
@@ -302,15 +356,16 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{weapon.name} is not a remote weapon (L591-L597)")
     if artillery and inp.skill != "none":
         raise ValueError("indirect fire benefits from no skill (L106)")
-    focused = "focus" in a_g.state.conditions and not overwatch
+    focused = 0 if overwatch else focus_level(game, a_g)
     lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
-    if overwatch:
-        shots = weapon.overwatch
+    if overwatch:  # after a won Outmaneuver: 3 more, or 3 without Overwatch (L925-L926)
+        bonus = ms_state(game).overwatch_bonus
+        shots = (weapon.overwatch + bonus if weapon.overwatch else bonus) if bonus else weapon.overwatch
     else:
         shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
-    if focused and not artillery:  # Focus (L123-L126)
-        bonus = 2 if weapon.pen == 0 else 1
+    if focused and not artillery:  # Focus (L123-L126), each Focus this turn (digest ambiguity 19)
+        bonus = (2 if weapon.pen == 0 else 1) * focused
         if inp.within_16:
             flat += bonus
         else:
@@ -321,14 +376,23 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
-    accuracy += skill.accuracy  # Bullseye (L307)
+    accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
+    accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
+    accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
-    evade = 0 if shut else target.evade + min(inp.evade_bonus, MAX_EVADE_BONUS)  # L138, L566
+    bonus = inp.evade_bonus + 3 * ("expert_evasion" in t_g.state.conditions)  # Expert Evasion (L710)
+    evade = target.evade + min(bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
+    evade = 0 if shut else evade  # L138, L566; Battle Damage to its propulsion -1 (L684)
     tn = accuracy - evade
-    blindside = inp.advantage == "blindside" or inp.remote  # remote fire with Momentum (L597)
-    advantage = inp.advantage != "none" or shut or inp.remote  # TA sources do not stack (L540, L566)
+    # the small-scale mode: a mobile suit faster than the shooter's Accuracy rolls one evade die again (L715)
+    mobile = options.small_scale and target.kind == "mobile_suit" and target.move > accuracy
+    immune = warned(game, inp.target)  # Warning: no Tactical Advantage this turn (L809)
+    if immune and inp.advantage != "none":
+        raise ValueError(f"{t_g.name} was warned: no Tactical Advantage against it this turn (L809)")
+    blindside = (inp.advantage == "blindside" or inp.remote or run in ("blindside", "bridge")) and not immune
+    advantage = (inp.advantage != "none" or shut or inp.remote or bool(run)) and not immune  # L540, L566
     crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
@@ -336,7 +400,10 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         base = 1  # a Melee Shield blocks one Overwatch shot (L233)
     if target.kind == "super_titan" and target.shield_power and "shield" not in unit_extra(t_g).powered:
         base = extra = 0  # a Titan's shield blocks only with its Power on it (L230)
-    shield = 0 if blindside else base + (extra if pen0 else 0)
+    if shield_broken(t_g):
+        base = extra = 0  # Gritty Battles' 5th use (L699), Battle Damage (L685)
+    bulwark = int(bool(base) and pen0 and has_command(game, t_side, "advancing_bulwark"))  # L840
+    shield = 0 if blindside else base + (extra if pen0 else 0) + bulwark
     cover = (2 if pen0 else 1) if inp.cover and target.kind != "warship" else 0  # L634, L867
     blocks = max(shield, cover)  # never stacked (L228, L635)
     if skill.ignore_blocks and weapon.pen >= 3:
@@ -347,14 +414,15 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=FacePool(dice=shots, sides=10, values=evade_values(tn, options.natural_one_evades)),
+        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target, mobile),
         flat=flat,
         crits=crits,
-        blocks=blocks,
+        blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
         saves_at=weapon.pen - target.save,
         max_saves=None if target.kind == "warship" else MAX_SAVES,
-        left=t_g.state.max_damage - t_g.state.damage,
+        left=hp_left(t_g),  # an Unyielding Commander's last stand (L485)
         options=options,
+        shield_used=shield > 0 and blocks == shield,
     )
 
 
@@ -425,6 +493,7 @@ def defense_choice(
     cost: int,
     ratio: int = 1,
     momentum: int | None = None,
+    escape: bool = False,
 ) -> NeedChoice:
     """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
     ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
@@ -439,6 +508,8 @@ def defense_choice(
         options.append(
             Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
         )
+    if escape:  # Climactic Events (L742)
+        options.append(Choice(value=0, label="Narrow Escape: no hits (once a game)", also={"escape": True}))
     return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
 
 
@@ -455,6 +526,7 @@ class Landed:
     failed: int
     damage: int
     flawless: bool
+    escaped: bool = False
 
 
 def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
@@ -469,14 +541,21 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     used = used_skills(t_g) + ["persevere"] * inp.persevere
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
+    ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
     ratio = defense_ratio(game, inp.target, inp.attacker)
-    if hits and inp.defense is None and not inp.flawless and ((momentum and not no_defense) or ace):
+    escape = escape_open(game, t_side)
+    if inp.escape and not escape:
+        raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
+    asked = (momentum and not no_defense) or ace or escape
+    if hits and inp.defense is None and not inp.flawless and not inp.escape and asked:
         raise defense_choice(
-            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum
+            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum, escape
         )
     if no_defense and inp.defense:
         raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
-    if inp.flawless:
+    if inp.escape:
+        spent, landed = 0, 0
+    elif inp.flawless:
         if not ace:
             raise ValueError(
                 "Flawless Evasion is for Ace pilots who have used no other skill this turn (L253, L291)"
@@ -514,6 +593,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
         failed=failed,
         damage=p.damage(landed, failed),
         flawless=inp.flawless,
+        escaped=inp.escape,
     )
 
 
@@ -523,15 +603,18 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
     t_side, t_i, _, target = _unit(game, inp.target)
     if out.spent:
         gain(work, t_side, "momentum", -out.spent)
+    if out.escaped:
+        note_event(work, t_side, "narrow_escape")
     if out.flawless:
         note_skill(game, work, inp.target, "flawless")
     elif out.spent - out.bought:
         note_skill(game, work, inp.target, "defense")
     if inp.persevere:
         note_skill(game, work, inp.target, "persevere")
+    if p.shield_used and out.hits:
+        tally_shield(game, work, t_side, t_i)  # Gritty Battles (L699)
+    killed = take_damage(game, work, t_side, t_i, out.damage)  # Unyielding: once on 1 HP (L485)
     ts = work.state(t_side, t_i)
-    ts.damage = min(ts.max_damage, ts.damage + out.damage)
-    killed = ts.damage >= ts.max_damage
     if killed:
         ts.destroyed = True
         on_kill(game, work, inp.attacker, inp.target)
@@ -547,6 +630,8 @@ def describe(a_name: str, t_name: str, p: Plan, out: Landed, killed: bool) -> st
     text += f"{hits} hit{'s' * (hits != 1)}"
     if p.blocks and hits:
         text += f", {min(p.blocks, hits)} blocked"
+    if out.escaped:
+        text += ", a Narrow Escape: every shot evaded"
     if out.flawless:
         text += f", Flawless Evasion ({out.spent} Momentum)"
     elif out.spent - out.bought:
@@ -595,6 +680,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
     free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
+    if inp.weapon in extra.disabled and not free:
+        raise ValueError(f"{p.weapon.name} was disabled by Battle Damage (L685)")
     if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
     cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
@@ -607,6 +694,13 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{a_g.name} cannot use {SHOT_SKILLS[inp.skill][0]}: {why} (L253)")
     if inp.persevere and (why := skill_blocked(target, used_skills(t_g), "persevere")):
         raise ValueError(f"{t_g.name} cannot Persevere: {why} (L253)")
+    if commando(target) and not inp.closest:  # otherwise, pick another target (L488-L489)
+        raise NeedChoice(
+            "closest",
+            f"{t_g.name} is a Commando Commander: it may be shot only as the model closest to {a_g.name}, "
+            "allies counted. Is it?",
+            [Choice(value=True, label="Yes: it is the closest model")],
+        )
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
     check_disengage(game, inp.attacker)
@@ -639,6 +733,10 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
+    if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
+        text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
+    if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
+        text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
     return ActionResult(changes=work.changes(), text=text, detail=detail(out))
@@ -655,6 +753,10 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "a melee weapon"
         elif i in fired:
             why = "fired this turn"
+        elif i in unit_extra(g).disabled:
+            why = "disabled by Battle Damage"
+        elif "berserk" in g.state.conditions:
+            why = "lost: it has gone berserk"
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
         pen = f" PEN {w.pen}" if w.pen else ""
         weapons.append(

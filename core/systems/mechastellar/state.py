@@ -46,6 +46,31 @@ class MsState(Closed):
     galvanized: bool = Field(
         default=False, description="This turn's Galvanizing Display Momentum is gained (L494)."
     )
+    gritty_hp: bool = Field(default=False, description="Gritty Battles' double HP is applied (L699).")
+    influence_given: bool = Field(default=False, description="The starting Influence is given (L794).")
+    standard_used: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Sides that gave a Standard Command this round (L801).",
+    )
+    commands: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Standard Commands in force this round, as 'side:command' (L839-L846).",
+    )
+    once: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Once-a-battle Commands used, as 'side:command' (L806).",
+    )
+    maneuver: str = Field(
+        default="",
+        max_length=80,
+        description="This turn's Outmaneuver or Bridge Attack: 'target|result' (L923-L932).",
+    )
+    overwatch_bonus: int = Field(
+        default=0, ge=0, le=3, description="A won Outmaneuver's Overwatch: 3 more shots (L925-L926)."
+    )
     overwatch: list[int] = Field(
         default_factory=list,
         max_length=12,
@@ -73,8 +98,35 @@ class MsUnitState(Closed):
     )
     choices: list[str] = Field(
         default_factory=list,
-        max_length=4,
-        description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412).",
+        max_length=6,
+        description="Its pilot's choices for this turn: 'pen' or 'damage' (L420, L460), 'range' (L412); "
+        "'spirit', 'lone_wolf': the trait used as it activated (L390, L424, L465).",
+    )
+    shield_uses: int = Field(
+        default=0,
+        ge=0,
+        le=5,
+        description="Gritty Battles: a mobile suit's Shield breaks on its 5th use (L699).",
+    )
+    disabled: list[int] = Field(
+        default_factory=list, max_length=12, description="Weapons Battle Damage disabled, by number (L685)."
+    )
+    power_lost: int = Field(
+        default=0, ge=0, le=30, description="Power a Super Titan lost to an explosion (Battle Damage, L681)."
+    )
+    untouchable: int = Field(
+        default=-1,
+        ge=-1,
+        le=10,
+        description="Untouchable's once-a-game blocks: -1 unused, else the blocks it rolled, good this turn; "
+        "0 once that turn is over (L403).",
+    )
+    last_stand: bool = Field(
+        default=False, description="An Unyielding Commander has survived on 1 HP, once a game (L485)."
+    )
+    second_turn: bool = Field(
+        default=False,
+        description="A Decimator Commander has had the first of its two turns this round (L497).",
     )
     remote_lost: list[int] = Field(
         default_factory=list,

@@ -4,7 +4,9 @@ Before each round both sides roll a d10, the higher goes first, ties roll again 
 then activate one unit each in turn (L40); a unit activates once a round (L26).  A unit that attacked
 enemy units that have not had their turn makes the other side activate one of them next (Return
 Fire, L41).  When one side has no unit left to activate, the other activates the rest in turn
-(digest ambiguity 33).  Each side gains 1 Momentum at the end of every round, 1 when one of its
+(digest ambiguity 33).  Warships take their turns in a phase of their own once every other unit has had
+its turn, the roll-off's winner first (L949-L951); Return Fire is owed by a warship only in that phase
+(digest ambiguity 40).  Each side gains 1 Momentum at the end of every round, 1 when one of its
 units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247), never
 above 10 (L243).
 """
@@ -18,13 +20,15 @@ from pydantic import BaseModel
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
-from core.systems.base import ActionResult, Change, Closed, own_unit
+from core.systems.base import ActionResult, Change, Closed, own_unit, read_options
+from core.systems.mechastellar.commands import round_end_influence
+from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
 from core.systems.mechastellar.units import Unit, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
-#: Momentum an attack afterwards pays (L258).
-TURN_CONDITIONS = ("focus", "throttle", "disengaged")
+#: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
+TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion")
 
 
 def check_disengage(game: Game, ref: str) -> bool:
@@ -47,6 +51,32 @@ def pay_disengage(game: Game, work: Working, ref: str) -> None:
     state.conditions = [c for c in state.conditions if c != "disengaged"]
 
 
+def focus_level(game: Game, g: GameUnit) -> int:
+    """How many Focus actions' shot-or-hit benefit the unit has this turn (L123-L125): its own Focus and
+    those a trait gives (Lone Wolf, Fighting Spirit, Heroic Spirit's two, L390, L424, L465).  They add up
+    (digest ambiguity 19); the reading ``focus_once`` counts one at most.  A Focus condition the players
+    set by hand counts one."""
+    n = max(g.state.counters.get("focus", 0), int("focus" in g.state.conditions))
+    return min(n, 1) if read_options(MsOptions, game.options).focus_once else n
+
+
+def add_focus(work: Working, s: int, u: int, n: int = 1) -> None:
+    """The unit gains ``n`` Focus benefits this turn (L123-L125)."""
+    state = work.state(s, u)
+    state.counters = {**state.counters, "focus": state.counters.get("focus", 0) + n}
+    if "focus" not in state.conditions:
+        state.conditions = [*state.conditions, "focus"]
+
+
+def decimator_again(game: Game, side: int, g: GameUnit) -> bool:
+    """A Decimator Commander activates a second time this round while its force has fewer than 10 units
+    and the enemy 10 or more (L497; units not destroyed, counted as its first turn ends)."""
+    if g.profile.get("commander") != "decimator" or MsUnitState.model_validate(g.state.extra).second_turn:
+        return False
+    enemies = [len(_live(game, o)) for o in range(len(game.sides)) if o != side]
+    return len(_live(game, side)) < 10 and any(n >= 10 for n in enemies)
+
+
 def _live(game: Game, side: int) -> list[GameUnit]:
     return [g for g in game.sides[side].units if not g.state.destroyed]
 
@@ -55,11 +85,30 @@ def _waiting(game: Game, side: int) -> list[GameUnit]:
     return [g for g in _live(game, side) if not g.state.activated]
 
 
+def is_ship(g: GameUnit) -> bool:
+    return g.profile.get("kind") == "warship"
+
+
+def mech_phase(game: Game, acted: str = "") -> bool:
+    """Some unit that is not a warship has yet to take its turn this round (``acted`` aside): warships wait
+    for their own phase at the round's end (L949)."""
+    return any(
+        not is_ship(g) and f"{s}/{g.key}" != acted for s in range(len(game.sides)) for g in _waiting(game, s)
+    )
+
+
+def _waiting_now(game: Game, side: int, acted: str = "") -> list[GameUnit]:
+    """The side's units that may take their turn in the phase under way (``acted`` aside)."""
+    ships = not mech_phase(game, acted)
+    return [g for g in _waiting(game, side) if f"{side}/{g.key}" != acted and is_ship(g) == ships]
+
+
 def actions_now(game: Game, g: GameUnit) -> int:
     """Actions this turn: the profile's and its bonuses (L26, L493, L504; Prodigy and Legendary +1 in
     Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
     unit = Unit.model_validate(g.profile)
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
+    bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
 
@@ -79,6 +128,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
+    st.maneuver, st.overwatch_bonus = "", 0
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -114,6 +164,10 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
         raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
     if g.state.activated:
         raise ValueError(f"{g.name} has had its turn this round (L26)")
+    if is_ship(g) and mech_phase(game):
+        raise ValueError(
+            f"{g.name} is a warship: warships act in their own phase, after every other unit (L949)"
+        )
     if game.state.active_side is not None and s != game.state.active_side:
         raise ValueError(f"it is {game.sides[game.state.active_side].name}'s turn to activate a unit (L40)")
     if st.return_fire and ref not in st.return_fire:
@@ -149,7 +203,7 @@ def power_item(game: Game, work: Working, ref: str, item: str) -> None:
     if item in mine.powered:
         return
     used = sum(power_cost(unit, i) for i in mine.powered)
-    have = unit.power + mine.power_bonus
+    have = max(0, unit.power - mine.power_lost) + mine.power_bonus  # an explosion's lost Power (L681)
     cost = power_cost(unit, item)
     if used + cost > have:
         raise ValueError(
@@ -194,7 +248,7 @@ def roll_off(game: Game, inp: RollOff, dice: DiceSource) -> ActionResult:
     work = Working(game)
     st.rolled_off, st.initiative, st.turn_unit, st.return_fire = True, winner, "", []
     work.put_extra(st)
-    work.gstate.active_side = winner if _waiting(game, winner) else _next_side(game, winner)
+    work.gstate.active_side = winner if _waiting_now(game, winner) else _next_side(game, winner)
     return ActionResult(
         changes=work.changes(),
         text=f"Roll-off: {'; then '.join(shown)}. {game.sides[winner].name} goes first",
@@ -203,11 +257,17 @@ def roll_off(game: Game, inp: RollOff, dice: DiceSource) -> ActionResult:
 
 
 def _next_side(game: Game, side: int, acted: str = "") -> int | None:
-    """Who activates next: the next side with a unit waiting; else this side again; else nobody."""
+    """Who activates next: the next side with a unit waiting in the phase under way; else this side again;
+    else nobody.  When the last unit that is not a warship has had its turn, the warship phase begins with
+    the side that won the roll-off (L949-L951)."""
     n = len(game.sides)
+    first = ms_state(game).initiative
+    starts = acted and not is_ship(game.unit(acted)[2]) and not mech_phase(game, acted)
+    if starts and first is not None and _waiting_now(game, first, acted):
+        return first
     for step in range(1, n + 1):
         other = (side + step) % n
-        if [g for g in _waiting(game, other) if f"{other}/{g.key}" != acted]:
+        if _waiting_now(game, other, acted):
             return other
     return None
 
@@ -225,30 +285,50 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     st = work.extra_as(MsState)
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
-    state.activated = True
+    again = decimator_again(game, s, g)  # a second turn this round (L497)
+    state.activated = not again
     state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-    state.counters = {**state.counters, "actions": 0, "stun": 0}  # tokens last through this turn (L575)
+    # stun tokens last through this turn (L575)
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+    fresh.second_turn = fresh.second_turn or again
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
+            if {"warned", "expert_evasion"} & set(other.state.conditions):  # for the turn (L710, L809)
+                w_state = work.state(os_, ou)
+                w_state.conditions = [c for c in w_state.conditions if c not in ("warned", "expert_evasion")]
+            if MsUnitState.model_validate(other.state.extra).untouchable > 0:  # its blocks were this turn's
+                u_state = work.state(os_, ou)
+                spent = MsUnitState.model_validate(u_state.extra)
+                spent.untouchable = 0
+                u_state.extra = spent.model_dump(mode="json")
             if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
                 o_state = work.state(os_, ou)
                 mine = MsUnitState.model_validate(o_state.extra)
                 mine.skills = []
                 o_state.extra = mine.model_dump(mode="json")
+    acted = "" if again else inp.unit
+    ships_next = not mech_phase(
+        game, acted
+    )  # a warship owes Return Fire in its own phase only (ambiguity 40)
     owed = [
-        r for r in st.attacked if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+        r
+        for r in st.attacked
+        if not game.unit(r)[2].state.destroyed
+        and not game.unit(r)[2].state.activated
+        and is_ship(game.unit(r)[2]) == ships_next
     ]
-    nxt = _next_side(game, s, inp.unit)
+    nxt = _next_side(game, s, acted)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
+    st.maneuver, st.overwatch_bonus = "", 0
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
     work.gstate.active_side = nxt
-    text = f"{g.name} ends its turn"
+    text = f"{g.name} ends its turn" + (": as a Decimator it acts once more this round" if again else "")
     if st.return_fire:
         text += ": Return Fire by " + " or ".join(game.unit(r)[2].name for r in st.return_fire)
     elif nxt is None:
@@ -262,17 +342,27 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
     """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
     unit ready, a new roll-off due (L32)."""
     work = Working(game)
+    round_end_influence(game, work)  # +1 Influence each side, with the module on (L798)
+    if read_options(MsOptions, game.options).small_scale:  # Flagship: the highest-Frame warship lives (L731)
+        for s, side in enumerate(game.sides):
+            ships = [g for g in side.units if is_ship(g)]
+            top = max((int(g.profile.get("frame", 1)) for g in ships), default=0)
+            if any(not g.state.destroyed and int(g.profile.get("frame", 1)) == top for g in ships):
+                gain(work, s, "momentum", 1)
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
         for u, g in enumerate(game.sides[s].units):
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-            state.counters = {**state.counters, "actions": 0}
+            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+            fresh.second_turn = False
+            fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
             state.extra = fresh.model_dump(mode="json")
-    work.put_extra(MsState())
+    old = ms_state(game)  # what holds for the battle stays: Gritty Battles' HP, Influence, once-a-battle
+    work.put_extra(MsState(gritty_hp=old.gritty_hp, influence_given=old.influence_given, once=old.once))
     work.gstate.active_side = None
     return work.changes()
 
