@@ -349,6 +349,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.write_line(line)
 
 
+#: A page of the app's origin that is not the app, from which a test reads or writes the origin's
+#: storage without starting the engine: a file of the site the service worker answers as itself
+#: (it answers any other path, "no-such-page" too, with the app once it controls the origin).
+OUTSIDE_THE_APP = "manifest.webmanifest"
+
 #: How long a test waits for the engine to boot (first visits precache ~16 MB first).
 BOOT_MS = 90_000
 
@@ -414,7 +419,7 @@ class Phones:
         stored = page.evaluate("window.tc.engine.snapshot")
         # Nothing of the player's: the app's database and local storage go (from a page of the
         # origin that is not the app, which holds the database open), the engine's snapshot stays.
-        page.goto(self.server.url + "no-such-page")
+        page.goto(self.server.url + OUTSIDE_THE_APP)
         page.evaluate(
             """() => new Promise((ok, no) => {
               localStorage.clear();
@@ -561,7 +566,7 @@ def open_with_store(page: Page, url: str, store: dict[str, Any]) -> None:
     that release kept it, the app's start brings it over as that release had saved it. Both are
     done from a page of the origin that is not the app, so the engine starts once."""
     base = url.split("#")[0]
-    page.goto(base + "no-such-page")
+    page.goto(base + OUTSIDE_THE_APP)
     page.evaluate(
         """(s) => new Promise((ok, no) => {
           const r = indexedDB.deleteDatabase('tc');

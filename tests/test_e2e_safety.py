@@ -13,8 +13,7 @@ import json
 import os
 from typing import Any
 
-import pytest
-from conftest import BOOT_MS, Server
+from conftest import BOOT_MS, OUTSIDE_THE_APP, Server
 from gunframe_table import mech, start
 from playwright.sync_api import BrowserContext, Page, expect
 from test_e2e_storage import OPEN_DB, READ_DB, WRITE_DB
@@ -24,14 +23,6 @@ from core.game import GAME_SCHEMA
 from core.storage import STORE_SCHEMA
 
 TRIES = int(os.environ.get("TC_SAME_INSTANT_TRIES", 20))
-
-
-@pytest.fixture
-def phone(first_visit_phone: BrowserContext) -> BrowserContext:
-    """These tests put records in the app's database before the app first starts, from a page of
-    the origin that is not the app: only a phone that never opened it has such a page (on a
-    returning phone the service worker answers every page of the origin with the app)."""
-    return first_visit_phone
 
 
 def boot(page: Page, url: str) -> None:
@@ -62,7 +53,7 @@ def a_game(game_id: str = "g-safe", **names: str) -> dict[str, Any]:
 
 def on_first_visit(page: Page, server: Server, records: list[dict[str, Any]]) -> None:
     """The app's database holding ``records`` (games) before the app first starts."""
-    page.goto(server.url + "no-such-page")
+    page.goto(server.url + OUTSIDE_THE_APP)
     page.evaluate(
         f"""async () => {{
           const db = await new Promise((ok, no) => {{

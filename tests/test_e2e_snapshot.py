@@ -144,9 +144,11 @@ def build_id(page: Page) -> str:
     return content
 
 
-@pytest.fixture
-def snapshotted(first_visit_phone: BrowserContext, server: Server) -> BrowserContext:
-    """A phone whose first visit has started normally and stored its snapshot."""
+def test_a_first_visit_starts_normally_and_stores_a_snapshot(
+    first_visit_phone: BrowserContext, server: Server
+) -> None:
+    """What every returning phone of the tests holds (tests/conftest.py's Phones: a copy of a profile
+    that made its first visit so), checked here once."""
     phone = first_visit_phone
     page = boot(phone, server.url)
     assert marks(page)["start"] == "normal"
@@ -159,6 +161,14 @@ def snapshotted(first_visit_phone: BrowserContext, server: Server) -> BrowserCon
     assert 0.4 * stored["bytes"] < stored["stored"] < 0.9 * stored["bytes"]
     assert stored["code"] > 1e6
     page.close()
+    page = boot(phone, server.url)
+    assert marks(page)["start"] == "snapshot"
+    assert_engine_works(page)
+
+
+@pytest.fixture
+def snapshotted(phone: BrowserContext) -> BrowserContext:
+    """A phone whose first visit started normally and stored its snapshot (a returning phone)."""
     return phone
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BOOT_MS, CHROMIUM_ARGS, PHONE, Server
+from conftest import BOOT_MS, CHROMIUM_ARGS, OUTSIDE_THE_APP, PHONE, Server
 from gunframe_table import hurt, mech, set_state, start
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -90,7 +90,7 @@ def boot(page: Page, url: str) -> None:
 
 def with_local_storage(page: Page, server: Server, keys: dict[str, str]) -> None:
     """localStorage as the first release left it, before the app first starts on this profile."""
-    page.goto(server.url + "no-such-page")
+    page.goto(server.url + OUTSIDE_THE_APP)
     page.evaluate("(s) => Object.entries(s).forEach(([k, v]) => localStorage.setItem(k, v))", keys)
 
 
@@ -298,7 +298,9 @@ def test_a_tab_starting_while_another_saves_keeps_the_newer_game(
 
 # --- the browser killed ---------------------------------------------------------------------------
 
-KILLS = int(os.environ.get("TC_KILLS", 20))
+#: Browser kills a run makes, each at a random moment (``TC_KILLS`` for more; the seed it prints,
+#: in ``TC_KILL_SEED``, repeats a run's moments). Each costs a Chromium start and an engine start.
+KILLS = int(os.environ.get("TC_KILLS", 12))
 
 
 def browser_pid(profile: Path) -> int:
@@ -545,7 +547,7 @@ def test_damaged_records_are_set_aside_and_a_newer_database_is_read_only(
     assert "g-bad" not in [r["id"] for r in saved(page)["games"]]
 
     # A newer version of the app upgraded the database: this one reads it but changes nothing.
-    page.goto(server.url + "no-such-page")
+    page.goto(server.url + OUTSIDE_THE_APP)
     page.evaluate(NEWER)
     boot(page, server.url + f"#/game/{game_id}")
     expect(page.locator("#notice")).to_contain_text("newer version of the app")
@@ -560,7 +562,7 @@ def test_damaged_records_are_set_aside_and_a_newer_database_is_read_only(
 
     # A newer app that dropped a store this one needs: the app still starts, says saving is
     # stopped, and leaves that database as it is.
-    page.goto(server.url + "no-such-page")
+    page.goto(server.url + OUTSIDE_THE_APP)
     dropped = NEWER.replace("createObjectStore('future', { keyPath: 'id' })", "deleteObjectStore('games')")
     page.evaluate(dropped)
     before = saved(page)
