@@ -159,10 +159,18 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def _weight(item: pytest.Item) -> int:
-    """0 for the browser tests, which are handed out first (the longest jobs first keep both
-    workers busy to the end), 1 for the rest."""
-    return 0 if item.get_closest_marker("browser") else 1
+#: The browser tests (a part of their name) that take longest (CPU seconds, Chromium's included: the
+#: screen-reading walks 30-95 each, the browser kills 150, the snapshot's starts 30-50), handed
+#: out first of all.
+LONGEST_FIRST = ["test_killing_the_browser", "test_e2e_every_screen.py", "test_e2e_snapshot.py"]
+
+
+def _weight(item: pytest.Item) -> tuple[int, int]:
+    """The browser tests first, the longest of them first (the longest jobs first keep every
+    worker busy to the end), then the rest."""
+    if not item.get_closest_marker("browser"):
+        return (1, 0)
+    return (0, next((n for n, part in enumerate(LONGEST_FIRST) if part in item.nodeid), len(LONGEST_FIRST)))
 
 
 @pytest.hookimpl(tryfirst=True)
