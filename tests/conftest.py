@@ -383,6 +383,99 @@ def first_visit_phone(browser: Phones) -> Iterator[BrowserContext]:
     context.close()
 
 
+#: Deletes the player's data (every database but the engine's snapshot, local and session
+#: storage) from a page of the origin that is not the app, and says what the origin holds then:
+#: the databases, the caches and their files, the snapshot's record and the service worker.
+RESET_JS = """async () => {
+  localStorage.clear();
+  sessionStorage.clear();
+  for (const { name } of await indexedDB.databases()) {
+    if (name === 'tc-engine') continue;
+    await new Promise((ok, no) => {
+      const r = indexedDB.deleteDatabase(name);
+      r.onsuccess = () => ok();
+      r.onerror = () => no(r.error);
+      r.onblocked = () => no(new Error(`a page still holds ${name} open`));
+    });
+  }
+  const caches_ = {};
+  for (const name of await caches.keys()) {
+    caches_[name] = (await (await caches.open(name)).keys()).length;
+  }
+  const snapshot = await new Promise((ok) => {
+    const open = indexedDB.open('tc-engine');
+    open.onerror = () => ok(null);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('snapshot')) { db.close(); ok(null); return; }
+      const get = db.transaction('snapshot').objectStore('snapshot').getAllKeys();
+      get.onsuccess = () => {
+        const keys = get.result;
+        const one = db.transaction('snapshot').objectStore('snapshot').get('current');
+        one.onsuccess = () => {
+          const r = one.result;
+          db.close();
+          ok({ keys, key: r?.key, checksum: r?.checksum, failures: r?.failures ?? 0 });
+        };
+      };
+    };
+  });
+  const sw = (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? null;
+  return { dbs: (await indexedDB.databases()).map((d) => d.name).sort(), caches: caches_, snapshot, sw };
+}"""
+
+#: Context methods whose effect outlives the test and cannot be undone: a phone that used one is
+#: closed after the test, not kept.
+LASTING = {
+    "add_init_script",
+    "expose_binding",
+    "expose_function",
+    "clock",
+    "tracing",
+    "grant_permissions",
+    "set_geolocation",
+    "set_extra_http_headers",
+    "set_default_timeout",
+    "set_default_navigation_timeout",
+    "route_from_har",
+    "route_web_socket",
+    "add_cookies",
+    "storage_state",
+    "new_cdp_session",
+}
+
+
+class Phone:
+    """A returning phone as a test sees it: its browser context, whose ``close()`` hands it back to
+    :class:`Phones` (made as new again and kept for the next test, or closed)."""
+
+    def __init__(self, context: BrowserContext, phones: Phones, directory: str, reusable: bool) -> None:
+        self.context_itself = context
+        self.phones = phones
+        self.directory = directory
+        self.reusable = reusable
+        self.listeners: list[tuple[str, Any]] = []
+        self.closed = False
+
+    def __getattr__(self, name: str) -> Any:
+        if name in LASTING:
+            self.reusable = False
+        return getattr(self.context_itself, name)
+
+    def on(self, event: str, handler: Any) -> None:
+        self.listeners.append((event, handler))
+        self.context_itself.on(event, handler)  # type: ignore[arg-type]
+
+    def once(self, event: str, handler: Any) -> None:
+        self.listeners.append((event, handler))
+        self.context_itself.once(event, handler)  # type: ignore[arg-type]
+
+    def close(self, **_: Any) -> None:
+        if not self.closed:
+            self.closed = True
+            self.phones.give_back(self)
+
+
 class Phones:
     """The phones a test opens: each one a phone that has opened the app once before, unless asked
     for a first visit.
@@ -392,7 +485,10 @@ class Phones:
     every phone holds after a first visit, with no squad, game or setting of the player's). Each
     phone is then a copy of that profile in a Chromium of its own: its own storage, as independent
     as a fresh context, but its engine starts from the snapshot, about half a first visit's CPU
-    (the download, the precache and the snapshot made afterwards: 9 CPU seconds a phone). A first
+    (the download, the precache and the snapshot made afterwards: 9 CPU seconds a phone). When a
+    test is done with a phone, its pages are closed and the player's data deleted; if it then holds
+    exactly what it held when made (:data:`RESET_JS`), it is the next test's phone, which saves
+    starting a Chromium (a CPU second) a test; otherwise it is closed. A first
     visit (``first_visit=True``, the ``first_visit_phone`` fixture) is a fresh context of one shared
     Chromium, as before. Anything else is the shared Chromium's (``browser.browser_type``...).
     """
@@ -402,8 +498,11 @@ class Phones:
         self.chromium = chromium
         self.server = server
         self.template: Path | None = None
-        self.open: list[BrowserContext] = []
+        self.as_made: Any = None  # what a phone holds when made (RESET_JS's answer)
+        self.open: list[Phone] = []
+        self.spare: tuple[BrowserContext, str] | None = None
         self.dirs: list[str] = []
+        self.launched = self.reused = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chromium, name)
@@ -425,20 +524,12 @@ class Phones:
             timeout=BOOT_MS,
         )
         stored = page.evaluate("window.tc.engine.snapshot")
+        assert stored.get("stored") is True, f"the first visit stored no snapshot: {stored}"
         # Nothing of the player's: the app's database and local storage go (from a page of the
         # origin that is not the app, which holds the database open), the engine's snapshot stays.
         page.goto(self.server.url + OUTSIDE_THE_APP)
-        page.evaluate(
-            """() => new Promise((ok, no) => {
-              localStorage.clear();
-              const r = indexedDB.deleteDatabase('tc');
-              r.onsuccess = () => ok();
-              r.onerror = () => no(r.error);
-              r.onblocked = () => no(new Error('the app still holds its database open'));
-            })"""
-        )
+        self.as_made = page.evaluate(RESET_JS)
         context.close()
-        assert stored.get("stored") is True, f"the first visit stored no snapshot: {stored}"
         return Path(directory)
 
     def new_context(self, first_visit: bool = False, **options: Any) -> BrowserContext:
@@ -447,27 +538,71 @@ class Phones:
             return self.chromium.new_context(**options)
         if self.template is None:
             self.template = self._make_template()
-        directory = tempfile.mkdtemp(prefix="tc-phone-")
-        shutil.copytree(self.template, directory, dirs_exist_ok=True)
-        self.dirs.append(directory)
-        context = self._launch(directory, **options)
-        # A persistent profile opens with a blank page: tests open their own.
-        for page in context.pages:
+        if self.spare and options == PHONE:
+            (context, directory), self.spare = self.spare, None
+            self.reused += 1
+        else:
+            self.launched += 1
+            directory = tempfile.mkdtemp(prefix="tc-phone-")
+            shutil.copytree(self.template, directory, dirs_exist_ok=True)
+            self.dirs.append(directory)
+            context = self._launch(directory, **options)
+            # A persistent profile opens with a blank page: tests open their own.
+            for page in context.pages:
+                page.close()
+        phone = Phone(context, self, directory, reusable=options == PHONE)
+        self.open.append(phone)
+        return phone  # type: ignore[return-value]
+
+    def give_back(self, phone: Phone) -> None:
+        """A phone a test is done with: made as new again and kept for the next test if it can be
+        (the spare), else closed."""
+        if phone in self.open:
+            self.open.remove(phone)
+        context = phone.context_itself
+        if phone.reusable and self.spare is None and self._as_new(phone):
+            self.spare = (context, phone.directory)
+            return
+        with contextlib.suppress(Exception):
+            context.close()
+        shutil.rmtree(phone.directory, ignore_errors=True)
+
+    def _as_new(self, phone: Phone) -> bool:
+        """Whether the phone, its pages closed and the player's data deleted, holds again exactly
+        what it held when made (the same databases, caches, snapshot and service worker)."""
+        context = phone.context_itself
+        try:
+            for event, handler in phone.listeners:
+                context.remove_listener(event, handler)
+            context.unroute_all(behavior="ignoreErrors")
+            context.set_offline(False)
+            for page in context.pages:
+                page.close()
+            page = context.new_page()
+            page.goto(self.server.url + OUTSIDE_THE_APP)
+            now = page.evaluate(RESET_JS)
             page.close()
-        self.open.append(context)
-        return context
+        except Exception:
+            return False
+        return bool(now == self.as_made)
 
     def close_open(self) -> None:
-        for context in self.open:
-            with contextlib.suppress(Exception):
-                context.close()
+        for phone in list(self.open):
+            phone.close()
         self.open.clear()
-        for directory in self.dirs:
-            shutil.rmtree(directory, ignore_errors=True)
-        self.dirs.clear()
 
     def cleanup(self) -> None:
         self.close_open()
+        if self.spare:
+            with contextlib.suppress(Exception):
+                self.spare[0].close()
+            self.spare = None
+        for directory in self.dirs:
+            shutil.rmtree(directory, ignore_errors=True)
+        if os.environ.get("TC_PHONES"):
+            print(
+                f"\nphones: {self.launched} started, {self.reused} kept from the test before", file=sys.stderr
+            )
         if self.template:
             shutil.rmtree(self.template, ignore_errors=True)
 
