@@ -874,16 +874,59 @@ def _reply(reply: dict[str, Any]) -> str:
         return json.dumps(_error("internal", "the engine made a reply that is not JSON"))
 
 
+#: Operations whose answer depends on the request alone (no dice, no clock, nothing kept between
+#: calls): the same request is answered again from :data:`_ANSWERED`.  A sheet asks the same odds
+#: again and again (each choice button shows its own, and a modifier turned on then off asks the
+#: same set twice), each time with the whole game.
+REPEATABLE = frozenset(
+    {"game.odds", "game.gates", "game.picks", "game.views", "system.describe", "dice.odds"}
+)
+#: Requests longer than this are not remembered (a long game's are answered anew each time).
+_ANSWERED_CHARS = 300_000
+#: At most this many characters of requests and replies are remembered (the oldest go first).
+_ANSWERED_MOST = 4_000_000
+_ANSWERED: dict[str, str] = {}
+_answered_chars = 0
+_MS = '"ms": '
+
+
+def _again(request: str) -> str | None:
+    """The reply to a repeatable request answered before, its time made this call's."""
+    started = time.perf_counter()
+    reply = _ANSWERED.get(request)
+    if reply is None:
+        return None
+    ms = round((time.perf_counter() - started) * 1000, 3)
+    # "ms" is the reply's last key (call() puts it there), so the last one in the text is it.
+    return reply[: reply.rindex(_MS)] + _MS + json.dumps(ms) + "}"
+
+
+def _remember(request: str, reply: str) -> None:
+    global _answered_chars
+    size = len(request) + len(reply)
+    while _ANSWERED and _answered_chars + size > _ANSWERED_MOST:
+        oldest = next(iter(_ANSWERED))
+        _answered_chars -= len(oldest) + len(_ANSWERED.pop(oldest))
+    _ANSWERED[request] = reply
+    _answered_chars += size
+
+
 def handle(request: str) -> str:
     """The browser's entry point: a JSON request string in, a JSON reply string out (never raises).
 
     The request is measured before it is parsed (core.limits), so no input can exhaust
     the stack or the memory of the engine: too deep, too long or too many values is an
     error naming the limit, never echoing the input.
+
+    A repeatable request (:data:`REPEATABLE`) answered before is answered from memory: the same
+    reply, but for its ``ms``.
     """
     try:
         if not isinstance(request, str):
             return _reply(_error("bad_request", "a request is a JSON string"))
+        again = _again(request)
+        if again is not None:
+            return again
         try:
             data = limits.loads(request, REQUEST_LIMITS)
         except limits.TooBig as big:
@@ -892,7 +935,11 @@ def handle(request: str) -> str:
             return _reply(_error("bad_request", "the request is not JSON"))
         if not isinstance(data, dict) or "op" not in data:
             return _reply(_error("bad_request", "a request is an object with an 'op'"))
-        return _reply(call(data["op"], data.get("args")))
+        answer = call(data["op"], data.get("args"))
+        reply = _reply(answer)
+        if answer["ok"] and data["op"] in REPEATABLE and len(request) <= _ANSWERED_CHARS:
+            _remember(request, reply)
+        return reply
     except Exception as crash:  # MemoryError and anything else: still an answer
         return json.dumps(_error("internal", f"the engine failed: {type(crash).__name__}"))
 

@@ -1,0 +1,205 @@
+"""The engine's shortcuts for a tap (issue 26) give the very answers of the long way.
+
+Each shortcut is checked against the long way it replaces, on the inputs it meets: a remembered
+reply, memoised Gundam Skirmish odds, the unrolled cancelling of hits, the faster measure of a
+request's shape, and a re-validation that skips the profiles no change reached (but never one a
+change reached).  All in CPython, well under a second or two.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+import re
+from dataclasses import fields, replace
+from typing import Any, cast
+
+import pytest
+
+from core import api, limits
+from core.game import _copied, _reaches_profiles
+from core.systems.base import Change
+from core.systems.gundam_skirmish import shooting
+from core.systems.gundam_skirmish.shooting import Blocks, DefendGroup, Hits, Shot, cancel_hits
+
+# --- a request's shape (core.limits.skeleton) ----------------------------------------------------
+
+_OLD_PATTERN = re.compile(r'[^\[\]{}",:]+')
+
+
+def old_skeleton(text: str) -> str:
+    """The definition before issue 26: the pattern over the whole text, then the strings dropped."""
+    bare = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
+    return "".join(_OLD_PATTERN.sub("", bare).split('"')[::2])
+
+
+def test_the_shape_of_a_request_is_measured_as_before_for_json_and_for_anything_else() -> None:
+    game = {"a": [1, -2.5e3, True, False, None], "b": 'say "hi" \\ [x] {y}: z, w', "ü": ["\u202e", {}]}
+    texts = [json.dumps(game), json.dumps(game, indent=2), json.dumps({"op": "meta", "args": {}})]
+    texts += ['{"a": nope [1,2] }', "[[[ ]]] ~!@ 12 x", 'unterminated "string [', '\\\\\\"[{', ""]
+    chars = '[]{}",: \\ntrufalse0123456789.-+eEx"\\ü\t'
+    rng = random.Random(26)
+    texts += ["".join(rng.choice(chars) for _ in range(rng.randrange(60))) for _ in range(2000)]
+    for text in texts:
+        assert limits.skeleton(text) == old_skeleton(text), text
+
+
+# --- Gundam Skirmish: cancelling hits, memoised odds -------------------------------------------------
+
+
+def old_cancel_hits(hits: tuple[int, ...], blocks: tuple[int, int, int]) -> tuple[int, ...]:
+    """The loop cancel_hits was before it was unrolled (criticals first, highest level first)."""
+    at_least = [blocks[0] + blocks[1] + blocks[2], blocks[1] + blocks[2], blocks[2]]
+    used = [0, 0, 0]
+    left = list(hits)
+    for crit in (True, False):
+        for level in (3, 2, 1):
+            index = (level - 1) * 2 + int(crit)
+            room = min(at_least[t] - used[t] for t in range(level))
+            take = min(left[index], room)
+            for t in range(level):
+                used[t] += take
+            left[index] -= take
+    return tuple(left)
+
+
+def test_the_unrolled_cancelling_of_hits_takes_the_same_hits_as_the_loop() -> None:
+    """Every hit vector of 0-2 of each kind against every 0-2 blocks of each strength (A6)."""
+    for hits in itertools.product(range(3), repeat=6):
+        for blocks in itertools.product(range(3), repeat=3):
+            h, b = cast(Hits, hits), cast(Blocks, blocks)
+            assert cancel_hits(h, b) == old_cancel_hits(h, b), (h, b)
+
+
+SHOT = Shot(
+    shots=None,
+    acc=4,
+    crit=6,
+    dam=1,
+    groups=(DefendGroup("armour", 3, 4), DefendGroup("shield", 2, 5)),
+    integrity_left=6,
+)
+
+
+def _forget() -> None:
+    for memo in (shooting._POOLS, shooting._BLOCKS, shooting._SHOTS, shooting._LEFT):
+        memo.clear()
+
+
+def test_remembered_odds_are_those_worked_out_anew_and_each_number_of_a_shot_is_in_its_key() -> None:
+    """A shot's odds from memory equal the same shot's odds computed with nothing remembered, after
+    other shots were worked out; and two shots that differ in any one number never share a memo."""
+    others = [
+        replace(SHOT, acc=5),
+        replace(SHOT, shots=2, penetration=True),
+        replace(SHOT, groups=(DefendGroup("beam", 2, 5, beam=True),), shield_check=True),
+        replace(SHOT, remove_hit=True, elusive=True, coating=1),
+    ]
+    _forget()
+    fresh = [shooting.shot_odds(s) for s in (SHOT, *others)]
+    for shot, first in zip((SHOT, *others), fresh, strict=True):
+        _forget()
+        assert shooting.shot_odds(shot) == first  # worked out alone, with nothing remembered
+    for shot, first in zip((SHOT, *others), fresh, strict=True):
+        assert shooting.shot_odds(shot) == first  # and from memory
+    changed = {
+        "shots": 3,
+        "acc": 3,
+        "crit": 5,
+        "dam": 2,
+        "penetration": True,
+        "extra_shots": 1,
+        "attack_rerolls": 1,
+        "groups": (),
+        "shield_check": True,
+        "defend_rerolls": 1,
+        "coating": 1,
+        "movable_frame": True,
+        "chart": {1: "leg"},
+        "levels": (1, 0, 0, 0),
+        "chart_per_crit": 2,
+        "integrity_left": 2,
+        "elusive": True,
+        "fortunate": True,
+        "remove_hit": True,
+    }
+    assert set(changed) == {f.name for f in fields(Shot)}  # a new number of Shot needs a line here
+    for name, value in changed.items():
+        assert shooting.shot_key(replace(SHOT, **{name: value})) != shooting.shot_key(SHOT), name
+
+
+# --- remembered replies (core.api.handle) ------------------------------------------------------------
+
+
+def _without_ms(reply: str) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(reply)
+    out.pop("ms", None)
+    return out
+
+
+def test_a_repeated_request_is_answered_as_the_first_time_and_only_a_repeatable_one() -> None:
+    request = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 5, "success_on": 3, "crit_on": 6}}})
+    api._ANSWERED.clear()
+    first = api.handle(request)
+    assert request in api._ANSWERED
+    again = api.handle(request)
+    assert _without_ms(again) == _without_ms(first) and json.loads(again)["ms"] >= 0
+    api._ANSWERED.clear()
+    assert _without_ms(api.handle(request)) == _without_ms(first)  # the long way: the same
+    # A roll is never repeated from memory, nor a refusal.
+    roll = json.dumps({"op": "dice.roll", "args": {"attack": {"dice": 5, "success_on": 3}}})
+    refused = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 2, "success_on": 7}}})
+    api.handle(roll)
+    api.handle(refused)
+    assert roll not in api._ANSWERED and refused not in api._ANSWERED
+
+
+def test_remembered_replies_stay_within_their_bound() -> None:
+    api._ANSWERED.clear()
+    api._answered_chars = 0
+    for n in range(40):
+        api.handle(
+            json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 1 + n % 20, "success_on": 2 + n % 5}}})
+        )
+    assert api._answered_chars == sum(len(k) + len(v) for k, v in api._ANSWERED.items())
+    assert api._answered_chars <= api._ANSWERED_MOST
+
+
+# --- a changed game is re-validated without its profiles, unless a change reached one ------------
+
+
+def test_a_change_that_reaches_a_profile_is_told_from_one_that_does_not() -> None:
+    unit = {"key": "u1", "name": "A", "profile": {"x": 1}, "state": {}}
+    assert not _reaches_profiles([Change(path=["sides", 0, "units", 0, "state", "damage"], value=2)])
+    assert not _reaches_profiles([Change(path=["state", "extra"], value={"a": [1, {"b": 2}]})])
+    assert _reaches_profiles([Change(path=["sides", 0, "units", 0, "profile", "x"], value=2)])
+    assert _reaches_profiles([Change(path=["sides", 0, "units"], value=[unit])])
+    assert _reaches_profiles([Change(path=["sides", 0], value={"name": "A", "units": [unit]})])
+
+
+@pytest.mark.parametrize("path", [["sides", 0, "units", 0, "profile"], ["sides", 0, "units"]])
+def test_a_profile_a_change_puts_in_a_game_is_still_bounded(path: list[Any]) -> None:
+    """A manual change that writes a profile too large to be one is refused, as before."""
+    profile = api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"][0]["profile"]
+    squad = {"id": "s", "name": "S", "system": "gunframe", "units": [{"key": "u1", "profile": profile}]}
+    sides = [{"name": "Red", "squad": squad}, {"name": "Blue", "squad": squad}]
+    game = api.call("game.new", {"id": "g", "name": "G", "sides": sides})["result"]
+    deep: Any = 1
+    for _ in range(20):
+        deep = {"d": deep}
+    huge = {**profile, "notes": deep}
+    unit = {**game["sides"][0]["units"][0], "profile": huge}
+    value = huge if path[-1] == "profile" else [unit]
+    reply = api.call("game.adjust", {"game": game, "changes": [{"path": path, "value": value}]})
+    assert not reply["ok"] and "too large to be one" in reply["error"]["message"], reply
+
+
+def test_copied_json_is_a_deep_copy() -> None:
+    data = {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
+    out = _copied(data)
+    assert out == data == copy.deepcopy(data)
+    out["a"][1]["b"].append(4)
+    out["c"]["d"]["e"] = 1
+    assert data == {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
