@@ -78,10 +78,15 @@ class FacePool(BaseModel):
         )
 
     def dist(self) -> Dist[int]:
-        """The pool's total, exactly (0 dice: always 0)."""
-        if self.dice == 0:
-            return Dist.constant(0)
-        return self.die_dist().repeat(self.dice)
+        """The pool's total, exactly (0 dice: always 0); remembered by the pool (an odds call meets
+        the same few pools many times: each split of a clash, each save pool)."""
+        out = _FACE_DISTS.get(self)
+        if out is None:
+            if len(_FACE_DISTS) >= _FACE_DISTS_MOST:
+                _FACE_DISTS.clear()
+            out = Dist.constant(0) if self.dice == 0 else self.die_dist().repeat(self.dice)
+            _FACE_DISTS[self] = out
+        return out
 
     def roll(self, source: DiceSource, purpose: str) -> FaceRoll:
         """Roll the dice, then the faces to roll again (in one further request), each die once."""
@@ -92,6 +97,11 @@ class FacePool(BaseModel):
         for i, f in zip(again, new, strict=True):
             final[i] = f
         return FaceRoll(first=first, final=final, total=sum(self.value(f) for f in final))
+
+
+#: FacePool.dist by pool (a frozen model: its fields are its key); never changed in place.
+_FACE_DISTS: dict[FacePool, Dist[int]] = {}
+_FACE_DISTS_MOST = 512
 
 
 class FaceRoll(BaseModel):

@@ -150,7 +150,42 @@ def msb_undo() -> list[tuple[str, Calls]]:
     return [("undo a drawn hand", _undo(drawn, False)), ("undo a resolved card", _undo(resolved, True))]
 
 
-SCENES = {"gundam_shot": gundam_shot, "msb_undo": msb_undo}
+# --- MechaStellar: the Melee Clash -----------------------------------------------------------------
+
+
+def mechastellar_clash() -> list[tuple[str, Calls]]:
+    """The bench's clash: the defender picked, then each split of the attacker's dice tapped; each
+    refresh asks the odds of the sheet, then of each other usable weapon and split."""
+    import bench_table
+
+    from core import api
+
+    game = bench_table.mechastellar()[0].store["games"][0]
+    picks = api.call("game.picks", {"game": game, "action": "melee", "actor": "0/u2"})["result"]["fields"]
+    usable = {name: [p["value"] for p in ps if not p["unavailable"]] for name, ps in picks.items()}
+    state: dict[str, Any] = {"attacker": "0/u2", "target": "1/u2", **{k: v[0] for k, v in usable.items()}}
+
+    def refresh() -> Calls:
+        inp = dict(state)
+        calls: Calls = [("game.gates", {"game": game, "action": "melee", "input": inp})]
+        calls.append(("game.odds", {"game": game, "action": "melee", "input": inp, "viewer": None}))
+        for name, values in usable.items():
+            for value in values:
+                if value != inp[name]:
+                    other = {**inp, name: value}
+                    calls.append(
+                        ("game.odds", {"game": game, "action": "melee", "input": other, "viewer": None})
+                    )
+        return calls
+
+    taps = [("pick the defender", refresh())]
+    for dice in [*usable["attack_dice"], usable["attack_dice"][0]]:
+        state["attack_dice"] = dice
+        taps.append((f"attack dice {dice}", refresh()))
+    return taps
+
+
+SCENES = {"gundam_shot": gundam_shot, "msb_undo": msb_undo, "mechastellar_clash": mechastellar_clash}
 
 
 def _scene(name: str) -> None:

@@ -18,8 +18,11 @@ from typing import Any, cast
 
 import pytest
 
-from core import api, limits
+from core import api, limits, steps
+from core.dice import Dist
 from core.game import _copied, _reaches_profiles
+from core.pool import Row, Table, table
+from core.steps import FacePool
 from core.systems.base import Change
 from core.systems.gundam_skirmish import shooting
 from core.systems.gundam_skirmish.shooting import Blocks, DefendGroup, Hits, Shot, cancel_hits
@@ -203,3 +206,76 @@ def test_copied_json_is_a_deep_copy() -> None:
     out["a"][1]["b"].append(4)
     out["c"]["d"]["e"] = 1
     assert data == {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
+
+
+# --- odds tables and MechaStellar's clash ------------------------------------------------------------
+
+
+def old_table(dist: Dist[int]) -> dict[str, Any]:
+    """core.pool.table before issue 26: one validated Row each, every ratio reduced."""
+    from fractions import Fraction
+
+    def ratio(w: int, t: int) -> str:
+        f = Fraction(w, t)
+        return f"{f.numerator}/{f.denominator}"
+
+    top = max(k for k, w in dist.weights.items() if w)
+    exact = [dist.weights.get(k, 0) for k in range(top + 1)]
+    rows, tail = [], sum(exact)
+    for k, w in enumerate(exact):
+        rows.append(
+            Row(value=k, exactly=ratio(w, dist.total), at_least=ratio(tail, dist.total),
+                p_exactly=w / dist.total, p_at_least=tail / dist.total)
+        )  # fmt: skip
+        tail -= w
+    mean = Fraction(sum(k * w for k, w in dist.weights.items()), dist.total)
+    return Table(rows=rows, mean=f"{mean.numerator}/{mean.denominator}", p_mean=float(mean)).model_dump()
+
+
+def test_an_odds_table_reads_as_before_with_its_many_impossible_rows() -> None:
+    dists = [
+        Dist.die(6),
+        Dist.die(6).map(lambda f: 100 * f),  # damage in hundreds: most rows impossible
+        Dist({0: 3, 7: 0, 250: 5, 251: 1}, 9),
+        Dist.constant(0),
+        Dist.die(10).repeat(3),
+    ]
+    for dist in dists:
+        assert table(dist).model_dump() == old_table(dist)
+
+
+def test_a_pool_and_a_clash_strike_remembered_give_what_they_give_worked_out_anew() -> None:
+    from core.systems.mechastellar import melee
+
+    evade = FacePool(dice=3, sides=10, values=(2, 1, 1, 0, 0, 0, 0, 0, 0, 0), reroll_faces=(4,))
+    steps._FACE_DISTS.clear()
+    first = evade.dist()
+    steps._FACE_DISTS.clear()
+    assert evade.die_dist().repeat(3) == first == evade.dist() == evade.dist()
+    sword = melee.Weapon(name="Sword", kind="melee", range=0, shots=0, damage=300, pen=2)
+    strike = melee.Strike(
+        attack=FacePool(dice=4, sides=10, values=(0,) * 5 + (1,) * 5),
+        flat=1,
+        defense=FacePool(dice=2, sides=10, values=(0,) * 6 + (1,) * 4),
+        blocks=1,
+        weapon=sword,
+        saves_at=4,
+        left=900,
+    )
+    options = melee.MsOptions()
+    melee._STRIKES.clear()
+    fresh = strike._dist()
+    assert strike.dist(options) == fresh and strike.dist(options) is strike.dist(options)
+    # What the key leaves out does not count: the damage and the target's damage left.
+    heavier = replace(strike, weapon=sword.model_copy(update={"damage": 500}), left=1)
+    assert heavier._dist() == fresh
+    # What it holds does: no PEN, another kind, saves rerolled, other hits, blocks or saves.
+    for other in (
+        replace(strike, weapon=sword.model_copy(update={"pen": 0})),
+        replace(strike, weapon=sword.model_copy(update={"kind": "cc"})),
+        replace(strike, reroll_saves=True),
+        replace(strike, flat=0),
+        replace(strike, blocks=0),
+        replace(strike, saves_at=6),
+    ):
+        assert other.dist(options) == other._dist() != fresh
