@@ -881,7 +881,8 @@ def _reply(reply: dict[str, Any]) -> str:
 REPEATABLE = frozenset(
     {"game.odds", "game.gates", "game.picks", "game.views", "system.describe", "dice.odds"}
 )
-#: Requests longer than this are not remembered (a long game's are answered anew each time).
+#: A request and reply longer than this together are not remembered (a long game's, a table of
+#: thousands of rows: they would push every other out).
 _ANSWERED_CHARS = 300_000
 #: At most this many characters of requests and replies are remembered (the oldest go first).
 _ANSWERED_MOST = 4_000_000
@@ -937,7 +938,7 @@ def handle(request: str) -> str:
             return _reply(_error("bad_request", "a request is an object with an 'op'"))
         answer = call(data["op"], data.get("args"))
         reply = _reply(answer)
-        if answer["ok"] and data["op"] in REPEATABLE and len(request) <= _ANSWERED_CHARS:
+        if answer["ok"] and data["op"] in REPEATABLE and len(request) + len(reply) <= _ANSWERED_CHARS:
             _remember(request, reply)
         return reply
     except Exception as crash:  # MemoryError and anything else: still an answer

@@ -233,6 +233,22 @@ def table(dist: Dist[int]) -> Table:
     >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
     [(0, '1/2', '1/1'), (1, '1/2', '1/2')]
     """
+    key = (tuple(dist.weights.items()), dist.total)
+    out = _TABLES.get(key)
+    if out is None:
+        if len(_TABLES) >= _TABLES_MOST:
+            _TABLES.clear()
+        out = _TABLES[key] = _table(dist)
+    return out
+
+
+#: Tables by their distribution's weights (a few dozen, where the table may run to thousands of
+#: rows): a sheet asks the same odds again for each of its choice buttons. Never changed in place.
+_TABLES: dict[tuple[object, ...], Table] = {}
+_TABLES_MOST = 128
+
+
+def _table(dist: Dist[int]) -> Table:
     total = dist.total
     top = max(k for k, w in dist.weights.items() if w)
     exact = [dist.weights.get(k, 0) for k in range(top + 1)]

@@ -192,6 +192,16 @@ def chips(action: dict[str, Any]) -> Callable[[Any], list[Tap]]:
     return taps
 
 
+def offered(tap: Tap) -> Callable[[Any], list[Tap]]:
+    """``tap`` where the sheet offers it (a field greyed for a unit that lacks it is not tapped: the
+    sample Heavy Gunner has had no Massed Fire since its weapons were revised)."""
+
+    def taps(page: Any) -> list[Tap]:
+        return [tap] if page.locator(f"{tap.sel}:not([disabled])").count() else []
+
+    return taps
+
+
 def answer_asks(page: Any) -> list[Tap]:
     """The engine's questions after a roll, each answered with its first option (a Confirm for
     ticks), until the result shows."""
@@ -272,7 +282,9 @@ def gundam_skirmish() -> list[Scene]:
                 each_button('[data-pick-field="weapon"]', "weapon"),
                 each_button('[data-choice-field="cover"]', "cover"),
                 each_button('[data-choice-field="range"]', "range"),
-                Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2"),
+                offered(
+                    Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2")
+                ),
                 chips(shoot),
                 *roll_apply_undo(),
                 Tap("open close combat", '[data-unit="0/u2"] [data-act="close_combat"]', SHEET),

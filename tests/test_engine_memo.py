@@ -242,6 +242,10 @@ def test_an_odds_table_reads_as_before_with_its_many_impossible_rows() -> None:
     ]
     for dist in dists:
         assert table(dist).model_dump() == old_table(dist)
+        assert table(dist).model_dump() == old_table(dist)  # and remembered
+    # A table of another distribution is its own, even where the weights hold the same outcomes.
+    assert table(Dist({0: 1, 5: 1}, 2)).model_dump() == old_table(Dist({0: 1, 5: 1}, 2))
+    assert table(Dist({0: 1, 5: 3}, 4)).model_dump() == old_table(Dist({0: 1, 5: 3}, 4))
 
 
 def test_a_pool_and_a_clash_strike_remembered_give_what_they_give_worked_out_anew() -> None:
