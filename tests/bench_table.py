@@ -102,8 +102,9 @@ TAP_JS = """async ({ how, sel, value, answer, timeout }) => {
   return { ms, settled_ms: performance.now() - t0 };
 }"""
 
-#: The odds of the open sheet redrawn (a headline, or the engine's refusal in words).
-ODDS = ["new", "#action-odds > *"]
+#: The odds of the open sheet redrawn (a headline, or the engine's refusal in words: a modifier
+#: the unit's weapon cannot take, such as a Volley without a <V> weapon, is refused on the sheet).
+ODDS = ["new", "#action-odds > *, #odds-line > .error"]
 #: What a roll shows: the result, the engine's question, or the prompt for real dice.
 RESULT = ["new", "#action-text, #action-ask, #action-prompt, #action-result > .error"]
 #: The game screen drawn anew after a change (apply, undo): its log is a new node.
