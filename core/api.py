@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, campaign_api, limits, remote, share, storage
+from core import __version__, answered, campaign_api, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -874,44 +874,6 @@ def _reply(reply: dict[str, Any]) -> str:
         return json.dumps(_error("internal", "the engine made a reply that is not JSON"))
 
 
-#: Operations whose answer depends on the request alone (no dice, no clock, nothing kept between
-#: calls): the same request is answered again from :data:`_ANSWERED`.  A sheet asks the same odds
-#: again and again (each choice button shows its own, and a modifier turned on then off asks the
-#: same set twice), each time with the whole game.
-REPEATABLE = frozenset(
-    {"game.odds", "game.gates", "game.picks", "game.views", "system.describe", "dice.odds"}
-)
-#: A request and reply longer than this together are not remembered (a long game's, a table of
-#: thousands of rows: they would push every other out).
-_ANSWERED_CHARS = 300_000
-#: At most this many characters of requests and replies are remembered (the oldest go first).
-_ANSWERED_MOST = 4_000_000
-_ANSWERED: dict[str, str] = {}
-_answered_chars = 0
-_MS = '"ms": '
-
-
-def _again(request: str) -> str | None:
-    """The reply to a repeatable request answered before, its time made this call's."""
-    started = time.perf_counter()
-    reply = _ANSWERED.get(request)
-    if reply is None:
-        return None
-    ms = round((time.perf_counter() - started) * 1000, 3)
-    # "ms" is the reply's last key (call() puts it there), so the last one in the text is it.
-    return reply[: reply.rindex(_MS)] + _MS + json.dumps(ms) + "}"
-
-
-def _remember(request: str, reply: str) -> None:
-    global _answered_chars
-    size = len(request) + len(reply)
-    while _ANSWERED and _answered_chars + size > _ANSWERED_MOST:
-        oldest = next(iter(_ANSWERED))
-        _answered_chars -= len(oldest) + len(_ANSWERED.pop(oldest))
-    _ANSWERED[request] = reply
-    _answered_chars += size
-
-
 def handle(request: str) -> str:
     """The browser's entry point: a JSON request string in, a JSON reply string out (never raises).
 
@@ -919,13 +881,13 @@ def handle(request: str) -> str:
     the stack or the memory of the engine: too deep, too long or too many values is an
     error naming the limit, never echoing the input.
 
-    A repeatable request (:data:`REPEATABLE`) answered before is answered from memory: the same
+    A repeatable request (:data:`core.answered.REPEATABLE`) answered before is answered from memory: the same
     reply, but for its ``ms``.
     """
     try:
         if not isinstance(request, str):
             return _reply(_error("bad_request", "a request is a JSON string"))
-        again = _again(request)
+        again = answered.again(request)
         if again is not None:
             return again
         try:
@@ -938,8 +900,8 @@ def handle(request: str) -> str:
             return _reply(_error("bad_request", "a request is an object with an 'op'"))
         answer = call(data["op"], data.get("args"))
         reply = _reply(answer)
-        if answer["ok"] and data["op"] in REPEATABLE and len(request) + len(reply) <= _ANSWERED_CHARS:
-            _remember(request, reply)
+        if answer["ok"] and data["op"] in answered.REPEATABLE:
+            answered.remember(request, reply)
         return reply
     except Exception as crash:  # MemoryError and anything else: still an answer
         return json.dumps(_error("internal", f"the engine failed: {type(crash).__name__}"))

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import pytest
 
-from core import api, limits, steps
+from core import answered, api, limits, steps
 from core.dice import Dist
 from core.game import _copied, _reaches_profiles
 from core.pool import Row, Table, table
@@ -144,30 +144,34 @@ def _without_ms(reply: str) -> dict[str, Any]:
 
 def test_a_repeated_request_is_answered_as_the_first_time_and_only_a_repeatable_one() -> None:
     request = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 5, "success_on": 3, "crit_on": 6}}})
-    api._ANSWERED.clear()
+    answered.forget()
     first = api.handle(request)
-    assert request in api._ANSWERED
+    assert request in answered.ANSWERED
     again = api.handle(request)
     assert _without_ms(again) == _without_ms(first) and json.loads(again)["ms"] >= 0
-    api._ANSWERED.clear()
+    answered.forget()
     assert _without_ms(api.handle(request)) == _without_ms(first)  # the long way: the same
     # A roll is never repeated from memory, nor a refusal.
     roll = json.dumps({"op": "dice.roll", "args": {"attack": {"dice": 5, "success_on": 3}}})
     refused = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 2, "success_on": 7}}})
     api.handle(roll)
     api.handle(refused)
-    assert roll not in api._ANSWERED and refused not in api._ANSWERED
+    assert roll not in answered.ANSWERED and refused not in answered.ANSWERED
 
 
-def test_remembered_replies_stay_within_their_bound() -> None:
-    api._ANSWERED.clear()
-    api._answered_chars = 0
-    for n in range(40):
-        api.handle(
-            json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 1 + n % 20, "success_on": 2 + n % 5}}})
-        )
-    assert api._answered_chars == sum(len(k) + len(v) for k, v in api._ANSWERED.items())
-    assert api._answered_chars <= api._ANSWERED_MOST
+def test_remembered_replies_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oldest go first once the bound is reached, and the count of what is held stays true."""
+    monkeypatch.setattr(answered, "MOST_CHARS", 6_000)
+    answered.forget()
+    requests = [
+        json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 1 + n % 20, "success_on": 2 + n % 5}}})
+        for n in range(40)
+    ]
+    replies = [api.handle(r) for r in requests]
+    assert answered.held() == sum(len(k) + len(v) for k, v in answered.ANSWERED.items()) <= 6_000
+    assert requests[-1] in answered.ANSWERED and requests[0] not in answered.ANSWERED
+    assert _without_ms(api.handle(requests[0])) == _without_ms(replies[0])  # worked out anew
+    answered.forget()
 
 
 # --- a changed game is re-validated without its profiles, unless a change reached one ------------
