@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from core import __version__, campaign_api, limits, remote, share, storage
+from core import __version__, answered, campaign_api, limits, remote, share, storage
 from core import game as games
 from core.dice import DiceSource, NeedMoreDice, RandomDice, TypedDice
 from core.game import Event, Game
@@ -880,10 +880,16 @@ def handle(request: str) -> str:
     The request is measured before it is parsed (core.limits), so no input can exhaust
     the stack or the memory of the engine: too deep, too long or too many values is an
     error naming the limit, never echoing the input.
+
+    A repeatable request (:data:`core.answered.REPEATABLE`) answered before is answered from memory: the same
+    reply, but for its ``ms``.
     """
     try:
         if not isinstance(request, str):
             return _reply(_error("bad_request", "a request is a JSON string"))
+        again = answered.again(request)
+        if again is not None:
+            return again
         try:
             data = limits.loads(request, REQUEST_LIMITS)
         except limits.TooBig as big:
@@ -892,7 +898,11 @@ def handle(request: str) -> str:
             return _reply(_error("bad_request", "the request is not JSON"))
         if not isinstance(data, dict) or "op" not in data:
             return _reply(_error("bad_request", "a request is an object with an 'op'"))
-        return _reply(call(data["op"], data.get("args")))
+        answer = call(data["op"], data.get("args"))
+        reply = _reply(answer)
+        if answer["ok"] and data["op"] in answered.REPEATABLE:
+            answered.remember(request, reply)
+        return reply
     except Exception as crash:  # MemoryError and anything else: still an answer
         return json.dumps(_error("internal", f"the engine failed: {type(crash).__name__}"))
 

@@ -24,6 +24,9 @@ from typing import Any
 
 #: Everything but what gives a JSON text its structure (and the quotes around strings).
 _NOT_STRUCTURE = re.compile(r'[^\[\]{}",:]+')
+#: What valid JSON holds outside its strings besides its structure, and the structure itself.
+_NUMBERS_WORDS_SPACES = str.maketrans("", "", "0123456789+-.eE \t\r\ntruefalsn")
+_STRUCTURE = str.maketrans("", "", "[]{},:")
 #: The longest message the seam returns: it never echoes a long input back.
 MAX_MESSAGE = 200
 
@@ -50,7 +53,12 @@ def skeleton(text: str) -> str:
     '{:[,,{:}]}'
     """
     bare = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
-    return "".join(_NOT_STRUCTURE.sub("", bare).split('"')[::2])
+    # What lies outside the strings first (the same quotes split it, so the same text is kept),
+    # then what valid JSON holds there besides its structure (numbers, true, false, null, spaces)
+    # dropped by one table pass: several times faster than the pattern, which stays for a text
+    # that is not JSON (anything else left outside its strings).
+    outside = "".join(bare.split('"')[::2]).translate(_NUMBERS_WORDS_SPACES)
+    return outside if not outside.translate(_STRUCTURE) else _NOT_STRUCTURE.sub("", outside)
 
 
 def deeper_than(brackets: str, depth: int) -> bool:

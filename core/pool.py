@@ -233,24 +233,47 @@ def table(dist: Dist[int]) -> Table:
     >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
     [(0, '1/2', '1/1'), (1, '1/2', '1/2')]
     """
+    key = (tuple(dist.weights.items()), dist.total)
+    out = _TABLES.get(key)
+    if out is None:
+        if len(_TABLES) >= _TABLES_MOST:
+            _TABLES.clear()
+        out = _TABLES[key] = _table(dist)
+    return out
+
+
+#: Tables by their distribution's weights (a few dozen, where the table may run to thousands of
+#: rows): a sheet asks the same odds again for each of its choice buttons. Never changed in place.
+_TABLES: dict[tuple[object, ...], Table] = {}
+_TABLES_MOST = 128
+
+
+def _table(dist: Dist[int]) -> Table:
     total = dist.total
     top = max(k for k, w in dist.weights.items() if w)
     exact = [dist.weights.get(k, 0) for k in range(top + 1)]
-    rows: list[Row] = []
+    rows: list[dict[str, object]] = []
     tail = sum(exact)
+    # A damage table runs to the hundreds, most rows impossible: a row of weight 0 says "0/1" and
+    # keeps the row before's "at least"; the rows are checked in one call (not one model each).
+    at_least, before = "", -1
     for k, weight in enumerate(exact):
+        if tail != before:
+            at_least, before = _ratio(tail, total), tail
         rows.append(
-            Row(
-                value=k,
-                exactly=_ratio(weight, total),
-                at_least=_ratio(tail, total),
-                p_exactly=weight / total,
-                p_at_least=tail / total,
-            )
+            {
+                "value": k,
+                "exactly": _ratio(weight, total) if weight else "0/1",
+                "at_least": at_least,
+                "p_exactly": weight / total,
+                "p_at_least": tail / total,
+            }
         )
         tail -= weight
     average = mean(dist)
-    return Table(rows=rows, mean=f"{average.numerator}/{average.denominator}", p_mean=float(average))
+    return Table.model_validate(
+        {"rows": rows, "mean": f"{average.numerator}/{average.denominator}", "p_mean": float(average)}
+    )
 
 
 # --- rolling ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo
 
 from core import limits
 from core.systems import implementation
@@ -23,8 +23,16 @@ MAX_UNITS = 60
 PROFILE_LIMITS = limits.Limits(max_chars=200_000, max_depth=12, max_containers=2_000, max_values=20_000)
 
 
-def _bounded_profile(profile: dict[str, Any]) -> dict[str, Any]:
+#: Validation context key: the profiles of this document were checked already (core.game._apply
+#: re-validates a game it changed, whose profiles no change reached; a profile's check costs more
+#: than the rest of a unit's validation).
+PROFILES_CHECKED = "profiles_checked"
+
+
+def _bounded_profile(profile: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
     """A profile within PROFILE_LIMITS (a hostile one would cost seconds to check)."""
+    if isinstance(info.context, dict) and info.context.get(PROFILES_CHECKED):
+        return profile
     try:
         limits.check(json.dumps(profile, allow_nan=False), PROFILE_LIMITS)
     except limits.TooBig as big:

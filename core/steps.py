@@ -85,17 +85,25 @@ class FacePool(BaseModel):
         )
 
     def dist(self) -> Dist[int]:
-        """The pool's total, exactly (0 dice: always 0).
+        """The pool's total, exactly (0 dice: always 0); remembered by the pool (an odds call meets
+        the same few pools many times: each split of a clash, each save pool).
 
         >>> capped = FacePool(dice=2, sides=2, values=(1, 0), reroll_faces=(1,), reroll_limit=1)
         >>> capped.dist().probability(2)  # both show 1 (1/4), the one rolled again shows 1 (1/2)
         Fraction(1, 8)
         """
-        if self.dice == 0:
-            return Dist.constant(0)
-        if self.reroll_limit is not None and self.reroll_faces:
-            return self._limited_dist()
-        return self.die_dist().repeat(self.dice)
+        out = _FACE_DISTS.get(self)
+        if out is None:
+            if len(_FACE_DISTS) >= _FACE_DISTS_MOST:
+                _FACE_DISTS.clear()
+            if self.dice == 0:
+                out = Dist.constant(0)
+            elif self.reroll_limit is not None and self.reroll_faces:
+                out = self._limited_dist()
+            else:
+                out = self.die_dist().repeat(self.dice)
+            _FACE_DISTS[self] = out
+        return out
 
     def _limited_dist(self) -> Dist[int]:
         """The total when at most ``reroll_limit`` dice are rolled again, the faces listed first first.
@@ -146,6 +154,11 @@ class FacePool(BaseModel):
         for i, f in zip(again, new, strict=True):
             final[i] = f
         return FaceRoll(first=first, final=final, total=sum(self.value(f) for f in final))
+
+
+#: FacePool.dist by pool (a frozen model: its fields are its key); never changed in place.
+_FACE_DISTS: dict[FacePool, Dist[int]] = {}
+_FACE_DISTS_MOST = 512
 
 
 class FaceRoll(BaseModel):

@@ -102,8 +102,9 @@ TAP_JS = """async ({ how, sel, value, answer, timeout }) => {
   return { ms, settled_ms: performance.now() - t0 };
 }"""
 
-#: The odds of the open sheet redrawn (a headline, or the engine's refusal in words).
-ODDS = ["new", "#action-odds > *"]
+#: The odds of the open sheet redrawn (a headline, or the engine's refusal in words: a modifier
+#: the unit's weapon cannot take, such as a Volley without a <V> weapon, is refused on the sheet).
+ODDS = ["new", "#action-odds > *, #odds-line > .error"]
 #: What a roll shows: the result, the engine's question, or the prompt for real dice.
 RESULT = ["new", "#action-text, #action-ask, #action-prompt, #action-result > .error"]
 #: The game screen drawn anew after a change (apply, undo): its log is a new node.
@@ -192,6 +193,16 @@ def chips(action: dict[str, Any]) -> Callable[[Any], list[Tap]]:
     return taps
 
 
+def offered(tap: Tap) -> Callable[[Any], list[Tap]]:
+    """``tap`` where the sheet offers it (a field greyed for a unit that lacks it is not tapped: the
+    sample Heavy Gunner has had no Massed Fire since its weapons were revised)."""
+
+    def taps(page: Any) -> list[Tap]:
+        return [tap] if page.locator(f"{tap.sel}:not([disabled])").count() else []
+
+    return taps
+
+
 def answer_asks(page: Any) -> list[Tap]:
     """The engine's questions after a roll, each answered with its first option (a Confirm for
     ticks), until the result shows."""
@@ -272,7 +283,9 @@ def gundam_skirmish() -> list[Scene]:
                 each_button('[data-pick-field="weapon"]', "weapon"),
                 each_button('[data-choice-field="cover"]', "cover"),
                 each_button('[data-choice-field="range"]', "range"),
-                Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2"),
+                offered(
+                    Tap("massed fire 2", '#action-panel [name="massed_fire"]', ODDS, how="set", value="2")
+                ),
                 chips(shoot),
                 *roll_apply_undo(),
                 Tap("open close combat", '[data-unit="0/u2"] [data-act="close_combat"]', SHEET),
@@ -322,11 +335,85 @@ def ms_battles() -> list[Scene]:
     ]
 
 
+def mechastellar() -> list[Scene]:
+    """The roll-off made (Red first, L75-L80): the Argonaut's shot at the White Asura, every band,
+    weapon, skill and modifier; then the Blue Djinn's Melee Clash with the White Asura (L183-L214),
+    each split of its dice and the advantage: each rolled, its questions answered, applied, undone."""
+    from core.systems.mechastellar.samples import SAMPLES
+
+    def force(keys: list[str]) -> list[dict[str, Any]]:
+        return [SAMPLES[k].model_dump(mode="json") for k in keys]
+
+    store = new_game(
+        "mechastellar",
+        force(["argonaut", "blue_djinn", "jet_black_lancer"]),
+        force(["dervish", "white_asura", "kara"]),
+    )
+    store["games"] = [act(store["games"][0], "roll_off", {}, [9, 2])]
+    info = describe("mechastellar")
+    shoot = next(a for a in info["actions"] if a["name"] == "shoot")
+    melee = next(a for a in info["actions"] if a["name"] == "melee")
+    return [
+        Scene(
+            store,
+            [
+                open_card("0/u1"),
+                Tap("open the shot", '[data-unit="0/u1"] [data-act="shoot"]', SHEET),
+                Tap("pick the target", '#targets [data-target="1/u2"]', ODDS),
+                each_button('[data-choice-field="band"]', "band"),
+                each_button('[data-pick-field="weapon"]', "weapon"),
+                each_button('[data-pick-field="skill"]', "skill"),
+                chips(shoot),
+                *roll_apply_undo(),
+                open_card("0/u2"),
+                Tap("open the clash", '[data-unit="0/u2"] [data-act="melee"]', SHEET),
+                Tap("pick the defender", '#targets [data-target="1/u2"]', ODDS),
+                each_button('[data-pick-field="weapon"]', "weapon"),
+                each_button('[data-pick-field="attack_dice"]', "attack dice"),
+                chips(melee),
+                *roll_apply_undo(),
+            ],
+        )
+    ]
+
+
+def skirmishers() -> list[Scene]:
+    """Red goes first (L119): the Machine Gunner's burst at the Blue Power Armor, every range and
+    weapon, cover on and off, rolled, applied and undone."""
+    from core.systems.skirmishers import SAMPLES
+
+    def force(side: str) -> list[dict[str, Any]]:
+        return [p.model_dump(mode="json") for k, p in SAMPLES.items() if k.startswith(side)]
+
+    red, blue = force("red_"), force("blue_")
+    store = new_game("skirmishers", red, blue)
+    store["games"] = [act(store["games"][0], "first_side", {"first": "first"}, [])]
+    gunner = 1 + next(i for i, p in enumerate(red) if "Machine Gunner" in p["name"])
+    armour = 1 + next(i for i, p in enumerate(blue) if "Power Armor" in p["name"])
+    fire = next(a for a in describe("skirmishers")["actions"] if a["name"] == "fire")
+    return [
+        Scene(
+            store,
+            [
+                open_card(f"0/u{gunner}"),
+                Tap("open the burst", f'[data-unit="0/u{gunner}"] [data-act="fire"]', SHEET),
+                Tap("pick the target", f'#targets [data-target="1/u{armour}"]', ODDS),
+                each_button('[data-choice-field="range"]', "range"),
+                each_button('[data-pick-field="weapon"]', "weapon"),
+                chips(fire),
+                *roll_apply_undo(),
+            ],
+        )
+    ]
+
+
 #: Each playable system's scripted turn: a new system adds its own here.
 SCRIPTS: dict[str, Callable[[], list[Scene]]] = {
     "gunframe": gunframe,
     "gundam_skirmish": gundam_skirmish,
     "ms_battles": ms_battles,
+    "mechastellar": mechastellar,
+    "skirmishers": skirmishers,
 }
 
 
@@ -372,6 +459,13 @@ def settings() -> list[tuple[str, Path, float]]:
     ]
 
 
+def only() -> list[str]:
+    """The systems ``--only a,b`` names (every scripted one without it)."""
+    if "--only" in sys.argv:
+        return sys.argv[sys.argv.index("--only") + 1].split(",")
+    return list(SCRIPTS)
+
+
 def tap_figures(server: Server) -> dict[str, dict[str, list[dict[str, Any]]]]:
     from playwright.sync_api import sync_playwright
 
@@ -381,7 +475,7 @@ def tap_figures(server: Server) -> dict[str, dict[str, list[dict[str, Any]]]]:
             browser = p.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
             out[name] = {}
             for info in SYSTEMS:
-                if info.status != "playable" or info.id not in SCRIPTS:
+                if info.status != "playable" or info.id not in SCRIPTS or info.id not in only():
                     continue
                 context = browser.new_context(**PHONE)
                 page = context.new_page()
@@ -614,12 +708,15 @@ def report(server: Server, runs: int = 3) -> None:
             )
     if "--taps" in sys.argv:
         print(json.dumps(taps, indent=1))
-    print_links(runs)
+    if "--no-link" not in sys.argv:
+        print_links(runs)
 
 
-USAGE = """usage: tests/bench_table.py [runs] [--link [--dist DIR]] [--taps] [--json]
+USAGE = """usage: tests/bench_table.py [runs] [--link [--dist DIR]] [--only a,b] [--no-link] [--taps] [--json]
   runs     first-visit runs per setting, the median printed (default 3)
   --link   only the shared link's first visit (the taps take several minutes)
+  --only   the taps of these systems only (ids, comma-separated)
+  --no-link  the taps only, not the shared link's first visit
   --dist   serve the first visit from DIR (a copy of another build) instead of dist/
   --taps   print every timed tap as JSON too
   --json   print every first-visit run as JSON too

@@ -22,6 +22,8 @@ import { campaignBanner } from "./campaign-view.js";
 const OPEN_CARDS_UP_TO = 0;
 // Height of the tallest bar of the small odds chart.
 const CHART_PX = 40;
+// A chart shows every row of its table up to this many rows, only the possible ones beyond.
+const CHART_ALL_UP_TO = 60;
 
 export class GamesView {
   constructor(root, engine, store, systems) {
@@ -1057,7 +1059,10 @@ function oddsBlock(odds, headline = []) {
     const top = Math.max(...table.rows.map((r) => r.p_exactly), 1e-9);
     const chart = el("div", { class: "chart mini", id: "odds-chart", role: "img",
       "aria-label": `Chance of each ${nameOf(main).toLowerCase()} result` });
-    for (const row of table.rows) {
+    // A table running to the thousands (damage counted in hundreds) charts only the results that
+    // can happen: thousands of empty columns would cost seconds a tap and show nothing.
+    const charted = table.rows.length > CHART_ALL_UP_TO ? table.rows.filter((r) => r.p_exactly > 0) : table.rows;
+    for (const row of charted) {
       const fill = el("span", { class: "fill", "data-value": String(row.value), "data-p": String(row.p_exactly) });
       fill.style.height = `${((row.p_exactly / top) * CHART_PX).toFixed(2)}px`;
       chart.append(el("div", { class: "col" }, fill, el("small", {}, String(row.value))));
@@ -1066,14 +1071,22 @@ function oddsBlock(odds, headline = []) {
   }
   const full = el("details", { class: "odds-full" }, el("summary", {}, "Full odds"));
   if (odds.summary) full.append(el("p", { class: "summary" }, plain(odds.summary)));
-  for (const [name, t] of Object.entries(odds.tables)) {
-    const label = nameOf(name);
-    const rows = t.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
-    full.append(el("table", { class: "odds", "data-table": name },
-      el("caption", {}, `${label} (mean ${t.p_mean.toFixed(2)})`),
-      el("thead", {}, el("tr", {}, el("th", {}, label), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows)));
-  }
-  for (const [name, p] of Object.entries(odds.facts)) full.append(el("p", { "data-fact": name }, `${nameOf(name)}: ${pct(p)}`));
+  // The tables are drawn when the player opens them, not on every tap (they may run to thousands
+  // of rows); the facts follow them, as before.
+  const facts = Object.entries(odds.facts).map(([name, p]) => el("p", { "data-fact": name }, `${nameOf(name)}: ${pct(p)}`));
+  full.append(...facts);
+  full.addEventListener("toggle", () => {
+    if (!full.open || full.querySelector("table")) return;
+    for (const [name, t] of Object.entries(odds.tables)) {
+      const label = nameOf(name);
+      const rows = t.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
+      const drawn = el("table", { class: "odds", "data-table": name },
+        el("caption", {}, `${label} (mean ${t.p_mean.toFixed(2)})`),
+        el("thead", {}, el("tr", {}, el("th", {}, label), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows));
+      if (facts.length) facts[0].before(drawn);
+      else full.append(drawn);
+    }
+  });
   box.append(full);
   return box;
 }

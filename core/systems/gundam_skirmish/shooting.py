@@ -25,9 +25,10 @@ Conventions (digest section 11):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from typing import Any, TypeVar
 
 from core.dice import DiceSource, Dist
 
@@ -106,18 +107,40 @@ def cancel_hits(hits: Hits, blocks: Blocks) -> Hits:
     >>> cancel_hits((0, 0, 0, 0, 1, 1), (0, 5, 0))  # sixes cannot be blocked by armour against <P>
     (0, 0, 0, 0, 1, 1)
     """
-    at_least = [blocks[0] + blocks[1] + blocks[2], blocks[1] + blocks[2], blocks[2]]
-    used = [0, 0, 0]
-    left = list(hits)
-    for crit in (True, False):
-        for level in (3, 2, 1):
-            index = (level - 1) * 2 + int(crit)
-            room = min(at_least[t] - used[t] for t in range(level))
-            take = min(left[index], room)
-            for t in range(level):
-                used[t] += take
-            left[index] -= take
-    return (left[0], left[1], left[2], left[3], left[4], left[5])
+    # Unrolled (the odds call it for every pair of attack and defend outcome): for each kind of hit,
+    # criticals first, highest level first, take as many as the blocks strong enough have left.
+    # free1..free3: blocks of strength 1 or more, 2 or more, 3, not used yet.
+    free1, free2, free3 = blocks[0] + blocks[1] + blocks[2], blocks[1] + blocks[2], blocks[2]
+    n1, c1, n2, c2, n3, c3 = hits
+    take = min(c3, free1, free2, free3)  # level-3 criticals: only a block of strength 3
+    c3, free1, free2, free3 = c3 - take, free1 - take, free2 - take, free3 - take
+    take = min(c2, free1, free2)
+    c2, free1, free2 = c2 - take, free1 - take, free2 - take
+    take = min(c1, free1)
+    c1, free1 = c1 - take, free1 - take
+    take = min(n3, free1, free2, free3)
+    n3, free1, free2 = n3 - take, free1 - take, free2 - take
+    take = min(n2, free1, free2)
+    n2, free1 = n2 - take, free1 - take
+    n1 -= min(n1, free1)
+    return (n1, c1, n2, c2, n3, c3)
+
+
+#: (hits, criticals) left by each pair of attack and defend outcome met so far: the odds of one shot
+#: meet a few hundred pairs, and those of its neighbours (another weapon, cover, range) mostly the same.
+_LEFT: dict[tuple[Hits, Blocks], tuple[int, int]] = {}
+_LEFT_MOST = 1 << 16
+
+
+def hits_left(hits: Hits, blocks: Blocks) -> tuple[int, int]:
+    """:func:`hit_count` of :func:`cancel_hits`, remembered (at most ``_LEFT_MOST`` pairs)."""
+    key = (hits, blocks)
+    out = _LEFT.get(key)
+    if out is None:
+        if len(_LEFT) >= _LEFT_MOST:
+            _LEFT.clear()
+        out = _LEFT[key] = hit_count(cancel_hits(hits, blocks))
+    return out
 
 
 def _cancellable(cancelled: Hits, blocks: Blocks) -> bool:
@@ -339,8 +362,41 @@ def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
     return Dist(out, 36**n)
 
 
+#: Odds already worked out, by what they depend on: a sheet asks again for the odds of a weapon, a
+#: cover or a range it showed a tap before (each choice button shows its own), and the attack pool
+#: of a shot is the same whatever its target.  Each memo holds at most ``_MEMO_MOST`` entries.
+_POOLS: dict[tuple[Any, ...], Dist[Hits]] = {}
+_BLOCKS: dict[tuple[Any, ...], Dist[tuple[Blocks, bool]]] = {}
+_SHOTS: dict[tuple[Any, ...], ShotOdds] = {}
+_MEMO_MOST = 256
+
+M = TypeVar("M")
+
+
+def _memo(memo: dict[tuple[Any, ...], M], key: tuple[Any, ...], work: Callable[[], M]) -> M:
+    """``work()``, or what it gave for ``key`` before (its results are never changed in place)."""
+    out = memo.get(key)
+    if out is None:
+        if len(memo) >= _MEMO_MOST:
+            memo.clear()
+        out = memo[key] = work()
+    return out
+
+
+def shot_key(shot: Shot) -> tuple[Any, ...]:
+    """Every number of a shot, as a key (its chart as pairs)."""
+    return tuple(
+        tuple(shot.chart.items()) if f.name == "chart" else getattr(shot, f.name) for f in fields(shot)
+    )
+
+
 def pool_hits(shot: Shot) -> Dist[Hits]:
     """The attack pool, with a D6 for the number of shots where the weapon says so."""
+    key = (shot.shots, shot.extra_shots, shot.acc, shot.crit, shot.attack_rerolls)
+    return _memo(_POOLS, key, lambda: _pool_hits(shot))
+
+
+def _pool_hits(shot: Shot) -> Dist[Hits]:
     if shot.shots is not None:
         return attack_dist(shot, shot.shots + shot.extra_shots)
     top = 6 + shot.extra_shots
@@ -393,6 +449,11 @@ def defend_dist(groups: tuple[DefendGroup, ...], rerolls: int, penetration: bool
 
 def block_dist(shot: Shot) -> Dist[tuple[Blocks, bool]]:
     """Blocks of the whole defend pool, and whether a shield's <P> check passed (costing integrity)."""
+    key = (shot.groups, shot.defend_rerolls, shot.penetration, shot.shield_check)
+    return _memo(_BLOCKS, key, lambda: _block_dist(shot))
+
+
+def _block_dist(shot: Shot) -> Dist[tuple[Blocks, bool]]:
     shield = [g for g in shot.groups if g.name == "shield"]
     if not (shot.shield_check and shield):
         return defend_dist(shot.groups, shot.defend_rerolls, shot.penetration).map(lambda b: (b, False))
@@ -423,7 +484,7 @@ def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
     if shot.remove_hit:
         attack = attack.map(remove_one)
     blocks = block_dist(shot)
-    left = attack.combine(blocks, lambda h, b: hit_count(cancel_hits(h, b[0])))
+    left = attack.combine(blocks, lambda h, b: hits_left(h, b[0]))
     if not shot.elusive:
         return left
     weights = {k: 5 * w for k, w in left.weights.items()}  # Elusive: 1 in 6 the attack is ignored
@@ -433,6 +494,10 @@ def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
 
 def shot_odds(shot: Shot) -> ShotOdds:
     """Exact damage, chart rolls and chance to destroy (no Shield Break: the defender chooses it)."""
+    return _memo(_SHOTS, shot_key(shot), lambda: _shot_odds(shot))
+
+
+def _shot_odds(shot: Shot) -> ShotOdds:
     left = shot_outcome(shot)
     steps: dict[tuple[int, int], int] = {}
     for (hits, crits), w in left.weights.items():

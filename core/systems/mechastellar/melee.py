@@ -161,7 +161,20 @@ class Strike:
         return landed * self.weapon.damage + failed * FAILED_SAVE
 
     def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
-        """Exact (hits that land, failed saves), before Skill Defense."""
+        """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
+        on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
+        key = (
+            self.attack, self.flat, self.defense, self.blocks, self.weapon.pen, self.weapon.kind,
+            self.saves_at, self.reroll_saves,
+        )  # fmt: skip
+        out = _STRIKES.get(key)
+        if out is None:
+            if len(_STRIKES) >= _STRIKES_MOST:
+                _STRIKES.clear()
+            out = _STRIKES[key] = self._dist()
+        return out
+
+    def _dist(self) -> Dist[tuple[int, int]]:
         out: dict[tuple[int, int], Fraction] = {}
         for hits, c1 in self.attack.dist().probabilities():
             for blocked, c2 in self.defense.dist().probabilities():
@@ -170,6 +183,11 @@ class Strike:
                     key = (landed, failed)
                     out[key] = out.get(key, Fraction(0)) + c1 * c2 * c3
         return _exact(out)
+
+
+#: Strike.dist by (pools, flat hits, blocks, the weapon's PEN and kind, saves, rerolled saves).
+_STRIKES: dict[tuple[object, ...], Dist[tuple[int, int]]] = {}
+_STRIKES_MOST = 256
 
 
 def _weapon(unit: Unit, index: int) -> Weapon:

@@ -1,0 +1,289 @@
+"""The engine's shortcuts for a tap (issue 26) give the very answers of the long way.
+
+Each shortcut is checked against the long way it replaces, on the inputs it meets: a remembered
+reply, memoised Gundam Skirmish odds, the unrolled cancelling of hits, the faster measure of a
+request's shape, and a re-validation that skips the profiles no change reached (but never one a
+change reached).  All in CPython, well under a second or two.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import random
+import re
+from dataclasses import fields, replace
+from typing import Any, cast
+
+import pytest
+
+from core import answered, api, limits, steps
+from core.dice import Dist
+from core.game import _copied, _reaches_profiles
+from core.pool import Row, Table, table
+from core.steps import FacePool
+from core.systems.base import Change
+from core.systems.gundam_skirmish import shooting
+from core.systems.gundam_skirmish.shooting import Blocks, DefendGroup, Hits, Shot, cancel_hits
+
+# --- a request's shape (core.limits.skeleton) ----------------------------------------------------
+
+_OLD_PATTERN = re.compile(r'[^\[\]{}",:]+')
+
+
+def old_skeleton(text: str) -> str:
+    """The definition before issue 26: the pattern over the whole text, then the strings dropped."""
+    bare = text.replace("\\\\", "").replace('\\"', "") if "\\" in text else text
+    return "".join(_OLD_PATTERN.sub("", bare).split('"')[::2])
+
+
+def test_the_shape_of_a_request_is_measured_as_before_for_json_and_for_anything_else() -> None:
+    game = {"a": [1, -2.5e3, True, False, None], "b": 'say "hi" \\ [x] {y}: z, w', "ü": ["\u202e", {}]}
+    texts = [json.dumps(game), json.dumps(game, indent=2), json.dumps({"op": "meta", "args": {}})]
+    texts += ['{"a": nope [1,2] }', "[[[ ]]] ~!@ 12 x", 'unterminated "string [', '\\\\\\"[{', ""]
+    chars = '[]{}",: \\ntrufalse0123456789.-+eEx"\\ü\t'
+    rng = random.Random(26)
+    texts += ["".join(rng.choice(chars) for _ in range(rng.randrange(60))) for _ in range(2000)]
+    for text in texts:
+        assert limits.skeleton(text) == old_skeleton(text), text
+
+
+# --- Gundam Skirmish: cancelling hits, memoised odds -------------------------------------------------
+
+
+def old_cancel_hits(hits: tuple[int, ...], blocks: tuple[int, int, int]) -> tuple[int, ...]:
+    """The loop cancel_hits was before it was unrolled (criticals first, highest level first)."""
+    at_least = [blocks[0] + blocks[1] + blocks[2], blocks[1] + blocks[2], blocks[2]]
+    used = [0, 0, 0]
+    left = list(hits)
+    for crit in (True, False):
+        for level in (3, 2, 1):
+            index = (level - 1) * 2 + int(crit)
+            room = min(at_least[t] - used[t] for t in range(level))
+            take = min(left[index], room)
+            for t in range(level):
+                used[t] += take
+            left[index] -= take
+    return tuple(left)
+
+
+def test_the_unrolled_cancelling_of_hits_takes_the_same_hits_as_the_loop() -> None:
+    """Every hit vector of 0-2 of each kind against every 0-2 blocks of each strength (A6)."""
+    for hits in itertools.product(range(3), repeat=6):
+        for blocks in itertools.product(range(3), repeat=3):
+            h, b = cast(Hits, hits), cast(Blocks, blocks)
+            assert cancel_hits(h, b) == old_cancel_hits(h, b), (h, b)
+
+
+SHOT = Shot(
+    shots=None,
+    acc=4,
+    crit=6,
+    dam=1,
+    groups=(DefendGroup("armour", 3, 4), DefendGroup("shield", 2, 5)),
+    integrity_left=6,
+)
+
+
+def _forget() -> None:
+    for memo in (shooting._POOLS, shooting._BLOCKS, shooting._SHOTS, shooting._LEFT):
+        memo.clear()
+
+
+def test_remembered_odds_are_those_worked_out_anew_and_each_number_of_a_shot_is_in_its_key() -> None:
+    """A shot's odds from memory equal the same shot's odds computed with nothing remembered, after
+    other shots were worked out; and two shots that differ in any one number never share a memo."""
+    others = [
+        replace(SHOT, acc=5),
+        replace(SHOT, shots=2, penetration=True),
+        replace(SHOT, groups=(DefendGroup("beam", 2, 5, beam=True),), shield_check=True),
+        replace(SHOT, remove_hit=True, elusive=True, coating=1),
+    ]
+    _forget()
+    fresh = [shooting.shot_odds(s) for s in (SHOT, *others)]
+    for shot, first in zip((SHOT, *others), fresh, strict=True):
+        _forget()
+        assert shooting.shot_odds(shot) == first  # worked out alone, with nothing remembered
+    for shot, first in zip((SHOT, *others), fresh, strict=True):
+        assert shooting.shot_odds(shot) == first  # and from memory
+    changed = {
+        "shots": 3,
+        "acc": 3,
+        "crit": 5,
+        "dam": 2,
+        "penetration": True,
+        "extra_shots": 1,
+        "attack_rerolls": 1,
+        "groups": (),
+        "shield_check": True,
+        "defend_rerolls": 1,
+        "coating": 1,
+        "movable_frame": True,
+        "chart": {1: "leg"},
+        "levels": (1, 0, 0, 0),
+        "chart_per_crit": 2,
+        "integrity_left": 2,
+        "elusive": True,
+        "fortunate": True,
+        "remove_hit": True,
+    }
+    assert set(changed) == {f.name for f in fields(Shot)}  # a new number of Shot needs a line here
+    for name, value in changed.items():
+        assert shooting.shot_key(replace(SHOT, **{name: value})) != shooting.shot_key(SHOT), name
+
+
+# --- remembered replies (core.api.handle) ------------------------------------------------------------
+
+
+def _without_ms(reply: str) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(reply)
+    out.pop("ms", None)
+    return out
+
+
+def test_a_repeated_request_is_answered_as_the_first_time_and_only_a_repeatable_one() -> None:
+    request = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 5, "success_on": 3, "crit_on": 6}}})
+    answered.forget()
+    first = api.handle(request)
+    assert request in answered.ANSWERED
+    again = api.handle(request)
+    assert _without_ms(again) == _without_ms(first) and json.loads(again)["ms"] >= 0
+    answered.forget()
+    assert _without_ms(api.handle(request)) == _without_ms(first)  # the long way: the same
+    # A roll is never repeated from memory, nor a refusal.
+    roll = json.dumps({"op": "dice.roll", "args": {"attack": {"dice": 5, "success_on": 3}}})
+    refused = json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 2, "success_on": 7}}})
+    api.handle(roll)
+    api.handle(refused)
+    assert roll not in answered.ANSWERED and refused not in answered.ANSWERED
+
+
+def test_remembered_replies_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oldest go first once the bound is reached, and the count of what is held stays true."""
+    monkeypatch.setattr(answered, "MOST_CHARS", 6_000)
+    answered.forget()
+    requests = [
+        json.dumps({"op": "dice.odds", "args": {"attack": {"dice": 1 + n % 20, "success_on": 2 + n % 5}}})
+        for n in range(40)
+    ]
+    replies = [api.handle(r) for r in requests]
+    assert answered.held() == sum(len(k) + len(v) for k, v in answered.ANSWERED.items()) <= 6_000
+    assert requests[-1] in answered.ANSWERED and requests[0] not in answered.ANSWERED
+    assert _without_ms(api.handle(requests[0])) == _without_ms(replies[0])  # worked out anew
+    answered.forget()
+
+
+# --- a changed game is re-validated without its profiles, unless a change reached one ------------
+
+
+def test_a_change_that_reaches_a_profile_is_told_from_one_that_does_not() -> None:
+    unit = {"key": "u1", "name": "A", "profile": {"x": 1}, "state": {}}
+    assert not _reaches_profiles([Change(path=["sides", 0, "units", 0, "state", "damage"], value=2)])
+    assert not _reaches_profiles([Change(path=["state", "extra"], value={"a": [1, {"b": 2}]})])
+    assert _reaches_profiles([Change(path=["sides", 0, "units", 0, "profile", "x"], value=2)])
+    assert _reaches_profiles([Change(path=["sides", 0, "units"], value=[unit])])
+    assert _reaches_profiles([Change(path=["sides", 0], value={"name": "A", "units": [unit]})])
+
+
+@pytest.mark.parametrize("path", [["sides", 0, "units", 0, "profile"], ["sides", 0, "units"]])
+def test_a_profile_a_change_puts_in_a_game_is_still_bounded(path: list[Any]) -> None:
+    """A manual change that writes a profile too large to be one is refused, as before."""
+    profile = api.call("system.describe", {"system": "gunframe"})["result"]["catalogue"][0]["profile"]
+    squad = {"id": "s", "name": "S", "system": "gunframe", "units": [{"key": "u1", "profile": profile}]}
+    sides = [{"name": "Red", "squad": squad}, {"name": "Blue", "squad": squad}]
+    game = api.call("game.new", {"id": "g", "name": "G", "sides": sides})["result"]
+    deep: Any = 1
+    for _ in range(20):
+        deep = {"d": deep}
+    huge = {**profile, "notes": deep}
+    unit = {**game["sides"][0]["units"][0], "profile": huge}
+    value = huge if path[-1] == "profile" else [unit]
+    reply = api.call("game.adjust", {"game": game, "changes": [{"path": path, "value": value}]})
+    assert not reply["ok"] and "too large to be one" in reply["error"]["message"], reply
+
+
+def test_copied_json_is_a_deep_copy() -> None:
+    data = {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
+    out = _copied(data)
+    assert out == data == copy.deepcopy(data)
+    out["a"][1]["b"].append(4)
+    out["c"]["d"]["e"] = 1
+    assert data == {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
+
+
+# --- odds tables and MechaStellar's clash ------------------------------------------------------------
+
+
+def old_table(dist: Dist[int]) -> dict[str, Any]:
+    """core.pool.table before issue 26: one validated Row each, every ratio reduced."""
+    from fractions import Fraction
+
+    def ratio(w: int, t: int) -> str:
+        f = Fraction(w, t)
+        return f"{f.numerator}/{f.denominator}"
+
+    top = max(k for k, w in dist.weights.items() if w)
+    exact = [dist.weights.get(k, 0) for k in range(top + 1)]
+    rows, tail = [], sum(exact)
+    for k, w in enumerate(exact):
+        rows.append(
+            Row(value=k, exactly=ratio(w, dist.total), at_least=ratio(tail, dist.total),
+                p_exactly=w / dist.total, p_at_least=tail / dist.total)
+        )  # fmt: skip
+        tail -= w
+    mean = Fraction(sum(k * w for k, w in dist.weights.items()), dist.total)
+    return Table(rows=rows, mean=f"{mean.numerator}/{mean.denominator}", p_mean=float(mean)).model_dump()
+
+
+def test_an_odds_table_reads_as_before_with_its_many_impossible_rows() -> None:
+    dists = [
+        Dist.die(6),
+        Dist.die(6).map(lambda f: 100 * f),  # damage in hundreds: most rows impossible
+        Dist({0: 3, 7: 0, 250: 5, 251: 1}, 9),
+        Dist.constant(0),
+        Dist.die(10).repeat(3),
+    ]
+    for dist in dists:
+        assert table(dist).model_dump() == old_table(dist)
+        assert table(dist).model_dump() == old_table(dist)  # and remembered
+    # A table of another distribution is its own, even where the weights hold the same outcomes.
+    assert table(Dist({0: 1, 5: 1}, 2)).model_dump() == old_table(Dist({0: 1, 5: 1}, 2))
+    assert table(Dist({0: 1, 5: 3}, 4)).model_dump() == old_table(Dist({0: 1, 5: 3}, 4))
+
+
+def test_a_pool_and_a_clash_strike_remembered_give_what_they_give_worked_out_anew() -> None:
+    from core.systems.mechastellar import melee
+
+    evade = FacePool(dice=3, sides=10, values=(2, 1, 1, 0, 0, 0, 0, 0, 0, 0), reroll_faces=(4,))
+    steps._FACE_DISTS.clear()
+    first = evade.dist()
+    steps._FACE_DISTS.clear()
+    assert evade.die_dist().repeat(3) == first == evade.dist() == evade.dist()
+    sword = melee.Weapon(name="Sword", kind="melee", range=0, shots=0, damage=300, pen=2)
+    strike = melee.Strike(
+        attack=FacePool(dice=4, sides=10, values=(0,) * 5 + (1,) * 5),
+        flat=1,
+        defense=FacePool(dice=2, sides=10, values=(0,) * 6 + (1,) * 4),
+        blocks=1,
+        weapon=sword,
+        saves_at=4,
+        left=900,
+    )
+    options = melee.MsOptions()
+    melee._STRIKES.clear()
+    fresh = strike._dist()
+    assert strike.dist(options) == fresh and strike.dist(options) is strike.dist(options)
+    # What the key leaves out does not count: the damage and the target's damage left.
+    heavier = replace(strike, weapon=sword.model_copy(update={"damage": 500}), left=1)
+    assert heavier._dist() == fresh
+    # What it holds does: no PEN, another kind, saves rerolled, other hits, blocks or saves.
+    for other in (
+        replace(strike, weapon=sword.model_copy(update={"pen": 0})),
+        replace(strike, weapon=sword.model_copy(update={"kind": "cc"})),
+        replace(strike, reroll_saves=True),
+        replace(strike, flat=0),
+        replace(strike, blocks=0),
+        replace(strike, saves_at=6),
+    ):
+        assert other.dist(options) == other._dist() != fresh
