@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from test_gundam_effects import api_odds, edit, pilot, sample
-from test_gundam_skirmish import game, state
+from test_gundam_skirmish import game, squad, state
 
-from core.dice import TypedDice
-from core.game import Game, act, odds
+from core.dice import NeedMoreDice, TypedDice
+from core.game import Game, act, new_game, odds
 from core.systems.base import NeedChoice
 
 
@@ -123,26 +123,50 @@ def reserve(**more: Any) -> Game:
 
 
 @pytest.mark.parametrize(
-    ("weather", "face", "arrives", "placed"),
+    ("weather", "face", "text"),
     [
-        ("", 1, False, ""),
-        ("", 2, True, "the opponent places it"),
-        ("", 3, True, "the opponent places it"),
-        ("", 4, True, "exactly on the spot"),
-        ("dense_minovsky", 3, False, ""),  # L3310-L3311: 1-3 fail
-        ("dense_minovsky", 4, True, "the opponent places it"),
-        ("dense_minovsky", 5, True, "the opponent places it"),
-        ("dense_minovsky", 6, True, "exactly on the spot"),
+        ("", 1, "Trooper's ambush fails (1): try again in a later Upkeep"),
+        ("", 2, 'Trooper ambushes (2): the opponent places it within 12" of the spot'),
+        ("", 3, 'Trooper ambushes (3): the opponent places it within 12" of the spot'),
+        ("", 4, "Trooper ambushes (4): it arrives exactly on the spot"),
+        # L3310-L3311: in Dense Minovsky Particles 1-3 fail, 4-5 within 12", 6 exact
+        ("dense_minovsky", 1, "Trooper's ambush fails (1): try again in a later Upkeep"),
+        ("dense_minovsky", 2, "Trooper's ambush fails (1): try again in a later Upkeep"),
+        ("dense_minovsky", 3, "Trooper's ambush fails (1): try again in a later Upkeep"),
+        ("dense_minovsky", 4, 'Trooper ambushes (2): the opponent places it within 12" of the spot'),
+        ("dense_minovsky", 5, 'Trooper ambushes (2): the opponent places it within 12" of the spot'),
+        ("dense_minovsky", 6, "Trooper ambushes (6): it arrives exactly on the spot"),
     ],
 )
-def test_ambush_faces_at_their_edges(weather: str, face: int, arrives: bool, placed: str) -> None:
-    """L1258-L1264: 1 fails, 2-3 the opponent places it within 12", 4+ exactly where chosen."""
+def test_ambush_faces_at_their_edges(weather: str, face: int, text: str) -> None:
+    """L1258-L1264: 1 fails, 2-3 the opponent places it within 12", 4+ exactly where chosen.  (In Dense
+    Minovsky Particles the log shows the face as the normal table reads it.)"""
     g = reserve()
     if weather:
         g = act(g, "setup", {"environment": weather}, TypedDice([]))
     after = act(g, "ambush", {"unit": "1/t1"}, TypedDice([face]))
-    assert ("reserve" not in state(after, "1/t1").conditions) is arrives
-    assert placed in after.log[-1].text
+    assert ("reserve" not in state(after, "1/t1").conditions) is ("fails" not in text)
+    assert after.log[-1].text == text
+
+
+def test_the_app_asks_for_one_d6() -> None:
+    """The player is asked for exactly the die the rule rolls: one D6 (L1258, L2883-L2887)."""
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Ambush$"):
+        act(reserve(), "ambush", {"unit": "1/t1"}, TypedDice([]))
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Grapple Hook$"):
+        use(with_ability("grapple_hook"), "grapple_hook", [], target="1/t1")
+
+
+def test_no_ambush_before_the_first_turn() -> None:
+    """L1258: an Ambush is rolled in a player's Initial Upkeep: none before the priority roll."""
+    para = sample("trooper", abilities=[{"key": "parachute_pack"}], ambush=True)
+    g = new_game(
+        "g",
+        "Test",
+        [("Feds", squad("a", "Feds", ("l1", sample("lancer")))), ("Zeon", squad("b", "Zeon", ("t1", para)))],
+    )
+    with pytest.raises(ValueError, match="roll for priority first"):
+        act(g, "ambush", {"unit": "1/t1"}, TypedDice([4]))
 
 
 @pytest.mark.parametrize(("weather", "arrives", "exact"), [("", 5, 3), ("dense_minovsky", 3, 1)])
