@@ -11,7 +11,7 @@ import pytest
 from test_gundam_effects import edit, pilot, sample
 from test_gundam_skirmish import game, state
 
-from core.dice import TypedDice
+from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act
 from core.systems.base import NeedChoice
 
@@ -182,3 +182,75 @@ def test_switch_weapon_equips_the_other_one_for_one_action() -> None:
 def test_idle_spends_one_action() -> None:
     after = act(game(), "idle", {"unit": "0/l1"}, TypedDice([]))
     assert state(after, "0/l1").counters["actions"] == 1 and after.log[-1].text == "Lancer waits"
+
+
+def test_boost_and_sheer_terrain_for_vehicles_and_suits() -> None:
+    """L545-L550: sheer terrain is crossed by Boost only, and never by a vehicle unless amphibious."""
+    tank = game(a=[("l1", sample("lancer")), ("g1", sample("gun_tank", boost=6))])
+    after = act(tank, "move", {"unit": "0/g1", "boost": True}, TypedDice([]))
+    assert 'up to 6"' in after.log[-1].text
+    wet = game(
+        a=[("l1", sample("lancer")), ("g1", sample("gun_tank", boost=6, abilities=[{"key": "amphibious"}]))]
+    )
+    act(wet, "move", {"unit": "0/g1", "boost": True, "terrain": "sheer"}, TypedDice([]))
+    act(mover(), "move", {"unit": "0/l1", "boost": True, "terrain": "sheer"}, TypedDice([]))
+
+
+def test_a_move_may_go_exactly_its_limit() -> None:
+    after = act(mover(), "move", {"unit": "0/l1", "distance": 8}, TypedDice([]))
+    assert after.log[-1].text == 'Lancer moves 8"'
+    with pytest.raises(ValueError, match='moves at most 8" with this Move'):
+        act(mover(), "move", {"unit": "0/l1", "distance": 9}, TypedDice([]))
+
+
+def test_the_move_log_says_what_cost_the_distance() -> None:
+    """What the player reads: each cut with its size (L521-L537, L465-L474, L1161-L1164)."""
+    hurt = edit(mover(), "0/l1", counters={"leg": 1})
+    text = act(hurt, "move", {"unit": "0/l1", "turn": "up_to_90"}, TypedDice([])).log[-1].text
+    assert text == (
+        'Lancer moves up to 2"; Leg Damage: Normal terrain counts as Difficult (L1161-L1164); '
+        'difficult terrain: -4"; turning out of sight: -2"'
+    )
+    after = act(mover(), "move", {"unit": "0/l1", "ends_in_dangerous": True}, TypedDice([]))
+    assert after.log[-1].text.startswith(
+        'Lancer moves up to 8"; ends in dangerous terrain: 1 damage (L538-L540)'
+    )
+
+
+@pytest.mark.parametrize(("face", "text"), [(2, "Afterburner 2"), (3, "Afterburner 3: 2 damage (L2775)")])
+def test_the_afterburner_roll_is_told(face: int, text: str) -> None:
+    used = edit(mover(abilities=[{"key": "afterburner", "x": "12"}]), "0/l1", extra={"once": ["afterburner"]})
+    assert text in act(used, "move", {"unit": "0/l1"}, TypedDice([face])).log[-1].text
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Afterburner$"):
+        act(used, "move", {"unit": "0/l1"}, TypedDice([]))
+
+
+def test_red_comet_rolls_on_a_boost_only() -> None:
+    g = mover(abilities=[{"key": "red_comet"}])
+    assert "Red Comet" not in act(g, "move", {"unit": "0/l1"}, TypedDice([])).log[-1].text
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Red Comet$"):
+        act(g, "move", {"unit": "0/l1", "boost": True}, TypedDice([]))
+
+
+def test_a_slow_reload_weapon_costs_two_actions() -> None:
+    """L415-L422, L925-L929: an <RS> weapon needs a Slow Reload even without Arm Damage."""
+    heavy = sample("heavy_gunner")
+    heavy["weapons"][1]["tags"] = ["RS", "P"]
+    g = act(game(b=[("t1", sample("trooper")), ("h1", heavy)]), "next_turn", {}, TypedDice([]))
+    g = edit(g, "1/h1", extra={"reload": {"Missile rack": True, "Rotary cannon": False}})
+    after = act(g, "reload", {"unit": "1/h1"}, TypedDice([]))
+    assert after.log[-1].text == "Heavy Gunner: Slow Reload of Missile rack"
+    assert state(after, "1/h1").counters["actions"] == 2
+
+
+def test_switch_weapon_asks_among_several_and_names_the_weapon() -> None:
+    """L424-L451: the Trooper holds its machine gun; the bazooka and the heat axe are the choices."""
+    g = act(game(), "next_turn", {}, TypedDice([]))
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "switch_weapon", {"unit": "1/t1"}, TypedDice([]))
+    assert [(c.value, c.label) for c in asked.value.options] == [("Bazooka", "Bazooka"), ("cc", "Heat axe")]
+    after = act(g, "switch_weapon", {"unit": "1/t1", "weapon": "Bazooka"}, TypedDice([]))
+    assert after.log[-1].text == "Trooper equips Bazooka"
+    axe = act(g, "switch_weapon", {"unit": "1/t1", "weapon": "cc"}, TypedDice([]))
+    with pytest.raises(ValueError, match="has Heat axe equipped already"):
+        act(axe, "switch_weapon", {"unit": "1/t1", "weapon": "cc"}, TypedDice([]))
