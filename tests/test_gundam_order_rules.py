@@ -151,3 +151,46 @@ def test_the_colony_laser_is_for_the_titans_and_zeon_only() -> None:
     g.sides[1].resources["cp"] = 10
     after = order(g, "colony_laser")
     assert after.sides[1].resources["cp"] == 0 and "roll for each unit" in after.log[-1].text
+
+
+def test_a_unit_of_exactly_200_points_returns() -> None:
+    """L1515-L1523: "200 points or below": a destroyed 200-point unit returns."""
+    lancer = sample("lancer", integrity=4, move=7, shield="heavy")  # 200 points
+    g = game(a=[("c1", sample("captain")), ("l1", lancer)]).model_copy(deep=True)
+    g.sides[0].resources["cp"] = 4
+    g.sides[0].units[1].state.destroyed = True
+    after = order(g, "we_have_reserves", "0/l1")
+    assert not state(after, "0/l1").destroyed
+    assert after.log[-1].text.endswith(": Lancer returns in the deployment zone")
+
+
+def test_the_log_names_the_unit_an_order_concerns() -> None:
+    g = edit(commanded(10), "0/l1", extra={"reload": {"Beam rifle": True}})
+    for key in ("bring_them_down", "field_repair", "resupply", "double_time"):
+        assert " for Lancer" in order(g, key, "0/l1").log[-1].text, key
+    assert order(g, "withdraw", "0/l1").log[-1].text.endswith(": Lancer leaves the battle")
+    assert order(g, "concentrate_fire").log[-1].text == "Feds orders Concentrate Fire (3 CP)"
+    para = sample("lancer", abilities=[{"key": "parachute_pack"}], ambush=True)
+    h = game(a=[("c1", sample("captain")), ("l1", para)]).model_copy(deep=True)
+    h.sides[0].resources["cp"] = 2
+    assert (
+        order(h, "infiltrate", "0/l1")
+        .log[-1]
+        .text.endswith(": Lancer arrives where its player chose, no roll (L1491-L1500)")
+    )
+
+
+def test_no_orders_before_the_first_turn_or_for_a_side_out_of_its_turn() -> None:
+    """L286-L291: orders are the player in turn's, in its Initial Upkeep."""
+    from test_gundam_skirmish import squad
+
+    from core.game import new_game
+
+    a = squad("a", "Feds", ("c1", sample("captain")))
+    b = squad("b", "Zeon", ("t1", sample("trooper")))
+    fresh = new_game("g", "Test", [("Feds", a), ("Zeon", b)])
+    with pytest.raises(ValueError, match="roll for priority first"):
+        order(fresh, "concentrate_fire")
+    zeon_turn = act(commanded(5), "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="in Feds's own turn"):
+        order(zeon_turn, "concentrate_fire", side=0)
