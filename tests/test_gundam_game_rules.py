@@ -11,7 +11,7 @@ import pytest
 from test_gundam_effects import edit, pilot, sample
 from test_gundam_skirmish import SYSTEM, game, squad, state
 
-from core.dice import TypedDice
+from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, new_game
 from core.systems.base import NeedChoice
 
@@ -247,3 +247,81 @@ def test_the_phase_shown_follows_the_turn() -> None:
     assert SYSTEM.phase(one).current == 2
     done = act(one, "idle", {"unit": "0/l1"}, TypedDice([]))
     assert state(done, "0/l1").activated and SYSTEM.phase(done).current == 3
+
+
+def test_setup_keeps_s_units_home_and_sets_the_weather() -> None:
+    """L1372: no <S> unit in space (named); the weather as chosen (L3306-L3333)."""
+    with pytest.raises(ValueError, match=r"^<S> units cannot fight in space \(L1372\): Gun Tank$"):
+        act(game(), "setup", {"space": True}, TypedDice([]))
+    bad = act(game(), "setup", {"environment": "bad_weather", "mission": "skirmish"}, TypedDice([]))
+    assert (bad.state.environment, bad.state.mission, bad.state.extra["space"]) == (
+        "bad_weather",
+        "skirmish",
+        False,
+    )
+    assert act(bad, "setup", {"environment": "normal"}, TypedDice([])).state.environment == ""
+
+
+def test_the_game_length_and_weather_ask_for_one_d6() -> None:
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for game length$"):
+        act(with_mission("skirmish"), "game_length", {}, TypedDice([]))
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for environment$"):
+        act(game(), "environment", {}, TypedDice([]))
+    g = act(game(a=SPACE_READY), "setup", {"space": True}, TypedDice([]))
+    assert "Debris Showers" in act(g, "environment", {}, TypedDice([1])).log[-1].text
+
+
+def test_the_zone_log_shows_each_sides_points_and_the_win() -> None:
+    """L192-L203: what the player reads as the turn ends."""
+    g = with_mission("objective", 2).model_copy(deep=True)
+    g.sides[0].resources["held"] = 1
+    after = act(g, "next_turn", {"zone": ["0/l1", "1/t1"]}, TypedDice([]))
+    assert after.log[-1].text == (
+        "Feds ends the turn; Objective: Feds 170 pts, Zeon 140 pts; Feds holds it (2): Feds wins (L192-L203)"
+    )
+
+
+def test_territory_with_every_quarter_empty_has_no_winner() -> None:
+    g = act(with_mission("territory", 1), "next_turn", {}, TypedDice([]))
+    empty = {f"quarter_{n}": [] for n in range(1, 5)}
+    after = act(g, "next_turn", empty, TypedDice([]))
+    assert (after.state.ended, after.state.winners) == (True, [])
+    assert after.log[-1].text.endswith("quarter 4: nobody; game over: nobody win (L214-L218)")
+
+
+@pytest.mark.parametrize("gone", ["destroyed", "withdrawn"])
+def test_deathmatch_ends_when_one_side_has_units_left(gone: str) -> None:
+    """L171-L177: the last player with units on the table wins (a withdrawn unit has left it)."""
+    g = game().model_copy(deep=True)
+    for unit in g.sides[1].units:
+        if gone == "destroyed":
+            unit.state.destroyed = True
+        else:
+            unit.state.conditions.append("withdrawn")
+    after = act(g, "next_turn", {}, TypedDice([]))
+    assert (after.state.ended, after.state.winners) == (True, [0])
+    assert after.log[-1].text.endswith("game over: Feds wins (L171-L190)")
+    assert status(after)["Players with units"] == "1"
+    both = g.model_copy(deep=True)
+    for unit in both.sides[0].units:
+        unit.state.destroyed = True
+    wiped = act(both, "next_turn", {}, TypedDice([]))
+    assert wiped.state.winners == [] and "game over: nobody" in wiped.log[-1].text
+    # a skirmish is not over when a side is wiped out: it runs its rounds (L181-L190)
+    assert not act(
+        with_mission("skirmish", 3).model_copy(update={"sides": g.sides}), "next_turn", {}, TypedDice([])
+    ).state.ended
+
+
+def test_skirmish_win_is_told() -> None:
+    g = with_mission("skirmish", 1).model_copy(deep=True)
+    g.sides[0].resources["destroyed"] = 140
+    g.sides[1].resources["destroyed"] = 90
+    g = act(g, "next_turn", {}, TypedDice([]))
+    after = act(g, "next_turn", {}, TypedDice([]))
+    assert after.log[-1].text.endswith("game over: Feds wins (L171-L190)")
+    assert status(after) == {
+        "Game type": "Skirmish",
+        "Round": "1 of 1",
+        "Enemy points destroyed": "Feds 140, Zeon 90",
+    }
