@@ -325,3 +325,61 @@ def test_skirmish_win_is_told() -> None:
         "Round": "1 of 1",
         "Enemy points destroyed": "Feds 140, Zeon 90",
     }
+
+
+def _three() -> Game:
+    return new_game(
+        "g",
+        "Test",
+        [
+            ("A", squad("a", "A", ("l1", sample("lancer")))),
+            ("B", squad("b", "B", ("t1", sample("trooper")))),
+            ("C", squad("c", "C", ("t2", sample("trooper")))),
+        ],
+    )
+
+
+def test_the_priority_roll_is_told_and_asks_the_winner_first() -> None:
+    """L278-L282: every roll shown, the order, the first turn begun; the winner picks first."""
+    three = _three()
+    assert status(three)["Turn"] == "not started: roll for priority"
+    assert SYSTEM.phase(three).current == 0
+    first = SYSTEM.phase(three).steps[0]
+    assert (first.gate, first.sheet, SYSTEM.phase(three).round_button) == (True, True, False)
+    with pytest.raises(NeedMoreDice, match=r"^roll 3 more d6 for priority$"):
+        act(three, "priority", {}, TypedDice([]))
+    with pytest.raises(NeedChoice) as asked:
+        act(three, "priority", {}, TypedDice([4, 4, 2, 5, 3]))
+    assert asked.value.prompt == "A won the priority roll: which turn does A take? (L280-L281)"
+    assert [c.label for c in asked.value.options] == ["First turn", "Second turn", "Third turn"]
+    after = act(three, "priority", {"places": [2, 1]}, TypedDice([4, 4, 2, 5, 3]))
+    assert after.log[-1].text == (
+        "Priority: A 4, B 4, C 2; A 5, B 3. Order: B, A, C; B's turn: +0 Command Points (L1283-L1288)"
+    )
+    assert "Turn" not in status(after)
+    # play goes round in that order: B, A, C, then B again in round 2
+    g = after
+    for side in (0, 2, 1):
+        g = act(g, "next_turn", {}, TypedDice([]))
+        assert g.state.active_side == side
+    assert g.round == 2 and [s.resources["turns"] for s in g.sides] == [1, 2, 1]
+
+
+def test_no_turn_ends_before_the_first_or_after_the_last() -> None:
+    with pytest.raises(ValueError, match="roll for priority first"):
+        act(_three(), "next_turn", {}, TypedDice([]))
+    over = game().model_copy(deep=True)
+    over.state.ended = True
+    with pytest.raises(ValueError, match="the game is over"):
+        act(over, "next_turn", {}, TypedDice([]))
+    assert SYSTEM.phase(over).current == 3
+
+
+def test_status_lines_before_the_length_is_rolled() -> None:
+    """L192-L218: the score lines of Objective and Territory before the game length is known."""
+    assert status(with_mission("objective"))["Turns holding"] == "Feds 0, Zeon 0"
+    assert (
+        status(with_mission("territory"))["Quarters held"]
+        == "counted after the last round: roll the game length"
+    )
+    assert status(with_mission("skirmish"))["Round"] == "1"
