@@ -14,8 +14,9 @@ import pytest
 from test_gundam_effects import FIGHT, _strike, api_odds, edit, pilot, sample, tables
 from test_gundam_skirmish import game, state
 
-from core.dice import Dist, TypedDice
+from core.dice import Dist, NeedMoreDice, TypedDice
 from core.game import Game, act
+from core.systems.base import NeedChoice
 from core.systems.gundam_skirmish.close_combat import Striker, strike_dist, strip
 
 #: The Lancer's beam blade: DEX 2, 2 dice 3+ (crit 4+), 4 DAM; the Trooper's heat axe: DEX 3, 2 dice 4+
@@ -245,3 +246,79 @@ def test_the_winner_deals_more_and_the_loser_falls_back() -> None:
     assert state(after, "1/t1").destroyed
     assert "Trooper is destroyed and cannot strike back (A14)" in after.log[-1].text
     assert "falls back" not in after.log[-1].text  # the loser is gone: nobody is placed
+
+
+def test_an_unarmed_winner_deals_no_damage() -> None:
+    """L1066-L1070: a unit fighting Unarmed that wins deals no damage; its opponent falls back.  An
+    Unarmed unit counts as having its weapon drawn: against a unit holding a ranged weapon it has
+    Advantage outright (L1036-L1040)."""
+    g = game(b=[("t1", sample("trooper", close_combat=[]))])
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 1, 1, 1, 4, 1, 1]))
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: Trooper has Advantage outright; Trooper strikes: 2 damage, 1 critical; "
+        "Lancer strikes: 0 damage, 0 critical; Trooper fought unarmed and won: no damage is dealt "
+        "(L1069-L1070); Lancer falls back (L1006-L1009)"
+    )
+    assert state(after, "0/l1").damage == 0 and state(after, "1/t1").damage == 0
+    # the unit with a close combat weapon has it equipped after the combat (L1058-L1060); Unarmed has none
+    assert state(after, "0/l1").extra["equipped"] == "cc"
+    assert state(after, "1/t1").extra["equipped"] == "Machine gun"
+
+
+def test_a_shield_break_in_close_combat_is_asked_then_halves_and_cancels() -> None:
+    """L1121-L1128 (A12): the struck unit's player decides once the damage is known; a break halves the
+    damage, cancels the chart rolls and removes the shield."""
+    g = game()
+    faces = [6, 1, 6, 6, 1, *[1] * 8]  # Advantage 8-4; the blade's 6, 6: two criticals of 4
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "close_combat", FIGHT, TypedDice(faces))
+    assert asked.value.field == "defender_shield_break"
+    assert asked.value.prompt == (
+        "Trooper takes 8 damage and 2 chart roll(s): break its shield to halve the damage and cancel the "
+        "rolls?"
+    )
+    after = act(
+        g, "close_combat", {**FIGHT, "defender_shield_break": "yes", "shield_break": "no"}, TypedDice(faces)
+    )
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: Advantage 8-4; Lancer strikes: 8 damage, 2 critical; "
+        "Shield Break: 4 damage; Trooper strikes: 0 damage, 0 critical; Trooper falls back (L1006-L1009)"
+    )
+    t = state(after, "1/t1")
+    assert (t.damage, t.conditions, t.counters["arm"], t.counters["head"], t.counters["leg"]) == (
+        4,
+        ["shield_broken"],
+        0,
+        0,
+        0,
+    )
+
+
+def test_the_defender_with_advantage_strikes_first_after_a_charge_check() -> None:
+    """L1545-L1550, L970-L977: the charge check told; the side with the higher Advantage strikes first."""
+    g = edit(game(), "0/l1", conditions=["wavering"])
+    faces = [4, 1, 1, 6, *[1] * 10]  # check 4; Advantage 1+1+2 = 4 against 6+3 = 9
+    after = act(g, "close_combat", {**FIGHT, "charged": True, **BOTH_ANSWER}, TypedDice(faces))
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: charge check 4: it charges; Advantage 4-9; Trooper strikes: 0 damage, "
+        "0 critical; Lancer strikes: 0 damage, 0 critical; Trooper and Lancer fall back (L1006-L1009)"
+    )
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for charge check \(morale\)$"):
+        act(g, "close_combat", {**FIGHT, "charged": True}, TypedDice([]))
+    with pytest.raises(NeedMoreDice, match=r"^roll 2 more d6 for Lancer: Advantage$"):
+        act(game(), "close_combat", {**FIGHT, "charged": True}, TypedDice([]))
+
+
+def test_controlled_aim_doubles_the_chart_rolls_of_a_strike() -> None:
+    """L1962: two Damage Chart rolls for each critical, in close combat too."""
+    g = game(
+        a=[("l1", sample("lancer", pilot=pilot("controlled_aim")))],
+        b=[("t1", sample("trooper", shield="none"))],
+    )
+    with pytest.raises(NeedMoreDice) as short:
+        act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 4, 1]))
+    assert "chart" in short.value.purpose.lower() or "damage" in short.value.purpose.lower()
+    # one critical (the 4), 4 damage: 2 chart rolls (leg, arm), the Trooper keeps 2 Integrity
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 4, 1, 1, 3, 1, 1, *[1] * 6]))
+    t = state(after, "1/t1")
+    assert (t.damage, t.counters["leg"], t.counters["arm"]) == (4, 1, 1)
