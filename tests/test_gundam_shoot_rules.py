@@ -15,8 +15,10 @@ import pytest
 from test_gundam_effects import HEAD_GUNS, RIFLE, api_odds, edit, pilot, sample, side_resource, tables
 from test_gundam_skirmish import game, state
 
-from core.dice import TypedDice
+from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, odds
+from core.systems.base import NeedChoice
+from core.systems.gundam_skirmish import units as U
 from core.systems.gundam_skirmish.shoot import ShootInput, build_shot
 
 NO_SHIELD = [("t1", sample("trooper", shield="none"))]
@@ -360,3 +362,208 @@ def test_a_named_weapon_must_be_the_shooters_and_equipped() -> None:
     t = act(game(), "next_turn", {}, TypedDice([]))
     with pytest.raises(ValueError, match="not equipped"):  # the Trooper holds its machine gun (L424-L444)
         odds(t, "shoot", {"attacker": "1/t1", "target": "0/l1", "weapon": "Bazooka"})
+
+
+# --- what a shot refuses (L595-L614, L1606-L1619, L2851, L3312-L3313) -----------------------------------
+
+
+def test_a_shot_is_refused_at_a_friend_or_a_target_off_the_table() -> None:
+    g = game(a=[("l1", sample("lancer")), ("g1", sample("gun_tank"))], b=NO_SHIELD)
+    with pytest.raises(ValueError, match="a unit shoots at an enemy"):
+        odds(g, "shoot", {**HEAD_GUNS, "target": "0/g1"})
+    for why in ("destroyed", "withdrawn", "reserve"):
+        h = g.model_copy(deep=True)
+        if why == "destroyed":
+            h.sides[1].units[0].state.destroyed = True
+        else:
+            h.sides[1].units[0].state.conditions.append(why)
+        with pytest.raises(ValueError, match="Trooper is not on the table"):
+            odds(h, "shoot", HEAD_GUNS)
+    with pytest.raises(ValueError, match=r"dug in and cannot be shot \(L2851\)"):
+        odds(edit(g, "1/t1", conditions=["dig_in"]), "shoot", HEAD_GUNS)
+
+
+def test_a_shot_is_refused_with_a_weapon_left_home_or_out_of_its_rules() -> None:
+    """L431-L434 (carried weapons taken), L611-L614 (Explosive never closer), L2937-L2941 (Massed Fire's
+    unit and X weapon), L3312-L3313 (no Volley in Dense Minovsky Particles)."""
+    left_home = game(b=[("t1", sample("trooper", carried=["Machine gun"]))])
+    left_home = act(left_home, "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="'Bazooka' was not taken into this battle"):
+        odds(left_home, "shoot", {"attacker": "1/t1", "target": "0/l1", "weapon": "Bazooka"})
+    zeon = act(game(), "next_turn", {}, TypedDice([]))
+    with pytest.raises(ValueError, match="cannot fire closer"):
+        odds(
+            zeon, "shoot", {"attacker": "1/h1", "target": "0/l1", "weapon": "Missile rack", "range": "closer"}
+        )
+    closer = odds(
+        zeon, "shoot", {"attacker": "1/h1", "target": "0/l1", "weapon": "Rotary cannon", "range": "closer"}
+    )
+    assert closer.summary.startswith("Rotary cannon:")
+    with pytest.raises(ValueError, match="Massed Fire"):
+        odds(game(b=NO_SHIELD), "shoot", {**HEAD_GUNS, "massed_fire": 1})
+    mortar = {**sample("gun_tank")["weapons"][0], "name": "Mortar", "tags": ["V"]}
+    g = game(a=[("l1", sample("gun_tank", weapons=[mortar]))], b=NO_SHIELD)
+    dense = act(g, "setup", {"environment": "dense_minovsky"}, TypedDice([]))
+    volley = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar", "volley": True}
+    with pytest.raises(ValueError, match=r"no Volley in Dense Minovsky Particles \(L3312-L3313\)"):
+        odds(dense, "shoot", volley)
+
+
+def test_a_volley_target_never_sees_the_shooter_with_that_reading() -> None:
+    """L1615 (A-reading volley_target_sees): with "never", a Volley's target counts as not seeing the
+    shooter whatever the players said: Flanking for the shooter."""
+    mortar = {**sample("gun_tank")["weapons"][0], "name": "Mortar", "tags": ["V"]}
+    g = with_options(
+        game(a=[("l1", sample("gun_tank", weapons=[mortar]))], b=NO_SHIELD), volley_target_sees="never"
+    )
+    raw = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar", "volley": True}
+    assert shot_of(g, raw).attack_rerolls == 1
+    assert shot_of(with_options(g, volley_target_sees="ask"), raw).attack_rerolls == 0
+    assert shot_of(g, {**raw, "volley": False}).attack_rerolls == 0
+
+
+@pytest.mark.parametrize(("shooter", "acc", "crit"), [("lancer", 4, 6), ("mega", 5, None)])
+def test_an_sd_target_is_harder_to_hit_and_crit(shooter: str, acc: int, crit: int | None) -> None:
+    """L1360-L1363: +1 to the Accuracy and Critical needed against an SD unit, +2 for a Mega Unit
+    shooting; never beyond 6."""
+    from test_gundam_mega import casual, mega
+
+    if shooter == "lancer":
+        g = game(b=[("t1", sample("trooper", shield="none", sd=True))])
+        raw = RIFLE  # ACC 3+, CRIT 5+
+    else:
+        big = mega(factions=["EFF"], weapons=sample("lancer")["weapons"])
+        g = casual(game(a=[("l1", big)], b=[("t1", sample("trooper", shield="none", sd=True))]))
+        raw = RIFLE
+    shot = shot_of(g, raw)
+    assert (shot.acc, shot.crit) == (acc, crit if shooter == "lancer" else 6)
+    heavy = shot_of(g, {**raw, "weapon": "Head guns"})  # ACC 5+: capped at 6, no CRIT stays none
+    assert (heavy.acc, heavy.crit) == (6, None)
+
+
+def test_a_mega_unit_is_shot_only_in_a_casual_game() -> None:
+    """L1309-L1311: Mega Units play in casual games only (the reading mega_units)."""
+    from test_gundam_mega import casual, mega
+
+    g = game(b=[("t1", mega())])
+    with pytest.raises(ValueError, match="Mega Unit"):
+        odds(g, "shoot", RIFLE)
+    assert odds(casual(g), "shoot", RIFLE).summary.startswith("Beam rifle:")
+
+
+def test_reactive_armour_takes_one_off_explosive_weapons_only() -> None:
+    """L2028-L2030: Reactive Armour: 1 less damage from Explosive weapons."""
+    armoured = [("t1", sample("trooper", shield="none", pilot=pilot(mods=["reactive_armour"])))]
+    g = game(a=[("l1", sample("lancer")), ("h1", sample("heavy_gunner", factions=["EFF"]))], b=armoured)
+    missiles = {"attacker": "0/h1", "target": "1/t1", "weapon": "Missile rack"}
+    assert shot_of(g, missiles).coating == 1
+    assert shot_of(g, RIFLE).coating == 0
+
+
+# --- what the resolved shot tells and leaves ---------------------------------------------------------------
+
+
+def test_the_shot_log_tells_hits_damage_and_criticals() -> None:
+    """L1102-L1105: hits through times DAM; the criticals' chart rolls follow (L1108-L1119)."""
+    g = game(b=NO_SHIELD)
+    after = act(g, "shoot", {**HEAD_GUNS, "shield_break": "no"}, TypedDice([5, 5, 1, 1, 1]))
+    assert after.log[-1].text == "Lancer shoots Trooper with Head guns; 2 hits through, 2 damage, 0 critical"
+    one = act(g, "shoot", {**HEAD_GUNS, "shield_break": "no"}, TypedDice([5, 1, 1, 1, 1]))
+    assert "; 1 hit through, 1 damage, 0 critical" in one.log[-1].text
+    # the rifle's 6: a hit and a critical; 3 damage, then one chart roll: 3 is the Arm
+    crit = act(g, "shoot", {**RIFLE, "shield_break": "no"}, TypedDice([6, 1, 3]))
+    t = state(crit, "1/t1")
+    assert (t.damage, t.counters["arm"]) == (3, 1)
+    assert "1 hit through, 3 damage, 1 critical" in crit.log[-1].text
+
+
+def test_controlled_aim_rolls_the_chart_twice_for_a_critical() -> None:
+    """L1962: two chart rolls a critical."""
+    g = game(a=[("l1", sample("lancer", pilot=pilot("controlled_aim")))], b=NO_SHIELD)
+    after = act(g, "shoot", {**RIFLE, "shield_break": "no"}, TypedDice([6, 1, 3, 1]))
+    t = state(after, "1/t1")
+    assert (t.damage, t.counters["arm"], t.counters["leg"]) == (3, 1, 1)
+
+
+def test_a_destroyed_target_rolls_no_chart_and_the_kill_counts_for_the_shooter() -> None:
+    """L1094-L1098: damage to 0 Integrity destroys; no chart roll after; the points count for the
+    shooter's side (L187-L190)."""
+    g = game(b=NO_SHIELD).model_copy(deep=True)
+    g.sides[1].units[0].state.damage = 3  # 3 left: the rifle's 3 destroys it
+    after = act(g, "shoot", {**RIFLE, "shield_break": "no"}, TypedDice([6, 1, 1, 1, 1, 1, 1, 1]))
+    t = state(after, "1/t1")
+    assert t.destroyed and t.counters["arm"] == 0 and t.counters["leg"] == 0
+    points = U.unit_cost(U.Unit.model_validate(sample("trooper", shield="none")))
+    assert after.sides[0].resources["destroyed"] == points > 0
+
+
+def test_the_shield_break_and_weather_are_told() -> None:
+    g = act(game(), "setup", {"environment": "bad_weather"}, TypedDice([]))
+    broke = act(g, "shoot", {**RIFLE, "shield_break": "yes"}, TypedDice([6, 1, 1]))
+    assert broke.log[-1].text.endswith(
+        "Shield Break: 2 damage, no chart roll, the shield is gone (L1123-L1128)"
+    )
+    rain = act(
+        g, "shoot", {**HEAD_GUNS, "weather": True, "shield_break": "no"}, TypedDice([5, 5, 1, 1, 1, 1])
+    )
+    assert "Bad Weather: one hit removed (L3321-L3327)" in rain.log[-1].text
+
+
+def test_the_blast_is_asked_then_told_and_its_kill_counts() -> None:
+    """L1271-L1275: the units near are asked once the shot deals damage; each takes the damage."""
+    g = act(game(), "next_turn", {}, TypedDice([])).model_copy(deep=True)
+    g.sides[1].units[1].profile["weapons"][1]["tags"] = ["RQ", "P", "B"]
+    g.sides[0].units[1].state.damage = 1  # the Gun Tank (Integrity 4, 90 points): 3 more destroy it
+    fire = {"attacker": "1/h1", "target": "0/l1", "weapon": "Missile rack", "shield_break": "no"}
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "shoot", fire, TypedDice([4, 1, 1, 1, 2]))
+    assert asked.value.field == "blast"
+    after = act(g, "shoot", {**fire, "blast": ["0/g1"]}, TypedDice([4, 1, 1, 1, 2, 1, 1, 1]))
+    assert "Blast: Gun Tank takes 3" in after.log[-1].text
+    assert state(after, "0/g1").destroyed and after.sides[1].resources["destroyed"] == 90
+
+
+def test_the_dice_a_shot_asks_for() -> None:
+    """Poor Balance's D6 (L2976-L2979) and the Volley's D6 (L1613) are asked as one d6 each."""
+    wobbly = game(a=[("l1", sample("lancer", abilities=[{"key": "poor_balance", "x": ""}]))], b=NO_SHIELD)
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Poor Balance$"):
+        act(wobbly, "shoot", HEAD_GUNS, TypedDice([]))
+    assert (
+        "Poor Balance 5: 1 damage to itself (L2978-L2979)"
+        in act(wobbly, "shoot", {**HEAD_GUNS, "shield_break": "no"}, TypedDice([5, 1, 1, 1, 1, 1]))
+        .log[-1]
+        .text
+    )
+    assert (
+        "Poor Balance 4;"
+        in act(wobbly, "shoot", {**HEAD_GUNS, "shield_break": "no"}, TypedDice([4, 1, 1, 1, 1, 1]))
+        .log[-1]
+        .text
+    )
+    mortar = {**sample("gun_tank")["weapons"][0], "name": "Mortar", "tags": ["V"]}
+    g = game(a=[("l1", sample("gun_tank", weapons=[mortar]))], b=NO_SHIELD)
+    raw = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar", "volley": True}
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for Volley$"):
+        act(g, "shoot", raw, TypedDice([]))
+    assert act(g, "shoot", raw, TypedDice([3])).log[-1].text.endswith("Volley 3: the shot fails (L1613)")
+
+
+def test_halved_odds_halve_the_chance_to_destroy_and_say_why() -> None:
+    """L1613 (a Volley's 4+) and L1554-L1558 (a Routed unit's D6): the chance to destroy halves too."""
+    g = game(b=NO_SHIELD).model_copy(deep=True)
+    g.sides[1].units[0].state.damage = 3
+    plain = tables(api_odds(g, "shoot", RIFLE))["facts"]["destroyed"]
+    assert plain > 0
+    routed = api_odds(edit(g, "0/l1", conditions=["routed"]), "shoot", RIFLE)
+    assert tables(routed)["facts"]["destroyed"] == plain / 2
+    assert "Routed: a D6 first, the unit runs on 1-3" in routed["summary"]
+    mortar = {**sample("lancer")["weapons"][0], "name": "Mortar", "tags": ["V", "P"]}
+    v = game(
+        a=[("l1", sample("lancer", weapons=[mortar, sample("lancer")["weapons"][1]], equipped="Mortar"))],
+        b=NO_SHIELD,
+    ).model_copy(deep=True)
+    v.sides[1].units[0].state.damage = 3
+    raw = {"attacker": "0/l1", "target": "1/t1", "weapon": "Mortar", "target_sees_shooter": False}
+    full = tables(api_odds(v, "shoot", raw))["facts"]["destroyed"]
+    assert full > 0
+    assert tables(api_odds(v, "shoot", {**raw, "volley": True}))["facts"]["destroyed"] == full / 2
