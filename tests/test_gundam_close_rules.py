@@ -322,3 +322,66 @@ def test_controlled_aim_doubles_the_chart_rolls_of_a_strike() -> None:
     after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 4, 1, 1, 3, 1, 1, *[1] * 6]))
     t = state(after, "1/t1")
     assert (t.damage, t.counters["leg"], t.counters["arm"]) == (4, 1, 1)
+
+
+# --- a strike's exact odds, counted by hand and against its own dice ----------------------------------------
+
+
+def test_a_strikes_hits_with_a_reroll() -> None:
+    """L978-L994, L1040-L1044: one die at 4+ hits half the time; a Charge's re-roll of a failed die
+    makes it 3/4.  Armour 1 strips nothing above 1 (every hit shows 4 or more)."""
+    one = st(dice=1, acc=4, crit=None, dam=2, armour=1)
+    assert dict(strike_dist(one).probabilities()) == {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2)}
+    again = dict(strike_dist(one.model_copy(update={"rerolls": 1})).probabilities())
+    assert again == {(0, 0): Fraction(1, 4), (2, 0): Fraction(3, 4)}
+    two = dict(strike_dist(st(dice=2, acc=4, crit=6, dam=1, armour=1)).probabilities())
+    assert two[(2, 2)] == Fraction(1, 36) and two[(0, 0)] == Fraction(1, 4)
+
+
+def test_beam_flayer_adds_a_die_for_a_six() -> None:
+    """L2801-L2805: a die added to the Attack Pool for each Hit of 6, two at most; read as written, an
+    added die showing 6 earns the second (beam_flayer_chain)."""
+    base = st(dice=1, acc=6, crit=None, dam=1, armour=1, flayer=True)
+    d = dict(strike_dist(base).probabilities())
+    # a 6 (1/6), then the added die: a 6 again (1/6) earns one more (1/6 a third hit)
+    assert d[(0, 0)] == Fraction(5, 6)
+    assert d[(1, 0)] == Fraction(1, 6) * Fraction(5, 6)
+    assert d[(2, 0)] == Fraction(1, 6) * Fraction(1, 6) * Fraction(5, 6)
+    assert d[(3, 0)] == Fraction(1, 6) ** 3
+    plain = dict(strike_dist(base.model_copy(update={"flayer_chain": False})).probabilities())
+    assert plain == {(0, 0): Fraction(5, 6), (1, 0): Fraction(5, 36), (2, 0): Fraction(1, 36)}
+
+
+def test_movable_frame_and_elusive_in_a_strike() -> None:
+    """L2952-L2956: 3 or more damage: a D6, 4+ takes 2 off, else 1; L3277-L3283: 1 in 6 ignored."""
+    sure = st(dice=1, acc=2, crit=None, dam=3, armour=1)
+    framed = dict(strike_dist(sure.model_copy(update={"movable_frame": True})).probabilities())
+    assert framed == {(0, 0): Fraction(1, 6), (1, 0): Fraction(5, 12), (2, 0): Fraction(5, 12)}
+    small = dict(
+        strike_dist(st(dice=1, acc=2, crit=None, dam=2, armour=1, movable_frame=True)).probabilities()
+    )
+    assert small == {(0, 0): Fraction(1, 6), (2, 0): Fraction(5, 6)}  # under 3: no roll
+    slippery = dict(strike_dist(sure.model_copy(update={"elusive": True})).probabilities())
+    assert slippery == {(0, 0): Fraction(1, 6) + Fraction(5, 36), (3, 0): Fraction(25, 36)}
+
+
+STRIKES = [
+    st(dice=2, acc=3, crit=5, dam=2, rerolls=1, armour=3, shield_dice=1, shield_success=5, shield_rerolls=1),
+    st(dice=1, acc=5, crit=6, dam=3, armour=2, flayer=True),
+    st(dice=1, acc=4, crit=5, dam=3, armour=4, movable_frame=True, elusive=True),
+    st(dice=2, acc=2, crit=6, dam=1, armour=1, shield_dice=2, shield_success=6),
+]
+
+
+@pytest.mark.parametrize("strike", STRIKES)
+def test_a_strikes_odds_are_its_dice(strike: Striker) -> None:
+    """The odds the app shows are exactly what rolling the dice by the same rules gives, face by face."""
+    from test_gundam_skirmish import brute
+
+    from core.systems.gundam_skirmish.close_combat import roll_strike
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        damage, crits, _ = roll_strike(strike, d, "x")
+        return damage, crits
+
+    assert brute(run) == dict(strike_dist(strike).probabilities())
