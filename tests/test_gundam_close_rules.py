@@ -385,3 +385,29 @@ def test_a_strikes_odds_are_its_dice(strike: Striker) -> None:
         return damage, crits
 
     assert brute(run) == dict(strike_dist(strike).probabilities())
+
+
+@pytest.mark.parametrize(("armed", "hurt"), [(False, 0), (False, 4), (True, 4)])
+def test_close_combat_odds_are_its_resolution(armed: bool, hurt: int) -> None:
+    """The whole combat's odds (both strikes in order, an Unarmed winner dealing nothing L1066-L1070,
+    destruction between the strikes A14) against every face sequence its resolution reads.  Small
+    fights (one Unarmed die against one or two dice, ~1.5 s each) to stay cheap."""
+    from test_gundam_skirmish import _enumerate_act, damage_each
+
+    from core.game import odds
+    from core.systems.gundam_skirmish import units as U
+
+    weapon = [U.archetype_close("heat_hawk", "Axe").model_dump()] if armed else []
+    lancer = sample("lancer", pilot=pilot("swift"), shield="none", close_combat=weapon)
+    g = game(a=[("l1", lancer)], b=[("t1", sample("trooper", shield="none", close_combat=[]))])
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.damage = hurt
+    raw = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
+    got = _enumerate_act(g, "close_combat", raw)
+    to_x, to_y = damage_each(got)
+    o = odds(g, "close_combat", raw)
+    shown = {
+        k: {r.value: Fraction(r.exactly) for r in t.rows if r.exactly != "0/1"} for k, t in o.tables.items()
+    }
+    assert shown["damage to the target"] == to_y and shown["damage to the attacker"] == to_x
+    assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
