@@ -338,3 +338,53 @@ def test_the_defender_rerolls_its_lowest_success_dice_first() -> None:
     solid = DefendGroup("shield", 2, 6, own_reroll=True)
     faces, rerolled, blocks = roll_defence((solid,), 0, False, TypedDice([6, 2, 6]))
     assert rerolled == {"shield#1": 6} and blocks == (0, 0, 2)
+
+
+SMALL_SHOTS = [
+    # a <P> shot against a beam group and a shield with its check, with a defender's re-roll
+    Shot(
+        shots=1,
+        acc=3,
+        crit=5,
+        dam=3,
+        penetration=True,
+        groups=(DefendGroup("beam", 1, 5, beam=True), DefendGroup("shield", 1, 5)),
+        shield_check=True,
+        defend_rerolls=1,
+    ),
+    # a re-rolled attack die, Solid Defence's own re-roll, a coating and Movable Frame
+    Shot(
+        shots=1,
+        acc=4,
+        crit=6,
+        dam=4,
+        attack_rerolls=1,
+        groups=(DefendGroup("armour", 1, 5), DefendGroup("shield", 1, 6, own_reroll=True)),
+        coating=1,
+        movable_frame=True,
+    ),
+    # Elusive and Bad Weather
+    Shot(shots=2, acc=3, crit=6, dam=1, groups=(DefendGroup("armour", 1, 5),), elusive=True, remove_hit=True),
+]
+
+
+@pytest.mark.parametrize("shot", SMALL_SHOTS)
+def test_a_shots_odds_are_its_dice(shot: Shot) -> None:
+    """The odds the app shows are what rolling the same shot die by die gives (every face sequence)."""
+    from test_gundam_skirmish import brute
+
+    from core.systems.gundam_skirmish.shooting import roll_shot
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        r = roll_shot(shot, d)
+        return r.damage, hit_count(r.left)[1] if r.elusive != 6 else 0
+
+    got = brute(run)
+    o = shot_odds(shot)
+    damage: dict[int, Fraction] = {}
+    crits: dict[int, Fraction] = {}
+    for (dmg, c), p in got.items():
+        damage[dmg] = damage.get(dmg, Fraction(0)) + p
+        crits[c] = crits.get(c, Fraction(0)) + p
+    assert damage == dict(o.damage.probabilities())
+    assert crits == dict(o.crits.probabilities())
