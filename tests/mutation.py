@@ -54,6 +54,14 @@ GUNDAM_TESTS = [
     "tests/test_gundam_skirmish_table.py",
     "tests/test_thresholds.py",
     "tests/test_gundam_aimed.py",
+    # the rule-by-rule pins of issue #27 (quick: no browser, a few seconds each)
+    "tests/test_gundam_shoot_rules.py",
+    "tests/test_gundam_shot_procedure.py",
+    "tests/test_gundam_close_rules.py",
+    "tests/test_gundam_ability_rules.py",
+    "tests/test_gundam_move_rules.py",
+    "tests/test_gundam_order_rules.py",
+    "tests/test_gundam_game_rules.py",
 ]
 #: Gundam Skirmish: its battle chapters (the rules; the data, sheet and catalogue modules are measured
 #: through them), and its own dice procedure.
