@@ -567,3 +567,77 @@ def test_halved_odds_halve_the_chance_to_destroy_and_say_why() -> None:
     full = tables(api_odds(v, "shoot", raw))["facts"]["destroyed"]
     assert full > 0
     assert tables(api_odds(v, "shoot", {**raw, "volley": True}))["facts"]["destroyed"] == full / 2
+
+
+# --- the defender's question (L713-L719, L1121-L1128; A6, A12) ----------------------------------------------
+
+
+def _question(g: Game, raw: dict[str, Any], faces: list[int]) -> NeedChoice:
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "shoot", raw, TypedDice(faces))
+    return asked.value
+
+
+def test_one_damage_is_enough_to_offer_the_shield_break() -> None:
+    """L1121-L1128: any damage lets the target break its shield: 1 hit of 1 DAM asks."""
+    q = _question(game(), HEAD_GUNS, [5, 1, 1, 1, 1, 1])
+    assert q.field == "shield_break"
+    assert [o.label for o in q.options] == [
+        "Keep the shield, 1 damage, no chart roll",
+        "Break the shield: 1 damage, no chart roll",
+    ]
+    assert "may leave" not in q.prompt  # no pick of hits to make
+
+
+def test_the_question_counts_controlled_aims_chart_rolls_and_mighty_shield() -> None:
+    """L1962: 2 chart rolls for the critical; L2946-L2950: Mighty Shield keeps the shield once."""
+    ace = [("l1", sample("lancer", pilot=pilot("controlled_aim")))]
+    q = _question(game(a=ace), RIFLE, [6, 1, 1])
+    assert [o.label for o in q.options] == [
+        "Keep the shield, 3 damage, 2 chart rolls",
+        "Break the shield: 2 damage, no chart roll",
+    ]
+    mighty = [("t1", sample("trooper", abilities=[{"key": "mighty_shield"}]))]
+    q = _question(game(a=ace, b=mighty), RIFLE, [6, 1, 1])
+    assert q.options[-1].label == "Break the shield (Mighty Shield keeps it once): 2 damage, no chart roll"
+    used = edit(game(a=ace, b=mighty), "1/t1", extra={"once": ["mighty_shield"]})
+    assert _question(used, RIFLE, [6, 1, 1]).options[-1].label == "Break the shield: 2 damage, no chart roll"
+
+
+def test_the_fewest_criticals_left_is_not_told_as_a_choice() -> None:
+    """A6: leaving the fewest criticals is the default; only the other pick is told in the log."""
+    g = game(a=[("g1", sample("gun_tank"))], b=NO_SHIELD)
+    shot = {"attacker": "0/g1", "target": "1/t1", "cancel_criticals": 0}
+    after = act(g, "shoot", shot, TypedDice([6, 4, 5, 1]))
+    assert "by its player's choice" not in after.log[-1].text
+    three = _question(g, {"attacker": "0/g1", "target": "1/t1"}, [6, 4, 5, 1])
+    assert three.prompt.endswith("the blocks may leave 0 to 1 of its criticals.")
+
+
+def test_massed_fire_needs_its_x_weapon() -> None:
+    """L2937-L2941: Massed Fire adds dice to its X WEAPON only."""
+    hot = [("l1", sample("lancer", abilities=[{"key": "massed_fire", "x": "Head guns"}]))]
+    g = game(a=hot, b=NO_SHIELD)
+    assert shot_of(g, {**HEAD_GUNS, "massed_fire": 2}).extra_shots == 2
+    with pytest.raises(ValueError, match="Head guns"):
+        odds(g, "shoot", {**RIFLE, "massed_fire": 1})
+
+
+def test_with_three_players_the_kill_scores_for_the_shooters_side() -> None:
+    """L179-L190: only the side whose shot destroyed the unit counts its points."""
+    from test_gundam_skirmish import squad
+
+    from core.game import new_game
+
+    sides = [
+        ("Feds", squad("a", "Feds", ("l1", sample("lancer")))),
+        ("Zeon", squad("b", "Zeon", ("t1", sample("trooper", shield="none")))),
+        ("Zeon 2", squad("c", "Zeon", ("t2", sample("trooper")))),
+    ]
+    g = act(new_game("g", "Test", sides), "priority", {"places": [1, 2]}, TypedDice([5, 2, 1]))
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.damage = 3
+    after = act(g, "shoot", {**RIFLE, "shield_break": "no"}, TypedDice([6, 1, 1, 1, 1, 1, 1, 1]))
+    assert state(after, "1/t1").destroyed
+    points = U.unit_cost(U.Unit.model_validate(sample("trooper", shield="none")))
+    assert [side.resources["destroyed"] for side in after.sides] == [points, 0, 0]
