@@ -202,3 +202,12 @@ def test_ambush_is_refused_out_of_reserve_after_the_upkeep_and_in_space() -> Non
         space = act(reserve(), "next_turn", {}, TypedDice([])).model_copy(deep=True)
         space.state.extra["space"] = True  # no <S> unit here: the Gun Tank would be refused (L1372)
         act(space, "ambush", {"unit": "1/t1"}, TypedDice([4]))
+
+
+def test_an_ability_played_on_the_table_says_what_the_players_do() -> None:
+    """L2766-L3030: an Active ability the app cannot resolve (it depends on positions) is spent as a
+    Fast action and tells the players what to do by hand."""
+    g = with_ability("troop_carrier", x="Trooper")
+    after = use(g, "troop_carrier", [])
+    assert after.log[-1].text.startswith("Lancer uses Troop Carrier: it depends on distances or positions")
+    assert state(after, "0/l1").counters["actions"] == 1
