@@ -194,3 +194,16 @@ def test_no_orders_before_the_first_turn_or_for_a_side_out_of_its_turn() -> None
     zeon_turn = act(commanded(5), "next_turn", {}, TypedDice([]))
     with pytest.raises(ValueError, match="in Feds's own turn"):
         order(zeon_turn, "concentrate_fire", side=0)
+
+
+@pytest.mark.parametrize(("points", "returns"), [(200, True), (201, False)])
+def test_we_have_reserves_at_200_points_printed(points: int, returns: bool) -> None:
+    """L1515-L1523: a unit with its points printed (not the formula): 200 returns, 201 does not."""
+    g = game(a=[("c1", sample("captain")), ("l1", sample("lancer", points=points))]).model_copy(deep=True)
+    g.sides[0].resources["cp"] = 4
+    g.sides[0].units[1].state.destroyed = True
+    if returns:
+        assert not state(order(g, "we_have_reserves", "0/l1"), "0/l1").destroyed
+    else:
+        with pytest.raises(ValueError, match="200 points or less"):
+            order(g, "we_have_reserves", "0/l1")
