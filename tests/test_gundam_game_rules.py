@@ -383,3 +383,24 @@ def test_status_lines_before_the_length_is_rolled() -> None:
         == "counted after the last round: roll the game length"
     )
     assert status(with_mission("skirmish"))["Round"] == "1"
+
+
+def test_territory_asks_each_quarter_and_shows_the_quarters_held() -> None:
+    """L205-L218: after the last round the players say which units stand in each quarter; the card then
+    shows the quarters each side holds."""
+    g = act(with_mission("territory", 1), "next_turn", {}, TypedDice([]))
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "next_turn", {}, TypedDice([]))
+    assert asked.value.field == "quarter_1"
+    assert asked.value.prompt == "All rounds are played: which units stand in quarter 1 of 4?"
+    quarters = {"quarter_1": ["0/l1"], "quarter_2": ["1/h1"], "quarter_3": ["1/t1"], "quarter_4": []}
+    after = act(g, "next_turn", quarters, TypedDice([]))
+    assert status(after)["Quarters held"] == "Feds 1, Zeon 2"
+
+
+def test_a_finished_deathmatch_shows_its_round() -> None:
+    g = game().model_copy(deep=True)
+    for unit in g.sides[1].units:
+        unit.state.destroyed = True
+    after = act(g, "next_turn", {}, TypedDice([]))
+    assert status(after)["Round"] == "1"
