@@ -211,3 +211,28 @@ def test_an_ability_played_on_the_table_says_what_the_players_do() -> None:
     after = use(g, "troop_carrier", [])
     assert after.log[-1].text.startswith("Lancer uses Troop Carrier: it depends on distances or positions")
     assert state(after, "0/l1").counters["actions"] == 1
+
+
+# --- what the sheet offers (picks.py, L415-L451) ------------------------------------------------------------
+
+
+def _offered(g: Game, action: str, actor: str) -> list[tuple[str, str]]:
+    from core.game import picks
+
+    return [(p.label, p.unavailable) for p in picks(g, action, actor)["weapon"]]
+
+
+def test_the_weapons_offered_equipped_first_and_greyed_by_heat_rod() -> None:
+    """L426-L444: the equipped carried weapon first, then the mounted ones, whatever the sheet's order;
+    a Heat Rod's success greys every carried weapon for the turn (L2896-L2900)."""
+    lancer = sample("lancer")
+    lancer["weapons"] = list(reversed(lancer["weapons"]))  # the head guns listed first
+    g = game(a=[("l1", lancer), ("g1", sample("gun_tank"))])
+    assert [w for w, _ in _offered(g, "shoot", "0/l1")] == ["Beam rifle", "Head guns"]
+    rod = edit(g, "0/l1", conditions=["no_carried"])
+    assert _offered(rod, "shoot", "0/l1") == [
+        ("Beam rifle", "no carried weapon can be used this turn (Heat Rod)"),
+        ("Head guns", ""),
+    ]
+    # only weapons with a reload tag are offered for a Reload (L415-L422): the Lancer has none
+    assert _offered(g, "reload", "0/l1") == []
