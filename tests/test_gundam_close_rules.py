@@ -1,0 +1,413 @@
+"""Gundam Skirmish: close combat's decisions pinned one by one (lines are in 000_3e12d4cbd0c8f6da.txt).
+
+Each test names its rule and checks the direction and size of its effect, at its boundary where it has
+one, through the odds ``core.api`` gives the app and the cards after a resolved combat.  Written against
+the survivors of ``tests/mutation.py`` on ``close_combat.py`` (issue #27).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from test_gundam_effects import FIGHT, _strike, api_odds, edit, pilot, sample, tables
+from test_gundam_skirmish import game, state
+
+from core.dice import Dist, NeedMoreDice, TypedDice
+from core.game import Game, act
+from core.systems.base import NeedChoice
+from core.systems.gundam_skirmish.close_combat import Striker, strike_dist, strip
+
+#: The Lancer's beam blade: DEX 2, 2 dice 3+ (crit 4+), 4 DAM; the Trooper's heat axe: DEX 3, 2 dice 4+
+#: (crit 6), 3 DAM (the app's sample units).
+BOTH_ANSWER = {"shield_break": "no", "defender_shield_break": "no"}
+
+
+def advantage(g: Game, raw: dict[str, Any]) -> Fraction:
+    return Fraction(api_odds(g, "close_combat", raw)["facts"]["advantage"]).limit_denominator(10**6)
+
+
+def wins(x: Dist[int], y: Dist[int]) -> Fraction:
+    """P(x beats y), ties rolled again (L977), counted by hand."""
+    win = tie = Fraction(0)
+    for a, p in x.probabilities():
+        for b, q in y.probabilities():
+            if a > b:
+                win += p * q
+            elif a == b:
+                tie += p * q
+    return win / (1 - tie)
+
+
+D6 = Dist.die(6)
+
+
+def plus(d: Dist[int], n: int) -> Dist[int]:
+    return d.map(lambda v: v + n)
+
+
+# --- Advantage (L970-L977, L1036-L1040) and what changes it -----------------------------------------------
+
+
+def test_advantage_is_d6_plus_dex_and_2d6_after_a_charge() -> None:
+    """L970-L977: each side 1D6 + its weapon's DEX, 2D6 + DEX for the side that charged."""
+    g = game()
+    assert advantage(g, FIGHT) == wins(plus(D6, 2), plus(D6, 3))
+    assert advantage(g, {**FIGHT, "charged": True}) == wins(plus(D6.repeat(2), 2), plus(D6, 3))
+    both = {**FIGHT, "charged": True, "defender_charged": True}
+    assert advantage(g, both) == wins(plus(D6.repeat(2), 2), plus(D6.repeat(2), 3))
+
+
+def test_beam_jitte_zeroes_the_opponents_dex_and_cuts_its_attack_to_one_die() -> None:
+    """L2808-L2814: against a Beam Jitte the opponent has DEX +0 for Advantage and 1 Attack die."""
+    jitte = game(b=[("t1", sample("trooper", abilities=[{"key": "beam_jitte"}]))])
+    assert advantage(jitte, FIGHT) == wins(D6, plus(D6, 3))
+    assert _strike(jitte, FIGHT).dice == 1
+    assert _strike(game(), FIGHT).dice == 2
+    # the Jitte's own strike and DEX are untouched
+    assert _strike(jitte, FIGHT, first=False).dice == 2
+    mine = game(a=[("l1", sample("lancer", abilities=[{"key": "beam_jitte"}]))])
+    assert advantage(mine, FIGHT) == wins(plus(D6, 2), D6)
+
+
+@pytest.mark.parametrize(("damage", "outright"), [(2, False), (3, True), (4, True)])
+def test_exam_charges_like_rash_from_half_integrity(damage: int, outright: bool) -> None:
+    """L1988-L1990 with EXAM (digest A43): at half its Integrity or less a charging EXAM unit wins
+    Advantage outright; above half it rolls.  The Lancer has Integrity 6: 3 left is half."""
+    g = game(a=[("l1", sample("lancer", pilot=pilot(heroic_mods=["exam"])))])
+    g = g.model_copy(deep=True)
+    g.sides[0].units[0].state.damage = damage
+    p = advantage(g, {**FIGHT, "charged": True})
+    assert (p == 1) is outright
+    assert 0 < advantage(g, FIGHT) < 1  # no Charge: rolled
+
+
+def test_advantage_ties_are_rolled_again() -> None:
+    """L977: a tie is rolled again until one side is higher."""
+    g = game(a=[("l1", sample("lancer", shield="none"))], b=[("t1", sample("trooper", shield="none"))])
+    # 5 + 2 = 7 against 4 + 3 = 7: again; 6 + 2 = 8 against 1 + 3 = 4: the Lancer strikes first
+    faces = [5, 4, 6, 1, 1, 1, 1, 1]
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice(faces))
+    assert "Advantage 7-7, 8-4" in after.log[-1].text
+    assert [tuple(r) for r in after.log[-1].detail["advantage"]] == [(7, 7), (8, 4)]
+
+
+# --- the strike's numbers ----------------------------------------------------------------------------------
+
+
+def test_panoramic_cockpit_cancels_the_flank_die_except_in_dense_minovsky() -> None:
+    """L1028-L1034: +1 die against a defender that did not see it; Panoramic Cockpit cancels it
+    (L2964-L2965) but not in Dense Minovsky Particles (L3311-L3312)."""
+    pano = game(b=[("t1", sample("trooper", abilities=[{"key": "panoramic_cockpit"}]))])
+    flank = {**FIGHT, "flank": True}
+    assert _strike(pano, flank).dice == 2
+    assert _strike(game(), flank).dice == 3
+    dense = act(pano, "setup", {"environment": "dense_minovsky"}, TypedDice([]))
+    assert _strike(dense, flank).dice == 3
+    # the defender's own flank die (it did not see the attacker)
+    assert _strike(game(), {**FIGHT, "defender_flank": True}, first=False).dice == 3
+
+
+def test_head_damage_and_solid_defence_add_their_shield_rerolls() -> None:
+    """L1044-L1048 (the striker's Head Damage) and L3001-L3005 (Solid Defence): one re-roll each, two
+    together; Impenetrable only when there is none (L3288-L3289)."""
+    solid = game(b=[("t1", sample("trooper", abilities=[{"key": "solid_defence"}]))])
+    assert _strike(edit(solid, "0/l1", counters={"head": 1}), FIGHT).shield_rerolls == 2
+    brave = game(
+        b=[
+            (
+                "t1",
+                sample(
+                    "trooper",
+                    abilities=[{"key": "solid_defence"}],
+                    pilot=pilot(heroic_traits=["impenetrable"]),
+                ),
+            )
+        ]
+    )
+    assert _strike(brave, FIGHT).shield_rerolls == 1
+
+
+def test_a_damaged_shield_gives_no_shield_bonus_in_close_combat() -> None:
+    """L649-L654, L984-L986: no Shield Bonus at Shield Integrity 0, nor with Arm Damage."""
+    assert _strike(game(), FIGHT).shield_dice == 1
+    assert _strike(edit(game(), "1/t1", counters={"shield": 0}), FIGHT).shield_dice == 0
+    assert _strike(edit(game(), "1/t1", counters={"arm": 1}), FIGHT).shield_dice == 0
+
+
+def st(**given: Any) -> Striker:
+    base: dict[str, Any] = {
+        "dice": 2,
+        "acc": 3,
+        "crit": 5,
+        "dam": 3,
+        "rerolls": 0,
+        "flayer": False,
+        "armour": 3,
+        "shield_dice": 0,
+        "shield_success": 0,
+        "shield_rerolls": 0,
+        "unarmed": False,
+    }
+    return Striker(**(base | given))
+
+
+@pytest.mark.parametrize(
+    ("hits", "shield", "left"),
+    [
+        # hits by face 2..6; Armour 3 strips one hit showing 3 or less, criticals (5+) first (L984-L986)
+        ((0, 1, 0, 1, 0), True, (0, 0)),  # a 3 by armour, the 5 by the shield
+        ((0, 0, 0, 1, 1), False, (2, 2)),  # 5 and 6 above Armour 3: both stay
+        ((0, 1, 0, 0, 1), False, (1, 1)),  # the 3 goes, the 6 stays
+        ((1, 1, 0, 0, 0), False, (1, 0)),  # one hit at most by armour: the 3 (the higher) goes
+        ((0, 0, 1, 1, 0), True, (1, 0)),  # the shield takes the critical 5 before the 4
+        ((0, 0, 0, 0, 0), True, (0, 0)),
+    ],
+)
+def test_strip_one_by_armour_one_by_shield_criticals_first(
+    hits: tuple[int, int, int, int, int], shield: bool, left: tuple[int, int]
+) -> None:
+    """L984-L986: the defender strips one hit of its Armour number or less, one more with a Shield Bonus,
+    and takes criticals first."""
+    assert strip(hits, st(), shield) == left
+
+
+def test_a_shield_bonus_rolls_its_dice_and_rerolls() -> None:
+    """L984-L986 with L1044-L1048: the shield's dice strip a hit on a success; a re-roll of failed dice
+    raises the chance exactly as two tries."""
+    one = st(dice=1, acc=2, crit=None, dam=1, armour=1, shield_dice=1, shield_success=5)
+    # a 1-die strike hitting on 2+ with faces 2..6 above Armour 1: 5/6 a hit; the shield strips on 5+
+    d = dict(strike_dist(one).probabilities())
+    assert d[(1, 0)] == Fraction(5, 6) * Fraction(4, 6)
+    again = dict(strike_dist(one.model_copy(update={"shield_rerolls": 1})).probabilities())
+    assert again[(1, 0)] == Fraction(5, 6) * Fraction(4, 6) ** 2
+    two = dict(strike_dist(one.model_copy(update={"shield_dice": 2})).probabilities())
+    assert two[(1, 0)] == Fraction(5, 6) * Fraction(4, 6) ** 2
+
+
+# --- the resolved combat --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("gate", "charges"), [(3, False), (4, True)])
+def test_a_wavering_unit_charges_only_on_four_or_more(gate: int, charges: bool) -> None:
+    """L1545-L1550: a Wavering (or Routed) unit rolls a D6 before a Charge; 3 or less and it may not."""
+    g = edit(game(), "0/l1", conditions=["wavering"])
+    charge = {**FIGHT, "charged": True, **BOTH_ANSWER}
+    after = act(g, "close_combat", charge, TypedDice([gate, 6, 6, 1, *[1] * 12]))
+    assert ("wavers" in after.log[-1].text) is not charges
+    assert ("Advantage" in after.log[-1].text) is charges
+    # the odds: the whole combat half the time, nothing the other half
+    plain = tables(api_odds(game(), "close_combat", charge))["damage to the target"]
+    shown = tables(api_odds(g, "close_combat", charge))["damage to the target"]
+    want = {k: p / 2 for k, p in plain.items()}
+    want[0] = want.get(0, Fraction(0)) + Fraction(1, 2)
+    assert shown == want
+    # no Charge, no roll
+    assert tables(api_odds(g, "close_combat", FIGHT)) == tables(api_odds(game(), "close_combat", FIGHT))
+
+
+def test_a_piercing_strike_costs_two_actions() -> None:
+    """L931-L934: a Piercing Strike is a Slow action (2 actions); a combat entered by a Charge costs none
+    of its own."""
+    gunner = [("l1", sample("heavy_gunner"))]
+    g = act(game(a=gunner), "switch_weapon", {"unit": "0/l1", "weapon": "cc"}, TypedDice([]))
+    g = edit(g, "0/l1", counters={"actions": 0})
+    raw = {**FIGHT, **BOTH_ANSWER}
+    after = act(g, "close_combat", {**raw, "piercing_strike": True}, TypedDice([6, 1, *[1] * 12]))
+    assert state(after, "0/l1").counters["actions"] == 2
+    plain = act(g, "close_combat", raw, TypedDice([6, 1, *[1] * 12]))
+    assert state(plain, "0/l1").counters["actions"] == 0
+
+
+def _no_damage_fight(g: Game) -> Game:
+    """Both strikes miss: Advantage 6 + DEX against 1 + DEX, every strike die a 1."""
+    return act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, *[1] * 12]))
+
+
+def test_equal_damage_both_fall_back_and_gallant_holds() -> None:
+    """L1000-L1003: equal damage, both fall back; a Gallant pilot never does (L1971-L1973), and two
+    Gallant pilots both do."""
+    text = _no_damage_fight(game()).log[-1].text
+    assert text.endswith("Lancer and Trooper fall back (L1006-L1009)")
+    brave = [("l1", sample("lancer", pilot=pilot("gallant")))]
+    text = _no_damage_fight(game(a=brave)).log[-1].text
+    assert text.endswith("Trooper falls back (L1006-L1009)")
+    both = _no_damage_fight(game(a=brave, b=[("t1", sample("trooper", pilot=pilot("gallant")))]))
+    assert both.log[-1].text.endswith("Lancer and Trooper fall back (L1006-L1009)")
+
+
+def test_the_winner_deals_more_and_the_loser_falls_back() -> None:
+    """L1000-L1003: the unit that dealt more damage wins; the other falls back."""
+    g = game(a=[("l1", sample("lancer", shield="none"))], b=[("t1", sample("trooper", shield="none"))])
+    # Advantage 6+2 against 1+3: the Lancer strikes 6, 6 (two criticals of 4 DAM each: 8 damage, the
+    # Trooper's Integrity 6: destroyed)
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 6, 6, *[1] * 12]))
+    assert state(after, "1/t1").destroyed
+    assert "Trooper is destroyed and cannot strike back (A14)" in after.log[-1].text
+    assert "falls back" not in after.log[-1].text  # the loser is gone: nobody is placed
+
+
+def test_an_unarmed_winner_deals_no_damage() -> None:
+    """L1066-L1070: a unit fighting Unarmed that wins deals no damage; its opponent falls back.  An
+    Unarmed unit counts as having its weapon drawn: against a unit holding a ranged weapon it has
+    Advantage outright (L1036-L1040)."""
+    g = game(b=[("t1", sample("trooper", close_combat=[]))])
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 1, 1, 1, 4, 1, 1]))
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: Trooper has Advantage outright; Trooper strikes: 2 damage, 1 critical; "
+        "Lancer strikes: 0 damage, 0 critical; Trooper fought unarmed and won: no damage is dealt "
+        "(L1069-L1070); Lancer falls back (L1006-L1009)"
+    )
+    assert state(after, "0/l1").damage == 0 and state(after, "1/t1").damage == 0
+    # the unit with a close combat weapon has it equipped after the combat (L1058-L1060); Unarmed has none
+    assert state(after, "0/l1").extra["equipped"] == "cc"
+    assert state(after, "1/t1").extra["equipped"] == "Machine gun"
+
+
+def test_a_shield_break_in_close_combat_is_asked_then_halves_and_cancels() -> None:
+    """L1121-L1128 (A12): the struck unit's player decides once the damage is known; a break halves the
+    damage, cancels the chart rolls and removes the shield."""
+    g = game()
+    faces = [6, 1, 6, 6, 1, *[1] * 8]  # Advantage 8-4; the blade's 6, 6: two criticals of 4
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "close_combat", FIGHT, TypedDice(faces))
+    assert asked.value.field == "defender_shield_break"
+    assert asked.value.prompt == (
+        "Trooper takes 8 damage and 2 chart roll(s): break its shield to halve the damage and cancel the "
+        "rolls?"
+    )
+    after = act(
+        g, "close_combat", {**FIGHT, "defender_shield_break": "yes", "shield_break": "no"}, TypedDice(faces)
+    )
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: Advantage 8-4; Lancer strikes: 8 damage, 2 critical; "
+        "Shield Break: 4 damage; Trooper strikes: 0 damage, 0 critical; Trooper falls back (L1006-L1009)"
+    )
+    t = state(after, "1/t1")
+    assert (t.damage, t.conditions, t.counters["arm"], t.counters["head"], t.counters["leg"]) == (
+        4,
+        ["shield_broken"],
+        0,
+        0,
+        0,
+    )
+
+
+def test_the_defender_with_advantage_strikes_first_after_a_charge_check() -> None:
+    """L1545-L1550, L970-L977: the charge check told; the side with the higher Advantage strikes first."""
+    g = edit(game(), "0/l1", conditions=["wavering"])
+    faces = [4, 1, 1, 6, *[1] * 10]  # check 4; Advantage 1+1+2 = 4 against 6+3 = 9
+    after = act(g, "close_combat", {**FIGHT, "charged": True, **BOTH_ANSWER}, TypedDice(faces))
+    assert after.log[-1].text == (
+        "Lancer and Trooper fight: charge check 4: it charges; Advantage 4-9; Trooper strikes: 0 damage, "
+        "0 critical; Lancer strikes: 0 damage, 0 critical; Trooper and Lancer fall back (L1006-L1009)"
+    )
+    with pytest.raises(NeedMoreDice, match=r"^roll 1 more d6 for charge check \(morale\)$"):
+        act(g, "close_combat", {**FIGHT, "charged": True}, TypedDice([]))
+    with pytest.raises(NeedMoreDice, match=r"^roll 2 more d6 for Lancer: Advantage$"):
+        act(game(), "close_combat", {**FIGHT, "charged": True}, TypedDice([]))
+
+
+def test_controlled_aim_doubles_the_chart_rolls_of_a_strike() -> None:
+    """L1962: two Damage Chart rolls for each critical, in close combat too."""
+    g = game(
+        a=[("l1", sample("lancer", pilot=pilot("controlled_aim")))],
+        b=[("t1", sample("trooper", shield="none"))],
+    )
+    with pytest.raises(NeedMoreDice) as short:
+        act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 4, 1]))
+    assert "chart" in short.value.purpose.lower() or "damage" in short.value.purpose.lower()
+    # one critical (the 4), 4 damage: 2 chart rolls (leg, arm), the Trooper keeps 2 Integrity
+    after = act(g, "close_combat", {**FIGHT, **BOTH_ANSWER}, TypedDice([6, 1, 4, 1, 1, 3, 1, 1, *[1] * 6]))
+    t = state(after, "1/t1")
+    assert (t.damage, t.counters["leg"], t.counters["arm"]) == (4, 1, 1)
+
+
+# --- a strike's exact odds, counted by hand and against its own dice ----------------------------------------
+
+
+def test_a_strikes_hits_with_a_reroll() -> None:
+    """L978-L994, L1040-L1044: one die at 4+ hits half the time; a Charge's re-roll of a failed die
+    makes it 3/4.  Armour 1 strips nothing above 1 (every hit shows 4 or more)."""
+    one = st(dice=1, acc=4, crit=None, dam=2, armour=1)
+    assert dict(strike_dist(one).probabilities()) == {(0, 0): Fraction(1, 2), (2, 0): Fraction(1, 2)}
+    again = dict(strike_dist(one.model_copy(update={"rerolls": 1})).probabilities())
+    assert again == {(0, 0): Fraction(1, 4), (2, 0): Fraction(3, 4)}
+    two = dict(strike_dist(st(dice=2, acc=4, crit=6, dam=1, armour=1)).probabilities())
+    assert two[(2, 2)] == Fraction(1, 36) and two[(0, 0)] == Fraction(1, 4)
+
+
+def test_beam_flayer_adds_a_die_for_a_six() -> None:
+    """L2801-L2805: a die added to the Attack Pool for each Hit of 6, two at most; read as written, an
+    added die showing 6 earns the second (beam_flayer_chain)."""
+    base = st(dice=1, acc=6, crit=None, dam=1, armour=1, flayer=True)
+    d = dict(strike_dist(base).probabilities())
+    # a 6 (1/6), then the added die: a 6 again (1/6) earns one more (1/6 a third hit)
+    assert d[(0, 0)] == Fraction(5, 6)
+    assert d[(1, 0)] == Fraction(1, 6) * Fraction(5, 6)
+    assert d[(2, 0)] == Fraction(1, 6) * Fraction(1, 6) * Fraction(5, 6)
+    assert d[(3, 0)] == Fraction(1, 6) ** 3
+    plain = dict(strike_dist(base.model_copy(update={"flayer_chain": False})).probabilities())
+    assert plain == {(0, 0): Fraction(5, 6), (1, 0): Fraction(5, 36), (2, 0): Fraction(1, 36)}
+
+
+def test_movable_frame_and_elusive_in_a_strike() -> None:
+    """L2952-L2956: 3 or more damage: a D6, 4+ takes 2 off, else 1; L3277-L3283: 1 in 6 ignored."""
+    sure = st(dice=1, acc=2, crit=None, dam=3, armour=1)
+    framed = dict(strike_dist(sure.model_copy(update={"movable_frame": True})).probabilities())
+    assert framed == {(0, 0): Fraction(1, 6), (1, 0): Fraction(5, 12), (2, 0): Fraction(5, 12)}
+    small = dict(
+        strike_dist(st(dice=1, acc=2, crit=None, dam=2, armour=1, movable_frame=True)).probabilities()
+    )
+    assert small == {(0, 0): Fraction(1, 6), (2, 0): Fraction(5, 6)}  # under 3: no roll
+    slippery = dict(strike_dist(sure.model_copy(update={"elusive": True})).probabilities())
+    assert slippery == {(0, 0): Fraction(1, 6) + Fraction(5, 36), (3, 0): Fraction(25, 36)}
+
+
+STRIKES = [
+    st(dice=2, acc=3, crit=5, dam=2, rerolls=1, armour=3, shield_dice=1, shield_success=5, shield_rerolls=1),
+    st(dice=1, acc=5, crit=6, dam=3, armour=2, flayer=True),
+    st(dice=1, acc=4, crit=5, dam=3, armour=4, movable_frame=True, elusive=True),
+    st(dice=2, acc=2, crit=6, dam=1, armour=1, shield_dice=2, shield_success=6),
+]
+
+
+@pytest.mark.parametrize("strike", STRIKES)
+def test_a_strikes_odds_are_its_dice(strike: Striker) -> None:
+    """The odds the app shows are exactly what rolling the dice by the same rules gives, face by face."""
+    from test_gundam_skirmish import brute
+
+    from core.systems.gundam_skirmish.close_combat import roll_strike
+
+    def run(d: TypedDice) -> tuple[int, int]:
+        damage, crits, _ = roll_strike(strike, d, "x")
+        return damage, crits
+
+    assert brute(run) == dict(strike_dist(strike).probabilities())
+
+
+@pytest.mark.parametrize(("armed", "hurt"), [(False, 0), (False, 4), (True, 4)])
+def test_close_combat_odds_are_its_resolution(armed: bool, hurt: int) -> None:
+    """The whole combat's odds (both strikes in order, an Unarmed winner dealing nothing L1066-L1070,
+    destruction between the strikes A14) against every face sequence its resolution reads.  Small
+    fights (one Unarmed die against one or two dice, ~1.5 s each) to stay cheap."""
+    from test_gundam_skirmish import _enumerate_act, damage_each
+
+    from core.game import odds
+    from core.systems.gundam_skirmish import units as U
+
+    weapon = [U.archetype_close("heat_hawk", "Axe").model_dump()] if armed else []
+    lancer = sample("lancer", pilot=pilot("swift"), shield="none", close_combat=weapon)
+    g = game(a=[("l1", lancer)], b=[("t1", sample("trooper", shield="none", close_combat=[]))])
+    g = g.model_copy(deep=True)
+    g.sides[1].units[0].state.damage = hurt
+    raw = {"attacker": "0/l1", "defender": "1/t1", "charged": False}
+    got = _enumerate_act(g, "close_combat", raw)
+    to_x, to_y = damage_each(got)
+    o = odds(g, "close_combat", raw)
+    shown = {
+        k: {r.value: Fraction(r.exactly) for r in t.rows if r.exactly != "0/1"} for k, t in o.tables.items()
+    }
+    assert shown["damage to the target"] == to_y and shown["damage to the attacker"] == to_x
+    assert o.facts["destroyed"] == pytest.approx(float(sum(p for k, p in got.items() if k[3])))
