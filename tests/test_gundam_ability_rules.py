@@ -131,10 +131,10 @@ def reserve(**more: Any) -> Game:
         ("", 4, "Trooper ambushes (4): it arrives exactly on the spot"),
         # L3310-L3311: in Dense Minovsky Particles 1-3 fail, 4-5 within 12", 6 exact
         ("dense_minovsky", 1, "Trooper's ambush fails (1): try again in a later Upkeep"),
-        ("dense_minovsky", 2, "Trooper's ambush fails (1): try again in a later Upkeep"),
-        ("dense_minovsky", 3, "Trooper's ambush fails (1): try again in a later Upkeep"),
-        ("dense_minovsky", 4, 'Trooper ambushes (2): the opponent places it within 12" of the spot'),
-        ("dense_minovsky", 5, 'Trooper ambushes (2): the opponent places it within 12" of the spot'),
+        ("dense_minovsky", 2, "Trooper's ambush fails (2): try again in a later Upkeep"),
+        ("dense_minovsky", 3, "Trooper's ambush fails (3): try again in a later Upkeep"),
+        ("dense_minovsky", 4, 'Trooper ambushes (4): the opponent places it within 12" of the spot'),
+        ("dense_minovsky", 5, 'Trooper ambushes (5): the opponent places it within 12" of the spot'),
         ("dense_minovsky", 6, "Trooper ambushes (6): it arrives exactly on the spot"),
     ],
 )

@@ -286,7 +286,7 @@ def test_territory_with_every_quarter_empty_has_no_winner() -> None:
     empty = {f"quarter_{n}": [] for n in range(1, 5)}
     after = act(g, "next_turn", empty, TypedDice([]))
     assert (after.state.ended, after.state.winners) == (True, [])
-    assert after.log[-1].text.endswith("quarter 4: nobody; game over: nobody win (L214-L218)")
+    assert after.log[-1].text.endswith("quarter 4: nobody; game over: nobody wins (L214-L218)")
 
 
 @pytest.mark.parametrize("gone", ["destroyed", "withdrawn"])

@@ -45,6 +45,8 @@ def test_massed_fire_and_heat_radiation_are_refused_for_a_unit_without_them() ->
         # the traits' and abilities' free Shoot and Merciful (L1964-L1994) are gated the same way
         "free": "Lancer has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one",
         "merciful": "Lancer's pilot is not Merciful",
+        # a Volley needs a <V> weapon (L1606): the Lancer carries none
+        "volley": "Lancer has no weapon that can fire a Volley (<V>)",
     }
     for field, why in gates["fields"].items():
         for op in ("game.odds", "game.act"):
@@ -62,6 +64,7 @@ def test_massed_fire_adds_dice_with_its_x_weapon_only() -> None:
         "heat_radiation": "Trooper 1 has no Heat Radiation",
         "free": "Trooper 1 has no free Shoot: only Fierce, Responsive, Blitzkrieg or Fire Support give one",
         "merciful": "Trooper 1's pilot is not Merciful",
+        "volley": "Trooper 1 has no weapon that can fire a Volley (<V>)",
     }
     plain = odds(g, "shoot", shot).tables["damage"].p_mean
     massed = odds(g, "shoot", {**shot, "massed_fire": 2}).tables["damage"].p_mean
@@ -172,6 +175,28 @@ def test_volley_target_sight_is_the_players_answer_or_a_named_reading() -> None:
     never.options["volley_target_sees"] = "never"
     assert odds(never, "shoot", {**base, "volley": True}).facts["destroyed"] == pytest.approx(
         unseen.facts["destroyed"] / 2
+    )
+
+
+def test_a_volley_is_offered_only_to_a_unit_with_a_v_weapon_and_not_in_space() -> None:
+    """L1606: a Volley needs a <V> weapon; L1401: none in space. The sheet offers the Volley box to such a
+    unit only (greyed with the reason otherwise), and the engine refuses it in the same words."""
+    a = [("g1", sample("gun_tank")), ("l1", sample("lancer"))]
+    a[0][1]["weapons"][0]["tags"] = ["V"]
+    g = game(a=a)
+    with_v = {"attacker": "0/g1", "target": "1/t1"}
+    assert "volley" not in call("game.gates", g, "shoot", with_v)["result"]["fields"]
+    assert call("game.odds", g, "shoot", {**with_v, "volley": True})["ok"] is True
+    without = {"attacker": "0/l1", "target": "1/t1"}
+    why = call("game.gates", g, "shoot", without)["result"]["fields"]["volley"]
+    assert why == "Lancer has no weapon that can fire a Volley (<V>)"
+    reply = call("game.act", g, "shoot", {**without, "volley": True}, seed=1)
+    assert reply["ok"] is False and reply["error"]["message"] == why
+    space = g.model_copy(deep=True)
+    space.state.extra["space"] = True
+    assert (
+        call("game.gates", space, "shoot", with_v)["result"]["fields"]["volley"]
+        == "No Volley can be made in space"
     )
 
 

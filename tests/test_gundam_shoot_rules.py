@@ -202,7 +202,11 @@ def test_a_reload_weapon_is_marked_and_a_free_shot_spends_no_action() -> None:
     fire = {"attacker": "1/t1", "target": "0/l1", "weapon": "Machine gun", "shield_break": "no"}
     after = act(g, "shoot", fire, TypedDice([1, 1, 1, 1, 1, 1, 1, 1]))
     assert state(after, "1/t1").extra["reload"] == {} and state(after, "1/t1").counters["actions"] == 1
-    free = act(g, "shoot", {**fire, "free": True}, TypedDice([1, 1, 1, 1, 1, 1, 1, 1]))
+    # a Responsive pilot's free Shoot in the enemy's (the Feds') turn (L1992-L1994)
+    responsive = game(
+        b=[("t1", sample("trooper", pilot=pilot("responsive"))), ("h1", sample("heavy_gunner"))]
+    )
+    free = act(responsive, "shoot", {**fire, "free": True}, TypedDice([1, 1, 1, 1, 1, 1, 1, 1]))
     assert state(free, "1/t1").counters["actions"] == 0
     gun = act(g, "shoot", {**fire, "attacker": "1/h1", "weapon": "Missile rack"}, TypedDice([1] * 8))
     assert state(gun, "1/h1").extra["reload"] == {"Missile rack": True}
@@ -295,7 +299,8 @@ def test_mighty_shield_keeps_the_shield_once_when_a_critical_is_cancelled() -> N
     t = state(once, "1/t1")
     assert (t.damage, "shield_broken" in t.conditions, t.extra["once"]) == (2, False, ["mighty_shield"])
     assert "Mighty Shield keeps the shield" in once.log[-1].text
-    twice = act(once, "shoot", {**crit, "free": True}, TypedDice([6, 1, 1]))
+    again = edit(once, "0/l1", counters={"actions": 0})  # the Lancer's next turn, as play would leave it
+    twice = act(again, "shoot", crit, TypedDice([6, 1, 1]))
     assert "shield_broken" in state(twice, "1/t1").conditions
     # no critical: nothing for Mighty Shield to save, the shield goes
     plain = act(g, "shoot", {**HEAD_GUNS, "shield_break": "yes"}, TypedDice([5, 5, 1, 1, 1, 1]))
@@ -331,7 +336,13 @@ def test_a_routed_shooter_fires_half_the_time_unless_free() -> None:
     want[0] += Fraction(1, 2)
     assert halved["damage"] == want
     assert halved["facts"]["destroyed"] == plain["facts"]["destroyed"] / 2
-    assert tables(api_odds(routed, "shoot", {**HEAD_GUNS, "free": True})) == plain
+    # a free Shoot (here a Responsive pilot's, in the enemy's turn: L1992-L1994) waits on no roll
+    responsive = game(a=[("l1", sample("lancer", pilot=pilot("responsive")))], b=NO_SHIELD)
+    responsive = act(responsive, "next_turn", {}, TypedDice([]))  # Zeon's turn
+    routed_responsive = edit(responsive, "0/l1", conditions=["routed"])
+    assert tables(api_odds(routed_responsive, "shoot", {**HEAD_GUNS, "free": True})) == tables(
+        api_odds(responsive, "shoot", {**HEAD_GUNS, "free": True})
+    )
 
 
 # --- which weapon fires (L424-L444) --------------------------------------------------------------------

@@ -28,14 +28,16 @@ def ambush(game: Game, inp: UnitInput, dice: DiceSource) -> ActionResult:
         return ActionResult(
             changes=ch.list, text=f"{g.name} arrives exactly where chosen, no roll (L1960, L2917)"
         )
-    face = dice.roll(1, 6, "Ambush")[0]
+    rolled = face = dice.roll(1, 6, "Ambush")[0]
     if weather(game) == "dense_minovsky":  # 1-3 fail, 4-5 within 12", 6 exact (L3310-L3311)
         face = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 6}[face]
     if face == 1:
-        return ActionResult(changes=ch.list, text=f"{g.name}'s ambush fails (1): try again in a later Upkeep")
+        return ActionResult(
+            changes=ch.list, text=f"{g.name}'s ambush fails ({rolled}): try again in a later Upkeep"
+        )
     ch.condition(s, u, "reserve", False)
     where = 'the opponent places it within 12" of the spot' if face <= 3 else "it arrives exactly on the spot"
-    return ActionResult(changes=ch.list, text=f"{g.name} ambushes ({face}): {where}")
+    return ActionResult(changes=ch.list, text=f"{g.name} ambushes ({rolled}): {where}")
 
 
 def ambush_odds(game: Game, inp: UnitInput) -> ActionOdds:

@@ -171,7 +171,7 @@ def score_quarters(ch: Changes, quarters: list[list[str]]) -> str:
     ch.set(["state", "ended"], True)
     ch.set(["state", "winners"], winners)
     names = " and ".join(game.sides[s].name for s in winners) or "nobody"
-    verb = "wins" if len(winners) == 1 else "win"
+    verb = "wins" if len(winners) <= 1 else "win"
     return "Territory: " + ", ".join(shown) + f"; game over: {names} {verb} (L214-L218)"
 
 
@@ -200,4 +200,6 @@ def victory(game: Game, ch: Changes) -> str:
     ch.set(["state", "ended"], True)
     ch.set(["state", "winners"], winners)
     names = " and ".join(ch.game.sides[i].name for i in winners) or "nobody"
+    if not winners:
+        return "game over: nobody wins (L171-L190)"
     return f"game over: {names} win{'s' if len(winners) == 1 else ''} (L171-L190)"

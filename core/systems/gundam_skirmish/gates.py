@@ -5,7 +5,7 @@ Massed Fire (L2937-L2941) and Heat Radiation (L2889-L2894) add Shot dice only fo
 ability: the sheet greys them for any other, with the reason, and the engine refuses them if sent
 (the issue #20 check found both accepted for a unit with no abilities).  Which weapon is the
 ability's X is checked with the shot (:func:`x_weapon`).  The Routed roll is for a Routed unit only
-(L1554-L1558).
+(L1554-L1558).  A Volley is offered only to a unit with a <V> weapon, and not in space (L1606, L1401).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement
-from core.systems.gundam_skirmish.battle import has, profile
+from core.systems.gundam_skirmish.battle import has, in_space, profile
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
 from core.systems.gundam_skirmish.movement import withdraw_reason
 from core.systems.gundam_skirmish.traits import (
@@ -43,6 +43,14 @@ def _routed(game: Game, ref: str) -> str:
     return "" if has(gu, "routed") else f"{gu.name} is not Routed"
 
 
+def _volley(game: Game, ref: str) -> str:
+    """A Volley needs a <V> weapon (L1606) and cannot be made in space (L1401)."""
+    _, _, gu = game.unit(ref)
+    if not any("V" in w.tags for w in profile(gu).weapons):
+        return f"{gu.name} has no weapon that can fire a Volley (<V>)"
+    return "No Volley can be made in space" if in_space(game) else ""
+
+
 def x_weapon(game: Game, ref: str, key: str, weapon: str) -> str:
     """Why ``weapon`` is not the X WEAPON of the unit's ability ``key`` ("" when it is, or when the
     ability names no weapon)."""
@@ -57,6 +65,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "massed_fire": _ability("massed_fire"),
     "heat_radiation": _ability("heat_radiation"),
     "routed": _routed,
+    "volley": _volley,
     "withdrawal": withdraw_reason,
     "free_shot": free_shot_reason,
     "merciful": merciful_reason,

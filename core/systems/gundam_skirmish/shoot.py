@@ -110,7 +110,7 @@ class ShootInput(ShotBase):
     volley: bool = Field(
         default=False,
         description="A Volley at a target out of sight (<V>, L1606-L1619).",
-        json_schema_extra={"flow": "common"},
+        json_schema_extra={"flow": "common", **needs("volley")},
     )
     massed_fire: int = Field(
         default=0,
