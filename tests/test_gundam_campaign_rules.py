@@ -442,3 +442,80 @@ def test_leader_gives_two_command_points_and_ambusher_arrives_without_a_roll_l19
         if needs is None:
             assert done["event"]["text"] == "Lancer arrives exactly where chosen, no roll (L1960, L2917)"
             assert "reserve" not in done["game"]["sides"][0]["units"][0]["state"]["conditions"]
+
+
+# --- the mods a campaign pilot earns that change a battle (L2010-L2034) --------------------------------
+
+
+def _with_mod(key: str, mod: str | None, **changes: Any) -> dict[str, Any]:
+    from test_gundam_effects import pilot, sample
+
+    return sample(key, pilot=pilot(mods=[mod]), **changes) if mod else sample(key, **changes)
+
+
+def test_reactive_armour_takes_one_less_damage_from_explosive_shots_only_l2028_l2030() -> None:
+    from test_gundam_effects import api_odds, tables
+    from test_gundam_skirmish import game
+
+    from core.dice import TypedDice
+    from core.game import act
+
+    def zeon_turn(mod: str | None) -> Any:
+        g = act(game(a=[("l1", _with_mod("lancer", mod))]), "next_turn", {}, TypedDice([]))
+        return act(g, "switch_weapon", {"unit": "1/t1", "weapon": "Bazooka"}, TypedDice([]))
+
+    bazooka = {"attacker": "1/t1", "target": "0/l1", "weapon": "Bazooka", "shield_break": "no"}
+    plain = tables(api_odds(zeon_turn(None), "shoot", bazooka))["damage"]
+    armoured = tables(api_odds(zeon_turn("reactive_armour"), "shoot", bazooka))["damage"]
+    assert armoured == {(d - 1 if d else 0): p for d, p in plain.items()}  # every hit 1 less: 4 -> 3
+    gun = {**bazooka, "weapon": "Machine gun"}  # low calibre: no change
+    g_plain = act(game(a=[("l1", _with_mod("lancer", None))]), "next_turn", {}, TypedDice([]))
+    g_armour = act(game(a=[("l1", _with_mod("lancer", "reactive_armour"))]), "next_turn", {}, TypedDice([]))
+    assert tables(api_odds(g_armour, "shoot", gun)) == tables(api_odds(g_plain, "shoot", gun))
+
+
+def test_magnetic_coating_thrusters_and_endoskeleton_change_movement_and_integrity_l2024_l2034() -> None:
+    from test_gundam_skirmish import game
+
+    from core.systems.gundam_skirmish.movement import MoveInput, move_limit
+    from core.systems.gundam_skirmish.units import Unit, integrity_of
+
+    def limit(mod: str | None, **move: Any) -> float:
+        g = game(a=[("l1", _with_mod("lancer", mod))])
+        s, _, gu = g.unit("0/l1")
+        return float(move_limit(g, s, gu, MoveInput(unit="0/l1", **move))[0])
+
+    # Magnetic Coating: no Rotation Penalty (L2024); a plain Lancer loses 2" turning up to 90 degrees
+    # out of its sight (L465-L474)
+    assert (limit(None), limit(None, turn="up_to_90")) == (4, 2)
+    assert limit("magnetic_coating", turn="up_to_90") == 4
+    # Optimised Thrusters: base Movement +2", Boost +4" (L2026-L2027)
+    assert (limit("optimised_thrusters"), limit("optimised_thrusters", boost=True)) == (6, 13)
+    assert limit(None, boost=True) == 9
+    # Reinforced Endoskeleton: base Integrity +2 (L2033-L2034)
+    plain, tough = (
+        integrity_of(Unit.model_validate(_with_mod("lancer", m))) for m in (None, "reinforced_endoskeleton")
+    )
+    assert (plain, tough) == (6, 8)
+
+
+def test_amphibious_lets_a_ground_vehicle_boost_into_deep_water_l2010_l2012() -> None:
+    """Deep Water is Sheer terrain, closed to vehicles (L545-L550); an Amphibious one may enter it. Its
+    freedom from water's penalties and its Ambush from water are the players' (they say the terrain)."""
+    from test_gundam_skirmish import game
+
+    from core.systems.gundam_skirmish.movement import MoveInput, move_limit
+
+    for mod, allowed in ((None, False), ("amphibious", True)):
+        g = game(a=[("g1", _with_mod("gun_tank", mod, boost=6))])  # a vehicle that can Boost
+        s, _, gu = g.unit("0/g1")
+        inp = MoveInput(unit="0/g1", boost=True, terrain="sheer")
+        if allowed:
+            assert move_limit(g, s, gu, inp)[0] > 0
+        else:
+            try:
+                move_limit(g, s, gu, inp)
+            except ValueError as refused:
+                assert "vehicles cannot enter sheer terrain" in str(refused)
+            else:
+                raise AssertionError("a vehicle without Amphibious entered sheer terrain")

@@ -129,8 +129,16 @@ Traits (L1956-L2003) and Mobile Suit Modifications (L2007-L2036) in battle: the 
   T  Ambusher arrives with no roll, Leader's 2 Command Points (L1960, L1975-L1976):
      tests/test_gundam_campaign_rules.py
      test_leader_gives_two_command_points_and_ambusher_arrives_without_a_roll_l1960_l1975 (ambush, turns)
-  U  Reactive Armour (shoot), Magnetic Coating (movement), Optimised Thrusters and Reinforced Endoskeleton
-     (units), the Amphibious mod (movement, ambush)
+  T  Reactive Armour: 1 less damage from Explosive shots only (L2028-L2030, shoot);
+     tests/test_gundam_campaign_rules.py
+     test_reactive_armour_takes_one_less_damage_from_explosive_shots_only_l2028_l2030
+  T  Magnetic Coating: no Rotation Penalty (L2024, movement); Optimised Thrusters: Movement +2", Boost +4"
+     (L2026-L2027, units); Reinforced Endoskeleton: Integrity +2 (L2033-L2034, units);
+     test_magnetic_coating_thrusters_and_endoskeleton_change_movement_and_integrity_l2024_l2034
+  T  Amphibious: a vehicle may enter Deep Water (Sheer terrain, L2010-L2012, L545-L550, movement);
+     test_amphibious_lets_a_ground_vehicle_boost_into_deep_water_l2010_l2012
+  P  Amphibious: no penalties for moving in water, an Ambush from water (L2010-L2012): the players say
+     the terrain a Move crosses and where an Ambush comes from
   P  Newtype's all-round sight (L1985) and Improved Optics' longer reach (L2021): the players judge
      sight and measure range
   T  Fierce's free Shoot with the same weapon after a kill, one per kill (L1964-L1966; Blitzkrieg the same,
