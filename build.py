@@ -756,15 +756,15 @@ def serve(port: int) -> None:
 
 
 def test(rest: list[str], fast: bool, cov: bool = False) -> int:
-    """pytest over tests/ and core/, in parallel: one worker a core, and one more when the browser
-    tests run (a browser test leaves its core idle while the page settles, a third of the time
-    on two cores); TC_TEST_WORKERS sets how many, and ``-n 0`` among the arguments runs them in
-    this process. The tests that must share a worker
+    """pytest over tests/ and core/, in parallel: one worker a core (TC_TEST_WORKERS sets how many;
+    ``-n 0`` among the arguments runs them in this process). One more worker than cores was tried:
+    Chromium's processes then fight for the cores, a tap's answer takes 2-5 times as long and
+    tests time out. The tests that must share a worker
     say so (tests/conftest.py); ``--fast`` leaves out the browser tests; ``--cov`` adds the coverage
     summary of core/ (off by default: tracing every line makes the rule enumerations 2-3x slower)."""
     options = ["--cov=core", "--cov-report=term"] if cov else []
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest):
-        workers = os.environ.get("TC_TEST_WORKERS") or str((os.cpu_count() or 1) + (0 if fast else 1))
+        workers = os.environ.get("TC_TEST_WORKERS") or str(os.cpu_count() or 1)
         options += ["-n", workers, "--dist", "loadgroup"]
     if fast:
         options += ["-m", "not browser"]

@@ -81,6 +81,7 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         expect(page.locator('#targets [data-target^="0/"]')).to_have_count(0)
         page.locator('#targets [data-target="1/u2"]').click()
         expect(page.locator("#odds-headline")).to_contain_text("Any damage")
+        page.locator("#action-odds .odds-full summary").click()  # the full tables, drawn when opened
         expect(page.locator("#action-odds table")).not_to_have_count(0)
         before = saved_game(page)
         page.click("#action-typed")

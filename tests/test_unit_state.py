@@ -268,7 +268,7 @@ def test_a_manual_change_cannot_give_a_unit_a_value_its_system_cannot_read() -> 
     ("model", "fields"),
     [
         (GfUnitState, 18),
-        (GsUnitState, 5),
+        (GsUnitState, 8),
         (SuitPlay, 11),
     ],
 )
