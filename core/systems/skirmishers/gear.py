@@ -74,6 +74,18 @@ def _giver_why(game: Game, actor: str, ref: str) -> str:
     return ""
 
 
+def _giver(game: Game, actor: str, ref: str) -> tuple[int, int, GameUnit]:
+    """The trooper gear is taken from (side, index, unit), refused in words when there is none or it
+    may not give (:func:`_giver_why`)."""
+    try:
+        found = game.unit(ref)
+    except ValueError:
+        raise ValueError("no such trooper") from None
+    if why := _giver_why(game, actor, ref):
+        raise ValueError(why)
+    return found
+
+
 def _taker_why(game: Game, actor: str, key: str) -> str:
     unit = game.unit(actor)[2]
     me = soldier(unit)
@@ -247,12 +259,7 @@ def gear(game: Game, inp: Gear, dice: DiceSource) -> ActionResult:
         text = f"{unit.name} drops {WEAPONS[rest].name} (0 AP): anyone may pick it up (L253)"
     elif what == "take":
         ref, _, key = rest.rpartition(":")
-        try:
-            gs, gu, giver = game.unit(ref)
-        except ValueError:
-            raise ValueError("no such trooper") from None
-        if why := _giver_why(game, inp.unit, ref):
-            raise ValueError(why)
+        gs, gu, giver = _giver(game, inp.unit, ref)
         them = soldier(giver)
         if not key or key not in (them.primary, them.secondary):
             raise ValueError(f"{giver.name} carries no such weapon")
@@ -266,12 +273,7 @@ def gear(game: Game, inp: Gear, dice: DiceSource) -> ActionResult:
         text = f"{unit.name} takes {WEAPONS[key].name} from {giver.name} (6 AP, L253)"
     elif what == "grenades":
         ref, _, kind = rest.rpartition(":")
-        try:
-            gs, gu, giver = game.unit(ref)
-        except ValueError:
-            raise ValueError("no such trooper") from None
-        if why := _giver_why(game, inp.unit, ref):
-            raise ValueError(why)
+        gs, gu, giver = _giver(game, inp.unit, ref)
         gst = SkUnit.of(giver)
         if kind not in GRENADES or gst.ammo.get(kind, 0) <= 0:
             raise ValueError(f"{giver.name} has no such grenade left")
@@ -318,12 +320,7 @@ def gear(game: Game, inp: Gear, dice: DiceSource) -> ActionResult:
                 del g.ground[i]
                 text = f"{unit.name} fits a jet pack (5 AP, L604): -2 max AP while it wears it (L585)"
             else:
-                try:
-                    gs, gu, giver = game.unit(rest)
-                except ValueError:
-                    raise ValueError("no such trooper") from None
-                if why := _giver_why(game, inp.unit, rest):
-                    raise ValueError(why)
+                gs, gu, giver = _giver(game, inp.unit, rest)
                 if not has_jet_pack(soldier(giver)):
                     raise ValueError(f"{giver.name} wears no jet pack")
                 st = _spend(game, s, u, JET_SWAP_AP, False)
