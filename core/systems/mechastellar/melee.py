@@ -14,7 +14,7 @@ gains 1 Momentum (L246, L516).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -358,14 +358,12 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     strike, counter, a_pool, _, options = pools(game, inp)
     dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
     taken = counter.dist(options).map(lambda k: counter.damage(*k, options))
-    kill = sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
-    lost = sum((c for v, c in taken.probabilities() if v >= counter.left), Fraction(0))
     best = best_split(game, inp, a_pool)
     return ActionOdds(
         tables={"damage dealt": table(dealt), "damage taken": table(taken)},
         facts={
-            "target destroyed": float(kill),
-            "attacker destroyed": float(lost),
+            "target destroyed": float(_at_least(dealt, strike.left)),
+            "attacker destroyed": float(_at_least(taken, counter.left)),
         },
         summary=f"Best split against an even defense: {best} attack, {a_pool - best} defense"
         if inp.defender_attack is None
@@ -373,30 +371,38 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     )
 
 
+def _at_least(dist: Dist[int], value: int) -> Fraction:
+    """P(at least ``value``), summed in integer weights (exact, and no Fraction per outcome)."""
+    return Fraction(sum(w for v, w in dist.weights.items() if v >= value), dist.total)
+
+
 def best_split(game: Game, inp: Clash, pool: int) -> int:
-    """The attacker's split dealing the most damage less damage taken, against the defender's split."""
+    """The attacker's split dealing the most damage less damage taken, against the defender's split.
+
+    A split moves dice between the attacker's attack and its defense and changes nothing else
+    (L519): the strikes are made once, all dice on defense, and each split moves ``k`` of them to
+    the attack (each pool checked as :func:`pools` checks it).
+    """
+    strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": 0}))
     scores = []
     for k in range(pool + 1):
-        strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": k}))
-        scores.append((expected_damage(strike, options) - expected_damage(counter, options), k))
+        attack = FacePool.model_validate({**strike.attack.model_dump(), "dice": strike.attack.dice + k})
+        defense = FacePool.model_validate({**counter.defense.model_dump(), "dice": counter.defense.dice - k})
+        ours, theirs = replace(strike, attack=attack), replace(counter, defense=defense)
+        scores.append((expected_damage(ours, options) - expected_damage(theirs, options), k))
     return max(scores)[1]
 
 
 def destroys(strike: Strike, options: MsOptions) -> Fraction:
     """The chance a strike destroys the unit it hits, before Skill Defense."""
-    dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
-    return sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
+    return _at_least(strike.dist(options).map(lambda k: strike.damage(*k, options)), strike.left)
 
 
 def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
-    """The mean damage a strike deals, before Skill Defense."""
-    return sum(
-        (
-            Fraction(strike.damage(landed, failed, options)) * c
-            for (landed, failed), c in strike.dist(options).probabilities()
-        ),
-        Fraction(0),
-    )
+    """The mean damage a strike deals, before Skill Defense (summed in integer weights)."""
+    dist = strike.dist(options)
+    total = sum(strike.damage(landed, failed, options) * w for (landed, failed), w in dist.weights.items())
+    return Fraction(total, dist.total)
 
 
 def _defense(game: Game, side: int, name: str, hits: int, field: str) -> NeedChoice:
