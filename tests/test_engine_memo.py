@@ -332,3 +332,50 @@ def test_the_best_split_and_the_mean_damage_are_those_of_every_split_worked_out_
         assert best == old_best(g, inp, pool)
         seen.add(best)
     assert len(seen) > 1  # the cases do not all agree on one split
+
+
+def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> None:
+    """Strike._dist (L199-L208) weighs each number of landed hits once, in integers; the long way
+    summed a Fraction for every (hits, blocks, saves) and reduced: the very same Dist."""
+    from fractions import Fraction
+
+    from core.systems.mechastellar import melee
+    from core.systems.mechastellar.shooting import _exact
+
+    def old_dist(strike: melee.Strike) -> Dist[tuple[int, int]]:
+        out: dict[tuple[int, int], Fraction] = {}
+        for hits, c1 in strike.attack.dist().probabilities():
+            for blocked, c2 in strike.defense.dist().probabilities():
+                landed = strike.landed(hits, blocked)
+                for failed, c3 in strike.save_pool(landed).dist().probabilities():
+                    out[(landed, failed)] = out.get((landed, failed), Fraction(0)) + c1 * c2 * c3
+        return _exact(out)
+
+    sword = melee.Weapon(name="Sword", kind="melee", range=0, shots=0, damage=300, pen=2)
+    hits = (0,) * 4 + (1,) * 5 + (2,)
+    base = melee.Strike(
+        attack=FacePool(dice=5, sides=10, values=hits, reroll_faces=(1, 2)),
+        flat=1,
+        defense=FacePool(dice=3, sides=10, values=(0,) * 6 + (1,) * 4),
+        blocks=1,
+        weapon=sword,
+        saves_at=4,
+        left=900,
+    )
+    for strike in (
+        base,
+        replace(base, reroll_saves=True),
+        replace(base, flat=0, blocks=0, saves_at=7),
+        replace(base, weapon=sword.model_copy(update={"pen": 0})),
+        replace(base, defense=FacePool(dice=0, sides=10, values=(0,) * 10)),
+    ):
+        assert strike._dist() == old_dist(strike)
+    # The remembered mean damage is told apart by what the key of the dist leaves out: the damage of
+    # a hit, and whether a failed save replaces it (ambiguity's option).
+    heavier = replace(base, weapon=sword.model_copy(update={"damage": 500}))
+    for strike in (base, heavier, base):
+        for replaces in (False, True):
+            options = melee.MsOptions(save_replaces_damage=replaces)
+            d = old_dist(strike)
+            want = Fraction(sum(strike.damage(a, b, options) * w for (a, b), w in d.weights.items()), d.total)
+            assert melee.expected_damage(strike, options) == want
