@@ -14,8 +14,9 @@ gains 1 Momentum (L246, L516).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from math import gcd, lcm
 from typing import Literal
 
 from pydantic import Field
@@ -44,7 +45,6 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
     FAILED_SAVE,
     MAX_SAVES,
-    _exact,
     momentum_asked,
     side_has_commander,
 )
@@ -160,13 +160,17 @@ class Strike:
             return (landed - failed) * self.weapon.damage + failed * FAILED_SAVE
         return landed * self.weapon.damage + failed * FAILED_SAVE
 
-    def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
-        """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
-        on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
-        key = (
+    def key(self) -> tuple[object, ...]:
+        """What :meth:`dist` depends on (not the damage, nor the damage the unit struck has left)."""
+        return (
             self.attack, self.flat, self.defense, self.blocks, self.weapon.pen, self.weapon.kind,
             self.saves_at, self.reroll_saves,
         )  # fmt: skip
+
+    def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
+        """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
+        on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
+        key = self.key()
         out = _STRIKES.get(key)
         if out is None:
             if len(_STRIKES) >= _STRIKES_MOST:
@@ -175,14 +179,28 @@ class Strike:
         return out
 
     def _dist(self) -> Dist[tuple[int, int]]:
-        out: dict[tuple[int, int], Fraction] = {}
-        for hits, c1 in self.attack.dist().probabilities():
-            for blocked, c2 in self.defense.dist().probabilities():
-                landed = self.landed(hits, blocked)
-                for failed, c3 in self.save_pool(landed).dist().probabilities():
-                    key = (landed, failed)
-                    out[key] = out.get(key, Fraction(0)) + c1 * c2 * c3
-        return _exact(out)
+        """Hits rolled, less blocks, then the saves of what lands (L199-L208), in integer weights:
+        each number of hits that land is weighed once, then its saves over one common total; the
+        weights are reduced as far as they go (the very Dist the sum of Fractions gave)."""
+        attack, defense = self.attack.dist(), self.defense.dist()
+        landing: dict[int, int] = {}
+        for hits, w1 in attack.weights.items():
+            for blocked, w2 in defense.weights.items():
+                if w1 and w2:
+                    landed = self.landed(hits, blocked)
+                    landing[landed] = landing.get(landed, 0) + w1 * w2
+        saves = {landed: self.save_pool(landed).dist() for landed in landing}
+        common = lcm(*(d.total for d in saves.values()))
+        out: dict[tuple[int, int], int] = {}
+        for landed, w12 in landing.items():
+            d = saves[landed]
+            scale = w12 * (common // d.total)
+            for failed, w3 in d.weights.items():
+                if w3:
+                    out[(landed, failed)] = out.get((landed, failed), 0) + scale * w3
+        total = attack.total * defense.total * common
+        g = gcd(total, *out.values())
+        return Dist({k: w // g for k, w in out.items()}, total // g)
 
 
 #: Strike.dist by (pools, flat hits, blocks, the weapon's PEN and kind, saves, rerolled saves).
@@ -358,14 +376,12 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     strike, counter, a_pool, _, options = pools(game, inp)
     dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
     taken = counter.dist(options).map(lambda k: counter.damage(*k, options))
-    kill = sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
-    lost = sum((c for v, c in taken.probabilities() if v >= counter.left), Fraction(0))
     best = best_split(game, inp, a_pool)
     return ActionOdds(
         tables={"damage dealt": table(dealt), "damage taken": table(taken)},
         facts={
-            "target destroyed": float(kill),
-            "attacker destroyed": float(lost),
+            "target destroyed": float(_at_least(dealt, strike.left)),
+            "attacker destroyed": float(_at_least(taken, counter.left)),
         },
         summary=f"Best split against an even defense: {best} attack, {a_pool - best} defense"
         if inp.defender_attack is None
@@ -373,30 +389,49 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     )
 
 
+def _at_least(dist: Dist[int], value: int) -> Fraction:
+    """P(at least ``value``), summed in integer weights (exact, and no Fraction per outcome)."""
+    return Fraction(sum(w for v, w in dist.weights.items() if v >= value), dist.total)
+
+
 def best_split(game: Game, inp: Clash, pool: int) -> int:
-    """The attacker's split dealing the most damage less damage taken, against the defender's split."""
+    """The attacker's split dealing the most damage less damage taken, against the defender's split.
+
+    A split moves dice between the attacker's attack and its defense and changes nothing else
+    (L519): the strikes are made once, all dice on defense, and each split moves ``k`` of them to
+    the attack (each pool checked as :func:`pools` checks it).
+    """
+    strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": 0}))
     scores = []
     for k in range(pool + 1):
-        strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": k}))
-        scores.append((expected_damage(strike, options) - expected_damage(counter, options), k))
+        attack = FacePool.model_validate({**strike.attack.model_dump(), "dice": strike.attack.dice + k})
+        defense = FacePool.model_validate({**counter.defense.model_dump(), "dice": counter.defense.dice - k})
+        ours, theirs = replace(strike, attack=attack), replace(counter, defense=defense)
+        scores.append((expected_damage(ours, options) - expected_damage(theirs, options), k))
     return max(scores)[1]
 
 
 def destroys(strike: Strike, options: MsOptions) -> Fraction:
     """The chance a strike destroys the unit it hits, before Skill Defense."""
-    dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
-    return sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
+    return _at_least(strike.dist(options).map(lambda k: strike.damage(*k, options)), strike.left)
 
 
 def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
-    """The mean damage a strike deals, before Skill Defense."""
-    return sum(
-        (
-            Fraction(strike.damage(landed, failed, options)) * c
-            for (landed, failed), c in strike.dist(options).probabilities()
-        ),
-        Fraction(0),
-    )
+    """The mean damage a strike deals, before Skill Defense (summed in integer weights); remembered by
+    what it depends on (each split's odds weigh every split again, :func:`best_split`)."""
+    key = (strike.key(), strike.weapon.damage, options.save_replaces_damage)
+    out = _MEANS.get(key)
+    if out is None:
+        dist = strike.dist(options)
+        total = sum(strike.damage(hit, failed, options) * w for (hit, failed), w in dist.weights.items())
+        if len(_MEANS) >= _STRIKES_MOST:
+            _MEANS.clear()
+        out = _MEANS[key] = Fraction(total, dist.total)
+    return out
+
+
+#: expected_damage by the strike's key, its damage a hit and whether a failed save replaces it.
+_MEANS: dict[tuple[object, ...], Fraction] = {}
 
 
 def _defense(game: Game, side: int, name: str, hits: int, field: str) -> NeedChoice:
