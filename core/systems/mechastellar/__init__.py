@@ -12,7 +12,8 @@ Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Ter
 on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
-tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
+tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T] and
+tests/test_mechastellar_commands.py [C]).  "Done" = implemented
 and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
 the players (the app knows no positions, distances or facing); "not yet" = not implemented.
 
@@ -78,11 +79,12 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1
   Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum
   [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R
-  untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
+  untouchable, killer_instinct], Immortal's 2-for-1 against a shooter within 16" (asked) [C
+  immortal], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
   action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
   or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
   heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
-  Immortal's 2-for-1 within 16", Furious Fusillade (range: players), Merciless Melee's second clash.
+  Furious Fusillade (range: players), Merciless Melee's second clash.
   Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
   half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
   (ambiguity 25).
@@ -126,8 +128,10 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
-  Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
-  Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
+  Valiant done [T commands]; Lightning Raid (+1 Evade within 16", asked), Infantry Ambush, Ambush! (the
+  Influence; arrival: players), Reinforcements (100 points an Influence), the Overwatch Command done [C
+  lightning_raid, infantry_ambush, ambush_and_reinforcements, overwatch_command]; Guardian, Coordinated
+  Attack!, Missile Screen! (no missile mark on a weapon): not yet; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
   hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
   offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by

@@ -22,7 +22,15 @@ from core.systems.mechastellar.modules import (
     terrain_odds,
     terrain_picks,
 )
-from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
+from core.systems.mechastellar.reactions import (
+    charge,
+    command_picks,
+    overwatch,
+    overwatch_command,
+    overwatch_command_odds,
+    overwatch_odds,
+    overwatch_picks,
+)
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
@@ -498,6 +506,16 @@ ACTIONS: dict[str, ActionSpec] = {
         "time (L800-L850).",
         rolls=False,
         needs=("influence",),
+    ),
+    "overwatch_command": ActionSpec.of(
+        "overwatch_command",
+        "Overwatch Command",
+        overwatch_command,
+        "For 1 Influence, one unit fires a weapon's Overwatch at an enemy in range, at any time (L836-L838).",
+        odds=overwatch_command_odds,
+        picks=command_picks,
+        headline=("damage", "destroyed"),
+        needs=("influence", "overwatch_gun"),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

@@ -24,6 +24,9 @@ answering "" when it has it, else why not in plain words.
   10" of movement is the players' to measure.
 * ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
   Super Titan, whose pilots use skills (L251, L297, L327).
+* ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements redeploy a destroyed
+  Frame 1-2 unit with a Basic pilot (L848-L850).  ``overwatch_gun``: the Overwatch Command needs a weapon
+  with Overwatch (L837).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -32,10 +35,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
-from core.systems.mechastellar.commands import commander_alive, influence_module
+from core.systems.mechastellar.commands import ambusher, commander_alive, fallen, influence_module
 from core.systems.mechastellar.events import events_module
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.reactions import overwatch_gun
 from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
@@ -190,6 +194,9 @@ REQUIREMENTS: dict[str, Requirement] = {
     "rally": rally_refusal,
     "influence": influence_module,
     "commander": commander_alive,
+    "ambusher": ambusher,
+    "fallen": fallen,
+    "overwatch_gun": overwatch_gun,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

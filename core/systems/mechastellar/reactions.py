@@ -9,6 +9,10 @@ it (L177-L178).  Overwatch is a reaction: it spends none of the defender's actio
 34) and the weapon may still fire on its own turn.  Then the clash (:mod:`.melee`) is fought with the
 charged unit.
 
+The Overwatch Command (Influence, a Reaction, L836-L838): one unit fires a weapon's Overwatch N shots at
+an enemy in range (the range is the players'), at any time, for 1 Influence; the L838 example: a machine
+gun with Overwatch III makes 3 shots.  It spends no action and is no charge's Overwatch.
+
 Declaring the charge is optional: a melee attack without one is a unit already in engagement range, or
 a charge whose defender let its Overwatch go.
 """
@@ -21,6 +25,7 @@ from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
+from core.systems.mechastellar.commands import influence_on
 from core.systems.mechastellar.shooting import (
     Shoot,
     apply_hits,
@@ -28,6 +33,7 @@ from core.systems.mechastellar.shooting import (
     detail,
     land,
     momentum_asked,
+    near_asked,
     plan,
     plan_odds,
 )
@@ -134,6 +140,7 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         bought=inp.bought,
         flawless=inp.flawless,
         escape=inp.escape,
+        near=True,  # the charger is in engagement range (L172): within 16" (L399, L842)
     )
 
 
@@ -168,3 +175,95 @@ def overwatch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
         why = why or ("fired at this charge" if i in fired else "")
         out.append(FieldPick(value=i, label=w.name, detail=f"Overwatch {w.overwatch}", unavailable=why))
     return {"weapon": out}
+
+
+class OverwatchCommand(Closed):
+    """The Overwatch Command: 1 Influence, one unit's Overwatch attack at an enemy in range (L836-L838)."""
+
+    unit: str = own_unit("Who fires Overwatch.")
+    target: str = enemy_unit("At whom (within the weapon's range).")
+    weapon: int = Field(
+        default=0, ge=0, le=11, description="Which Overwatch weapon.", json_schema_extra={"flow": "pick"}
+    )
+    defense: int | None = momentum_asked("Momentum the target spends on Skill Defense after the roll.")
+    bought: int | None = momentum_asked("Failed Armor Saves the target passes for 1 Momentum each (L220).")
+    flawless: bool = Field(
+        default=False,
+        description="The target's Ace negates every hit (Flawless Evasion, L290-L291); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    escape: bool = Field(
+        default=False,
+        description="The target's Narrow Escape: every shot evaded, once a game (L742); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    near: bool | None = Field(
+        default=None,
+        description='The firer is within 16" of the target (Immortal, L399; Lightning Raid, L842); asked.',
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def _command_shot(game: Game, inp: OverwatchCommand) -> Shoot:
+    side, _, g = game.unit(inp.unit)
+    if not influence_on(game):
+        raise ValueError("the Influence module is off")
+    if game.sides[side].resources.get("influence", 0) < 1:
+        raise ValueError("the Overwatch Command costs 1 Influence (L836)")
+    if g.state.destroyed:
+        raise ValueError(f"{g.name} is destroyed")
+    unit = Unit.model_validate(g.profile)
+    if inp.weapon >= len(unit.weapons) or not unit.weapons[inp.weapon].overwatch:
+        raise ValueError(f"{g.name} has no Overwatch on that weapon (L837)")
+    return Shoot(
+        attacker=inp.unit,
+        target=inp.target,
+        weapon=inp.weapon,
+        defense=inp.defense,
+        bought=inp.bought,
+        flawless=inp.flawless,
+        escape=inp.escape,
+        near=inp.near,
+    )
+
+
+def overwatch_command(game: Game, inp: OverwatchCommand, dice: DiceSource) -> ActionResult:
+    shot = _command_shot(game, inp)
+    p = plan(game, shot, overwatch=True)
+    if asked := near_asked(game, shot):
+        raise asked
+    out = land(game, p, shot, dice)
+    work = Working(game)
+    side = game.unit(inp.unit)[0]
+    gain(work, side, "influence", -1)
+    killed = apply_hits(game, work, p, shot, out)
+    if killed:
+        gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
+    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
+    text = f"{game.sides[side].name} gives Overwatch (1 Influence): "
+    text += describe(a_name, t_name, p, out, killed)
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+
+
+def overwatch_command_odds(game: Game, inp: OverwatchCommand) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy the target, before Skill Defense."""
+    return plan_odds(plan(game, _command_shot(game, inp), overwatch=True), "Overwatch shots", "the target")
+
+
+def command_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Its weapons with Overwatch offered; the rest greyed."""
+    _, _, g = game.unit(actor)
+    out = []
+    for i, w in enumerate(Unit.model_validate(g.profile).weapons):
+        why = "no Overwatch" if not w.overwatch or w.kind != "shooting" else ""
+        out.append(FieldPick(value=i, label=w.name, detail=f"Overwatch {w.overwatch}", unavailable=why))
+    return {"weapon": out}
+
+
+def overwatch_gun(game: Game, ref: str) -> str:
+    """The requirement ``overwatch_gun``: the unit, in play, has a shooting weapon with Overwatch (L837)."""
+    _, _, g = game.unit(ref)
+    if g.state.destroyed:
+        return f"{g.name} is destroyed"
+    has = overwatch_weapons(Unit.model_validate(g.profile))
+    return "" if has else f"{g.name} has no weapon with Overwatch"

@@ -202,6 +202,37 @@ class Shoot(Closed):
         "only then may it be shot (L488-L489); asked when it matters.",
         json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
     )
+    near: bool | None = Field(
+        default=None,
+        description="The shooter is within 16\" of the target: an Immortal target's Skill Defense stops two "
+        "hits a Momentum (L399), a Lightning Raid +1 Evade (L842); asked when it matters.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def close(inp: Shoot) -> bool:
+    """The shooter is within 16" of the target, as the players said (a Focus's "within 16" says so too)."""
+    return inp.near if inp.near is not None else inp.within_16
+
+
+def near_asked(game: Game, inp: Shoot) -> NeedChoice | None:
+    """The question "within 16 inches?" when its answer changes the shot: the target's pilot is Immortal
+    (L399) or its side is on a Lightning Raid (L842); None when it does not, or is answered."""
+    if inp.near is not None or inp.within_16:
+        return None
+    t_side, _, t_g = game.unit(inp.target)
+    immortal = "immortal" in Unit.model_validate(t_g.profile).pilot.traits
+    if not immortal and not has_command(game, t_side, "lightning_raid"):
+        return None
+    why = "Immortal: Skill Defense stops 2 hits a Momentum" if immortal else "Lightning Raid: +1 Evade"
+    return NeedChoice(
+        "near",
+        f'Is {game.unit(inp.attacker)[2].name} within 16" of {t_g.name}? ({why})',
+        [
+            Choice(value=True, label='Yes: within 16"'),
+            Choice(value=False, label='No: 16" or more', assumed=True),
+        ],
+    )
 
 
 @dataclass(frozen=True)
@@ -383,6 +414,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
     bonus = inp.evade_bonus + 3 * ("expert_evasion" in t_g.state.conditions)  # Expert Evasion (L710)
+    bonus += has_command(game, t_side, "lightning_raid") and close(inp)  # Lightning Raid (L842)
     evade = target.evade + min(bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
     evade = 0 if shut else evade  # L138, L566; Battle Damage to its propulsion -1 (L684)
     tn = accuracy - evade
@@ -542,7 +574,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
-    ratio = defense_ratio(game, inp.target, inp.attacker)
+    ratio = defense_ratio(game, inp.target, inp.attacker, close(inp))
     escape = escape_open(game, t_side)
     if inp.escape and not escape:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
@@ -701,6 +733,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
             "allies counted. Is it?",
             [Choice(value=True, label="Yes: it is the closest model")],
         )
+    if asked := near_asked(game, inp):
+        raise asked
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
     check_disengage(game, inp.attacker)

@@ -63,6 +63,11 @@ class MsState(Closed):
         max_length=16,
         description="Once-a-battle Commands used, as 'side:command' (L806).",
     )
+    reinforced: dict[str, list[int]] = Field(
+        default_factory=dict,
+        max_length=8,
+        description="Reinforcements this round, by side: [points redeployed, Influence paid] (L847-L849).",
+    )
     maneuver: str = Field(
         default="",
         max_length=80,

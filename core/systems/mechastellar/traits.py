@@ -15,7 +15,8 @@ Bonus hits an attacker's pilot brings (each added after the dice, then blockable
 
 Skill Defense worth two hits a Momentum (L399, L404, L456): Untouchable against a lower-tier pilot, a
 Kaiju or a Captain; Killer Instinct once it has taken effect; both against shots only (digest section
-5.4: the traits say "Shots"; Immortal's "within 16 inches" is left to the players).
+5.4: the traits say "Shots"); Immortal against a shooter within 16" (L399: the players answer whether it
+is, asked when a shot hits an Immortal pilot's unit).
 
 Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1 per enemy it destroys
 (L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
@@ -86,24 +87,34 @@ def trait_hits(game: Game, a_ref: str, t_ref: str, weapon: Weapon, shooting: boo
     return n
 
 
-def defense_ratio(game: Game, t_ref: str, a_ref: str) -> int:
+def defense_ratio(game: Game, t_ref: str, a_ref: str, near: bool = False) -> int:
     """Hits one Momentum of Skill Defense cancels against a shot: 2 with Untouchable against a lower-tier
-    pilot, a Kaiju or a Captain (L404), or with Killer Instinct in effect (L456); else 1 (L262)."""
+    pilot, a Kaiju or a Captain (L404), with Immortal against a shooter within 16" (``near``, the players'
+    answer, L399), or with Killer Instinct in effect (L456); else 1 (L262)."""
     _, _, t_g = game.unit(t_ref)
     _, _, a_g = game.unit(a_ref)
     tgt, att = Unit.model_validate(t_g.profile), Unit.model_validate(a_g.profile)
     if "untouchable" in tgt.pilot.traits and lower_or_captain(tgt, att):
         return 2
+    if "immortal" in tgt.pilot.traits and near:
+        return 2
     return 2 if killer_active(game, t_ref) else 1
 
 
 def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
-    """Momentum a kill brings beyond the turn's +1 (L247): Fearsome +1 to the killer's side (L461), Noble
-    +3 to the side that lost the unit (L394)."""
+    """Momentum a kill brings beyond the turn's +1 (L247): Fearsome +1 to the killer's side (L461), and
+    what the loss brings (:func:`unit_lost`)."""
     k_side, _, k_g = game.unit(killer)
-    v_side, _, v_g = game.unit(victim)
     if "fearsome" in Unit.model_validate(k_g.profile).pilot.traits:
         gain(work, k_side, "momentum", 1)
+    unit_lost(game, work, k_side, victim)
+
+
+def unit_lost(game: Game, work: Working, k_side: int, victim: str) -> None:
+    """A unit destroyed by the side ``k_side``: +1 Influence for the enemy Commander (L799), Noble +3 to
+    the side that lost it (L394), a Rallying Leader's +1, +2 for a Frame 3+ unit or a Skilled or Ace pilot
+    (L495)."""
+    v_side, _, v_g = game.unit(victim)
     lost = Unit.model_validate(v_g.profile)
     commander_killed(game, work, k_side, v_g.profile)  # +1 Influence for the enemy Commander (L799)
     if "noble" in lost.pilot.traits:

@@ -1,0 +1,166 @@
+"""MechaStellar: the Influence Commands, Climactic Events and pilot rules added last for issue 23, each
+through core.api (game.act, game.odds, game.gates): offered only to a unit or side that has it, greyed
+with the reason otherwise, refused if sent anyway, and its direction and size checked (lines are in
+003_9a8631fd8c2279be.txt).  Pure Python, no browser.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_mechastellar import game_of, momentum, unit
+from test_mechastellar_traits import act, adjust, ask, call, odds, pilot, refused
+
+from core.game import Game, gated_actions, gates
+
+CANNON = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # the Argonaut's Cannon: 3 shots, PEN 5
+MG = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # its Machine gun: 6 shots, PEN 0, Overwatch 3
+
+
+def influence(g: Game, a: int = 3, b: int = 3) -> Game:
+    """The Influence module on, each side's pool set."""
+    g = adjust(g, ["options", "influence"], True)
+    g = adjust(g, ["sides", 0, "resources", "influence"], a)
+    return adjust(g, ["sides", 1, "resources", "influence"], b)
+
+
+def next_round(g: Game) -> Game:
+    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    return act(g, "roll_off", {}, [9, 2])
+
+
+def options_of(asked: dict[str, Any]) -> list[Any]:
+    return [o["value"] for o in asked["options"]]
+
+
+# --- Lightning Raid (L841-L842) and Immortal (L399): "within 16 inches?" asked --------------------
+
+
+def test_lightning_raid_plus_one_evade_within_16_asked_l842() -> None:
+    """Lightning Raid (Standard, 2 Influence): this round the side's units evade +1 against shots from
+    within 16"; the distance is the players' answer, asked when a shot is made at such a unit.  The +1 is
+    an Evade bonus, under the +3 cap (L138).  The Argonaut's Cannon (ACC 9) at the Dervish (Evade +5)
+    is evaded on 4+; within 16" of a raiding Dervish on 3+."""
+    g = influence(game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 0)), b=1)
+    raid = {"unit": "1/b0", "command": "lightning_raid"}
+    assert "costs 2 Influence" in refused(g, "command", raid)
+    g = adjust(g, ["sides", 1, "resources", "influence"], 2)
+    assert odds(g, "shoot", CANNON)["summary"].endswith("evades on 4+")
+    assert act(g, "shoot", CANNON, [9, 9, 9]).log[-1].detail["hits"] == 0  # no raid: nothing asked
+    raided = act(g, "command", raid)
+    assert raided.sides[1].resources["influence"] == 0 and "Lightning Raid" in raided.log[-1].text
+    asked = ask(raided, "shoot", CANNON, [3, 3, 3])
+    assert asked["field"] == "near" and options_of(asked) == [True, False]
+    assert odds(raided, "shoot", {**CANNON, "near": True})["summary"].endswith("evades on 3+")
+    assert odds(raided, "shoot", {**CANNON, "near": False})["summary"].endswith("evades on 4+")
+    # the faces [3, 3, 3]: three hits from afar, none within 16"
+    assert act(raided, "shoot", {**CANNON, "near": False}, [3, 3, 3, 9, 9, 9]).log[-1].detail["hits"] == 3
+    assert act(raided, "shoot", {**CANNON, "near": True}, [3, 3, 3]).log[-1].detail["hits"] == 0
+    # never past the +3 cap: +3 of bonuses and the raid evade as +3 does
+    capped = {**CANNON, "near": True, "evade_bonus": 3}
+    assert (
+        odds(raided, "shoot", capped)["summary"] == odds(g, "shoot", {**CANNON, "evade_bonus": 3})["summary"]
+    )
+    # gone next round
+    assert odds(next_round(raided), "shoot", {**CANNON, "near": True})["summary"].endswith("evades on 4+")
+
+
+def test_immortal_skill_defense_two_hits_a_momentum_within_16_l399() -> None:
+    """Immortal: Skill Defense stops 2 shots a Momentum against an enemy within 16" (L399), asked; 1 a
+    Momentum otherwise (L262).  Six Machine gun shots [2, 2, 2, 2, 9, 9] at the Dervish (evades on 3+):
+    4 hits; 2 Momentum stop all 4 from within 16", 2 of them from afar."""
+    dervish = unit("dervish", pilot=pilot("skilled", "immortal"))
+    g = game_of([unit("argonaut")], [dervish], momentum=(3, 2))
+    faces = [2, 2, 2, 2, 9, 9]
+    assert ask(g, "shoot", MG, faces)["field"] == "near"
+    near = ask(g, "shoot", {**MG, "near": True}, faces)
+    assert near["field"] == "defense" and options_of(near)[:3] == [0, 1, 2]
+    assert [o["label"] for o in near["options"]][1:3] == [
+        "Spend 1 Momentum: 2 hits left",
+        "Spend 2 Momentum: 0 hits left",
+    ]
+    after = act(g, "shoot", {**MG, "near": True, "defense": 2}, faces)
+    assert after.unit("1/b0")[2].state.damage == 0 and momentum(after, 1) == 0
+    far = act(g, "shoot", {**MG, "near": False, "defense": 2}, faces)
+    assert far.unit("1/b0")[2].state.damage == 400 and momentum(far, 1) == 0
+    # a Focus "within 16 inches" answers it too; a pilot without the trait is never asked
+    plain = game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 2))
+    assert ask(plain, "shoot", MG, faces)["field"] == "defense"
+
+
+# --- Infantry Ambush, Ambush!, Reinforcements (L814-L816, L830-L831, L847-L850) ---------------------
+
+
+def test_infantry_ambush_200_to_up_to_five_enemies_once_a_battle_l831() -> None:
+    """Infantry Ambush (Reaction, 1 Influence, once a battle): up to 5 enemy units, picked together, take
+    200 damage each, no dice; a kill counts (+1 Momentum, L247)."""
+    g = game_of([unit("argonaut")], [unit("dervish"), unit("white_asura"), unit("kara")], momentum=(3, 3))
+    trap = {"unit": "0/a0", "command": "infantry_ambush"}
+    assert "module is off" in refused(g, "command", trap)
+    g = influence(g)
+    asked = ask(g, "command", trap)
+    assert asked["field"] == "targets" and asked["many"] and options_of(asked) == ["1/b0", "1/b1", "1/b2"]
+    g.sides[1].units[2].state.damage = 2900  # Kara has 100 HP left
+    after = act(g, "command", {**trap, "targets": ["1/b0", "1/b2"]})
+    assert after.unit("1/b0")[2].state.damage == 200 and after.unit("1/b1")[2].state.damage == 0
+    assert after.unit("1/b2")[2].state.destroyed and momentum(after, 0) == 4
+    assert after.sides[0].resources["influence"] == 2
+    assert "once a battle" in refused(next_round(after), "command", {**trap, "targets": ["1/b1"]})
+    assert "enemy units" in refused(g, "command", {**trap, "targets": ["0/a0"]})
+
+
+def test_ambush_and_reinforcements_l815_l848() -> None:
+    """Ambush! (Standard, 1 Influence) for a Frame 1-2 unit: the Influence is spent and the round's
+    Standard Command given; where they arrive is the players'.  Reinforcements: a destroyed Frame 1-2
+    unit with a Basic pilot comes back whole; 100 points an Influence spent (L849): the Argonaut (150)
+    costs 2, a second unit (the Dervish, 150) the same round 1 more (300 points for 3)."""
+    joker = unit("joker")
+    g = influence(
+        game_of([unit("argonaut"), unit("dervish"), unit("jet_black_lancer"), joker], [unit("kara")]), a=3
+    )
+    amb = gates(g, "command", {"unit": "0/a3", "command": "ambush"})
+    assert amb.values["command"]["ambush"] == "Sample: Joker is above Frame 2 (L815)"
+    ambushed = act(g, "command", {"unit": "0/a0", "command": "ambush"})
+    assert ambushed.sides[0].resources["influence"] == 2 and "players place them" in ambushed.log[-1].text
+    assert "one Standard Command a round" in refused(
+        ambushed, "command", {"unit": "0/a1", "command": "ambush"}
+    )
+    # Reinforcements
+    back = {"unit": "0/a0", "command": "reinforcements"}
+    assert (
+        gates(g, "command", back).values["command"]["reinforcements"] == "Sample: Argonaut is not destroyed"
+    )
+    for u in (0, 1, 2):
+        g.sides[0].units[u].state.damage, g.sides[0].units[u].state.destroyed = 3000, True
+    g.sides[0].units[1].state.damage = 2500
+    assert "Skilled or Ace" in refused(g, "command", {**back, "unit": "0/a2"})
+    first = act(g, "command", back)
+    a0 = first.unit("0/a0")[2].state
+    assert not a0.destroyed and a0.damage == 0 and first.sides[0].resources["influence"] == 1
+    second = act(first, "command", {**back, "unit": "0/a1"})
+    assert not second.unit("0/a1")[2].state.destroyed and second.sides[0].resources["influence"] == 0
+    assert "2 Influence" in second.log[-2].text and "1 Influence" in second.log[-1].text
+    # not once a unit has taken its turn
+    started = act(g, "end_turn", {"unit": "0/a3"})
+    assert "start of the round" in refused(started, "command", back)
+
+
+# --- The Overwatch Command (L836-L838) --------------------------------------------------------------
+
+
+def test_overwatch_command_three_shots_for_one_influence_l838() -> None:
+    """The Overwatch Command (Reaction, 1 Influence): a unit fires a weapon's Overwatch at an enemy in
+    range, at any time: the L838 example, a Machine gun with Overwatch III makes 3 shots.  Offered only to
+    a unit with an Overwatch weapon."""
+    g = game_of([unit("argonaut"), unit("dervish")], [unit("jet_black_lancer")], momentum=(0, 0))
+    shot = {"unit": "0/a0", "target": "1/b0", "weapon": 1}
+    assert gated_actions(g)["0/a0"]["overwatch_command"] == "the Influence module is off"
+    g = influence(g, a=1)
+    assert "0/a0" not in gated_actions(g) or "overwatch_command" not in gated_actions(g)["0/a0"]
+    assert gated_actions(g)["0/a1"]["overwatch_command"] == "Sample: Dervish has no weapon with Overwatch"
+    assert odds(g, "overwatch_command", shot)["summary"].startswith("3 Overwatch shots")
+    # the Lancer: Evade +4 against ACC 9, evades on 5+; [1, 3, 8]: a critical and a hit = 3 hits, 200 each
+    after = act(g, "overwatch_command", shot, [1, 3, 8])
+    assert after.unit("1/b0")[2].state.damage == 600 and after.sides[0].resources["influence"] == 0
+    assert "no Overwatch" in refused(g, "overwatch_command", {**shot, "weapon": 0}, [9, 9, 9])
+    assert "1 Influence" in refused(after, "overwatch_command", shot, [9, 9, 9])
