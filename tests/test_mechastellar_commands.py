@@ -125,24 +125,30 @@ def test_ambush_and_reinforcements_l815_l848() -> None:
     assert "one Standard Command a round" in refused(
         ambushed, "command", {"unit": "0/a1", "command": "ambush"}
     )
-    # Reinforcements
-    back = {"unit": "0/a0", "command": "reinforcements"}
-    assert (
-        gates(g, "command", back).values["command"]["reinforcements"] == "Sample: Argonaut is not destroyed"
+    # Reinforcements: offered once the side has a unit it may bring back, which is asked
+    back = {"unit": "0/a3", "command": "reinforcements"}
+    assert gates(g, "command", back).values["command"]["reinforcements"] == (
+        "Red has no destroyed Frame 1-2 unit with a Basic pilot (L848-L850)"
     )
-    for u in (0, 1, 2):
-        g.sides[0].units[u].state.damage, g.sides[0].units[u].state.destroyed = 3000, True
+    for u in (0, 1, 2, 3):
+        g.sides[0].units[u].state.damage, g.sides[0].units[u].state.destroyed = 3000, u != 3
     g.sides[0].units[1].state.damage = 2500
-    assert "Skilled or Ace" in refused(g, "command", {**back, "unit": "0/a2"})
-    first = act(g, "command", back)
+    asked = ask(g, "command", back)
+    assert asked["field"] == "fallen" and options_of(asked) == ["0/a0", "0/a1"]  # not the Skilled Lancer
+    assert [o["label"] for o in asked["options"]] == [
+        "Sample: Argonaut: 2 Influence",
+        "Sample: Dervish: 2 Influence",
+    ]
+    assert "Skilled or Ace" in refused(g, "command", {**back, "fallen": "0/a2"})
+    first = act(g, "command", {**back, "fallen": "0/a0"})
     a0 = first.unit("0/a0")[2].state
     assert not a0.destroyed and a0.damage == 0 and first.sides[0].resources["influence"] == 1
-    second = act(first, "command", {**back, "unit": "0/a1"})
+    second = act(first, "command", {**back, "fallen": "0/a1"})
     assert not second.unit("0/a1")[2].state.destroyed and second.sides[0].resources["influence"] == 0
     assert "2 Influence" in second.log[-2].text and "1 Influence" in second.log[-1].text
     # not once a unit has taken its turn
     started = act(g, "end_turn", {"unit": "0/a3"})
-    assert "start of the round" in refused(started, "command", back)
+    assert "start of the round" in refused(started, "command", {**back, "fallen": "0/a0"})
 
 
 # --- The Overwatch Command (L836-L838) --------------------------------------------------------------

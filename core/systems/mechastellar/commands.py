@@ -130,10 +130,7 @@ def influence_module(game: Game, ref: str) -> str:
 class Command(Closed):
     """Spend Influence on a Command (L800-L850)."""
 
-    unit: str = own_unit(
-        "The unit it is for (Inspiring Speech: the Commander; Ambush!: a Frame 1-2 unit; Reinforcements: "
-        "a destroyed unit)."
-    )
+    unit: str = own_unit("The unit it is for (Inspiring Speech: the Commander; Ambush!: a Frame 1-2 unit).")
     command: CommandKey = Field(
         default="warning",
         description="Which Command.",
@@ -156,6 +153,12 @@ class Command(Closed):
         description="Infantry Ambush: the enemy units struck, up to 5 (L831); asked.",
         json_schema_extra={"ui": "hidden"},
     )
+    fallen: str | None = Field(
+        default=None,
+        max_length=60,
+        description="Reinforcements: the destroyed unit redeployed (L848); asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def ambusher(game: Game, ref: str) -> str:
@@ -166,9 +169,9 @@ def ambusher(game: Game, ref: str) -> str:
     return "" if int(g.profile.get("frame", 1)) <= 2 else f"{g.name} is above Frame 2 (L815)"
 
 
-def fallen(game: Game, ref: str) -> str:
-    """The requirement ``fallen``: Reinforcements redeploy a destroyed Frame 1-2 unit whose pilot is not
-    Skilled or Ace (L848-L850)."""
+def redeployable(game: Game, ref: str) -> str:
+    """Why Reinforcements cannot redeploy this unit ("" when they can): a destroyed Frame 1-2 unit whose
+    pilot is not Skilled or Ace (L848-L850)."""
     _, _, g = game.unit(ref)
     if not g.state.destroyed:
         return f"{g.name} is not destroyed"
@@ -176,6 +179,15 @@ def fallen(game: Game, ref: str) -> str:
         return f"{g.name} is above Frame 2 (L848)"
     tier = dict(g.profile.get("pilot") or {}).get("tier", "basic")
     return "" if tier == "basic" else f"{g.name} has a Skilled or Ace pilot (L850)"
+
+
+def fallen(game: Game, ref: str) -> str:
+    """The requirement ``fallen``: the unit's side has a unit Reinforcements may redeploy (L848-L850)."""
+    side, _, _ = game.unit(ref)
+    refs = [f"{side}/{g.key}" for g in game.sides[side].units]
+    if any(not redeployable(game, r) for r in refs):
+        return ""
+    return f"{game.sides[side].name} has no destroyed Frame 1-2 unit with a Basic pilot (L848-L850)"
 
 
 def reinforcement_cost(game: Game, side: int, points: int) -> int:
@@ -194,9 +206,12 @@ def _refusal(game: Game, inp: Command) -> str:
         return "the Influence module is off"
     if inp.command == "reinforcements":
         why = fallen(game, inp.unit)
+        if not why and inp.fallen is not None:
+            back_side, _, back = game.unit(inp.fallen)
+            why = redeployable(game, inp.fallen) if back_side == side else f"{back.name} is not of this side"
+            cost = reinforcement_cost(game, side, int(back.profile.get("points", 0)))
         if why:
             return why
-        cost = reinforcement_cost(game, side, int(g.profile.get("points", 0)))
     if game.sides[side].resources.get("influence", 0) < cost:
         return f"{name} costs {cost} Influence (L805-L850)"
     if standard:
@@ -286,14 +301,33 @@ def _redeploy(game: Game, work: Working, side: int, ref: str, cost: int) -> str:
     return f": {g.name} is redeployed at the table edge with full HP"
 
 
+def _redeployed(game: Game, inp: Command) -> str:
+    """The destroyed unit Reinforcements bring back: asked among those it may (L848-L850)."""
+    side, _, _ = game.unit(inp.unit)
+    if inp.fallen is None:
+        refs = [f"{side}/{g.key}" for g in game.sides[side].units]
+        options = [
+            Choice(
+                value=r,
+                label=f"{game.unit(r)[2].name}: "
+                f"{reinforcement_cost(game, side, int(game.unit(r)[2].profile.get('points', 0)))} Influence",
+            )
+            for r in refs
+            if not redeployable(game, r)
+        ]
+        raise NeedChoice("fallen", "Reinforcements: which destroyed unit comes back?", options)
+    return inp.fallen
+
+
 def command(game: Game, inp: Command, dice: DiceSource) -> ActionResult:
     why = _refusal(game, inp)
     if why:
         raise ValueError(why)
+    back = _redeployed(game, inp) if inp.command == "reinforcements" else ""
     side, u, g = game.unit(inp.unit)
     name, cost, standard = COMMANDS[inp.command]
-    if inp.command == "reinforcements":
-        cost = reinforcement_cost(game, side, int(g.profile.get("points", 0)))
+    if back:
+        cost = reinforcement_cost(game, side, int(game.unit(back)[2].profile.get("points", 0)))
     targets = _struck(game, inp) if inp.command == "infantry_ambush" else []
     work = Working(game)
     gain(work, side, "influence", -cost)
@@ -315,7 +349,7 @@ def command(game: Game, inp: Command, dice: DiceSource) -> ActionResult:
     elif inp.command == "infantry_ambush":
         text += _ambushed(game, work, side, inp.unit, targets)
     elif inp.command == "reinforcements":
-        text += _redeploy(game, work, side, inp.unit, cost)
+        text += _redeploy(game, work, side, back, cost)
     else:
         text += ": " + EFFECTS[inp.command]
     return ActionResult(changes=work.changes(), text=text)

@@ -24,9 +24,9 @@ answering "" when it has it, else why not in plain words.
   10" of movement is the players' to measure.
 * ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
   Super Titan, whose pilots use skills (L251, L297, L327).
-* ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements redeploy a destroyed
-  Frame 1-2 unit with a Basic pilot (L848-L850).  ``overwatch_gun``: the Overwatch Command needs a weapon
-  with Overwatch (L837).
+* ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements need a destroyed Frame
+  1-2 unit with a Basic pilot on the side (L848-L850), which is asked.  ``overwatch_gun``: the Overwatch
+  Command needs a weapon with Overwatch (L837).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
