@@ -170,3 +170,93 @@ def test_overwatch_command_three_shots_for_one_influence_l838() -> None:
     assert after.unit("1/b0")[2].state.damage == 600 and after.sides[0].resources["influence"] == 0
     assert "no Overwatch" in refused(g, "overwatch_command", {**shot, "weapon": 0}, [9, 9, 9])
     assert "1 Influence" in refused(after, "overwatch_command", shot, [9, 9, 9])
+
+
+# --- Climactic Events: Last Shooting, Pyrrhic Victory, Bonds (L745-L756, L783-L788) -------------------
+
+
+def events(g: Game) -> Game:
+    return adjust(g, ["options", "climactic_events"], True)
+
+
+def test_last_shooting_offered_as_a_unit_is_destroyed_l747_l750() -> None:
+    """Last Shooting: a unit just destroyed fires one weapon once more, no action spent, offered on the
+    result that destroyed it; never at a unit in melee (L750); too late once that unit turn has ended.
+    The Dervish's Beam Rifle (ACC 8 vs Evade +2: 6+ evades) rolls [1, 9, 9]: a critical, 2 hits; PEN 6
+    against Sv +1: saves on 5+, [9, 2]: one fails: 2 x 500 + 1000 = 2000."""
+    g = events(game_of([unit("argonaut")], [unit("dervish"), unit("white_asura")], momentum=(0, 0)))
+    g.sides[1].units[0].state.damage = 2400  # 100 HP left
+    plain = game_of([unit("argonaut")], [unit("dervish")], momentum=(0, 0))
+    plain.sides[1].units[0].state.damage = 2400
+    assert "offers" not in act(plain, "shoot", MG, [2] + [9] * 5).log[-1].detail  # the module off
+    assert gated_actions(g)["1/b1"]["last_shooting"] == "Sample: White Asura is not destroyed"
+    after = act(g, "shoot", {**MG, "defense": 0}, [2] + [9] * 5)  # no Narrow Escape
+    assert after.unit("1/b0")[2].state.destroyed
+    assert after.log[-1].detail["offers"][0]["action"] == "last_shooting"
+    assert after.log[-1].detail["offers"][0]["input"] == {"unit": "1/b0"}
+    assert "last_shooting" not in gated_actions(after).get("1/b0", {})
+    last = {"unit": "1/b0", "target": "0/a0", "weapon": 0, "defense": 0}
+    assert odds(after, "last_shooting", last)["summary"].startswith("3 shots")
+    shot = act(after, "last_shooting", last, [1, 9, 9, 9, 2])
+    assert shot.unit("0/a0")[2].state.damage == 2000 and "Last Shooting" in shot.log[-1].text
+    assert "has used its Event" in refused(shot, "last_shooting", last, [9, 9, 9])
+    # not at a unit in melee; too late once the turn has ended
+    engaged = adjust(after, ["sides", 0, "units", 0, "state", "conditions"], ["engaged"])
+    assert "in melee" in refused(engaged, "last_shooting", last, [9, 9, 9])
+    ended = act(after, "end_turn", {"unit": "0/a0"})
+    assert "before this turn" in gated_actions(ended)["1/b0"]["last_shooting"]
+    assert "before this turn" in refused(ended, "last_shooting", last, [9, 9, 9])
+
+
+def test_pyrrhic_victory_a_counterattack_hit_for_every_two_taken_l756() -> None:
+    """Pyrrhic Victory: asked of the clash's defender once it takes 2 hits or more: +1 counterattack hit
+    for every 2.  Blue Djinn (4 attack dice of 11) hits the Dervish 3 times; the Dervish's 5 counterattack
+    dice hit twice, Blue Djinn's Shield blocks one: 1 through, 2 with the Pyrrhic Victory (+1); the Beam
+    Saber deals 500 a hit (its saves pass)."""
+    g = events(game_of([unit("argonaut"), unit("blue_djinn")], [unit("dervish")], momentum=(0, 0)))
+    clash = {
+        "attacker": "0/a1",
+        "target": "1/b0",
+        "weapon": 0,
+        "attack_dice": 4,
+        "defender_attack": 5,
+        "counter_defense": 0,
+    }
+    faces = [5, 6, 7, 1] + [5, 5, 1, 1, 1] + [1] * 7 + [9, 9, 9] + [9, 9]
+    asked = ask(g, "melee", clash, faces)
+    assert asked["field"] == "pyrrhic" and "+1" in asked["options"][1]["label"]
+    no = act(g, "melee", {**clash, "pyrrhic": False}, faces[:-1])  # one save fewer
+    yes = act(g, "melee", {**clash, "pyrrhic": True}, faces)
+    assert no.unit("0/a1")[2].state.damage == 500 and yes.unit("0/a1")[2].state.damage == 1000
+    assert no.unit("1/b0")[2].state.damage == yes.unit("1/b0")[2].state.damage == 1500
+    assert "Pyrrhic Victory" in yes.log[-1].text
+    assert "has used its Event" in gated_actions(yes)["1/b0"]["event"]
+    # one hit taken: nothing asked; the module off: refused
+    one = [5, 1, 1, 1] + [5, 5, 1, 1, 1] + [1] * 7 + [9] + [9]
+    assert act(g, "melee", clash, one).unit("1/b0")[2].state.damage == 500
+    off = adjust(g, ["options", "climactic_events"], False)
+    assert "Climactic Events" in refused(off, "melee", {**clash, "pyrrhic": True}, faces)
+
+
+def test_bonds_that_transcend_a_destroyed_unit_returns_with_100_hp_l785_l788() -> None:
+    """Bonds that Transcend Time & Space: from Round 5, when its side is to activate a new unit, a destroyed
+    unit (asked) returns with 100 HP and takes its turn at once."""
+    g = events(game_of([unit("argonaut"), unit("dervish")], [unit("white_asura")], momentum=(3, 3)))
+    bonds = {"unit": "0/a1", "event": "bonds"}
+    g.sides[0].units[0].state.damage, g.sides[0].units[0].state.destroyed = 3000, True
+    early = adjust(g, ["round"], 4)
+    assert gates(early, "event", bonds).values["event"]["bonds"] == (
+        "Bonds that Transcend Time & Space is used from Round 5 (L785)"
+    )
+    g = adjust(g, ["round"], 5)
+    asked = ask(g, "event", bonds)
+    assert asked["field"] == "fallen" and options_of(asked) == ["0/a0"]
+    back = act(g, "event", {**bonds, "fallen": "0/a0"})
+    a0 = back.unit("0/a0")[2].state
+    assert not a0.destroyed and a0.max_damage - a0.damage == 100
+    assert "taking its turn" in refused(back, "shoot", {**CANNON, "attacker": "0/a1"}, [9] * 3)
+    assert act(back, "shoot", CANNON, [9, 9, 9]).log[-1].detail["hits"] == 0  # its turn, at once
+    assert "has used its Event" in gated_actions(back)["0/a1"]["event"]
+    # the other side's turn: refused
+    theirs = adjust(g, ["state", "active_side"], 1)
+    assert "turn to activate" in refused(theirs, "event", {**bonds, "fallen": "0/a0"})

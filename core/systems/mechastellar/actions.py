@@ -25,6 +25,9 @@ from core.systems.mechastellar.modules import (
 from core.systems.mechastellar.reactions import (
     charge,
     command_picks,
+    last_picks,
+    last_shooting,
+    last_shooting_odds,
     overwatch,
     overwatch_command,
     overwatch_command_odds,
@@ -516,6 +519,17 @@ ACTIONS: dict[str, ActionSpec] = {
         picks=command_picks,
         headline=("damage", "destroyed"),
         needs=("influence", "overwatch_gun"),
+    ),
+    "last_shooting": ActionSpec.of(
+        "last_shooting",
+        "Last Shooting",
+        last_shooting,
+        "Climactic Event: a unit just destroyed fires one weapon once more, at a unit not in melee "
+        "(L745-L750).",
+        odds=last_shooting_odds,
+        picks=last_picks,
+        headline=("damage", "destroyed"),
+        needs=("last_shot",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

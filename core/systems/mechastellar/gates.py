@@ -27,6 +27,8 @@ answering "" when it has it, else why not in plain words.
 * ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements need a destroyed Frame
   1-2 unit with a Basic pilot on the side (L848-L850), which is asked.  ``overwatch_gun``: the Overwatch
   Command needs a weapon with Overwatch (L837).
+* ``bonds``, ``last_shot``: Bonds that Transcend Time & Space from Round 5 with a destroyed unit on the
+  side (L785-L786); Last Shooting by a unit destroyed this unit turn, its side's Event open (L747).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -36,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.commands import ambusher, commander_alive, fallen, influence_module
-from core.systems.mechastellar.events import events_module
+from core.systems.mechastellar.events import bonds_open, events_module, last_shot
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.reactions import overwatch_gun
@@ -197,6 +199,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "ambusher": ambusher,
     "fallen": fallen,
     "overwatch_gun": overwatch_gun,
+    "bonds": bonds_open,
+    "last_shot": last_shot,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

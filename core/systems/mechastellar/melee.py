@@ -38,7 +38,7 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.commands import has_command, valiant, warned
-from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -126,6 +126,12 @@ class Clash(Closed):
         default=False,
         description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
         "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    pyrrhic: bool | None = Field(
+        default=None,
+        description="The defender's Pyrrhic Victory: +1 counterattack hit for every 2 hits it takes, once a "
+        "game (Climactic Events, L754-L756); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -453,6 +459,30 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
     return ActionResult(changes=work.changes(), text=text)
 
 
+def _pyrrhic(game: Game, inp: Clash, taken: int) -> int:
+    """Pyrrhic Victory's counterattack hits: 1 for every 2 hits the defender takes, after its blocks and
+    Skill Defense (L756); asked of a defender that takes 2 or more and has a counterattack, its side's
+    Event open (L736).  0 when not used."""
+    d_side, _, d_g = game.unit(inp.target)
+    dfn = Unit.model_validate(d_g.profile)
+    can = escape_open(game, d_side) and dfn.kind != "warship" and "shut_down" not in d_g.state.conditions
+    if inp.pyrrhic and not can:
+        raise ValueError(
+            "Pyrrhic Victory needs the Climactic Events module and the side's Event unused (L736)"
+        )
+    if can and taken >= 2 and inp.pyrrhic is None:
+        raise NeedChoice(
+            "pyrrhic",
+            f"{d_g.name} takes {taken} hits: use Pyrrhic Victory for +{taken // 2} counterattack "
+            f"hit{'s' * (taken // 2 != 1)}? (once a game)",
+            [
+                Choice(value=False, label="No", assumed=True),
+                Choice(value=True, label=f"Pyrrhic Victory: +{taken // 2}"),
+            ],
+        )
+    return taken // 2 if inp.pyrrhic else 0
+
+
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     """Roll attack, defense, counterattack and the attacker's defense; Skill Defense; saves; damage."""
     strike, counter, _, _, options = pools(game, inp)
@@ -489,6 +519,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             mom_a = 0
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
+    pyrrhic = _pyrrhic(game, inp, into_d - min(inp.defense or 0, into_d, mom_d))
+    into_a = counter.landed(d_roll.total + pyrrhic, a_block.total)
     if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
@@ -520,6 +552,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
     if spend_d:
         note_skill(game, work, inp.target, "defense")
+    if inp.pyrrhic:
+        note_event(work, d_side, "pyrrhic")
     if spend_a and "defense" not in extra.skills:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if spend_d:
@@ -556,7 +590,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         f"vs defense {faces(d_block.final)}, "
         f"{into_d} through"
         + (f", {spend_d} cancelled with Momentum" if spend_d else "")
-        + f"; counterattack {faces(d_roll.final)} vs defense {faces(a_block.final)}, {into_a} through"
+        + f"; counterattack {faces(d_roll.final)}"
+        + (f" and {pyrrhic} from a Pyrrhic Victory" if inp.pyrrhic else "")
+        + f" vs defense {faces(a_block.final)}, {into_a} through"
         + (f", {spend_a} cancelled with Momentum" if spend_a else "")
         + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
     )
@@ -567,6 +603,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=text,
+        offers=(last_offer(game, inp.target) if killed else [])
+        + (last_offer(game, inp.attacker) if lost else []),
         detail={
             "attack": a_roll.final,
             "defense": d_block.final,

@@ -13,11 +13,17 @@ The Overwatch Command (Influence, a Reaction, L836-L838): one unit fires a weapo
 an enemy in range (the range is the players'), at any time, for 1 Influence; the L838 example: a machine
 gun with Overwatch III makes 3 shots.  It spends no action and is no charge's Overwatch.
 
+Last Shooting (Climactic Events, L745-L750): a unit just destroyed makes one shooting attack, no action
+spent, with any shooting weapon Battle Damage has not disabled, at a unit not in melee (L750); offered on
+the result that destroyed it, open until that unit turn ends.
+
 Declaring the charge is optional: a melee attack without one is a unit already in engagement range, or
 a charge whose defender let its Overwatch go.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field
 
@@ -26,6 +32,7 @@ from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
 from core.systems.mechastellar.commands import influence_on
+from core.systems.mechastellar.events import last_offer, last_shot, note_event
 from core.systems.mechastellar.shooting import (
     Shoot,
     apply_hits,
@@ -157,7 +164,8 @@ def overwatch(game: Game, inp: Overwatch, dice: DiceSource) -> ActionResult:
         gain(work, game.unit(inp.unit)[0], "momentum", 1)  # an enemy destroyed this turn (L247)
     a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
     text = "Overwatch: " + describe(a_name, t_name, p, out, killed)
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+    offers = last_offer(game, shot.target) if killed else []
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 
 def overwatch_odds(game: Game, inp: Overwatch) -> ActionOdds:
@@ -242,7 +250,8 @@ def overwatch_command(game: Game, inp: OverwatchCommand, dice: DiceSource) -> Ac
     a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
     text = f"{game.sides[side].name} gives Overwatch (1 Influence): "
     text += describe(a_name, t_name, p, out, killed)
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+    offers = last_offer(game, shot.target) if killed else []
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 
 def overwatch_command_odds(game: Game, inp: OverwatchCommand) -> ActionOdds:
@@ -267,3 +276,90 @@ def overwatch_gun(game: Game, ref: str) -> str:
         return f"{g.name} is destroyed"
     has = overwatch_weapons(Unit.model_validate(g.profile))
     return "" if has else f"{g.name} has no weapon with Overwatch"
+
+
+class LastShooting(Closed):
+    """Last Shooting: the unit just destroyed fires one weapon once more (Climactic Events, L745-L750)."""
+
+    unit: str = own_unit("The destroyed unit that fires.")
+    target: str = enemy_unit("At whom (within range, not in melee).")
+    weapon: int = Field(
+        default=0, ge=0, le=11, description="Which shooting weapon.", json_schema_extra={"flow": "pick"}
+    )
+    band: Literal["long", "rapid"] = Field(
+        default="long",
+        description="Within half its range the weapon adds its Rapid Fire shots (L92-L93).",
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {"long": "Beyond half range", "rapid": "Rapid fire range"},
+        },
+    )
+    defense: int | None = momentum_asked("Momentum the target spends on Skill Defense after the roll.")
+    bought: int | None = momentum_asked("Failed Armor Saves the target passes for 1 Momentum each (L220).")
+    flawless: bool = Field(
+        default=False,
+        description="The target's Ace negates every hit (Flawless Evasion, L290-L291); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    near: bool | None = Field(
+        default=None,
+        description='The firer is within 16" of the target (Immortal, L399; Lightning Raid, L842); asked.',
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def _last_shot(game: Game, inp: LastShooting) -> Shoot:
+    why = last_shot(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    _, _, g = game.unit(inp.unit)
+    _, _, t = game.unit(inp.target)
+    if "engaged" in t.state.conditions:
+        raise ValueError(f"{t.name} is in melee: Last Shooting may not target it (L750)")
+    if inp.weapon in unit_extra(g).disabled:
+        raise ValueError("that weapon was disabled by Battle Damage (L685)")
+    return Shoot(
+        attacker=inp.unit,
+        target=inp.target,
+        weapon=inp.weapon,
+        band=inp.band,
+        defense=inp.defense,
+        bought=inp.bought,
+        flawless=inp.flawless,
+        near=inp.near,
+    )
+
+
+def last_shooting(game: Game, inp: LastShooting, dice: DiceSource) -> ActionResult:
+    shot = _last_shot(game, inp)
+    p = plan(game, shot)
+    if asked := near_asked(game, shot):
+        raise asked
+    out = land(game, p, shot, dice)
+    work = Working(game)
+    side = game.unit(inp.unit)[0]
+    note_event(work, side, "last_shooting")
+    killed = apply_hits(game, work, p, shot, out)
+    if killed:
+        gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
+    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
+    text = "Last Shooting: " + describe(a_name, t_name, p, out, killed)
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+
+
+def last_shooting_odds(game: Game, inp: LastShooting) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy the target, before Skill Defense."""
+    return plan_odds(plan(game, _last_shot(game, inp)), "shots", "the target")
+
+
+def last_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """Its shooting weapons offered; melee weapons and those Battle Damage disabled greyed."""
+    _, _, g = game.unit(actor)
+    disabled = unit_extra(g).disabled
+    out = []
+    for i, w in enumerate(Unit.model_validate(g.profile).weapons):
+        why = "a melee weapon" if w.kind != "shooting" else ("disabled" if i in disabled else "")
+        out.append(
+            FieldPick(value=i, label=w.name, detail=f"{w.shots} shots {w.damage} dmg", unavailable=why)
+        )
+    return {"weapon": out}

@@ -41,7 +41,7 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.commands import has_command, warned
-from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
@@ -773,7 +773,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+    offers = last_offer(game, inp.target) if killed else []  # Last Shooting (L747)
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 
 def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:

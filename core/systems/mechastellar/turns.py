@@ -296,6 +296,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
+            mark_gone(work, os_, ou, other)
             if {"warned", "expert_evasion"} & set(other.state.conditions):  # for the turn (L710, L809)
                 w_state = work.state(os_, ou)
                 w_state.conditions = [c for c in w_state.conditions if c not in ("warned", "expert_evasion")]
@@ -338,6 +339,13 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=work.changes(), text=text)
 
 
+def mark_gone(work: Working, s: int, u: int, g: GameUnit) -> None:
+    """A unit destroyed before this unit turn ended is gone: too late for its Last Shooting (L747)."""
+    if g.state.destroyed and "gone" not in g.state.conditions:
+        state = work.state(s, u)
+        state.conditions = [*state.conditions, "gone"]
+
+
 def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
     """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
     unit ready, a new roll-off due (L32)."""
@@ -352,6 +360,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
         for u, g in enumerate(game.sides[s].units):
+            mark_gone(work, s, u, g)
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
