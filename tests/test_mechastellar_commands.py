@@ -6,10 +6,12 @@ with the reason otherwise, refused if sent anyway, and its direction and size ch
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
 from typing import Any
 
 from test_mechastellar import game_of, momentum, unit
-from test_mechastellar_traits import act, adjust, ask, call, odds, pilot, refused
+from test_mechastellar_traits import act, adjust, ask, call, mean, odds, pilot, refused
 
 from core.game import Game, gated_actions, gates
 
@@ -260,3 +262,42 @@ def test_bonds_that_transcend_a_destroyed_unit_returns_with_100_hp_l785_l788() -
     # the other side's turn: refused
     theirs = adjust(g, ["state", "active_side"], 1)
     assert "turn to activate" in refused(theirs, "event", {**bonds, "fallen": "0/a0"})
+
+
+def test_the_will_to_power_three_plain_hits_made_criticals_l781() -> None:
+    """The Will to Power!: from Round 4 the Commander, asked after its evade dice, makes up to 3 plain hits
+    criticals (2 hits each, L140).  The Machine gun at the Dervish (evades on 4+) rolls [1, 2, 3, 3, 9, 9]:
+    a critical and 3 hits = 5, 1000 damage; with it 8, 1600.  Not a Commander, or before Round 4: not
+    asked, and refused if sent."""
+    boss = unit("argonaut", commander="bold_leader")
+    g = events(adjust(game_of([boss], [unit("dervish")], momentum=(0, 0)), ["round"], 4))
+    shot = {**MG, "defense": 0}
+    faces = [1, 2, 3, 3, 9, 9]
+    asked = ask(g, "shoot", shot, faces)
+    assert asked["field"] == "will_to_power" and asked["options"][1]["label"] == "The Will to Power!: +3"
+    assert act(g, "shoot", {**shot, "will_to_power": False}, faces).unit("1/b0")[2].state.damage == 1000
+    used = act(g, "shoot", {**shot, "will_to_power": True}, faces)
+    assert used.unit("1/b0")[2].state.damage == 1600 and "The Will to Power!" in used.log[-1].text
+    assert used.log[-1].detail["hits"] == 8
+    assert "has used its Event" in gated_actions(used)["0/a0"]["event"]
+    # two plain hits: +2; the odds with it given count it
+    assert ask(g, "shoot", shot, [1, 2, 3, 9, 9, 9])["options"][1]["label"] == "The Will to Power!: +2"
+    assert mean(odds(g, "shoot", {**shot, "will_to_power": True}), "hits") > mean(
+        odds(g, "shoot", shot), "hits"
+    )
+    # the exact odds agree with every roll of the Cannon's 3 dice (evades on 4+: 1 a critical, 2-3 a hit)
+    counts: dict[int, int] = {}
+    for roll in itertools.product(range(1, 11), repeat=3):
+        crits, plain = roll.count(1), sum(f in (2, 3) for f in roll)
+        n = plain + 2 * crits + min(3, plain)
+        counts[n] = counts.get(n, 0) + 1
+    rows = odds(g, "shoot", {**CANNON, "will_to_power": True})["tables"]["hits"]["rows"]
+    assert {r["value"]: Fraction(r["exactly"]) for r in rows if Fraction(r["exactly"])} == {
+        k: Fraction(c, 1000) for k, c in counts.items()
+    }
+    # Round 3, or a unit that is not the Commander: not asked, refused if sent
+    early = adjust(g, ["round"], 3)
+    assert act(early, "shoot", shot, faces).unit("1/b0")[2].state.damage == 1000
+    assert "from Round 4" in refused(early, "shoot", {**shot, "will_to_power": True}, faces)
+    plain = events(adjust(game_of([unit("argonaut")], [unit("dervish")], momentum=(0, 0)), ["round"], 4))
+    assert act(plain, "shoot", shot, faces).unit("1/b0")[2].state.damage == 1000

@@ -119,8 +119,10 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
   It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting (offered on the result
   that destroys the unit, until that unit turn ends), Pyrrhic Victory (asked of the clash's defender:
-  hits taken after blocks and Skill Defense), Bonds that Transcend Time & Space done [C last_shooting,
-  pyrrhic_victory, bonds]; The Will to Power!: not yet; the self-destruct Event (name lost): players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
+  hits taken after blocks and Skill Defense), Bonds that Transcend Time & Space, The Will to Power! (a
+  shot's: asked after the dice; up to 3 plain hits made criticals) done [C last_shooting,
+  pyrrhic_victory, bonds, will_to_power]; the self-destruct Event (name lost):
+  players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
   rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's

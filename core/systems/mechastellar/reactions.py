@@ -148,6 +148,7 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         flawless=inp.flawless,
         escape=inp.escape,
         near=True,  # the charger is in engagement range (L172): within 16" (L399, L842)
+        will_to_power=False,  # a shot's, asked with Shoot (L781)
     )
 
 
@@ -232,6 +233,7 @@ def _command_shot(game: Game, inp: OverwatchCommand) -> Shoot:
         flawless=inp.flawless,
         escape=inp.escape,
         near=inp.near,
+        will_to_power=False,
     )
 
 
@@ -327,6 +329,7 @@ def _last_shot(game: Game, inp: LastShooting) -> Shoot:
         bought=inp.bought,
         flawless=inp.flawless,
         near=inp.near,
+        will_to_power=False,
     )
 
 

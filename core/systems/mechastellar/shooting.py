@@ -63,6 +63,7 @@ from core.systems.mechastellar.traits import (
     extra_blocks,
     hp_left,
     last_stand,
+    near_question,
     on_kill,
     take_damage,
     trait_hits,
@@ -208,6 +209,12 @@ class Shoot(Closed):
         "hits a Momentum (L399), a Lightning Raid +1 Evade (L842); asked when it matters.",
         json_schema_extra={"ui": "hidden"},
     )
+    will_to_power: bool | None = Field(
+        default=None,
+        description="The Commander's The Will to Power!: up to 3 plain hits become criticals, once a game "
+        "from Round 4 (Climactic Events, L779-L781); asked after the evade dice.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 def close(inp: Shoot) -> bool:
@@ -216,23 +223,23 @@ def close(inp: Shoot) -> bool:
 
 
 def near_asked(game: Game, inp: Shoot) -> NeedChoice | None:
-    """The question "within 16 inches?" when its answer changes the shot: the target's pilot is Immortal
-    (L399) or its side is on a Lightning Raid (L842); None when it does not, or is answered."""
+    """The question "within 16 inches?" when its answer changes the shot (:func:`.traits.near_question`)."""
     if inp.near is not None or inp.within_16:
         return None
-    t_side, _, t_g = game.unit(inp.target)
-    immortal = "immortal" in Unit.model_validate(t_g.profile).pilot.traits
-    if not immortal and not has_command(game, t_side, "lightning_raid"):
-        return None
-    why = "Immortal: Skill Defense stops 2 hits a Momentum" if immortal else "Lightning Raid: +1 Evade"
-    return NeedChoice(
-        "near",
-        f'Is {game.unit(inp.attacker)[2].name} within 16" of {t_g.name}? ({why})',
-        [
-            Choice(value=True, label='Yes: within 16"'),
-            Choice(value=False, label='No: 16" or more', assumed=True),
-        ],
-    )
+    return near_question(game, inp.attacker, inp.target)
+
+
+#: A critical evade face while The Will to Power! may still be used: counted apart from plain hits (at
+#: most 10 dice, so a total reads back as criticals and plain hits).
+CRIT_CODE = 16
+
+
+def will_open(game: Game, ref: str) -> bool:
+    """The Will to Power! may be used by this unit's shot: the Commander, Round 4 on, its side's Event open
+    (L779-L781)."""
+    side, _, g = game.unit(ref)
+    commander = g.profile.get("commander", "none") != "none"
+    return commander and game.round >= 4 and escape_open(game, side)
 
 
 @dataclass(frozen=True)
@@ -253,9 +260,20 @@ class Plan:
     left: int
     options: MsOptions
     shield_used: bool = False
+    #: The evade faces count a critical as CRIT_CODE (The Will to Power! is open); ``transform``: the plain
+    #: hits it makes criticals (L781).
+    coded: bool = False
+    transform: int = 0
+
+    def plain(self, dice_hits: int) -> int:
+        """The dice's plain hits (not criticals), read from a coded total."""
+        return dice_hits % CRIT_CODE if self.coded else dice_hits
 
     def hits(self, dice_hits: int) -> int:
         """Hits after the dice: dice, flat bonuses, bonus criticals (digest ambiguities 4, 5)."""
+        if self.coded:  # The Will to Power!: a plain hit made a critical adds one (L781)
+            crits, plain = divmod(dice_hits, CRIT_CODE)
+            dice_hits = plain + 2 * crits + min(self.transform, plain)
         base = dice_hits + self.flat
         if self.options.bonus_crit_needs_a_hit:
             return base + min(self.crits, base)
@@ -440,13 +458,23 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     blocks = max(shield, cover)  # never stacked (L228, L635)
     if skill.ignore_blocks and weapon.pen >= 3:
         blocks = 0  # Take the Shot! (L340)
+    coded = not overwatch and will_open(game, inp.attacker)  # The Will to Power! (L779-L781)
+    if inp.will_to_power and not coded:
+        raise ValueError(
+            "The Will to Power! is the Commander's, from Round 4, its side's Event unused (L779)"
+        )
+    values = evade_values(tn, options.natural_one_evades)
+    if coded:
+        values = tuple(CRIT_CODE if v == 2 else v for v in values)
     return Plan(
+        coded=coded,
+        transform=3 if inp.will_to_power else 0,
         shooter=shooter,
         target=target,
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target, mobile),
+        evade=evade_pool(shots, values, target, mobile),
         flat=flat,
         crits=crits,
         blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
@@ -550,6 +578,7 @@ class Landed:
     """What one weapon's fire did once the target has answered: dice, hits, Momentum spent, saves."""
 
     faces: list[int]
+    dice: int
     hits: int
     landed: int
     spent: int
@@ -575,6 +604,18 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
     ratio = defense_ratio(game, inp.target, inp.attacker, close(inp))
+    plain = p.plain(roll.total)
+    if p.coded and plain and inp.will_to_power is None:  # the attacker answers before the target (L781)
+        k = min(3, plain)
+        raise NeedChoice(
+            "will_to_power",
+            f"{game.unit(inp.attacker)[2].name}: The Will to Power!, {k} hit{'s' * (k != 1)} made critical "
+            f"(+{k})? Once a game",
+            [
+                Choice(value=False, label="No", assumed=True),
+                Choice(value=True, label=f"The Will to Power!: +{k}"),
+            ],
+        )
     escape = escape_open(game, t_side)
     if inp.escape and not escape:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
@@ -617,6 +658,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     failed -= bought
     return Landed(
         faces=list(roll.final),
+        dice=roll.total,
         hits=p.hits(roll.total),
         landed=landed,
         spent=spent + bought,
@@ -765,8 +807,12 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     put_unit_extra(work, a_side, a_i, extra)
     a_state = work.state(a_side, a_i)
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
+    if inp.will_to_power:
+        note_event(work, a_side, "will_to_power")
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
+    if inp.will_to_power:
+        text += f"; The Will to Power!: {min(3, p.plain(out.dice))} hits made criticals (L781)"
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
         text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
     if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from core.changes import Working
 from core.game import Game, GameUnit
-from core.systems.base import read_options
-from core.systems.mechastellar.commands import commander_killed
+from core.systems.base import Choice, NeedChoice, read_options
+from core.systems.mechastellar.commands import commander_killed, has_command
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsUnitState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import check_turn
@@ -99,6 +99,24 @@ def defense_ratio(game: Game, t_ref: str, a_ref: str, near: bool = False) -> int
     if "immortal" in tgt.pilot.traits and near:
         return 2
     return 2 if killer_active(game, t_ref) else 1
+
+
+def near_question(game: Game, a_ref: str, t_ref: str) -> NeedChoice | None:
+    """The question "within 16 inches?" when its answer changes a shot: the target's pilot is Immortal
+    (L399) or its side is on a Lightning Raid (L842); None when it does not."""
+    t_side, _, t_g = game.unit(t_ref)
+    immortal = "immortal" in Unit.model_validate(t_g.profile).pilot.traits
+    if not immortal and not has_command(game, t_side, "lightning_raid"):
+        return None
+    why = "Immortal: Skill Defense stops 2 hits a Momentum" if immortal else "Lightning Raid: +1 Evade"
+    return NeedChoice(
+        "near",
+        f'Is {game.unit(a_ref)[2].name} within 16" of {t_g.name}? ({why})',
+        [
+            Choice(value=True, label='Yes: within 16"'),
+            Choice(value=False, label='No: 16" or more', assumed=True),
+        ],
+    )
 
 
 def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
