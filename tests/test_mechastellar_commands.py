@@ -301,3 +301,36 @@ def test_the_will_to_power_three_plain_hits_made_criticals_l781() -> None:
     assert "from Round 4" in refused(early, "shoot", {**shot, "will_to_power": True}, faces)
     plain = events(adjust(game_of([unit("argonaut")], [unit("dervish")], momentum=(0, 0)), ["round"], 4))
     assert act(plain, "shoot", shot, faces).unit("1/b0")[2].state.damage == 1000
+
+
+# --- Pilot traits and skills: Merciless Melee's second clash (L443) --------------------------------
+
+
+def clash_with_fours(g: Game, inp: dict[str, Any]) -> Game:
+    """A clash rolled with 4s (no hit, no block, a save against PEN 3 passed): as many as it asks for."""
+    faces: list[int] = []
+    while True:
+        reply = call(
+            "game.act", {"game": g.model_dump(mode="json"), "action": "melee", "input": inp, "faces": faces}
+        )
+        if reply["complete"]:
+            return Game.model_validate(reply["game"])
+        assert reply["need"], reply
+        faces += [4] * reply["need"]["count"]
+
+
+def test_merciless_melee_a_second_clash_at_a_new_target_l443() -> None:
+    """Merciless Melee: the unit may clash a second time on its turn, at a new target; a third, or the same
+    target again, is refused, as is any second clash for a pilot without the trait (L28)."""
+    djinn = unit("blue_djinn", pilot=pilot("ace", "merciless_melee"))
+    g = game_of([djinn], [unit("dervish"), unit("white_asura")], momentum=(0, 0))
+    first = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 11, "defender_attack": 0}
+    first = {**first, "defense": 0, "counter_defense": 0}
+    g = clash_with_fours(g, first)
+    assert "new target" in refused(g, "melee", first, [1] * 30)
+    g = clash_with_fours(g, {**first, "target": "1/b1"})
+    assert "Sample: White Asura" in g.log[-1].text and g.unit("0/a0")[2].state.damage == 0
+    assert "once a turn (Merciless Melee: twice)" in refused(g, "melee", first, [1] * 30)
+    plain = game_of([unit("blue_djinn")], [unit("dervish"), unit("white_asura")], momentum=(0, 0))
+    plain = clash_with_fours(plain, first)
+    assert "once a turn (L28" in refused(plain, "melee", {**first, "target": "1/b1"}, [1] * 30)

@@ -84,7 +84,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
   or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
   heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
-  Furious Fusillade (range: players), Merciless Melee's second clash.
+  Furious Fusillade (range: players). Merciless Melee's second clash, at a new target: done [C
+  merciless_melee].
   Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
   half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
   (ambiguity 25).

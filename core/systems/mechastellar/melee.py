@@ -256,7 +256,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     if a_g.state.destroyed:
         raise ValueError(f"{a_g.name} is destroyed")
     st = ms_state(game)
-    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target:
+    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target and not unit_extra(a_g).meleed:
         raise ValueError(
             f"{a_g.name} charged {game.unit(st.charge)[2].name}: its melee attack is at it (L172)"
         )
@@ -442,6 +442,23 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
 
 
+def second_clash(game: Game, inp: Clash) -> str:
+    """Why the attacker may not clash now ("" when it may): melee once a turn (L28); a Merciless Melee
+    pilot clashes a second time on its own turn, at a new target (L443)."""
+    _, _, a_g = game.unit(inp.attacker)
+    extra = unit_extra(a_g)
+    if not extra.meleed:
+        return ""
+    merciless = "merciless_melee" in Unit.model_validate(a_g.profile).pilot.traits
+    own = ms_state(game).turn_unit == inp.attacker
+    if not merciless or not own or len(extra.clashed) >= 2:
+        more = " (Merciless Melee: twice)" if merciless else ""
+        return f"{a_g.name} has made its melee attack this turn: once a turn{more} (L28, L443)"
+    if inp.target in extra.clashed:
+        return f"{a_g.name}'s second clash this turn must be at a new target (L443)"
+    return ""
+
+
 def _escaped(game: Game, inp: Clash) -> ActionResult:
     """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
     spent (L28), with no Momentum for it (L742)."""
@@ -454,6 +471,7 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
     note_event(work, d_side, "narrow_escape")
     extra = unit_extra(a_g)
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
     put_unit_extra(work, a_side, a_i, extra)
     text = f"{d_g.name} makes a Narrow Escape: the clash with {a_g.name} is cancelled (L742)"
     return ActionResult(changes=work.changes(), text=text)
@@ -489,8 +507,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g = game.unit(inp.attacker)
     d_side, d_i, d_g = game.unit(inp.target)
     extra = unit_extra(a_g)
-    if extra.meleed:
-        raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
+    if why := second_clash(game, inp):
+        raise ValueError(why)
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
     if inp.escape:
@@ -579,6 +597,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             st.conditions = [*st.conditions, "engaged"]
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
 

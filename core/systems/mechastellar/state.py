@@ -90,6 +90,12 @@ class MsUnitState(Closed):
         default_factory=list, max_length=12, description="Weapons fired this turn (L153)."
     )
     meleed: bool = Field(default=False, description="It made its melee attack this turn (L28).")
+    clashed: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description="The units it clashed with this turn: a Merciless Melee pilot's second clash is at a new "
+        "target (L443).",
+    )
     skills: list[str] = Field(
         default_factory=list, max_length=4, description="Skills used this unit turn (L253)."
     )

@@ -291,7 +291,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     # stun tokens last through this turn (L575)
     state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
     fresh = MsUnitState.model_validate(state.extra)
-    fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+    fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
     fresh.second_turn = fresh.second_turn or again
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
@@ -366,7 +366,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
             state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
-            fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+            fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
             fresh.second_turn = False
             fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
             state.extra = fresh.model_dump(mode="json")
