@@ -14,6 +14,7 @@ from test_mechastellar import game_of, momentum, unit
 from test_mechastellar_traits import act, adjust, ask, call, mean, odds, pilot, refused
 
 from core.game import Game, gated_actions, gates
+from core.systems.mechastellar.melee import Clash, pools
 
 CANNON = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # the Argonaut's Cannon: 3 shots, PEN 5
 MG = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # its Machine gun: 6 shots, PEN 0, Overwatch 3
@@ -334,3 +335,27 @@ def test_merciless_melee_a_second_clash_at_a_new_target_l443() -> None:
     plain = game_of([unit("blue_djinn")], [unit("dervish"), unit("white_asura")], momentum=(0, 0))
     plain = clash_with_fours(plain, first)
     assert "once a turn (L28" in refused(plain, "melee", {**first, "target": "1/b1"}, [1] * 30)
+
+
+def test_giant_slayer_in_melee_one_more_pen_against_a_larger_unit_l316() -> None:
+    """Giant Slayer (1 Momentum) in the clash: +1 ARM PEN, +1 more against a unit of larger Size (L316).
+    Blue Djinn's Heat Sword (PEN 3) against the Joker (Size 2, Sv +0): saves on 5+ instead of 3+; against
+    the Dervish (Size 1): 4+.  Not with a [CC] weapon (no PEN, L557); greyed with the module off."""
+    g = game_of([unit("blue_djinn"), unit("joker")], [unit("joker"), unit("dervish")], momentum=(1, 0))
+    clash = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "attack_dice": 6, "defender_attack": 5}
+    assert gates(g, "melee", {**clash, "giant_slayer": True}).fields["giant_slayer"] == (
+        "the Expanded Pilot Skills module is off"
+    )
+    assert "module is off" in refused(g, "melee", {**clash, "giant_slayer": True}, [5] * 40)
+    g = adjust(g, ["options", "expanded_skills"], True)
+    slay = {**clash, "giant_slayer": True}
+    assert pools(g, Clash.model_validate(clash))[0].saves_at == 3
+    assert pools(g, Clash.model_validate(slay))[0].saves_at == 5
+    assert pools(g, Clash.model_validate({**slay, "target": "1/b1"}))[0].saves_at == 4
+    after = clash_with_fours(g, {**slay, "defense": 0, "counter_defense": 0})
+    assert momentum(after, 0) == 1  # 1 paid, 1 gained for the melee (L246)
+    assert after.unit("0/a0")[2].state.extra["skills"] == ["giant_slayer"]
+    fists = {**slay, "attacker": "0/a1", "weapon": 2}
+    assert "[CC] weapon" in refused(g, "melee", fists, [5] * 40)
+    broke = adjust(g, ["sides", 0, "resources", "momentum"], 0)
+    assert gates(broke, "melee", slay).fields["giant_slayer"] == "needs 1 Momentum"

@@ -68,7 +68,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   miss: reading bonus_crit_needs_a_hit.
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
 * L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
-  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores blocks;
+  Fire Vulcans!, Giant Slayer (+1 PEN; in the clash +1 more against a larger unit [C giant_slayer]), Take
+  the Shot! (PEN 3+ ignores blocks;
   its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
   persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate,
   Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the

@@ -48,7 +48,7 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import giant_slayer_refusal, note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
@@ -115,6 +115,12 @@ class Clash(Closed):
         default=False,
         description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
         json_schema_extra=needs("weapon_bonus"),
+    )
+    giant_slayer: bool = Field(
+        default=False,
+        description="Giant Slayer (Expanded Pilot Skills, 1 Momentum): +1 ARM PEN, +1 more against a larger "
+        "unit in melee (L314-L316).",
+        json_schema_extra=needs("giant_slayer"),
     )
     defense: int | None = momentum_asked(
         "Momentum the defender spends on Skill Defense; asked after the roll."
@@ -264,6 +270,12 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     a_weapon = _tuned(att, _weapon(att, inp.weapon), inp.extra_damage)
     if a_weapon is UNARMED:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
+    if inp.giant_slayer:  # +1 PEN, +1 more against a larger unit (L316); a [CC] weapon has none (L557)
+        if why := giant_slayer_refusal(game, inp.attacker):
+            raise ValueError(f"Giant Slayer: {why}")
+        if a_weapon.kind == "cc":
+            raise ValueError(f"Giant Slayer: {a_weapon.name} is a [CC] weapon, with no ARM PEN (L557)")
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1 + (dfn.size > att.size)})
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
     d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
     a_pool = attacker_pool(att, options)
@@ -528,7 +540,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         (Unit.model_validate(d_g.profile), d_g, "defense"),
         (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
     ):
-        why = skill_blocked(who, used_skills(g), "defense")
+        used = used_skills(g) + ["giant_slayer"] * (inp.giant_slayer and field == "counter_defense")
+        why = skill_blocked(who, used, "defense")
         if why and getattr(inp, field):
             raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
         if why and field == "defense":
@@ -567,13 +580,15 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
-    gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    gain(work, a_side, "momentum", 1 + defiant - spend_a - inp.giant_slayer)  # L246, L386, L314
     if spend_d:
         note_skill(game, work, inp.target, "defense")
     if inp.pyrrhic:
         note_event(work, d_side, "pyrrhic")
     if spend_a and "defense" not in extra.skills:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
+    if inp.giant_slayer and "giant_slayer" not in extra.skills:
+        extra.skills = [*extra.skills, "giant_slayer"]
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
     # a Shield that met hits is used once more (Gritty Battles, L699)

@@ -4,7 +4,8 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
 * Bullseye [M-X]: +1 Shooting Accuracy a Momentum, at most +3 (L305-L307; digest ambiguity 20);
 * Fire Vulcans! [M-1]: a free attack, even in engagement range: 8", 3 + Frame Level shots, 200 damage
   (L309-L312; the book gives no PEN: 0);
-* Giant Slayer [M-1]: +1 ARM PEN (L314-L316; its melee bonus against a larger unit is not built);
+* Giant Slayer [M-1]: +1 ARM PEN (L314-L316); in the Melee Clash (:mod:`.melee`) +1 more against a unit
+  of a larger Size (L316), not with a [CC] weapon, which has no PEN (L557);
 * Take the Shot! [M-2]: with ARM PEN 3+, shields and cover block nothing (L336-L340; its other three
   options are range and targeting, the players' to apply);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
@@ -147,3 +148,18 @@ def note_skill(game: Game, work: Working, ref: str, skill: str) -> None:
     if skill not in mine.skills:
         mine.skills = [*mine.skills, skill]
         state.extra = mine.model_dump(mode="json")
+
+
+def giant_slayer_refusal(game: Game, ref: str) -> str:
+    """Giant Slayer in the Melee Clash: the module on, a pilot that uses skills (L251), 1 Momentum, no
+    other skill this turn (L253)."""
+    s, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        return "needs 1 Momentum"
+    why = skill_blocked(unit, used_skills(g), "giant_slayer")
+    return f"{g.name} {why}" if why else ""
