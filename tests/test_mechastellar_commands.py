@@ -359,3 +359,29 @@ def test_giant_slayer_in_melee_one_more_pen_against_a_larger_unit_l316() -> None
     assert "[CC] weapon" in refused(g, "melee", fists, [5] * 40)
     broke = adjust(g, ["sides", 0, "resources", "momentum"], 0)
     assert gates(broke, "melee", slay).fields["giant_slayer"] == "needs 1 Momentum"
+
+
+def test_titan_power_into_full_throttle_and_accelerate_l79_l303() -> None:
+    """A Super Titan puts 1 Power a inch into its Full Throttle, at most +5" (L79), out of the Power it has
+    free until its next turn (L159).  Accelerate (Expanded Pilot Skills): the Full Throttle spends no
+    action, for 1 Momentum, free from Round 4 (L301-L303); its benefit is still once a turn (L80)."""
+    g = game_of([unit("joker", power=4), unit("dervish")], [unit("white_asura")], momentum=(1, 0))
+    assert gates(g, "throttle", {"unit": "0/a1", "power": 2}).fields["power"] == (
+        "Sample: Dervish is not a Super Titan"
+    )
+    assert "4 Power free" in refused(g, "throttle", {"unit": "0/a0", "power": 5})
+    run = act(g, "throttle", {"unit": "0/a0", "power": 3})
+    assert 'Move +8" (3 Power)' in run.log[-1].text
+    assert run.unit("0/a0")[2].state.extra["powered"] == ["move:3"]
+    assert run.unit("0/a0")[2].state.counters["actions"] == 1
+    # Accelerate
+    fast = {"unit": "0/a1", "accelerate": True}
+    assert gates(g, "throttle", fast).fields["accelerate"] == "the Expanded Pilot Skills module is off"
+    g = adjust(g, ["options", "expanded_skills"], True)
+    quick = act(g, "throttle", fast)
+    assert quick.unit("0/a1")[2].state.counters.get("actions", 0) == 0 and momentum(quick, 0) == 0
+    assert "benefit this turn" in refused(quick, "throttle", {"unit": "0/a1"})
+    broke = adjust(g, ["sides", 0, "resources", "momentum"], 0)
+    assert "needs 1 Momentum" in refused(broke, "throttle", fast)
+    late = act(adjust(broke, ["round"], 4), "throttle", fast)  # free from Round 4
+    assert momentum(late, 0) == 0 and "Accelerate" in late.log[-1].text

@@ -29,8 +29,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 crash through,
-  trample: not yet.
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79: 1 Power a inch, at most +5", out
+  of the Power free until its next turn) done [C titan_power]. L82-L87 crash through, trample: not yet.
 * L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
 * L99-L106 LOS: players. Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its range
   limits and no artillery in space: players. Remote indirect fire: players.
@@ -71,9 +71,9 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   Fire Vulcans!, Giant Slayer (+1 PEN; in the clash +1 more against a larger unit [C giant_slayer]), Take
   the Shot! (PEN 3+ ignores blocks;
   its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
-  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate,
-  Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the
-  Ranks: not yet.
+  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate (a Full
+  Throttle with no action spent) done [C titan_power_and_accelerate]; Improvise, Mayhem!, Shooting
+  Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the Ranks: not yet.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
   pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
   for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert

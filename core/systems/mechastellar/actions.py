@@ -35,7 +35,13 @@ from core.systems.mechastellar.reactions import (
     overwatch_picks,
 )
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
-from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import (
+    accelerate_cost,
+    accelerate_refusal,
+    note_skill,
+    skill_blocked,
+    used_skills,
+)
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.traits import (
@@ -274,18 +280,43 @@ class Throttle(Closed):
     """Full Throttle: Move +5" and over terrain up to 12" tall, once a turn (L76-L80)."""
 
     unit: str = own_unit("Who goes full throttle.")
+    power: int = Field(
+        default=0,
+        ge=0,
+        le=5,
+        description='A Super Titan puts Power into it: +1" of Move a Power, at most +5" (L79).',
+        json_schema_extra={"flow": "common", **needs("super_titan")},
+    )
+    accelerate: bool = Field(
+        default=False,
+        description="Accelerate (Expanded Pilot Skills): no action spent, for 1 Momentum, none from Round 4 "
+        "(L301-L303).",
+        json_schema_extra={"flow": "common", **needs("accelerate")},
+    )
 
 
 def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if "throttle" in g.state.conditions:
         raise ValueError(f"{g.name} has had Full Throttle's benefit this turn (L80)")
+    if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan: only Titans put Power into Move (L79)")
+    if inp.accelerate and (why := accelerate_refusal(game, inp.unit)):
+        raise ValueError(f"Accelerate: {why}")
     work = Working(game)
     begin_turn(game, work, inp.unit)
-    spend_action(game, work, inp.unit)
+    if inp.accelerate:
+        gain(work, s, "momentum", -accelerate_cost(game))
+        note_skill(game, work, inp.unit, "accelerate")
+    else:
+        spend_action(game, work, inp.unit)
+    if inp.power:
+        power_item(game, work, inp.unit, f"move:{inp.power}")  # refused beyond its free Power (L159)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
-    return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
+    text = f'{g.name} goes full throttle: Move +{5 + inp.power}"'
+    text += f" ({inp.power} Power)" * bool(inp.power) + " with Accelerate, no action spent" * inp.accelerate
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class Disengage(Closed):

@@ -31,6 +31,7 @@ answering "" when it has it, else why not in plain words.
   side (L785-L786); Last Shooting by a unit destroyed this unit turn, its side's Event open (L747).
 * ``giant_slayer``: Giant Slayer in the clash needs the Expanded Pilot Skills module, a pilot that uses
   skills, 1 Momentum and no other skill this turn (L251, L253, L314).
+* ``accelerate``: Accelerate likewise, with 1 Momentum before Round 4 (L301-L303).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -45,7 +46,7 @@ from core.systems.mechastellar.modules import battle_damage_module, terrain_modu
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.reactions import overwatch_gun
 from core.systems.mechastellar.shooting import commando
-from core.systems.mechastellar.skills import giant_slayer_refusal
+from core.systems.mechastellar.skills import accelerate_refusal, giant_slayer_refusal
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
@@ -203,6 +204,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "fallen": fallen,
     "overwatch_gun": overwatch_gun,
     "giant_slayer": giant_slayer_refusal,
+    "accelerate": accelerate_refusal,
     "bonds": bonds_open,
     "last_shot": last_shot,
     "persevere": _persevere,

@@ -8,6 +8,8 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   of a larger Size (L316), not with a [CC] weapon, which has no PEN (L557);
 * Take the Shot! [M-2]: with ARM PEN 3+, shields and cover block nothing (L336-L340; its other three
   options are range and targeting, the players' to apply);
+* Accelerate [M-1, M-0 from Round 4]: a Full Throttle on its turn with no action spent; its benefit is
+  still once a turn (L80, L301-L303) (:mod:`.actions`);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -162,4 +164,24 @@ def giant_slayer_refusal(game: Game, ref: str) -> str:
     if game.sides[s].resources.get("momentum", 0) < 1:
         return "needs 1 Momentum"
     why = skill_blocked(unit, used_skills(g), "giant_slayer")
+    return f"{g.name} {why}" if why else ""
+
+
+def accelerate_cost(game: Game) -> int:
+    """Accelerate's Momentum: 1, none from Round 4 (L303)."""
+    return 0 if game.round >= 4 else 1
+
+
+def accelerate_refusal(game: Game, ref: str) -> str:
+    """Accelerate: the module on, a pilot that uses skills (L251), its Momentum, no other skill this turn
+    (L253)."""
+    s, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if game.sides[s].resources.get("momentum", 0) < accelerate_cost(game):
+        return "needs 1 Momentum before Round 4 (L303)"
+    why = skill_blocked(unit, used_skills(g), "accelerate")
     return f"{g.name} {why}" if why else ""
