@@ -385,3 +385,29 @@ def test_titan_power_into_full_throttle_and_accelerate_l79_l303() -> None:
     assert "needs 1 Momentum" in refused(broke, "throttle", fast)
     late = act(adjust(broke, ["round"], 4), "throttle", fast)  # free from Round 4
     assert momentum(late, 0) == 0 and "Accelerate" in late.log[-1].text
+
+
+def test_shooting_counterattack_fires_back_for_two_momentum_l334() -> None:
+    """Shooting Counterattack (Expanded Pilot Skills, 2 Momentum): a unit that survives a shot fires one
+    weapon back at the shooter at once, no action spent, offered on the shot's result.  The Dervish's Beam
+    Rifle at the Argonaut (evades on 6+) rolls [1, 9, 9]: a critical, 2 hits of 500, saves [9, 9] pass."""
+    g = game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 2))
+    miss = [9] * 6
+    assert "offers" not in act(g, "shoot", MG, miss).log[-1].detail  # the module off
+    g = adjust(g, ["options", "expanded_skills"], True)
+    assert (
+        gated_actions(g)["1/b0"]["counterattack"] == "Sample: Dervish has not been shot at this turn (L334)"
+    )
+    after = act(g, "shoot", MG, miss)
+    offer = after.log[-1].detail["offers"][0]
+    assert offer["action"] == "counterattack" and offer["input"] == {"unit": "1/b0", "target": "0/a0"}
+    back = {"unit": "1/b0", "target": "0/a0", "weapon": 0, "defense": 0}
+    fired = act(after, "counterattack", back, [1, 9, 9, 9, 9])
+    assert fired.unit("0/a0")[2].state.damage == 1000 and momentum(fired, 1) == 0
+    assert fired.unit("0/a0")[2].state.counters["actions"] == 1  # the Argonaut's turn goes on
+    again = adjust(fired, ["sides", 1, "resources", "momentum"], 2)
+    assert "used that skill this turn" in refused(again, "counterattack", back)  # one skill a turn (L253)
+    poorer = adjust(after, ["sides", 1, "resources", "momentum"], 1)
+    assert "needs 2 Momentum" in refused(poorer, "counterattack", back)
+    poor = adjust(g, ["sides", 1, "resources", "momentum"], 1)
+    assert "offers" not in act(poor, "shoot", MG, miss).log[-1].detail

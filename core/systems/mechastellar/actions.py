@@ -25,6 +25,8 @@ from core.systems.mechastellar.modules import (
 from core.systems.mechastellar.reactions import (
     charge,
     command_picks,
+    counterattack,
+    counterattack_odds,
     last_picks,
     last_shooting,
     last_shooting_odds,
@@ -561,6 +563,17 @@ ACTIONS: dict[str, ActionSpec] = {
         picks=last_picks,
         headline=("damage", "destroyed"),
         needs=("last_shot",),
+    ),
+    "counterattack": ActionSpec.of(
+        "counterattack",
+        "Shooting Counterattack",
+        counterattack,
+        "Expanded Pilot Skills, 2 Momentum: a unit that survives a shot fires one weapon back at the shooter "
+        "at once (L332-L334).",
+        odds=counterattack_odds,
+        picks=last_picks,
+        headline=("damage", "destroyed"),
+        needs=("counterattack",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

@@ -17,6 +17,9 @@ Last Shooting (Climactic Events, L745-L750): a unit just destroyed makes one sho
 spent, with any shooting weapon Battle Damage has not disabled, at a unit not in melee (L750); offered on
 the result that destroyed it, open until that unit turn ends.
 
+A Shooting Counterattack (Expanded Pilot Skills, 2 Momentum, L332-L334): a unit that survives a shot
+fires one shooting weapon back at the shooter at once, on the shooter's turn, no action spent.
+
 Declaring the charge is optional: a melee attack without one is a unit already in engagement range, or
 a charge whose defender let its Overwatch go.
 """
@@ -44,6 +47,7 @@ from core.systems.mechastellar.shooting import (
     plan,
     plan_odds,
 )
+from core.systems.mechastellar.skills import COUNTER_COST, counter_refusal, note_skill
 from core.systems.mechastellar.state import MsState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import actions_now, begin_turn
 from core.systems.mechastellar.units import Unit
@@ -366,3 +370,55 @@ def last_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             FieldPick(value=i, label=w.name, detail=f"{w.shots} shots {w.damage} dmg", unavailable=why)
         )
     return {"weapon": out}
+
+
+class Counterattack(LastShooting):
+    """A Shooting Counterattack: the unit just shot fires back at the shooter (L332-L334)."""
+
+    unit: str = own_unit("The unit that survived the shot.")
+    target: str = enemy_unit("The unit that shot at it.")
+
+
+def _counter_shot(game: Game, inp: Counterattack) -> Shoot:
+    why = counter_refusal(game, inp.unit)
+    if why:
+        raise ValueError(f"Shooting Counterattack: {why}")
+    if ms_state(game).turn_unit != inp.target:
+        raise ValueError(
+            f"a Shooting Counterattack answers {game.unit(ms_state(game).turn_unit)[2].name} (L334)"
+        )
+    return Shoot(
+        attacker=inp.unit,
+        target=inp.target,
+        weapon=inp.weapon,
+        band=inp.band,
+        defense=inp.defense,
+        bought=inp.bought,
+        flawless=inp.flawless,
+        near=inp.near,
+        will_to_power=False,
+    )
+
+
+def counterattack(game: Game, inp: Counterattack, dice: DiceSource) -> ActionResult:
+    shot = _counter_shot(game, inp)
+    p = plan(game, shot)
+    if asked := near_asked(game, shot):
+        raise asked
+    out = land(game, p, shot, dice)
+    work = Working(game)
+    side = game.unit(inp.unit)[0]
+    gain(work, side, "momentum", -COUNTER_COST)
+    note_skill(game, work, inp.unit, "counterattack")
+    killed = apply_hits(game, work, p, shot, out)
+    if killed:
+        gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
+    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
+    text = "Shooting Counterattack: " + describe(a_name, t_name, p, out, killed)
+    offers = last_offer(game, shot.target) if killed else []
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
+
+
+def counterattack_odds(game: Game, inp: Counterattack) -> ActionOdds:
+    """Hits, failed saves, damage and the chance to destroy the shooter, before Skill Defense."""
+    return plan_odds(plan(game, _counter_shot(game, inp)), "shots", "the shooter")

@@ -46,6 +46,7 @@ from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
     SHOT_SKILLS,
+    counter_offer,
     effect,
     note_skill,
     persevered,
@@ -57,7 +58,7 @@ from core.systems.mechastellar.skills import (
     vulcans,
 )
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import (
     defense_ratio,
     extra_blocks,
@@ -810,6 +811,9 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     if inp.will_to_power:
         note_event(work, a_side, "will_to_power")
     note_attack(game, work, a_side, inp.target, killed)
+    shot_at = work.extra_as(MsState)
+    shot_at.shot_at = [*shot_at.shot_at, inp.target]  # a Shooting Counterattack may answer it (L334)
+    work.put_extra(shot_at)
     text = describe(a_g.name, t_g.name, p, out, killed)
     if inp.will_to_power:
         text += f"; The Will to Power!: {min(3, p.plain(out.dice))} hits made criticals (L781)"
@@ -819,7 +823,15 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
-    offers = last_offer(game, inp.target) if killed else []  # Last Shooting (L747)
+    # Last Shooting (L747) for a unit destroyed; a Shooting Counterattack (L334) for one that survives
+    used = (
+        ["defense"] * (out.spent > out.bought) + ["flawless"] * out.flawless + ["persevere"] * inp.persevere
+    )
+    offers = (
+        last_offer(game, inp.target)
+        if killed
+        else counter_offer(game, inp.target, inp.attacker, out.spent + inp.persevere, used)
+    )
     return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 

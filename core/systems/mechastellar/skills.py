@@ -10,6 +10,8 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   options are range and targeting, the players' to apply);
 * Accelerate [M-1, M-0 from Round 4]: a Full Throttle on its turn with no action spent; its benefit is
   still once a turn (L80, L301-L303) (:mod:`.actions`);
+* Shooting Counterattack [M-2]: a unit that survives a shooting attack fires one shooting weapon back at
+  the shooter at once, no action spent (L332-L334): offered on the shot's result (:mod:`.reactions`);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -23,9 +25,9 @@ from dataclasses import dataclass
 
 from core.changes import Working
 from core.game import Game, GameUnit
-from core.systems.base import FieldPick, read_options
+from core.systems.base import FieldPick, Offer, read_options
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.state import MsUnitState
+from core.systems.mechastellar.state import MsUnitState, ms_state
 from core.systems.mechastellar.units import Unit, Weapon, tier_rank
 
 #: The skills a shot may use, by value: (label, what it does, Momentum).
@@ -164,7 +166,7 @@ def giant_slayer_refusal(game: Game, ref: str) -> str:
     if game.sides[s].resources.get("momentum", 0) < 1:
         return "needs 1 Momentum"
     why = skill_blocked(unit, used_skills(g), "giant_slayer")
-    return f"{g.name} {why}" if why else ""
+    return f"{g.name}: {why}" if why else ""
 
 
 def accelerate_cost(game: Game) -> int:
@@ -184,4 +186,47 @@ def accelerate_refusal(game: Game, ref: str) -> str:
     if game.sides[s].resources.get("momentum", 0) < accelerate_cost(game):
         return "needs 1 Momentum before Round 4 (L303)"
     why = skill_blocked(unit, used_skills(g), "accelerate")
-    return f"{g.name} {why}" if why else ""
+    return f"{g.name}: {why}" if why else ""
+
+
+#: Shooting Counterattack's Momentum (L332).
+COUNTER_COST = 2
+
+
+def counter_refusal(
+    game: Game, ref: str, spent: int = 0, shot: bool = False, used: Sequence[str] = ()
+) -> str:
+    """Shooting Counterattack: the module on, a pilot that uses skills with a shooting weapon, 2 Momentum, no
+    other skill this turn (L253), and the unit shot at this turn by the unit taking its turn (L334).
+    ``spent``, ``shot``, ``used``: as the shot being resolved leaves it (Momentum and skills spent)."""
+    s, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if g.state.destroyed:
+        return f"{g.name} is destroyed"
+    if not any(w.kind == "shooting" for w in unit.weapons) or "berserk" in g.state.conditions:
+        return f"{g.name} has no shooting weapon"
+    if ref not in ms_state(game).shot_at and not shot:
+        return f"{g.name} has not been shot at this turn (L334)"
+    if game.sides[s].resources.get("momentum", 0) - spent < COUNTER_COST:
+        return f"needs {COUNTER_COST} Momentum"
+    why = skill_blocked(unit, [*used_skills(g), *used], "counterattack")
+    return f"{g.name}: {why}" if why else ""
+
+
+def counter_offer(game: Game, target: str, shooter: str, spent: int, used: Sequence[str]) -> list[Offer]:
+    """A Shooting Counterattack offered on the result of a shot the target survived (L334), when it may
+    (``spent``, ``used``: the Momentum and the skills the shot's defense took)."""
+    if counter_refusal(game, target, spent, shot=True, used=used):
+        return []
+    name = game.unit(target)[2].name
+    return [
+        Offer(
+            action="counterattack",
+            input={"unit": target, "target": shooter},
+            label=f"Shooting Counterattack: {name} fires back ({COUNTER_COST} Momentum)",
+        )
+    ]

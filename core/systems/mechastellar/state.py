@@ -63,6 +63,11 @@ class MsState(Closed):
         max_length=16,
         description="Once-a-battle Commands used, as 'side:command' (L806).",
     )
+    shot_at: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Units the acting unit has shot at this turn: a Shooting Counterattack answers (L334).",
+    )
     reinforced: dict[str, list[int]] = Field(
         default_factory=dict,
         max_length=8,

@@ -128,7 +128,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus = "", 0
+    st.maneuver, st.overwatch_bonus, st.shot_at = "", 0, []
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -327,7 +327,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     nxt = _next_side(game, s, acted)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus = "", 0
+    st.maneuver, st.overwatch_bonus, st.shot_at = "", 0, []
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
