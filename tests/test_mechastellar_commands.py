@@ -411,3 +411,23 @@ def test_shooting_counterattack_fires_back_for_two_momentum_l334() -> None:
     assert "needs 2 Momentum" in refused(poorer, "counterattack", back)
     poor = adjust(g, ["sides", 1, "resources", "momentum"], 1)
     assert "offers" not in act(poor, "shoot", MG, miss).log[-1].detail
+
+
+def test_guardian_an_ally_takes_the_hits_with_its_own_saves_l811_l813() -> None:
+    """Guardian (Reaction, 1 Influence): after a unit fails to evade or block, another unit of its side
+    takes the hits left, offered with Skill Defense; its reach (5", 10" with Move 20+) is the players'.
+    The Cannon's [1, 9, 9] at the Dervish: a critical, 2 hits of 500; White Asura (Sv +2) guards: saves
+    on 3+, [4, 9] pass: 1000, where the Dervish (Sv +0, 5+) would have failed one: 2000."""
+    g = influence(game_of([unit("argonaut")], [unit("dervish"), unit("white_asura")], momentum=(3, 0)), b=1)
+    faces = [1, 9, 9, 4, 9]
+    asked = ask(g, "shoot", CANNON, faces)
+    guard = next(o for o in asked["options"] if o["also"].get("guardian"))
+    assert guard["label"] == 'Guardian: Sample: White Asura, within 5", takes them (1 Influence)'
+    assert act(g, "shoot", {**CANNON, "defense": 0}, faces).unit("1/b0")[2].state.damage == 2000
+    guarded = act(g, "shoot", {**CANNON, "defense": 0, "guardian": "1/b1"}, faces)
+    assert guarded.unit("1/b0")[2].state.damage == 0 and guarded.unit("1/b1")[2].state.damage == 1000
+    assert guarded.sides[1].resources["influence"] == 0 and "Guardian" in guarded.log[-1].text
+    # no Influence left: not offered (nothing asked), refused if sent
+    poor = adjust(g, ["sides", 1, "resources", "influence"], 0)
+    assert act(poor, "shoot", CANNON, faces).unit("1/b0")[2].state.damage == 2000
+    assert "Guardian needs 1 Influence" in refused(poor, "shoot", {**CANNON, "guardian": "1/b1"}, faces)

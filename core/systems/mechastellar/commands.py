@@ -25,13 +25,16 @@ or Ace pilot comes back whole at its table edge, L847-L850; X is the hundreds of
 1, and further units the same round pay only what the new total adds: 100 points an Influence, L849).
 The Overwatch Command (Reaction, I-1, L836-L838) rolls dice: it is its own action (:mod:`.reactions`).
 
-Not yet: Guardian (moving hits to another unit, L811-L813), Coordinated Attack! (two more activations at
-once, L826-L829), Missile Screen! (L832-L834: the weapon profile has no missile or rocket mark yet);
-Opening Bombardment's text is lost (L835).
+Guardian (Reaction, I-1, L811-L813) is answered with the target's Skill Defense (:mod:`.asks`): another unit
+of the side, within 5" (10" with Move 20+: the players'), takes the hits left and makes its own saves.
+
+Not yet: Coordinated Attack! (two more activations at once, L826-L829), Missile Screen! (L832-L834: the
+weapon profile has no missile or rocket mark yet); Opening Bombardment's text is lost (L835).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field
@@ -364,6 +367,27 @@ EFFECTS = {
     "overwhelming_firepower": "+1 Shooting Accuracy and +1 ARM PEN this round",
     "the_valiant": "+2 melee attack dice this round below half HP or against a higher Melee",
 }
+
+
+def guardians(game: Game, target: str) -> list[str]:
+    """The units that may take a Guardian's place for ``target``: the others of its side in play, when the
+    module is on and the side has 1 Influence (L811-L813).  Who is within 5" is the players' answer."""
+    side, _, _ = game.unit(target)
+    if not influence_on(game) or game.sides[side].resources.get("influence", 0) < 1:
+        return []
+    refs = [f"{side}/{u.key}" for u in game.sides[side].units if not u.state.destroyed]
+    return [r for r in refs if r != target]
+
+
+def guardian_choices(game: Game, refs: Sequence[str]) -> list[Choice]:
+    """One answer a Guardian, with its reach: 5", 10" with Move 20+ (L812)."""
+    out = []
+    for ref in refs:
+        g = game.unit(ref)[2]
+        reach = 10 if int(g.profile.get("move", 0)) >= 20 else 5
+        label = f'Guardian: {g.name}, within {reach}", takes them (1 Influence)'
+        out.append(Choice(value=0, label=label, also={"guardian": ref}))
+    return out
 
 
 def round_end_influence(game: Game, work: Working) -> None:

@@ -15,7 +15,7 @@ both read the same :class:`~core.steps.FacePool` values from it, so they cannot 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Any, Literal
@@ -40,7 +40,8 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
-from core.systems.mechastellar.commands import has_command, warned
+from core.systems.mechastellar.asks import CRIT_CODE, defense_choice, will_open, will_question
+from core.systems.mechastellar.commands import guardians, has_command, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
@@ -210,6 +211,13 @@ class Shoot(Closed):
         "hits a Momentum (L399), a Lightning Raid +1 Evade (L842); asked when it matters.",
         json_schema_extra={"ui": "hidden"},
     )
+    guardian: str = Field(
+        default="",
+        max_length=60,
+        description='Guardian (1 Influence): an ally within 5" (10" with Move 20+) takes the hits the target '
+        "did not evade or block (L811-L813); asked with Skill Defense.",
+        json_schema_extra={"ui": "hidden"},
+    )
     will_to_power: bool | None = Field(
         default=None,
         description="The Commander's The Will to Power!: up to 3 plain hits become criticals, once a game "
@@ -228,19 +236,6 @@ def near_asked(game: Game, inp: Shoot) -> NeedChoice | None:
     if inp.near is not None or inp.within_16:
         return None
     return near_question(game, inp.attacker, inp.target)
-
-
-#: A critical evade face while The Will to Power! may still be used: counted apart from plain hits (at
-#: most 10 dice, so a total reads back as criticals and plain hits).
-CRIT_CODE = 16
-
-
-def will_open(game: Game, ref: str) -> bool:
-    """The Will to Power! may be used by this unit's shot: the Commander, Round 4 on, its side's Event open
-    (L779-L781)."""
-    side, _, g = game.unit(ref)
-    commander = g.profile.get("commander", "none") != "none"
-    return commander and game.round >= 4 and escape_open(game, side)
 
 
 @dataclass(frozen=True)
@@ -487,6 +482,18 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     )
 
 
+def guard_plan(game: Game, p: Plan, ref: str) -> Plan:
+    """The shot's plan for the hits a Guardian takes: its own Armor Saves and HP (L813)."""
+    _, _, g, unit = _unit(game, ref)
+    return replace(
+        p,
+        target=unit,
+        saves_at=p.weapon.pen - unit.save,
+        max_saves=None if unit.kind == "warship" else MAX_SAVES,
+        left=hp_left(g),
+    )
+
+
 def modified_weapon(shooter: Unit, weapon: Weapon, inp: Shoot, own_turn: bool = True) -> Weapon:
     """The weapon as it fires: Mechanics Expert / Fearsome +1 PEN or +100 damage (L420, L460); an
     energy weapon through small cover PEN -3 (L641), underwater PEN 0 (L644).  Refused for a weapon the
@@ -545,35 +552,6 @@ def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
     return plan_odds(plan(game, inp), "shots", "the target")
 
 
-def defense_choice(
-    game: Game,
-    side: int,
-    name: str,
-    hits: int,
-    ace: bool,
-    cost: int,
-    ratio: int = 1,
-    momentum: int | None = None,
-    escape: bool = False,
-) -> NeedChoice:
-    """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
-    ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
-    round (L290-L291)."""
-    if momentum is None:
-        momentum = game.sides[side].resources.get("momentum", 0)
-    options = [Choice(value=0, label=f"Take {hits} hit{'s' * (hits != 1)}", assumed=True)]
-    for n in range(1, min(momentum, -(-hits // ratio)) + 1):
-        left = max(0, hits - ratio * n)
-        options.append(Choice(value=n, label=f"Spend {n} Momentum: {left} hit{'s' * (left != 1)} left"))
-    if ace and game.sides[side].resources.get("momentum", 0) >= cost:
-        options.append(
-            Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
-        )
-    if escape:  # Climactic Events (L742)
-        options.append(Choice(value=0, label="Narrow Escape: no hits (once a game)", also={"escape": True}))
-    return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
-
-
 @dataclass(frozen=True)
 class Landed:
     """What one weapon's fire did once the target has answered: dice, hits, Momentum spent, saves."""
@@ -589,12 +567,14 @@ class Landed:
     damage: int
     flawless: bool
     escaped: bool = False
+    guardian: str = ""
 
 
-def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
+def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = False) -> Landed:
     """Roll the evade dice, ask the target for Skill Defense (1 hit a Momentum, 2 with Untouchable or
     Killer Instinct, L262, L404, L456) or Flawless Evasion, roll the Armor Saves and ask whether it buys
-    failed ones (L220): the part a shot and an Overwatch attack share."""
+    failed ones (L220): the part a shot and an Overwatch attack share.  ``guarded``: a Guardian may take the
+    hits (L811-L813), for a Shoot whose input asks it."""
     t_side, _, t_g, target = _unit(game, inp.target)
     roll = p.evade.roll(dice, "evade")
     hits = p.through(roll.total)
@@ -607,28 +587,37 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     ratio = defense_ratio(game, inp.target, inp.attacker, close(inp))
     plain = p.plain(roll.total)
     if p.coded and plain and inp.will_to_power is None:  # the attacker answers before the target (L781)
-        k = min(3, plain)
-        raise NeedChoice(
-            "will_to_power",
-            f"{game.unit(inp.attacker)[2].name}: The Will to Power!, {k} hit{'s' * (k != 1)} made critical "
-            f"(+{k})? Once a game",
-            [
-                Choice(value=False, label="No", assumed=True),
-                Choice(value=True, label=f"The Will to Power!: +{k}"),
-            ],
-        )
+        raise will_question(game.unit(inp.attacker)[2].name, plain)
     escape = escape_open(game, t_side)
     if inp.escape and not escape:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
-    asked = (momentum and not no_defense) or ace or escape
-    if hits and inp.defense is None and not inp.flawless and not inp.escape and asked:
+    guards = guardians(game, inp.target) if guarded else []
+    if inp.guardian and inp.guardian not in guards:
+        raise ValueError(
+            "Guardian needs 1 Influence and another unit of the target's side in play (L811-L813)"
+        )
+    asked = (momentum and not no_defense) or ace or escape or guards
+    if hits and inp.defense is None and not (inp.flawless or inp.escape or inp.guardian) and asked:
         raise defense_choice(
-            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum, escape
+            game,
+            t_side,
+            t_g.name,
+            hits,
+            ace,
+            round_cost,
+            ratio,
+            0 if no_defense else momentum,
+            escape,
+            guards,
         )
     if no_defense and inp.defense:
         raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
     if inp.escape:
         spent, landed = 0, 0
+    elif inp.guardian:  # the Guardian takes every hit left, with its own saves (L813)
+        spent, landed = 0, hits
+        p = guard_plan(game, p, inp.guardian)
+        target = p.target
     elif inp.flawless:
         if not ace:
             raise ValueError(
@@ -669,6 +658,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
         damage=p.damage(landed, failed),
         flawless=inp.flawless,
         escaped=inp.escape,
+        guardian=inp.guardian,
     )
 
 
@@ -783,7 +773,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     check_disengage(game, inp.attacker)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
-    out = land(game, p, inp, dice)
+    out = land(game, p, inp, dice, guarded=True)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
@@ -794,7 +784,13 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     gain(work, a_side, "momentum", -cost)
     if inp.persevere:
         gain(work, t_side, "momentum", -1)
-    killed = apply_hits(game, work, p, inp, out)
+    if out.guardian:  # the Guardian's 1 Influence; the hits are its own (L811-L813)
+        gain(work, t_side, "influence", -1)
+        hit = inp.model_copy(update={"target": out.guardian})
+        killed = apply_hits(game, work, guard_plan(game, p, out.guardian), hit, out)
+        t_g = game.unit(out.guardian)[2]
+    else:
+        killed = apply_hits(game, work, p, inp, out)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, work, inp.attacker, str(inp.weapon))
         extra = unit_extra(work.unit(a_side, a_i))
@@ -814,7 +810,9 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     shot_at = work.extra_as(MsState)
     shot_at.shot_at = [*shot_at.shot_at, inp.target]  # a Shooting Counterattack may answer it (L334)
     work.put_extra(shot_at)
-    text = describe(a_g.name, t_g.name, p, out, killed)
+    text = describe(a_g.name, game.unit(inp.target)[2].name, p, out, killed)
+    if out.guardian:
+        text += f"; Guardian: {t_g.name} took the hits (1 Influence, L813)"
     if inp.will_to_power:
         text += f"; The Will to Power!: {min(3, p.plain(out.dice))} hits made criticals (L781)"
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
@@ -828,7 +826,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         ["defense"] * (out.spent > out.bought) + ["flawless"] * out.flawless + ["persevere"] * inp.persevere
     )
     offers = (
-        last_offer(game, inp.target)
+        last_offer(game, out.guardian or inp.target)
         if killed
         else counter_offer(game, inp.target, inp.attacker, out.spent + inp.persevere, used)
     )
