@@ -431,3 +431,41 @@ def test_guardian_an_ally_takes_the_hits_with_its_own_saves_l811_l813() -> None:
     poor = adjust(g, ["sides", 1, "resources", "influence"], 0)
     assert act(poor, "shoot", CANNON, faces).unit("1/b0")[2].state.damage == 2000
     assert "Guardian needs 1 Influence" in refused(poor, "shoot", {**CANNON, "guardian": "1/b1"}, faces)
+
+
+def test_coordinated_attack_two_more_units_act_at_once_l826_l829() -> None:
+    """Coordinated Attack! (Reaction; 1 Influence a Frame 1-2 unit, 2 above): as a unit's turn ends, one or
+    two more of its side take their turns at once, each shooting or fighting in melee, not both; the Return
+    Fire owed waits until the last has acted (L41)."""
+    g = influence(
+        game_of(
+            [unit("argonaut"), unit("blue_djinn"), unit("joker"), unit("dervish")],
+            [unit("dervish"), unit("white_asura")],
+            momentum=(0, 0),
+        ),
+        a=3,
+    )
+    join = {"unit": "0/a1", "command": "coordinated_attack"}
+    assert "as one of the side's units ends its turn" in refused(g, "command", join)
+    g = act(g, "shoot", MG, [9] * 6)  # the Argonaut's turn: the Dervish will owe Return Fire
+    g = act(g, "command", join)
+    assert g.sides[0].resources["influence"] == 2
+    assert "costs 2 Influence for Sample: Joker" in refused(
+        adjust(g, ["sides", 0, "resources", "influence"], 1), "command", {**join, "unit": "0/a2"}
+    )
+    g = act(g, "command", {**join, "unit": "0/a2"})
+    assert g.sides[0].resources["influence"] == 0
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    assert "Coordinated Attack!" in g.log[-1].text and g.state.active_side == 0
+    assert "Red's turn" in refused(g, "throttle", {"unit": "1/b0"})  # Return Fire waits
+    assert "Coordinated Attack!" in refused(g, "throttle", {"unit": "0/a3"})  # not one of the two
+    whip = {"attacker": "0/a1", "target": "1/b1", "weapon": 1}
+    g = act(g, "shoot", whip, [9, 9])
+    clash = {"attacker": "0/a1", "target": "1/b1", "attack_dice": 6, "defender_attack": 3}
+    assert "may not fight in melee too" in refused(g, "melee", clash, [5] * 30)
+    g = act(g, "end_turn", {"unit": "0/a1"})
+    assert g.state.active_side == 0 and "Sample: Joker" in g.log[-1].text
+    g = act(g, "end_turn", {"unit": "0/a2"})
+    assert (
+        g.state.active_side == 1 and "Return Fire by Sample: Dervish or Sample: White Asura" in g.log[-1].text
+    )

@@ -28,8 +28,12 @@ The Overwatch Command (Reaction, I-1, L836-L838) rolls dice: it is its own actio
 Guardian (Reaction, I-1, L811-L813) is answered with the target's Skill Defense (:mod:`.asks`): another unit
 of the side, within 5" (10" with Move 20+: the players'), takes the hits left and makes its own saves.
 
-Not yet: Coordinated Attack! (two more activations at once, L826-L829), Missile Screen! (L832-L834: the
-weapon profile has no missile or rocket mark yet); Opening Bombardment's text is lost (L835).
+Coordinated Attack! (Reaction, I-1 a Frame 1-2 unit, I-2 above, L826-L829): given during a unit's turn for
+one or two more units of its side, which take their turns as it ends, before play passes (turns.py), each
+shooting or fighting in melee, not both; the Return Fire owed waits until the last has acted.
+
+Not yet: Missile Screen! (L832-L834: the weapon profile has no missile or rocket mark yet); Opening
+Bombardment's text is lost (L835).
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ COMMANDS: dict[str, tuple[str, int, bool]] = {
     "overwhelming_firepower": ("Overwhelming Firepower", 3, True),
     "the_valiant": ("The Valiant", 3, True),
     "reinforcements": ("Reinforcements", 1, True),
+    "coordinated_attack": ("Coordinated Attack!", 1, False),
 }
 CommandKey = Literal[
     "inspiring_speech",
@@ -69,7 +74,13 @@ CommandKey = Literal[
     "overwhelming_firepower",
     "the_valiant",
     "reinforcements",
+    "coordinated_attack",
 ]
+#: How the Commands whose cost varies read on their buttons (L827, L847).
+COST_LABELS = {
+    "reinforcements": "1 Influence a 100 points",
+    "coordinated_attack": "1 Influence, 2 above Frame 2",
+}
 #: Most enemy units an Infantry Ambush strikes, and what each takes (L831).
 AMBUSHED, AMBUSH_DAMAGE = 5, 200
 
@@ -140,7 +151,7 @@ class Command(Closed):
         json_schema_extra={
             "flow": "choice",
             "x-labels": {
-                k: f"{name} ({'1 Influence a 100 points' if k == 'reinforcements' else f'{cost} Influence'})"
+                k: f"{name} ({COST_LABELS.get(k, f'{cost} Influence')})"
                 for k, (name, cost, _) in COMMANDS.items()
             },
             "needs": [
@@ -193,6 +204,27 @@ def fallen(game: Game, ref: str) -> str:
     return f"{game.sides[side].name} has no destroyed Frame 1-2 unit with a Basic pilot (L848-L850)"
 
 
+def coordinated_cost(profile: dict[str, object]) -> int:
+    """Coordinated Attack!'s Influence for one unit: 1 for Frame 1-2, 2 above (L829)."""
+    return 1 if int(str(profile.get("frame", 1))) <= 2 else 2
+
+
+def coordinated_refusal(game: Game, ref: str) -> str:
+    """Why the unit may not join a Coordinated Attack! now ("" when it may): given as a unit of its side
+    ends its turn (L827), for a unit of that side yet to act, at most two (L827)."""
+    st = ms_state(game)
+    side, _, g = game.unit(ref)
+    if not st.turn_unit or game.unit(st.turn_unit)[0] != side:
+        return "a Coordinated Attack! is given as one of the side's units ends its turn (L827)"
+    if ref == st.turn_unit or g.state.activated or g.state.destroyed:
+        return f"{g.name} has had its turn or is out of play"
+    if g.profile.get("kind") == "warship":
+        return f"{g.name} is a warship: it acts in the warship phase (L949)"
+    if ref in st.coordinated:
+        return f"{g.name} is already in the Coordinated Attack!"
+    return "one or two more units (L827)" if len(st.coordinated) >= 2 else ""
+
+
 def reinforcement_cost(game: Game, side: int, points: int) -> int:
     """The Influence one more redeployed unit costs this round: the total redeployed may not exceed 100
     points an Influence spent (L849), so the Command costs the hundreds started, at least 1, less what the
@@ -232,6 +264,13 @@ def _refusal(game: Game, inp: Command) -> str:
             return "Inspiring Speech is given from Round 4 (L807)"
         if f"{side}:inspiring_speech" in st.once:
             return "Inspiring Speech is given once a battle (L806)"
+    if inp.command == "coordinated_attack":
+        cost = coordinated_cost(g.profile)
+        if game.sides[side].resources.get("influence", 0) < cost:
+            return f"{name} costs {cost} Influence for {g.name} (L829)"
+        why = coordinated_refusal(game, inp.unit)
+        if why:
+            return why
     if inp.command == "infantry_ambush" and f"{side}:infantry_ambush" in st.once:
         return "Infantry Ambush is given once a battle (L831)"
     if inp.command == "ambush":
@@ -331,6 +370,8 @@ def command(game: Game, inp: Command, dice: DiceSource) -> ActionResult:
     name, cost, standard = COMMANDS[inp.command]
     if back:
         cost = reinforcement_cost(game, side, int(game.unit(back)[2].profile.get("points", 0)))
+    if inp.command == "coordinated_attack":
+        cost = coordinated_cost(g.profile)
     targets = _struck(game, inp) if inp.command == "infantry_ambush" else []
     work = Working(game)
     gain(work, side, "influence", -cost)
@@ -353,6 +394,13 @@ def command(game: Game, inp: Command, dice: DiceSource) -> ActionResult:
         text += _ambushed(game, work, side, inp.unit, targets)
     elif inp.command == "reinforcements":
         text += _redeploy(game, work, side, back, cost)
+    elif inp.command == "coordinated_attack":
+        now = work.extra_as(MsState)
+        now.coordinated = [*now.coordinated, inp.unit]
+        work.put_extra(now)
+        text += (
+            f": {g.name} takes its turn as this one ends, to shoot or to fight in melee, not both (L827-L828)"
+        )
     else:
         text += ": " + EFFECTS[inp.command]
     return ActionResult(changes=work.changes(), text=text)

@@ -521,6 +521,10 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     extra = unit_extra(a_g)
     if why := second_clash(game, inp):
         raise ValueError(why)
+    if extra.fired and inp.attacker in ms_state(game).coordinated:
+        raise ValueError(
+            f"{a_g.name} has shot: in a Coordinated Attack! it may not fight in melee too (L828)"
+        )
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
     if inp.escape:

@@ -749,6 +749,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{p.weapon.name} was disabled by Battle Damage (L685)")
     if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
+    if extra.meleed and inp.attacker in ms_state(game).coordinated:
+        raise ValueError(f"{a_g.name} fought in melee: in a Coordinated Attack! it may not shoot too (L828)")
     cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
     mom = game.sides[a_side].resources.get("momentum", 0)
     if inp.remote and mom < 1 + cost:

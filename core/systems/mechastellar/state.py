@@ -68,6 +68,17 @@ class MsState(Closed):
         max_length=200,
         description="Units the acting unit has shot at this turn: a Shooting Counterattack answers (L334).",
     )
+    coordinated: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description="Coordinated Attack!: the units that take their turns next, at once, before play passes "
+        "(L827); each shoots or fights in melee, not both (L828).",
+    )
+    held_fire: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Return Fire owed while a Coordinated Attack! goes on, owed once it ends (L41, L827).",
+    )
     reinforced: dict[str, list[int]] = Field(
         default_factory=dict,
         max_length=8,

@@ -173,6 +173,9 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
     if st.return_fire and ref not in st.return_fire:
         names = " or ".join(game.unit(r)[2].name for r in st.return_fire)
         raise ValueError(f"Return Fire: {names} must take its turn now (L41)")
+    if st.coordinated and ref not in st.coordinated:
+        names = " or ".join(game.unit(r)[2].name for r in st.coordinated)
+        raise ValueError(f"Coordinated Attack!: {names} takes its turn now (L827)")
     return True
 
 
@@ -325,6 +328,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         and is_ship(game.unit(r)[2]) == ships_next
     ]
     nxt = _next_side(game, s, acted)
+    owed, nxt = coordinated_next(game, st, inp.unit, owed, nxt)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
     st.maneuver, st.overwatch_bonus, st.shot_at = "", 0, []
@@ -333,13 +337,39 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     work.put_extra(st)
     work.gstate.active_side = nxt
     text = f"{g.name} ends its turn" + (": as a Decimator it acts once more this round" if again else "")
-    if st.return_fire:
+    if st.coordinated:
+        text += (
+            ": Coordinated Attack!, " + " or ".join(game.unit(r)[2].name for r in st.coordinated) + " next"
+        )
+    elif st.return_fire:
         text += ": Return Fire by " + " or ".join(game.unit(r)[2].name for r in st.return_fire)
     elif nxt is None:
         text += "; every unit has had its turn: next round"
     else:
         text += f"; {game.sides[nxt].name} activates a unit"
     return ActionResult(changes=work.changes(), text=text)
+
+
+def coordinated_next(
+    game: Game, st: MsState, ended: str, owed: list[str], nxt: int | None
+) -> tuple[list[str], int | None]:
+    """A Coordinated Attack! under way (L827): while units are queued the side acts again and the Return
+    Fire owed waits; when the last has acted, all of it is owed as usual.  The Return Fire owed and the side
+    next, as they stand."""
+    s = game.unit(ended)[0]
+    queue = [
+        r
+        for r in st.coordinated
+        if r != ended and not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+    ]
+    if queue:
+        st.coordinated, st.held_fire = queue, [*st.held_fire, *(r for r in owed if r not in st.held_fire)]
+        return [], s
+    held = [
+        r for r in st.held_fire if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+    ]
+    st.coordinated, st.held_fire = [], []
+    return [*held, *(r for r in owed if r not in held)], nxt
 
 
 def mark_gone(work: Working, s: int, u: int, g: GameUnit) -> None:
