@@ -15,6 +15,7 @@ from test_mechastellar_traits import act, adjust, ask, call, mean, odds, pilot, 
 
 from core.game import Game, gated_actions, gates
 from core.systems.mechastellar.melee import Clash, pools
+from core.systems.mechastellar.shooting import Shoot, plan
 
 CANNON = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # the Argonaut's Cannon: 3 shots, PEN 5
 MG = {"attacker": "0/a0", "target": "1/b0", "weapon": 1}  # its Machine gun: 6 shots, PEN 0, Overwatch 3
@@ -469,3 +470,23 @@ def test_coordinated_attack_two_more_units_act_at_once_l826_l829() -> None:
     assert (
         g.state.active_side == 1 and "Return Fire by Sample: Dervish or Sample: White Asura" in g.log[-1].text
     )
+
+
+def test_mayhem_an_overwatch_iii_after_melee_plus_one_pen_point_blank_l323_l325() -> None:
+    """Mayhem! (Expanded Pilot Skills, 1 Momentum): after its melee attack this turn, a free Overwatch III
+    attack (3 shots) with a shooting weapon; +1 ARM PEN fired point-blank at the unit it fought."""
+    g = game_of([unit("blue_djinn")], [unit("dervish"), unit("white_asura")], momentum=(2, 0))
+    g = adjust(g, ["options", "expanded_skills"], True)
+    may = {"attacker": "0/a0", "target": "1/b0", "weapon": 1, "skill": "mayhem", "defense": 0}
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "shoot", "actor": "0/a0"})
+    mayhem = next(k for k in picks["fields"]["skill"] if k["value"] == "mayhem")
+    assert mayhem["unavailable"] == "after its melee attack this turn"
+    assert "not attacked in melee" in refused(g, "shoot", may, [9] * 3)
+    g = clash_with_fours(g, {"attacker": "0/a0", "target": "1/b0", "attack_dice": 11, "defender_attack": 0})
+    assert odds(g, "shoot", may)["summary"].startswith("3 shots")  # the Arc Whip has 2
+    assert plan(g, Shoot.model_validate(may)).weapon.pen == 1  # point-blank: PEN 0 + 1
+    assert plan(g, Shoot.model_validate({**may, "target": "1/b1"})).weapon.pen == 0
+    actions = g.unit("0/a0")[2].state.counters.get("actions", 0)
+    after = act(g, "shoot", may, [9] * 3)
+    assert momentum(after, 0) == momentum(g, 0) - 1
+    assert after.unit("0/a0")[2].state.counters.get("actions", 0) == actions  # free (L323)

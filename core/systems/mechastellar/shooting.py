@@ -46,6 +46,7 @@ from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
+    MAYHEM_SHOTS,
     SHOT_SKILLS,
     counter_offer,
     effect,
@@ -401,11 +402,16 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{weapon.name} is not a remote weapon (L591-L597)")
     if artillery and inp.skill != "none":
         raise ValueError("indirect fire benefits from no skill (L106)")
-    focused = 0 if overwatch else focus_level(game, a_g)
+    mayhem = inp.skill == "mayhem"  # an Overwatch III after its melee, +1 PEN point-blank (L323-L325)
+    if mayhem:
+        weapon = weapon.model_copy(update={"pen": weapon.pen + (inp.target in unit_extra(a_g).clashed)})
+    focused = 0 if overwatch or mayhem else focus_level(game, a_g)
     lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
     if overwatch:  # after a won Outmaneuver: 3 more, or 3 without Overwatch (L925-L926)
         bonus = ms_state(game).overwatch_bonus
         shots = (weapon.overwatch + bonus if weapon.overwatch else bonus) if bonus else weapon.overwatch
+    elif mayhem:
+        shots = MAYHEM_SHOTS
     else:
         shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
@@ -744,8 +750,10 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
-    free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
-    if inp.weapon in extra.disabled and not free:
+    free = inp.skill in ("fire_vulcans", "mayhem")  # free attacks (L311, L323)
+    if inp.skill == "mayhem" and not (extra.meleed and ms_state(game).turn_unit == inp.attacker):
+        raise ValueError(f"Mayhem!: {a_g.name} has not attacked in melee this turn (L323)")
+    if inp.weapon in extra.disabled and inp.skill != "fire_vulcans":
         raise ValueError(f"{p.weapon.name} was disabled by Battle Damage (L685)")
     if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
@@ -861,4 +869,12 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             )
         )
     momentum = game.sides[game.unit(actor)[0]].resources.get("momentum", 0)
-    return {"weapon": weapons, "skill": skill_picks(game, unit, momentum)}
+    skills = skill_picks(game, unit, momentum)
+    if not (unit_extra(g).meleed and ms_state(game).turn_unit == actor):  # Mayhem! follows a melee (L323)
+        skills = [
+            k.model_copy(update={"unavailable": k.unavailable or "after its melee attack this turn"})
+            if k.value == "mayhem"
+            else k
+            for k in skills
+        ]
+    return {"weapon": weapons, "skill": skills}

@@ -12,6 +12,8 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   still once a turn (L80, L301-L303) (:mod:`.actions`);
 * Shooting Counterattack [M-2]: a unit that survives a shooting attack fires one shooting weapon back at
   the shooter at once, no action spent (L332-L334): offered on the shot's result (:mod:`.reactions`);
+* Mayhem! [M-1]: after its melee attack this turn, a free Overwatch III attack (3 shots) with a shooting
+  weapon, +1 ARM PEN point-blank, at a unit it clashed with this turn (L322-L325);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -40,7 +42,10 @@ SHOT_SKILLS: dict[str, tuple[str, str, int]] = {
     "fire_vulcans": ("Fire Vulcans!", 'free: 8", 3 + Frame shots, 200 dmg', 1),
     "giant_slayer": ("Giant Slayer", "+1 PEN", 1),
     "take_the_shot": ("Take the Shot!", "PEN 3+: no shield or cover blocks", 2),
+    "mayhem": ("Mayhem!", "after its melee: Overwatch III, +1 PEN point-blank", 1),
 }
+#: Mayhem!'s attack: an Overwatch III, 3 shots (L323).
+MAYHEM_SHOTS = 3
 EXPANDED = frozenset(SHOT_SKILLS) - {"none", "make_it_count"}
 
 
