@@ -490,3 +490,36 @@ def test_mayhem_an_overwatch_iii_after_melee_plus_one_pen_point_blank_l323_l325(
     after = act(g, "shoot", may, [9] * 3)
     assert momentum(after, 0) == momentum(g, 0) - 1
     assert after.unit("0/a0")[2].state.counters.get("actions", 0) == actions  # free (L323)
+
+
+def test_tear_through_the_ranks_the_weapon_fires_again_after_a_kill_l356_l361() -> None:
+    """Tear through the Ranks (Expanded Pilot Skills, 3 Momentum, paid once): once a weapon has destroyed an
+    enemy on the unit's turn, it fires at a new target, no action spent, offered on the kill; a third
+    target only after a second kill (L361)."""
+    foes = [unit("dervish"), unit("white_asura"), unit("jet_black_lancer")]
+    g = game_of([unit("argonaut")], foes, momentum=(3, 0))
+    g.sides[1].units[0].state.damage = 2400  # the Dervish has 100 HP left
+    kill = {**MG, "defense": 0}
+    assert "offers" not in act(g, "shoot", kill, [2] + [9] * 5).log[-1].detail  # the module off
+    g = adjust(g, ["options", "expanded_skills"], True)
+    g = act(g, "shoot", kill, [2] + [9] * 5)
+    offer = g.log[-1].detail["offers"][0]
+    assert offer == {
+        "action": "shoot",
+        "input": {"attacker": "0/a0", "weapon": 1, "tear": True},
+        "label": "Tear through the Ranks: the Machine gun at a new target (3 Momentum)",
+    }
+    assert momentum(g, 0) == 4  # +1 for the kill (L247)
+    tear = {**MG, "target": "1/b1", "tear": True, "defense": 0}
+    assert "not destroyed an enemy" in refused(g, "shoot", {**tear, "weapon": 0}, [9] * 3)
+    torn = act(g, "shoot", tear, [9] * 6)  # every shot evaded: no kill, no third target
+    assert momentum(torn, 0) == 1 and torn.unit("0/a0")[2].state.counters["actions"] == 1
+    assert "not destroyed an enemy since" in refused(torn, "shoot", {**tear, "target": "1/b2"}, [9] * 6)
+    assert "a weapon fires once a turn" in refused(torn, "shoot", {**MG, "target": "1/b2"}, [9] * 6)
+    # a second kill: a third target, paid already; no fourth
+    g.sides[1].units[1].state.damage = 2900
+    second = act(g, "shoot", tear, [1, 1] + [9] * 4)  # 4 hits, its Shield blocks 2
+    assert second.unit("1/b1")[2].state.destroyed and "(paid)" in second.log[-1].detail["offers"][0]["label"]
+    third = act(second, "shoot", {**tear, "target": "1/b2"}, [9] * 6)
+    assert momentum(third, 0) == momentum(second, 0)
+    assert "a third target at most" in refused(third, "shoot", {**tear, "target": "1/b2"}, [9] * 6)

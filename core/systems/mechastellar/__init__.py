@@ -74,8 +74,9 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate (a Full
   Throttle with no action spent) done [C titan_power_and_accelerate]; Shooting Counterattack (offered on
   the result of a shot the unit survives), Mayhem! (a Shoot skill after its melee: 3 shots, +1 PEN at the
-  unit it fought) done [C shooting_counterattack, mayhem]; Improvise, Unbeaten (lost text), All-Out
-  Attack, Tear through the Ranks: not yet.
+  unit it fought), Tear through the Ranks with a shooting weapon (offered on the kill) done [C
+  shooting_counterattack, mayhem, tear_through_the_ranks]; its melee use, Improvise, Unbeaten (lost
+  text), All-Out Attack: not yet.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
   pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
   for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert

@@ -56,6 +56,9 @@ from core.systems.mechastellar.skills import (
     skill_cost,
     skill_picks,
     skill_refusal,
+    tear_cost,
+    tear_offer,
+    tear_refusal,
     used_skills,
     vulcans,
 )
@@ -217,6 +220,12 @@ class Shoot(Closed):
         max_length=60,
         description='Guardian (1 Influence): an ally within 5" (10" with Move 20+) takes the hits the target '
         "did not evade or block (L811-L813); asked with Skill Defense.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    tear: bool = Field(
+        default=False,
+        description="Tear through the Ranks (Expanded Pilot Skills): the weapon that destroyed an enemy this "
+        "turn fires again at a new target, no action spent (L356-L361); offered after the kill.",
         json_schema_extra={"ui": "hidden"},
     )
     will_to_power: bool | None = Field(
@@ -750,7 +759,12 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
-    free = inp.skill in ("fire_vulcans", "mayhem")  # free attacks (L311, L323)
+    free = inp.skill in ("fire_vulcans", "mayhem") or inp.tear  # free attacks (L311, L323, L358)
+    if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
+        raise ValueError(f"Tear through the Ranks: {why}")
+    if inp.tear and inp.skill != "none":
+        raise ValueError("Tear through the Ranks is the turn's skill: no other with it (L253)")
+    tear = tear_cost(shooter) if inp.tear and not extra.tears else 0
     if inp.skill == "mayhem" and not (extra.meleed and ms_state(game).turn_unit == inp.attacker):
         raise ValueError(f"Mayhem!: {a_g.name} has not attacked in melee this turn (L323)")
     if inp.weapon in extra.disabled and inp.skill != "fire_vulcans":
@@ -791,7 +805,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
     elif not free:
         spend_action(game, work, inp.attacker)
-    gain(work, a_side, "momentum", -cost)
+    gain(work, a_side, "momentum", -cost - tear)
     if inp.persevere:
         gain(work, t_side, "momentum", -1)
     if out.guardian:  # the Guardian's 1 Influence; the hits are its own (L811-L813)
@@ -807,6 +821,12 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
     if inp.skill != "none" and inp.skill not in extra.skills:
         extra.skills = [*extra.skills, inp.skill]
+    if inp.tear:
+        extra.tears += 1
+        extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
+    own = ms_state(game).turn_unit in ("", inp.attacker) and inp.skill not in ("fire_vulcans", "mayhem")
+    if killed and own and extra.kills.count(inp.weapon) < 3:
+        extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may fire it again (L358)
     extra.choices = choices
     shot_down = p.weapon.indirect == "remote" and tier_rank(target) == 2
     downed = sum(f == 10 for f in out.faces) if shot_down else 0
@@ -840,6 +860,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         if killed
         else counter_offer(game, inp.target, inp.attacker, out.spent + inp.persevere, used)
     )
+    if killed and own and extra.tears < 2:
+        offers += tear_offer(game, inp.attacker, inp.weapon, p.weapon.name, not extra.tears)
     return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 

@@ -14,6 +14,10 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   the shooter at once, no action spent (L332-L334): offered on the shot's result (:mod:`.reactions`);
 * Mayhem! [M-1]: after its melee attack this turn, a free Overwatch III attack (3 shots) with a shooting
   weapon, +1 ARM PEN point-blank, at a unit it clashed with this turn (L322-L325);
+* Tear through the Ranks [M-3, M-2 for an Assault unit]: once a weapon has destroyed an enemy on the
+  unit's turn, it fires again at a new target, no action spent; a third target after a second kill; paid
+  once (L356-L362); offered on the result of the kill.  Its melee use (+5" Move, one Momentum for the
+  first melee attack) is not built;
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -233,5 +237,51 @@ def counter_offer(game: Game, target: str, shooter: str, spent: int, used: Seque
             action="counterattack",
             input={"unit": target, "target": shooter},
             label=f"Shooting Counterattack: {name} fires back ({COUNTER_COST} Momentum)",
+        )
+    ]
+
+
+def tear_cost(unit: Unit) -> int:
+    """Tear through the Ranks' Momentum: 3, 2 for an Assault unit (L356, L362)."""
+    return 3 - ("assault" in unit.roles)
+
+
+def tear_refusal(game: Game, ref: str, weapon: int, target: str) -> str:
+    """Why the unit may not fire ``weapon`` again through the ranks at ``target`` ("" when it may): the
+    module on, its turn, the weapon destroyed an enemy this turn, at most a third target, a new one; the
+    first time, its Momentum and no other skill this turn (L253, L356-L361)."""
+    s, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    mine = MsUnitState.model_validate(g.state.extra)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if mine.tears >= 2:
+        return "a third target at most (L361)"
+    if ms_state(game).turn_unit != ref or mine.kills.count(weapon) <= mine.tears:
+        return "the weapon has not destroyed an enemy since (L358-L361)"
+    if target in ms_state(game).shot_at:
+        return "at a new target (L358)"
+    if not mine.tears:
+        if game.sides[s].resources.get("momentum", 0) < tear_cost(unit):
+            return f"needs {tear_cost(unit)} Momentum"
+        if why := skill_blocked(unit, mine.skills, "tear"):
+            return why
+    return ""
+
+
+def tear_offer(game: Game, ref: str, weapon: int, name: str, first: bool) -> list[Offer]:
+    """Tear through the Ranks offered on the result of a kill on the unit's own turn (L358)."""
+    _, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game) or unit.kind not in ("mobile_suit", "super_titan"):
+        return []
+    cost = f"{tear_cost(unit)} Momentum" if first else "paid"
+    return [
+        Offer(
+            action="shoot",
+            input={"attacker": ref, "weapon": weapon, "tear": True},
+            label=f"Tear through the Ranks: the {name} at a new target ({cost})",
         )
     ]

@@ -106,6 +106,14 @@ class MsUnitState(Closed):
         default_factory=list, max_length=12, description="Weapons fired this turn (L153)."
     )
     meleed: bool = Field(default=False, description="It made its melee attack this turn (L28).")
+    kills: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Its weapons that destroyed an enemy this turn: Tear through the Ranks fires one (L358).",
+    )
+    tears: int = Field(
+        default=0, ge=0, le=2, description="Tear through the Ranks: new targets attacked this turn (L361)."
+    )
     clashed: list[str] = Field(
         default_factory=list,
         max_length=2,
