@@ -523,3 +523,33 @@ def test_tear_through_the_ranks_the_weapon_fires_again_after_a_kill_l356_l361() 
     third = act(second, "shoot", {**tear, "target": "1/b2"}, [9] * 6)
     assert momentum(third, 0) == momentum(second, 0)
     assert "a third target at most" in refused(third, "shoot", {**tear, "target": "1/b2"}, [9] * 6)
+
+
+def test_all_out_attack_dangerbear_shuts_down_on_a_4_l347_l354() -> None:
+    """All-Out Attack (Expanded Pilot Skills, 3 Momentum): 3 more actions, for shooting or Power only.  The
+    L354 example: Dangerbear fires extra weapons with 2 of them and takes +3 Power with the third, risks the
+    bonus +5 Power, rolls a 4 as her turn ends and shuts down until her next turn."""
+    bear = unit("joker", name="Dangerbear", power=10, actions=1, roles=[])  # the sample is Heavy Arms
+    g = game_of([bear], [unit("dervish")], momentum=(3, 0))
+    assert gated_actions(g)["0/a0"]["all_out"] == "the Expanded Pilot Skills module is off"
+    g = adjust(g, ["options", "expanded_skills"], True)
+    g = act(g, "all_out", {"unit": "0/a0", "surge": True})
+    assert momentum(g, 0) == 0 and g.unit("0/a0")[2].state.extra["surge"]
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    g = act(g, "shoot", shot, [9, 9, 9])  # its own action
+    g = act(g, "shoot", {**shot, "weapon": 1}, [9, 9])  # All-Out Attack's first
+    assert "for shooting or Power only" in refused(g, "throttle", {"unit": "0/a0"})
+    g = act(g, "focus", {"unit": "0/a0", "power": True})  # its second, for +3 Power
+    asked = ask(g, "end_turn", {"unit": "0/a0"}, [4])
+    assert asked["field"] == "penalty" and options_of(asked) == ["shutdown"]  # no 3 Momentum to lose
+    down = act(g, "end_turn", {"unit": "0/a0", "penalty": "shutdown"}, [4])
+    assert "shut_down" in down.unit("0/a0")[2].state.conditions and "shuts down" in down.log[-1].text
+    rich = adjust(g, ["sides", 0, "resources", "momentum"], 3)
+    assert options_of(ask(rich, "end_turn", {"unit": "0/a0"}, [4])) == ["momentum", "shutdown"]
+    paid = act(rich, "end_turn", {"unit": "0/a0", "penalty": "momentum"}, [4])
+    assert momentum(paid, 0) == 0 and "shut_down" not in paid.unit("0/a0")[2].state.conditions
+    assert "no harm" in act(g, "end_turn", {"unit": "0/a0"}, [5]).log[-1].text
+    heavy = adjust(
+        game_of([unit("joker")], [unit("dervish")], momentum=(3, 0)), ["options", "expanded_skills"], True
+    )
+    assert momentum(act(heavy, "all_out", {"unit": "0/a0"}), 0) == 1  # Heavy Arms: 2 (L352)

@@ -40,6 +40,8 @@ from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import (
     accelerate_cost,
     accelerate_refusal,
+    all_out_cost,
+    all_out_refusal,
     note_skill,
     skill_blocked,
     used_skills,
@@ -86,7 +88,7 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{g.name} has its +3 Power: it cannot be doubled (L130)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
-    spend_action(game, work, inp.unit)
+    spend_action(game, work, inp.unit, shooting=inp.power)  # All-Out Attack's actions may boost Power (L348)
     state = work.state(s, u)
     if inp.power:
         mine = MsUnitState.model_validate(state.extra)
@@ -180,6 +182,41 @@ def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult
     return ActionResult(
         changes=work.changes(), text=f"{g.name} makes it count: a bonus action this turn (1 Momentum)"
     )
+
+
+class AllOut(Closed):
+    """All-Out Attack: 3 more actions this turn, for shooting or Power only (L347-L354)."""
+
+    unit: str = own_unit("Who goes all out.")
+    surge: bool = Field(
+        default=False,
+        description="A Super Titan also takes +5 Power, and rolls a d10 as its turn ends: 1-4, 3 Momentum "
+        "lost or a shutdown until its next turn (L350-L351).",
+        json_schema_extra={"flow": "common", **needs("super_titan")},
+    )
+
+
+def all_out(game: Game, inp: AllOut, dice: DiceSource) -> ActionResult:
+    why = all_out_refusal(game, inp.unit)
+    if why:
+        raise ValueError(f"All-Out Attack: {why}")
+    s, u, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if inp.surge and unit.kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan (L350)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    gain(work, s, "momentum", -all_out_cost(unit))
+    note_skill(game, work, inp.unit, "all_out")
+    state = work.state(s, u)
+    state.counters = {**state.counters, "allout": state.counters.get("allout", 0) + 3}
+    text = f"{g.name} goes all out ({all_out_cost(unit)} Momentum): 3 more actions, to shoot or for Power"
+    if inp.surge:
+        mine = MsUnitState.model_validate(state.extra)
+        mine.surge = True
+        state.extra = mine.model_dump(mode="json")
+        text += "; +5 Power, and a d10 as its turn ends (L350)"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class Untouchable(Closed):
@@ -442,6 +479,15 @@ ACTIONS: dict[str, ActionSpec] = {
         "1 Momentum: a bonus action this turn; Skilled and Ace pilots (L276-L282).",
         rolls=False,
         needs=("turn", "exceptional"),
+    ),
+    "all_out": ActionSpec.of(
+        "all_out",
+        "All-Out Attack",
+        all_out,
+        "Expanded Pilot Skills, 3 Momentum (Heavy Arms 2): 3 more actions this turn, for shooting or Power "
+        "only; a Titan may take +5 Power and risk a shutdown (L347-L354).",
+        rolls=False,
+        needs=("turn", "all_out"),
     ),
     "untouchable": ActionSpec.of(
         "untouchable",

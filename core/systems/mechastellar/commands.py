@@ -334,7 +334,7 @@ def _redeploy(game: Game, work: Working, side: int, ref: str, cost: int) -> str:
     state = work.state(side, u)
     state.destroyed, state.damage, state.activated = False, 0, False
     state.conditions = []
-    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0, "allout": 0}
     state.extra = MsUnitState().model_dump(mode="json")
     st = work.extra_as(MsState)
     done, paid = st.reinforced.get(str(side), [0, 0])

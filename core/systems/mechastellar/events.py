@@ -163,7 +163,10 @@ def _bonds(game: Game, work: Working, inp: Event) -> str:
     state = work.state(b_side, b_i)
     state.destroyed, state.activated = False, False
     state.damage = max(0, state.max_damage - BONDS_HP)
-    state.conditions, state.counters = [], {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
+    state.conditions, state.counters = (
+        [],
+        {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0, "allout": 0},
+    )
     state.extra = MsUnitState().model_dump(mode="json")
     begin_turn(probe, work, inp.fallen)
     return f"{back.name} returns to battle with {BONDS_HP} HP and takes its turn (L788)"

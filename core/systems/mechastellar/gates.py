@@ -32,7 +32,8 @@ answering "" when it has it, else why not in plain words.
 * ``giant_slayer``: Giant Slayer in the clash needs the Expanded Pilot Skills module, a pilot that uses
   skills, 1 Momentum and no other skill this turn (L251, L253, L314).
 * ``accelerate``: Accelerate likewise, with 1 Momentum before Round 4 (L301-L303).  ``counterattack``: a
-  Shooting Counterattack likewise, 2 Momentum, by a unit shot at this turn (L332-L334).
+  Shooting Counterattack likewise, 2 Momentum, by a unit shot at this turn (L332-L334).  ``all_out``:
+  All-Out Attack likewise, 3 Momentum, 2 for Heavy Arms (L347-L352).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -47,7 +48,12 @@ from core.systems.mechastellar.modules import battle_damage_module, terrain_modu
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.reactions import overwatch_gun
 from core.systems.mechastellar.shooting import commando
-from core.systems.mechastellar.skills import accelerate_refusal, counter_refusal, giant_slayer_refusal
+from core.systems.mechastellar.skills import (
+    accelerate_refusal,
+    all_out_refusal,
+    counter_refusal,
+    giant_slayer_refusal,
+)
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
@@ -207,6 +213,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "giant_slayer": giant_slayer_refusal,
     "accelerate": accelerate_refusal,
     "counterattack": counter_refusal,
+    "all_out": all_out_refusal,
     "bonds": bonds_open,
     "last_shot": last_shot,
     "persevere": _persevere,

@@ -804,7 +804,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
     elif not free:
-        spend_action(game, work, inp.attacker)
+        spend_action(game, work, inp.attacker, shooting=True)
     gain(work, a_side, "momentum", -cost - tear)
     if inp.persevere:
         gain(work, t_side, "momentum", -1)

@@ -18,6 +18,9 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   unit's turn, it fires again at a new target, no action spent; a third target after a second kill; paid
   once (L356-L362); offered on the result of the kill.  Its melee use (+5" Move, one Momentum for the
   first melee attack) is not built;
+* All-Out Attack [M-3, M-2 for Heavy Arms]: 3 more actions this turn, for shooting or Power only; a Super
+  Titan may also take +5 Power, then rolls a d10 as its turn ends: 1-4, 3 Momentum lost or a shutdown
+  until its next turn (L347-L354) (:mod:`.actions`, :func:`.turns.surge_check`);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -285,3 +288,23 @@ def tear_offer(game: Game, ref: str, weapon: int, name: str, first: bool) -> lis
             label=f"Tear through the Ranks: the {name} at a new target ({cost})",
         )
     ]
+
+
+def all_out_cost(unit: Unit) -> int:
+    """All-Out Attack's Momentum: 3, 2 for a Heavy Arms unit (L347, L352)."""
+    return 3 - ("heavy_arms" in unit.roles)
+
+
+def all_out_refusal(game: Game, ref: str) -> str:
+    """All-Out Attack: the module on, a pilot that uses skills (L251), its Momentum, no other skill this
+    turn (L253)."""
+    s, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if game.sides[s].resources.get("momentum", 0) < all_out_cost(unit):
+        return f"needs {all_out_cost(unit)} Momentum"
+    why = skill_blocked(unit, used_skills(g), "all_out")
+    return f"{g.name}: {why}" if why else ""

@@ -128,6 +128,10 @@ class MsUnitState(Closed):
         max_length=13,
         description="What a Super Titan's Power is on until its next turn: weapons by number, 'shield'.",
     )
+    surge: bool = Field(
+        default=False,
+        description="All-Out Attack: a Super Titan took +5 Power this turn; it rolls as it ends (L350-L351).",
+    )
     power_bonus: int = Field(
         default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."
     )

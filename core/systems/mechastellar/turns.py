@@ -14,13 +14,14 @@ above 10 (L243).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
-from core.systems.base import ActionResult, Change, Closed, own_unit, read_options
+from core.systems.base import ActionResult, Change, Choice, Closed, NeedChoice, own_unit, read_options
 from core.systems.mechastellar.commands import round_end_influence
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
@@ -109,6 +110,7 @@ def actions_now(game: Game, g: GameUnit) -> int:
     unit = Unit.model_validate(g.profile)
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
     bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
+    bonus += g.state.counters.get("allout", 0)  # All-Out Attack's 3, for shooting or Power only (L348)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
 
@@ -133,7 +135,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
         mine = MsUnitState.model_validate(state.extra)
-        mine.powered, mine.power_bonus = [], 0
+        mine.powered, mine.power_bonus, mine.surge = [], 0, False
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
     if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
@@ -179,14 +181,18 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
     return True
 
 
-def spend_action(game: Game, work: Working, ref: str) -> None:
-    """One of the unit's actions is used; refused when it has none left (L26, L577)."""
+def spend_action(game: Game, work: Working, ref: str, shooting: bool = False) -> None:
+    """One of the unit's actions is used; refused when it has none left (L26, L577).  All-Out Attack's
+    actions go to shooting or Power only (``shooting``, L348)."""
     s, u, g = game.unit(ref)
     state = work.state(s, u)
     have = actions_now(game, g)
     if "shut_down" in state.conditions or have == 0:
         raise ValueError(f"{g.name} is stunned or shut down: it has no actions this turn (L577)")
     used = state.counters.get("actions", 0)
+    allout = 0 if shooting else state.counters.get("allout", 0)
+    if allout and used >= have - allout:
+        raise ValueError(f"{g.name}'s All-Out Attack actions are for shooting or Power only (L348)")
     if used >= have:
         raise ValueError(f"{g.name} has used its {have} action{'s' * (have != 1)} this turn (L26)")
     state.counters = {**state.counters, "actions": used + 1}
@@ -210,6 +216,7 @@ def power_item(game: Game, work: Working, ref: str, item: str) -> None:
         return
     used = sum(power_cost(unit, i) for i in mine.powered)
     have = max(0, unit.power - mine.power_lost) + mine.power_bonus  # an explosion's lost Power (L681)
+    have += 5 * mine.surge  # All-Out Attack's +5 (L350)
     cost = power_cost(unit, item)
     if used + cost > have:
         raise ValueError(
@@ -282,12 +289,45 @@ class EndTurn(Closed):
     """The unit ends its turn (or passes it): play goes to the other side (L40-L41)."""
 
     unit: str = own_unit("Whose turn ends.")
+    penalty: Literal["momentum", "shutdown"] | None = Field(
+        default=None,
+        description="All-Out Attack's +5 Power: a d10 of 1-4 as the turn ends costs 3 Momentum or shuts the "
+        "Titan down until its next turn (L350-L351); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def surge_check(game: Game, work: Working, inp: EndTurn, dice: DiceSource) -> str:
+    """A Titan that took All-Out Attack's +5 Power rolls a d10 as its turn ends: on 1-4 its player picks
+    3 Momentum lost or a shutdown until its next turn (L350-L351).  The log's words."""
+    s, u, g = game.unit(inp.unit)
+    if not MsUnitState.model_validate(g.state.extra).surge:
+        return ""
+    face = dice.roll(1, 10, "All-Out Attack")[0]
+    if face > 4:
+        return f"; All-Out Attack's roll {face}: no harm (L351)"
+    if inp.penalty is None:
+        options = [Choice(value="shutdown", label="Shut down until its next turn")]
+        if game.sides[s].resources.get("momentum", 0) >= 3:
+            options.insert(0, Choice(value="momentum", label="Lose 3 Momentum"))
+        raise NeedChoice("penalty", f"{g.name} rolls {face} after its All-Out Attack: which price?", options)
+    if inp.penalty == "momentum":
+        if game.sides[s].resources.get("momentum", 0) < 3:
+            raise ValueError("3 Momentum are needed to pay: the Titan shuts down (L351)")
+        gain(work, s, "momentum", -3)
+        return f"; All-Out Attack's roll {face}: 3 Momentum lost (L351)"
+    state = work.state(s, u)
+    state.conditions = (
+        [*state.conditions, "shut_down"] if "shut_down" not in state.conditions else state.conditions
+    )
+    return f"; All-Out Attack's roll {face}: {g.name} shuts down until its next turn (L351)"
 
 
 def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     """Mark the unit activated; the units it attacked that have not acted owe Return Fire (L41)."""
     work = Working(game)
     begin_turn(game, work, inp.unit)
+    surged = surge_check(game, work, inp, dice)
     st = work.extra_as(MsState)
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
@@ -295,7 +335,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.activated = not again
     state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
     # stun tokens last through this turn (L575)
-    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0, "allout": 0}
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
     fresh.kills, fresh.tears = [], 0
@@ -338,6 +378,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     work.put_extra(st)
     work.gstate.active_side = nxt
     text = f"{g.name} ends its turn" + (": as a Decimator it acts once more this round" if again else "")
+    text += surged
     if st.coordinated:
         text += (
             ": Coordinated Attack!, " + " or ".join(game.unit(r)[2].name for r in st.coordinated) + " next"
@@ -398,7 +439,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
-            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
+            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0, "allout": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
             fresh.kills, fresh.tears = [], 0
