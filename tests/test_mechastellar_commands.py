@@ -553,3 +553,26 @@ def test_all_out_attack_dangerbear_shuts_down_on_a_4_l347_l354() -> None:
         game_of([unit("joker")], [unit("dervish")], momentum=(3, 0)), ["options", "expanded_skills"], True
     )
     assert momentum(act(heavy, "all_out", {"unit": "0/a0"}), 0) == 1  # Heavy Arms: 2 (L352)
+
+
+def test_improvise_rolls_the_failed_evade_dice_again_l318_l320() -> None:
+    """Improvise (Expanded Pilot Skills, 1 Momentum, then for the rest of the turn): asked of the target
+    after the roll, its evade dice that let shots through are rolled again.  The Machine gun's
+    [1, 2, 9, 9, 9, 9] at the Dervish (4+ evades): 3 hits; the 1 and the 2 rolled again [9, 9]: none."""
+    g = game_of([unit("argonaut")], [unit("dervish")], momentum=(3, 1))
+    faces = [1, 2, 9, 9, 9, 9]
+    assert ask(g, "shoot", MG, faces)["field"] == "defense"  # the module off: Skill Defense only
+    g = adjust(g, ["options", "expanded_skills"], True)
+    asked = ask(g, "shoot", MG, faces)
+    assert asked["field"] == "improvise" and "roll again the 2 evade dice" in asked["prompt"]
+    kept = act(g, "shoot", {**MG, "improvise": False, "defense": 0}, faces)
+    assert kept.unit("1/b0")[2].state.damage == 600
+    saved = act(g, "shoot", {**MG, "improvise": True}, [*faces, 9, 9])
+    assert saved.unit("1/b0")[2].state.damage == 0 and momentum(saved, 1) == 0
+    assert saved.log[-1].detail["evade"] == [9, 9, 9, 9, 9, 9]
+    # the rest of the turn: free, and the turn's skill (no Skill Defense with it, L253)
+    again = adjust(saved, ["sides", 1, "resources", "momentum"], 2)
+    second = ask(again, "shoot", CANNON, [1, 9, 9])
+    assert second["field"] == "improvise" and "paid this turn" in second["prompt"]
+    hit = act(again, "shoot", {**CANNON, "improvise": False}, [1, 9, 9, 9, 9])  # no Skill Defense asked
+    assert hit.unit("1/b0")[2].state.damage == 1000 and momentum(hit, 1) == 2

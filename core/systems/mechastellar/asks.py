@@ -1,4 +1,5 @@
-"""The questions a shot asks once its evade dice are rolled (L253): the attacker's The Will to Power!
+"""The questions a shot asks once its evade dice are rolled (L253): the target's Improvise (Expanded Pilot
+Skills, L318-L320), the attacker's The Will to Power!
 (Climactic Events, L779-L781), then the target's Skill Defense, Flawless Evasion, Narrow Escape or a
 Guardian (L260-L264, L290-L291, L742, L811-L813).  :mod:`.shooting` asks them; the answers' effects are
 its own.
@@ -68,3 +69,19 @@ def defense_choice(
         options.append(Choice(value=0, label="Narrow Escape: no hits (once a game)", also={"escape": True}))
     options += guardian_choices(game, guards)  # Guardian (L811-L813)
     return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
+
+
+def improvise_cost(used: Sequence[str]) -> int:
+    """Improvise's Momentum: 1, nothing more once paid this turn (it lasts the turn, L320)."""
+    return 0 if "improvise" in used else 1
+
+
+def improvise_question(name: str, failing: int, cost: int) -> NeedChoice:
+    """The target's player is asked: roll again the evade dice that let shots through (L320)?"""
+    price = f"{cost} Momentum" if cost else "paid this turn"
+    return NeedChoice(
+        "improvise",
+        f"{name}: Improvise, roll again the {failing} evade {'die' if failing == 1 else 'dice'} that let "
+        f"shots through ({price})?",
+        [Choice(value=False, label="No", assumed=True), Choice(value=True, label=f"Improvise ({price})")],
+    )

@@ -40,7 +40,14 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
-from core.systems.mechastellar.asks import CRIT_CODE, defense_choice, will_open, will_question
+from core.systems.mechastellar.asks import (
+    CRIT_CODE,
+    defense_choice,
+    improvise_cost,
+    improvise_question,
+    will_open,
+    will_question,
+)
 from core.systems.mechastellar.commands import guardians, has_command, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
@@ -50,6 +57,7 @@ from core.systems.mechastellar.skills import (
     SHOT_SKILLS,
     counter_offer,
     effect,
+    improvise_refusal,
     note_skill,
     persevered,
     skill_blocked,
@@ -220,6 +228,12 @@ class Shoot(Closed):
         max_length=60,
         description='Guardian (1 Influence): an ally within 5" (10" with Move 20+) takes the hits the target '
         "did not evade or block (L811-L813); asked with Skill Defense.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    improvise: bool | None = Field(
+        default=None,
+        description="The target's Improvise (Expanded Pilot Skills, 1 Momentum, then free this turn): its "
+        "evade dice that let shots through are rolled again (L318-L320); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
     tear: bool = Field(
@@ -583,24 +597,40 @@ class Landed:
     flawless: bool
     escaped: bool = False
     guardian: str = ""
+    #: Improvise's Momentum paid now (0: paid earlier this turn); -1 when not used (L320).
+    improvised: int = -1
 
 
 def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = False) -> Landed:
     """Roll the evade dice, ask the target for Skill Defense (1 hit a Momentum, 2 with Untouchable or
     Killer Instinct, L262, L404, L456) or Flawless Evasion, roll the Armor Saves and ask whether it buys
-    failed ones (L220): the part a shot and an Overwatch attack share.  ``guarded``: a Guardian may take the
-    hits (L811-L813), for a Shoot whose input asks it."""
+    failed ones (L220): the part a shot and an Overwatch attack share.  ``guarded``: the Shoot action's own
+    answers are asked too: a Guardian (L811-L813), Improvise (L320)."""
     t_side, _, t_g, target = _unit(game, inp.target)
     roll = p.evade.roll(dice, "evade")
-    hits = p.through(roll.total)
+    faces, total = list(roll.final), roll.total
     momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
     used = used_skills(t_g) + ["persevere"] * inp.persevere
+    failing = [i for i, f in enumerate(faces) if p.evade.values[f - 1]]
+    can = guarded and improvise_refusal(game, inp.target, used, momentum) == "" and inp.improvise is not False
+    if can and failing and inp.improvise is None:  # the target answers first (L320)
+        raise improvise_question(t_g.name, len(failing), improvise_cost(used))
+    if inp.improvise:
+        if why := improvise_refusal(game, inp.target, used, momentum):
+            raise ValueError(f"Improvise: {why}")
+        momentum -= improvise_cost(used)
+        again = FacePool(dice=len(failing), sides=10, values=p.evade.values).roll(dice, "Improvise")
+        for i, f in zip(failing, again.final, strict=True):
+            faces[i] = f
+        total = sum(p.evade.values[f - 1] for f in faces)
+        used = [*used, "improvise"]
+    hits = p.through(total)
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
     ratio = defense_ratio(game, inp.target, inp.attacker, close(inp))
-    plain = p.plain(roll.total)
+    plain = p.plain(total)
     if p.coded and plain and inp.will_to_power is None:  # the attacker answers before the target (L781)
         raise will_question(game.unit(inp.attacker)[2].name, plain)
     escape = escape_open(game, t_side)
@@ -662,9 +692,9 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = Fals
     bought = min(inp.bought or 0, failed, left) if buys else 0
     failed -= bought
     return Landed(
-        faces=list(roll.final),
-        dice=roll.total,
-        hits=p.hits(roll.total),
+        faces=faces,
+        dice=total,
+        hits=p.hits(total),
         landed=landed,
         spent=spent + bought,
         bought=bought,
@@ -674,6 +704,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = Fals
         flawless=inp.flawless,
         escaped=inp.escape,
         guardian=inp.guardian,
+        improvised=improvise_cost(used_skills(t_g)) if inp.improvise else -1,
     )
 
 
@@ -683,6 +714,9 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
     t_side, t_i, _, target = _unit(game, inp.target)
     if out.spent:
         gain(work, t_side, "momentum", -out.spent)
+    if out.improvised >= 0:  # Improvise (L318-L320)
+        gain(work, t_side, "momentum", -out.improvised)
+        note_skill(game, work, inp.target, "improvise")
     if out.escaped:
         note_event(work, t_side, "narrow_escape")
     if out.flawless:

@@ -21,6 +21,8 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
 * All-Out Attack [M-3, M-2 for Heavy Arms]: 3 more actions this turn, for shooting or Power only; a Super
   Titan may also take +5 Power, then rolls a d10 as its turn ends: 1-4, 3 Momentum lost or a shutdown
   until its next turn (L347-L354) (:mod:`.actions`, :func:`.turns.surge_check`);
+* Improvise [M-1]: the target rolls again the evade dice that let shots through, asked after the roll;
+  paid once, it lasts the turn (L318-L320) (:mod:`.asks`).  Its melee DEF dice are not built;
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
@@ -307,4 +309,21 @@ def all_out_refusal(game: Game, ref: str) -> str:
     if game.sides[s].resources.get("momentum", 0) < all_out_cost(unit):
         return f"needs {all_out_cost(unit)} Momentum"
     why = skill_blocked(unit, used_skills(g), "all_out")
+    return f"{g.name}: {why}" if why else ""
+
+
+def improvise_refusal(game: Game, ref: str, used: Sequence[str], momentum: int) -> str:
+    """Improvise for this unit's evade dice now: the module on, a pilot that uses skills (L251); paid this
+    turn already, or 1 Momentum and no other skill this turn (L253, L320)."""
+    _, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not module_on(game):
+        return "the Expanded Pilot Skills module is off"
+    if unit.kind not in ("mobile_suit", "super_titan"):
+        return f"{g.name} has no pilot skills (L251)"
+    if "improvise" in used:
+        return ""
+    if momentum < 1:
+        return "needs 1 Momentum"
+    why = skill_blocked(unit, used, "improvise")
     return f"{g.name}: {why}" if why else ""
