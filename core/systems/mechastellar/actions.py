@@ -597,7 +597,7 @@ ACTIONS: dict[str, ActionSpec] = {
         odds=overwatch_command_odds,
         picks=command_picks,
         headline=("damage", "destroyed"),
-        needs=("influence", "overwatch_gun"),
+        needs=("overwatch_gun", "influence"),
     ),
     "last_shooting": ActionSpec.of(
         "last_shooting",
