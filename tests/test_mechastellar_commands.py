@@ -576,3 +576,28 @@ def test_improvise_rolls_the_failed_evade_dice_again_l318_l320() -> None:
     assert second["field"] == "improvise" and "paid this turn" in second["prompt"]
     hit = act(again, "shoot", {**CANNON, "improvise": False}, [1, 9, 9, 9, 9])  # no Skill Defense asked
     assert hit.unit("1/b0")[2].state.damage == 1000 and momentum(hit, 1) == 2
+
+
+def test_furious_fusillade_splits_the_first_attack_over_two_targets_l438() -> None:
+    """Furious Fusillade: the unit's first shooting attack on its turn may split one weapon's shots over
+    two targets: 4 of the Machine gun's 6 at the Dervish, the other 2 offered at a second target, with no
+    action more.  Greyed for a pilot without the trait; refused after the first attack."""
+    gunner = unit("argonaut", pilot=pilot("ace", "furious_fusillade"))
+    g = game_of([gunner], [unit("dervish"), unit("white_asura")], momentum=(0, 0))
+    plain = game_of([unit("argonaut")], [unit("dervish")], momentum=(0, 0))
+    assert gates(plain, "shoot", {**MG, "split": 4}).fields["split"] == (
+        "Sample: Argonaut's pilot has no Furious Fusillade"
+    )
+    assert "at least one for the second target" in refused(g, "shoot", {**MG, "split": 6}, [9] * 6)
+    assert odds(g, "shoot", {**MG, "split": 4})["summary"].startswith("4 shots")
+    first = act(g, "shoot", {**MG, "split": 4}, [9] * 4)
+    offer = first.log[-1].detail["offers"][0]
+    assert offer["input"] == {"attacker": "0/a0", "weapon": 1, "second": True}
+    assert offer["label"] == "Furious Fusillade: the other 2 shots at a second target"
+    rest = {**MG, "target": "1/b1", "second": True}
+    assert odds(first, "shoot", rest)["summary"].startswith("2 shots")
+    assert "second target" in refused(first, "shoot", {**rest, "target": "1/b0"}, [9, 9])
+    done = act(first, "shoot", rest, [9, 9])
+    assert done.unit("0/a0")[2].state.counters["actions"] == 1  # one action for the whole attack
+    assert "no shots of this weapon are left" in refused(done, "shoot", rest, [9, 9])
+    assert "first shooting attack" in refused(done, "shoot", {**CANNON, "split": 1}, [9] * 3)

@@ -89,9 +89,9 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   immortal], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
   action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
   or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
-  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
-  Furious Fusillade (range: players). Merciless Melee's second clash, at a new target: done [C
-  merciless_melee].
+  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Furious
+  Fusillade's split first attack (its +16": players), Merciless Melee's second clash, at a new target:
+  done [C furious_fusillade, merciless_melee].
   Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
   half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
   (ambiguity 25).

@@ -33,7 +33,8 @@ answering "" when it has it, else why not in plain words.
   skills, 1 Momentum and no other skill this turn (L251, L253, L314).
 * ``accelerate``: Accelerate likewise, with 1 Momentum before Round 4 (L301-L303).  ``counterattack``: a
   Shooting Counterattack likewise, 2 Momentum, by a unit shot at this turn (L332-L334).  ``all_out``:
-  All-Out Attack likewise, 3 Momentum, 2 for Heavy Arms (L347-L352).
+  All-Out Attack likewise, 3 Momentum, 2 for Heavy Arms (L347-L352).  ``fusillade``: splitting the first
+  shooting attack is a Furious Fusillade pilot's, on its turn (L436-L438).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 """
 
@@ -59,6 +60,7 @@ from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
     expert_refusal,
     fearless_refusal,
+    fusillade_refusal,
     lone_wolf_refusal,
     rally_refusal,
     spirit_refusal,
@@ -214,6 +216,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "accelerate": accelerate_refusal,
     "counterattack": counter_refusal,
     "all_out": all_out_refusal,
+    "fusillade": fusillade_refusal,
     "bonds": bonds_open,
     "last_shot": last_shot,
     "persevere": _persevere,

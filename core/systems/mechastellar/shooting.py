@@ -31,6 +31,7 @@ from core.systems.base import (
     Choice,
     FieldPick,
     NeedChoice,
+    Offer,
     UnitState,
     read_options,
 )
@@ -73,6 +74,7 @@ from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_ex
 from core.systems.mechastellar.traits import (
     defense_ratio,
     extra_blocks,
+    fusillade_refusal,
     hp_left,
     last_stand,
     on_kill,
@@ -288,6 +290,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         flat += trait_hits(game, inp.attacker, inp.target, weapon, True, inp.long_range or overwatch)
         flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
+    if inp.split or inp.second:  # Furious Fusillade's first attack, split over two targets (L438)
+        shots = fusillade_shots(game, inp, shots)
     accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
@@ -348,6 +352,24 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         options=options,
         shield_used=shield > 0 and blocks == shield,
     )
+
+
+def fusillade_shots(game: Game, inp: Shoot, shots: int) -> int:
+    """Furious Fusillade's first attack split over two targets (L438): ``split`` of its shots at this one,
+    then the rest (``second``) at a new one.  Refused when the pilot or the moment does not allow it."""
+    _, _, g = game.unit(inp.attacker)
+    if inp.split:
+        if why := fusillade_refusal(game, inp.attacker):
+            raise ValueError(f"Furious Fusillade: {why}")
+        if inp.split >= shots:
+            raise ValueError(f"Furious Fusillade: {shots} shots to split, at least one for the second target")
+        return inp.split
+    kept = unit_extra(g).fusillade
+    if not kept or kept[0] != str(inp.weapon):
+        raise ValueError("Furious Fusillade: no shots of this weapon are left for a second target (L438)")
+    if inp.target == kept[2]:
+        raise ValueError("Furious Fusillade: the rest of the shots go at a second target (L438)")
+    return int(kept[1])
 
 
 def guard_plan(game: Game, p: Plan, ref: str) -> Plan:
@@ -632,7 +654,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
-    free = inp.skill in ("fire_vulcans", "mayhem") or inp.tear  # free attacks (L311, L323, L358)
+    free = inp.skill in ("fire_vulcans", "mayhem") or inp.tear or inp.second  # free (L311, L323, L358, L438)
     if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
         raise ValueError(f"Tear through the Ranks: {why}")
     if inp.tear and inp.skill != "none":
@@ -694,6 +716,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
     if inp.skill != "none" and inp.skill not in extra.skills:
         extra.skills = [*extra.skills, inp.skill]
+    rest = plan(game, inp.model_copy(update={"split": 0})).shots - p.shots if inp.split else 0
+    extra.fusillade = [str(inp.weapon), str(rest), inp.target] if rest else []
     if inp.tear:
         extra.tears += 1
         extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
@@ -733,6 +757,14 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         if killed
         else counter_offer(game, inp.target, inp.attacker, out.spent + inp.persevere, used)
     )
+    if rest:  # Furious Fusillade: the rest of the shots at a second target (L438)
+        offers.append(
+            Offer(
+                action="shoot",
+                input={"attacker": inp.attacker, "weapon": inp.weapon, "second": True},
+                label=f"Furious Fusillade: the other {rest} shot{'s' * (rest != 1)} at a second target",
+            )
+        )
     if killed and own and extra.tears < 2:
         offers += tear_offer(game, inp.attacker, inp.weapon, p.weapon.name, not extra.tears)
     return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)

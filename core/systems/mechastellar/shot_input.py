@@ -146,6 +146,20 @@ class Shoot(Closed):
         "evade dice that let shots through are rolled again (L318-L320); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
+    split: int = Field(
+        default=0,
+        ge=0,
+        le=10,
+        description="Furious Fusillade: of this first shooting attack's shots, how many go at this target; "
+        "the rest at a second target, offered after (L437-L438).",
+        json_schema_extra=needs("fusillade"),
+    )
+    second: bool = Field(
+        default=False,
+        description="Furious Fusillade: the rest of the first attack's shots, at a second target (L438); "
+        "offered after the first.",
+        json_schema_extra={"ui": "hidden"},
+    )
     tear: bool = Field(
         default=False,
         description="Tear through the Ranks (Expanded Pilot Skills): the weapon that destroyed an enemy this "

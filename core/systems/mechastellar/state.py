@@ -114,6 +114,11 @@ class MsUnitState(Closed):
     tears: int = Field(
         default=0, ge=0, le=2, description="Tear through the Ranks: new targets attacked this turn (L361)."
     )
+    fusillade: list[str] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Furious Fusillade's first attack split: [weapon, shots left, first target] (L438).",
+    )
     clashed: list[str] = Field(
         default_factory=list,
         max_length=2,

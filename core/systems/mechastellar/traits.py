@@ -22,6 +22,9 @@ Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1
 (L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
 Indirect fire gets no trait (L106): the callers leave these out for artillery.
 
+Furious Fusillade: its first shooting attack on its turn may split one weapon's shots over two targets
+(L436-L438; its +16" of range: the players'), the rest offered after the first (:mod:`.shooting`).
+
 Traits used as the unit activates, each an action offered only to a unit whose pilot has it, before it
 has done anything else this turn (:func:`activating`): Fighting Spirit (+1 Momentum or a Focus when below
 half HP or with its side at 0 Momentum, L388-L390), Heroic Spirit (+2 or two Focus, L463-L465) and Lone
@@ -276,3 +279,18 @@ def untouchable_refusal(game: Game, ref: str) -> str:
         return f"{g.name} is destroyed"
     used = MsUnitState.model_validate(g.state.extra).untouchable >= 0
     return f"{g.name}'s pilot has used it this game (L403)" if used else ""
+
+
+def fusillade_refusal(game: Game, ref: str) -> str:
+    """Furious Fusillade's split: its pilot has the trait, on its own turn, for its first shooting attack
+    (L436-L438)."""
+    _, _, g = game.unit(ref)
+    if "furious_fusillade" not in Unit.model_validate(g.profile).pilot.traits:
+        return f"{g.name}'s pilot has no Furious Fusillade"
+    try:
+        check_turn(game, ref)
+    except ValueError as why:
+        return str(why)
+    if ms_state(game).turn_unit == ref and (unit_extra(g).fired or unit_extra(g).fusillade):
+        return f"{g.name} has made its first shooting attack this turn (L438)"
+    return ""
