@@ -601,3 +601,29 @@ def test_furious_fusillade_splits_the_first_attack_over_two_targets_l438() -> No
     assert done.unit("0/a0")[2].state.counters["actions"] == 1  # one action for the whole attack
     assert "no shots of this weapon are left" in refused(done, "shoot", rest, [9, 9])
     assert "first shooting attack" in refused(done, "shoot", {**CANNON, "split": 1}, [9] * 3)
+
+
+def test_missile_screen_overwatch_v_and_the_missiles_used_up_l833_l834() -> None:
+    """Missile Screen! (Standard, 1 Influence): this round the side's missiles and rockets have Overwatch V;
+    fired as Overwatch they are used up.  Offered to a side with missiles only."""
+    pod = {"name": "Missile pod", "range": 24, "shots": 4, "damage": 300, "pen": 2, "missile": True}
+    rocketeer = unit("argonaut", name="Rocketeer", weapons=[*unit("argonaut")["weapons"], pod])
+    g = influence(game_of([unit("dervish")], [rocketeer], momentum=(0, 0)), a=1, b=1)
+    screen = {"unit": "1/b0", "command": "missile_screen"}
+    assert gates(g, "command", {**screen, "unit": "0/a0"}).values["command"]["missile_screen"] == (
+        "Red has no missiles or rockets"
+    )
+    charge = {"attacker": "0/a0", "target": "1/b0"}
+    ow = {"unit": "1/b0", "weapon": 2}
+    assert "no Overwatch on that weapon" in refused(act(g, "charge", charge), "overwatch", ow, [9] * 5)
+    g = act(g, "command", screen)
+    charged = act(g, "charge", charge)
+    assert "Missile pod (5 shots)" in charged.log[-1].text
+    assert odds(charged, "overwatch", ow)["summary"].startswith("5 Overwatch shots")
+    fired = act(charged, "overwatch", ow, [9] * 5)
+    assert fired.unit("1/b0")[2].state.extra["spent"] == [2]
+    picks = call("game.picks", {"game": fired.model_dump(mode="json"), "action": "shoot", "actor": "1/b0"})
+    assert picks["fields"]["weapon"][2]["unavailable"] == "used up by Missile Screen!"
+    later = act(fired, "end_turn", {"unit": "0/a0"})
+    pod_shot = {"attacker": "1/b0", "target": "0/a0", "weapon": 2}
+    assert "used up by a Missile Screen!" in refused(later, "shoot", pod_shot, [9] * 4)

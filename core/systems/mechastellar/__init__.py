@@ -143,8 +143,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   lightning_raid, infantry_ambush, ambush_and_reinforcements, overwatch_command]; Guardian (offered with
   Skill Defense; the ally's own saves; its reach: players), Coordinated Attack! (given as a unit's turn
   ends: one or two more act at once, shooting or melee, Return Fire held until they are done) done [C
-  guardian, coordinated_attack]; Missile Screen! (no missile mark on a weapon): not yet; Opening
-  Bombardment: text lost.
+  guardian, coordinated_attack], Missile Screen! (a weapon's missile mark; Overwatch V, then used up)
+  done [C missile_screen]; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
   hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
   offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by

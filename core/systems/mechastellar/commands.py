@@ -32,8 +32,10 @@ Coordinated Attack! (Reaction, I-1 a Frame 1-2 unit, I-2 above, L826-L829): give
 one or two more units of its side, which take their turns as it ends, before play passes (turns.py), each
 shooting or fighting in melee, not both; the Return Fire owed waits until the last has acted.
 
-Not yet: Missile Screen! (L832-L834: the weapon profile has no missile or rocket mark yet); Opening
-Bombardment's text is lost (L835).
+Missile Screen! (Standard, I-1, L832-L834): a side with missiles or rockets (a weapon's mark) gives them
+Overwatch V this round; one fired as Overwatch then is used up for the battle (MsUnitState.spent).
+
+Opening Bombardment's text is lost (L835): not built.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from core.game import Game
 from core.systems.base import ActionResult, Change, Choice, Closed, NeedChoice, needs, own_unit, read_options
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
+from core.systems.mechastellar.units import Unit
 
 #: The Commands applied: (name, Influence, Standard).  Reinforcements costs 1 Influence a 100 points
 #: redeployed (its X, L847-L849): the 1 here is its least.
@@ -63,6 +66,7 @@ COMMANDS: dict[str, tuple[str, int, bool]] = {
     "the_valiant": ("The Valiant", 3, True),
     "reinforcements": ("Reinforcements", 1, True),
     "coordinated_attack": ("Coordinated Attack!", 1, False),
+    "missile_screen": ("Missile Screen!", 1, True),
 }
 CommandKey = Literal[
     "inspiring_speech",
@@ -75,6 +79,7 @@ CommandKey = Literal[
     "the_valiant",
     "reinforcements",
     "coordinated_attack",
+    "missile_screen",
 ]
 #: How the Commands whose cost varies read on their buttons (L827, L847).
 COST_LABELS = {
@@ -158,6 +163,7 @@ class Command(Closed):
                 *needs("commander", values=["inspiring_speech"])["needs"],
                 *needs("ambusher", values=["ambush"])["needs"],
                 *needs("fallen", values=["reinforcements"])["needs"],
+                *needs("missiles", values=["missile_screen"])["needs"],
             ],
         },
     )
@@ -181,6 +187,43 @@ def ambusher(game: Game, ref: str) -> str:
     if g.state.destroyed:
         return f"{g.name} is destroyed"
     return "" if int(g.profile.get("frame", 1)) <= 2 else f"{g.name} is above Frame 2 (L815)"
+
+
+#: Missile Screen!'s Overwatch (L833).
+SCREEN_OVERWATCH = 5
+
+
+def armed(game: Game, ref: str) -> Unit:
+    """The unit's profile as it fires Overwatch now: its missiles and rockets with Overwatch V while its
+    side's Missile Screen! is in force (L833)."""
+    side, _, g = game.unit(ref)
+    unit = Unit.model_validate(g.profile)
+    if not has_command(game, side, "missile_screen"):
+        return unit
+    weapons = [
+        w.model_copy(update={"overwatch": max(w.overwatch, SCREEN_OVERWATCH)}) if w.missile else w
+        for w in unit.weapons
+    ]
+    return unit.model_copy(update={"weapons": weapons})
+
+
+def screened(game: Game, ref: str, weapon: int) -> bool:
+    """The weapon fired as Overwatch is used up: a missile under its side's Missile Screen! (L834)."""
+    side, _, g = game.unit(ref)
+    weapons = Unit.model_validate(g.profile).weapons
+    return has_command(game, side, "missile_screen") and weapon < len(weapons) and weapons[weapon].missile
+
+
+def missiles(game: Game, ref: str) -> str:
+    """The requirement ``missiles``: Missile Screen! needs missiles or rockets on the side (L833)."""
+    side, _, _ = game.unit(ref)
+    if any(
+        w.get("missile") and not u.state.destroyed
+        for u in game.sides[side].units
+        for w in u.profile.get("weapons", [])
+    ):
+        return ""
+    return f"{game.sides[side].name} has no missiles or rockets"
 
 
 def redeployable(game: Game, ref: str) -> str:
@@ -412,6 +455,7 @@ EFFECTS = {
     "Sensors (the players place them)",
     "advancing_bulwark": 'Move +5" and shields +1 block against PEN 0 this round',
     "lightning_raid": 'Move +5" and +1 Evade against shots from within 16" this round',
+    "missile_screen": "missiles and rockets have Overwatch V this round; fired as Overwatch, used up",
     "overwhelming_firepower": "+1 Shooting Accuracy and +1 ARM PEN this round",
     "the_valiant": "+2 melee attack dice this round below half HP or against a higher Melee",
 }

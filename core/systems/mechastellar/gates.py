@@ -26,7 +26,7 @@ answering "" when it has it, else why not in plain words.
   Super Titan, whose pilots use skills (L251, L297, L327).
 * ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements need a destroyed Frame
   1-2 unit with a Basic pilot on the side (L848-L850), which is asked.  ``overwatch_gun``: the Overwatch
-  Command needs a weapon with Overwatch (L837).
+  Command needs a weapon with Overwatch (L837); ``missiles``: Missile Screen! a side with missiles (L833).
 * ``bonds``, ``last_shot``: Bonds that Transcend Time & Space from Round 5 with a destroyed unit on the
   side (L785-L786); Last Shooting by a unit destroyed this unit turn, its side's Event open (L747).
 * ``giant_slayer``: Giant Slayer in the clash needs the Expanded Pilot Skills module, a pilot that uses
@@ -43,7 +43,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
-from core.systems.mechastellar.commands import ambusher, commander_alive, fallen, influence_module
+from core.systems.mechastellar.commands import (
+    ambusher,
+    armed,
+    commander_alive,
+    fallen,
+    influence_module,
+    missiles,
+)
 from core.systems.mechastellar.events import bonds_open, events_module, last_shot
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
@@ -136,7 +143,7 @@ def _weapon_kind(test: str, what: str) -> Requirement:
 def _charged(game: Game, ref: str) -> str:
     st = ms_state(game)
     _, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
+    unit = armed(game, ref)  # Missile Screen!'s Overwatch V (L833)
     if st.charge != ref:
         return f"{g.name} is not being charged"
     if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
@@ -211,6 +218,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "commander": commander_alive,
     "ambusher": ambusher,
     "fallen": fallen,
+    "missiles": missiles,
     "overwatch_gun": overwatch_gun,
     "giant_slayer": giant_slayer_refusal,
     "accelerate": accelerate_refusal,

@@ -34,7 +34,7 @@ from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game
 from core.systems.base import ActionOdds, ActionResult, Closed, FieldPick, enemy_unit, own_unit
-from core.systems.mechastellar.commands import influence_on
+from core.systems.mechastellar.commands import armed, influence_on, screened
 from core.systems.mechastellar.events import last_offer, last_shot, note_event
 from core.systems.mechastellar.shooting import (
     Shoot,
@@ -48,7 +48,7 @@ from core.systems.mechastellar.shooting import (
     plan_odds,
 )
 from core.systems.mechastellar.skills import COUNTER_COST, counter_refusal, note_skill
-from core.systems.mechastellar.state import MsState, gain, ms_state, unit_extra
+from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.turns import actions_now, begin_turn
 from core.systems.mechastellar.units import Unit
 
@@ -64,6 +64,15 @@ class Charge(Closed):
         "Overwatch (L177-L178, L545).",
         json_schema_extra={"flow": "common"},
     )
+
+
+def use_up(game: Game, work: Working, ref: str, weapon: int) -> None:
+    """A missile fired as Overwatch under Missile Screen! is used up for the battle (L834)."""
+    if screened(game, ref, weapon):
+        s, u, g = game.unit(ref)
+        mine = unit_extra(g)
+        mine.spent = [*mine.spent, weapon]
+        put_unit_extra(work, s, u, mine)
 
 
 def overwatch_weapons(unit: Unit) -> list[tuple[int, str, int]]:
@@ -88,7 +97,7 @@ def charge(game: Game, inp: Charge, dice: DiceSource) -> ActionResult:
     now = work.extra_as(MsState)
     now.charge, now.charge_blindside, now.overwatch = inp.target, inp.blindside, []
     work.put_extra(now)
-    defender = Unit.model_validate(d_g.profile)
+    defender = armed(game, inp.target)  # Missile Screen!'s Overwatch V (L833)
     guns = overwatch_weapons(defender)
     text = f"{a_g.name} charges {d_g.name}"
     if not guns:
@@ -133,7 +142,7 @@ def _shot(game: Game, inp: Overwatch) -> Shoot:
         _, _, g = game.unit(inp.unit)
         raise ValueError(f"{g.name} is not being charged")
     _, _, g = game.unit(inp.unit)
-    unit = Unit.model_validate(g.profile)
+    unit = armed(game, inp.unit)
     if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
         if inp.weapon >= len(unit.weapons) or unit.weapons[inp.weapon].kind != "shooting":
             raise ValueError(f"{g.name} has no such shooting weapon")
@@ -165,6 +174,7 @@ def overwatch(game: Game, inp: Overwatch, dice: DiceSource) -> ActionResult:
     st = work.extra_as(MsState)
     st.overwatch = [*st.overwatch, inp.weapon]
     work.put_extra(st)
+    use_up(game, work, inp.unit, inp.weapon)
     if killed:
         gain(work, game.unit(inp.unit)[0], "momentum", 1)  # an enemy destroyed this turn (L247)
     a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
@@ -183,9 +193,10 @@ def overwatch_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     _, _, g = game.unit(actor)
     fired = ms_state(game).overwatch
     out = []
-    for i, w in enumerate(Unit.model_validate(g.profile).weapons):
+    for i, w in enumerate(armed(game, actor).weapons):
         why = "no Overwatch" if not w.overwatch or w.kind != "shooting" else ""
         why = why or ("fired at this charge" if i in fired else "")
+        why = why or ("used up" if i in unit_extra(g).spent else "")
         out.append(FieldPick(value=i, label=w.name, detail=f"Overwatch {w.overwatch}", unavailable=why))
     return {"weapon": out}
 
@@ -225,7 +236,7 @@ def _command_shot(game: Game, inp: OverwatchCommand) -> Shoot:
         raise ValueError("the Overwatch Command costs 1 Influence (L836)")
     if g.state.destroyed:
         raise ValueError(f"{g.name} is destroyed")
-    unit = Unit.model_validate(g.profile)
+    unit = armed(game, inp.unit)
     if inp.weapon >= len(unit.weapons) or not unit.weapons[inp.weapon].overwatch:
         raise ValueError(f"{g.name} has no Overwatch on that weapon (L837)")
     return Shoot(
@@ -250,6 +261,7 @@ def overwatch_command(game: Game, inp: OverwatchCommand, dice: DiceSource) -> Ac
     work = Working(game)
     side = game.unit(inp.unit)[0]
     gain(work, side, "influence", -1)
+    use_up(game, work, inp.unit, inp.weapon)
     killed = apply_hits(game, work, p, shot, out)
     if killed:
         gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
@@ -269,8 +281,9 @@ def command_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
     """Its weapons with Overwatch offered; the rest greyed."""
     _, _, g = game.unit(actor)
     out = []
-    for i, w in enumerate(Unit.model_validate(g.profile).weapons):
+    for i, w in enumerate(armed(game, actor).weapons):
         why = "no Overwatch" if not w.overwatch or w.kind != "shooting" else ""
+        why = why or ("used up" if i in unit_extra(g).spent else "")
         out.append(FieldPick(value=i, label=w.name, detail=f"Overwatch {w.overwatch}", unavailable=why))
     return {"weapon": out}
 
@@ -280,7 +293,7 @@ def overwatch_gun(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
     if g.state.destroyed:
         return f"{g.name} is destroyed"
-    has = overwatch_weapons(Unit.model_validate(g.profile))
+    has = overwatch_weapons(armed(game, ref))
     return "" if has else f"{g.name} has no weapon with Overwatch"
 
 

@@ -43,7 +43,7 @@ from core.systems.mechastellar.asks import (
     will_open,
     will_question,
 )
-from core.systems.mechastellar.commands import guardians, has_command, warned
+from core.systems.mechastellar.commands import armed, guardians, has_command, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
@@ -241,6 +241,12 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{t_g.name} is already destroyed")
     if inp.weapon >= len(shooter.weapons):
         raise ValueError(f"{a_g.name} has no such weapon")
+    if inp.weapon in unit_extra(a_g).spent and inp.skill != "fire_vulcans":
+        raise ValueError(
+            f"{shooter.weapons[inp.weapon].name} was used up by a Missile Screen! Overwatch (L834)"
+        )
+    if overwatch:
+        shooter = armed(game, inp.attacker)  # Missile Screen!'s Overwatch V (L833)
     weapon = shooter.weapons[inp.weapon]
     why = skill_refusal(game, inp.skill, shooter, game.sides[a_side].resources.get("momentum", 0), target)
     if why:
@@ -783,6 +789,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "fired this turn"
         elif i in unit_extra(g).disabled:
             why = "disabled by Battle Damage"
+        elif i in unit_extra(g).spent:
+            why = "used up by Missile Screen!"
         elif "berserk" in g.state.conditions:
             why = "lost: it has gone berserk"
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""

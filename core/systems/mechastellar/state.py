@@ -119,6 +119,11 @@ class MsUnitState(Closed):
         max_length=3,
         description="Furious Fusillade's first attack split: [weapon, shots left, first target] (L438).",
     )
+    spent: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Missiles used up by an Overwatch under Missile Screen!, by weapon, for good (L834).",
+    )
     clashed: list[str] = Field(
         default_factory=list,
         max_length=2,
