@@ -627,3 +627,20 @@ def test_missile_screen_overwatch_v_and_the_missiles_used_up_l833_l834() -> None
     later = act(fired, "end_turn", {"unit": "0/a0"})
     pod_shot = {"attacker": "1/b0", "target": "0/a0", "weapon": 2}
     assert "used up by a Missile Screen!" in refused(later, "shoot", pod_shot, [9] * 4)
+
+
+def test_improvise_in_the_clash_rolls_the_defense_dice_again_l320() -> None:
+    """Improvise in the Melee Clash: the defender's defense dice that blocked nothing are rolled again.
+    Blue Djinn's [5, 6, 7, 1]: 3 hits; the Dervish's defense [1, 1, 1, 1, 9]: 1 block, 2 through (1000);
+    its four misses rolled again [9, 9, 9, 1]: 4 blocks, none through."""
+    g = game_of([unit("blue_djinn")], [unit("dervish")], momentum=(0, 1))
+    g = adjust(g, ["options", "expanded_skills"], True)
+    clash = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 4, "defender_attack": 0}
+    rolled = [5, 6, 7, 1] + [1, 1, 1, 1, 9] + [1] * 7
+    asked = ask(g, "melee", clash, rolled)
+    assert asked["field"] == "improvise" and "4 defense dice that blocked nothing" in asked["prompt"]
+    kept = act(g, "melee", {**clash, "improvise": False, "defense": 0}, [*rolled, 9, 9])
+    assert kept.unit("1/b0")[2].state.damage == 1000
+    saved = act(g, "melee", {**clash, "improvise": True}, [*rolled, 9, 9, 9, 1])
+    assert saved.unit("1/b0")[2].state.damage == 0 and momentum(saved, 1) == 0
+    assert saved.log[-1].detail["defense"] == [9, 9, 9, 1, 9]

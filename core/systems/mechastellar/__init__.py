@@ -77,8 +77,9 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   unit it fought), Tear through the Ranks with a shooting weapon (offered on the kill) done [C
   shooting_counterattack, mayhem, tear_through_the_ranks], All-Out Attack (3 actions for shooting or
   Power; a Titan's +5 Power and the d10 as its turn ends, the L354 example) done [C all_out_attack];
-  Improvise on a shot's evade dice (asked after the roll; free for the rest of the turn) done [C
-  improvise]; Tear's melee use, Improvise's melee DEF dice, Unbeaten (lost text): not yet.
+  Improvise on a shot's evade dice and on either side's clash defense dice (asked after the roll; free
+  for the rest of the turn) done [C improvise, improvise_in_the_clash]; Tear's melee use: not yet;
+  Unbeaten: text lost.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
   pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
   for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert

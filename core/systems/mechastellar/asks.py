@@ -76,12 +76,16 @@ def improvise_cost(used: Sequence[str]) -> int:
     return 0 if "improvise" in used else 1
 
 
-def improvise_question(name: str, failing: int, cost: int) -> NeedChoice:
-    """The target's player is asked: roll again the evade dice that let shots through (L320)?"""
+def improvise_question(
+    name: str, failing: int, cost: int, field: str = "improvise", what: str = "evade"
+) -> NeedChoice:
+    """The unit's player is asked: roll again its evade dice that let shots through, or its defense dice
+    that blocked nothing (L320)?"""
     price = f"{cost} Momentum" if cost else "paid this turn"
+    failed = "let shots through" if what == "evade" else "blocked nothing"
     return NeedChoice(
-        "improvise",
-        f"{name}: Improvise, roll again the {failing} evade {'die' if failing == 1 else 'dice'} that let "
-        f"shots through ({price})?",
+        field,
+        f"{name}: Improvise, roll again the {failing} {what} {'die' if failing == 1 else 'dice'} that "
+        f"{failed} ({price})?",
         [Choice(value=False, label="No", assumed=True), Choice(value=True, label=f"Improvise ({price})")],
     )

@@ -37,6 +37,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.asks import improvise_cost, improvise_question
 from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
@@ -48,7 +49,13 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.skills import giant_slayer_refusal, note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import (
+    giant_slayer_refusal,
+    improvise_refusal,
+    note_skill,
+    skill_blocked,
+    used_skills,
+)
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
@@ -132,6 +139,18 @@ class Clash(Closed):
         default=False,
         description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
         "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    improvise: bool | None = Field(
+        default=None,
+        description="The defender's Improvise (Expanded Pilot Skills): its defense dice that blocked nothing "
+        "are rolled again (L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    counter_improvise: bool | None = Field(
+        default=None,
+        description="The attacker's Improvise: its defense dice that blocked nothing are rolled again "
+        "(L318-L320); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
     pyrrhic: bool | None = Field(
@@ -489,6 +508,38 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
     return ActionResult(changes=work.changes(), text=text)
 
 
+def _improvise(
+    game: Game,
+    ref: str,
+    strike: Strike,
+    hits: int,
+    faces: list[int],
+    answer: bool | None,
+    momentum: int,
+    dice: DiceSource,
+    extra_used: list[str] | None = None,
+) -> tuple[list[int], int]:
+    """Improvise in the clash (Expanded Pilot Skills, L318-L320): the unit's defense dice that blocked
+    nothing, rolled again when its player says so (asked when they could matter: hits come at it).  The
+    faces, and the Momentum paid now (0: paid earlier this turn; -1: not used)."""
+    _, _, g = game.unit(ref)
+    used = used_skills(g) if extra_used is None else [*used_skills(g), *extra_used]
+    failing = [i for i, f in enumerate(faces) if not strike.defense.values[f - 1]]
+    why = improvise_refusal(game, ref, used, momentum)
+    if answer is None and not why and failing and strike.landed(hits, 0):
+        field = "improvise" if extra_used is None else "counter_improvise"
+        raise improvise_question(g.name, len(failing), improvise_cost(used), field, "defense")
+    if not answer:
+        return faces, -1
+    if why:
+        raise ValueError(f"Improvise: {why}")
+    again = FacePool(dice=len(failing), sides=10, values=strike.defense.values).roll(dice, "Improvise")
+    out = list(faces)
+    for i, f in zip(failing, again.final, strict=True):
+        out[i] = f
+    return out, improvise_cost(used)
+
+
 def _pyrrhic(game: Game, inp: Clash, taken: int) -> int:
     """Pyrrhic Victory's counterattack hits: 1 for every 2 hits the defender takes, after its blocks and
     Skill Defense (L756); asked of a defender that takes 2 or more and has a counterattack, its side's
@@ -535,16 +586,28 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     d_block = strike.defense.roll(dice, "defense")
     d_roll = counter.attack.roll(dice, "counterattack")
     a_block = counter.defense.roll(dice, "attacker's defense")
-    into_d = strike.landed(a_roll.total, d_block.total)
-    into_a = counter.landed(d_roll.total, a_block.total)
     mom_d = game.sides[d_side].resources.get("momentum", 0)
     mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    mom_a -= inp.giant_slayer
+    # Improvise: each side may roll its defense dice that blocked nothing again, the defender first (L320)
+    d_def, d_cost = _improvise(
+        game, inp.target, strike, a_roll.total, d_block.final, inp.improvise, mom_d, dice
+    )
+    a_def, a_cost = _improvise(
+        game, inp.attacker, counter, d_roll.total, a_block.final, inp.counter_improvise, mom_a, dice, []
+    )
+    mom_d, mom_a = mom_d - max(0, d_cost), mom_a - max(0, a_cost)
+    d_total = sum(strike.defense.values[f - 1] for f in d_def)
+    a_total = sum(counter.defense.values[f - 1] for f in a_def)
+    into_d = strike.landed(a_roll.total, d_total)
+    into_a = counter.landed(d_roll.total, a_total)
     # one skill a unit turn (L253): a side whose unit has used another skill this turn has no Skill Defense
     for who, g, field in (
         (Unit.model_validate(d_g.profile), d_g, "defense"),
         (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
     ):
         used = used_skills(g) + ["giant_slayer"] * (inp.giant_slayer and field == "counter_defense")
+        used += ["improvise"] * ((d_cost if field == "defense" else a_cost) >= 0)
         why = skill_blocked(who, used, "defense")
         if why and getattr(inp, field):
             raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
@@ -555,7 +618,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
     pyrrhic = _pyrrhic(game, inp, into_d - min(inp.defense or 0, into_d, mom_d))
-    into_a = counter.landed(d_roll.total + pyrrhic, a_block.total)
+    into_a = counter.landed(d_roll.total + pyrrhic, a_total)
     if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
@@ -584,11 +647,16 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
-    gain(work, a_side, "momentum", 1 + defiant - spend_a - inp.giant_slayer)  # L246, L386, L314
+    gain(work, a_side, "momentum", 1 + defiant - spend_a - inp.giant_slayer - max(0, a_cost))  # L246, L314
     if spend_d:
         note_skill(game, work, inp.target, "defense")
     if inp.pyrrhic:
         note_event(work, d_side, "pyrrhic")
+    if d_cost >= 0:  # Improvise (L318-L320)
+        gain(work, d_side, "momentum", -d_cost)
+        note_skill(game, work, inp.target, "improvise")
+    if a_cost >= 0 and "improvise" not in extra.skills:
+        extra.skills = [*extra.skills, "improvise"]
     if spend_a and "defense" not in extra.skills:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
     if inp.giant_slayer and "giant_slayer" not in extra.skills:
@@ -625,12 +693,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
 
     text = (
         f"{a_g.name} clashes with {d_g.name}: attack {faces(a_roll.final)} "
-        f"vs defense {faces(d_block.final)}, "
+        f"vs defense {faces(d_def)}, "
         f"{into_d} through"
         + (f", {spend_d} cancelled with Momentum" if spend_d else "")
         + f"; counterattack {faces(d_roll.final)}"
         + (f" and {pyrrhic} from a Pyrrhic Victory" if inp.pyrrhic else "")
-        + f" vs defense {faces(a_block.final)}, {into_a} through"
+        + f" vs defense {faces(a_def)}, {into_a} through"
         + (f", {spend_a} cancelled with Momentum" if spend_a else "")
         + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
     )
@@ -645,9 +713,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         + (last_offer(game, inp.attacker) if lost else []),
         detail={
             "attack": a_roll.final,
-            "defense": d_block.final,
+            "defense": d_def,
             "counterattack": d_roll.final,
-            "attacker_defense": a_block.final,
+            "attacker_defense": a_def,
             "through": [into_d, into_a],
             "saves": [d_saves.final, a_saves.final],
             "damage": [dmg_d, dmg_a],

@@ -21,8 +21,9 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
 * All-Out Attack [M-3, M-2 for Heavy Arms]: 3 more actions this turn, for shooting or Power only; a Super
   Titan may also take +5 Power, then rolls a d10 as its turn ends: 1-4, 3 Momentum lost or a shutdown
   until its next turn (L347-L354) (:mod:`.actions`, :func:`.turns.surge_check`);
-* Improvise [M-1]: the target rolls again the evade dice that let shots through, asked after the roll;
-  paid once, it lasts the turn (L318-L320) (:mod:`.asks`).  Its melee DEF dice are not built;
+* Improvise [M-1]: the target rolls again the evade dice that let shots through, or a side of a clash its
+  defense dice that blocked nothing, asked after the roll; paid once, it lasts the turn (L318-L320)
+  (:mod:`.shooting`, :mod:`.melee`);
 * Persevere [M-1], the target's: -100 damage a hit, -200 from Round 4, never under 100 (L327-L330).
 
 The book has each force pick two skills of the list (L297): the app offers them all once the module is
