@@ -644,3 +644,20 @@ def test_improvise_in_the_clash_rolls_the_defense_dice_again_l320() -> None:
     saved = act(g, "melee", {**clash, "improvise": True}, [*rolled, 9, 9, 9, 1])
     assert saved.unit("1/b0")[2].state.damage == 0 and momentum(saved, 1) == 0
     assert saved.log[-1].detail["defense"] == [9, 9, 9, 1, 9]
+
+
+def test_tear_through_the_ranks_in_melee_l359_l360() -> None:
+    """Tear through the Ranks in melee: after a kill in the clash, the same weapon clashes with a new unit
+    (Move +5", the players'); only the first melee attack gains its Momentum (L360)."""
+    g = game_of([unit("blue_djinn")], [unit("dervish"), unit("white_asura")], momentum=(3, 0))
+    g = adjust(g, ["options", "expanded_skills"], True)
+    first = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "attack_dice": 11, "defender_attack": 0}
+    g = act(g, "melee", first, [5] * 11 + [1] * 5 + [9, 9, 9])  # 11 hits, 5500: destroyed
+    assert g.unit("1/b0")[2].state.destroyed and momentum(g, 0) == 5  # +1 melee, +1 kill (L246-L247)
+    offer = g.log[-1].detail["offers"][0]
+    assert offer["action"] == "melee" and offer["input"] == {"attacker": "0/a0", "weapon": 0, "tear": True}
+    assert offer["label"] == 'Tear through the Ranks: the Heat Sword at a new target (3 Momentum), Move +5"'
+    second = {**first, "target": "1/b1"}
+    assert "once a turn" in refused(g, "melee", second, [1] * 30)
+    torn = act(g, "melee", {**second, "tear": True}, [1] * 11 + [1] * 7)
+    assert momentum(torn, 0) == 2  # 3 paid, no melee Momentum this time (L360)

@@ -78,8 +78,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   shooting_counterattack, mayhem, tear_through_the_ranks], All-Out Attack (3 actions for shooting or
   Power; a Titan's +5 Power and the d10 as its turn ends, the L354 example) done [C all_out_attack];
   Improvise on a shot's evade dice and on either side's clash defense dice (asked after the roll; free
-  for the rest of the turn) done [C improvise, improvise_in_the_clash]; Tear's melee use: not yet;
-  Unbeaten: text lost.
+  for the rest of the turn), Tear's melee use (only the first melee attack's Momentum) done [C
+  improvise, improvise_in_the_clash, tear_through_the_ranks_in_melee]; Unbeaten: text lost.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
   pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
   for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert

@@ -54,6 +54,9 @@ from core.systems.mechastellar.skills import (
     improvise_refusal,
     note_skill,
     skill_blocked,
+    tear_cost,
+    tear_offer,
+    tear_refusal,
     used_skills,
 )
 from core.systems.mechastellar.space import maneuver_gain
@@ -151,6 +154,12 @@ class Clash(Closed):
         default=None,
         description="The attacker's Improvise: its defense dice that blocked nothing are rolled again "
         "(L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    tear: bool = Field(
+        default=False,
+        description="Tear through the Ranks (Expanded Pilot Skills): after a kill in melee this turn, the "
+        "same weapon clashes with a new unit (L356-L361); offered after the kill.",
         json_schema_extra={"ui": "hidden"},
     )
     pyrrhic: bool | None = Field(
@@ -570,7 +579,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g = game.unit(inp.attacker)
     d_side, d_i, d_g = game.unit(inp.target)
     extra = unit_extra(a_g)
-    if why := second_clash(game, inp):
+    if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
+        raise ValueError(f"Tear through the Ranks: {why}")
+    if not inp.tear and (why := second_clash(game, inp)):
         raise ValueError(why)
     if extra.fired and inp.attacker in ms_state(game).coordinated:
         raise ValueError(
@@ -587,8 +598,10 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     d_roll = counter.attack.roll(dice, "counterattack")
     a_block = counter.defense.roll(dice, "attacker's defense")
     mom_d = game.sides[d_side].resources.get("momentum", 0)
-    mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
-    mom_a -= inp.giant_slayer
+    mom_a = game.sides[a_side].resources.get("momentum", 0) + (not inp.tear)  # the melee's first (L516, L529)
+    mom_a -= inp.giant_slayer + (
+        tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    )
     # Improvise: each side may roll its defense dice that blocked nothing again, the defender first (L320)
     d_def, d_cost = _improvise(
         game, inp.target, strike, a_roll.total, d_block.final, inp.improvise, mom_d, dice
@@ -647,7 +660,11 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
-    gain(work, a_side, "momentum", 1 + defiant - spend_a - inp.giant_slayer - max(0, a_cost))  # L246, L314
+    tear = tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    melee_gain = (
+        0 if inp.tear else 1 + defiant
+    )  # Tear through the Ranks: the first melee attack's only (L360)
+    gain(work, a_side, "momentum", melee_gain - spend_a - inp.giant_slayer - max(0, a_cost) - tear)  # L246
     if spend_d:
         note_skill(game, work, inp.target, "defense")
     if inp.pyrrhic:
@@ -685,6 +702,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
     extra.clashed = [*extra.clashed, inp.target][-2:]
+    own = ms_state(game).turn_unit in ("", inp.attacker)
+    if inp.tear:
+        extra.tears += 1
+        extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
+    if killed and own and extra.kills.count(inp.weapon) < 3:
+        extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may clash with it again (L358)
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
 
@@ -710,7 +733,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         changes=work.changes(),
         text=text,
         offers=(last_offer(game, inp.target) if killed else [])
-        + (last_offer(game, inp.attacker) if lost else []),
+        + (last_offer(game, inp.attacker) if lost else [])
+        + (
+            tear_offer(game, inp.attacker, inp.weapon, strike.weapon.name, not extra.tears, "melee")
+            if killed and own and not lost and extra.tears < 2
+            else []
+        ),
         detail={
             "attack": a_roll.final,
             "defense": d_def,

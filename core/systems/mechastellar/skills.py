@@ -16,8 +16,9 @@ Skills module on (L295-L299), those of its list that change a shot's dice:
   weapon, +1 ARM PEN point-blank, at a unit it clashed with this turn (L322-L325);
 * Tear through the Ranks [M-3, M-2 for an Assault unit]: once a weapon has destroyed an enemy on the
   unit's turn, it fires again at a new target, no action spent; a third target after a second kill; paid
-  once (L356-L362); offered on the result of the kill.  Its melee use (+5" Move, one Momentum for the
-  first melee attack) is not built;
+  once (L356-L362); offered on the result of the kill.  In melee (:mod:`.melee`) the clash's weapon
+  clashes with a new unit, Move +5" (the players'), and only the first melee attack gains Momentum
+  (L359-L360);
 * All-Out Attack [M-3, M-2 for Heavy Arms]: 3 more actions this turn, for shooting or Power only; a Super
   Titan may also take +5 Power, then rolls a d10 as its turn ends: 1-4, 3 Momentum lost or a shutdown
   until its next turn (L347-L354) (:mod:`.actions`, :func:`.turns.surge_check`);
@@ -267,7 +268,7 @@ def tear_refusal(game: Game, ref: str, weapon: int, target: str) -> str:
         return "a third target at most (L361)"
     if ms_state(game).turn_unit != ref or mine.kills.count(weapon) <= mine.tears:
         return "the weapon has not destroyed an enemy since (L358-L361)"
-    if target in ms_state(game).shot_at:
+    if target in ms_state(game).shot_at or target in mine.clashed:
         return "at a new target (L358)"
     if not mine.tears:
         if game.sides[s].resources.get("momentum", 0) < tear_cost(unit):
@@ -277,8 +278,11 @@ def tear_refusal(game: Game, ref: str, weapon: int, target: str) -> str:
     return ""
 
 
-def tear_offer(game: Game, ref: str, weapon: int, name: str, first: bool) -> list[Offer]:
-    """Tear through the Ranks offered on the result of a kill on the unit's own turn (L358)."""
+def tear_offer(
+    game: Game, ref: str, weapon: int, name: str, first: bool, action: str = "shoot"
+) -> list[Offer]:
+    """Tear through the Ranks offered on the result of a kill on the unit's own turn (L358): a shot, or a
+    clash (``action`` "melee", Move +5", L359)."""
     _, _, g = game.unit(ref)
     unit = Unit.model_validate(g.profile)
     if not module_on(game) or unit.kind not in ("mobile_suit", "super_titan"):
@@ -286,9 +290,10 @@ def tear_offer(game: Game, ref: str, weapon: int, name: str, first: bool) -> lis
     cost = f"{tear_cost(unit)} Momentum" if first else "paid"
     return [
         Offer(
-            action="shoot",
+            action=action,
             input={"attacker": ref, "weapon": weapon, "tear": True},
-            label=f"Tear through the Ranks: the {name} at a new target ({cost})",
+            label=f"Tear through the Ranks: the {name} at a new target ({cost})"
+            + (', Move +5"' if action == "melee" else ""),
         )
     ]
 
