@@ -13,9 +13,9 @@ on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
 tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T] and
-tests/test_mechastellar_commands.py [C]).  "Done" = implemented
-and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
-the players (the app knows no positions, distances or facing); "not yet" = not implemented.
+tests/test_mechastellar_commands.py [C]).  "Done" = implemented and tested; "reading" = a named option or a
+reading documented where it is applied; "players" = left to the players (the app knows no positions, distances
+or facing); "not yet" = not implemented.
 
 * L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
 * L8-L20 deployment, alternate deployment: players.
@@ -69,33 +69,30 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
 * L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
   Fire Vulcans!, Giant Slayer (+1 PEN; in the clash +1 more against a larger unit [C giant_slayer]), Take
-  the Shot! (PEN 3+ ignores blocks;
-  its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
-  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate (a Full
-  Throttle with no action spent) done [C titan_power_and_accelerate]; Shooting Counterattack (offered on
-  the result of a shot the unit survives), Mayhem! (a Shoot skill after its melee: 3 shots, +1 PEN at the
-  unit it fought), Tear through the Ranks with a shooting weapon (offered on the kill) done [C
-  shooting_counterattack, mayhem, tear_through_the_ranks], All-Out Attack (3 actions for shooting or
-  Power; a Titan's +5 Power and the d10 as its turn ends, the L354 example) done [C all_out_attack];
-  Improvise on a shot's evade dice and on either side's clash defense dice (asked after the roll; free
-  for the rest of the turn), Tear's melee use (only the first melee attack's Momentum) done [C
-  improvise, improvise_in_the_clash, tear_through_the_ranks_in_melee]; Unbeaten: text lost.
+  the Shot! (PEN 3+ ignores blocks; its range and targeting options: players) and the target's Persevere
+  [R bullseye, fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297):
+  players.  Done [C]: Accelerate (a Full Throttle with no action spent) [titan_power_and_accelerate];
+  Improvise (a shot's evade dice, either side's clash defense dice; asked after the roll, then free for
+  the turn) [improvise, improvise_in_the_clash]; Mayhem! (a Shoot skill after its melee: 3 shots, +1 PEN
+  at the unit it fought) [mayhem]; Shooting Counterattack (offered on the result of a shot the unit
+  survives) [shooting_counterattack]; All-Out Attack (3 actions for shooting or Power; a Titan's +5 Power
+  and the d10 as its turn ends, the L354 example) [all_out_attack]; Tear through the Ranks (offered on a
+  kill, shooting or melee; only the first melee attack's Momentum) [tear_through_the_ranks,
+  tear_through_the_ranks_in_melee].  Unbeaten: text lost (L343-L345), not built.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
-  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
-  for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert
-  and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1
-  Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum
-  [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R
-  untouchable, killer_instinct], Immortal's 2-for-1 against a shooter within 16" (asked) [C
-  immortal], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
-  action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
-  or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
-  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Furious
-  Fusillade's split first attack (its +16": players), Merciless Melee's second clash, at a new target:
-  done [C furious_fusillade, merciless_melee].
-  Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
-  half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
-  (ambiguity 25).
+  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum for
+  melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert and
+  Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1 Momentum a
+  kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum [R],
+  Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R untouchable,
+  killer_instinct], Immortal's 2-for-1 against a shooter within 16" (asked) [C immortal], Merciless Melee's
+  +2 hits, Prodigy's and Legendary's Round 1/3/5 action; Fighting Spirit, Heroic Spirit and Lone Wolf,
+  actions offered as the unit activates (Momentum or free Focus; Lone Wolf's "allies 16 inches away" the
+  players' answer) [T fighting_spirit, heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an
+  action [T untouchable]. Furious Fusillade's split first attack (its +16": players), Merciless Melee's
+  second clash, at a new target: done [C furious_fusillade, merciless_melee]. Prodigy's two different skills
+  a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first half, Elusive, three trait names,
+  L394, L408, L426-L451): not implemented, no effect invented (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
   commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
   unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
