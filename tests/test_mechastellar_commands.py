@@ -661,3 +661,30 @@ def test_tear_through_the_ranks_in_melee_l359_l360() -> None:
     assert "once a turn" in refused(g, "melee", second, [1] * 30)
     torn = act(g, "melee", {**second, "tear": True}, [1] * 11 + [1] * 7)
     assert momentum(torn, 0) == 2  # 3 paid, no melee Momentum this time (L360)
+
+
+def test_fleet_commander_vigilant_leader_for_warships_only_l480_l501() -> None:
+    """Commander traits do not help warships (L480); a Fleet Commander, a warship given the Commander's
+    trait, applies it to the side's warships (L501).  The Musarl's Mega Particle Cannon (ACC 8) at the
+    Dervish (Evade +5) is evaded on 3+; on 4+ with a Vigilant Fleet Commander, and not with a Vigilant
+    Commander mobile suit, whose +1 is the mobile suits' (the Argonaut's Cannon: 4+ to 5+)."""
+    cannon = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    argonaut = {**cannon, "attacker": "0/a1"}
+
+    def ships_phase(g: Game) -> Game:  # every other unit has acted: the warship phase (L949)
+        for side in g.sides:
+            for u in side.units:
+                u.state.activated = u.profile.get("kind") != "warship"
+        return g
+
+    def game(ship: dict[str, Any], suit: dict[str, Any]) -> Game:
+        return game_of([ship, suit], [unit("dervish")])
+
+    plain = game(unit("musarl"), unit("argonaut"))
+    assert odds(ships_phase(plain), "shoot", cannon)["summary"].endswith("evades on 3+")
+    ms_boss = game(unit("musarl"), unit("argonaut", commander="vigilant_leader"))
+    assert odds(ms_boss, "shoot", argonaut)["summary"].endswith("evades on 5+")
+    assert odds(ships_phase(ms_boss), "shoot", cannon)["summary"].endswith("evades on 3+")
+    fleet = game(unit("musarl", commander="vigilant_leader"), unit("argonaut"))
+    assert odds(fleet, "shoot", argonaut)["summary"].endswith("evades on 4+")
+    assert odds(ships_phase(fleet), "shoot", cannon)["summary"].endswith("evades on 4+")

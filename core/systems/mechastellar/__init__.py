@@ -99,7 +99,9 @@ or facing); "not yet" = not implemented.
   Move +5" on the card), Commando (a shot at it asks whether it is the closest model), Decimator (a
   second turn against 10+ units) done [T three_times_as_fast, commando, decimator]; Unyielding's
   once-a-game last stand on 1 HP (the odds say 0% destroyed until it is spent) [T unyielding]; Fleet
-  Commander: not yet (kept on the card).
+  Commander (L499-L501: a warship given the Commander's trait): Vigilant Leader's +1 Accuracy for the
+  warships only, a Commander's for the rest (L480) done [C fleet_commander]; the other traits read the
+  unit that carries them (Resourceful and Rallying Leader do not double, L495-L496).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High

@@ -223,9 +223,16 @@ def _unit(game: Game, ref: str) -> tuple[int, int, GameUnit, Unit]:
     return s, u, g, Unit.model_validate(g.profile)
 
 
-def side_has_commander(game: Game, side: int, trait: str) -> bool:
-    """A living Commander of this side has ``trait`` (L480: the benefit ends when it is destroyed)."""
-    return any(not g.state.destroyed and g.profile.get("commander") == trait for g in game.sides[side].units)
+def side_has_commander(game: Game, side: int, trait: str, fleet: bool = False) -> bool:
+    """A living Commander of this side has ``trait`` (L480: the benefit ends when it is destroyed).  A
+    Commander's trait does not help warships (L480); a Fleet Commander's, a warship given the trait, helps
+    the side's warships (``fleet``, L501)."""
+    return any(
+        not g.state.destroyed
+        and g.profile.get("commander") == trait
+        and (g.profile.get("kind") == "warship") == fleet
+        for g in game.sides[side].units
+    )
 
 
 def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
@@ -298,7 +305,10 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     shots = min(shots, MAX_SHOTS)
     if inp.split or inp.second:  # Furious Fusillade's first attack, split over two targets (L438)
         shots = fusillade_shots(game, inp, shots)
-    accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
+    fleet = shooter.kind == "warship"  # a Fleet Commander's Vigilant Leader for warships (L501)
+    accuracy = (
+        shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader", fleet)
+    )
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
     accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
