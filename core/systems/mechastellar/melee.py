@@ -38,8 +38,9 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.asks import improvise_cost, improvise_question
 from core.systems.mechastellar.commands import has_command, valiant, warned
-from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -48,7 +49,16 @@ from core.systems.mechastellar.shooting import (
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import (
+    giant_slayer_refusal,
+    improvise_refusal,
+    note_skill,
+    skill_blocked,
+    tear_cost,
+    tear_offer,
+    tear_refusal,
+    used_skills,
+)
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
@@ -116,6 +126,12 @@ class Clash(Closed):
         description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
         json_schema_extra=needs("weapon_bonus"),
     )
+    giant_slayer: bool = Field(
+        default=False,
+        description="Giant Slayer (Expanded Pilot Skills, 1 Momentum): +1 ARM PEN, +1 more against a larger "
+        "unit in melee (L314-L316).",
+        json_schema_extra=needs("giant_slayer"),
+    )
     defense: int | None = momentum_asked(
         "Momentum the defender spends on Skill Defense; asked after the roll."
     )
@@ -126,6 +142,30 @@ class Clash(Closed):
         default=False,
         description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
         "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    improvise: bool | None = Field(
+        default=None,
+        description="The defender's Improvise (Expanded Pilot Skills): its defense dice that blocked nothing "
+        "are rolled again (L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    counter_improvise: bool | None = Field(
+        default=None,
+        description="The attacker's Improvise: its defense dice that blocked nothing are rolled again "
+        "(L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    tear: bool = Field(
+        default=False,
+        description="Tear through the Ranks (Expanded Pilot Skills): after a kill in melee this turn, the "
+        "same weapon clashes with a new unit (L356-L361); offered after the kill.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    pyrrhic: bool | None = Field(
+        default=None,
+        description="The defender's Pyrrhic Victory: +1 counterattack hit for every 2 hits it takes, once a "
+        "game (Climactic Events, L754-L756); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -268,7 +308,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     if a_g.state.destroyed:
         raise ValueError(f"{a_g.name} is destroyed")
     st = ms_state(game)
-    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target:
+    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target and not unit_extra(a_g).meleed:
         raise ValueError(
             f"{a_g.name} charged {game.unit(st.charge)[2].name}: its melee attack is at it (L172)"
         )
@@ -276,6 +316,12 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     a_weapon = _tuned(att, _weapon(att, inp.weapon), inp.extra_damage)
     if a_weapon is UNARMED:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
+    if inp.giant_slayer:  # +1 PEN, +1 more against a larger unit (L316); a [CC] weapon has none (L557)
+        if why := giant_slayer_refusal(game, inp.attacker):
+            raise ValueError(f"Giant Slayer: {why}")
+        if a_weapon.kind == "cc":
+            raise ValueError(f"Giant Slayer: {a_weapon.name} is a [CC] weapon, with no ARM PEN (L557)")
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1 + (dfn.size > att.size)})
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
     d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
     a_pool = attacker_pool(att, options)
@@ -471,6 +517,23 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
 
 
+def second_clash(game: Game, inp: Clash) -> str:
+    """Why the attacker may not clash now ("" when it may): melee once a turn (L28); a Merciless Melee
+    pilot clashes a second time on its own turn, at a new target (L443)."""
+    _, _, a_g = game.unit(inp.attacker)
+    extra = unit_extra(a_g)
+    if not extra.meleed:
+        return ""
+    merciless = "merciless_melee" in Unit.model_validate(a_g.profile).pilot.traits
+    own = ms_state(game).turn_unit == inp.attacker
+    if not merciless or not own or len(extra.clashed) >= 2:
+        more = " (Merciless Melee: twice)" if merciless else ""
+        return f"{a_g.name} has made its melee attack this turn: once a turn{more} (L28, L443)"
+    if inp.target in extra.clashed:
+        return f"{a_g.name}'s second clash this turn must be at a new target (L443)"
+    return ""
+
+
 def _escaped(game: Game, inp: Clash) -> ActionResult:
     """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
     spent (L28), with no Momentum for it (L742)."""
@@ -483,9 +546,66 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
     note_event(work, d_side, "narrow_escape")
     extra = unit_extra(a_g)
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
     put_unit_extra(work, a_side, a_i, extra)
     text = f"{d_g.name} makes a Narrow Escape: the clash with {a_g.name} is cancelled (L742)"
     return ActionResult(changes=work.changes(), text=text)
+
+
+def _improvise(
+    game: Game,
+    ref: str,
+    strike: Strike,
+    hits: int,
+    faces: list[int],
+    answer: bool | None,
+    momentum: int,
+    dice: DiceSource,
+    extra_used: list[str] | None = None,
+) -> tuple[list[int], int]:
+    """Improvise in the clash (Expanded Pilot Skills, L318-L320): the unit's defense dice that blocked
+    nothing, rolled again when its player says so (asked when they could matter: hits come at it).  The
+    faces, and the Momentum paid now (0: paid earlier this turn; -1: not used)."""
+    _, _, g = game.unit(ref)
+    used = used_skills(g) if extra_used is None else [*used_skills(g), *extra_used]
+    failing = [i for i, f in enumerate(faces) if not strike.defense.values[f - 1]]
+    why = improvise_refusal(game, ref, used, momentum)
+    if answer is None and not why and failing and strike.landed(hits, 0):
+        field = "improvise" if extra_used is None else "counter_improvise"
+        raise improvise_question(g.name, len(failing), improvise_cost(used), field, "defense")
+    if not answer:
+        return faces, -1
+    if why:
+        raise ValueError(f"Improvise: {why}")
+    again = FacePool(dice=len(failing), sides=10, values=strike.defense.values).roll(dice, "Improvise")
+    out = list(faces)
+    for i, f in zip(failing, again.final, strict=True):
+        out[i] = f
+    return out, improvise_cost(used)
+
+
+def _pyrrhic(game: Game, inp: Clash, taken: int) -> int:
+    """Pyrrhic Victory's counterattack hits: 1 for every 2 hits the defender takes, after its blocks and
+    Skill Defense (L756); asked of a defender that takes 2 or more and has a counterattack, its side's
+    Event open (L736).  0 when not used."""
+    d_side, _, d_g = game.unit(inp.target)
+    dfn = Unit.model_validate(d_g.profile)
+    can = escape_open(game, d_side) and dfn.kind != "warship" and "shut_down" not in d_g.state.conditions
+    if inp.pyrrhic and not can:
+        raise ValueError(
+            "Pyrrhic Victory needs the Climactic Events module and the side's Event unused (L736)"
+        )
+    if can and taken >= 2 and inp.pyrrhic is None:
+        raise NeedChoice(
+            "pyrrhic",
+            f"{d_g.name} takes {taken} hits: use Pyrrhic Victory for +{taken // 2} counterattack "
+            f"hit{'s' * (taken // 2 != 1)}? (once a game)",
+            [
+                Choice(value=False, label="No", assumed=True),
+                Choice(value=True, label=f"Pyrrhic Victory: +{taken // 2}"),
+            ],
+        )
+    return taken // 2 if inp.pyrrhic else 0
 
 
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
@@ -494,8 +614,14 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g = game.unit(inp.attacker)
     d_side, d_i, d_g = game.unit(inp.target)
     extra = unit_extra(a_g)
-    if extra.meleed:
-        raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
+    if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
+        raise ValueError(f"Tear through the Ranks: {why}")
+    if not inp.tear and (why := second_clash(game, inp)):
+        raise ValueError(why)
+    if extra.fired and inp.attacker in ms_state(game).coordinated:
+        raise ValueError(
+            f"{a_g.name} has shot: in a Coordinated Attack! it may not fight in melee too (L828)"
+        )
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
     if inp.escape:
@@ -506,16 +632,31 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     d_block = strike.defense.roll(dice, "defense")
     d_roll = counter.attack.roll(dice, "counterattack")
     a_block = counter.defense.roll(dice, "attacker's defense")
-    into_d = strike.landed(a_roll.total, d_block.total)
-    into_a = counter.landed(d_roll.total, a_block.total)
     mom_d = game.sides[d_side].resources.get("momentum", 0)
-    mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    mom_a = game.sides[a_side].resources.get("momentum", 0) + (not inp.tear)  # the melee's first (L516, L529)
+    mom_a -= inp.giant_slayer + (
+        tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    )
+    # Improvise: each side may roll its defense dice that blocked nothing again, the defender first (L320)
+    d_def, d_cost = _improvise(
+        game, inp.target, strike, a_roll.total, d_block.final, inp.improvise, mom_d, dice
+    )
+    a_def, a_cost = _improvise(
+        game, inp.attacker, counter, d_roll.total, a_block.final, inp.counter_improvise, mom_a, dice, []
+    )
+    mom_d, mom_a = mom_d - max(0, d_cost), mom_a - max(0, a_cost)
+    d_total = sum(strike.defense.values[f - 1] for f in d_def)
+    a_total = sum(counter.defense.values[f - 1] for f in a_def)
+    into_d = strike.landed(a_roll.total, d_total)
+    into_a = counter.landed(d_roll.total, a_total)
     # one skill a unit turn (L253): a side whose unit has used another skill this turn has no Skill Defense
     for who, g, field in (
         (Unit.model_validate(d_g.profile), d_g, "defense"),
         (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
     ):
-        why = skill_blocked(who, used_skills(g), "defense")
+        used = used_skills(g) + ["giant_slayer"] * (inp.giant_slayer and field == "counter_defense")
+        used += ["improvise"] * ((d_cost if field == "defense" else a_cost) >= 0)
+        why = skill_blocked(who, used, "defense")
         if why and getattr(inp, field):
             raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
         if why and field == "defense":
@@ -524,6 +665,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             mom_a = 0
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
+    pyrrhic = _pyrrhic(game, inp, into_d - min(inp.defense or 0, into_d, mom_d))
+    into_a = counter.landed(d_roll.total + pyrrhic, a_total)
     if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
@@ -552,11 +695,24 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
-    gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    tear = tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    melee_gain = (
+        0 if inp.tear else 1 + defiant
+    )  # Tear through the Ranks: the first melee attack's only (L360)
+    gain(work, a_side, "momentum", melee_gain - spend_a - inp.giant_slayer - max(0, a_cost) - tear)  # L246
     if spend_d:
         note_skill(game, work, inp.target, "defense")
+    if inp.pyrrhic:
+        note_event(work, d_side, "pyrrhic")
+    if d_cost >= 0:  # Improvise (L318-L320)
+        gain(work, d_side, "momentum", -d_cost)
+        note_skill(game, work, inp.target, "improvise")
+    if a_cost >= 0 and "improvise" not in extra.skills:
+        extra.skills = [*extra.skills, "improvise"]
     if spend_a and "defense" not in extra.skills:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
+    if inp.giant_slayer and "giant_slayer" not in extra.skills:
+        extra.skills = [*extra.skills, "giant_slayer"]
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
     # a Shield that met hits is used once more (Gritty Battles, L699)
@@ -580,6 +736,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             st.conditions = [*st.conditions, "engaged"]
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
+    own = ms_state(game).turn_unit in ("", inp.attacker)
+    if inp.tear:
+        extra.tears += 1
+        extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
+    if killed and own and extra.kills.count(inp.weapon) < 3:
+        extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may clash with it again (L358)
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
 
@@ -588,10 +751,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
 
     text = (
         f"{a_g.name} clashes with {d_g.name}: attack {faces(a_roll.final)} "
-        f"vs defense {faces(d_block.final)}, "
+        f"vs defense {faces(d_def)}, "
         f"{into_d} through"
         + (f", {spend_d} cancelled with Momentum" if spend_d else "")
-        + f"; counterattack {faces(d_roll.final)} vs defense {faces(a_block.final)}, {into_a} through"
+        + f"; counterattack {faces(d_roll.final)}"
+        + (f" and {pyrrhic} from a Pyrrhic Victory" if inp.pyrrhic else "")
+        + f" vs defense {faces(a_def)}, {into_a} through"
         + (f", {spend_a} cancelled with Momentum" if spend_a else "")
         + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
     )
@@ -602,11 +767,18 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=text,
+        offers=(last_offer(game, inp.target) if killed else [])
+        + (last_offer(game, inp.attacker) if lost else [])
+        + (
+            tear_offer(game, inp.attacker, inp.weapon, strike.weapon.name, not extra.tears, "melee")
+            if killed and own and not lost and extra.tears < 2
+            else []
+        ),
         detail={
             "attack": a_roll.final,
-            "defense": d_block.final,
+            "defense": d_def,
             "counterattack": d_roll.final,
-            "attacker_defense": a_block.final,
+            "attacker_defense": a_def,
             "through": [into_d, into_a],
             "saves": [d_saves.final, a_saves.final],
             "damage": [dmg_d, dmg_a],

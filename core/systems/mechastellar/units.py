@@ -149,6 +149,7 @@ class Weapon(Closed):
     energy: bool = Field(default=False, description="A beam or energy weapon (L639-L644).")
     stun: bool = Field(default=False, description="Each hit takes away an action (L573-L577).")
     aoe: int = Field(default=0, ge=0, le=20, description="Width of its line template in inches (L583-L585).")
+    missile: bool = Field(default=False, description="Missiles or rockets (Missile Screen!, L833).")
 
 
 class Pilot(Closed):
