@@ -690,3 +690,71 @@ def test_controlled_aim_doubles_the_chart_rolls_in_the_odds() -> None:
     u.sides[0].units[0].state.counters.update({"leg": 1, "arm": 1, "head": 1})
     r, s = tables(api_odds(u, "close_combat", FIGHT)), tables(api_odds(t, "close_combat", FIGHT))
     assert s["facts"]["attacker destroyed"] > r["facts"]["attacker destroyed"]
+
+
+def test_a_piercing_strike_pierces_the_attackers_strike_only() -> None:
+    """L936-L938: the Piercing Strike lowers the target's Armour by 1 and its Shield Bonus by a die for the
+    attacker's strike, not for the defender's strike back (the units' keys alike, their sides not)."""
+    gunner = sample("heavy_gunner", shield="heavy")  # the claws: 1 die 3+, crit 4+, 4 DAM, <PS>
+    g = game(a=[("u1", gunner)], b=[("u1", sample("trooper", shield="heavy"))])
+    g = act(g, "switch_weapon", {"unit": "0/u1", "weapon": "cc"}, TypedDice([]))
+    g = edit(g, "0/u1", counters={"actions": 0})  # a fresh turn's actions for the Slow strike
+    raw = {"attacker": "0/u1", "defender": "1/u1", "charged": False, "piercing_strike": True, **BOTH_ANSWER}
+    # Advantage 7-4; the claws' 3 against Armour 2 - 1: it stays; the heavy shield rolls 2 dice, not 3;
+    # the Trooper's axe misses (1, 1) and the Heavy Gunner's heavy shield rolls its 3 dice
+    dice = Asked([6, 1, 3, 1, 1, 1, 1, 1, 1, 1])
+    after = act(g, "close_combat", raw, dice)
+    shields = [n for n, _, what in dice.asked if what == "Shield Bonus"]
+    assert shields == [2, 3]
+    assert state(after, "1/u1").damage == 4
+
+
+def test_a_mobile_fighter_is_asked_which_of_its_learnt_techniques() -> None:
+    """L1837-L1844: a Mobile Fighter strikes with one of its techniques: asked when it knows several;
+    one its character has not learnt is refused."""
+    from core.systems.gundam_skirmish import units as U
+
+    fighter = sample(
+        "lancer",
+        kind="mobile_fighter",
+        weapons=[],
+        equipped="",
+        techniques=[U.archetype_close("heat_hawk", "Kick").model_dump()],
+    )
+    with pytest.raises(NeedChoice) as asked:
+        act(game(a=[("l1", fighter)]), "close_combat", FIGHT, TypedDice([]))
+    assert asked.value.field == "technique"
+    assert [o.value for o in asked.value.options] == ["Beam blade", "Kick"]
+    taught = game(a=[("l1", {**fighter, "pilot": pilot(techniques=["Beam blade"])})])
+    with pytest.raises(ValueError) as refused:
+        act(taught, "close_combat", {**FIGHT, "technique": "Kick"}, TypedDice([]))
+    assert "Kick" in str(refused.value)
+    # only one learnt: no question, the Advantage dice are asked at once
+    with pytest.raises(NeedMoreDice):
+        act(taught, "close_combat", FIGHT, TypedDice([]))
+
+
+def test_a_piercing_strike_counts_as_a_charge_only_by_the_option() -> None:
+    """L931-L939 (option piercing_is_charge): read as a Charge, a Piercing Strike rolls 2D6 for Advantage;
+    without one, or by default, 1D6 (the claws' DEX 1 against the axe's DEX 3)."""
+    g = act(
+        game(a=[("l1", sample("heavy_gunner"))]),
+        "switch_weapon",
+        {"unit": "0/l1", "weapon": "cc"},
+        TypedDice([]),
+    )
+    g = edit(g, "1/t1", extra={"equipped": "cc"})  # both weapons drawn: Advantage is rolled (L1036-L1040)
+    on = g.model_copy(update={"options": {**g.options, "piercing_is_charge": True}})
+    pierce = {**FIGHT, "piercing_strike": True}
+    assert advantage(g, pierce) == wins(plus(D6, 1), plus(D6, 3))
+    assert advantage(on, pierce) == wins(plus(D6.repeat(2), 1), plus(D6, 3))
+    assert advantage(on, FIGHT) == wins(plus(D6, 1), plus(D6, 3))
+    # resolved: two Advantage dice for the Piercing Strike under the option, one without it
+    dice = Asked([])
+    with pytest.raises(NeedMoreDice):
+        act(edit(on, "0/l1", counters={"actions": 0}), "close_combat", pierce, dice)
+    assert dice.asked == [(2, 6, "Advantage")]
+    dice = Asked([])
+    with pytest.raises(NeedMoreDice):
+        act(on, "close_combat", FIGHT, dice)
+    assert dice.asked == [(1, 6, "Advantage")]
