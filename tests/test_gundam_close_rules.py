@@ -585,9 +585,10 @@ def test_merciful_spares_the_target_and_heals_the_attacker() -> None:
     g = game(a=[("l1", kind)], b=[("t1", sample("trooper", shield="none"))])
     g = g.model_copy(deep=True)
     g.sides[0].units[0].state.damage = 3
-    # Advantage 8-4: the Lancer's 6, 6 would deal 8; the Trooper's 5 (not its crit 6) deals 3
+    # Advantage 8-4: the Lancer's 3 would deal 4 (a hit, no critical); the Trooper's 5 (not its crit 6)
+    # deals 3
     raw = {**FIGHT, "merciful": True, **BOTH_ANSWER}
-    after = act(g, "close_combat", raw, TypedDice([6, 1, 6, 6, 5, 1]))
+    after = act(g, "close_combat", raw, TypedDice([6, 1, 3, 1, 5, 1]))
     text = after.log[-1].text
     assert "Merciful: Trooper is spared, Lancer regains 2 Integrity (L1981-L1983)" in text
     assert state(after, "1/t1").damage == 0
@@ -758,3 +759,17 @@ def test_a_piercing_strike_counts_as_a_charge_only_by_the_option() -> None:
     with pytest.raises(NeedMoreDice):
         act(on, "close_combat", FIGHT, dice)
     assert dice.asked == [(1, 6, "Advantage")]
+
+
+def test_the_chart_levels_between_the_strikes_land_on_their_own_counters() -> None:
+    """L1108-L1119: a Damage Chart result of the first strike (leg, arm, head; then the Torso) is the second
+    striker's Leg, Arm and Head Damage when it strikes back (Arm Damage: its ACC is 5, L1016-L1020)."""
+    from core.systems.gundam_skirmish.close_combat import _with_levels
+
+    t = game().unit("1/t1")[2]
+    after = _with_levels(t, (1, 2, 3, False)).state.counters
+    assert (after["leg"], after["arm"], after["head"]) == (1, 2, 3)
+    g = game().model_copy(deep=True)
+    s, u, _ = g.unit("1/t1")
+    g.sides[s].units[u] = _with_levels(t, (0, 1, 0, False))
+    assert _strike(g, FIGHT, first=False).acc == 5
