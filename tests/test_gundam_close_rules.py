@@ -773,3 +773,40 @@ def test_the_chart_levels_between_the_strikes_land_on_their_own_counters() -> No
     s, u, _ = g.unit("1/t1")
     g.sides[s].units[u] = _with_levels(t, (0, 1, 0, False))
     assert _strike(g, FIGHT, first=False).acc == 5
+
+
+def _destroyed_by(strike: Striker, gu: Any, per_crit: int) -> Fraction:
+    """The chance a strike destroys ``gu``, from its parts: its damage reaching the Integrity left
+    (L1094-L1098), else a Torso result among ``per_crit`` chart rolls a critical (L1108-L1119)."""
+    from core.systems.gundam_skirmish.battle import chart_for, integrity_left, levels_of, profile
+    from core.systems.gundam_skirmish.shooting import chart_dist
+
+    unit, left = profile(gu), integrity_left(gu)
+    out = Fraction(0)
+    for (damage, crits), p in strike_dist(strike).probabilities():
+        if damage >= left:
+            out += p
+        elif crits:
+            chart = chart_dist(chart_for(unit), levels_of(gu), crits * per_crit, unit.pilot_has("fortunate"))
+            out += p * sum((q for lv, q in chart.probabilities() if lv[3]), Fraction(0))
+    return out
+
+
+def test_controlled_aim_rolls_exactly_two_chart_rolls_a_critical_in_the_odds() -> None:
+    """L1962: the chance to destroy is the strike's with two chart rolls per critical, for the attacker's
+    strike (a Swift attacker strikes first, L1999-L2000) and for the defender's strike back (against an
+    Unarmed attacker, whose strike changes nothing before it, L1063-L1066)."""
+    aim, swift = pilot("controlled_aim"), pilot("swift", "controlled_aim")
+    hurt = {"leg": 1, "arm": 1, "head": 1}
+    g = game(a=[("l1", sample("lancer", pilot=swift))], b=[("t1", sample("trooper", shield="none"))])
+    g = edit(g, "1/t1", counters=hurt)
+    shown = api_odds(g, "close_combat", FIGHT)["facts"]["destroyed"]
+    want = _destroyed_by(_strike(g, FIGHT), g.unit("1/t1")[2], 2)
+    assert want != _destroyed_by(_strike(g, FIGHT), g.unit("1/t1")[2], 1)
+    assert shown == pytest.approx(float(want), rel=1e-12)
+    unarmed = sample("lancer", shield="none", close_combat=[], pilot=pilot("swift"))
+    h = game(a=[("l1", unarmed)], b=[("t1", sample("trooper", pilot=aim))])
+    h = edit(h, "0/l1", counters=hurt)
+    shown = api_odds(h, "close_combat", FIGHT)["facts"]["attacker destroyed"]
+    want = _destroyed_by(_strike(h, FIGHT, first=False), h.unit("0/l1")[2], 2)
+    assert shown == pytest.approx(float(want), rel=1e-12)
