@@ -532,6 +532,7 @@ def test_a_mobile_fighters_accuracy_is_one_better_down_to_two() -> None:
         ({"conditions": ["withdrawn"]}, {}, "Trooper is not on the table"),
         ({"conditions": ["dig_in"]}, {}, "Trooper is never within close combat range (L1245, L2852)"),
         ({"conditions": ["flight_mode"]}, {}, "Trooper is never within close combat range (L1245, L2852)"),
+        ({}, {"defender": "0/g1"}, "close combat is fought against an enemy"),
         ({}, {"pursuit": True}, "only a mobile fighter makes a Pursuit (L1331-L1339)"),
         ({}, {"technique": "Nope"}, "Lancer has no technique 'Nope'"),
         ({}, {"piercing_strike": True}, "a Piercing Strike needs a <PS> weapon equipped (L931-L934)"),
@@ -810,3 +811,24 @@ def test_controlled_aim_rolls_exactly_two_chart_rolls_a_critical_in_the_odds() -
     shown = api_odds(h, "close_combat", FIGHT)["facts"]["attacker destroyed"]
     want = _destroyed_by(_strike(h, FIGHT, first=False), h.unit("0/l1")[2], 2)
     assert shown == pytest.approx(float(want), rel=1e-12)
+
+
+def test_merciful_heals_down_to_no_damage_and_its_spared_strike_counts_nothing() -> None:
+    """L1981-L1983 with L1000-L1003: a unit with 1 damage regains it all (not below none); the spared
+    strike deals nothing, so against a strike back that misses the combat is a tie and both fall back."""
+    kind = sample("lancer", shield="none", pilot=pilot("merciful"))
+    g = game(a=[("l1", kind)], b=[("t1", sample("trooper", shield="none"))])
+    g = edit(g, "0/l1")
+    g.sides[0].units[0].state.damage = 1
+    raw = {**FIGHT, "merciful": True, **BOTH_ANSWER}
+    after = act(g, "close_combat", raw, TypedDice([6, 1, 3, 1, 1, 1]))  # the Trooper misses
+    assert state(after, "0/l1").damage == 0
+    assert after.log[-1].text.endswith("Lancer and Trooper fall back (L1006-L1009)")
+
+
+def test_a_gallant_second_striker_that_loses_holds_too() -> None:
+    """L1971-L1973: the Gallant loser may strike second: the winner falls back."""
+    brave = sample("trooper", shield="none", pilot=pilot("gallant"))
+    # Advantage 8-4: the Lancer's 3 deals 4, the Trooper misses
+    text = _fight(sample("lancer", shield="none"), brave, [6, 1, 3, 1, 1, 1])
+    assert text.endswith("Lancer falls back (L1006-L1009)")
