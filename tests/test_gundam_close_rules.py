@@ -523,6 +523,10 @@ def test_a_mobile_fighters_accuracy_is_one_better_down_to_two() -> None:
     s = _strike(game(a=[("l1", fighter)]), FIGHT)
     assert (plain.acc, plain.crit) == (4, 6)
     assert (s.acc, s.crit) == (3, 5)
+    # an own weapon critical on 3+: the fighter's on 2+, the best there is
+    keen = [U.archetype_close("claws", "Keen").model_copy(update={"crit": 3}).model_dump()]
+    s = _strike(game(a=[("l1", {**fighter, "close_combat": keen})]), FIGHT)
+    assert (s.acc, s.crit) == (2, 2)
 
 
 @pytest.mark.parametrize(
