@@ -836,3 +836,26 @@ def test_a_gallant_second_striker_that_loses_holds_too() -> None:
     # Advantage 8-4: the Lancer's 3 deals 4, the Trooper misses
     text = _fight(sample("lancer", shield="none"), brave, [6, 1, 3, 1, 1, 1])
     assert text.endswith("Lancer falls back (L1006-L1009)")
+
+
+def test_a_mega_unit_struck_back_is_destroyed_only_through_its_torso() -> None:
+    """L1312-L1318: the damage of a strike on a Mega Unit goes to the part the location die picks; it is
+    destroyed when its Torso reaches 0 (here 4 of 6 already lost), whatever the damage to another part.
+    The Mega Unit strikes first, Unarmed (Swift, L1999-L2000), so the Trooper's strike back is its own."""
+    from test_gundam_effects import _mega
+
+    from core.systems.gundam_skirmish.mega import MegaParts, destroyed_chance
+
+    big = {**_mega(6), "close_combat": [], "pilot": pilot("swift")}
+    g = game(a=[("l1", big)], b=[("t1", sample("trooper", shield="none"))])
+    g = g.model_copy(update={"options": {**g.options, "mega_units": True}})
+    g = edit(g, "0/l1", counters={"mega_torso": 4})
+    shown = api_odds(g, "close_combat", FIGHT)["facts"]["attacker destroyed"]
+    parts = MegaParts.model_validate(big["mega"][0])
+    back = _strike(g, FIGHT, first=False)
+    assert back.crit is None  # a Mega Unit takes no Critical Hits (L1318-L1319)
+    want = sum(
+        (p * destroyed_chance(parts, 4, d) for (d, _), p in strike_dist(back).probabilities()), Fraction(0)
+    )
+    assert 0 < want < 1
+    assert shown == pytest.approx(float(want), rel=1e-12)
