@@ -859,3 +859,8 @@ def test_a_mega_unit_struck_back_is_destroyed_only_through_its_torso() -> None:
     )
     assert 0 < want < 1
     assert shown == pytest.approx(float(want), rel=1e-12)
+    # the damage it takes is the Trooper's strike's, destroyed or not
+    took: dict[int, Fraction] = {}
+    for (d, _), p in strike_dist(back).probabilities():
+        took[d] = took.get(d, Fraction(0)) + p
+    assert tables(api_odds(g, "close_combat", FIGHT))["damage to the attacker"] == took
