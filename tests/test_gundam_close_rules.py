@@ -864,3 +864,9 @@ def test_a_mega_unit_struck_back_is_destroyed_only_through_its_torso() -> None:
     for (d, _), p in strike_dist(back).probabilities():
         took[d] = took.get(d, Fraction(0)) + p
     assert tables(api_odds(g, "close_combat", FIGHT))["damage to the attacker"] == took
+
+
+def test_a_high_armour_number_strips_one_hit_of_any_face() -> None:
+    """L984-L986 with an Armour of 7 (up to 8 dice, L2381): every face is at or under it; one hit still
+    goes, a critical first (the 6), never more."""
+    assert strip((1, 1, 1, 1, 1), st(armour=7), False) == (4, 1)
