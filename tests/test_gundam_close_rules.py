@@ -867,6 +867,6 @@ def test_a_mega_unit_struck_back_is_destroyed_only_through_its_torso() -> None:
 
 
 def test_a_high_armour_number_strips_one_hit_of_any_face() -> None:
-    """L984-L986 with an Armour of 7 (up to 8 dice, L2381): every face is at or under it; one hit still
-    goes, a critical first (the 6), never more."""
+    """L984-L986 with an Armour of 7 (a unit may be given up to 8 defend dice, L2381): every face is at or
+    under it; one hit still goes, a critical first (the 6), never more."""
     assert strip((1, 1, 1, 1, 1), st(armour=7), False) == (4, 1)
