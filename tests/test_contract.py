@@ -398,13 +398,27 @@ def test_an_action_marked_as_rolling_nothing_takes_no_dice(system_id: str) -> No
 # --- declared modifiers ------------------------------------------------------------------------------
 
 
-def _duel(system_id: str, a: Any, b: Any) -> Game:
-    """One catalogue unit a side (the system's opening played), for a matchup."""
+def _matchup_game(system_id: str) -> Game:
+    """The game the check plays in: the first two sample forces, as a sample battle starts (the app's
+    one-tap start); a system with none: the contract's game of catalogue units (``game``)."""
+    system = implementation(system_id)
+    forces = system.sample_forces()
+    if len(forces) < 2:
+        return game(system_id)
+    by_id = {u.id: u for u in system.catalogue()}
     sides = [
-        (name, Squad(id=f"d{i}", name=name, system=system_id, units=[SquadUnit(key="u1", profile=u.profile)]))
-        for i, (name, u) in enumerate((("A", a), ("B", b)))
+        (
+            f.name,
+            Squad(
+                id=f"s{i}",
+                name=f.name,
+                system=system_id,
+                units=[SquadUnit(key=f"u{n + 1}", profile=by_id[k].profile) for n, k in enumerate(f.units)],
+            ),
+        )
+        for i, f in enumerate(forces[:2])
     ]
-    g = new_game("duel", "Duel", sides)
+    g = new_game("samples", "Samples", sides)
     for action, raw, faces in OPENING.get(system_id, []):
         g = act(g, action, raw, TypedDice(faces))
     return g
@@ -430,69 +444,141 @@ def _situations(system_id: str, g: Game) -> list[Game]:
 
 
 def _other_values(prop: dict[str, Any]) -> list[Any]:
+    """The values of a modifier besides its default: a switch turned, each other answer, a count up one."""
     if prop.get("type") == "boolean":
         return [not prop.get("default", False)]
+    if prop.get("type") == "integer" and isinstance(prop.get("default"), int):
+        ups = [prop["default"] + 1, prop["default"] + 2]  # +2: an index past the default's own value
+        return [v for v in ups if v <= prop.get("maximum", v)]
     return [v for v in prop.get("enum", []) if v != prop.get("default")]
+
+
+def modifiers(spec: Any) -> list[str]:
+    """The modifiers of an action's form: its optional switches, answers and counts, except the units it
+    names, the acting unit's own picks (``{"flow": "pick"}``) and what the players answer to a question
+    asked during the roll (``{"ui": "hidden"}``)."""
+    schema = spec.input.model_json_schema()
+    props, required = schema.get("properties", {}), set(schema.get("required", []))
+    return [
+        name
+        for name, p in props.items()
+        if name not in required and p.get("ui") is None and p.get("flow") != "pick" and _other_values(p)
+    ]
+
+
+def _duel(system_id: str, a: Any, b: Any) -> Game:
+    """One catalogue unit a side (the system's opening played), for a matchup."""
+    sides = [
+        (name, Squad(id=f"d{i}", name=name, system=system_id, units=[SquadUnit(key="u1", profile=u.profile)]))
+        for i, (name, u) in enumerate((("A", a), ("B", b)))
+    ]
+    g = new_game("duel", "Duel", sides)
+    for action, raw, faces in OPENING.get(system_id, []):
+        g = act(g, action, raw, TypedDice(faces))
+    return g
+
+
+#: Catalogue units paired with each other, for a modifier the sample battle takes but sees no change from.
+DUELS = 4
+
+
+def pairs(g: Game, targeted: bool) -> list[tuple[str, str | None]]:
+    """Each unit as the acting one, against each unit of the other sides (or alone)."""
+    refs = [[f"{s}/{u.key}" for u in side.units] for s, side in enumerate(g.sides)]
+    return [
+        (a, t)
+        for s, own in enumerate(refs)
+        for a in own
+        for t in ([r for o, rs in enumerate(refs) if o != s for r in rs] if targeted else [None])
+    ]
+
+
+#: The hint an input field carries when it legitimately changes no odds (it only names what the log
+#: says, or a choice the odds cannot foresee), with the reason: ``json_schema_extra={"same_odds": "..."}``.
+SAME_ODDS = "same_odds"
+#: The hint of a modifier that changes the odds only in a state no fresh game has (a card already
+#: marked), saying which: the check cannot make that state, so it only asks for the words.
+ONLY_WHEN = "odds_only_when"
 
 
 @pytest.mark.parametrize("system_id", IDS)
 def test_every_declared_modifier_changes_the_odds_of_some_matchup(system_id: str) -> None:
-    """A modifier the game screen offers with odds (``{"flow": "choice"}`` or ``{"flow": "common"}``) is
-    either refused where it does not apply, in words, or changes the odds of at least one matchup of the
-    system's catalogue units: a modifier the engine accepts and silently ignores fails."""
+    """Issue 27: every modifier an action's form offers, once the engine takes it, changes the odds of at
+    least one matchup (the sample battle's pairs, with each pick of the acting unit and each answer of the
+    action's choices; then, for one that moved nothing there, one catalogue unit against another), or
+    declares in the system's own input model why it changes none (``same_odds``) or when alone it does
+    (``odds_only_when``).  A modifier the engine accepts and silently ignores fails.  One that no such
+    matchup can take (it needs an ability no sample or catalogue unit has) is left to the system's own
+    rule tests; its refusal for the others is checked by the gated-input test below."""
     system = implementation(system_id)
-    units = system.catalogue()[:6]
-    checked = offered = 0
-    situations: list[Game] = []  # every matchup in every set-up, built once for all the actions
-
-    def every_situation() -> list[Game]:
-        if not situations:
-            for a, b in itertools.product(units, units):
-                situations.extend(_situations(system_id, _duel(system_id, a, b)))
-        return situations
-
+    games = _situations(system_id, _matchup_game(system_id))
+    units = system.catalogue()[:DUELS]
+    ignored: list[str] = []
     for spec in system.actions.values():
         if spec.odds is None:
             continue
-        schema = spec.input.model_json_schema()
-        props, required = schema.get("properties", {}), set(schema.get("required", []))
-        who = {
-            k: p["ui"]
-            for k, p in props.items()
-            if k in required and p.get("ui") in ("own-unit", "enemy-unit")
-        }
-        if not who:
+        roles = role_fields(spec.input)
+        actor, target = roles["actor"], roles["target"]
+        if actor is None:
             continue
-        flow = action_flow(spec)
-        declared = [f for f in (*flow.choices, *flow.common) if _other_values(props.get(f, {}))]
-        offered += len(declared)
-        accepted = dict.fromkeys(declared, False)
-        moved = dict.fromkeys(declared, False)
-        raw = {k: "0/u1" if ui == "own-unit" else "1/u1" for k, ui in who.items()}
-        for g in every_situation() if declared else []:
-            if all(moved.values()):
-                break  # every modifier of this action seen to change the odds: nothing left to find
+        props = spec.input.model_json_schema()["properties"]
+        todo = [f for f in modifiers(spec) if SAME_ODDS not in props[f] and ONLY_WHEN not in props[f]]
+        for f in modifiers(spec):
+            for hint in (SAME_ODDS, ONLY_WHEN):
+                assert str(props[f].get(hint, "-")).strip(), f"{spec.name}.{f}: say why in {hint}"
+        accepted: set[str] = set()
+        # every pair of the sample battle with each of the acting unit's picks; in each other set-up, the
+        # first pair as it comes (the set-up's own effect)
+        tries = [(games[0], p, True) for p in pairs(games[0], target is not None)]
+        tries += [(g, pairs(g, target is not None)[0], False) for g in games[1:]]
+        for g, (a, t), picks in tries:
+            if not todo:
+                break  # every modifier of this action seen to change the odds
+            raw = {actor: a} | ({target: t} if target and t else {})
+            for one in _with_picks(spec, g, raw, a) if picks else [raw]:
+                _try(g, spec.name, one, props, todo, accepted)
+        # a modifier taken but not moved there may need a unit the samples lack (a weapon with Rapid Fire):
+        # the catalogue's units, one against another
+        leftover = [f for f in todo if f in accepted]
+        for ua, ub in itertools.product(units, units) if leftover else ():
+            if not leftover:
+                break
+            g = _duel(system_id, ua, ub)
+            raw = {actor: "0/u1"} | ({target: "1/u1"} if target else {})
+            for one in _with_picks(spec, g, raw, "0/u1"):
+                _try(g, spec.name, one, props, leftover, accepted)
+        ignored += [f"{spec.name}.{f}" for f in leftover]
+    assert not ignored, f"{system_id}: accepted but never changes the odds: {ignored}"
+
+
+def _with_picks(spec: Any, g: Game, raw: dict[str, Any], actor: str) -> list[dict[str, Any]]:
+    """The input as given, then with each value the acting unit offers for its picks (each weapon) and
+    each answer of the action's choices (a range band): a modifier may matter only with one of them."""
+    out = [raw]
+    for name, offered in (spec.picks(g, actor) if spec.picks else {}).items():
+        out += [{**raw, name: p.value} for p in offered if not p.unavailable]
+    props = spec.input.model_json_schema()["properties"]
+    for name in action_flow(spec).choices:
+        out += [{**raw, name: v} for v in _other_values(props[name])]
+    return out
+
+
+def _try(
+    g: Game, action: str, raw: dict[str, Any], props: dict[str, Any], todo: list[str], accepted: set[str]
+) -> None:
+    """Each modifier still to see move, turned on this matchup: taken off ``todo`` when the odds change."""
+    base: list[Any] = []  # the odds without the modifier, worked out once one is taken
+    for f in list(todo):
+        for value in _other_values(props[f]):
             try:
-                base = odds(g, spec.name, raw)
+                other = odds(g, action, {**raw, f: value})
+                base = base or [odds(g, action, raw)]
             except REFUSED:
                 continue
-            for f in declared:
-                if moved[f]:
-                    continue
-                for value in _other_values(props[f]):
-                    try:
-                        other = odds(g, spec.name, {**raw, f: value})
-                    except REFUSED:
-                        continue
-                    accepted[f] = True
-                    if (other.tables, other.facts) != (base.tables, base.facts):
-                        moved[f] = True
-                        break
-        ignored = [f for f in declared if accepted[f] and not moved[f]]
-        assert not ignored, f"{system_id} {spec.name}: accepted but never changes the odds: {ignored}"
-        checked += sum(moved.values())
-    if offered:
-        assert checked, f"no declared modifier of {system_id} was seen to change the odds"
+            accepted.add(f)
+            if (other.tables, other.facts) != (base[0].tables, base[0].facts):
+                todo.remove(f)
+                break
 
 
 # --- out-of-range sides, units and indexes (issue 19) -------------------------------------------------

@@ -85,6 +85,7 @@ class Shoot(Closed):
         default="never",
         description="'ask': once the hits are known, the target's player may dive: half the damage "
         "(rounded up) and the target is pinned. The odds assume it does not.",
+        json_schema_extra={"same_odds": "asked once the hits are known; the odds assume no dive"},
     )
 
 

@@ -39,7 +39,10 @@ class AimedInput(ShotBase):
         json_schema_extra=PICK,
     )
     cover: Cover = Field(
-        default="unobstructed", description="Must be Unobstructed after <P> and space (L890-L892)."
+        default="unobstructed",
+        description="Must be Unobstructed after <P> and space (L890-L892).",
+        # any other answer is refused, or left Unobstructed by <P> or space: the same shot
+        json_schema_extra={"same_odds": "a check: only an Unobstructed target may be aimed at"},
     )
     range: Literal["in_band", "beyond"] = Field(
         default="in_band", description="The target must be in range (L880)."

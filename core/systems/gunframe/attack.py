@@ -87,10 +87,15 @@ _TEXTS = action_texts(__package__)
 Weapon = Literal["close", "short", "medium", "long"]
 
 
-def _flag(ref: str, text: str, common: bool = False, need: dict[str, Any] | None = None) -> Any:
+def _flag(
+    ref: str, text: str, common: bool = False, need: dict[str, Any] | None = None, same_odds: str = ""
+) -> Any:
     # common: a modifier the game screen shows first (core.systems.base.ActionSpec); need: what a
-    # unit must have for it (core.systems.base.needs, checked in gates.py)
+    # unit must have for it (core.systems.base.needs, checked in gates.py); same_odds: why it changes
+    # no odds, when it does not (tests/test_contract.py)
     hints = {**({"flow": "common"} if common else {}), **(need or {})}
+    if same_odds:
+        hints["same_odds"] = same_odds
     return Field(default=False, description=f"{text} ({ref})", json_schema_extra=hints or None)
 
 
@@ -192,7 +197,9 @@ class AttackInput(Closed):
         need=needs("parry", "target"),
     )
     reaction: bool = _flag(
-        "L1414-1434", "The attacker reacts to this target: 1 FP, once a turn, only before it activates"
+        "L1414-1434",
+        "The attacker reacts to this target: 1 FP, once a turn, only before it activates",
+        same_odds="it costs a Focus Point; the attack's dice are the same",
     )
     quick_reflexes: bool = _flag(
         "L2338",
@@ -200,7 +207,9 @@ class AttackInput(Closed):
         need=needs("quick_reflexes"),
     )
     rapid_fire: bool = _flag(
-        "L1052-1058", "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)"
+        "L1052-1058",
+        "Second use of this weapon system this activation: 1 FP (none with Rapid Reload, L2458)",
+        same_odds="it costs a Focus Point; the attack's dice are the same",
     )
     trigger: Trigger = Field(
         default="none",
@@ -208,7 +217,10 @@ class AttackInput(Closed):
         "enemy that attacked the partner (L2302); Rivals after the partner destroyed an enemy (L2342), "
         "Well-Oiled on the enemy the partner just locked (L2356), Wingman after the partner's attack "
         "(L2358), each for 1 FP.",
-        json_schema_extra={"x-labels": {"none": "None", **{k: v[1] for k, v in TRIGGERS.items()}}},
+        json_schema_extra={
+            "same_odds": "it costs a Focus Point; the attack's dice are the same",
+            "x-labels": {"none": "None", **{k: v[1] for k, v in TRIGGERS.items()}},
+        },
     )
     lucky: Literal["none", "attacker", "defender"] = Field(
         default="none",

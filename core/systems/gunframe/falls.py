@@ -40,7 +40,8 @@ class FallInput(Closed):
         description="It moved off an elevated feature (L898), or a knock-back carried it off one and its "
         "movement ends there (L946).",
         json_schema_extra={
-            "x-labels": {"ledge": "Off a ledge", "knocked_back": "Knocked back off high ground"}
+            "same_odds": "the fall's dice are the same either way: it only says where from in the log",
+            "x-labels": {"ledge": "Off a ledge", "knocked_back": "Knocked back off high ground"},
         },
     )
 

@@ -189,12 +189,20 @@ class TakeDamage(Closed):
     lethal: int = Field(
         default=1, ge=0, le=20, description="Lethal damage (X).", json_schema_extra={"flow": "common"}
     )
-    blunt: int = Field(default=0, ge=0, le=20, description="Bludgeoning damage (\\).")
+    blunt: int = Field(
+        default=0,
+        ge=0,
+        le=20,
+        description="Bludgeoning damage (\\).",
+        # a partial cross leaves the HP as it was; it costs HP only on a cell already partly crossed (L310)
+        json_schema_extra={"odds_only_when": "the trooper's card already has partly crossed HP cells"},
+    )
     why: Literal["blast", "ram", "wipe_out", "fire_enter", "fire_end", "wire", "other"] = Field(
         default="blast",
         description="Where it comes from, for the log: an explosion's ring (L342), a ram (L777), a wipe-out "
         "(L759), entering (1X) or ending on (8X) a burning dot (L439), barbed wire (L479).",
         json_schema_extra={
+            "same_odds": "it only names the cause in the log",
             "x-labels": {
                 "blast": "Explosion",
                 "ram": "Ram",
@@ -203,7 +211,7 @@ class TakeDamage(Closed):
                 "fire_end": "Ends on fire",
                 "wire": "Barbed wire",
                 "other": "Other",
-            }
+            },
         },
     )
     shallow: bool = Field(
