@@ -39,7 +39,11 @@ Movement and special actions (L209-L253)
   T  taking a weapon from a friend or the fallen (6 AP) into a free slot of the card, dropping it
      (0 AP), picking it up (6 AP: the book gives no price), rounds go with it (L247, L253)
   T  hand grenades taken from a trooper, as many as fit in the 4 it carries (L131, L253, L419)
-  -  exchanging body armor or a sneak suit, dropping grenades; power armor exchanges nothing
+  T  body armor and a sneak suit taken (6 AP), taken off (0 AP) or picked up (6 AP), one of each
+     worn, the armor's cells or marks and its AP cost going with it; grenades dropped (0 AP) and
+     picked up as many as fit (L198, L200-L207, L253, L384, L517)
+  T  power armor exchanges only its secondary, a standard infantry weapon (L877, L889, L253): not
+     its suit, primaries or jet pack (L839, L855, L861), and no grenades (L857, L908)
 Combat (L255-L344)
   T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
   T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)
@@ -149,7 +153,7 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.data import Samples, load
-from core.systems.skirmishers.catalogue import WEAPONS
+from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_picks
@@ -284,7 +288,7 @@ class Skirmishers(RuleSystem):
             note = f"HP {trk.hp_label(col)}: best mode {trk.modes[col]}, +{trk.mod(col) or 0} to its checks"
         else:
             top = trk.max_ap(col, bonus(game, u))
-            note = f"HP {trk.hp_label(col)}: {top - st.ap_spent} of {top} AP left"
+            note = f"HP {trk.hp_label(col)}: {max(0, top - st.ap_spent)} of {top} AP left"
             note += f", +{trk.mod(col) or 0} to rolls"
         if st.armor:
             note += f"; armor {st.armor}"
@@ -293,6 +297,11 @@ class Skirmishers(RuleSystem):
         if st.kit.primary is not None or st.kit.secondary is not None:  # gear exchanged in play (L253)
             now = [WEAPONS[k].name for k in (u.primary, u.secondary) if k]
             note += "; now carries " + (" and ".join(now) or "no primary or secondary weapon")
+        if st.kit.body_armor is not None:  # body armor taken or taken off in play (L253)
+            worn = CAT.body_armor[u.body_armor].name
+            note += f"; now wears {worn} body armor" if u.body_armor != "none" else "; body armor taken off"
+        if st.kit.sneak_suit is not None:
+            note += "; now wears a sneak suit" if st.kit.sneak_suit else "; sneak suit taken off"
         if st.kit.jet_pack is not None:  # a jet pack fitted, removed or taken (L600-L605)
             note += "; wears a jet pack" if st.kit.jet_pack else "; jet pack taken off"
         if st.arcs:
@@ -505,7 +514,8 @@ ACTIONS = {
         "gear",
         "Exchange equipment",
         gear,
-        "Take a weapon from a friend or the fallen, or pick one up: 6 AP; drop one: 0 AP (L247, L253). "
+        "Take a weapon, grenades, body armor or a sneak suit from a friend or the fallen, or pick it up: "
+        "6 AP; drop it or take it off: 0 AP (L247, L253). "
         "Jet pack: take off or fit 5 AP, take another's 6 AP (L600-L605).",
         picks=gear_picks,
         rolls=False,

@@ -170,7 +170,7 @@ def _spend(game: Game, s: int, u: int, ap: int, moving: bool) -> SkUnit:
     st = SkUnit.of(unit)
     top = max_ap(game, unit)
     if st.ap_spent + ap > top:
-        raise ValueError(f"{unit.name} has {top - st.ap_spent} AP left of {top}")
+        raise ValueError(f"{unit.name} has {max(0, top - st.ap_spent)} AP left of {top}")
     if moving and st.ap_moved + ap > MOVE_CAP:
         raise ValueError(f"at most 8 AP a turn go on movement; {unit.name} has moved {st.ap_moved} (L215)")
     st.ap_spent += ap
