@@ -693,9 +693,14 @@ export class GamesView {
     let picks = {};
     let seed = null;
     const changed = () => { typed = null; picks = {}; clear(result); refresh(); };
-    const rest = schemaForm(schema, state, { onChange: changed, custom, skip: [...flagged] });
+    // A common modifier that is not a chip (a number: how far, how many) is shown first, above the
+    // rest; only the others sit behind "More modifiers", which is left out when none is left.
+    const firstFields = flow.common.filter((name) => props[name] && !flagged.has(name));
+    const rest = schemaForm(schema, state, { onChange: changed, custom, skip: [...flagged, ...firstFields] });
+    const upfront = schemaForm(schema, state, { onChange: changed, custom, skip: Object.keys(props).filter((k) => !firstFields.includes(k)) });
     plainForm(rest.element);
-    const read = () => ({ ...rest.read(), ...Object.fromEntries([...flagged].filter((k) => state[k] !== undefined).map((k) => [k, state[k]])) });
+    plainForm(upfront.element);
+    const read = () => ({ ...rest.read(), ...upfront.read(), ...Object.fromEntries([...flagged].filter((k) => state[k] !== undefined).map((k) => [k, state[k]])) });
 
     const drawWho = () => {
       clear(who);
@@ -899,11 +904,11 @@ export class GamesView {
     drawChoices();
     drawPicks();
     drawChips();
-    const restBox = hasLayout
+    const restBox = hasLayout && rest.element.childElementCount
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, gatedList, restBox, odds),
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, firstFields.length ? upfront.element : "", gatedList, restBox, odds),
       el("div", { class: "sheet-foot" }, oddsLine,
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]

@@ -145,6 +145,7 @@ from core.systems.base import (
     GridRow,
     PhaseView,
     RuleSystem,
+    SampleForce,
     UnitCard,
     UnitState,
     UnitView,
@@ -156,13 +157,14 @@ from core.systems.data import Samples, load
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
-from core.systems.skirmishers.crew import crew, crew_picks
+from core.systems.skirmishers.crew import crew, crew_need, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
 from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
 from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
+    melee_waiting,
     resolve_melee,
     resolve_melee_odds,
     shallow_need,
@@ -186,6 +188,7 @@ from core.systems.skirmishers.turn import (
     phase_view,
     set_arc,
     stance,
+    stars_need,
 )
 from core.systems.skirmishers.units import Soldier, armor_cells, card, carried, grenades, pv, violations
 from core.systems.skirmishers.vehicles import (
@@ -216,6 +219,10 @@ class Skirmishers(RuleSystem):
     def catalogue(self) -> list[CatalogueUnit]:
         """A sample squad for each side, of the app's own making (the book's cards are blank, L910)."""
         return self.samples_catalogue(SAMPLES, _SAMPLES.note, "L910-L996")
+
+    def sample_forces(self) -> list[SampleForce]:
+        """The two sample squads, Red and Blue, of the app's own making: a sample battle starts at once."""
+        return [SampleForce(name=name, units=list(keys)) for name, keys in _SAMPLES.forces.items()]
 
     def unit_cost(self, profile: BaseModel) -> int:
         """The PV total of the card's weapons, information only (digest AMB-1)."""
@@ -391,6 +398,7 @@ ACTIONS = {
         resolve_melee,
         "Base 4, no cover, before the unit acts (L318, L324).",
         odds=resolve_melee_odds,
+        needs=("melee_waiting",),
     ),
     "throw": _spec(
         "throw",
@@ -406,6 +414,7 @@ ACTIONS = {
         explode,
         "2D6 against its TN; a miss scatters (L336-L344).",
         odds=explode_odds,
+        headline=("on_target",),
     ),
     "take_damage": _spec(
         "take_damage",
@@ -423,7 +432,12 @@ ACTIONS = {
         needs=("morale_due",),
     ),
     "control": _spec(
-        "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
+        "control",
+        "Control check",
+        control,
+        "A failure wipes the vehicle out (L711-L759).",
+        odds=control_odds,
+        needs=("vehicle",),
     ),
     "jet": _spec(
         "jet",
@@ -440,6 +454,7 @@ ACTIONS = {
         "A starred cell crossed: the opponent picks (L845).",
         picks=disable_picks,
         rolls=False,
+        needs=("stars",),
     ),
     "crew": _spec(
         "crew",
@@ -448,6 +463,7 @@ ACTIONS = {
         "Set up, break down, turn: 4 AP each; take over one left or whose gunner died: 6 AP (L369-L380).",
         picks=crew_picks,
         rolls=False,
+        needs=("crew_weapon",),
     ),
     "ride": _spec(
         "ride",
@@ -537,5 +553,8 @@ SYSTEM = Skirmishers.of_package(
         "morale_due": morale_why,
         "gear": gear_need,
         "jet_pack": jet_need,
+        "melee_waiting": melee_waiting,
+        "stars": stars_need,
+        "crew_weapon": crew_need,
     },
 )

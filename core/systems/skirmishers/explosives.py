@@ -42,8 +42,13 @@ class Throw(Closed):
         description="Dots thrown (a grenade 1 AP a dot, a satchel 2; doubled prone, L328).",
         json_schema_extra={"flow": "common"},
     )
-    stairs: bool = Field(default=False, description="Down stairs or a ladder, or up one level: 3 AP (L334).")
+    stairs: bool = Field(
+        title="Stairs or ladder",
+        default=False,
+        description="Down stairs or a ladder, or up one level: 3 AP (L334).",
+    )
     plant: bool = Field(
+        title="Planted",
         default=False,
         description="Satchel charge planted on its own or an adjacent dot for 3 AP (the '3' of L188).",
     )
@@ -53,14 +58,21 @@ class Throw(Closed):
         json_schema_extra={"x-labels": {"short": "Short range", "long": "Long range"}},
     )
     cover: int = Field(default=0, ge=0, le=6, description="Obstructions on the line, +1 each (L294).")
-    large: bool = Field(default=False, description="Aimed at a building, wall, tree or vehicle: -2 (L526).")
+    large: bool = Field(
+        title="Large target",
+        default=False,
+        description="Aimed at a building, wall, tree or vehicle: -2 (L526).",
+    )
     moving: bool = Field(default=False, description="Thrown or fired while moving: +2 (L500-L504).")
     drop: bool = Field(
+        title="Dropped from a jet pack",
         default=False,
         description="A hand grenade dropped on a dot flown over with a jet pack: base 5, no AP (L598).",
         json_schema_extra=needs("flying"),
     )
-    at: str = Field(default="", max_length=80, description="Where it is aimed, in the players' words.")
+    at: str = Field(
+        title="Aimed at", default="", max_length=80, description="Where it is aimed, in the players' words."
+    )
 
 
 def need_flying(game: Game, ref: str) -> str:
@@ -230,7 +242,8 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
         dots = f"{far} dot{'s' if far != 1 else ''}"
         spot = f"{dots} from {where}, direction {face}"
         lands = (
-            f"misses and scatters {dots} from {where} in direction {face} (stays put if a wall is in the way)"
+            f"misses and scatters {dots} from {where} in direction {face}, counting clockwise from the "
+            "direction the players agreed as 1 (it stays put if a wall is in the way)"
         )
     else:
         lands = "misses: a ranged incendiary does not scatter (L441)"
@@ -268,5 +281,10 @@ def explode_odds(game: Game, inp: Explode) -> ActionOdds:
     return ActionOdds(
         tables={"on_target": table(on)},
         facts={"on_target": float(TWO_D6.at_least(e.tn))},
-        summary=f"TN {e.tn}",
+        summary=f"{waiting(game, e)}: TN {e.tn}",
     )
+
+
+def waiting(game: Game, e: PendingExplosive) -> str:
+    """A waiting explosive in words: whose, which, where it was aimed."""
+    return f"{game.unit(e.attacker)[2].name}'s {WEAPONS[e.weapon].name} at {e.label or 'the aimed dot'}"

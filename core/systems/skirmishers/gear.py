@@ -56,6 +56,7 @@ class Gear(Closed):
 
     unit: str = own_unit("Who takes or drops.")
     gear: str = Field(
+        title="What",
         default="",
         max_length=60,
         description="What it takes or drops, and from whom.",

@@ -128,6 +128,13 @@ class ResolveMelee(Closed):
     unit: str = own_unit("The unit attacked.")
 
 
+def melee_waiting(game: Game, ref: str) -> str:
+    """Resolve melee is offered on a unit a declared melee attack waits on (L318)."""
+    if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
+        return ""
+    return f"no melee attack waits on {game.unit(ref)[2].name}"
+
+
 def _pending(game: Game, ref: str) -> tuple[int, PendingMelee]:
     g = SkGame.model_validate(game.state.extra)
     for i, m in enumerate(g.melee):
@@ -189,8 +196,9 @@ class TakeDamage(Closed):
     lethal: int = Field(
         default=1, ge=0, le=20, description="Lethal damage (X).", json_schema_extra={"flow": "common"}
     )
-    blunt: int = Field(default=0, ge=0, le=20, description="Bludgeoning damage (\\).")
+    blunt: int = Field(title="Bludgeoning", default=0, ge=0, le=20, description="Bludgeoning damage (\\).")
     why: Literal["blast", "ram", "wipe_out", "fire_enter", "fire_end", "wire", "other"] = Field(
+        title="From what",
         default="blast",
         description="Where it comes from, for the log: an explosion's ring (L342), a ram (L777), a wipe-out "
         "(L759), entering (1X) or ending on (8X) a burning dot (L439), barbed wire (L479).",
@@ -207,6 +215,7 @@ class TakeDamage(Closed):
         },
     )
     shallow: bool = Field(
+        title="In shallow water",
         default=False,
         description="In shallow water when the explosion hits: +2X, under the reading that counts shallow "
         "water (L485); a swimmer's +2X is added without asking.",

@@ -40,6 +40,7 @@ class FirstSide(Closed):
     """Which side goes first: picked by the players, or a die rolled by the app (L73)."""
 
     first: Literal["roll", "first", "second"] = Field(
+        title="Who goes first",
         default="roll",
         description="Who takes the first turn; 'roll': a die, 1-3 the first side, 4-6 the second.",
         json_schema_extra={
@@ -184,6 +185,7 @@ class Move(Closed):
 
     unit: str = own_unit("Who moves.")
     ap: int = Field(
+        title="AP",
         default=1,
         ge=1,
         le=16,
@@ -339,6 +341,7 @@ class SetArc(Closed):
 
     unit: str = own_unit("Who sets the arc.")
     size: Literal["30", "60", "150"] = Field(
+        title="Arc",
         default="60",
         description="Arc size: shots are its base times the weapon's multiplier (L261).",
         json_schema_extra={"flow": "choice", "x-labels": ARC_LABELS},
@@ -475,6 +478,12 @@ def phase_view(game: Game) -> PhaseView:
             hint=f"{name}'s explosives go off, then the other side activates (L79-L84).",
         ),
     ]
+    mine = [e for e in waiting if s is not None and game.unit(e.attacker)[0] == s]
+    if mine:  # which goes off next, so the player knows what Resolve explosive rolls for
+        more = f"; {len(mine) - 1} more after it" if len(mine) > 1 else ""
+        e = mine[0]
+        what = f"{game.unit(e.attacker)[2].name}'s {WEAPONS[e.weapon].name} at {e.label or 'the aimed dot'}"
+        steps[2].hint += f" Next: {what}, TN {e.tn}{more}."
     current = 0 if s is None else (2 if pending else 1)
     g = SkGame.model_validate(game.state.extra)
     if g.clouds:
@@ -543,6 +552,21 @@ def disable_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             for k in keys
         ]
     }
+
+
+def stars_need(game: Game, ref: str) -> str:
+    """Disable a weapon is offered on power armor with a starred cell crossed for each weapon to
+    disable (L845)."""
+    unit = game.unit(ref)[2]
+    if soldier(unit).kind != "power_armor":
+        return f"{unit.name} is not in power armor: only its card has starred cells (L845)"
+    st = SkUnit.of(unit)
+    stars = sum(1 for i in TRACKS["power_armor"].stars if st.cells[i] == 2)
+    if not stars:
+        return f"no starred cell of {unit.name}'s card is crossed out yet (L845)"
+    if len(st.disabled) >= stars:
+        return f"a weapon is disabled for each starred cell crossed out ({stars})"
+    return ""
 
 
 def disable(game: Game, inp: Disable, dice: DiceSource) -> ActionResult:
