@@ -610,3 +610,18 @@ def test_a_jet_pack_flight_of_6_dots_reaches_a_two_storey_roof_L589() -> None:
     g = sample_game(["red_rifle"], ["blue_armor"], first="second")
     g = act(g, "jet", {"unit": "1/u1", "dots": 6}, TypedDice([]))
     assert "up or down 2 levels at most" in g.log[-1].text  # 1 level every 3 dots (L589)
+
+
+def test_each_reading_and_module_is_named_in_words_with_its_choices() -> None:
+    """The Readings panel shows each toggle's title and each choice's label; its text keeps its line
+    numbers in their own brackets, so hiding them leaves a sentence (no '( says 12 turns)')."""
+    import re
+
+    from core.systems.skirmishers.options import SkOptions
+
+    props = SkOptions.model_json_schema()["properties"]
+    for name, p in props.items():
+        assert p["title"][0].isupper() and "_" not in p["title"], name
+        if "enum" in p:
+            assert set(p["x-labels"]) == set(p["enum"]), name
+        assert not re.search(r"\(L\d+ [a-z]", p["description"]), name
