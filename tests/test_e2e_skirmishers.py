@@ -66,7 +66,9 @@ def test_the_sample_battle_starts_at_once_and_offers_who_goes_first(browser: Bro
         expect(step).to_have_text("Who goes first")
         tap = Taps(page)
         tap(step)
-        tap(page.locator('[data-choice-field="first"] [data-value="second"]'))
+        second = page.locator('[data-choice-field="first"] [data-value="second"]')
+        expect(second).to_have_text("Blue squad")  # the side's name, not "second side"
+        tap(second)
         tap(page.locator("#action-roll"))
         expect(page.locator("#action-text")).to_contain_text("Blue squad goes first", timeout=30_000)
         tap(page.locator("#apply-result"))

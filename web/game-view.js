@@ -758,7 +758,9 @@ export class GamesView {
             return button("", () => { state[name] = value; drawChoices(); changed(); },
               { class: `choice${on ? " on" : ""}`, "data-value": String(value), "aria-pressed": String(on) });
           }));
-        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
+        // A choice that stands for a side (`x-sides`: value -> side index) reads as that side's name.
+        const sideName = (v) => this.game.sides[field["x-sides"]?.[v]]?.name;
+        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, sideName(b.dataset.value) ?? field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
         choices.append(group);
       }
     };

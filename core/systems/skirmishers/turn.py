@@ -46,6 +46,7 @@ class FirstSide(Closed):
         json_schema_extra={
             "flow": "choice",
             "x-labels": {"roll": "Roll a die", "first": "First side", "second": "Second side"},
+            "x-sides": {"first": 0, "second": 1},  # the buttons read as the sides' names
         },
     )
 
