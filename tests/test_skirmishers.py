@@ -565,7 +565,7 @@ def test_the_sample_squads_start_a_battle_at_once_labelled_and_legal_L910() -> N
     assert SkUnit.of(g.sides[1].units[2]).cells == [0, 0, 2, 2, 2, 2, 0, 0, 0, 0, 0]  # 4X from 8 (L308)
 
 
-def test_actions_a_unit_lacks_are_greyed_with_the_reason_and_refused_L318_L356_L711_L845() -> None:
+def test_actions_a_unit_lacks_are_greyed_with_the_reason_and_refused_L318_L356_L684_L711_L845() -> None:
     from core.game import gated_actions
 
     g = sample_game(["red_rifle", "red_lmg"], ["blue_armor", "blue_assault"])
@@ -589,6 +589,11 @@ def test_actions_a_unit_lacks_are_greyed_with_the_reason_and_refused_L318_L356_L
     assert "resolve_melee" not in gated_actions(g).get("0/u1", {})  # it waits on it now (L318)
     off = g.model_copy(update={"options": {"crew_served": False}})
     assert gated_actions(off)["0/u2"]["crew"] == "crew-served weapons are off in this game"
+    # a vehicle is moved by its driver's Drive (L684): the troopers' own actions are not its
+    for action in ("move", "stance", "melee", "throw", "change_weapon", "terrain"):
+        assert "is a vehicle" in gated_actions(g)["1/u2"][action], action
+    with pytest.raises(ValueError, match="is a vehicle"):
+        act(g, "stance", {"unit": "1/u2"}, TypedDice([]))
 
 
 def test_the_end_of_turn_step_names_the_explosive_that_goes_off_next_L336() -> None:

@@ -374,6 +374,7 @@ ACTIONS = {
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "set_arc": _spec(
         "set_arc",
@@ -383,7 +384,14 @@ ACTIONS = {
         picks=arc_picks,
         rolls=False,
     ),
-    "stance": _spec("stance", "Go prone / stand", stance, "Prone 1 AP, stand 2 AP (L237-L238).", rolls=False),
+    "stance": _spec(
+        "stance",
+        "Go prone / stand",
+        stance,
+        "Prone 1 AP, stand 2 AP (L237-L238).",
+        rolls=False,
+        needs=("not_vehicle",),
+    ),
     "melee": _spec(
         "melee",
         "Melee",
@@ -391,6 +399,7 @@ ACTIONS = {
         "5 AP; resolved when the target activates (L316-L324).",
         picks=melee_picks,
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "resolve_melee": _spec(
         "resolve_melee",
@@ -407,6 +416,7 @@ ACTIONS = {
         "A token, resolved at the end of the turn (L326-L344).",
         picks=throw_picks,
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "explode": _spec(
         "explode",
@@ -515,6 +525,7 @@ ACTIONS = {
         "Barbed wire 6 AP, 1D6 bludgeoning, entangled on 4-6 (L479); deep water 4 AP; trench 3; tunnel 2 "
         "(L462-L485).",
         odds=terrain_odds,
+        needs=("not_vehicle",),
     ),
     "structure": _spec(
         "structure",
@@ -524,7 +535,13 @@ ACTIONS = {
         rolls=False,
     ),
     "change_weapon": _spec(
-        "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
+        "change_weapon",
+        "Change weapon",
+        change_weapon,
+        "3 AP (L246, L251).",
+        picks=change_picks,
+        rolls=False,
+        needs=("not_vehicle",),
     ),
     "gear": _spec(
         "gear",
