@@ -125,7 +125,14 @@ Power armor (L811-L908)
   T  one arc per weapon (L895); machine gun burst; flamethrower and missile at the end of the turn
      (L875, AMB-56); power-armor fists (L902); no hand or smoke grenades (L857, L908)
   T  wire costs it 1 AP and never entangles (L883-L885)
-Sample unit cards (L910-L996): blank in the book; the app's own sample squads, labelled (AMB-65).
+Sample unit cards (L910-L996): blank in the book; the app's own sample squads, labelled (AMB-65),
+  a sample battle of the two in one tap (``sample_forces``).
+At the table: an action a unit lacks is greyed with the reason and refused (a vehicle's own moves
+  are its driver's Drive, L684; Resolve melee only with an attack waiting, L318; Disable only on
+  power armor with a starred cell crossed for it, L845; Crew-served weapon only with one to work,
+  L356, L378; Control check only on a vehicle, L711).
+Not in the app: the order of several explosives of a side is the order thrown (AMB-25 lets the
+  active player choose); line of sight, distances and who stands in a blast stay the players'.
 """
 
 from __future__ import annotations
