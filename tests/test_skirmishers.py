@@ -395,8 +395,8 @@ def test_a_grenade_is_a_token_until_the_end_of_the_turn_L336_L340() -> None:
         act(g, "end_turn", {}, TypedDice([]))
     phase = SK.phase(g)
     assert phase is not None and phase.steps[phase.current].action == "explode"
-    assert odds(g, "explode", {}).summary.endswith(": TN 5")  # 4 AP thrown + 1 cover
-    g2 = act(g, "explode", {}, TypedDice([1, 2, 4]))
+    assert odds(g, "explode", {"unit": "0/u1"}).summary.endswith(": TN 5")  # 4 AP thrown + 1 cover
+    g2 = act(g, "explode", {"unit": "0/u1"}, TypedDice([1, 2, 4]))
     assert "scatters 1 dot" in g2.log[-1].text and "direction 4" in g2.log[-1].text
     g2 = act(g2, "end_turn", {}, TypedDice([]))
     g3 = act(g2, "take_damage", {"unit": "1/u1", "lethal": 6}, TypedDice([3, 4]))
@@ -596,18 +596,32 @@ def test_actions_a_unit_lacks_are_greyed_with_the_reason_and_refused_L318_L356_L
         act(g, "stance", {"unit": "1/u2"}, TypedDice([]))
 
 
-def test_the_end_of_turn_step_names_the_explosive_that_goes_off_next_L336() -> None:
+def test_the_end_of_turn_step_names_the_next_explosive_and_players_choose_the_order_L336_AMB25() -> None:
     g = sample_game(["red_smg", "red_rifle"], ["blue_gyro"])
     for ref in ("0/u1", "0/u2"):
         g = act(g, "change_weapon", {"unit": ref, "weapon": "hand_grenade"}, TypedDice([]))
         g = act(g, "throw", {"unit": ref, "dots": 3, "at": "the doorway"}, TypedDice([]))
     phase = SK.phase(g)
     assert phase is not None and phase.steps[phase.current].action == "explode"
-    assert "Next: Sample: Red Gunner's Hand Grenade at the doorway, TN 3; 1 more after it." in (
-        phase.steps[phase.current].hint
+    step = phase.steps[phase.current]
+    assert "Next: Sample: Red Gunner's Hand Grenade at the doorway, TN 3; 1 more" in step.hint
+    assert step.input == {"unit": "0/u1"}  # the strip's button resolves the first thrown
+    # the players choose the order (AMB-25): the rifleman's goes off first, from its card
+    from core.game import gated_actions
+
+    assert "explode" not in gated_actions(g).get("0/u2", {})
+    g = act(g, "explode", {"unit": "0/u2"}, TypedDice([6, 6]))
+    assert g.log[-1].text.startswith("Sample: Red Rifleman's Hand Grenade")
+    assert "no explosive of Sample: Red Rifleman waits" in gated_actions(g)["0/u2"]["explode"]
+    with pytest.raises(ValueError, match="no explosive of Sample: Red Rifleman waits"):
+        act(g, "explode", {"unit": "0/u2"}, TypedDice([6, 6]))
+    assert (
+        odds(g, "explode", {"unit": "0/u1"}).summary
+        == "Sample: Red Gunner's Hand Grenade at the doorway: TN 3"
     )
-    assert odds(g, "explode", {}).summary == "Sample: Red Gunner's Hand Grenade at the doorway: TN 3"
-    g = act(g, "explode", {}, TypedDice([1, 1, 4]))  # 2 misses TN 3: it scatters in direction 4 (L344)
+    g = act(
+        g, "explode", {"unit": "0/u1"}, TypedDice([1, 1, 4])
+    )  # 2 misses TN 3: it scatters in direction 4 (L344)
     assert "direction 4, counting clockwise from the direction the players agreed as 1" in g.log[-1].text
 
 

@@ -256,7 +256,9 @@ def test_hand_grenades_taken_from_a_friend_up_to_4_L131_L253() -> None:
         g = act(g, "change_weapon", {"unit": "0/u1", "weapon": "hand_grenade"}, no())
         g = act(g, "throw", {"unit": "0/u1", "dots": 1}, no())
     assert st(g, "0/u1").ammo["hand_grenade"] == 2
-    g = act(act(g, "explode", {}, TypedDice([6, 6])), "explode", {}, TypedDice([6, 6]))
+    g = act(
+        act(g, "explode", {"unit": "0/u1"}, TypedDice([6, 6])), "explode", {"unit": "0/u1"}, TypedDice([6, 6])
+    )
     g = act(act(g, "end_turn", {}, no()), "end_turn", {}, no())
     g = gear(g, "0/u1", "grenades:0/u2:smoke_grenade")
     assert st(g, "0/u1").ammo == {"hand_grenade": 2, "smoke_grenade": 2} and st(g, "0/u1").ap_spent == 6

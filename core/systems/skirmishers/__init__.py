@@ -131,8 +131,9 @@ At the table: an action a unit lacks is greyed with the reason and refused (a ve
   are its driver's Drive, L684; Resolve melee only with an attack waiting, L318; Disable only on
   power armor with a starred cell crossed for it, L845; Crew-served weapon only with one to work,
   L356, L378; Control check only on a vehicle, L711).
-Not in the app: the order of several explosives of a side is the order thrown (AMB-25 lets the
-  active player choose); line of sight, distances and who stands in a blast stay the players'.
+  The side's explosives go off in the order the players choose, from the thrower's card; the End of
+  turn step offers the first thrown (AMB-25).
+Not in the app: line of sight, distances and who stands in a blast stay the players'.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_need, crew_picks
-from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
+from core.systems.skirmishers.explosives import explode, explode_odds, explosive_waiting, throw, throw_picks
 from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
 from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
@@ -432,6 +433,7 @@ ACTIONS = {
         "2D6 against its TN; a miss scatters (L336-L344).",
         odds=explode_odds,
         headline=("on_target",),
+        needs=("explosive_waiting",),
     ),
     "take_damage": _spec(
         "take_damage",
@@ -578,6 +580,7 @@ SYSTEM = Skirmishers.of_package(
         "gear": gear_need,
         "jet_pack": jet_need,
         "melee_waiting": melee_waiting,
+        "explosive_waiting": explosive_waiting,
         "stars": stars_need,
         "crew_weapon": crew_need,
     },

@@ -209,16 +209,27 @@ def throw(game: Game, inp: Throw, dice: DiceSource) -> ActionResult:
 
 
 class Explode(Closed):
-    """Resolve the side's next explosive token (L82, L336-L344)."""
+    """Resolve an explosive token of the side in turn, at the end of its turn (L82, L336-L344): the
+    thrower's first one; the players choose the order by whose they resolve first (digest AMB-25)."""
+
+    unit: str = own_unit("Whose explosive goes off.")
 
 
-def _next(game: Game) -> tuple[int, PendingExplosive]:
-    s = game.state.active_side
+def _next(game: Game, ref: str) -> tuple[int, PendingExplosive]:
+    if why := explosive_waiting(game, ref):
+        raise ValueError(why)
     g = SkGame.model_validate(game.state.extra)
-    for i, e in enumerate(g.explosives):
-        if game.unit(e.attacker)[0] == s:
-            return i, e
-    raise ValueError("no explosive of this side waits")
+    return next((i, e) for i, e in enumerate(g.explosives) if e.attacker == ref)
+
+
+def explosive_waiting(game: Game, ref: str) -> str:
+    """Resolve explosive is offered on a unit of the side in turn whose token waits (L336, AMB-25)."""
+    s, _, unit = game.unit(ref)
+    if not any(e.attacker == ref for e in SkGame.model_validate(game.state.extra).explosives):
+        return f"no explosive of {unit.name} waits"
+    if s != game.state.active_side:
+        return f"{unit.name}'s explosive goes off at the end of its own side's turn (L336)"
+    return ""
 
 
 def _rings(w: Weapon, water: bool = False) -> str:
@@ -227,7 +238,7 @@ def _rings(w: Weapon, water: bool = False) -> str:
 
 
 def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
-    i, e = _next(game)
+    i, e = _next(game, inp.unit)
     w = WEAPONS[e.weapon]
     roll = TWO_D6.roll(dice, "explosive")
     where = e.label or "the aimed dot"
@@ -276,7 +287,7 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
 
 
 def explode_odds(game: Game, inp: Explode) -> ActionOdds:
-    _, e = _next(game)
+    _, e = _next(game, inp.unit)
     on = TWO_D6.dist().map(lambda t: int(t >= e.tn))
     return ActionOdds(
         tables={"on_target": table(on)},

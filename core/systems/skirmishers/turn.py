@@ -455,7 +455,8 @@ def phase_view(game: Game) -> PhaseView:
     s = game.state.active_side
     name = game.sides[s].name if s is not None else "the side in turn"
     waiting = SkGame.model_validate(game.state.extra).explosives
-    pending = s is not None and any(game.unit(e.attacker)[0] == s for e in waiting)
+    mine = [e for e in waiting if s is not None and game.unit(e.attacker)[0] == s]
+    pending = bool(mine)
     steps = [
         PhaseStep(
             key="first",
@@ -475,13 +476,13 @@ def phase_view(game: Game) -> PhaseView:
             key="end",
             label="End of turn",
             action="explode" if pending else "end_turn",
+            input={"unit": mine[0].attacker} if mine else {},
             sheet=pending,
             hint=f"{name}'s explosives go off, then the other side activates (L79-L84).",
         ),
     ]
-    mine = [e for e in waiting if s is not None and game.unit(e.attacker)[0] == s]
     if mine:  # which goes off next, so the player knows what Resolve explosive rolls for
-        more = f"; {len(mine) - 1} more after it" if len(mine) > 1 else ""
+        more = f"; {len(mine) - 1} more (resolve any first from its unit's card)" if len(mine) > 1 else ""
         e = mine[0]
         what = f"{game.unit(e.attacker)[2].name}'s {WEAPONS[e.weapon].name} at {e.label or 'the aimed dot'}"
         steps[2].hint += f" Next: {what}, TN {e.tn}{more}."
