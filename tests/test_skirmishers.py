@@ -644,3 +644,11 @@ def test_each_reading_and_module_is_named_in_words_with_its_choices() -> None:
         if "enum" in p:
             assert set(p["x-labels"]) == set(p["enum"]), name
         assert not re.search(r"\(L\d+ [a-z]", p["description"]), name
+
+
+def test_the_fists_pick_shows_the_bludgeoning_it_deals_now_L318() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])  # 7 max AP with basic armor: 3 bludgeoning
+    picks = SK.actions["melee"].picks
+    assert picks is not None
+    fists = next(p for p in picks(g, "0/u1")["weapon"] if p.value == "fists")
+    assert fists.detail.startswith("3\\ (half its max AP")

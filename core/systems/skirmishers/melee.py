@@ -90,7 +90,11 @@ def melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             FieldPick(
                 value=k,
                 label=WEAPONS[k].name,
-                detail=WEAPONS[k].ring_text,
+                detail=(
+                    f"{max_ap(game, unit) // 2}\\ (half its max AP, L318)"
+                    if WEAPONS[k].blunt_half_ap
+                    else WEAPONS[k].ring_text
+                ),
                 unavailable=melee_why(game, unit, k),
             )
             for k in melee_weapons(unit)
