@@ -441,6 +441,7 @@ ACTIONS = {
         take_damage,
         "A blast ring, a ram, a wipe-out, fire or wire, from a 2D6 first cell.",
         odds=take_damage_odds,
+        headline=("damage", "dead", "out_of_action"),  # no roll to hit: no chance of a hit to show
     ),
     "morale": _spec(
         "morale",
