@@ -142,6 +142,12 @@ def test_power_armor_exchanges_its_secondary_only_L877_L889_not_its_suit_L839_L8
     assert picks(g, "0/u1")["ground:1"] == ""  # an SMG as its secondary, as L877 allows
     g = gear(g, "0/u1", "ground:1")
     assert g.unit("0/u1")[2].state.extra["kit"]["secondary"] == "smg" and st(g, "0/u1").ap_spent == 6
+    # the reading that power armor exchanges nothing (the book is silent): neither gives nor takes
+    off = g.model_copy(update={"options": {"power_armor_gear": False}})
+    assert "exchanges no gear in this game" in gated_actions(off)["0/u1"]["gear"]
+    with pytest.raises(ValueError, match="exchanges no gear"):
+        gear(off, "0/u1", "drop:smg")
+    assert "exchanges no gear" in picks(off, "0/u2")["take:0/u1:smg"]
     assert "is a vehicle" in gated_actions(g)["0/u3"]["gear"]
     with pytest.raises(ValueError, match="is a vehicle"):
         gear(g, "0/u3", "drop:lmg")

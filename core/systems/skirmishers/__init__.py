@@ -44,6 +44,7 @@ Movement and special actions (L209-L253)
      picked up as many as fit (L198, L200-L207, L253, L384, L517)
   T  power armor exchanges only its secondary, a standard infantry weapon (L877, L889, L253): not
      its suit, primaries or jet pack (L839, L855, L861), and no grenades (L857, L908)
+     R  ``power_armor_gear`` (off: power armor exchanges nothing; the book is silent)
 Combat (L255-L344)
   T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
   T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)

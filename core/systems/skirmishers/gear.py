@@ -25,7 +25,8 @@
   them is exchanged.  Its secondary is "any standard infantry weapon" (L877) and power-armor troopers
   play by the troopers' rules (L889), so that one weapon (a satchel charge too, L908) is exchanged
   like a trooper's, in the secondary slot.  It takes no grenades (L857, L908), body armor or another
-  jet pack.  (The claim that power armor exchanges nothing does not hold against L877 and L889.)
+  jet pack.  (The claim that power armor exchanges nothing does not hold against L877 and L889; it
+  is kept as the reading ``power_armor_gear`` off, since the book never says so either way.)
 
 What a trooper carries in play is kept as changes to its card (``SkUnit.kit``), read through
 :func:`core.systems.skirmishers.common.soldier`, so every rule reads the gear it has now; grenades
@@ -97,6 +98,8 @@ def _giver_why(game: Game, actor: str, ref: str) -> str:
         return "its own"
     if soldier(unit).kind == "vehicle":
         return f"{unit.name} carries no gear to hand over"
+    if soldier(unit).kind == "power_armor" and not options(game).power_armor_gear:
+        return "power armor exchanges no gear in this game (see the game's readings)"
     if s != game.unit(actor)[0] and not _fallen(unit):
         return f"{unit.name} is an enemy still fighting"
     return ""
@@ -189,6 +192,8 @@ def gear_need(game: Game, ref: str) -> str:
     unit = game.unit(ref)[2]
     if soldier(unit).kind == "vehicle":
         return f"{unit.name} is a vehicle: its riders carry the gear"
+    if soldier(unit).kind == "power_armor" and not options(game).power_armor_gear:
+        return f"{unit.name} exchanges no gear in this game: its weapons are the suit's (a reading)"
     return ""
 
 

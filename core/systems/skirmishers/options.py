@@ -66,6 +66,7 @@ class SkOptions(Readings):
             "Extra blast damage in water", {"swimming": "Swimmers only", "any_water": "Also in shallow water"}
         ),
     )
+    power_armor_gear: bool = Field(default=True, **_t("Power armor exchanges its secondary"))
     morale_when: Literal["each_death", "turn_start"] = Field(
         default="each_death",
         **_t(
