@@ -420,7 +420,9 @@ export class GamesView {
         .map((def) => `${def.label} ${side.resources[def.key]}`);
       this.resOpen ??= new Set();
       box = el("details", { class: "resources-box", id: `resources-${s}` },
-        el("summary", {}, used.length ? used.join(" · ") : "Counts: all 0"), resources);
+        el("summary", {}, used.length ? used.join(" · ")
+          // one or two counts read by name even at 0 ("Troopers dead 0"); more fold to one phrase
+          : this.info.resources.length <= 2 ? this.info.resources.map((def) => `${def.label} 0`).join(" · ") : "Counts: all 0"), resources);
       box.open = this.resOpen.has(s);
       box.addEventListener("toggle", () => { if (box.open) this.resOpen.add(s); else this.resOpen.delete(s); });
     }
