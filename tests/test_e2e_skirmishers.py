@@ -92,6 +92,9 @@ def test_the_sample_battle_starts_at_once_and_offers_who_goes_first(browser: Bro
             "Next: Sample: Blue Trooper's Satchel Charge at the aimed dot, TN 4."
         )
         expect(step).to_have_text("Resolve explosive")
+        step.click()  # its chance of landing, alone: a yes-or-no has no mean to show
+        expect(page.locator("#sheet-title")).to_have_text("Resolve explosive: Sample: Blue Trooper")
+        expect(page.locator("#odds-headline")).to_have_text("On target 91.7%", timeout=30_000)  # 4+ on 2D6
     finally:
         context.close()
 

@@ -1052,7 +1052,10 @@ function oddsBlock(odds, headline = []) {
   const box = el("div", {});
   const [main, table] = mainTable(odds, headline);
   const parts = [];
-  if (table) {
+  if (table && table.rows.every((r) => r.value === 0 || r.value === 1)) {
+    // a yes-or-no table (on target or not): its chance alone; its mean would only repeat it
+    parts.push(el("span", { "data-key": "any" }, `${nameOf(main)} `, el("b", {}, pct(atLeastOne(table)))));
+  } else if (table) {
     parts.push(el("span", { "data-key": "any" }, `Any ${nameOf(main).toLowerCase()} `, el("b", {}, pct(atLeastOne(table)))),
       el("span", { "data-key": "mean" }, `mean `, el("b", {}, table.p_mean.toFixed(2))));
   }
