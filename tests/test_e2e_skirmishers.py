@@ -50,20 +50,51 @@ def start(browser: Browser, server: Server, store: dict[str, Any]) -> tuple[Any,
     return context, page
 
 
-def test_the_first_step_is_offered_who_goes_first(browser: Browser, server: Server) -> None:
-    context, page = start(browser, server, sk_store(first=False))
+def test_the_sample_battle_starts_at_once_and_offers_who_goes_first(browser: Browser, server: Server) -> None:
+    """From the home screen: the sample battle's one tap starts a game of the two sample squads
+    (L910-L996 prints blank cards), whose first step, who goes first (L73), is offered; a throw's
+    distance is asked up front and the End of turn step names the explosive that goes off next."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
     try:
+        page.goto(server.url)
+        expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        page.locator('[data-sample="skirmishers"]').click()
+        expect(page.locator(".unit-card")).to_have_count(10, timeout=30_000)
+        expect(page.locator(".unit-card").first).to_contain_text("Sample: Red Sergeant")
         step = page.locator("#phase-next")
         expect(step).to_have_text("Who goes first")
         tap = Taps(page)
         tap(step)
-        tap(page.locator('[data-choice-field="first"] [data-value="second"]'))
+        second = page.locator('[data-choice-field="first"] [data-value="second"]')
+        expect(second).to_have_text("Blue squad")  # the side's name, not "second side"
+        tap(second)
         tap(page.locator("#action-roll"))
-        expect(page.locator("#action-text")).to_contain_text("Blue goes first", timeout=30_000)
+        expect(page.locator("#action-text")).to_contain_text("Blue squad goes first", timeout=30_000)
         tap(page.locator("#apply-result"))
         assert tap.count == 4
         expect(page.locator("#phase-strip [aria-current=step]")).to_have_text("Activations")
         assert saved_game(page)["state"]["active_side"] == 1
+        # Blue's trooper takes its satchel charge (3 AP) and throws it 2 dots (2 AP a dot, L192).
+        more_action(page, "1/u2", "change_weapon")
+        page.locator('#action-panel [data-pick-field="weapon"] button', has_text="Satchel").click()
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("switches to Satchel Charge")
+        more_action(page, "1/u2", "throw")
+        expect(page.locator("#more-mods")).to_have_count(1)
+        dots = page.locator('#action-panel [data-field="dots"] input')
+        assert_on_screen(dots)  # how far is asked up front, not behind More modifiers
+        dots.fill("2")
+        dots.dispatch_event("change")
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("(4 AP, TN 4")
+        expect(page.locator("#phase-hint, .phase-hint").first).to_contain_text(
+            "Next: Sample: Blue Trooper's Satchel Charge at the aimed dot, TN 4."
+        )
+        expect(step).to_have_text("Resolve explosive")
+        step.click()  # its chance of landing, alone: a yes-or-no has no mean to show
+        expect(page.locator("#sheet-title")).to_have_text("Resolve explosive: Sample: Blue Trooper")
+        expect(page.locator("#odds-headline")).to_have_text("On target 91.7%", timeout=30_000)  # 4+ on 2D6
     finally:
         context.close()
 

@@ -395,8 +395,8 @@ def test_a_grenade_is_a_token_until_the_end_of_the_turn_L336_L340() -> None:
         act(g, "end_turn", {}, TypedDice([]))
     phase = SK.phase(g)
     assert phase is not None and phase.steps[phase.current].action == "explode"
-    assert odds(g, "explode", {}).summary == "TN 5"  # 4 AP thrown + 1 cover
-    g2 = act(g, "explode", {}, TypedDice([1, 2, 4]))
+    assert odds(g, "explode", {"unit": "0/u1"}).summary.endswith(": TN 5")  # 4 AP thrown + 1 cover
+    g2 = act(g, "explode", {"unit": "0/u1"}, TypedDice([1, 2, 4]))
     assert "scatters 1 dot" in g2.log[-1].text and "direction 4" in g2.log[-1].text
     g2 = act(g2, "end_turn", {}, TypedDice([]))
     g3 = act(g2, "take_damage", {"unit": "1/u1", "lethal": 6}, TypedDice([3, 4]))
@@ -533,3 +533,122 @@ def test_a_gunner_who_leaves_its_weapon_takes_it_back_for_6_ap_L378() -> None:
     g = act(g, "end_turn", {}, TypedDice([]))
     g = act(g, "crew", {"unit": "0/u2", "what": "take_over", "weapon_of": "0/u1"}, TypedDice([]))
     assert SkUnit.of(g.sides[0].units[0]).crew_by == "0/u2"
+
+
+# --- at the table: samples, what is offered to whom ------------------------------------------
+
+
+def test_the_sample_squads_start_a_battle_at_once_labelled_and_legal_L910() -> None:
+    forces = SK.sample_forces()
+    assert [f.name for f in forces] == ["Sample: Red squad", "Sample: Blue squad"]
+    for f in forces:
+        for key in f.units:
+            assert SAMPLES[key].name.startswith("Sample: ") and not violations(SAMPLES[key])
+    by_id = {c.id: c for c in SK.catalogue()}
+    sides = [
+        (
+            f.name,
+            Squad(
+                id=f"s{i}",
+                name=f.name,
+                system="skirmishers",
+                units=[SquadUnit(key=f"u{n + 1}", profile=by_id[k].profile) for n, k in enumerate(f.units)],
+            ),
+        )
+        for i, f in enumerate(forces)
+    ]
+    g = new_game("g", "Sample", sides)
+    phase = SK.phase(g)
+    assert phase is not None and phase.steps[phase.current].action == "first_side"  # offered first
+    g = act(g, "first_side", {"first": "first"}, TypedDice([]))
+    g = act(g, "fire", {"shooter": "0/u2", "target": "1/u3"}, TypedDice([6, 6, 4, 4]))
+    assert SkUnit.of(g.sides[1].units[2]).cells == [0, 0, 2, 2, 2, 2, 0, 0, 0, 0, 0]  # 4X from 8 (L308)
+
+
+def test_actions_a_unit_lacks_are_greyed_with_the_reason_and_refused_L318_L356_L684_L711_L845() -> None:
+    from core.game import gated_actions
+
+    g = sample_game(["red_rifle", "red_lmg"], ["blue_armor", "blue_assault"])
+    gated = gated_actions(g)
+    assert "no melee attack waits" in gated["0/u1"]["resolve_melee"]
+    assert "not in power armor" in gated["0/u1"]["disable"]
+    assert "no starred cell" in gated["1/u1"]["disable"]  # power armor, none crossed yet
+    assert "no crew-served weapon" in gated["0/u1"]["crew"] and "crew" not in gated.get("0/u2", {})
+    assert "not a vehicle" in gated["0/u1"]["control"] and "control" not in gated.get("1/u2", {})
+    for action, given, why in (
+        ("resolve_melee", {"unit": "0/u1"}, "no melee attack waits"),
+        ("disable", {"unit": "1/u1", "weapon": "pa_mg"}, "no starred cell"),
+        ("crew", {"unit": "0/u1"}, "no crew-served weapon"),
+        ("control", {"vehicle": "0/u1", "why": "turn120", "mode": "cruise"}, "not a vehicle"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            act(g, action, given, TypedDice([6, 6]))
+    g = act(g, "end_turn", {}, TypedDice([]))
+    g = act(g, "melee", {"attacker": "1/u1", "target": "0/u1", "weapon": "pa_fists"}, TypedDice([]))
+    g = act(g, "end_turn", {}, TypedDice([]))
+    assert "resolve_melee" not in gated_actions(g).get("0/u1", {})  # it waits on it now (L318)
+    off = g.model_copy(update={"options": {"crew_served": False}})
+    assert gated_actions(off)["0/u2"]["crew"] == "crew-served weapons are off in this game"
+    # a vehicle is moved by its driver's Drive (L684): the troopers' own actions are not its
+    for action in ("move", "stance", "melee", "throw", "change_weapon", "terrain"):
+        assert "is a vehicle" in gated_actions(g)["1/u2"][action], action
+    with pytest.raises(ValueError, match="is a vehicle"):
+        act(g, "stance", {"unit": "1/u2"}, TypedDice([]))
+
+
+def test_the_end_of_turn_step_names_the_next_explosive_and_players_choose_the_order_L336_AMB25() -> None:
+    g = sample_game(["red_smg", "red_rifle"], ["blue_gyro"])
+    for ref in ("0/u1", "0/u2"):
+        g = act(g, "change_weapon", {"unit": ref, "weapon": "hand_grenade"}, TypedDice([]))
+        g = act(g, "throw", {"unit": ref, "dots": 3, "at": "the doorway"}, TypedDice([]))
+    phase = SK.phase(g)
+    assert phase is not None and phase.steps[phase.current].action == "explode"
+    step = phase.steps[phase.current]
+    assert "Next: Sample: Red Gunner's Hand Grenade at the doorway, TN 3; 1 more" in step.hint
+    assert step.input == {"unit": "0/u1"}  # the strip's button resolves the first thrown
+    # the players choose the order (AMB-25): the rifleman's goes off first, from its card
+    from core.game import gated_actions
+
+    assert "explode" not in gated_actions(g).get("0/u2", {})
+    g = act(g, "explode", {"unit": "0/u2"}, TypedDice([6, 6]))
+    assert g.log[-1].text.startswith("Sample: Red Rifleman's Hand Grenade")
+    assert "no explosive of Sample: Red Rifleman waits" in gated_actions(g)["0/u2"]["explode"]
+    with pytest.raises(ValueError, match="no explosive of Sample: Red Rifleman waits"):
+        act(g, "explode", {"unit": "0/u2"}, TypedDice([6, 6]))
+    assert (
+        odds(g, "explode", {"unit": "0/u1"}).summary
+        == "Sample: Red Gunner's Hand Grenade at the doorway: TN 3"
+    )
+    g = act(
+        g, "explode", {"unit": "0/u1"}, TypedDice([1, 1, 4])
+    )  # 2 misses TN 3: it scatters in direction 4 (L344)
+    assert "direction 4, counting clockwise from the direction the players agreed as 1" in g.log[-1].text
+
+
+def test_a_jet_pack_flight_of_6_dots_reaches_a_two_storey_roof_L589() -> None:
+    g = sample_game(["red_rifle"], ["blue_armor"], first="second")
+    g = act(g, "jet", {"unit": "1/u1", "dots": 6}, TypedDice([]))
+    assert "up or down 2 levels at most" in g.log[-1].text  # 1 level every 3 dots (L589)
+
+
+def test_each_reading_and_module_is_named_in_words_with_its_choices() -> None:
+    """The Readings panel shows each toggle's title and each choice's label; its text keeps its line
+    numbers in their own brackets, so hiding them leaves a sentence (no '( says 12 turns)')."""
+    import re
+
+    from core.systems.skirmishers.options import SkOptions
+
+    props = SkOptions.model_json_schema()["properties"]
+    for name, p in props.items():
+        assert p["title"][0].isupper() and "_" not in p["title"], name
+        if "enum" in p:
+            assert set(p["x-labels"]) == set(p["enum"]), name
+        assert not re.search(r"\(L\d+ [a-z]", p["description"]), name
+
+
+def test_the_fists_pick_shows_the_bludgeoning_it_deals_now_L318() -> None:
+    g = sample_game(["red_rifle"], ["blue_gyro"])  # 7 max AP with basic armor: 3 bludgeoning
+    picks = SK.actions["melee"].picks
+    assert picks is not None
+    fists = next(p for p in picks(g, "0/u1")["weapon"] if p.value == "fists")
+    assert fists.detail.startswith("3\\ (half its max AP")

@@ -27,7 +27,7 @@ def smoke_thrown(options: dict[str, object] | None = None) -> Game:
     g = act(
         g, "throw", {"unit": "0/u1", "weapon": "smoke_grenade", "dots": 3, "at": "the door"}, TypedDice([])
     )
-    return act(g, "explode", {}, TypedDice([6, 6]))
+    return act(g, "explode", {"unit": "0/u1"}, TypedDice([6, 6]))
 
 
 def ends(g: Game, n: int) -> Game:
@@ -66,7 +66,7 @@ def test_a_missed_smoke_grenade_still_smokes_where_it_scatters_L445_L447() -> No
     g = act(
         g, "throw", {"unit": "0/u1", "weapon": "smoke_grenade", "dots": 3, "at": "the door"}, TypedDice([])
     )
-    g = act(g, "explode", {}, TypedDice([1, 1, 5]))
+    g = act(g, "explode", {"unit": "0/u1"}, TypedDice([1, 1, 5]))
     assert SkGame.model_validate(g.state.extra).clouds[0].label == "1 dot from the door, direction 5"
 
 
@@ -87,7 +87,7 @@ def burning(options: dict[str, object] | None = None) -> Game:
         {"unit": "0/u1", "weapon": "incendiary_grenade", "dots": 2, "at": "the hedge"},
         TypedDice([]),
     )
-    return act(g, "explode", {}, TypedDice([6, 6]))
+    return act(g, "explode", {"unit": "0/u1"}, TypedDice([6, 6]))
 
 
 def test_a_fire_burns_until_the_end_of_the_next_full_round_AMB26() -> None:
@@ -118,7 +118,7 @@ def test_scatter_of_1d6_dots_is_an_option_AMB22() -> None:
     g = act(
         g, "throw", {"unit": "0/u1", "weapon": "hand_grenade", "dots": 3, "at": "the gate"}, TypedDice([])
     )
-    g = act(g, "explode", {}, TypedDice([1, 1, 2, 4]))  # a miss, direction 2, 4 dots
+    g = act(g, "explode", {"unit": "0/u1"}, TypedDice([1, 1, 2, 4]))  # a miss, direction 2, 4 dots
     assert "scatters 4 dots from the gate in direction 2" in g.log[-1].text
 
 

@@ -420,7 +420,9 @@ export class GamesView {
         .map((def) => `${def.label} ${side.resources[def.key]}`);
       this.resOpen ??= new Set();
       box = el("details", { class: "resources-box", id: `resources-${s}` },
-        el("summary", {}, used.length ? used.join(" · ") : "Counts: all 0"), resources);
+        el("summary", {}, used.length ? used.join(" · ")
+          // one or two counts read by name even at 0 ("Troopers dead 0"); more fold to one phrase
+          : this.info.resources.length <= 2 ? this.info.resources.map((def) => `${def.label} 0`).join(" · ") : "Counts: all 0"), resources);
       box.open = this.resOpen.has(s);
       box.addEventListener("toggle", () => { if (box.open) this.resOpen.add(s); else this.resOpen.delete(s); });
     }
@@ -693,9 +695,14 @@ export class GamesView {
     let picks = {};
     let seed = null;
     const changed = () => { typed = null; picks = {}; clear(result); refresh(); };
-    const rest = schemaForm(schema, state, { onChange: changed, custom, skip: [...flagged] });
+    // A common modifier that is not a chip (a number: how far, how many) is shown first, above the
+    // rest; only the others sit behind "More modifiers", which is left out when none is left.
+    const firstFields = flow.common.filter((name) => props[name] && !flagged.has(name));
+    const rest = schemaForm(schema, state, { onChange: changed, custom, skip: [...flagged, ...firstFields] });
+    const upfront = schemaForm(schema, state, { onChange: changed, custom, skip: Object.keys(props).filter((k) => !firstFields.includes(k)) });
     plainForm(rest.element);
-    const read = () => ({ ...rest.read(), ...Object.fromEntries([...flagged].filter((k) => state[k] !== undefined).map((k) => [k, state[k]])) });
+    plainForm(upfront.element);
+    const read = () => ({ ...rest.read(), ...upfront.read(), ...Object.fromEntries([...flagged].filter((k) => state[k] !== undefined).map((k) => [k, state[k]])) });
 
     const drawWho = () => {
       clear(who);
@@ -753,7 +760,9 @@ export class GamesView {
             return button("", () => { state[name] = value; drawChoices(); changed(); },
               { class: `choice${on ? " on" : ""}`, "data-value": String(value), "aria-pressed": String(on) });
           }));
-        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
+        // A choice that stands for a side (`x-sides`: value -> side index) reads as that side's name.
+        const sideName = (v) => this.game.sides[field["x-sides"]?.[v]]?.name;
+        for (const b of group.querySelectorAll("button")) b.append(el("span", { class: "choice-name" }, sideName(b.dataset.value) ?? field["x-labels"]?.[b.dataset.value] ?? nameOf(b.dataset.value)), el("small", { class: "choice-odds" }, ""));
         choices.append(group);
       }
     };
@@ -899,11 +908,11 @@ export class GamesView {
     drawChoices();
     drawPicks();
     drawChips();
-    const restBox = hasLayout
+    const restBox = hasLayout && rest.element.childElementCount
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, gatedList, restBox, odds),
+    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, firstFields.length ? upfront.element : "", gatedList, restBox, odds),
       el("div", { class: "sheet-foot" }, oddsLine,
         el("div", { class: "actions roll" }, ...(action.rolls === false
           ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
@@ -1048,7 +1057,10 @@ function oddsBlock(odds, headline = []) {
   const box = el("div", {});
   const [main, table] = mainTable(odds, headline);
   const parts = [];
-  if (table) {
+  if (table && table.rows.every((r) => r.value === 0 || r.value === 1)) {
+    // a yes-or-no table (on target or not): its chance alone; its mean would only repeat it
+    parts.push(el("span", { "data-key": "any" }, `${nameOf(main)} `, el("b", {}, pct(atLeastOne(table)))));
+  } else if (table) {
     parts.push(el("span", { "data-key": "any" }, `Any ${nameOf(main).toLowerCase()} `, el("b", {}, pct(atLeastOne(table)))),
       el("span", { "data-key": "mean" }, `mean `, el("b", {}, table.p_mean.toFixed(2))));
   }

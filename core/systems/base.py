@@ -531,9 +531,10 @@ class ActionSpec:
     * ``{"ui": "enemy-unit"}`` on the first required field: the unit acted on, picked from
       the other sides' units only;
     * ``{"flow": "choice"}``: a choice that changes the dice (a range band): one button per
-      value, each with its headline odds;
-    * ``{"flow": "common"}``: a modifier players use often, shown first; the others sit
-      behind "more";
+      value, each with its headline odds; with ``"x-sides": {value: side index}`` a value that
+      stands for a side reads as that side's name (who goes first);
+    * ``{"flow": "common"}``: a modifier players use often, shown first (a number as its input
+      above the rest); the others sit behind "more";
     * ``{"flow": "pick"}``: a value the acting unit offers from its own sheet (its weapons):
       ``picks(game, actor)`` lists them per field as :class:`FieldPick` (greyed with the
       reason when one cannot be used now), one button each;

@@ -39,7 +39,12 @@ Movement and special actions (L209-L253)
   T  taking a weapon from a friend or the fallen (6 AP) into a free slot of the card, dropping it
      (0 AP), picking it up (6 AP: the book gives no price), rounds go with it (L247, L253)
   T  hand grenades taken from a trooper, as many as fit in the 4 it carries (L131, L253, L419)
-  -  exchanging body armor or a sneak suit, dropping grenades; power armor exchanges nothing
+  T  body armor and a sneak suit taken (6 AP), taken off (0 AP) or picked up (6 AP), one of each
+     worn, the armor's cells or marks and its AP cost going with it; grenades dropped (0 AP) and
+     picked up as many as fit (L198, L200-L207, L253, L384, L517)
+  T  power armor exchanges only its secondary, a standard infantry weapon (L877, L889, L253): not
+     its suit, primaries or jet pack (L839, L855, L861), and no grenades (L857, L908)
+     R  ``power_armor_gear`` (off: power armor exchanges nothing; the book is silent)
 Combat (L255-L344)
   T  firing arcs 30/60/150 degrees, shots times the multiplier, removed at the last shot (L259-L274, L314)
   T  reaction fire offered as a unit moves (L263-L267, L286); the players judge the arc (AMB-17, P)
@@ -121,7 +126,15 @@ Power armor (L811-L908)
   T  one arc per weapon (L895); machine gun burst; flamethrower and missile at the end of the turn
      (L875, AMB-56); power-armor fists (L902); no hand or smoke grenades (L857, L908)
   T  wire costs it 1 AP and never entangles (L883-L885)
-Sample unit cards (L910-L996): blank in the book; the app's own sample squads, labelled (AMB-65).
+Sample unit cards (L910-L996): blank in the book; the app's own sample squads, labelled (AMB-65),
+  a sample battle of the two in one tap (``sample_forces``).
+At the table: an action a unit lacks is greyed with the reason and refused (a vehicle's own moves
+  are its driver's Drive, L684; Resolve melee only with an attack waiting, L318; Disable only on
+  power armor with a starred cell crossed for it, L845; Crew-served weapon only with one to work,
+  L356, L378; Control check only on a vehicle, L711).
+  The side's explosives go off in the order the players choose, from the thrower's card; the End of
+  turn step offers the first thrown (AMB-25).
+Not in the app: line of sight, distances and who stands in a blast stay the players'.
 """
 
 from __future__ import annotations
@@ -141,6 +154,7 @@ from core.systems.base import (
     GridRow,
     PhaseView,
     RuleSystem,
+    SampleForce,
     UnitCard,
     UnitState,
     UnitView,
@@ -149,16 +163,17 @@ from core.systems.base import (
     as_profile,
 )
 from core.systems.data import Samples, load
-from core.systems.skirmishers.catalogue import WEAPONS
+from core.systems.skirmishers.catalogue import CAT, WEAPONS
 from core.systems.skirmishers.checks import control, control_odds, morale, morale_odds, morale_why
 from core.systems.skirmishers.common import bonus, soldier
-from core.systems.skirmishers.crew import crew, crew_picks
-from core.systems.skirmishers.explosives import explode, explode_odds, throw, throw_picks
+from core.systems.skirmishers.crew import crew, crew_need, crew_picks
+from core.systems.skirmishers.explosives import explode, explode_odds, explosive_waiting, throw, throw_picks
 from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
 from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
     melee_picks,
+    melee_waiting,
     resolve_melee,
     resolve_melee_odds,
     shallow_need,
@@ -182,6 +197,7 @@ from core.systems.skirmishers.turn import (
     phase_view,
     set_arc,
     stance,
+    stars_need,
 )
 from core.systems.skirmishers.units import Soldier, armor_cells, card, carried, grenades, pv, violations
 from core.systems.skirmishers.vehicles import (
@@ -212,6 +228,10 @@ class Skirmishers(RuleSystem):
     def catalogue(self) -> list[CatalogueUnit]:
         """A sample squad for each side, of the app's own making (the book's cards are blank, L910)."""
         return self.samples_catalogue(SAMPLES, _SAMPLES.note, "L910-L996")
+
+    def sample_forces(self) -> list[SampleForce]:
+        """The two sample squads, Red and Blue, of the app's own making: a sample battle starts at once."""
+        return [SampleForce(name=name, units=list(keys)) for name, keys in _SAMPLES.forces.items()]
 
     def unit_cost(self, profile: BaseModel) -> int:
         """The PV total of the card's weapons, information only (digest AMB-1)."""
@@ -284,7 +304,7 @@ class Skirmishers(RuleSystem):
             note = f"HP {trk.hp_label(col)}: best mode {trk.modes[col]}, +{trk.mod(col) or 0} to its checks"
         else:
             top = trk.max_ap(col, bonus(game, u))
-            note = f"HP {trk.hp_label(col)}: {top - st.ap_spent} of {top} AP left"
+            note = f"HP {trk.hp_label(col)}: {max(0, top - st.ap_spent)} of {top} AP left"
             note += f", +{trk.mod(col) or 0} to rolls"
         if st.armor:
             note += f"; armor {st.armor}"
@@ -293,6 +313,11 @@ class Skirmishers(RuleSystem):
         if st.kit.primary is not None or st.kit.secondary is not None:  # gear exchanged in play (L253)
             now = [WEAPONS[k].name for k in (u.primary, u.secondary) if k]
             note += "; now carries " + (" and ".join(now) or "no primary or secondary weapon")
+        if st.kit.body_armor is not None:  # body armor taken or taken off in play (L253)
+            worn = CAT.body_armor[u.body_armor].name
+            note += f"; now wears {worn} body armor" if u.body_armor != "none" else "; body armor taken off"
+        if st.kit.sneak_suit is not None:
+            note += "; now wears a sneak suit" if st.kit.sneak_suit else "; sneak suit taken off"
         if st.kit.jet_pack is not None:  # a jet pack fitted, removed or taken (L600-L605)
             note += "; wears a jet pack" if st.kit.jet_pack else "; jet pack taken off"
         if st.arcs:
@@ -358,6 +383,7 @@ ACTIONS = {
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "set_arc": _spec(
         "set_arc",
@@ -367,7 +393,14 @@ ACTIONS = {
         picks=arc_picks,
         rolls=False,
     ),
-    "stance": _spec("stance", "Go prone / stand", stance, "Prone 1 AP, stand 2 AP (L237-L238).", rolls=False),
+    "stance": _spec(
+        "stance",
+        "Go prone / stand",
+        stance,
+        "Prone 1 AP, stand 2 AP (L237-L238).",
+        rolls=False,
+        needs=("not_vehicle",),
+    ),
     "melee": _spec(
         "melee",
         "Melee",
@@ -375,6 +408,7 @@ ACTIONS = {
         "5 AP; resolved when the target activates (L316-L324).",
         picks=melee_picks,
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "resolve_melee": _spec(
         "resolve_melee",
@@ -382,6 +416,7 @@ ACTIONS = {
         resolve_melee,
         "Base 4, no cover, before the unit acts (L318, L324).",
         odds=resolve_melee_odds,
+        needs=("melee_waiting",),
     ),
     "throw": _spec(
         "throw",
@@ -390,6 +425,7 @@ ACTIONS = {
         "A token, resolved at the end of the turn (L326-L344).",
         picks=throw_picks,
         rolls=False,
+        needs=("not_vehicle",),
     ),
     "explode": _spec(
         "explode",
@@ -397,6 +433,8 @@ ACTIONS = {
         explode,
         "2D6 against its TN; a miss scatters (L336-L344).",
         odds=explode_odds,
+        headline=("on_target",),
+        needs=("explosive_waiting",),
     ),
     "take_damage": _spec(
         "take_damage",
@@ -404,6 +442,7 @@ ACTIONS = {
         take_damage,
         "A blast ring, a ram, a wipe-out, fire or wire, from a 2D6 first cell.",
         odds=take_damage_odds,
+        headline=("damage", "dead", "out_of_action"),  # no roll to hit: no chance of a hit to show
     ),
     "morale": _spec(
         "morale",
@@ -414,7 +453,12 @@ ACTIONS = {
         needs=("morale_due",),
     ),
     "control": _spec(
-        "control", "Control check", control, "A failure wipes the vehicle out (L711-L759).", odds=control_odds
+        "control",
+        "Control check",
+        control,
+        "A failure wipes the vehicle out (L711-L759).",
+        odds=control_odds,
+        needs=("vehicle",),
     ),
     "jet": _spec(
         "jet",
@@ -431,6 +475,7 @@ ACTIONS = {
         "A starred cell crossed: the opponent picks (L845).",
         picks=disable_picks,
         rolls=False,
+        needs=("stars",),
     ),
     "crew": _spec(
         "crew",
@@ -439,6 +484,7 @@ ACTIONS = {
         "Set up, break down, turn: 4 AP each; take over one left or whose gunner died: 6 AP (L369-L380).",
         picks=crew_picks,
         rolls=False,
+        needs=("crew_weapon",),
     ),
     "ride": _spec(
         "ride",
@@ -490,6 +536,7 @@ ACTIONS = {
         "Barbed wire 6 AP, 1D6 bludgeoning, entangled on 4-6 (L479); deep water 4 AP; trench 3; tunnel 2 "
         "(L462-L485).",
         odds=terrain_odds,
+        needs=("not_vehicle",),
     ),
     "structure": _spec(
         "structure",
@@ -499,13 +546,20 @@ ACTIONS = {
         rolls=False,
     ),
     "change_weapon": _spec(
-        "change_weapon", "Change weapon", change_weapon, "3 AP (L246, L251).", picks=change_picks, rolls=False
+        "change_weapon",
+        "Change weapon",
+        change_weapon,
+        "3 AP (L246, L251).",
+        picks=change_picks,
+        rolls=False,
+        needs=("not_vehicle",),
     ),
     "gear": _spec(
         "gear",
         "Exchange equipment",
         gear,
-        "Take a weapon from a friend or the fallen, or pick one up: 6 AP; drop one: 0 AP (L247, L253). "
+        "Take a weapon, grenades, body armor or a sneak suit from a friend or the fallen, or pick it up: "
+        "6 AP; drop it or take it off: 0 AP (L247, L253). "
         "Jet pack: take off or fit 5 AP, take another's 6 AP (L600-L605).",
         picks=gear_picks,
         rolls=False,
@@ -527,5 +581,9 @@ SYSTEM = Skirmishers.of_package(
         "morale_due": morale_why,
         "gear": gear_need,
         "jet_pack": jet_need,
+        "melee_waiting": melee_waiting,
+        "explosive_waiting": explosive_waiting,
+        "stars": stars_need,
+        "crew_weapon": crew_need,
     },
 )

@@ -34,6 +34,7 @@ class Morale(Closed):
 
     unit: str = own_unit("Who checks.")
     damage_mod: bool = Field(
+        title="Damage modifier",
         default=True,
         description="Add the trooper's damage modifier, as every target number it rolls (L127; the text "
         "is silent on morale).",
@@ -148,6 +149,7 @@ class Control(Closed):
 
     vehicle: str = own_unit("The vehicle.")
     why: Literal["turn120", "turn180", "stop", "stop60", "stop120", "stop180", "ram", "melee"] = Field(
+        title="What calls for it",
         default="turn120",
         description="What calls for the check.",
         json_schema_extra={"flow": "choice", "x-labels": CONTROL_LABELS},
@@ -158,7 +160,11 @@ class Control(Closed):
         json_schema_extra={"x-labels": {"min": "Minimum", "cruise": "Cruise", "max": "Max"}},
     )
     driver_mod: int = Field(
-        default=0, ge=0, le=3, description="The driver's own damage modifier, from its card (L711)."
+        title="Driver's modifier",
+        default=0,
+        ge=0,
+        le=3,
+        description="The driver's own damage modifier, from its card (L711).",
     )
 
 

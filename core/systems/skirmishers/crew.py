@@ -46,11 +46,13 @@ class Crew(Closed):
         },
     )
     helpers: list[str] = Field(
+        title="Crew",
         default_factory=list,
         max_length=2,
         description="The crew on adjacent dots, as many as the weapon needs; each pays 4 AP too (L369).",
     )
     weapon_of: str = Field(
+        title="Whose weapon",
         default="",
         max_length=40,
         description="Taking over: the trooper whose set-up weapon it is (the trooper stands on its dot).",
@@ -73,6 +75,24 @@ def free_to_take(game: Game, ref: str) -> str:
     if not (unit.state.destroyed or st.left):
         return f"{unit.name} still controls it"
     return ""
+
+
+def crew_need(game: Game, ref: str) -> str:
+    """The crew-served weapon action is offered to a trooper carrying one or manning one, or while one
+    is set up on the table to take over (L356, L378); with the rule on."""
+    unit = game.unit(ref)[2]
+    if not options(game).crew_served:
+        return "crew-served weapons are off in this game"
+    if _crew_key(game, ref) or SkUnit.of(unit).manned:
+        return ""
+    if soldier(unit).kind == "trooper" and any(
+        _crew_key(game, f"{s}/{g.key}") and SkUnit.of(g).set_up
+        for s, side in enumerate(game.sides)
+        for g in side.units
+        if f"{s}/{g.key}" != ref
+    ):
+        return ""  # one is set up on the table: the picks say whether it may be taken over now
+    return f"{unit.name} carries no crew-served weapon and none is set up to take over (L356, L378)"
 
 
 def crew_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:

@@ -42,8 +42,13 @@ class Throw(Closed):
         description="Dots thrown (a grenade 1 AP a dot, a satchel 2; doubled prone, L328).",
         json_schema_extra={"flow": "common"},
     )
-    stairs: bool = Field(default=False, description="Down stairs or a ladder, or up one level: 3 AP (L334).")
+    stairs: bool = Field(
+        title="Stairs or ladder",
+        default=False,
+        description="Down stairs or a ladder, or up one level: 3 AP (L334).",
+    )
     plant: bool = Field(
+        title="Planted",
         default=False,
         description="Satchel charge planted on its own or an adjacent dot for 3 AP (the '3' of L188).",
     )
@@ -53,14 +58,21 @@ class Throw(Closed):
         json_schema_extra={"x-labels": {"short": "Short range", "long": "Long range"}},
     )
     cover: int = Field(default=0, ge=0, le=6, description="Obstructions on the line, +1 each (L294).")
-    large: bool = Field(default=False, description="Aimed at a building, wall, tree or vehicle: -2 (L526).")
+    large: bool = Field(
+        title="Large target",
+        default=False,
+        description="Aimed at a building, wall, tree or vehicle: -2 (L526).",
+    )
     moving: bool = Field(default=False, description="Thrown or fired while moving: +2 (L500-L504).")
     drop: bool = Field(
+        title="Dropped from a jet pack",
         default=False,
         description="A hand grenade dropped on a dot flown over with a jet pack: base 5, no AP (L598).",
         json_schema_extra=needs("flying"),
     )
-    at: str = Field(default="", max_length=80, description="Where it is aimed, in the players' words.")
+    at: str = Field(
+        title="Aimed at", default="", max_length=80, description="Where it is aimed, in the players' words."
+    )
 
 
 def need_flying(game: Game, ref: str) -> str:
@@ -197,16 +209,27 @@ def throw(game: Game, inp: Throw, dice: DiceSource) -> ActionResult:
 
 
 class Explode(Closed):
-    """Resolve the side's next explosive token (L82, L336-L344)."""
+    """Resolve an explosive token of the side in turn, at the end of its turn (L82, L336-L344): the
+    thrower's first one; the players choose the order by whose they resolve first (digest AMB-25)."""
+
+    unit: str = own_unit("Whose explosive goes off.")
 
 
-def _next(game: Game) -> tuple[int, PendingExplosive]:
-    s = game.state.active_side
+def _next(game: Game, ref: str) -> tuple[int, PendingExplosive]:
+    if why := explosive_waiting(game, ref):
+        raise ValueError(why)
     g = SkGame.model_validate(game.state.extra)
-    for i, e in enumerate(g.explosives):
-        if game.unit(e.attacker)[0] == s:
-            return i, e
-    raise ValueError("no explosive of this side waits")
+    return next((i, e) for i, e in enumerate(g.explosives) if e.attacker == ref)
+
+
+def explosive_waiting(game: Game, ref: str) -> str:
+    """Resolve explosive is offered on a unit of the side in turn whose token waits (L336, AMB-25)."""
+    s, _, unit = game.unit(ref)
+    if not any(e.attacker == ref for e in SkGame.model_validate(game.state.extra).explosives):
+        return f"no explosive of {unit.name} waits"
+    if s != game.state.active_side:
+        return f"{unit.name}'s explosive goes off at the end of its own side's turn (L336)"
+    return ""
 
 
 def _rings(w: Weapon, water: bool = False) -> str:
@@ -215,7 +238,7 @@ def _rings(w: Weapon, water: bool = False) -> str:
 
 
 def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
-    i, e = _next(game)
+    i, e = _next(game, inp.unit)
     w = WEAPONS[e.weapon]
     roll = TWO_D6.roll(dice, "explosive")
     where = e.label or "the aimed dot"
@@ -230,7 +253,8 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
         dots = f"{far} dot{'s' if far != 1 else ''}"
         spot = f"{dots} from {where}, direction {face}"
         lands = (
-            f"misses and scatters {dots} from {where} in direction {face} (stays put if a wall is in the way)"
+            f"misses and scatters {dots} from {where} in direction {face}, counting clockwise from the "
+            "direction the players agreed as 1 (it stays put if a wall is in the way)"
         )
     else:
         lands = "misses: a ranged incendiary does not scatter (L441)"
@@ -263,10 +287,15 @@ def explode(game: Game, inp: Explode, dice: DiceSource) -> ActionResult:
 
 
 def explode_odds(game: Game, inp: Explode) -> ActionOdds:
-    _, e = _next(game)
+    _, e = _next(game, inp.unit)
     on = TWO_D6.dist().map(lambda t: int(t >= e.tn))
     return ActionOdds(
         tables={"on_target": table(on)},
         facts={"on_target": float(TWO_D6.at_least(e.tn))},
-        summary=f"TN {e.tn}",
+        summary=f"{waiting(game, e)}: TN {e.tn}",
     )
+
+
+def waiting(game: Game, e: PendingExplosive) -> str:
+    """A waiting explosive in words: whose, which, where it was aimed."""
+    return f"{game.unit(e.attacker)[2].name}'s {WEAPONS[e.weapon].name} at {e.label or 'the aimed dot'}"

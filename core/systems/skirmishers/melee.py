@@ -90,7 +90,11 @@ def melee_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             FieldPick(
                 value=k,
                 label=WEAPONS[k].name,
-                detail=WEAPONS[k].ring_text,
+                detail=(
+                    f"{max_ap(game, unit) // 2}\\ (half its max AP, L318)"
+                    if WEAPONS[k].blunt_half_ap
+                    else WEAPONS[k].ring_text
+                ),
                 unavailable=melee_why(game, unit, k),
             )
             for k in melee_weapons(unit)
@@ -126,6 +130,13 @@ class ResolveMelee(Closed):
     """Resolve the melee attack waiting on this unit, before it does anything (L318)."""
 
     unit: str = own_unit("The unit attacked.")
+
+
+def melee_waiting(game: Game, ref: str) -> str:
+    """Resolve melee is offered on a unit a declared melee attack waits on (L318)."""
+    if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
+        return ""
+    return f"no melee attack waits on {game.unit(ref)[2].name}"
 
 
 def _pending(game: Game, ref: str) -> tuple[int, PendingMelee]:
@@ -190,6 +201,7 @@ class TakeDamage(Closed):
         default=1, ge=0, le=20, description="Lethal damage (X).", json_schema_extra={"flow": "common"}
     )
     blunt: int = Field(
+        title="Bludgeoning",
         default=0,
         ge=0,
         le=20,
@@ -198,6 +210,7 @@ class TakeDamage(Closed):
         json_schema_extra={"odds_only_when": "the trooper's card already has partly crossed HP cells"},
     )
     why: Literal["blast", "ram", "wipe_out", "fire_enter", "fire_end", "wire", "other"] = Field(
+        title="From what",
         default="blast",
         description="Where it comes from, for the log: an explosion's ring (L342), a ram (L777), a wipe-out "
         "(L759), entering (1X) or ending on (8X) a burning dot (L439), barbed wire (L479).",
@@ -215,6 +228,7 @@ class TakeDamage(Closed):
         },
     )
     shallow: bool = Field(
+        title="In shallow water",
         default=False,
         description="In shallow water when the explosion hits: +2X, under the reading that counts shallow "
         "water (L485); a swimmer's +2X is added without asking.",

@@ -29,14 +29,21 @@ class ArcState(BaseModel):
 
 
 class Kit(BaseModel):
-    """What a trooper carries in play where it differs from its card: weapons taken or dropped, a jet
-    pack fitted or removed (L253, L600-L605); None where the card holds."""
+    """What a trooper carries in play where it differs from its card: weapons taken or dropped, body
+    armor or a sneak suit taken or dropped, a jet pack fitted or removed (L253, L600-L605); None where
+    the card holds."""
 
     model_config = ConfigDict(extra="forbid")
 
     primary: Key | None = Field(default=None, description="Its primary weapon now; empty for none.")
     secondary: Key | None = Field(default=None, description="Its secondary weapon now; empty for none.")
     jet_pack: bool | None = Field(default=None, description="Whether it wears a jet pack now.")
+    body_armor: Literal["none", "basic", "standard", "heavy"] | None = Field(
+        default=None, description="The body armor it wears now (L196-L207, L253)."
+    )
+    sneak_suit: bool | None = Field(
+        default=None, description="Whether it wears a sneak suit now (L517, L253)."
+    )
     smoke_grenades: int | None = Field(
         default=None, ge=0, le=1, description="1 when it holds smoke grenades (counted in its rounds)."
     )
@@ -46,13 +53,20 @@ class Kit(BaseModel):
 
 
 class Dropped(BaseModel):
-    """A weapon or jet pack lying where a trooper left it; anyone may pick it up (L253, L604)."""
+    """A weapon, grenades, body armor, a sneak suit or a jet pack lying where a trooper left it; anyone
+    may pick it up (L253, L604)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    item: Key = Field(description="The weapon, or jet_pack.")
+    item: Key = Field(description="The weapon or grenade kind, body_armor:<type>, sneak_suit or jet_pack.")
     by: str = Field(max_length=40, description="Who left it, naming where it lies.")
-    ammo: int = Field(default=-1, ge=-1, le=99, description="Rounds left; -1 when it counts none.")
+    ammo: int = Field(
+        default=-1, ge=-1, le=99, description="Rounds (or grenades) left; -1 when it counts none."
+    )
+    cells: int = Field(default=0, ge=0, le=13, description="Body armor: its cells left (standard rule).")
+    guard: list[Annotated[int, Field(ge=-1, le=2)]] = Field(
+        default_factory=list, max_length=18, description="Body armor: its armor row (advanced rule, L384)."
+    )
 
 
 class SkUnit(BaseModel):

@@ -177,7 +177,11 @@ class Structure(Closed):
 
     unit: str = own_unit("Who did it (its side's explosive).")
     label: str = Field(
-        default="the wall", min_length=1, max_length=60, description="Which dot, in the players' words."
+        title="Which dot",
+        default="the wall",
+        min_length=1,
+        max_length=60,
+        description="Which dot, in the players' words.",
     )
     kind: Literal["tree", "wall", "light", "medium", "heavy", "hardened"] = Field(
         default="medium",

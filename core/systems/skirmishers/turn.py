@@ -40,11 +40,13 @@ class FirstSide(Closed):
     """Which side goes first: picked by the players, or a die rolled by the app (L73)."""
 
     first: Literal["roll", "first", "second"] = Field(
+        title="Who goes first",
         default="roll",
         description="Who takes the first turn; 'roll': a die, 1-3 the first side, 4-6 the second.",
         json_schema_extra={
             "flow": "choice",
             "x-labels": {"roll": "Roll a die", "first": "First side", "second": "Second side"},
+            "x-sides": {"first": 0, "second": 1},  # the buttons read as the sides' names
         },
     )
 
@@ -170,7 +172,7 @@ def _spend(game: Game, s: int, u: int, ap: int, moving: bool) -> SkUnit:
     st = SkUnit.of(unit)
     top = max_ap(game, unit)
     if st.ap_spent + ap > top:
-        raise ValueError(f"{unit.name} has {top - st.ap_spent} AP left of {top}")
+        raise ValueError(f"{unit.name} has {max(0, top - st.ap_spent)} AP left of {top}")
     if moving and st.ap_moved + ap > MOVE_CAP:
         raise ValueError(f"at most 8 AP a turn go on movement; {unit.name} has moved {st.ap_moved} (L215)")
     st.ap_spent += ap
@@ -184,6 +186,7 @@ class Move(Closed):
 
     unit: str = own_unit("Who moves.")
     ap: int = Field(
+        title="AP",
         default=1,
         ge=1,
         le=16,
@@ -339,6 +342,7 @@ class SetArc(Closed):
 
     unit: str = own_unit("Who sets the arc.")
     size: Literal["30", "60", "150"] = Field(
+        title="Arc",
         default="60",
         description="Arc size: shots are its base times the weapon's multiplier (L261).",
         json_schema_extra={"flow": "choice", "x-labels": ARC_LABELS},
@@ -451,7 +455,8 @@ def phase_view(game: Game) -> PhaseView:
     s = game.state.active_side
     name = game.sides[s].name if s is not None else "the side in turn"
     waiting = SkGame.model_validate(game.state.extra).explosives
-    pending = s is not None and any(game.unit(e.attacker)[0] == s for e in waiting)
+    mine = [e for e in waiting if s is not None and game.unit(e.attacker)[0] == s]
+    pending = bool(mine)
     steps = [
         PhaseStep(
             key="first",
@@ -471,10 +476,16 @@ def phase_view(game: Game) -> PhaseView:
             key="end",
             label="End of turn",
             action="explode" if pending else "end_turn",
+            input={"unit": mine[0].attacker} if mine else {},
             sheet=pending,
             hint=f"{name}'s explosives go off, then the other side activates (L79-L84).",
         ),
     ]
+    if mine:  # which goes off next, so the player knows what Resolve explosive rolls for
+        more = f"; {len(mine) - 1} more (resolve any first from its unit's card)" if len(mine) > 1 else ""
+        e = mine[0]
+        what = f"{game.unit(e.attacker)[2].name}'s {WEAPONS[e.weapon].name} at {e.label or 'the aimed dot'}"
+        steps[2].hint += f" Next: {what}, TN {e.tn}{more}."
     current = 0 if s is None else (2 if pending else 1)
     g = SkGame.model_validate(game.state.extra)
     if g.clouds:
@@ -543,6 +554,21 @@ def disable_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             for k in keys
         ]
     }
+
+
+def stars_need(game: Game, ref: str) -> str:
+    """Disable a weapon is offered on power armor with a starred cell crossed for each weapon to
+    disable (L845)."""
+    unit = game.unit(ref)[2]
+    if soldier(unit).kind != "power_armor":
+        return f"{unit.name} is not in power armor: only its card has starred cells (L845)"
+    st = SkUnit.of(unit)
+    stars = sum(1 for i in TRACKS["power_armor"].stars if st.cells[i] == 2)
+    if not stars:
+        return f"no starred cell of {unit.name}'s card is crossed out yet (L845)"
+    if len(st.disabled) >= stars:
+        return f"a weapon is disabled for each starred cell crossed out ({stars})"
+    return ""
 
 
 def disable(game: Game, inp: Disable, dice: DiceSource) -> ActionResult:

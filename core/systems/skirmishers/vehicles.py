@@ -99,6 +99,15 @@ def _is_vehicle(game: Game, ref: str) -> str:
     return "" if soldier(unit).kind == "vehicle" else f"{unit.name} is not a vehicle"
 
 
+def _not_vehicle(game: Game, ref: str) -> str:
+    """A trooper's own action (move on foot, stance, melee, throw, change weapon, terrain): a vehicle
+    moves by its driver's Drive (L684) and fires its mounted weapons (L799)."""
+    unit = game.unit(ref)[2]
+    if soldier(unit).kind == "vehicle":
+        return f"{unit.name} is a vehicle: its driver moves it with Drive and fires its weapons"
+    return ""
+
+
 def need_driver(game: Game, ref: str) -> str:
     """A vehicle with a driver who still has AP to spend (the vehicle acts on its driver's AP)."""
     why = _is_vehicle(game, ref)
@@ -145,6 +154,7 @@ def need_rider_kind(game: Game, ref: str) -> str:
 
 REQUIREMENTS: dict[str, Any] = {
     "vehicle": _is_vehicle,
+    "not_vehicle": _not_vehicle,
     "driven": need_driver,
     "mode_cruise": need_mode("cruise"),
     "mode_max": need_mode("max"),
