@@ -157,7 +157,12 @@ class Control(Closed):
     mode: Literal["min", "cruise", "max"] = Field(
         default="cruise",
         description="Its movement mode this turn (sets the skid and the wipe-out damage, L748-L757).",
-        json_schema_extra={"x-labels": {"min": "Minimum", "cruise": "Cruise", "max": "Max"}},
+        json_schema_extra={
+            "x-labels": {"min": "Minimum", "cruise": "Cruise", "max": "Max"},
+            # the check's chance is the same in every mode: the mode names the skid and the damage
+            # the players then place and apply (L748-L757)
+            "same_odds": "it names the skid and the damage of a failure, not the check's chance",
+        },
     )
     driver_mod: int = Field(
         title="Driver's modifier",
