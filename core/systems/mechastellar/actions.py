@@ -14,6 +14,17 @@ from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.events import event
+from core.systems.mechastellar.fleet import (
+    captain_focus,
+    order,
+    ready_picks,
+    ready_weapons,
+    reload,
+    reload_picks,
+    steadfast,
+    target_lock,
+    volley,
+)
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.modules import (
     battle_damage,
@@ -61,6 +72,8 @@ class Focus(Closed):
 
 def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
+    if Unit.model_validate(g.profile).kind == "warship":
+        raise ValueError(f"{g.name} is a Stellar Warship: it has its own actions, not Focus (L946)")
     if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
         raise ValueError("only a Super Titan focuses for Power (L129)")
     if inp.power and MsUnitState.model_validate(g.state.extra).power_bonus:
@@ -145,6 +158,8 @@ class BonusAction(Closed):
 def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        raise ValueError(f"{g.name}'s captain gives Orders instead of using skills (L1019)")
     if tier_rank(unit) == 0:
         raise ValueError(f"{g.name}'s pilot is not Skilled or Ace (L282)")
     if game.sides[s].resources.get("momentum", 0) < 1:
@@ -274,6 +289,8 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
     spend_action(game, work, inp.unit)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
+    if Unit.model_validate(g.profile).kind == "warship":  # All Ahead Full! (L962-L964; ambiguity 30)
+        return ActionResult(changes=work.changes(), text=f'{g.name}: All Ahead Full! Move +3" (L964)')
     return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
 
 
@@ -372,7 +389,72 @@ ACTIONS: dict[str, ActionSpec] = {
         needs=("charged",),
     ),
     "focus": ActionSpec.of(
-        "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
+        "focus",
+        "Focus",
+        focus,
+        '+1 shot, or +1 hit within 16" (L117-L130).',
+        rolls=False,
+        needs=("turn", "mech"),
+    ),
+    "ready_weapons": ActionSpec.of(
+        "ready_weapons",
+        "Ready weapons",
+        ready_weapons,
+        "A warship readies one weapon to fire; missiles and [AA] weapons start readied (L966-L971).",
+        rolls=False,
+        picks=ready_picks,
+        needs=("warship",),
+    ),
+    "volley": ActionSpec.of(
+        "volley",
+        "All Weapons Fire!",
+        volley,
+        "A warship's shooting, once a turn: each readied weapon then fires with no further action "
+        "(L979-L984).",
+        rolls=False,
+        needs=("turn", "warship"),
+    ),
+    "target_lock": ActionSpec.of(
+        "target_lock",
+        "Target Lock",
+        target_lock,
+        "A warship's weapons gain Range +16\" until the round ends (L973-L977).",
+        rolls=False,
+        needs=("turn", "warship"),
+    ),
+    "reload": ActionSpec.of(
+        "reload",
+        "Reload!",
+        reload,
+        "A warship's weapon that is reloading may fire this turn (L991-L993).",
+        rolls=False,
+        picks=reload_picks,
+        needs=("turn", "warship"),
+    ),
+    "order": ActionSpec.of(
+        "order",
+        "Captain's Order",
+        order,
+        "A Skilled or Battle Hardened Captain's Order for this round, given as it begins (L1017-L1035).",
+        rolls=False,
+        needs=("captain",),
+    ),
+    "captain_focus": ActionSpec.of(
+        "captain_focus",
+        "Captain: Focus for an ally",
+        captain_focus,
+        "A Discerning Captain gives an ally a Focus as the round begins (L1047-L1049).",
+        rolls=False,
+        needs=("discerning",),
+    ),
+    "steadfast": ActionSpec.of(
+        "steadfast",
+        "Steadfast crew",
+        steadfast,
+        "A Determined or Fearless Captain, as the ship activates under half HP or with no Momentum: "
+        "+1 Momentum or +1 Accuracy (L1055-L1057, L1077).",
+        rolls=False,
+        needs=("steadfast",),
     ),
     "spirit": ActionSpec.of(
         "spirit",

@@ -25,6 +25,12 @@ answering "" when it has it, else why not in plain words.
 * ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
   Super Titan, whose pilots use skills (L251, L297, L327).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
+* ``warship``: Ready Weapons, Target Lock, All Weapons Fire! and Reload! are a Stellar Warship's actions
+  (L962-L993); ``mech``: Focus is not one of them (L946).
+* ``captain``: a Captain's Order needs a Skilled or Battle Hardened Captain, as the round begins (L1019);
+  ``discerning``, ``steadfast``: the captain traits used as the round begins or the ship activates
+  (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
+* ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 
 from __future__ import annotations
@@ -34,6 +40,13 @@ from typing import TYPE_CHECKING
 from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.commands import commander_alive, influence_module
 from core.systems.mechastellar.events import events_module
+from core.systems.mechastellar.fleet import (
+    discerning_refusal,
+    main_battery_refusal,
+    order_refusal,
+    steadfast_refusal,
+    warship_refusal,
+)
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
@@ -48,7 +61,7 @@ from core.systems.mechastellar.traits import (
     untouchable_refusal,
 )
 from core.systems.mechastellar.turns import actions_now, check_turn
-from core.systems.mechastellar.units import Unit, tier_rank
+from core.systems.mechastellar.units import Unit, captain, tier_rank
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -102,6 +115,41 @@ def _trait(keys: tuple[str, ...], what: str) -> Requirement:
         return "" if has else f"{g.name}'s pilot is not {what}"
 
     return check
+
+
+#: Captain traits that do what a pilot trait does (L1061, L1065, L1086).
+_CAPTAIN_LIKE = {
+    "gunnery_expert": ("expert_gunnery",),
+    "mechanics_expert": ("expert_engineering", "fearsome_captain"),
+}
+
+
+def _crew(keys: tuple[str, ...], what: str) -> Requirement:
+    """A pilot trait, or on a warship the captain trait that gives the same choice (L1061, L1065, L1086)."""
+    pilot = _trait(keys, what)
+    crew = tuple(c for k in keys for c in _CAPTAIN_LIKE.get(k, ()))
+
+    def check(game: Game, ref: str) -> str:
+        _, _, g = game.unit(ref)
+        unit = Unit.model_validate(g.profile)
+        return "" if any(captain(unit, c) for c in crew) else pilot(game, ref)
+
+    return check
+
+
+def _mech(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if Unit.model_validate(g.profile).kind == "warship":
+        return f"{g.name} is a Stellar Warship: it has its own actions (L946)"
+    return ""
+
+
+def _m_particles(game: Game, ref: str) -> str:
+    return (
+        ""
+        if read_options(MsOptions, game.options).m_particles
+        else "no M-Particles are spread in this battle"
+    )
 
 
 def _weapon_kind(test: str, what: str) -> Requirement:
@@ -159,9 +207,13 @@ def _commando(game: Game, ref: str) -> str:
 
 
 def _exceptional(game: Game, ref: str) -> str:
-    """A Skilled or Ace pilot: Make it Count! (L274, L282)."""
+    """A Skilled or Ace pilot: Make it Count! (L274, L282); a warship's captain gives Orders instead of
+    using skills (L1019)."""
     _, _, g = game.unit(ref)
-    return "" if tier_rank(Unit.model_validate(g.profile)) else f"{g.name}'s pilot is not Skilled or Ace"
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        return f"{g.name}'s captain gives Orders instead of using skills (L1019)"
+    return "" if tier_rank(unit) else f"{g.name}'s pilot is not Skilled or Ace"
 
 
 def _charge(game: Game, ref: str) -> str:
@@ -169,8 +221,15 @@ def _charge(game: Game, ref: str) -> str:
 
 
 REQUIREMENTS: dict[str, Requirement] = {
-    "gunnery_expert": _trait(("gunnery_expert",), "a Gunnery Expert"),
-    "weapon_bonus": _trait(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
+    "gunnery_expert": _crew(("gunnery_expert",), "a Gunnery Expert"),
+    "warship": warship_refusal,
+    "mech": _mech,
+    "captain": order_refusal,
+    "discerning": discerning_refusal,
+    "steadfast": steadfast_refusal,
+    "main_battery": main_battery_refusal,
+    "m_particles": _m_particles,
+    "weapon_bonus": _crew(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
     "energy_weapon": _weapon_kind("energy", "energy weapon"),
     "artillery": _weapon_kind("artillery", "artillery"),
     "remote": _weapon_kind("remote", "remote weapon"),

@@ -39,6 +39,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.fleet import order_tier
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -327,7 +328,11 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
-        blocks=d_shield + trait_blocks(dfn) + extra_blocks(d_g),  # Untouchable (L403)
+        # Untouchable (L403); a Close Range Combat order (L1034)
+        blocks=d_shield
+        + trait_blocks(dfn)
+        + extra_blocks(d_g)
+        + bool(order_tier(game, d_side, "close_range")),
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
         left=hp_left(d_g),
@@ -344,7 +349,8 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
         blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield])
         + trait_blocks(att)
-        + extra_blocks(a_g),
+        + extra_blocks(a_g)
+        + bool(order_tier(game, a_side, "close_range")),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=hp_left(a_g),

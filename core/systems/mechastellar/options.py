@@ -24,3 +24,4 @@ class MsOptions(Readings):
     climactic_events: bool = False
     space: bool = False
     small_scale: bool = False
+    m_particles: bool = False

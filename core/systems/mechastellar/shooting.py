@@ -42,6 +42,16 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.commands import has_command, warned
 from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.fleet import (
+    after_fire,
+    fire_refusal,
+    order_tier,
+    ship_accuracy,
+    ship_shot_checks,
+    unready,
+    wreck,
+    wreck_options,
+)
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.skills import (
@@ -77,7 +87,14 @@ from core.systems.mechastellar.turns import (
     power_item,
     spend_action,
 )
-from core.systems.mechastellar.units import SHOOTING_BLOCKS, Unit, Weapon, tier_rank, total_actions
+from core.systems.mechastellar.units import (
+    SHOOTING_BLOCKS,
+    Unit,
+    Weapon,
+    captain,
+    tier_rank,
+    total_actions,
+)
 
 #: Most dice one weapon rolls, whatever the modifiers (L134).
 MAX_SHOTS = 10
@@ -202,6 +219,42 @@ class Shoot(Closed):
         "only then may it be shot (L488-L489); asked when it matters.",
         json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
     )
+    far: bool = Field(
+        default=False,
+        description="M-Particles: the target is beyond the shooter's Sensors + 10\": no critical hits, it "
+        "rolls any evade dice again, no Battle Damage (L873-L875).",
+        json_schema_extra=needs("m_particles"),
+    )
+    quadrant: bool = Field(
+        default=False,
+        description="The target is in the quadrant a Main Battery order named: +1 Accuracy (L1029).",
+        json_schema_extra=needs("main_battery"),
+    )
+    near_ally: bool = Field(
+        default=False,
+        description="A warship's [AA] weapon fires only at a target within 8\" of an ally (L982); asked "
+        "then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    in_sensors: bool = Field(
+        default=False,
+        description="A warship with no Target Lock shoots a unit that is not a warship only within its "
+        "Sensors (L976); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    daring: bool | None = Field(
+        default=None,
+        description="The target's Daring Captain is within the shooting warship's Sensors: it rolls any "
+        "evade dice again (L1053); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    wrecked: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="The target warship's weapon systems the attacker destroys, one a failed save (L1009); "
+        "asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
 
 
 @dataclass(frozen=True)
@@ -281,17 +334,22 @@ def evade_values(tn: int, natural_one_evades: bool = False) -> tuple[int, ...]:
 FAST_REROLLS = 3
 
 
-def evade_pool(shots: int, values: tuple[int, ...], target: Unit, mobility: bool = False) -> FacePool:
+def evade_pool(
+    shots: int, values: tuple[int, ...], target: Unit, mobility: int = 0, every: bool = False
+) -> FacePool:
     """The target's evade dice.  A Three Times as Fast! Commander rolls up to three of them again against
-    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: one more (the small-scale
-    mode's Mobility, L715).  The app rolls again the dice that let shots through, criticals first: a
-    reroll never costs an evade already made."""
+    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: that many more (the
+    small-scale mode's Mobility, L715; a Take Evasive Action! order, L1023).  ``every``: any of them (a
+    Daring Captain, L1053; M-Particles, L875).  The app rolls again the dice that let shots through,
+    criticals first: a reroll never costs an evade already made."""
     fast = target.commander == "three_times_as_fast" and target.kind != "warship"
     limit = FAST_REROLLS * fast + mobility
-    if not limit:
+    if not limit and not every:
         return FacePool(dice=shots, sides=10, values=values)
     worst = tuple(sorted((f for f in range(1, 11) if values[f - 1]), key=lambda f: (-values[f - 1], f)))
-    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=limit)
+    return FacePool(
+        dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=None if every else limit
+    )
 
 
 def commando(target: Unit) -> bool:
@@ -379,6 +437,10 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
     accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
+    own = not overwatch
+    accuracy += ship_accuracy(
+        game, a_side, a_g, shooter, weapon.aa, inp.quadrant, inp.long_range, own
+    )  # L1029+
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
@@ -394,6 +456,15 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     blindside = (inp.advantage == "blindside" or inp.remote or run in ("blindside", "bridge")) and not immune
     advantage = (inp.advantage != "none" or shut or inp.remote or bool(run)) and not immune  # L540, L566
     crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
+    if inp.far and not options.m_particles:
+        raise ValueError("no warship has spread M-Particles in this battle (L871-L872)")
+    far = inp.far  # M-Particles: no critical hits, any evade die rolled again (L873-L875)
+    crits = 0 if far else crits
+    daring = bool(inp.daring) and captain(target, "daring") and shooter.kind == "warship"  # L1053
+    evasive = int(bool(order_tier(game, t_side, "evasive")))  # Take Evasive Action! (L1023)
+    values = evade_values(tn, options.natural_one_evades)
+    if far:
+        values = (min(values[0], 1), *values[1:])  # the 1 is a hit, not a critical (L877)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
     if overwatch and target.shield == "melee_shield":
@@ -414,7 +485,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=evade_pool(shots, evade_values(tn, options.natural_one_evades), target, mobile),
+        evade=evade_pool(shots, values, target, mobile + evasive, far or daring),
         flat=flat,
         crits=crits,
         blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
@@ -434,6 +505,7 @@ def modified_weapon(shooter: Unit, weapon: Weapon, inp: Shoot, own_turn: bool = 
     if inp.energy != "none" and not weapon.energy:
         raise ValueError(f"{weapon.name} is not an energy weapon (L639-L644)")
     tuned = any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits)
+    tuned = tuned or captain(shooter, "expert_engineering") or captain(shooter, "fearsome_captain")  # L1065
     if tuned and own_turn and weapon.indirect != "artillery":  # chosen as it activates (L420, L460)
         if inp.extra_damage:
             damage += 100
@@ -661,9 +733,10 @@ def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
     """The pilot's choices this turn (L412, L420, L460): the first shot makes them; a later shot that
     changes one is refused."""
     mine = []
-    if "gunnery_expert" in shooter.pilot.traits:
+    if "gunnery_expert" in shooter.pilot.traits or captain(shooter, "expert_gunnery"):  # L412, L1061
         mine.append("range" if inp.long_range else "hit")
-    if any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits):
+    tuned = captain(shooter, "expert_engineering") or captain(shooter, "fearsome_captain")  # L1065, L1086
+    if tuned or any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits):
         mine.append("damage" if inp.extra_damage else "pen")
     pairs = ({"range", "hit"}, {"damage", "pen"})
     for choice in mine:
@@ -671,6 +744,31 @@ def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
         if other in had:
             raise ValueError(f"its pilot chose {other} for this turn (L412, L420, L460)")
     return sorted(set(had) | set(mine))
+
+
+def wrecked_picks(game: Game, inp: Shoot, out: Landed, left: int) -> list[int]:
+    """The target warship's weapon systems its failed saves destroy, the attacker's pick (L1009): asked
+    when a save failed and the ship survives; one a failed save while it has weapons left."""
+    _, _, t_g, target = _unit(game, inp.target)
+    if target.kind != "warship" or not out.failed or out.damage >= left:
+        return []
+    offered = wreck_options(target, unit_extra(t_g))
+    n = min(out.failed, len(offered))
+    if not n:
+        return []
+    if inp.wrecked is None:
+        attacker = game.unit(inp.attacker)[2].name
+        raise NeedChoice(
+            "wrecked",
+            f"{t_g.name} fails {out.failed} Armor Save{'s' * (out.failed != 1)}: {attacker} destroys {n} of "
+            "its weapon systems (L1009). Which?",
+            [Choice(value=i, label=target.weapons[i].name) for i in offered],
+            many=True,
+        )
+    picks = sorted(set(inp.wrecked))
+    if len(picks) != n or any(i not in offered for i in picks):
+        raise ValueError(f"pick {n} of {t_g.name}'s weapon systems still working (L1009)")
+    return picks
 
 
 def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
@@ -702,17 +800,20 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
             [Choice(value=True, label="Yes: it is the closest model")],
         )
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
-    check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
+    ship = shooter.kind == "warship" and not free  # through All Weapons Fire!, no action a shot (L981)
+    check_turn(game, inp.attacker, spends=not (inp.remote or free or ship))  # refusals come before any die
     check_disengage(game, inp.attacker)
+    ship_shot_checks(game, inp.attacker, inp.target, inp.weapon, inp.near_ally, inp.in_sensors, inp.daring)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     out = land(game, p, inp, dice)
+    wrecks = wrecked_picks(game, inp, out, p.left)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
-    elif not free:
+    elif not free and not ship:
         spend_action(game, work, inp.attacker)
     gain(work, a_side, "momentum", -cost)
     if inp.persevere:
@@ -729,13 +830,27 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     downed = sum(f == 10 for f in out.faces) if shot_down else 0
     extra.remote_lost = [*extra.remote_lost, *[inp.weapon] * downed]  # an Ace's 10s (L599-L600)
     put_unit_extra(work, a_side, a_i, extra)
+    if ship:
+        after_fire(game, work, a_side, a_i, inp.weapon)  # reloading its rounds after (L969-L970)
+    t_i = game.unit(inp.target)[1]
+    if wrecks:
+        wreck(work, t_side, t_i, wrecks)  # a weapon system a failed save (L1009)
+    if p.weapon.stun and out.landed and not killed and target.kind == "warship":
+        unready(work, t_side, t_i)  # a stun hit un-readies its weapons (L971)
+    if killed and captain(shooter, "fearsome_captain"):
+        gain(work, a_side, "momentum", 1)  # a Fearsome Captain's kill (L1086)
     a_state = work.state(a_side, a_i)
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
         text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
-    if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
+    if wrecks:
+        names = ", ".join(target.weapons[i].name for i in wrecks)
+        text += f"; {a_g.name} destroys its {names} (L1009)"
+    if out.failed and not killed and inp.far:
+        text += "; no Battle Damage beyond M-Particles' range (L875)"
+    elif out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
@@ -757,6 +872,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "disabled by Battle Damage"
         elif "berserk" in g.state.conditions:
             why = "lost: it has gone berserk"
+        elif unit.kind == "warship":
+            why = fire_refusal(game, g, i)  # readied, reloading, destroyed (L966-L993, L1009)
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
         pen = f" PEN {w.pen}" if w.pen else ""
         weapons.append(

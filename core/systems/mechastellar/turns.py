@@ -6,9 +6,10 @@ enemy units that have not had their turn makes the other side activate one of th
 Fire, L41).  When one side has no unit left to activate, the other activates the rest in turn
 (digest ambiguity 33).  Warships take their turns in a phase of their own once every other unit has had
 its turn, the roll-off's winner first (L949-L951); Return Fire is owed by a warship only in that phase
-(digest ambiguity 40).  Each side gains 1 Momentum at the end of every round, 1 when one of its
-units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247), never
-above 10 (L243).
+(digest ambiguity 40).  A Sharp Witted Captain's warship may instead take its turn in the first phase, on
+its side's turn, in place of another unit (L1081).  Each side gains 1 Momentum at the end of every round, 1
+when one of its units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247),
+never above 10 (L243).
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from core.systems.base import ActionResult, Change, Closed, own_unit, read_optio
 from core.systems.mechastellar.commands import round_end_influence
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
-from core.systems.mechastellar.units import Unit, total_actions
+from core.systems.mechastellar.units import Unit, captain, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
 #: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
-TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion")
+#: A warship's All Weapons Fire! (L981) and a Determined or Fearless Captain's +1 Accuracy (L1057) too.
+TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion", "volley", "steady")
+#: Conditions that last until the round ends: a warship's Target Lock (L975).
+ROUND_CONDITIONS = ("target_lock",)
 
 
 def check_disengage(game: Game, ref: str) -> bool:
@@ -108,6 +112,7 @@ def actions_now(game: Game, g: GameUnit) -> int:
     Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
     unit = Unit.model_validate(g.profile)
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
+    bonus += int(game.round in (1, 3, 5) and captain(unit, "legendary_captain"))  # L1072
     bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
@@ -136,6 +141,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         mine.powered, mine.power_bonus = [], 0
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
+    boost += captain(unit, "renowned_captain") + 2 * captain(unit, "legendary_captain")  # L1045, L1071
     if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
         boost += 1  # Round 2 on, at 50% HP or more (L398)
     if boost:
@@ -164,7 +170,7 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
         raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
     if g.state.activated:
         raise ValueError(f"{g.name} has had its turn this round (L26)")
-    if is_ship(g) and mech_phase(game):
+    if is_ship(g) and mech_phase(game) and not captain(Unit.model_validate(g.profile), "sharp_witted"):
         raise ValueError(
             f"{g.name} is a warship: warships act in their own phase, after every other unit (L949)"
         )
@@ -354,7 +360,7 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
         for u, g in enumerate(game.sides[s].units):
             state = work.state(s, u)
             state.activated = False
-            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
+            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS + ROUND_CONDITIONS]
             state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
             fresh = MsUnitState.model_validate(g.state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
