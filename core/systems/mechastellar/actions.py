@@ -394,7 +394,7 @@ ACTIONS: dict[str, ActionSpec] = {
         focus,
         '+1 shot, or +1 hit within 16" (L117-L130).',
         rolls=False,
-        needs=("turn", "mech"),
+        needs=("mech_turn",),
     ),
     "ready_weapons": ActionSpec.of(
         "ready_weapons",

@@ -26,7 +26,7 @@ answering "" when it has it, else why not in plain words.
   Super Titan, whose pilots use skills (L251, L297, L327).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 * ``warship``: Ready Weapons, Target Lock, All Weapons Fire! and Reload! are a Stellar Warship's actions
-  (L962-L993); ``mech``: Focus is not one of them (L946).
+  (L962-L993); ``mech_turn``: Focus is not one of them (L946), and ``turn`` holds.
 * ``captain``: a Captain's Order needs a Skilled or Battle Hardened Captain, as the round begins (L1019);
   ``discerning``, ``steadfast``: the captain traits used as the round begins or the ship activates
   (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
@@ -144,6 +144,11 @@ def _mech(game: Game, ref: str) -> str:
     return ""
 
 
+def _mech_turn(game: Game, ref: str) -> str:
+    """Focus: not a warship's action (L946), and the unit may act now."""
+    return _mech(game, ref) or _turn(game, ref)
+
+
 def _m_particles(game: Game, ref: str) -> str:
     return (
         ""
@@ -223,7 +228,7 @@ def _charge(game: Game, ref: str) -> str:
 REQUIREMENTS: dict[str, Requirement] = {
     "gunnery_expert": _crew(("gunnery_expert",), "a Gunnery Expert"),
     "warship": warship_refusal,
-    "mech": _mech,
+    "mech_turn": _mech_turn,
     "captain": order_refusal,
     "discerning": discerning_refusal,
     "steadfast": steadfast_refusal,
