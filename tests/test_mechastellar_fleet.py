@@ -13,6 +13,7 @@ from test_mechastellar import game_of, momentum, unit
 from test_mechastellar_traits import act, ask, call, mean, odds, refused
 
 from core.game import Game, gated_actions, gates, next_round
+from core.systems import implementation
 from core.systems.mechastellar.turns import mech_phase
 
 MPC = {"name": "Mega Particle Cannon", "range": 48, "shots": 2, "damage": 1000, "pen": 6, "energy": True}
@@ -355,3 +356,34 @@ def test_fearless_captain_readies_another_weapon_when_one_is_lost_l1076() -> Non
     assert extra["wrecked"] == [0] and extra["free_ready"] == 1
     g = act(g, "ready_weapons", {"unit": "1/b0", "weapon": 1})  # on the enemy's turn, no action
     assert "Fearless Captain" in g.log[-1].text and g.unit("1/b0")[2].state.extra["readied"] == [1]
+
+
+def test_board_launch_and_repairs_l869_l995_l1005() -> None:
+    """A unit starts the battle aboard (L869) and waits for a launch as a round begins (L997); one that boards
+    at the end of its turn is repaired at the round's end: 200 HP x the ship's Frame Level and one Battle
+    Damage (L1003-L1005); in space, the hangars' room is shown (L860-L861)."""
+    g = game_of([cruiser(frame=3, hangar=1), unit("argonaut"), unit("dervish")], [unit("musarl")])
+    g.state.extra["rolled_off"] = False  # as the battle begins
+    assert "is a warship" in gated_actions(g)["0/a0"]["board"]
+    g = act(g, "board", {"unit": "0/a2", "ship": "0/a0"})
+    g = act(g, "roll_off", {}, [9, 2])
+    assert "aboard a warship" in refused(g, "end_turn", {"unit": "0/a2"})
+    g = act(g, "launch", {"unit": "0/a0", "launched": "0/a2"})
+    assert "no unit aboard" in refused(g, "launch", {"unit": "0/a0", "launched": "0/a2"})
+    assert "aboard" not in g.unit("0/a2")[2].state.conditions
+    assert "own turn" in gated_actions(g)["0/a1"]["board"]
+    g.sides[0].units[1].state.damage = 1000
+    g.sides[0].units[1].state.conditions = ["bd_head"]
+    g = act(g, "focus", {"unit": "0/a1"})
+    g = act(g, "board", {"unit": "0/a1", "ship": "0/a0"})
+    g = act(g, "end_turn", {"unit": "0/a1"})
+    g = next_round(g)
+    argonaut = g.unit("0/a1")[2].state
+    assert argonaut.damage == 1000 - 200 * 3 and argonaut.conditions == ["aboard"]
+    g.options["space"] = True
+    lines = {line.label: line.value for line in implementation("mechastellar").status(g)}
+    assert lines["Red's hangars"] == "2 hangar slots needed, 1 carried (L860-L861)"
+    g.options["small_scale"] = True
+    g.sides[0].units = g.sides[0].units * 2
+    lines = {line.label: line.value for line in implementation("mechastellar").status(g)}
+    assert lines["Red's force"] == "6 units: the small-scale mode allows 5"

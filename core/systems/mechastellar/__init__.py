@@ -168,9 +168,11 @@ from core.systems.base import (
     UnitState,
     Violation,
     as_profile,
+    read_options,
 )
 from core.systems.mechastellar.actions import ACTIONS
 from core.systems.mechastellar.commands import influence_on, influence_start
+from core.systems.mechastellar.fleet import hangar_note, repairs
 from core.systems.mechastellar.gates import REQUIREMENTS
 from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
@@ -178,6 +180,7 @@ from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
 from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
 from core.systems.mechastellar.units import (
+    CAPTAIN_TRAITS,
     KIND_LABELS,
     SHIELD_LABELS,
     TIER_LABELS,
@@ -188,6 +191,12 @@ from core.systems.mechastellar.units import (
 )
 
 __all__ = ["SYSTEM", "MechaStellar", "Unit"]
+
+#: A warship's captain by tier (L1019).
+CAPTAIN_LABELS = {"basic": "Basic", "skilled": "Skilled (Tier 1)", "ace": "Battle Hardened (Tier 2)"}
+
+#: The small-scale mode's most units a side (L720).
+SMALL_SCALE_UNITS = 5
 
 
 def _unit(profile: BaseModel) -> Unit:
@@ -237,12 +246,20 @@ class MechaStellar(RuleSystem):
             if w.kind == "shooting":
                 rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
                 value = f'R {w.range}" | {w.shots} shots{rf} | DMG {w.damage} | PEN {w.pen}'
+                value += (
+                    " | [AA]" * w.aa + " | missiles" * w.missile + f" | reload {w.reload}" * bool(w.reload)
+                )
             else:
                 dice = f" | ATK +{w.atk_dice}d10" if w.atk_dice else ""
                 value = f"{'[CC]' if w.kind == 'cc' else 'Melee'} | DMG {w.damage} | PEN {w.pen}{dice}"
             lines.append(CardLine(label=w.name, value=value))
         pilot = TIER_LABELS[u.pilot.tier] + (f" ({u.pilot.name})" if u.pilot.name else "")
-        notes = [f"Pilot: {pilot}"] + [TRAITS[t][0] for t in u.pilot.traits]
+        if u.kind == "warship":  # Skilled and Battle Hardened Captains (L1019)
+            pilot = CAPTAIN_LABELS[u.pilot.tier] + (f" ({u.pilot.name})" if u.pilot.name else "")
+        notes = [f"{'Captain' if u.kind == 'warship' else 'Pilot'}: {pilot}"] + [
+            TRAITS[t][0] for t in u.pilot.traits
+        ]
+        notes += [CAPTAIN_TRAITS[t][0] for t in u.captain]
         if u.roles:
             notes.append("Roles: " + ", ".join(r.replace("_", " ").capitalize() for r in u.roles))
         if u.commander != "none":
@@ -271,7 +288,7 @@ class MechaStellar(RuleSystem):
             for s, side in enumerate(game.sides)
             if any(not g.state.destroyed and g.profile.get("commander") == "resourceful" for g in side.units)
         ]
-        return new_round_changes(game, resourceful)
+        return new_round_changes(game, resourceful, repairs)  # a warship's repairs (L1004)
 
     def phase(self, game: Game) -> PhaseView:
         """The round: the roll-off, then alternating unit turns, then the next round (L30-L43)."""
@@ -317,6 +334,21 @@ class MechaStellar(RuleSystem):
                     value=", ".join(f"{s.name} {s.resources.get('influence', 0)}" for s in game.sides),
                 )
             )
+        if read_options(MsOptions, game.options).space:  # L859-L861
+            lines += [
+                CardLine(label=f"{side.name}'s hangars", value=note)
+                for i, side in enumerate(game.sides)
+                if (note := hangar_note(game, i))
+            ]
+        if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L720)
+            lines += [
+                CardLine(
+                    label=f"{side.name}'s force",
+                    value=f"{len(side.units)} units: the small-scale mode allows 5",
+                )
+                for side in game.sides
+                if len(side.units) > SMALL_SCALE_UNITS
+            ]
         if not st.rolled_off:
             lines.append(CardLine(label="Next", value="roll off for the round"))
         elif st.return_fire:

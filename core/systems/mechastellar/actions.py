@@ -15,7 +15,9 @@ from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, need
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.events import event
 from core.systems.mechastellar.fleet import (
+    board,
     captain_focus,
+    launch,
     order,
     ready_picks,
     ready_weapons,
@@ -430,6 +432,23 @@ ACTIONS: dict[str, ActionSpec] = {
         rolls=False,
         picks=reload_picks,
         needs=("turn", "warship"),
+    ),
+    "board": ActionSpec.of(
+        "board",
+        "Board a warship",
+        board,
+        'A unit within 6" boards a warship of its side at the end of its turn, or starts the battle aboard; '
+        "repaired there at each round's end (L869, L1001-L1005).",
+        rolls=False,
+        needs=("board",),
+    ),
+    "launch": ActionSpec.of(
+        "launch",
+        "Launch",
+        launch,
+        "As a round begins a warship launches one unit aboard, with no action (L995-L999).",
+        rolls=False,
+        needs=("launch",),
     ),
     "order": ActionSpec.of(
         "order",

@@ -577,3 +577,138 @@ __all__ = [
     "volley_refusal",
     "wreck",
 ]
+
+
+# --- hangars: boarding, launching, repairs (L857-L869, L995-L1005) ------------------------------------
+
+#: HP a round's repairs give per Frame Level of the warship, and how many units it repairs (L1004-L1005).
+REPAIR_HP, REPAIRS = 200, 3
+#: Battle Damage a repair mends, first found first (L1005; which one: the players may change it).
+MENDS = ("bd_head", "bd_propulsion", "shield_broken")
+
+
+def hangar_slots(unit: Unit) -> int:
+    """Hangar slots a unit takes: 2 x Size, 1 for Size 0-1 (L861; digest ambiguity 28)."""
+    return max(1, 2 * unit.size) if unit.size >= 2 else 1
+
+
+def hangar_note(game: Game, side: int) -> str:
+    """In space, what the side's units take against its warships' Hangar (L859-L861); "" when they fit."""
+    units = [Unit.model_validate(g.profile) for g in game.sides[side].units]
+    room = sum(u.hangar for u in units if u.kind == "warship")
+    need = sum(hangar_slots(u) for u in units if u.kind != "warship")
+    return f"{need} hangar slots needed, {room} carried (L860-L861)" if need > room else ""
+
+
+def board_refusal(game: Game, ref: str) -> str:
+    """The requirement ``board``: a unit that is not a warship, with a warship of its side in play, boards at
+    the end of its turn (L1003) or as the battle begins, embarked (L869)."""
+    s, _, g, unit = _ship(game, ref)
+    if unit.kind == "warship":
+        return f"{g.name} is a warship"
+    if "aboard" in g.state.conditions:
+        return f"{g.name} is aboard a warship"
+    if not any(o.profile.get("kind") == "warship" and not o.state.destroyed for o in game.sides[s].units):
+        return f"{game.sides[s].name} has no warship in play"
+    st = ms_state(game)
+    if game.round == 1 and not st.rolled_off:
+        return ""  # embarked as the battle begins (L869)
+    return "" if st.turn_unit == ref else f"{g.name} boards at the end of its own turn (L1003)"
+
+
+class Board(Closed):
+    """A unit boards a warship of its side within 6" at the end of its turn, or starts the battle embarked
+    (L869, L1003)."""
+
+    unit: str = own_unit("Who boards.")
+    ship: str = own_unit("Which warship.")
+
+
+def board(game: Game, inp: Board, dice: DiceSource) -> ActionResult:
+    why = board_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g, _ = _ship(game, inp.unit)
+    w_side, _, w_g, ship = _ship(game, inp.ship)
+    if w_side != s or ship.kind != "warship" or w_g.state.destroyed:
+        raise ValueError("pick a warship of its own side still in play")
+    work = Working(game)
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "aboard"]
+    mine = unit_extra(work.unit(s, u))
+    mine.aboard = inp.ship
+    put_unit_extra(work, s, u, mine)
+    text = f"{g.name} boards {w_g.name}" + ("; end its turn" if ms_state(game).turn_unit == inp.unit else "")
+    return ActionResult(changes=work.changes(), text=text + " (L1003)")
+
+
+def launch_refusal(game: Game, ref: str) -> str:
+    """The requirement ``launch``: a warship with a unit aboard, once a round as it begins (L995-L997)."""
+    s, _, g, unit = _ship(game, ref)
+    if unit.kind != "warship":
+        return f"{g.name} is not a Stellar Warship"
+    if not any(unit_extra(o).aboard == ref for o in game.sides[s].units if "aboard" in o.state.conditions):
+        return f"{g.name} has no unit aboard"
+    if f"{ref}:launch" in ms_state(game).captains:
+        return f"{g.name} has launched a unit this round"
+    return round_start(game)
+
+
+class Launch(Closed):
+    """Launch: as the round begins, a warship deploys one unit aboard, 16" from its hull (adjacent without a
+    forward catapult) (L995-L999)."""
+
+    unit: str = own_unit("Which warship.")
+    launched: str = own_unit("Which unit aboard.")
+
+
+def launch(game: Game, inp: Launch, dice: DiceSource) -> ActionResult:
+    why = launch_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    _, _, w_g, _ = _ship(game, inp.unit)
+    s, u, g, _ = _ship(game, inp.launched)
+    if "aboard" not in g.state.conditions or unit_extra(g).aboard != inp.unit:
+        raise ValueError(f"{g.name} is not aboard {w_g.name}")
+    work = Working(game)
+    state = work.state(s, u)
+    state.conditions = [c for c in state.conditions if c != "aboard"]
+    mine = unit_extra(work.unit(s, u))
+    mine.aboard = ""
+    put_unit_extra(work, s, u, mine)
+    st = work.extra_as(MsState)
+    st.captains = [*st.captains, f"{inp.unit}:launch"]
+    work.put_extra(st)
+    return ActionResult(
+        changes=work.changes(),
+        text=f'{w_g.name} launches {g.name}: deploy it 16" from the hull, or beside it with no forward '
+        "catapult; it takes its turn this round (L997-L999)",
+    )
+
+
+def repairs(game: Game, work: Working) -> None:
+    """Round end: each warship in play repairs up to three units aboard, 200 HP x its Frame Level and one
+    Battle Damage each (L1004-L1005): the first three aboard in the roster, the damage mended first
+    found of head, propulsion, shield (players may change either by hand, Rule Zero)."""
+    for s, side in enumerate(game.sides):
+        for ship in side.units:
+            ref = f"{s}/{ship.key}"
+            if ship.profile.get("kind") != "warship" or ship.state.destroyed:
+                continue
+            frame = int(ship.profile.get("frame", 1))
+            aboard = [
+                u
+                for u, g in enumerate(side.units)
+                if "aboard" in g.state.conditions and unit_extra(g).aboard == ref
+            ]
+            for u in aboard[:REPAIRS]:
+                state = work.state(s, u)
+                state.damage = max(0, state.damage - REPAIR_HP * frame)
+                mended = next((c for c in MENDS if c in state.conditions), "")
+                if mended:
+                    state.conditions = [c for c in state.conditions if c != mended]
+                else:
+                    mine = unit_extra(work.unit(s, u))
+                    if mine.disabled:
+                        mine.disabled = mine.disabled[:-1]
+                        put_unit_extra(work, s, u, mine)

@@ -30,6 +30,8 @@ answering "" when it has it, else why not in plain words.
 * ``captain``: a Captain's Order needs a Skilled or Battle Hardened Captain, as the round begins (L1019);
   ``discerning``, ``steadfast``: the captain traits used as the round begins or the ship activates
   (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
+* ``board``, ``launch``: boarding a warship of the side at the end of the unit's turn or as the battle
+  begins; a warship launching a unit aboard as a round begins (L869, L997, L1003).
 * ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 
@@ -41,7 +43,9 @@ from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.commands import commander_alive, influence_module
 from core.systems.mechastellar.events import events_module
 from core.systems.mechastellar.fleet import (
+    board_refusal,
     discerning_refusal,
+    launch_refusal,
     main_battery_refusal,
     order_refusal,
     steadfast_refusal,
@@ -234,6 +238,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "steadfast": steadfast_refusal,
     "main_battery": main_battery_refusal,
     "m_particles": _m_particles,
+    "board": board_refusal,
+    "launch": launch_refusal,
     "weapon_bonus": _crew(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
     "energy_weapon": _weapon_kind("energy", "energy weapon"),
     "artillery": _weapon_kind("artillery", "artillery"),

@@ -168,6 +168,9 @@ class MsUnitState(Closed):
         le=3,
         description="The small-scale mode's Charged & Ready: weapons readied as the battle began (L732).",
     )
+    aboard: str = Field(
+        default="", max_length=60, description="The warship it is aboard, as side/key (L869, L1003)."
+    )
     remote_lost: list[int] = Field(
         default_factory=list,
         max_length=100,

@@ -14,7 +14,7 @@ never above 10 (L243).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
@@ -86,7 +86,8 @@ def _live(game: Game, side: int) -> list[GameUnit]:
 
 
 def _waiting(game: Game, side: int) -> list[GameUnit]:
-    return [g for g in _live(game, side) if not g.state.activated]
+    """Units yet to take their turn this round; not those aboard a warship (L869, L997)."""
+    return [g for g in _live(game, side) if not g.state.activated and "aboard" not in g.state.conditions]
 
 
 def is_ship(g: GameUnit) -> bool:
@@ -170,6 +171,8 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
         raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
     if g.state.activated:
         raise ValueError(f"{g.name} has had its turn this round (L26)")
+    if "aboard" in g.state.conditions:
+        raise ValueError(f"{g.name} is aboard a warship: it acts once launched, as a round begins (L997)")
     if is_ship(g) and mech_phase(game) and not captain(Unit.model_validate(g.profile), "sharp_witted"):
         raise ValueError(
             f"{g.name} is a warship: warships act in their own phase, after every other unit (L949)"
@@ -344,10 +347,14 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     return ActionResult(changes=work.changes(), text=text)
 
 
-def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
+def new_round_changes(
+    game: Game, resourceful: Sequence[int], round_end: Callable[[Game, Working], None] | None = None
+) -> list[Change]:
     """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
-    unit ready, a new roll-off due (L32)."""
+    unit ready, a new roll-off due (L32); ``round_end`` does the rest of the round's end (repairs)."""
     work = Working(game)
+    if round_end is not None:
+        round_end(game, work)
     round_end_influence(game, work)  # +1 Influence each side, with the module on (L798)
     if read_options(MsOptions, game.options).small_scale:  # Flagship: the highest-Frame warship lives (L731)
         for s, side in enumerate(game.sides):
@@ -357,12 +364,12 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
                 gain(work, s, "momentum", 1)
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
-        for u, g in enumerate(game.sides[s].units):
+        for u in range(len(game.sides[s].units)):
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS + ROUND_CONDITIONS]
             state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
-            fresh = MsUnitState.model_validate(g.state.extra)
+            fresh = MsUnitState.model_validate(state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
             fresh.second_turn = False
             fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
