@@ -27,6 +27,21 @@ from core.systems.mechastellar.fleet import (
     target_lock,
     volley,
 )
+from core.systems.mechastellar.impacts import (
+    MOBILITY_FIELD,
+    crash_odds,
+    crash_through,
+    get_up,
+    get_up_odds,
+    knockback,
+    mobility_refusal,
+    rally_ally,
+    rally_ally_odds,
+    ship_crash,
+    ship_crash_odds,
+    trample,
+    trample_odds,
+)
 from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
 from core.systems.mechastellar.modules import (
     battle_damage,
@@ -280,19 +295,30 @@ class Throttle(Closed):
     """Full Throttle: Move +5" and over terrain up to 12" tall, once a turn (L76-L80)."""
 
     unit: str = own_unit("Who goes full throttle.")
+    mobility: bool = MOBILITY_FIELD
 
 
 def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if "throttle" in g.state.conditions:
         raise ValueError(f"{g.name} has had Full Throttle's benefit this turn (L80)")
+    if inp.mobility and (why := mobility_refusal(game, inp.unit)):
+        raise ValueError(why)
+    if inp.mobility and game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError('the extra Move +5" costs 1 Momentum (L716)')
     work = Working(game)
+    if inp.mobility:
+        gain(work, s, "momentum", -1)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
     if Unit.model_validate(g.profile).kind == "warship":  # All Ahead Full! (L962-L964; ambiguity 30)
         return ActionResult(changes=work.changes(), text=f'{g.name}: All Ahead Full! Move +3" (L964)')
+    if inp.mobility:
+        return ActionResult(
+            changes=work.changes(), text=f'{g.name} goes full throttle: Move +10" (1 Momentum, L716)'
+        )
     return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
 
 
@@ -449,6 +475,62 @@ ACTIONS: dict[str, ActionSpec] = {
         "As a round begins a warship launches one unit aboard, with no action (L995-L999).",
         rolls=False,
         needs=("launch",),
+    ),
+    "crash_through": ActionSpec.of(
+        "crash_through",
+        "Crash through",
+        crash_through,
+        "A Size 2+ unit at Full Throttle or charging moves through a building, which saves to stand "
+        "(L84-L85).",
+        odds=crash_odds,
+        headline=("destroyed",),
+        needs=("big_move",),
+    ),
+    "trample": ActionSpec.of(
+        "trample",
+        "Trample",
+        trample,
+        "A Size 2+ unit at Full Throttle or charging tramples up to 3 smaller targets: each saves against "
+        "PEN = its Size, 1000 if it fails (L86-L87).",
+        odds=trample_odds,
+        headline=("damage",),
+        needs=("big_move",),
+    ),
+    "ship_crash": ActionSpec.of(
+        "ship_crash",
+        "Crash into terrain",
+        ship_crash,
+        "A warship that hits terrain makes 2 Armor Saves against PEN 5 (L960).",
+        odds=ship_crash_odds,
+        headline=("damage",),
+        needs=("warship",),
+    ),
+    "knockback": ActionSpec.of(
+        "knockback",
+        "Knockback",
+        knockback,
+        "The small-scale mode: a Super Titan's heavy hit knocks its target back a d10 inches; terrain or "
+        "another unit in the way: 1000 damage (L726-L729).",
+        needs=("knockback",),
+    ),
+    "get_up": ActionSpec.of(
+        "get_up",
+        "Down but not out",
+        get_up,
+        "The small-scale mode: as the round ends a fallen Super Titan rolls a d10; on 10 it is back with "
+        "100 HP (L726-L727).",
+        odds=get_up_odds,
+        headline=("back",),
+        needs=("get_up",),
+    ),
+    "rally_ally": ActionSpec.of(
+        "rally_ally",
+        "Rally an ally",
+        rally_ally,
+        "The small-scale mode: a Super Titan's Focus action rallies itself or an ally, d10 x 100 HP (L722).",
+        odds=rally_ally_odds,
+        headline=("recovered",),
+        needs=("rally_ally",),
     ),
     "order": ActionSpec.of(
         "order",

@@ -381,7 +381,7 @@ def order_refusal(game: Game, ref: str) -> str:
         return f"{g.name} has no Skilled or Battle Hardened Captain"
     if g.state.destroyed:
         return f"{g.name} is destroyed"
-    done = ms_state(game).captains
+    done = ms_state(game).this_round
     if f"{ref}:order" not in done:
         return round_start(game)
     if captain(unit, "sharp_witted") and f"{ref}:reorder" not in done:
@@ -427,9 +427,9 @@ def order(game: Game, inp: Order, dice: DiceSource) -> ActionResult:
     s, _, g, unit = _ship(game, inp.unit)
     work = Working(game)
     st = work.extra_as(MsState)
-    again = f"{inp.unit}:order" in st.captains
+    again = f"{inp.unit}:order" in st.this_round
     st.orders = [o for o in st.orders if not o.endswith(f":{inp.unit}")] + [f"{s}:{inp.order}:{inp.unit}"]
-    st.captains = [*st.captains, f"{inp.unit}:{'reorder' if again else 'order'}"]
+    st.this_round = [*st.this_round, f"{inp.unit}:{'reorder' if again else 'order'}"]
     work.put_extra(st)
     text = f"{g.name}'s captain orders {ORDERS[inp.order]}: {_ORDER_TEXT[inp.order]}"
     text += (_BH_TEXT[inp.order] if tier_rank(unit) == 2 else "") + " (L1021-L1035)"
@@ -446,7 +446,7 @@ def discerning_refusal(game: Game, ref: str) -> str:
         return f"{g.name}'s captain is not Discerning"
     if g.state.destroyed:
         return f"{g.name} is destroyed"
-    if f"{ref}:focus" in ms_state(game).captains:
+    if f"{ref}:focus" in ms_state(game).this_round:
         return f"{g.name}'s captain has given this round's Focus"
     return round_start(game)
 
@@ -469,7 +469,7 @@ def captain_focus(game: Game, inp: CaptainFocus, dice: DiceSource) -> ActionResu
     work = Working(game)
     add_focus(work, a_side, a_i)
     st = work.extra_as(MsState)
-    st.captains = [*st.captains, f"{inp.unit}:focus"]
+    st.this_round = [*st.this_round, f"{inp.unit}:focus"]
     work.put_extra(st)
     return ActionResult(
         changes=work.changes(), text=f"{g.name}'s captain gives {a_g.name} a Focus for its turn (L1049)"
@@ -649,7 +649,7 @@ def launch_refusal(game: Game, ref: str) -> str:
         return f"{g.name} is not a Stellar Warship"
     if not any(unit_extra(o).aboard == ref for o in game.sides[s].units if "aboard" in o.state.conditions):
         return f"{g.name} has no unit aboard"
-    if f"{ref}:launch" in ms_state(game).captains:
+    if f"{ref}:launch" in ms_state(game).this_round:
         return f"{g.name} has launched a unit this round"
     return round_start(game)
 
@@ -677,7 +677,7 @@ def launch(game: Game, inp: Launch, dice: DiceSource) -> ActionResult:
     mine.aboard = ""
     put_unit_extra(work, s, u, mine)
     st = work.extra_as(MsState)
-    st.captains = [*st.captains, f"{inp.unit}:launch"]
+    st.this_round = [*st.this_round, f"{inp.unit}:launch"]
     work.put_extra(st)
     return ActionResult(
         changes=work.changes(),

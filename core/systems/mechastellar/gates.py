@@ -32,6 +32,10 @@ answering "" when it has it, else why not in plain words.
   (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
 * ``board``, ``launch``: boarding a warship of the side at the end of the unit's turn or as the battle
   begins; a warship launching a unit aboard as a round begins (L869, L997, L1003).
+* ``big_move``: crashing through a building or trampling is for a Size 2+ unit at Full Throttle or charging
+  (L84-L86); ``knockback``, ``get_up``, ``rally_ally``, ``mobility``: the small-scale mode's Knockback after
+  a Super Titan's heavy hit, a fallen Titan's roll as the round ends, a Titan's Focus to rally, a mobile
+  suit's extra Move (L716-L729).
 * ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 
@@ -50,6 +54,13 @@ from core.systems.mechastellar.fleet import (
     order_refusal,
     steadfast_refusal,
     warship_refusal,
+)
+from core.systems.mechastellar.impacts import (
+    big_move,
+    get_up_refusal,
+    knockback_refusal,
+    mobility_refusal,
+    rally_ally_refusal,
 )
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
@@ -239,6 +250,11 @@ REQUIREMENTS: dict[str, Requirement] = {
     "main_battery": main_battery_refusal,
     "m_particles": _m_particles,
     "board": board_refusal,
+    "big_move": big_move,
+    "knockback": knockback_refusal,
+    "get_up": get_up_refusal,
+    "rally_ally": rally_ally_refusal,
+    "mobility": mobility_refusal,
     "launch": launch_refusal,
     "weapon_bonus": _crew(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
     "energy_weapon": _weapon_kind("energy", "energy weapon"),

@@ -40,6 +40,7 @@ from core.systems.base import (
 from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.events import escape_open, note_event
 from core.systems.mechastellar.fleet import order_tier
+from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -553,6 +554,11 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     extra.meleed = True
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
+    w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
+    if kind == "super_titan" and not killed:  # Knockback (L726)
+        impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d)
+    elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L725)
+        impact = mark_knock(game, work, inp.attacker, inp.target, 0, 0, 0)
 
     def faces(r: list[int]) -> str:
         return "[" + ", ".join(str(f) for f in r) + "]"
@@ -570,6 +576,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         text += ""
     elif bool(dmg_d) != bool(dmg_a):
         text += ". Only one side took damage: a Finishing Blow may follow (L213)"
+    text += impact
     return ActionResult(
         changes=work.changes(),
         text=text,

@@ -81,11 +81,11 @@ class MsState(Closed):
         max_length=16,
         description="Captain's Orders in force this round, as 'side:order:ship' (L1019-L1035).",
     )
-    captains: list[str] = Field(
+    this_round: list[str] = Field(
         default_factory=list,
-        max_length=32,
-        description="What captains have done this round, as 'ship:what' (an order, a replaced order, a "
-        "Discerning Captain's Focus) (L1019, L1049, L1082).",
+        max_length=64,
+        description="What is done once a round, as 'unit:what': a captain's order, a replaced order, a "
+        "Discerning Captain's Focus, a launch (L997, L1019, L1049, L1082), a fallen Titan's roll (L727).",
     )
 
 
