@@ -1,5 +1,5 @@
 """MechaStellar: Crash Through and Trample (L82-L87), a warship crashing (L960), and the small-scale mode's
-Knockback, Down but not out, Rally for an ally, Mobility's extra Move and Hit & Run (L716-L729), each through
+Knockback, Down but not out, Rally for an ally, Mobility's extra Move and Hit & Run (L716-L728), each through
 core.api: offered only where it applies (greyed with the reason), refused otherwise, its size checked.
 Pure Python.
 """

@@ -8,11 +8,13 @@ d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot traits that c
 :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and Overwatch), :mod:`.melee` (the
 Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Terrain, Battle Damage),
 :mod:`.events` (Climactic Events), :mod:`.commands` (Influence and its Commands), :mod:`.space`
-(Outmaneuver, the Bridge Attack) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used
-on activation, the list).
+(Outmaneuver, the Bridge Attack), :mod:`.fleet` (Stellar Warships' actions, weapons and captains),
+:mod:`.impacts` (crashes, tramples, the small-scale mode's Knockback and fallen Titans) and
+:mod:`.actions` (Focus, Full Throttle, Disengage, the traits used on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
-tests/test_mechastellar_rules.py [R] and tests/test_mechastellar_traits.py [T]).  "Done" = implemented
+tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T], tests/test_mechastellar_fleet.py
+[F] and tests/test_mechastellar_impacts.py [I]).  "Done" = implemented
 and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
 the players (the app knows no positions, distances or facing); "not yet" = not implemented.
 
@@ -28,8 +30,10 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 crash through,
-  trample: not yet.
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 Crash Through
+  (a building's save, 5+ or large 3+: ambiguity 27) and Trample (up to 3 smaller targets, each a save
+  against PEN = Size, 1000 failed), for a Size 2+ unit at Full Throttle or charging: done [I
+  trample_and_crash_through]; which building or unit lies in the path: players.
 * L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
 * L99-L106 LOS: players. Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its range
   limits and no artillery in space: players. Remote indirect fire: players.
@@ -121,32 +125,56 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
   rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's
-  turn starts [T small_scale_rally]; Mobility's extra Move, Hit & Run, Rally by a Focus action, Down but
-  not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
+  turn starts [T small_scale_rally]; Mobility's extra Move for 1 Momentum, a Titan's Focus action to
+  Rally itself or an ally, Down but not out (a d10 as the round ends, once), Knockback (d10", then what it
+  hit: 1000 into terrain, 1000 to both into a unit; High Speed Attack +5" and Slow and Laborious -5":
+  players), Hit & Run's 5" named in the log [I knockback, down_but_not_out]; Charged & Ready (three free
+  Ready Weapons in Round 1) [F charged_and_ready]; the 5-unit limit named under the title [F
+  board_launch_and_repairs].
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
   Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
   Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
-  hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
-  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by
-  tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
+  hit makes a save (L1009-L1011) [M musarl_warship], each failed save destroys a weapon system of the
+  attacker's pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game
+  setting (space) offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort,
+  successes by tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
   with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the
   example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's range:
   players. The warship phase (L949-L951): warships act after every other unit, the roll-off's winner
-  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Not
-  yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted Captain
-  acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and traits,
-  weapon systems lost to failed saves.
+  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship
+  actions (L962-L993): Ready Weapons (missiles and [AA] start readied, a stun hit un-readies: read as
+  every weapon), All Weapons Fire! once a turn then each readied weapon with no action, Target Lock
+  (+16" to the round's end; a unit that is not a warship beyond Sensors needs it: asked), Reload!, a
+  weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full Throttle's +3"
+  (ambiguity 30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and arcs:
+  players. M-Particles, a game setting: beyond Sensors + 10" no criticals, any evade die again, no Battle
+  Damage [F m_particles]. Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding at
+  a turn's end or as the battle begins, a launch a warship as a round begins, repairs at the round's end
+  (three units, 200 x Frame HP and one Battle Damage, first of head, propulsion, shield, weapon) [F
+  board_launch]; a warship crashing into terrain (L960) [I warship_crashing]. Captains (L1017-L1086):
+  traits by tier [F captain_traits_by_tier]; Orders as the round begins, once, Sharp Witted's new one
+  (Evasive: an evade die again a weapon; Main Battery: +1 Accuracy in the named quadrant, asked on the
+  shot; Close Range: +1 block in the clash; Battle Hardened: Target Lock +32", [AA] +1 Accuracy) [F
+  captains_orders, battle_hardened]; falling back, turning, +5" Move, AA DEF's accuracy in melee:
+  players. Renowned, Legendary (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined
+  and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage,
+  Momentum a kill), Fearless's free Ready, Sharp Witted in the first phase [F captain_traits,
+  discerning, fearless_captain]; a captain's Influence in place of Momentum: players. Not yet: space
+  movement (Skilled and Ace +5", inertia [M-1], L882-L889), Low Gravity (L891-L897), a failed save in
+  a clash destroying a warship's weapon system, weapon systems lost to a Bridge Attack's damage.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L936-L940 (the Bridge
-Attack: the rolls, PEN 3, a save for every hit), L1011.
+lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L877 (M-Particles: [2,4]
+rolled again to [1,9], one hit, 1000 by save_replaces_damage), L936-L940 (the Bridge Attack: the
+rolls, PEN 3, a save for every hit, weapon systems lost), L986-L989 (the Saronic Cruiser's readies,
+lock, volley and All Ahead Full!), L1011 (three saves, two failed, two cannons lost).
 Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
-(cover height), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
-inertia), L986-L989 (warship actions): their modules are not built.
+(cover height), L861 (hangar slots: 6 for Size 3, read by hangar_slots, no game numbers), L888-L889
+(space inertia): their modules are not built.
 """
 
 from __future__ import annotations
@@ -195,7 +223,7 @@ __all__ = ["SYSTEM", "MechaStellar", "Unit"]
 #: A warship's captain by tier (L1019).
 CAPTAIN_LABELS = {"basic": "Basic", "skilled": "Skilled (Tier 1)", "ace": "Battle Hardened (Tier 2)"}
 
-#: The small-scale mode's most units a side (L720).
+#: The small-scale mode's most units a side (L705).
 SMALL_SCALE_UNITS = 5
 
 
@@ -340,7 +368,7 @@ class MechaStellar(RuleSystem):
                 for i, side in enumerate(game.sides)
                 if (note := hangar_note(game, i))
             ]
-        if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L720)
+        if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L705)
             lines += [
                 CardLine(
                     label=f"{side.name}'s force",

@@ -510,7 +510,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "Knockback",
         knockback,
         "The small-scale mode: a Super Titan's heavy hit knocks its target back a d10 inches; terrain or "
-        "another unit in the way: 1000 damage (L726-L729).",
+        "another unit in the way: 1000 damage (L725-L728).",
         needs=("knockback",),
     ),
     "get_up": ActionSpec.of(
@@ -518,7 +518,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "Down but not out",
         get_up,
         "The small-scale mode: as the round ends a fallen Super Titan rolls a d10; on 10 it is back with "
-        "100 HP (L726-L727).",
+        "100 HP (L723-L724).",
         odds=get_up_odds,
         headline=("back",),
         needs=("get_up",),

@@ -35,7 +35,7 @@ answering "" when it has it, else why not in plain words.
 * ``big_move``: crashing through a building or trampling is for a Size 2+ unit at Full Throttle or charging
   (L84-L86); ``knockback``, ``get_up``, ``rally_ally``, ``mobility``: the small-scale mode's Knockback after
   a Super Titan's heavy hit, a fallen Titan's roll as the round ends, a Titan's Focus to rally, a mobile
-  suit's extra Move (L716-L729).
+  suit's extra Move (L716-L728).
 * ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 

@@ -1,5 +1,5 @@
 """Bodies hitting things: Crash Through and Trample (L82-L87, L669-L671), a warship crashing (L960), and
-the small-scale mode's Knockback, Down but not out and a Titan's Rally for an ally (L722-L729).
+the small-scale mode's Knockback, Down but not out and a Titan's Rally for an ally (L716-L728).
 
 The app knows no positions, so each is a step the players start when it happens on the table, and the
 app asks what only they can see (what a knocked-back unit hit).
@@ -13,11 +13,11 @@ app asks what only they can see (what a knocked-back unit hit).
 * A warship that crashes into or through terrain makes 2 Armor Saves against PEN 5 (L960), 1000 each
   failed (L218).
 * Knockback (the small-scale mode): a Super Titan's shot that deals damage with a weapon of PEN below 5
-  and 500+ damage knocks the target back a d10 inches (L726; a High Speed Attack +5" and Slow and
+  and 500+ damage knocks the target back a d10 inches (L725; a High Speed Attack +5" and Slow and
   Laborious -5": the players'); into terrain or off high ground 1000 damage, into another unit 1000 to
-  both (L728-L729): asked after the roll.
+  both (L727-L728): asked after the roll.
 * Down but not out (the small-scale mode): a destroyed Super Titan rolls a d10 as each round ends, once;
-  a 10 brings it back with 100 HP (L726-L727).
+  a 10 brings it back with 100 HP (L723-L724).
 * Rally an ally (the small-scale mode): a Super Titan's Focus action rallies itself or an ally, d10 x
   100 HP (L722).
 """
@@ -49,13 +49,13 @@ from core.systems.mechastellar.state import MsState, ms_state
 from core.systems.mechastellar.turns import begin_turn, check_turn, spend_action
 from core.systems.mechastellar.units import Unit
 
-#: A failed Armor Save, a knockback into terrain or another unit (L87, L218, L728-L729).
+#: A failed Armor Save, a knockback into terrain or another unit (L87, L218, L727-L728).
 HURT = 1000
 #: Targets one trample may reach (L86).
 TRAMPLES = 3
 #: A warship crashing into terrain: its saves and the PEN they face (L960).
 SHIP_SAVES, SHIP_PEN = 2, 5
-#: What a fallen Titan needs, and the HP it gets up with (L727).
+#: What a fallen Titan needs, and the HP it gets up with (L724).
 GET_UP, GET_UP_HP = 10, 100
 
 
@@ -230,13 +230,13 @@ def mark_knock(
     game: Game, work: Working, attacker: str, target: str, pen: int, damage: int, dealt: int
 ) -> str:
     """After an attack: a Super Titan that dealt damage with a weapon of PEN under 5 and 500+ damage owes a
-    knockback (L726); an attack by a mobile suit may Hit & Run (L724-L725).  The text for the log."""
+    knockback (L725); an attack by a mobile suit may Hit & Run (L717-L718).  The text for the log."""
     if small_scale_on(game):
         return ""
     kind = game.unit(attacker)[2].profile.get("kind")
     if kind == "mobile_suit":
         return (
-            '; Hit & Run: it may move up to 5" (back after shooting, forward after a melee kill) (L724-L725)'
+            '; Hit & Run: it may move up to 5" (back after shooting, forward after a melee kill) (L717-L718)'
         )
     if kind != "super_titan" or not dealt or pen >= 5 or damage < 500:
         return ""
@@ -244,12 +244,12 @@ def mark_knock(
     if knock_entry(target) not in st.this_round:
         st.this_round = [*st.this_round, knock_entry(target)]
         work.put_extra(st)
-    return f"; {game.unit(target)[2].name} is knocked back: Knockback rolls the distance (L726)"
+    return f"; {game.unit(target)[2].name} is knocked back: Knockback rolls the distance (L725)"
 
 
 def knockback_refusal(game: Game, ref: str) -> str:
     """The requirement ``knockback``: a Super Titan whose attack this turn dealt damage with a weapon of PEN
-    under 5 and 500+ damage (L726), in the small-scale mode."""
+    under 5 and 500+ damage (L725), in the small-scale mode."""
     _, _, g = game.unit(ref)
     why = small_scale_on(game)
     if why:
@@ -261,14 +261,14 @@ def knockback_refusal(game: Game, ref: str) -> str:
 
 
 class Knockback(Closed):
-    """The Super Titan's hit knocks the target back a d10 inches; what it hits is asked (L726-L729)."""
+    """The Super Titan's hit knocks the target back a d10 inches; what it hits is asked (L725-L728)."""
 
     unit: str = own_unit("Which Super Titan.")
     target: str = enemy_unit("Whom it knocked back.")
     into: str | None = Field(
         default=None,
         max_length=60,
-        description="What the target hit: nothing, terrain (or a fall), or a unit (L728-L729); asked then.",
+        description="What the target hit: nothing, terrain (or a fall), or a unit (L727-L728); asked then.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -280,7 +280,7 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
     st = ms_state(game)
     _, _, t_g = game.unit(inp.target)
     if knock_entry(inp.target) not in st.this_round:
-        raise ValueError(f"{t_g.name} was not hit that way this turn (L726)")
+        raise ValueError(f"{t_g.name} was not hit that way this turn (L725)")
     face = dice.roll(1, 10, "knockback")[0]
     if inp.into is None:
         others = [
@@ -310,7 +310,7 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
     work.put_extra(st2)
     names = " and ".join(game.unit(r)[2].name for r in hurt)
     text = f'{t_g.name} is knocked back {face}"' + (f": {names} take 1000 damage" if hurt else "")
-    return ActionResult(changes=work.changes(), text=text + " (L726-L729)", detail={"inches": face})
+    return ActionResult(changes=work.changes(), text=text + " (L725-L728)", detail={"inches": face})
 
 
 def get_up_refusal(game: Game, ref: str) -> str:
@@ -323,13 +323,13 @@ def get_up_refusal(game: Game, ref: str) -> str:
         return f"{g.name} is not a fallen Super Titan"
     st = ms_state(game)
     if not st.rolled_off or st.turn_unit or game.state.active_side is not None:
-        return "only as the round ends, once every unit has had its turn (L727)"
+        return "only as the round ends, once every unit has had its turn (L724)"
     return f"{g.name} has rolled this round" if f"{ref}:get_up" in st.this_round else ""
 
 
 class GetUp(Closed):
     """Down but not out: a fallen Super Titan rolls a d10 as the round ends; on 10 it is back with 100 HP
-    (L726-L727)."""
+    (L723-L724)."""
 
     unit: str = own_unit("Which fallen Super Titan.")
 
@@ -345,10 +345,10 @@ def get_up(game: Game, inp: GetUp, dice: DiceSource) -> ActionResult:
     st.this_round = [*st.this_round, f"{inp.unit}:get_up"]
     work.put_extra(st)
     if face < GET_UP:
-        return ActionResult(changes=work.changes(), text=f"{g.name} stays down: {face} (needs 10, L727)")
+        return ActionResult(changes=work.changes(), text=f"{g.name} stays down: {face} (needs 10, L724)")
     state = work.state(s, u)
     state.destroyed, state.damage = False, state.max_damage - GET_UP_HP
-    return ActionResult(changes=work.changes(), text=f"{g.name} gets back up with 100 HP: {face} (L727)")
+    return ActionResult(changes=work.changes(), text=f"{g.name} gets back up with 100 HP: {face} (L724)")
 
 
 def get_up_odds(game: Game, inp: GetUp) -> ActionOdds:

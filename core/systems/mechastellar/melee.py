@@ -555,9 +555,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
     w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
-    if kind == "super_titan" and not killed:  # Knockback (L726)
+    if kind == "super_titan" and not killed:  # Knockback (L725)
         impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d)
-    elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L725)
+    elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L718)
         impact = mark_knock(game, work, inp.attacker, inp.target, 0, 0, 0)
 
     def faces(r: list[int]) -> str:

@@ -844,7 +844,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     note_attack(game, work, a_side, inp.target, killed)
     text = describe(a_g.name, t_g.name, p, out, killed)
-    if not killed:  # the small-scale mode's Knockback and Hit & Run (L724-L726)
+    if not killed:  # the small-scale mode's Knockback and Hit & Run (L717-L718, L725)
         text += mark_knock(game, work, inp.attacker, inp.target, p.weapon.pen, p.weapon.damage, out.damage)
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
         text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
