@@ -136,35 +136,34 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
   Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
   Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
-* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
-  hit makes a save (L1009-L1011) [M musarl_warship], each failed save destroys a weapon system of the
-  attacker's pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game
-  setting (space) offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort,
-  successes by tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
-  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the
-  example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's range:
-  players. The warship phase (L949-L951): warships act after every other unit, the roll-off's winner
-  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship
-  actions (L962-L993): Ready Weapons (missiles and [AA] start readied, a stun hit un-readies: read as
-  every weapon), All Weapons Fire! once a turn then each readied weapon with no action, Target Lock
-  (+16" to the round's end; a unit that is not a warship beyond Sensors needs it: asked), Reload!, a
-  weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full Throttle's +3"
-  (ambiguity 30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and arcs:
-  players. M-Particles, a game setting: beyond Sensors + 10" no criticals, any evade die again, no Battle
-  Damage [F m_particles]. Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding at
-  a turn's end or as the battle begins, a launch a warship as a round begins, repairs at the round's end
-  (three units, 200 x Frame HP and one Battle Damage, first of head, propulsion, shield, weapon) [F
-  board_launch]; a warship crashing into terrain (L960) [I warship_crashing]. Captains (L1017-L1086):
-  traits by tier [F captain_traits_by_tier]; Orders as the round begins, once, Sharp Witted's new one
-  (Evasive: an evade die again a weapon; Main Battery: +1 Accuracy in the named quadrant, asked on the
-  shot; Close Range: +1 block in the clash; Battle Hardened: Target Lock +32", [AA] +1 Accuracy) [F
-  captains_orders, battle_hardened]; falling back, turning, +5" Move, AA DEF's accuracy in melee:
-  players. Renowned, Legendary (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined
-  and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage,
-  Momentum a kill), Fearless's free Ready, Sharp Witted in the first phase [F captain_traits,
-  discerning, fearless_captain]; a captain's Influence in place of Momentum: players. Not yet: space
-  movement (Skilled and Ace +5", inertia [M-1], L882-L889), Low Gravity (L891-L897), a failed save in
-  a clash destroying a warship's weapon system, weapon systems lost to a Bridge Attack's damage.
+* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every hit
+  makes a save (L1009-L1011) [M musarl_warship], each failed save destroys a weapon system of the attacker's
+  pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game setting (space)
+  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by tier, a
+  tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch with +3
+  shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the example's 9 saves
+  omit the Blindside's critical, which the app adds]; the 10" and the target's range: players. The warship
+  phase (L949-L951): warships act after every other unit, the roll-off's winner first; a warship attacked
+  before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship actions (L962-L993): Ready
+  Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon), All Weapons Fire!
+  once a turn then each readied weapon with no action, Target Lock (+16" to the round's end; a unit that is
+  not a warship beyond Sensors needs it: asked), Reload!, a weapon's reload rounds, [AA] only near an ally
+  (asked), All Ahead Full! = Full Throttle's +3" (ambiguity 30) [F saronic_cruiser, aa_weapons,
+  missiles_reload, warship_actions]; range and arcs: players. M-Particles, a game setting: beyond Sensors +
+  10" no criticals, any evade die again, no Battle Damage [F m_particles]. Hangars (2 x Size, 1 for Size 0-1:
+  ambiguity 28; shown in space), boarding at a turn's end or as the battle begins, a launch a warship as a
+  round begins, repairs at the round's end (three units, 200 x Frame HP and one Battle Damage, first of head,
+  propulsion, shield, weapon) [F board_launch]; a warship crashing into terrain (L960) [I warship_crashing].
+  Captains (L1017-L1086): traits by tier [F captain_traits_by_tier]; Orders as the round begins, once, Sharp
+  Witted's new one (Evasive: an evade die again a weapon; Main Battery: +1 Accuracy in the named quadrant,
+  asked on the shot; Close Range: +1 block in the clash; Battle Hardened: Target Lock +32", [AA] +1 Accuracy)
+  [F captains_orders, battle_hardened]; falling back, turning, +5" Move, AA DEF's accuracy in melee: players.
+  Renowned, Legendary (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined and Fearless (+1
+  Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage, Momentum a kill),
+  Fearless's free Ready, Sharp Witted in the first phase [F captain_traits, discerning, fearless_captain]; a
+  captain's Influence in place of Momentum: players. Not yet: space movement (Skilled and Ace +5", inertia
+  [M-1], L882-L889), Low Gravity (L891-L897), a failed save in a clash destroying a warship's weapon system,
+  weapon systems lost to a Bridge Attack's damage.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
 L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
