@@ -387,3 +387,44 @@ def test_board_launch_and_repairs_l869_l995_l1005() -> None:
     g.sides[0].units = g.sides[0].units * 2
     lines = {line.label: line.value for line in implementation("mechastellar").status(g)}
     assert lines["Red's force"] == "6 units: the small-scale mode allows 5"
+
+
+# --- the Melee Clash with both splits entered unseen (L519; digest ambiguity 37) ------------------------
+
+
+def test_blue_djinn_clash_with_splits_entered_unseen_one_on_its_own_phone_l199_l214() -> None:
+    """The Blue Djinn example (L199-L214) with both splits hidden: the attacker declares the clash; the
+    White Asura's player splits on their own phone (core.remote: request, answer, apply); the Blue Djinn's
+    player on the table's phone; neither split is in the log until Melee resolves with both: the book's
+    numbers (2 hits through to the Asura, 1 to the Djinn)."""
+    g = game_of([unit("blue_djinn")], [unit("white_asura")], momentum=(0, 0))
+    assert "in no clash" in gated_actions(g)["0/a0"]["split"]
+    g = act(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+    views = call("game.views", {"game": g.model_dump(mode="json"), "viewer": 0})["views"]
+    labels = [i["label"] for i in views["0/a0"]["sections"][0]["items"]]
+    assert labels[:2] == ["11 attack / 0 defense", "10 attack / 1 defense"]  # 9 + the charge's 2 (L518)
+    assert views["1/b0"]["sections"][0] == {
+        "title": "Splitting its dice for the clash",
+        "items": [],
+        "private": False,
+        "bind": None,
+    }
+    melee = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "defender_weapon": 1}
+    assert "both players enter their split first" in refused(g, "melee", melee, [5] * 18)
+    # the White Asura's player, on their own phone: only its split travels
+    req = call("remote.request", {"game": g.model_dump(mode="json"), "side": 1})["request"]
+    assert [p["unit_name"] for p in req["picks"]] == ["Sample: White Asura"]
+    answer_token = call("remote.answer", {"request": req, "chosen": [{"pick": 0, "items": ["3"]}]})["token"]
+    answer = call("share.decode", {"token": answer_token})
+    g = Game.model_validate(
+        call("remote.apply", {"game": g.model_dump(mode="json"), "answer": answer["answer"]})
+    )
+    assert "3" not in g.log[-1].text and "unseen" in g.log[-1].text
+    # the Blue Djinn's player, on the table's phone
+    g = act(g, "split", {"unit": "0/a0", "pick": ["8"]})
+    assert "entered its split" in refused(g, "split", {"unit": "0/a0", "pick": ["7"]})
+    faces = [2, 2, 3, 5, 7, 7, 8, 10, 2, 5, 8, 10, 2, 8, 9, 2, 4, 4, 8]
+    g = act(g, "melee", {**melee, "counter_defense": 0}, faces)
+    d = g.log[-1].detail
+    assert d["through"] == [2, 1] and d["damage"] == [1000, 500]
+    assert call("game.views", {"game": g.model_dump(mode="json")})["views"].get("0/a0") is None

@@ -193,6 +193,8 @@ from core.systems.base import (
     SampleForce,
     UnitCard,
     UnitState,
+    UnitView,
+    Viewer,
     Violation,
     as_profile,
     read_options,
@@ -204,6 +206,7 @@ from core.systems.mechastellar.gates import REQUIREMENTS
 from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
+from core.systems.mechastellar.splits import split_view
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
 from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
 from core.systems.mechastellar.units import (
@@ -292,6 +295,10 @@ class MechaStellar(RuleSystem):
         if u.commander != "none":
             notes.append("Commander: " + u.commander.replace("_", " ").capitalize())
         return UnitCard(title=u.name, kind=KIND_LABELS[u.kind], lines=lines, notes=notes)
+
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
+        """A unit's split for a clash declared with hidden splits: private to its player (L519)."""
+        return split_view(game, side, index, viewer)
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         u = _unit(profile)

@@ -42,7 +42,7 @@ from core.systems.mechastellar.impacts import (
     trample,
     trample_odds,
 )
-from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.melee import clash_picks
 from core.systems.mechastellar.modules import (
     battle_damage,
     battle_damage_odds,
@@ -54,6 +54,7 @@ from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odd
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
 from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
+from core.systems.mechastellar.splits import melee, melee_odds, secret_clash, split
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.traits import (
     expert_refusal,
@@ -389,13 +390,31 @@ ACTIONS: dict[str, ActionSpec] = {
     "melee": ActionSpec.of(
         "melee",
         "Melee",
-        clash,
+        melee,
         "The Melee Clash: both sides split their dice between attack and defense (L183-L214).",
-        odds=clash_odds,
+        odds=melee_odds,
         picks=clash_picks,
         headline=("damage dealt", "target destroyed"),
         primary=True,
         needs=("turn", "melee"),
+    ),
+    "secret_clash": ActionSpec.of(
+        "secret_clash",
+        "Melee, splits hidden",
+        secret_clash,
+        "Declare a melee attack; each player then splits its dice unseen (on this phone or their own), "
+        "and Melee reveals both (L183-L214, L519).",
+        rolls=False,
+        needs=("turn", "melee"),
+    ),
+    "split": ActionSpec.of(
+        "split",
+        "Split the dice",
+        split,
+        "A player's split of its dice for the declared clash, kept hidden until Melee (L519).",
+        rolls=False,
+        needs=("split",),
+        secret_fields=("pick",),
     ),
     "charge": ActionSpec.of(
         "charge",

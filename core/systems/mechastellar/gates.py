@@ -36,6 +36,8 @@ answering "" when it has it, else why not in plain words.
   (L84-L86); ``knockback``, ``get_up``, ``rally_ally``, ``mobility``: the small-scale mode's Knockback after
   a Super Titan's heavy hit, a fallen Titan's roll as the round ends, a Titan's Focus to rally, a mobile
   suit's extra Move (L716-L728).
+* ``split``: a player's hidden split is for a unit in the declared clash that has dice and has not split
+  (L519).
 * ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 
@@ -66,6 +68,7 @@ from core.systems.mechastellar.modules import battle_damage_module, terrain_modu
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import commando
 from core.systems.mechastellar.space import space_module
+from core.systems.mechastellar.splits import split_refusal
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
     expert_refusal,
@@ -250,6 +253,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "main_battery": main_battery_refusal,
     "m_particles": _m_particles,
     "board": board_refusal,
+    "split": split_refusal,
     "big_move": big_move,
     "knockback": knockback_refusal,
     "get_up": get_up_refusal,

@@ -76,6 +76,11 @@ class MsState(Closed):
         max_length=12,
         description="The charged unit's weapons fired as Overwatch at this charge, one per action (L174).",
     )
+    secret_clash: str = Field(
+        default="",
+        max_length=130,
+        description="A melee attack declared with both splits entered unseen: 'attacker|target' (L519).",
+    )
     orders: list[str] = Field(
         default_factory=list,
         max_length=16,
@@ -167,6 +172,12 @@ class MsUnitState(Closed):
         ge=0,
         le=3,
         description="The small-scale mode's Charged & Ready: weapons readied as the battle began (L732).",
+    )
+    split: int | None = Field(
+        default=None,
+        ge=0,
+        le=40,
+        description="Its split for the declared clash: the dice that attack (L519).",
     )
     aboard: str = Field(
         default="", max_length=60, description="The warship it is aboard, as side/key (L869, L1003)."

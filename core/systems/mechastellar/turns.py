@@ -134,7 +134,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus = "", 0
+    st.maneuver, st.overwatch_bonus, st.secret_clash = "", 0, ""
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -313,6 +313,11 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 spent = MsUnitState.model_validate(u_state.extra)
                 spent.untouchable = 0
                 u_state.extra = spent.model_dump(mode="json")
+            if MsUnitState.model_validate(other.state.extra).split is not None:  # the turn's clash (L519)
+                x_state = work.state(os_, ou)
+                unsplit = MsUnitState.model_validate(x_state.extra)
+                unsplit.split = None
+                x_state.extra = unsplit.model_dump(mode="json")
             if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
                 o_state = work.state(os_, ou)
                 mine = MsUnitState.model_validate(o_state.extra)
@@ -332,7 +337,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     nxt = _next_side(game, s, acted)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus = "", 0
+    st.maneuver, st.overwatch_bonus, st.secret_clash = "", 0, ""
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
