@@ -427,4 +427,7 @@ def test_blue_djinn_clash_with_splits_entered_unseen_one_on_its_own_phone_l199_l
     g = act(g, "melee", {**melee, "counter_defense": 0}, faces)
     d = g.log[-1].detail
     assert d["through"] == [2, 1] and d["damage"] == [1000, 500]
+    assert g.log[-1].text.startswith(
+        "Splits revealed: Sample: Blue Djinn 8 attack / 3 defense, Sample: White Asura 3"
+    )
     assert call("game.views", {"game": g.model_dump(mode="json")})["views"].get("0/a0") is None

@@ -176,8 +176,18 @@ def secret_splits(game: Game, inp: Clash) -> Clash:
 
 
 def melee(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
-    """The action Melee: the declared clash with its hidden splits, or the quick clash (:func:`clash`)."""
-    return clash(game, secret_splits(game, inp), dice)
+    """The action Melee: the declared clash with its hidden splits, revealed in its log line, or the quick
+    clash (:func:`clash`)."""
+    filled = secret_splits(game, inp)
+    result = clash(game, filled, dice)
+    if filled is inp:
+        return result
+    a_pool, d_pool = pool_of(game, inp.attacker), pool_of(game, inp.target)
+    shown = [f"{game.unit(inp.attacker)[2].name} {split_label(filled.attack_dice or 0, a_pool)}"]
+    if d_pool:
+        shown.append(f"{game.unit(inp.target)[2].name} {split_label(filled.defender_attack or 0, d_pool)}")
+    text = "Splits revealed: " + ", ".join(shown) + ". " + result.text
+    return result.model_copy(update={"text": text, "detail": {**result.detail, "splits": shown}})
 
 
 def melee_odds(game: Game, inp: Clash) -> ActionOdds:
