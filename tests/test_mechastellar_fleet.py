@@ -431,3 +431,9 @@ def test_blue_djinn_clash_with_splits_entered_unseen_one_on_its_own_phone_l199_l
         "Splits revealed: Sample: Blue Djinn 8 attack / 3 defense, Sample: White Asura 3"
     )
     assert call("game.views", {"game": g.model_dump(mode="json")})["views"].get("0/a0") is None
+    # a unit whose first weapon shoots declares it with its melee weapon, as the Melee sheet offers first
+    h = game_of([unit("white_asura")], [unit("blue_djinn")])
+    assert (
+        "splits its dice unseen"
+        in act(h, "secret_clash", {"attacker": "0/a0", "target": "1/b0"}).log[-1].text
+    )

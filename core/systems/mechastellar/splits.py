@@ -34,6 +34,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.melee import (
     Clash,
+    _first_melee,
     attacker_pool,
     clash,
     clash_odds,
@@ -59,7 +60,8 @@ def secret_clash(game: Game, inp: SecretClash, dice: DiceSource) -> ActionResult
     if unit_extra(a_g).meleed:
         raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
     check_turn(game, inp.attacker)
-    pools(game, Clash(attacker=inp.attacker, target=inp.target))  # the clash's own refusals
+    weapon = max(0, _first_melee(Unit.model_validate(a_g.profile)))  # as the Melee sheet offers first
+    pools(game, Clash(attacker=inp.attacker, target=inp.target, weapon=weapon))  # the clash's own refusals
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     st = work.extra_as(MsState)
