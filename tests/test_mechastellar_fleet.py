@@ -14,7 +14,9 @@ from test_mechastellar_traits import act, ask, call, mean, odds, refused
 
 from core.game import Game, gated_actions, gates, next_round
 from core.systems import implementation
+from core.systems.mechastellar.fleet import hangar_slots
 from core.systems.mechastellar.turns import mech_phase
+from core.systems.mechastellar.units import Unit
 
 MPC = {"name": "Mega Particle Cannon", "range": 48, "shots": 2, "damage": 1000, "pen": 6, "energy": True}
 AA = {"name": "Anti-air guns", "range": 16, "shots": 4, "damage": 200, "pen": 0, "aa": True}
@@ -383,6 +385,13 @@ def test_board_launch_and_repairs_l869_l995_l1005() -> None:
     g.options["space"] = True
     lines = {line.label: line.value for line in implementation("mechastellar").status(g)}
     assert lines["Red's hangars"] == "2 hangar slots needed, 1 carried (L860-L861)"
+    colossal = Unit.model_validate(unit("joker", size=3))
+    assert [hangar_slots(colossal.model_copy(update={"size": n})) for n in (0, 1, 2, 3)] == [
+        1,
+        1,
+        4,
+        6,
+    ]  # L861
     g.options["small_scale"] = True
     g.sides[0].units = g.sides[0].units * 2
     lines = {line.label: line.value for line in implementation("mechastellar").status(g)}
@@ -437,3 +446,16 @@ def test_blue_djinn_clash_with_splits_entered_unseen_one_on_its_own_phone_l199_l
         "splits its dice unseen"
         in act(h, "secret_clash", {"attacker": "0/a0", "target": "1/b0"}).log[-1].text
     )
+
+
+def test_a_warship_loses_weapon_systems_to_failed_saves_in_a_clash_too_l954_l1009() -> None:
+    """Melee against a warship: its AA DEF defends (L954); each failed save destroys a weapon system, the
+    attacker's pick, as against a shot (L1009)."""
+    g = game_of([unit("blue_djinn")], [unit("musarl")], momentum=(0, 0))
+    clash = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 11}
+    faces = [5, 5, 5] + [1] * 8 + [1] * 4 + [1, 2, 9]  # 3 hits, no block; saves at PEN 3: 1 and 2 fail
+    asked = ask(g, "melee", clash, faces)
+    assert asked["field"] == "wrecked" and "destroys 2" in asked["prompt"]
+    g = act(g, "melee", {**clash, "wrecked": [0, 1]}, faces)
+    assert g.log[-1].detail["damage"][0] == 3 * 500 + 2 * 1000
+    assert g.unit("1/b0")[2].state.extra["wrecked"] == [0, 1] and "destroys its" in g.log[-1].text

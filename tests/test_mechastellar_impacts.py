@@ -92,3 +92,27 @@ def test_down_but_not_out_rally_an_ally_mobility_hit_and_run_l716_l727() -> None
     assert "rolled this round" in refused(down, "get_up", {"unit": "0/a0"}, [10])
     up = act(g, "get_up", {"unit": "0/a0"}, [10])
     assert not up.unit("0/a0")[2].state.destroyed and hp(up, "0/a0") == 100
+
+
+def test_argonaut_hit_and_run_against_inertia_and_a_low_gravity_fall_l883_l898() -> None:
+    """In space the Argonaut (Basic pilot) moves forward, fires, then pays 1 Momentum to move back
+    (L888-L889); a Skilled pilot turns about freely, a warship never moves backwards (L886, L958).  In low
+    gravity a unit on high ground that takes damage falls off on 1-4, unharmed (L897-L898)."""
+    g = game_of(
+        [unit("argonaut"), unit("musarl")], [unit("dervish", pilot={"tier": "skilled"})], momentum=(2, 2)
+    )
+    assert gated_actions(g)["0/a0"]["reverse"] == "the battle is not in space"
+    g.options["space"] = True
+    gated = gated_actions(g)
+    assert "never moves backwards" in gated["0/a1"]["reverse"]
+    assert "turns about freely" in gated["1/b0"]["reverse"]
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [9, 9, 9])
+    g = act(g, "reverse", {"unit": "0/a0"})
+    assert momentum(g, 0) == 1 and "1 Momentum" in g.log[-1].text
+    assert "reversed this turn" in refused(g, "reverse", {"unit": "0/a0"})
+    low = game_of([unit("argonaut")], [unit("dervish")])
+    assert gated_actions(low)["0/a0"]["fall"] == "the battle is not in low gravity"
+    low.options["low_gravity"] = True
+    assert odds(low, "fall", {"unit": "0/a0"})["tables"]["falls"]["p_mean"] == 0.4
+    assert act(low, "fall", {"unit": "0/a0"}, [4]).log[-1].detail["falls"] is True
+    assert act(low, "fall", {"unit": "0/a0"}, [5]).log[-1].detail["falls"] is False

@@ -161,19 +161,22 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   Renowned, Legendary (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined and Fearless (+1
   Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage, Momentum a kill),
   Fearless's free Ready, Sharp Witted in the first phase [F captain_traits, discerning, fearless_captain]; a
-  captain's Influence in place of Momentum: players. Not yet: space movement (Skilled and Ace +5", inertia
-  [M-1], L882-L889), Low Gravity (L891-L897), a failed save in a clash destroying a warship's weapon system,
-  weapon systems lost to a Bridge Attack's damage.
+  captain's Influence in place of Momentum: players. A warship's failed saves in a clash destroy weapon
+  systems too [F clash_too]. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn;
+  Skilled and Ace free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a
+  game setting: the fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace
+  pilots' Move +5" in space and low gravity (L882, L895), climbing, a warship's High Ground immunity and Move
+  -5" to attack one (L896-L897): players.
 
-Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
-L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L877 (M-Particles: [2,4]
-rolled again to [1,9], one hit, 1000 by save_replaces_damage), L936-L940 (the Bridge Attack: the
-rolls, PEN 3, a save for every hit, weapon systems lost), L986-L989 (the Saronic Cruiser's readies,
-lock, volley and All Ahead Full!), L1011 (three saves, two failed, two cannons lost).
+Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
+L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six
+cover saves), L861 (a Colossal Size 3 unit takes 6 hangar slots), L689, L691 (Battle Damage), L838, L877
+(M-Particles: [2,4] rolled again to [1,9], one hit, 1000 by save_replaces_damage), L936-L940 (the Bridge
+Attack: the rolls, PEN 3, a save for every hit, weapon systems lost), L986-L989 (the Saronic Cruiser's
+readies, lock, volley and All Ahead Full!), L888-L889 (the Argonaut's 1 Momentum to move back), L1011 (three
+saves, two failed, two cannons lost).
 Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
-(cover height), L861 (hangar slots: 6 for Size 3, read by hangar_slots, no game numbers), L888-L889
-(space inertia): their modules are not built.
+(cover height): their modules are not built.
 """
 
 from __future__ import annotations

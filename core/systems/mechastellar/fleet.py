@@ -178,6 +178,32 @@ def wreck_options(unit: Unit, extra: MsUnitState) -> list[int]:
     return [i for i in range(len(unit.weapons)) if i not in extra.wrecked]
 
 
+def wreck_picks(
+    game: Game, attacker: str, target: str, failed: int, destroyed: bool, wrecked: list[int] | None
+) -> list[int]:
+    """The target warship's weapon systems its failed saves destroy, the attacker's pick (L1009): asked
+    when a save failed and the ship survives; one a failed save while it has weapons left."""
+    _, _, t_g, ship = _ship(game, target)
+    if ship.kind != "warship" or not failed or destroyed:
+        return []
+    offered = wreck_options(ship, unit_extra(t_g))
+    n = min(failed, len(offered))
+    if not n:
+        return []
+    if wrecked is None:
+        raise NeedChoice(
+            "wrecked",
+            f"{t_g.name} fails {failed} Armor Save{'s' * (failed != 1)}: "
+            f"{game.unit(attacker)[2].name} destroys {n} of its weapon systems (L1009). Which?",
+            [Choice(value=i, label=ship.weapons[i].name) for i in offered],
+            many=True,
+        )
+    picks = sorted(set(wrecked))
+    if len(picks) != n or any(i not in offered for i in picks):
+        raise ValueError(f"pick {n} of {t_g.name}'s weapon systems still working (L1009)")
+    return picks
+
+
 # --- the actions --------------------------------------------------------------------------------------
 
 

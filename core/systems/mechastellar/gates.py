@@ -35,7 +35,8 @@ answering "" when it has it, else why not in plain words.
 * ``big_move``: crashing through a building or trampling is for a Size 2+ unit at Full Throttle or charging
   (L84-L86); ``knockback``, ``get_up``, ``rally_ally``, ``mobility``: the small-scale mode's Knockback after
   a Super Titan's heavy hit, a fallen Titan's roll as the round ends, a Titan's Focus to rally, a mobile
-  suit's extra Move (L716-L728).
+  suit's extra Move (L716-L728); ``inertia``, ``low_gravity``: turning about in space for a Basic pilot's
+  unit (L883-L886), the fall check in low gravity (L897-L898).
 * ``split``: a player's hidden split is for a unit in the declared clash that has dice and has not split
   (L519).
 * ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
@@ -59,7 +60,9 @@ from core.systems.mechastellar.fleet import (
 )
 from core.systems.mechastellar.impacts import (
     big_move,
+    fall_refusal,
     get_up_refusal,
+    inertia_refusal,
     knockback_refusal,
     mobility_refusal,
     rally_ally_refusal,
@@ -259,6 +262,8 @@ REQUIREMENTS: dict[str, Requirement] = {
     "get_up": get_up_refusal,
     "rally_ally": rally_ally_refusal,
     "mobility": mobility_refusal,
+    "inertia": inertia_refusal,
+    "low_gravity": fall_refusal,
     "launch": launch_refusal,
     "weapon_bonus": _crew(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
     "energy_weapon": _weapon_kind("energy", "energy weapon"),

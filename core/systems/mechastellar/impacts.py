@@ -424,3 +424,87 @@ MOBILITY_FIELD = Field(
     "L716).",
     json_schema_extra={"flow": "common", **needs("mobility")},
 )
+
+
+# --- moving in space and in low gravity (L880-L898) ------------------------------------------------------
+
+#: A Low Gravity fall off high ground: a d10 of this or less (L898).
+FALLS_ON = 4
+
+
+def inertia_refusal(game: Game, ref: str) -> str:
+    """The requirement ``inertia``: in space, a Basic pilot's unit that is not a warship pays to reverse
+    (L883-L886); warships never move backwards (L958)."""
+    _, _, g = game.unit(ref)
+    if not read_options(MsOptions, game.options).space:
+        return "the battle is not in space"
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        return f"{g.name} is a warship: it never moves backwards (L958)"
+    if unit.pilot.tier != "basic":
+        return f"{g.name}'s pilot is Skilled or Ace: it turns about freely (L886)"
+    if "reversed" in g.state.conditions:
+        return f"{g.name} has reversed this turn"
+    try:
+        check_turn(game, ref)
+    except ValueError as err:
+        return str(err)
+    return ""
+
+
+class Reverse(Closed):
+    """Space inertia: moving against the turn's first direction costs 1 Momentum (L883-L886)."""
+
+    unit: str = own_unit("Who turns about.")
+
+
+def reverse(game: Game, inp: Reverse, dice: DiceSource) -> ActionResult:
+    why = inertia_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    s, u, g = game.unit(inp.unit)
+    if game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError("turning about against inertia costs 1 Momentum (L883)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    res = work.resources(s)
+    res["momentum"] = res.get("momentum", 0) - 1
+    state = work.state(s, u)
+    state.conditions = [*state.conditions, "reversed"]
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} fights its inertia: 1 Momentum to move the other way (L883)"
+    )
+
+
+def fall_refusal(game: Game, ref: str) -> str:
+    """The requirement ``low_gravity``: the Low Gravity module is on and the unit in play (L891-L898)."""
+    _, _, g = game.unit(ref)
+    if not read_options(MsOptions, game.options).low_gravity:
+        return "the battle is not in low gravity"
+    return f"{g.name} is destroyed" if g.state.destroyed else ""
+
+
+class Fall(Closed):
+    """Low Gravity: a unit on high ground that takes damage rolls a d10, falling off on 1-4; a fall deals no
+    damage there (L897-L898)."""
+
+    unit: str = own_unit("Which unit took damage on high ground.")
+
+
+def fall(game: Game, inp: Fall, dice: DiceSource) -> ActionResult:
+    why = fall_refusal(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    _, _, g = game.unit(inp.unit)
+    face = dice.roll(1, 10, "fall")[0]
+    falls = face <= FALLS_ON
+    text = f"{g.name} on high ground: {face}, " + (
+        "it falls off, unharmed" if falls else "it keeps its footing"
+    )
+    return ActionResult(changes=[], text=text + " (L897-L898)", detail={"roll": face, "falls": falls})
+
+
+def fall_odds(game: Game, inp: Fall) -> ActionOdds:
+    return ActionOdds(
+        tables={"falls": table(Dist.die(10).map(lambda f: int(f <= FALLS_ON)))}, summary="Falls off on 1-4"
+    )

@@ -39,7 +39,7 @@ from core.systems.base import (
 )
 from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.events import escape_open, note_event
-from core.systems.mechastellar.fleet import order_tier
+from core.systems.mechastellar.fleet import order_tier, wreck, wreck_picks
 from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
@@ -128,6 +128,13 @@ class Clash(Closed):
         default=False,
         description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
         "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    wrecked: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="A defending warship's weapon systems the attacker destroys, one a failed save (L1009); "
+        "asked then.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -520,6 +527,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_saves = counter.save_pool(land_a).roll(dice, "attacker's saves")
     dmg_d = strike.damage(land_d, d_saves.total, options)
     dmg_a = counter.damage(land_a, a_saves.total, options)
+    # a warship's failed saves destroy its weapon systems (L1009)
+    wrecks = wreck_picks(game, inp.attacker, inp.target, d_saves.total, dmg_d >= strike.left, inp.wrecked)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
@@ -539,6 +548,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         tally_shield(game, work, a_side, a_i)
     killed = take_damage(game, work, d_side, d_i, dmg_d)  # Unyielding: once on 1 HP (L485)
     lost = take_damage(game, work, a_side, a_i, dmg_a)
+    if wrecks:
+        wreck(work, d_side, d_i, wrecks)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
     ds.destroyed = ds.destroyed or killed
     as_.destroyed = as_.destroyed or lost
@@ -555,6 +566,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
     w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
+    dfn_weapons = Unit.model_validate(d_g.profile).weapons
     if kind == "super_titan" and not killed:  # Knockback (L725)
         impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d)
     elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L718)
@@ -577,6 +589,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     elif bool(dmg_d) != bool(dmg_a):
         text += ". Only one side took damage: a Finishing Blow may follow (L213)"
     text += impact
+    if wrecks:
+        text += f"; {a_g.name} destroys its " + ", ".join(dfn_weapons[i].name for i in wrecks) + " (L1009)"
     return ActionResult(
         changes=work.changes(),
         text=text,

@@ -25,3 +25,4 @@ class MsOptions(Readings):
     space: bool = False
     small_scale: bool = False
     m_particles: bool = False
+    low_gravity: bool = False

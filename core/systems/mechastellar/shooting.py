@@ -50,7 +50,7 @@ from core.systems.mechastellar.fleet import (
     ship_shot_checks,
     unready,
     wreck,
-    wreck_options,
+    wreck_picks,
 )
 from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
@@ -748,28 +748,8 @@ def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
 
 
 def wrecked_picks(game: Game, inp: Shoot, out: Landed, left: int) -> list[int]:
-    """The target warship's weapon systems its failed saves destroy, the attacker's pick (L1009): asked
-    when a save failed and the ship survives; one a failed save while it has weapons left."""
-    _, _, t_g, target = _unit(game, inp.target)
-    if target.kind != "warship" or not out.failed or out.damage >= left:
-        return []
-    offered = wreck_options(target, unit_extra(t_g))
-    n = min(out.failed, len(offered))
-    if not n:
-        return []
-    if inp.wrecked is None:
-        attacker = game.unit(inp.attacker)[2].name
-        raise NeedChoice(
-            "wrecked",
-            f"{t_g.name} fails {out.failed} Armor Save{'s' * (out.failed != 1)}: {attacker} destroys {n} of "
-            "its weapon systems (L1009). Which?",
-            [Choice(value=i, label=target.weapons[i].name) for i in offered],
-            many=True,
-        )
-    picks = sorted(set(inp.wrecked))
-    if len(picks) != n or any(i not in offered for i in picks):
-        raise ValueError(f"pick {n} of {t_g.name}'s weapon systems still working (L1009)")
-    return picks
+    """The target warship's weapon systems its failed saves destroy (L1009): :func:`.fleet.wreck_picks`."""
+    return wreck_picks(game, inp.attacker, inp.target, out.failed, out.damage >= left, inp.wrecked)
 
 
 def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:

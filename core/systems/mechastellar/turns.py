@@ -29,8 +29,18 @@ from core.systems.mechastellar.units import Unit, captain, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
 #: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
-#: A warship's All Weapons Fire! (L981) and a Determined or Fearless Captain's +1 Accuracy (L1057) too.
-TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion", "volley", "steady")
+#: A warship's All Weapons Fire! (L981), a Determined or Fearless Captain's +1 Accuracy (L1057) and a turn
+#: about against space inertia (L883) too.
+TURN_CONDITIONS = (
+    "focus",
+    "throttle",
+    "disengaged",
+    "warned",
+    "expert_evasion",
+    "volley",
+    "steady",
+    "reversed",
+)
 #: Conditions that last until the round ends: a warship's Target Lock (L975).
 ROUND_CONDITIONS = ("target_lock",)
 
