@@ -116,3 +116,15 @@ def test_argonaut_hit_and_run_against_inertia_and_a_low_gravity_fall_l883_l898()
     assert odds(low, "fall", {"unit": "0/a0"})["tables"]["falls"]["p_mean"] == 0.4
     assert act(low, "fall", {"unit": "0/a0"}, [4]).log[-1].detail["falls"] is True
     assert act(low, "fall", {"unit": "0/a0"}, [5]).log[-1].detail["falls"] is False
+
+
+def test_a_titan_puts_power_into_full_throttle_l79() -> None:
+    """1 Power a Move inch, up to +5", held until its next turn: the Joker's 5 Power less 3 leaves 2, too
+    little for its Breast Cannon's 4 (L159-L163); a mobile suit has no Power to put there."""
+    g = game_of([unit("joker"), unit("argonaut")], [unit("dervish")], momentum=(0, 0))
+    assert (
+        gates(g, "throttle", {"unit": "0/a1"}).fields["power_move"] == "Sample: Argonaut is not a Super Titan"
+    )
+    g = act(g, "throttle", {"unit": "0/a0", "power_move": 3})
+    assert 'Move +8" (3 Power' in g.log[-1].text and g.unit("0/a0")[2].state.extra["powered"] == ["move3"]
+    assert "2 Power free" in refused(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [9] * 3)

@@ -30,7 +30,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79): not yet. L82-L87 Crash Through
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (1 Power an inch, +5" at most, held until
+  its next turn, L79): done [I titan_puts_power]. L82-L87 Crash Through
   (a building's save, 5+ or large 3+: ambiguity 27) and Trample (up to 3 smaller targets, each a save
   against PEN = Size, 1000 failed), for a Size 2+ unit at Full Throttle or charging: done [I
   trample_and_crash_through]; which building or unit lies in the path: players.

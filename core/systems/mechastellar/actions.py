@@ -300,6 +300,14 @@ class Throttle(Closed):
 
     unit: str = own_unit("Who goes full throttle.")
     mobility: bool = MOBILITY_FIELD
+    power_move: int = Field(
+        default=0,
+        ge=0,
+        le=5,
+        description='A Super Titan puts Power into its Full Throttle: Move +1" a Power, up to +5", until its '
+        "next turn (L79).",
+        json_schema_extra=needs("super_titan"),
+    )
 
 
 def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
@@ -310,11 +318,15 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
         raise ValueError(why)
     if inp.mobility and game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError('the extra Move +5" costs 1 Momentum (L716)')
+    if inp.power_move and Unit.model_validate(g.profile).kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan: it has no Power for Move (L79)")
     work = Working(game)
     if inp.mobility:
         gain(work, s, "momentum", -1)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit)
+    if inp.power_move:
+        power_item(game, work, inp.unit, f"move{inp.power_move}")  # refused beyond its Power (L79, L159)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
     if Unit.model_validate(g.profile).kind == "warship":  # All Ahead Full! (L962-L964; ambiguity 30)
@@ -323,6 +335,9 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
         return ActionResult(
             changes=work.changes(), text=f'{g.name} goes full throttle: Move +10" (1 Momentum, L716)'
         )
+    if inp.power_move:
+        text = f'{g.name} goes full throttle: Move +{5 + inp.power_move}" ({inp.power_move} Power, L79)'
+        return ActionResult(changes=work.changes(), text=text)
     return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
 
 

@@ -209,7 +209,10 @@ def spend_action(game: Game, work: Working, ref: str) -> None:
 
 
 def power_cost(unit: Unit, item: str) -> int:
-    """What powering an item costs: a weapon's Power, or the shield's (L159, L230)."""
+    """What powering an item costs: a weapon's Power, the shield's (L159, L230), or 1 an inch of a Full
+    Throttle's extra Move ("moveN", L79)."""
+    if item.startswith("move"):
+        return int(item[4:])
     return unit.shield_power if item == "shield" else unit.weapons[int(item)].power
 
 
