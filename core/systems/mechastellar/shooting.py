@@ -7,7 +7,9 @@ a weapon fires at most 10 dice (L134).  Shields and cover block after the roll a
 (L228, L634-L635); Skill Defense spends Momentum after the roll, 1 hit each (L253, L260-L264);
 an Ace may spend Momentum equal to the round to negate a weapon (Flawless Evasion, L286-L293).
 Each hit left deals the weapon's damage (L149); then one Armor Save per hit, at most three per
-weapon (warships: every hit, L1009), each failure a flat 1000 (L218-L223).
+weapon (warships: every hit, L1009), each failure a flat 1000 (L218-L223).  A warship shoots through
+All Weapons Fire! with its readied weapons, and loses a weapon system a failed save (:mod:`.fleet`); the
+small-scale mode's Knockback and Hit & Run follow a shot (:mod:`.impacts`).
 
 :func:`plan` works out the numbers; :func:`shot_dist` (the odds) and :func:`shoot` (the roll)
 both read the same :class:`~core.steps.FacePool` values from it, so they cannot disagree.
