@@ -459,3 +459,7 @@ def test_a_warship_loses_weapon_systems_to_failed_saves_in_a_clash_too_l954_l100
     g = act(g, "melee", {**clash, "wrecked": [0, 1]}, faces)
     assert g.log[-1].detail["damage"][0] == 3 * 500 + 2 * 1000
     assert g.unit("1/b0")[2].state.extra["wrecked"] == [0, 1] and "destroys its" in g.log[-1].text
+    assert "engaged" not in g.unit("1/b0")[2].state.conditions  # ships ignore engagement range (L955)
+    g.sides[1].units[0].state.conditions = ["engaged"]  # set by hand: it still leaves for no Momentum
+    g = act(act(g, "end_turn", {"unit": "0/a0"}), "disengage", {"unit": "1/b0"})
+    assert "freely" in g.log[-1].text and momentum(g, 1) == 0

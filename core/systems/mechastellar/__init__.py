@@ -163,11 +163,13 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage, Momentum a kill),
   Fearless's free Ready, Sharp Witted in the first phase [F captain_traits, discerning, fearless_captain]; a
   captain's Influence in place of Momentum: players. A warship's failed saves in a clash destroy weapon
-  systems too [F clash_too]. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn;
-  Skilled and Ace free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a
-  game setting: the fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace
-  pilots' Move +5" in space and low gravity (L882, L895), climbing, a warship's High Ground immunity and Move
-  -5" to attack one (L896-L897): players.
+  systems too [F clash_too]. Ships ignore engagement range and disengage freely (L955) [F clash_too].
+  Deployment (the table's length, its edge, 6" from the hull, L864-L869), a ship's forward moves and 45-degree
+  turns (L958-L959), sunken ships as cover (L1013-L1015): players. Space inertia: a Basic pilot's unit pays 1
+  Momentum to turn about, once a turn; Skilled and Ace free; warships never backwards (L883-L886, L958) [I
+  argonaut_hit_and_run]. Low Gravity, a game setting: the fall check on 1-4, no fall damage (L897-L898) [I
+  low_gravity_fall]. Skilled and Ace pilots' Move +5" in space and low gravity (L882, L895), climbing, a
+  warship's High Ground immunity and Move -5" to attack one (L896-L897): players.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
 L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six

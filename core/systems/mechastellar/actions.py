@@ -351,6 +351,12 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if "engaged" not in g.state.conditions:
         raise ValueError(f"{g.name} is not in melee")
+    if Unit.model_validate(g.profile).kind == "warship":  # ships disengage freely (L955)
+        work = Working(game)
+        begin_turn(game, work, inp.unit)
+        state = work.state(s, u)
+        state.conditions = [c for c in state.conditions if c != "engaged"]
+        return ActionResult(changes=work.changes(), text=f"{g.name} disengages freely, as warships do (L955)")
     if game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError("Disengage costs 1 Momentum (L255)")
     why = skill_blocked(Unit.model_validate(g.profile), used_skills(g), "disengage")

@@ -558,8 +558,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if lost:
         on_kill(game, work, inp.target, inp.attacker)
         gain(work, d_side, "momentum", 1)  # the defender's side destroyed a unit this turn (L247)
-    for st in (ds, as_):
-        if "engaged" not in st.conditions and not st.destroyed:
+    for st, one in ((ds, d_g), (as_, a_g)):  # a warship ignores engagement range (L955)
+        if "engaged" not in st.conditions and not st.destroyed and one.profile.get("kind") != "warship":
             st.conditions = [*st.conditions, "engaged"]
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
