@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from test_mechastellar import game_of, momentum, unit
+from test_mechastellar import game_of, hp, momentum, unit
 from test_mechastellar_traits import act, ask, call, mean, odds, refused
 
 from core.game import Game, gated_actions, gates, next_round
@@ -463,3 +463,21 @@ def test_a_warship_loses_weapon_systems_to_failed_saves_in_a_clash_too_l954_l100
     g.sides[1].units[0].state.conditions = ["engaged"]  # set by hand: it still leaves for no Momentum
     g = act(act(g, "end_turn", {"unit": "0/a0"}), "disengage", {"unit": "1/b0"})
     assert "freely" in g.log[-1].text and momentum(g, 1) == 0
+
+
+def test_a_narrow_escape_chosen_as_hidden_as_a_split_l742() -> None:
+    """With Climactic Events on, the defender's private choice offers its Narrow Escape beside its splits;
+    picked, Melee cancels the clash with no die (L742); without the module it is refused."""
+    g = game_of([unit("blue_djinn")], [unit("white_asura")], momentum=(0, 0))
+    g = act(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+    assert "Event unused" in refused(g, "split", {"unit": "1/b0", "pick": ["escape"]})
+    g.options["climactic_events"] = True
+    views = call("game.views", {"game": g.model_dump(mode="json"), "viewer": 1})["views"]
+    assert views["1/b0"]["sections"][0]["items"][-1]["id"] == "escape"
+    assert views["0/a0"]["sections"][0]["items"] == []  # the other side's split: not shown to this player
+    mine = call("game.views", {"game": g.model_dump(mode="json"), "viewer": 0})["views"]
+    assert mine["0/a0"]["sections"][0]["items"][-1]["id"] == "0"  # the escape is not the attacker's
+    g = act(g, "split", {"unit": "1/b0", "pick": ["escape"]})
+    g = act(g, "split", {"unit": "0/a0", "pick": ["8"]})
+    g = act(g, "melee", {"attacker": "0/a0", "target": "1/b0"})
+    assert "Narrow Escape" in g.log[-1].text and hp(g, "1/b0") == 3000

@@ -32,6 +32,7 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.events import escape_open
 from core.systems.mechastellar.melee import (
     Clash,
     _first_melee,
@@ -80,6 +81,15 @@ def secret_clash(game: Game, inp: SecretClash, dice: DiceSource) -> ActionResult
     )
 
 
+#: The item a defender picks for its Narrow Escape in place of a split (Climactic Events, L742).
+ESCAPE = "escape"
+
+
+def _may_escape(game: Game, ref: str) -> bool:
+    """The defender of the declared clash may make its Narrow Escape (L742)."""
+    return ref == ms_state(game).secret_clash.split("|")[1] and escape_open(game, game.unit(ref)[0])
+
+
 def pool_of(game: Game, ref: str) -> int:
     """The dice ``ref`` splits in the declared clash: the attacker's with the charge's, the defender's
     Melee (a warship: none)."""
@@ -116,13 +126,20 @@ def split(game: Game, inp: Split, dice: DiceSource) -> ActionResult:
     if why:
         raise ValueError(why)
     pool = pool_of(game, inp.unit)
-    try:
-        k = int(inp.pick[0])
-    except ValueError:
-        raise ValueError("pick one of the splits offered") from None
-    if not 0 <= k <= pool:
-        raise ValueError(f"a split of {pool} dice attacks with 0 to {pool}")
     s, u, g = game.unit(inp.unit)
+    if inp.pick[0] == ESCAPE:  # the defender's Narrow Escape, as hidden as a split (L742)
+        if not _may_escape(game, inp.unit):
+            raise ValueError(
+                "Narrow Escape needs the Climactic Events module and the side's Event unused (L736)"
+            )
+        k = -1
+    else:
+        try:
+            k = int(inp.pick[0])
+        except ValueError:
+            raise ValueError("pick one of the splits offered") from None
+        if not 0 <= k <= pool:
+            raise ValueError(f"a split of {pool} dice attacks with 0 to {pool}")
     work = Working(game)
     mine = unit_extra(g)
     mine.split = k
@@ -150,6 +167,8 @@ def split_view(game: Game, side: int, index: int, viewer: Viewer = None) -> Unit
     if viewer is not None and viewer != side:
         return UnitView(sections=[ViewSection(title="Splitting its dice for the clash")])
     items = [ViewItem(id=str(k), label=split_label(k, pool)) for k in range(pool, -1, -1)]
+    if _may_escape(game, ref):
+        items.append(ViewItem(id=ESCAPE, label="Narrow Escape: cancel the clash (once a game)"))
     bind = ViewBinding(
         action="split", field="pick", count=1, label="Keep this split", fixed={"unit": ref}, auto=True
     )
@@ -174,6 +193,8 @@ def secret_splits(game: Game, inp: Clash) -> Clash:
     needs_d = pool_of(game, inp.target) > 0
     if a is None or (needs_d and d is None):
         raise ValueError("both players enter their split first, unseen (L519)")
+    if d == -1:  # the defender chose its Narrow Escape (L742)
+        return inp.model_copy(update={"attack_dice": a, "escape": True})
     return inp.model_copy(update={"attack_dice": a, "defender_attack": d if needs_d else inp.defender_attack})
 
 

@@ -175,9 +175,10 @@ class MsUnitState(Closed):
     )
     split: int | None = Field(
         default=None,
-        ge=0,
+        ge=-1,
         le=40,
-        description="Its split for the declared clash: the dice that attack (L519).",
+        description="Its split for the declared clash: the dice that attack (L519); -1: a Narrow Escape "
+        "(L742).",
     )
     aboard: str = Field(
         default="", max_length=60, description="The warship it is aboard, as side/key (L869, L1003)."
