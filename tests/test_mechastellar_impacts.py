@@ -46,7 +46,7 @@ def test_a_warship_crashing_into_terrain_l960() -> None:
     assert gated_actions(g)["1/b0"]["ship_crash"] == "Sample: Dervish is not a Stellar Warship"
 
 
-def test_knockback_after_a_titans_heavy_hit_l726_l729() -> None:
+def test_knockback_after_a_titans_heavy_hit_l725_l728() -> None:
     """The small-scale mode: a Super Titan's damage with a weapon of PEN under 5 and 500+ damage knocks the
     target back a d10 inches; into another unit, 1000 damage to both."""
     titan = unit("joker", weapons=[PUNCH])
@@ -67,7 +67,7 @@ def test_knockback_after_a_titans_heavy_hit_l726_l729() -> None:
     assert gated_actions(plain)["0/a0"]["knockback"] == "the small-scale mode is off"
 
 
-def test_down_but_not_out_rally_an_ally_mobility_hit_and_run_l716_l727() -> None:
+def test_down_but_not_out_rally_an_ally_mobility_hit_and_run_l716_l724() -> None:
     """A fallen Super Titan rolls a d10 as the round ends, once: on 10 it is back with 100 HP; a Titan's Focus
     action rallies an ally d10 x 100; a mobile suit's Full Throttle gives 5" more for 1 Momentum; a mobile
     suit's shot may Hit & Run."""
