@@ -419,6 +419,10 @@ def test_blue_djinn_clash_with_splits_entered_unseen_one_on_its_own_phone_l199_l
         "bind": None,
     }
     melee = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "defender_weapon": 1}
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "melee", "actor": "0/a0"})
+    assert picks["fields"]["attack_dice"] == [
+        {"value": None, "label": "Hidden: entered on the card", "detail": "", "unavailable": ""}
+    ]  # the Melee sheet shows no split
     assert "both players enter their split first" in refused(g, "melee", melee, [5] * 18)
     # the White Asura's player, on their own phone: only its split travels
     req = call("remote.request", {"game": g.model_dump(mode="json"), "side": 1})["request"]

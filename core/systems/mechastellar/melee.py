@@ -623,5 +623,7 @@ def clash_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
         for i, w in enumerate(unit.weapons)
     ]
     pool = attacker_pool(unit, read_options(MsOptions, game.options))
+    if ms_state(game).secret_clash.startswith(f"{actor}|"):  # split unseen: not shown on the sheet (L519)
+        return {"weapon": picks, "attack_dice": [FieldPick(value=None, label="Hidden: entered on the card")]}
     splits = [FieldPick(value=k, label=split_label(k, pool)) for k in range(pool, -1, -1)]
     return {"weapon": picks, "attack_dice": splits}
