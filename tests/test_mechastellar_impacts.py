@@ -128,3 +128,14 @@ def test_a_titan_puts_power_into_full_throttle_l79() -> None:
     g = act(g, "throttle", {"unit": "0/a0", "power_move": 3})
     assert 'Move +8" (3 Power' in g.log[-1].text and g.unit("0/a0")[2].state.extra["powered"] == ["move3"]
     assert "2 Power free" in refused(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [9] * 3)
+
+
+def test_a_high_speed_attack_knocks_5_inches_farther_l726() -> None:
+    """The Joker's fists (PEN 0, 500) in a High Speed Attack after Full Throttle: the knockback's d10 + 5."""
+    g = game_of([unit("joker")], [unit("dervish")], momentum=(0, 0))
+    g.options["small_scale"] = True
+    g = act(g, "throttle", {"unit": "0/a0"})
+    clash = {"attacker": "0/a0", "target": "1/b0", "weapon": 2, "attack_dice": 12, "defender_attack": 0}
+    g = act(g, "melee", {**clash, "advantage": "high_speed"}, [5] + [1] * 11 + [1] * 5)
+    assert 0 < g.unit("1/b0")[2].state.damage < 2500 and "knocked back" in g.log[-1].text
+    assert 'knocked back 8"' in ask(g, "knockback", {"unit": "0/a0", "target": "1/b0"}, [3])["prompt"]

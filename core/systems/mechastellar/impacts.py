@@ -12,10 +12,10 @@ app asks what only they can see (what a knocked-back unit hit).
   pilot's Momentum to pass it: not offered (the book names no skill use here).
 * A warship that crashes into or through terrain makes 2 Armor Saves against PEN 5 (L960), 1000 each
   failed (L218).
-* Knockback (the small-scale mode): a Super Titan's shot that deals damage with a weapon of PEN below 5
-  and 500+ damage knocks the target back a d10 inches (L725; a High Speed Attack +5" and Slow and
-  Laborious -5": the players'); into terrain or off high ground 1000 damage, into another unit 1000 to
-  both (L727-L728): asked after the roll.
+* Knockback (the small-scale mode): a Super Titan's shot or melee attack that deals damage with a weapon of
+  PEN below 5 and 500+ damage knocks the target back a d10 inches (L725), 5 more after a High Speed Attack
+  (L726; Slow and Laborious's 5 less: the players', the app keeps no such tag); into terrain or off high
+  ground 1000 damage, into another unit 1000 to both (L727-L728): asked after the roll.
 * Down but not out (the small-scale mode): a destroyed Super Titan rolls a d10 as each round ends, once;
   a 10 brings it back with 100 HP (L723-L724).
 * Rally an ally (the small-scale mode): a Super Titan's Focus action rallies itself or an ally, d10 x
@@ -227,7 +227,14 @@ def knock_entry(target: str) -> str:
 
 
 def mark_knock(
-    game: Game, work: Working, attacker: str, target: str, pen: int, damage: int, dealt: int
+    game: Game,
+    work: Working,
+    attacker: str,
+    target: str,
+    pen: int,
+    damage: int,
+    dealt: int,
+    fast: bool = False,
 ) -> str:
     """After an attack: a Super Titan that dealt damage with a weapon of PEN under 5 and 500+ damage owes a
     knockback (L725); an attack by a mobile suit may Hit & Run (L717-L718).  The text for the log."""
@@ -241,8 +248,9 @@ def mark_knock(
     if kind != "super_titan" or not dealt or pen >= 5 or damage < 500:
         return ""
     st = work.extra_as(MsState)
-    if knock_entry(target) not in st.this_round:
-        st.this_round = [*st.this_round, knock_entry(target)]
+    entry = knock_entry(target) + ":fast" * fast  # a High Speed Attack: 5" farther (L726)
+    if entry not in st.this_round:
+        st.this_round = [*st.this_round, entry]
         work.put_extra(st)
     return f"; {game.unit(target)[2].name} is knocked back: Knockback rolls the distance (L725)"
 
@@ -279,9 +287,10 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
         raise ValueError(why)
     st = ms_state(game)
     _, _, t_g = game.unit(inp.target)
-    if knock_entry(inp.target) not in st.this_round:
+    entry = next((e for e in st.this_round if e.split(":fast")[0] == knock_entry(inp.target)), "")
+    if not entry:
         raise ValueError(f"{t_g.name} was not hit that way this turn (L725)")
-    face = dice.roll(1, 10, "knockback")[0]
+    face = dice.roll(1, 10, "knockback")[0] + 5 * entry.endswith(":fast")  # High Speed Attack +5" (L726)
     if inp.into is None:
         others = [
             Choice(value=f"{s}/{g.key}", label=f"Into {g.name}: 1000 each")
@@ -291,8 +300,7 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
         ]
         raise NeedChoice(
             "into",
-            f'{t_g.name} is knocked back {face}" (a High Speed Attack +5", Slow and Laborious -5"): '
-            "into what?",
+            f'{t_g.name} is knocked back {face}" (Slow and Laborious: 5" less): into what?',
             [
                 Choice(value="", label="Nothing", assumed=True),
                 Choice(value="terrain", label="Terrain, or off high ground: 1000"),
@@ -306,7 +314,7 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
         state = work.state(s, u)
         state.damage = min(state.max_damage, state.damage + HURT)
     st2 = work.extra_as(MsState)
-    st2.this_round = [e for e in st2.this_round if e != knock_entry(inp.target)]
+    st2.this_round = [e for e in st2.this_round if e != entry]
     work.put_extra(st2)
     names = " and ".join(game.unit(r)[2].name for r in hurt)
     text = f'{t_g.name} is knocked back {face}"' + (f": {names} take 1000 damage" if hurt else "")

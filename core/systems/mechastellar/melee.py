@@ -568,7 +568,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
     dfn_weapons = Unit.model_validate(d_g.profile).weapons
     if kind == "super_titan" and not killed:  # Knockback (L725)
-        impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d)
+        fast = inp.advantage == "high_speed"
+        impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d, fast)
     elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L718)
         impact = mark_knock(game, work, inp.attacker, inp.target, 0, 0, 0)
 
