@@ -307,6 +307,9 @@ def knockback(game: Game, inp: Knockback, dice: DiceSource) -> ActionResult:
                 *others,
             ],
         )
+    refs = {f"{s}/{g.key}" for s, side in enumerate(game.sides) for g in side.units}
+    if inp.into not in ("", "terrain") and (inp.into not in refs or inp.into == inp.target):
+        raise ValueError("pick what the unit was knocked into: nothing, terrain or another unit")
     hurt = [inp.target] if inp.into == "terrain" else [inp.target, inp.into] if inp.into else []
     work = Working(game)
     for ref in hurt:
