@@ -171,7 +171,8 @@ def test_m_particles_musarl_at_a_distant_cruiser_l877() -> None:
 
 def test_missiles_reload_and_reload_action_l968_l970_l993() -> None:
     """Missiles start readied; a Missile Barrage (reload 1) cannot fire the round after it fired, unless
-    Reload! readies it for this turn; a stun hit un-readies a warship's weapons (L971)."""
+    Reload! readies it for this turn; a stun hit un-readies a warship's weapons (L971), or with the reading
+    stun_unreadies_one one a hit."""
     ship = cruiser(weapons=[{**MISSILES, "reload": 1}, MPC])
     g = to_ships(game_of([ship], [unit("musarl")], momentum=(0, 0)))
     shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
@@ -190,8 +191,14 @@ def test_missiles_reload_and_reload_action_l968_l970_l993() -> None:
     # a stun hit: no weapon stays readied
     arc = {"name": "Arc whip", "range": 16, "shots": 1, "damage": 200, "pen": 0, "stun": True}
     h = game_of([unit("dervish", accuracy=15, weapons=[arc])], [ship], momentum=(0, 0))
-    h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [2])
-    assert h.unit("1/b0")[2].state.extra["readied"] == []
+    stun = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    assert act(h, "shoot", stun, [2]).unit("1/b0")[2].state.extra["readied"] == []
+    # the reading stun_unreadies_one: one readied weapon a stun hit, the attacker's pick
+    h.sides[1].units[0].state.extra["readied"] = [0, 1]
+    h.options["stun_unreadies_one"] = True
+    asked = ask(h, "shoot", stun, [2])
+    assert asked["field"] == "unreadied" and [o["value"] for o in asked["options"]] == [0, 1]
+    assert act(h, "shoot", {**stun, "unreadied": [0]}, [2]).unit("1/b0")[2].state.extra["readied"] == [1]
 
 
 def test_charged_and_ready_three_free_readies_l732() -> None:

@@ -146,30 +146,31 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   omit the Blindside's critical, which the app adds]; the 10" and the target's range: players. The warship
   phase (L949-L951): warships act after every other unit, the roll-off's winner first; a warship attacked
   before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship actions (L962-L993): Ready
-  Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon), All Weapons Fire!
-  once a turn then each readied weapon with no action, Target Lock (+16" to the round's end; a unit that is
-  not a warship beyond Sensors needs it: asked), Reload!, a weapon's reload rounds, [AA] only near an ally
-  (asked), All Ahead Full! = Full Throttle's +3" (ambiguity 30) [F saronic_cruiser, aa_weapons,
-  missiles_reload, warship_actions]; range and arcs: players. M-Particles, a game setting: beyond Sensors +
-  10" no criticals, any evade die again, no Battle Damage [F m_particles]. Hangars (2 x Size, 1 for Size 0-1:
-  ambiguity 28; shown in space), boarding at a turn's end or as the battle begins, a launch a warship as a
-  round begins, repairs at the round's end (three units, 200 x Frame HP and one Battle Damage, first of head,
-  propulsion, shield, weapon) [F board_launch]; a warship crashing into terrain (L960) [I warship_crashing].
-  Captains (L1017-L1086): traits by tier [F captain_traits_by_tier]; Orders as the round begins, once, Sharp
-  Witted's new one (Evasive: an evade die again a weapon; Main Battery: +1 Accuracy in the named quadrant,
-  asked on the shot; Close Range: +1 block in the clash; Battle Hardened: Target Lock +32", [AA] +1 Accuracy)
-  [F captains_orders, battle_hardened]; falling back, turning, +5" Move, AA DEF's accuracy in melee: players.
-  Renowned, Legendary (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined and Fearless (+1
-  Momentum or Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage, Momentum a kill),
-  Fearless's free Ready, Sharp Witted in the first phase [F captain_traits, discerning, fearless_captain]; a
-  captain's Influence in place of Momentum: players. A warship's failed saves in a clash destroy weapon
-  systems too [F clash_too]. Ships ignore engagement range and disengage freely (L955) [F clash_too].
-  Deployment (the table's length, its edge, 6" from the hull, L864-L869), a ship's forward moves and 45-degree
-  turns (L958-L959), sunken ships as cover (L1013-L1015): players. Space inertia: a Basic pilot's unit pays 1
-  Momentum to turn about, once a turn; Skilled and Ace free; warships never backwards (L883-L886, L958) [I
-  argonaut_hit_and_run]. Low Gravity, a game setting: the fall check on 1-4, no fall damage (L897-L898) [I
-  low_gravity_fall]. Skilled and Ace pilots' Move +5" in space and low gravity (L882, L895), climbing, a
-  warship's High Ground immunity and Move -5" to attack one (L896-L897): players.
+  Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon; the reading
+  stun_unreadies_one: one a hit), All Weapons Fire! once a turn then each readied weapon with no action,
+  Target Lock (+16" to the round's end; a unit that is not a warship beyond Sensors needs it: asked), Reload!,
+  a weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full Throttle's +3" (ambiguity
+  30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and arcs: players. M-Particles,
+  a game setting: beyond Sensors + 10" no criticals, any evade die again, no Battle Damage [F m_particles].
+  Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding at a turn's end or as the battle
+  begins, a launch a warship as a round begins, repairs at the round's end (three units, 200 x Frame HP and
+  one Battle Damage, first of head, propulsion, shield, weapon) [F board_launch]; a warship crashing into
+  terrain (L960) [I warship_crashing]. Captains (L1017-L1086): traits by tier [F captain_traits_by_tier];
+  Orders as the round begins, once, Sharp Witted's new one (Evasive: an evade die again a weapon; Main
+  Battery: +1 Accuracy in the named quadrant, asked on the shot; Close Range: +1 block in the clash; Battle
+  Hardened: Target Lock +32", [AA] +1 Accuracy) [F captains_orders, battle_hardened]; falling back, turning,
+  +5" Move, AA DEF's accuracy in melee: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
+  Discerning, Daring (asked), Determined and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert
+  Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free Ready, Sharp Witted in the first
+  phase [F captain_traits, discerning, fearless_captain]; a captain's Influence in place of Momentum: players.
+  A warship's failed saves in a clash destroy weapon systems too [F clash_too]. Ships ignore engagement range
+  and disengage freely (L955) [F clash_too]. Deployment (the table's length, its edge, 6" from the hull,
+  L864-L869), a ship's forward moves and 45-degree turns (L958-L959), sunken ships as cover (L1013-L1015):
+  players. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn; Skilled and Ace
+  free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a game setting: the
+  fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace pilots' Move +5" in
+  space and low gravity (L882, L895), climbing, a warship's High Ground immunity and Move -5" to attack one
+  (L896-L897): players.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
 L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six

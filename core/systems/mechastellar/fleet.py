@@ -4,7 +4,8 @@ A warship fires only readied weapons (L966-L968): its missiles and [AA] weapons 
 weapon is readied by the action Ready Weapons, one weapon an action, and stays readied once fired; a
 weapon that reloads (its ``reload`` rounds, L969-L970) cannot fire in the rounds after it fired, unless
 the action Reload! makes it ready this turn (L993).  A stun hit on a warship un-readies its weapons
-(L971; read as every weapon, missiles and [AA] included: the rule names no number).  Its shooting is the
+(L971; read as every weapon, missiles and [AA] included: the rule names no number; the reading
+stun_unreadies_one makes it one a hit, the attacker's pick).  Its shooting is the
 action All Weapons Fire!, once a turn: after it each readied weapon fires once with no further action
 (L981), an [AA] weapon only at a target within 8" of an ally (L982: the players say so when asked).
 Target Lock gives its weapons Range +16" until the round ends (+32" under a Battle Hardened Captain's
@@ -153,11 +154,40 @@ def after_fire(game: Game, work: Working, s: int, u: int, index: int) -> None:
         put_unit_extra(work, s, u, extra)
 
 
-def unready(work: Working, s: int, u: int) -> None:
-    """A stun hit on a warship: its weapons are no longer readied (L971)."""
-    extra = unit_extra(work.unit(s, u))
-    extra.readied = []
+def unready(work: Working, s: int, u: int, picks: list[int] | None = None) -> None:
+    """A stun hit on a warship: its weapons are no longer readied (L971); with the reading
+    stun_unreadies_one, only ``picks``, one a stun hit."""
+    g = work.unit(s, u)
+    extra = unit_extra(g)
+    kept = readied(Unit.model_validate(g.profile), extra) - set(picks) if picks is not None else set()
+    extra.readied = sorted(kept)
     put_unit_extra(work, s, u, extra)
+
+
+def unready_picks(
+    game: Game, attacker: str, target: str, hits: int, asked: list[int] | None
+) -> list[int] | None:
+    """With the reading stun_unreadies_one, the readied weapons a warship's stun hits un-ready, one a hit, the
+    attacker's pick (asked); None: every weapon (the default reading, L971)."""
+    if not read_options(MsOptions, game.options).stun_unreadies_one:
+        return None
+    _, _, t_g, ship = _ship(game, target)
+    offered = sorted(readied(ship, unit_extra(t_g)))
+    n = min(hits, len(offered))
+    if not n:
+        return []
+    if asked is None:
+        raise NeedChoice(
+            "unreadied",
+            f"{n} stun hit{'s' * (n != 1)} on {t_g.name}: {game.unit(attacker)[2].name} picks the readied "
+            f"weapon{'s' * (n != 1)} no longer readied (L971)",
+            [Choice(value=i, label=ship.weapons[i].name) for i in offered],
+            many=True,
+        )
+    picks = sorted(set(asked))
+    if len(picks) != n or any(i not in offered for i in picks):
+        raise ValueError(f"pick {n} of {t_g.name}'s readied weapons (L971)")
+    return picks
 
 
 def wreck(work: Working, s: int, u: int, picks: list[int]) -> int:

@@ -26,3 +26,4 @@ class MsOptions(Readings):
     small_scale: bool = False
     m_particles: bool = False
     low_gravity: bool = False
+    stun_unreadies_one: bool = False

@@ -51,6 +51,7 @@ from core.systems.mechastellar.fleet import (
     ship_accuracy,
     ship_shot_checks,
     unready,
+    unready_picks,
     wreck,
     wreck_picks,
 )
@@ -249,6 +250,13 @@ class Shoot(Closed):
         default=None,
         description="The target's Daring Captain is within the shooting warship's Sensors: it rolls any "
         "evade dice again (L1053); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    unreadied: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="With the reading stun_unreadies_one: the target warship's readied weapons its stun hits "
+        "un-ready, one a hit (L971); asked then.",
         json_schema_extra={"ui": "hidden"},
     )
     wrecked: list[int] | None = Field(
@@ -791,6 +799,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     out = land(game, p, inp, dice)
     wrecks = wrecked_picks(game, inp, out, p.left)
+    stunned = p.weapon.stun and out.landed and out.damage < p.left and target.kind == "warship"
+    off = unready_picks(game, inp.attacker, inp.target, out.landed, inp.unreadied) if stunned else None
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
@@ -819,7 +829,7 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     if wrecks:
         wreck(work, t_side, t_i, wrecks)  # a weapon system a failed save (L1009)
     if p.weapon.stun and out.landed and not killed and target.kind == "warship":
-        unready(work, t_side, t_i)  # a stun hit un-readies its weapons (L971)
+        unready(work, t_side, t_i, off)  # a stun hit un-readies its weapons (L971)
     if killed and captain(shooter, "fearsome_captain"):
         gain(work, a_side, "momentum", 1)  # a Fearsome Captain's kill (L1086)
     a_state = work.state(a_side, a_i)
