@@ -214,7 +214,10 @@ class Row(BaseModel):
 class Table(BaseModel):
     """A distribution of one count, ready for a bar chart and a table."""
 
-    rows: list[Row]
+    rows: list[Row] = Field(
+        description="In order of value: every value from 0 when the highest is at most 60, else only the "
+        "values that can happen (a value without a row has the next row's 'at least')."
+    )
     mean: str
     p_mean: float
 
@@ -224,14 +227,25 @@ def _ratio(weight: int, total: int) -> str:
     return f"{weight // g}/{total // g}"
 
 
+#: A table whose highest value is at most this lists every value from 0 (a chart of a few columns
+#: shows the impossible ones as empty); beyond it, only the values that can happen: a damage table
+#: counted in hundreds would otherwise send thousands of rows of 0, on every tap.
+DENSE_UP_TO = 60
+
+
 def table(dist: Dist[int]) -> Table:
     """Summarise a distribution of counts: P(exactly k), P(at least k), mean.
 
-    Integer arithmetic throughout (Fractions are slow in Pyodide).
+    Integer arithmetic throughout (Fractions are slow in Pyodide).  Up to :data:`DENSE_UP_TO` every
+    value from 0 has a row; a longer table has rows for the possible values only, in order, so a
+    missing value's P(at least) is that of the next row (read "at least 1" as the first row from 1).
 
     >>> t = table(Dist.die(2).map(lambda f: f - 1))
     >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
     [(0, '1/2', '1/1'), (1, '1/2', '1/2')]
+    >>> t = table(Dist.die(4).map(lambda f: 0 if f == 1 else 100 * f))
+    >>> [(r.value, r.exactly, r.at_least) for r in t.rows]
+    [(0, '1/4', '1/1'), (200, '1/4', '3/4'), (300, '1/4', '1/2'), (400, '1/4', '1/4')]
     """
     key = (tuple(dist.weights.items()), dist.total)
     out = _TABLES.get(key)
@@ -251,13 +265,17 @@ _TABLES_MOST = 128
 def _table(dist: Dist[int]) -> Table:
     total = dist.total
     top = max(k for k, w in dist.weights.items() if w)
-    exact = [dist.weights.get(k, 0) for k in range(top + 1)]
+    if top <= DENSE_UP_TO:
+        values: list[int] = list(range(top + 1))
+    else:
+        values = sorted(k for k, w in dist.weights.items() if w)
+    exact = [dist.weights.get(k, 0) for k in values]
     rows: list[dict[str, object]] = []
     tail = sum(exact)
-    # A damage table runs to the hundreds, most rows impossible: a row of weight 0 says "0/1" and
-    # keeps the row before's "at least"; the rows are checked in one call (not one model each).
+    # A row of weight 0 says "0/1" and keeps the row before's "at least"; the rows are checked in
+    # one call (not one model each).
     at_least, before = "", -1
-    for k, weight in enumerate(exact):
+    for k, weight in zip(values, exact, strict=True):
         if tail != before:
             at_least, before = _ratio(tail, total), tail
         rows.append(

@@ -33,6 +33,7 @@ import functools
 import gzip
 import http.server
 import json
+import os
 import statistics
 import sys
 import threading
@@ -601,6 +602,38 @@ def shared_squad() -> tuple[dict[str, Any], int]:
     return squad, len(units)
 
 
+def browser_cpu_s() -> dict[int, float]:
+    """CPU seconds (user and system) so far of each process under this one (Playwright's driver and
+    the browser it launched, every renderer, worker host and helper), by pid, from /proc: a figure
+    the load of the machine hardly moves, unlike the wall time (Linux only; empty elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc/self").exists() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    mine = {os.getpid()}
+    grew = True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in mine} - mine
+        grew = bool(more)
+        mine |= more
+    mine.discard(os.getpid())
+    return {pid: cpu[pid] for pid in mine}
+
+
+def cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the processes under this one used since ``before`` (new ones from their start;
+    one that ended meanwhile is not counted: the visit's renderer and worker live on)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in browser_cpu_s().items())
+
+
 def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
     from playwright.sync_api import sync_playwright
 
@@ -620,12 +653,14 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
                     cdp = context.new_cdp_session(page)
                     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
                     first = len(server.sent)
+                    cpu_before = browser_cpu_s()
                     page.goto(server.url + "#/open/" + token)
                     page.wait_for_function(
                         f"() => document.querySelectorAll('#shared-units > li').length === {count}",
                         timeout=300_000,
                     )
                     shown_at = time.monotonic()
+                    cpu_s = cpu_since(cpu_before)
                     shown_ms = page.evaluate("window.__tcShown")
                     preview_ms = page.evaluate("window.__tcPreview ?? null")
                     ready_ms = page.evaluate("window.tc.engine.marks?.page_ready ?? null")
@@ -637,6 +672,7 @@ def link_figures(runs: int) -> dict[str, list[dict[str, float]]]:
                     out[name].append(
                         {
                             "shown_ms": shown_ms,
+                            "cpu_s": cpu_s,
                             "preview_ms": preview_ms,
                             "engine_ms": ready_ms,
                             "bytes": sum(before),
@@ -673,6 +709,7 @@ def print_links(runs: int) -> None:
             f" ({statistics.median(r['files'] for r in rows):.0f} files);"
             f" its name and size at {f'{preview / 1000:.1f} s' if preview else '(not shown early)'},"
             f" engine ready at {f'{engine / 1000:.1f} s' if engine else '?'};"
+            f" the browser's CPU until the squad shows {statistics.median(r['cpu_s'] for r in rows):.1f} s;"
             f" the whole visit {statistics.median(r['all_bytes'] for r in rows) / 1e6:5.2f} MB"
             f" ({statistics.median(r['all_files'] for r in rows):.0f} files)"
         )

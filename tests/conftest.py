@@ -532,6 +532,15 @@ class Phones:
         context.close()
         return Path(directory)
 
+    def returning_profile(self, directory: Path) -> Path:
+        """``directory`` filled with a returning phone's Chromium profile (the template's copy), for a
+        test that launches its own Chromium on it (the browser kills): its engine starts from the
+        snapshot, as a player's does after the first visit."""
+        if self.template is None:
+            self.template = self._make_template()
+        shutil.copytree(self.template, directory, dirs_exist_ok=True)
+        return directory
+
     def new_context(self, first_visit: bool = False, **options: Any) -> BrowserContext:
         """A phone (any context option applies); ``first_visit`` for one that never opened the app."""
         if first_visit:

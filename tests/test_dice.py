@@ -284,6 +284,23 @@ def test_odds_table_keeps_impossible_counts_below_the_top() -> None:
     ]
 
 
+def test_odds_table_beyond_sixty_lists_only_the_possible_values() -> None:
+    """Damage in hundreds (MechaStellar, 003 L183-L214): a row for each value that can happen, not one
+    for each of 0..top; each row's exact and at-least figures are those the dense table had for it."""
+    dist = Dist.die(10).repeat(2).map(lambda total: 100 * total if total > 3 else 0)
+    sparse = table(dist)
+    dense = {k: (Fraction(w, dist.total)) for k, w in dist.weights.items()}
+    assert [r.value for r in sparse.rows] == sorted(dense) == [0, *range(400, 2001, 100)]
+    for row in sparse.rows:
+        assert Fraction(row.exactly) == dense[row.value]
+        assert Fraction(row.at_least) == sum((p for k, p in dense.items() if k >= row.value), Fraction(0))
+    assert sum(Fraction(r.exactly) for r in sparse.rows) == 1
+    # "At least 1" is the first row from 1: 100, 200 and 300 cannot happen.
+    assert next(r for r in sparse.rows if r.value >= 1).at_least == "97/100"
+    # Up to 60 every value has its row, the impossible ones at 0/1 (the chart's empty columns).
+    assert [r.value for r in table(Dist.die(2).map(lambda f: 60 * (f - 1))).rows] == list(range(61))
+
+
 # --- Dist at its edges ---------------------------------------------------------------------------
 
 

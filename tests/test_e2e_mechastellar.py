@@ -103,6 +103,18 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         tap(split)
         expect(split).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#odds-headline")).to_be_visible(timeout=30_000)
+        # Damage counts in hundreds: the full table lists only the results that can happen (issue 26),
+        # and the headline's "any damage" is the chance of all but the first row (no damage).
+        page.locator("#action-odds .odds-full summary").click()
+        dealt = page.locator('#action-odds table[data-table="damage dealt"]')
+        expect(dealt.locator("caption")).to_contain_text("only the results that can happen")
+        first = dealt.locator("tbody tr").first.locator("td")
+        assert first.nth(0).inner_text() == "0"
+        no_damage = float(first.nth(1).inner_text().rstrip("%"))
+        any_damage = page.locator('#odds-headline [data-key="any"] b').inner_text()
+        assert abs(float(any_damage.rstrip("%")) + no_damage - 100) < 0.15, (any_damage, no_damage)
+        assert 1 < dealt.locator("tbody tr").count() < 200
+        page.locator("#action-odds .odds-full summary").click()
         tap(page.locator("#action-roll"))
         ask = page.locator('#action-ask [data-choice="3"]')
         expect(ask).to_contain_text("3 attack / 4 defense", timeout=30_000)

@@ -160,6 +160,11 @@ def test_a_first_visit_starts_normally_and_stores_a_snapshot(
     assert stored["bytes"] > 30e6
     assert 0.4 * stored["bytes"] < stored["stored"] < 0.9 * stored["bytes"]
     assert stored["code"] > 1e6
+    # Every module of the core is in it, imported one at a time (each step once the engine has
+    # been quiet, so that a tap waits behind one step at most, not the whole making).
+    making = stored["making"]
+    assert making["modules"] > 100, making
+    assert making["longest_step"] and making["longest_step_ms"] < making["total_ms"], making
     page.close()
     page = boot(phone, server.url)
     assert marks(page)["start"] == "snapshot"

@@ -21,7 +21,7 @@ import pytest
 from core import answered, api, limits, steps
 from core.dice import Dist
 from core.game import _copied, _reaches_profiles
-from core.pool import Row, Table, table
+from core.pool import DENSE_UP_TO, Row, Table, table
 from core.steps import FacePool
 from core.systems.base import Change
 from core.systems.gundam_skirmish import shooting
@@ -245,8 +245,11 @@ def test_an_odds_table_reads_as_before_with_its_many_impossible_rows() -> None:
         Dist.die(10).repeat(3),
     ]
     for dist in dists:
-        assert table(dist).model_dump() == old_table(dist)
-        assert table(dist).model_dump() == old_table(dist)  # and remembered
+        want = old_table(dist)
+        if max(dist.weights) > DENSE_UP_TO:  # beyond 60, only the rows that can happen (issue 26)
+            want["rows"] = [r for r in want["rows"] if r["p_exactly"] > 0]
+        assert table(dist).model_dump() == want
+        assert table(dist).model_dump() == want  # and remembered
     # A table of another distribution is its own, even where the weights hold the same outcomes.
     assert table(Dist({0: 1, 5: 1}, 2)).model_dump() == old_table(Dist({0: 1, 5: 1}, 2))
     assert table(Dist({0: 1, 5: 3}, 4)).model_dump() == old_table(Dist({0: 1, 5: 3}, 4))
@@ -287,3 +290,92 @@ def test_a_pool_and_a_clash_strike_remembered_give_what_they_give_worked_out_ane
         replace(strike, saves_at=6),
     ):
         assert other.dist(options) == other._dist() != fresh
+
+
+def test_the_best_split_and_the_mean_damage_are_those_of_every_split_worked_out_anew() -> None:
+    """best_split (L183-L214, L519) makes the strikes once and moves dice from defense to attack; the
+    long way made both strikes anew for each split and summed the mean damage in Fractions."""
+    from fractions import Fraction
+
+    from test_mechastellar import game_of, unit
+
+    from core.systems.mechastellar import melee
+
+    def old_mean(strike: melee.Strike, options: melee.MsOptions) -> Fraction:
+        return sum(
+            (
+                Fraction(strike.damage(a, b, options)) * c
+                for (a, b), c in strike.dist(options).probabilities()
+            ),
+            Fraction(0),
+        )
+
+    def old_best(game: Any, inp: melee.Clash, pool: int) -> int:
+        scores = []
+        for k in range(pool + 1):
+            strike, counter, _, _, options = melee.pools(game, inp.model_copy(update={"attack_dice": k}))
+            assert melee.expected_damage(strike, options) == old_mean(strike, options)
+            scores.append((old_mean(strike, options) - old_mean(counter, options), k))
+        return max(scores)[1]
+
+    g = game_of([unit("blue_djinn")], [unit("white_asura")])
+    seen = set()
+    for one_each, defender_attack, advantage in itertools.product(
+        (False, True), (None, 0, 3), ("none", "blindside")
+    ):
+        g.options["attacker_one_each"] = one_each
+        inp = melee.Clash(
+            attacker="0/a0", target="1/b0", defender_attack=defender_attack, advantage=advantage
+        )
+        pool = melee.pools(g, inp)[2]
+        best = melee.best_split(g, inp, pool)
+        assert best == old_best(g, inp, pool)
+        seen.add(best)
+    assert len(seen) > 1  # the cases do not all agree on one split
+
+
+def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> None:
+    """Strike._dist (L199-L208) weighs each number of landed hits once, in integers; the long way
+    summed a Fraction for every (hits, blocks, saves) and reduced: the very same Dist."""
+    from fractions import Fraction
+
+    from core.systems.mechastellar import melee
+    from core.systems.mechastellar.shooting import _exact
+
+    def old_dist(strike: melee.Strike) -> Dist[tuple[int, int]]:
+        out: dict[tuple[int, int], Fraction] = {}
+        for hits, c1 in strike.attack.dist().probabilities():
+            for blocked, c2 in strike.defense.dist().probabilities():
+                landed = strike.landed(hits, blocked)
+                for failed, c3 in strike.save_pool(landed).dist().probabilities():
+                    out[(landed, failed)] = out.get((landed, failed), Fraction(0)) + c1 * c2 * c3
+        return _exact(out)
+
+    sword = melee.Weapon(name="Sword", kind="melee", range=0, shots=0, damage=300, pen=2)
+    hits = (0,) * 4 + (1,) * 5 + (2,)
+    base = melee.Strike(
+        attack=FacePool(dice=5, sides=10, values=hits, reroll_faces=(1, 2)),
+        flat=1,
+        defense=FacePool(dice=3, sides=10, values=(0,) * 6 + (1,) * 4),
+        blocks=1,
+        weapon=sword,
+        saves_at=4,
+        left=900,
+    )
+    for strike in (
+        base,
+        replace(base, reroll_saves=True),
+        replace(base, flat=0, blocks=0, saves_at=7),
+        replace(base, weapon=sword.model_copy(update={"pen": 0})),
+        replace(base, defense=FacePool(dice=0, sides=10, values=(0,) * 10)),
+    ):
+        assert strike._dist() == old_dist(strike)
+    # The remembered mean damage is told apart by what the key of the dist leaves out: the damage of
+    # a hit, and whether a failed save replaces it (ambiguity's option).
+    heavier = replace(base, weapon=sword.model_copy(update={"damage": 500}))
+    for strike in (base, heavier, base):
+        for replaces in (False, True):
+            options = melee.MsOptions(save_replaces_damage=replaces)
+            d = old_dist(strike)
+            want = Fraction(sum(strike.damage(a, b, options) * w for (a, b), w in d.weights.items()), d.total)
+            assert melee.expected_damage(strike, options) == want

@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from test_mechastellar import game_of, hp, momentum, unit
-from test_mechastellar_traits import act, ask, call, mean, odds, refused
+from test_mechastellar_commands import clash_with_fours
+from test_mechastellar_traits import act, ask, call, mean, odds, pilot, refused
 
 from core.game import Game, gated_actions, gates, next_round
 from core.systems import implementation
@@ -492,3 +493,25 @@ def test_a_narrow_escape_chosen_as_hidden_as_a_split_l742() -> None:
     g = act(g, "split", {"unit": "0/a0", "pick": ["8"]})
     g = act(g, "melee", {"attacker": "0/a0", "target": "1/b0"})
     assert "Narrow Escape" in g.log[-1].text and hp(g, "1/b0") == 3000
+
+
+def test_a_hidden_split_clash_then_merciless_melees_second_at_a_new_target_l443_l519() -> None:
+    """The clash declared with hidden splits, once made, leaves the turn's next clash open: a Merciless
+    Melee pilot's second, at a new target, takes its split on the sheet (L443), and may itself be declared
+    hidden; a third is refused (L28)."""
+    djinn = unit("blue_djinn", pilot=pilot("ace", "merciless_melee"))
+    g = game_of([djinn], [unit("dervish"), unit("white_asura")], momentum=(0, 0))
+    g = act(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+    g = act(act(g, "split", {"unit": "1/b0", "pick": ["0"]}), "split", {"unit": "0/a0", "pick": ["11"]})
+    g = clash_with_fours(g, {"attacker": "0/a0", "target": "1/b0", "defense": 0, "counter_defense": 0})
+    assert g.log[-1].text.startswith("Splits revealed:")
+    assert call("game.views", {"game": g.model_dump(mode="json")})["views"].get("0/a0") is None
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "melee", "actor": "0/a0"})
+    assert picks["fields"]["attack_dice"][0]["value"] == 11  # the split is on the sheet again
+    second = {"attacker": "0/a0", "target": "1/b1", "attack_dice": 11, "defender_attack": 0}
+    assert "new target" in refused(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+    h = act(g, "secret_clash", {"attacker": "0/a0", "target": "1/b1"})
+    assert "splits its dice unseen" in h.log[-1].text
+    g = clash_with_fours(g, {**second, "defense": 0, "counter_defense": 0})
+    assert "Sample: White Asura" in g.log[-1].text
+    assert "twice" in refused(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})

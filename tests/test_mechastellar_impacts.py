@@ -123,10 +123,10 @@ def test_a_titan_puts_power_into_full_throttle_l79() -> None:
     little for its Breast Cannon's 4 (L159-L163); a mobile suit has no Power to put there."""
     g = game_of([unit("joker"), unit("argonaut")], [unit("dervish")], momentum=(0, 0))
     assert (
-        gates(g, "throttle", {"unit": "0/a1"}).fields["power_move"] == "Sample: Argonaut is not a Super Titan"
+        gates(g, "throttle", {"unit": "0/a1"}).fields["power"] == "Sample: Argonaut is not a Super Titan"
     )
-    g = act(g, "throttle", {"unit": "0/a0", "power_move": 3})
-    assert 'Move +8" (3 Power' in g.log[-1].text and g.unit("0/a0")[2].state.extra["powered"] == ["move3"]
+    g = act(g, "throttle", {"unit": "0/a0", "power": 3})
+    assert 'Move +8" (3 Power' in g.log[-1].text and g.unit("0/a0")[2].state.extra["powered"] == ["move:3"]
     assert "2 Power free" in refused(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [9] * 3)
 
 

@@ -525,5 +525,5 @@ def test_one_skill_a_unit_turn_l253() -> None:
         act(tough, "shoot", {**raw, "defense": 2}, TypedDice([5] * 6))
     prodigy = unit("dervish", hp=9000, pilot=pilot("ace", "prodigy"))
     p = _module(game_of([unit("argonaut", accuracy=15)], [prodigy], momentum=(0, 3)))
-    p = act(p, "shoot", {**raw, "defense": 2}, TypedDice([5] * 6))
+    p = act(p, "shoot", {**raw, "defense": 2, "improvise": False}, TypedDice([5] * 6))  # 2 skills: asked
     assert p.log[-1].detail["landed"] == 6 - 2 and momentum(p, 1) == 0

@@ -1029,7 +1029,12 @@ function mainTable(odds, headline) {
   return name ? [name, odds.tables[name]] : [null, null];
 }
 
-const atLeastOne = (table) => table.rows.find((r) => r.value === 1)?.p_at_least ?? 0;
+// A long table lists only the values that can happen (core.pool.table): "at least 1" is the
+// at-least of the first row from 1 (the same row as value 1 where every value is listed).
+// Whether a table leaves out values between its first and last row (only the possible ones listed).
+const gaps = (t) => t.rows.length > 0 && t.rows.at(-1).value - t.rows[0].value + 1 > t.rows.length;
+
+const atLeastOne = (table) => table.rows.find((r) => r.value >= 1)?.p_at_least ?? 0;
 
 // "34% · 0.47": the chance of at least one and the mean of the main table, for a choice button.
 function shortOdds(odds, headline) {
@@ -1081,7 +1086,7 @@ function oddsBlock(odds, headline = []) {
       const label = nameOf(name);
       const rows = t.rows.map((r) => el("tr", {}, el("td", {}, String(r.value)), el("td", {}, pct(r.p_exactly)), el("td", {}, pct(r.p_at_least))));
       const drawn = el("table", { class: "odds", "data-table": name },
-        el("caption", {}, `${label} (mean ${t.p_mean.toFixed(2)})`),
+        el("caption", {}, `${label} (mean ${t.p_mean.toFixed(2)})${gaps(t) ? ", only the results that can happen" : ""}`),
         el("thead", {}, el("tr", {}, el("th", {}, label), el("th", {}, "Exactly"), el("th", {}, "At least"))), el("tbody", {}, ...rows));
       if (facts.length) facts[0].before(drawn);
       else full.append(drawn);

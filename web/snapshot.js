@@ -64,44 +64,69 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * `check` is a request whose reply is recorded and compared after every restore;
  * `failures` counts the snapshots of this key that failed before this one.
  */
-export async function makeSnapshot(py, { key, check, handle, failures = 0 }) {
+export async function makeSnapshot(py, { key, check, handle, failures = 0, quiet = () => pause(0) }) {
   const t0 = performance.now();
   const M = py._module;
   if (!M.tcLoadedLibs) throw new Error("this runtime is not patched for snapshots");
-  // 1. Import every module the app can ever import, one per task so that the player's
-  //    requests still get through in between.
-  const found = py.runPython(`
-import importlib, pkgutil, core, segno
-[m.name for p in (core, segno) for m in pkgutil.walk_packages(p.__path__, p.__name__ + ".", onerror=lambda n: None)]
+  // Each piece of work below runs in one task, after `quiet()` (the engine has had no request for
+  // a while): a tap never waits behind more than one piece. The longest piece is recorded.
+  const steps = [];
+  const step = async (name, work) => {
+    await quiet();
+    const t = performance.now();
+    const out = work();
+    steps.push([name, performance.now() - t]);
+    return out;
+  };
+  // 1. Import every module the app can ever import, one per task. The names come from the files
+  //    (pkgutil.walk_packages would import every package to walk it: every rule system at once,
+  //    seconds on a phone in one piece). A rule system's package imports the whole system: the
+  //    packages go first, nearest the top first, so each system is one piece.
+  const names = await step("find modules", () => {
+    const found = py.runPython(`
+import importlib, os, pkgutil, core, segno
+def _tc_modules(name, folder):
+    out = [name]
+    for m in pkgutil.iter_modules([folder], name + "."):
+        out += _tc_modules(m.name, os.path.join(folder, m.name.rpartition(".")[2])) if m.ispkg else [m.name]
+    return out
+[*_tc_modules("core", core.__path__[0]), *_tc_modules("segno", segno.__path__[0])]
 `);
-  const names = found.toJs();
-  found.destroy();
-  for (const name of names) {
-    await pause(0);
-    py.globals.set("TC_MODULE", name);
-    py.runPython("try:\n    importlib.import_module(TC_MODULE)\nexcept Exception:\n    pass");
+    const list = found.toJs();
+    found.destroy();
+    py.runPython("del _tc_modules");
+    return list;
+  });
+  const depth = (name) => name.split(".").length;
+  const parents = new Set(names.filter((name) => names.some((other) => other.startsWith(name + "."))));
+  const order = [...names].sort((a, b) => (parents.has(b) - parents.has(a)) || (depth(a) - depth(b)));
+  for (const name of order) {
+    await step(name, () => {
+      py.globals.set("TC_MODULE", name);
+      py.runPython("try:\n    importlib.import_module(TC_MODULE)\nexcept Exception:\n    pass");
+    });
   }
-  await pause(0);
   const imported = performance.now() - t0;
-  const expected = strip(handle(check));
-  const packages = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]).filter(Boolean);
-  const wheels = packages.map((p) => p.file_name);
-  // Where each top-level module's wheel will be after a restore.
-  const zips = Object.fromEntries(packages.flatMap((p) => p.imports.map((top) => [top, `${WHEELS_DIR}/${p.file_name}`])));
-  // 2. The snapshot itself, in one go (nothing else can run meanwhile). Pyodide refuses it
-  //    while any package is listed as loaded: the list is emptied and put back.
+  const expected = await step("check", () => strip(handle(check)));
+  // 2. The snapshot itself, in one piece: Python must not run between preparing it and taking it.
+  //    Pyodide refuses it while any package is listed as loaded: the list is emptied and put back.
+  //    What it returns is a copy of the memory: the engine may answer taps while it is packed.
   const loaded = { ...py.loadedPackages };
   const handles = {};
-  for (const [handle, dso] of Object.entries(M.LDSO.loadedLibsByHandle)) {
-    if (+handle) (handles[dso.name] ??= []).push(+handle);
-  }
-  py.globals.set("TC_SNAPSHOT_OF", key);
-  const pyZips = py.toPy(zips);
-  py.globals.set("TC_ZIPS", pyZips);
-  pyZips.destroy();
-  // A module first imported after a restore is looked for in the wheel too (zipimport): for
-  // a submodule, in its package's __path__; for a new top-level module, in sys.path.
-  py.runPython(`
+  const { snapshot: taken, wheels } = await step("snapshot", () => {
+    const packages = Object.keys(py.loadedPackages).map((name) => py.lockfile.packages[name]).filter(Boolean);
+    // Where each top-level module's wheel will be after a restore.
+    const zips = Object.fromEntries(packages.flatMap((p) => p.imports.map((top) => [top, `${WHEELS_DIR}/${p.file_name}`])));
+    for (const [handle, dso] of Object.entries(M.LDSO.loadedLibsByHandle)) {
+      if (+handle) (handles[dso.name] ??= []).push(+handle);
+    }
+    py.globals.set("TC_SNAPSHOT_OF", key);
+    const pyZips = py.toPy(zips);
+    py.globals.set("TC_ZIPS", pyZips);
+    pyZips.destroy();
+    // A module first imported after a restore is looked for in the wheel too (zipimport): for
+    // a submodule, in its package's __path__; for a new top-level module, in sys.path.
+    py.runPython(`
 import gc, sys
 TC_SITE = "/lib/python3.14/site-packages/"
 TC_SAVED = [(sys.path, list(sys.path))]
@@ -115,36 +140,37 @@ for _name, _module in list(sys.modules.items()):
 del _name, _module, _path, _zip
 gc.collect()
 `);
-  let snapshot;
-  const t1 = performance.now();
-  try {
-    for (const name of Object.keys(py.loadedPackages)) delete py.loadedPackages[name];
-    snapshot = py.makeMemorySnapshot();
-  } finally {
-    Object.assign(py.loadedPackages, loaded);
-    py.runPython(`
+    try {
+      for (const name of Object.keys(py.loadedPackages)) delete py.loadedPackages[name];
+      return { snapshot: py.makeMemorySnapshot(), wheels: packages.map((p) => p.file_name) };
+    } finally {
+      Object.assign(py.loadedPackages, loaded);
+      py.runPython(`
 for _path, _saved in TC_SAVED:
     _path[:] = _saved
 for _name in ("_path", "_saved", "TC_SAVED", "TC_SITE", "TC_ZIPS", "TC_SNAPSHOT_OF", "TC_MODULE"):
     globals().pop(_name, None)
 globals().pop("_name")
 `);
-  }
-  const taken = performance.now() - t1;
+    }
+  });
+  let snapshot = taken;
   // 3. Shared libraries are not in the snapshot: keep their code and where they were placed.
-  const libs = M.tcLoadedLibs.map((lib) => {
+  const libs = await step("libraries", () => M.tcLoadedLibs.map((lib) => {
     const code = py.FS.readFile(lib.libName);
     return { ...lib, handles: handles[lib.libName] ?? [], checksum: checksum(code), code: new Blob([code]) };
-  });
-  const { pages, packed } = pack(snapshot);
+  }));
+  const { pages, packed } = await step("pack", () => pack(snapshot));
+  const sum = await step("checksum", () => checksum(packed));
+  const blob = await step("blob", () => new Blob([packed]));
   const record = {
     key,
     made: new Date().toISOString(),
     bytes: snapshot.length,
     pages,
     packed: packed.length,
-    checksum: checksum(packed),
-    snapshot: new Blob([packed]),
+    checksum: sum,
+    snapshot: blob,
     libs,
     loaded,
     wheels,
@@ -152,9 +178,20 @@ globals().pop("_name")
     failures,
   };
   snapshot = null;
-  // How long it took: the imports run one module per task; taking the snapshot blocks the
-  // engine in one piece.
-  record.making = { imports_ms: imported, snapshot_ms: taken, total_ms: performance.now() - t0 };
+  // How long it took: each step runs in one task once the engine is quiet; the longest step is
+  // the most a tap could wait behind the making (none waits behind the quiet time itself).
+  const [longest, longestMs] = steps.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const stepTime = (name) => steps.find(([n]) => n === name)?.[1] ?? 0;
+  record.making = {
+    imports_ms: imported,
+    snapshot_ms: stepTime("snapshot"),
+    longest_step: longest,
+    longest_step_ms: longestMs,
+    steps_ms: steps.reduce((n, [, ms]) => n + ms, 0),
+    modules: order.length,
+    slowest_steps: [...steps].sort((a, b) => b[1] - a[1]).slice(0, 3),
+    total_ms: performance.now() - t0,
+  };
   await withStore("readwrite", (store) => store.put(record, RECORD));
   return { bytes: record.bytes, ...record.making };
 }

@@ -13,10 +13,11 @@ Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Ter
 :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
-tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T], tests/test_mechastellar_fleet.py
-[F] and tests/test_mechastellar_impacts.py [I]).  "Done" = implemented
-and tested; "reading" = a named option or a reading documented where it is applied; "players" = left to
-the players (the app knows no positions, distances or facing); "not yet" = not implemented.
+tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T],
+tests/test_mechastellar_commands.py [C], tests/test_mechastellar_fleet.py [F] and
+tests/test_mechastellar_impacts.py [I]).  "Done" = implemented and tested; "reading" = a named option or a
+reading documented where it is applied; "players" = left to the players (the app knows no positions, distances
+or facing); "not yet" = not implemented.
 
 * L3-L5 Rule Zero: players may change any tracked value by hand (the shared game.adjust, logged).
 * L8-L20 deployment, alternate deployment: players.
@@ -30,8 +31,8 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (1 Power an inch, +5" at most, held until
-  its next turn, L79): done [I titan_puts_power]. L82-L87 Crash Through
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79: 1 Power an inch, at most +5", out
+  of the Power free until its next turn) done [C titan_power, I titan_puts_power]. L82-L87 Crash Through
   (a building's save, 5+ or large 3+: ambiguity 27) and Trample (up to 3 smaller targets, each a save
   against PEN = Size, 1000 failed), for a Size 2+ unit at Full Throttle or charging: done [I
   trample_and_crash_through]; which building or unit lies in the path: players.
@@ -72,32 +73,40 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   miss: reading bonus_crit_needs_a_hit.
 * L286-L293 Flawless Evasion, cost = round: done [M flawless_evasion, R flawless_evasion_machine_gun].
 * L295-L364 Expanded Pilot Skills: a game setting (expanded_skills, off by default) offering Bullseye,
-  Fire Vulcans!, Giant Slayer (+1 PEN; its melee bonus not yet), Take the Shot! (PEN 3+ ignores blocks;
-  its range and targeting options: players) and the target's Persevere [R bullseye, fire_vulcans,
-  persevere, expanded_skills_are_offered]; the force's pick of two (L297): players; Accelerate,
-  Improvise, Mayhem!, Shooting Counterattack, Unbeaten (lost text), All-Out Attack, Tear through the
-  Ranks: not yet.
+  Fire Vulcans!, Giant Slayer (+1 PEN; in the clash +1 more against a larger unit [C giant_slayer]), Take
+  the Shot! (PEN 3+ ignores blocks; its range and targeting options: players) and the target's Persevere
+  [R bullseye, fire_vulcans, persevere, expanded_skills_are_offered]; the force's pick of two (L297):
+  players.  Done [C]: Accelerate (a Full Throttle with no action spent) [titan_power_and_accelerate];
+  Improvise (a shot's evade dice, either side's clash defense dice; asked after the roll, then free for
+  the turn) [improvise, improvise_in_the_clash]; Mayhem! (a Shoot skill after its melee: 3 shots, +1 PEN
+  at the unit it fought) [mayhem]; Shooting Counterattack (offered on the result of a shot the unit
+  survives) [shooting_counterattack]; All-Out Attack (3 actions for shooting or Power; a Titan's +5 Power
+  and the d10 as its turn ends, the L354 example) [all_out_attack]; Tear through the Ranks (offered on a
+  kill, shooting or melee; only the first melee attack's Momentum) [tear_through_the_ranks,
+  tear_through_the_ranks_in_melee].  Unbeaten: text lost (L343-L345), not built.
 * L366-L475 pilot traits: tiers checked [M pilot_traits_by_tier]; done: Renowned, Legendary [M
-  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum
-  for melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert
-  and Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1
-  Momentum a kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum
-  [R], Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R
-  untouchable, killer_instinct], Merciless Melee's +2 hits, Prodigy's and Legendary's Round 1/3/5
-  action; Fighting Spirit, Heroic Spirit and Lone Wolf, actions offered as the unit activates (Momentum
-  or free Focus; Lone Wolf's "allies 16 inches away" the players' answer) [T fighting_spirit,
-  heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an action [T untouchable]. Not yet:
-  Immortal's 2-for-1 within 16", Furious Fusillade (range: players), Merciless Melee's second clash.
-  Prodigy's two different skills a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first
-  half, Elusive, three trait names, L394, L408, L426-L451): not implemented, no effect invented
-  (ambiguity 25).
+  pilot_traits_on_activation], Seasoned Veteran, Headhunter [R seasoned_veteran], Defiant (+1 Momentum for
+  melee, +1 hit on Return Fire) [R defiant], Gunnery Expert [R gunnery_expert], Close Combat Expert and
+  Master [M close_combat_master], Mechanics Expert / Fearsome (+1 PEN or +100 DMG, Fearsome +1 Momentum a
+  kill) [R mechanics_expert, noble_fearsome], Noble's +3 [R], Immortal's Round 2+ Momentum [R],
+  Untouchable's and Killer Instinct's 2-for-1 Skill Defense and Killer Instinct's +1 hit [R untouchable,
+  killer_instinct], Immortal's 2-for-1 against a shooter within 16" (asked) [C immortal], Merciless Melee's
+  +2 hits, Prodigy's and Legendary's Round 1/3/5 action; Fighting Spirit, Heroic Spirit and Lone Wolf,
+  actions offered as the unit activates (Momentum or free Focus; Lone Wolf's "allies 16 inches away" the
+  players' answer) [T fighting_spirit, heroic_spirit, lone_wolf]; Untouchable's once-a-game d10 blocks, an
+  action [T untouchable]. Furious Fusillade's split first attack (its +16": players), Merciless Melee's
+  second clash, at a new target: done [C furious_fusillade, merciless_melee]. Prodigy's two different skills
+  a turn: done (skills.skill_blocked, L469). Lost texts (Noble's first half, Elusive, three trait names,
+  L394, L408, L426-L451): not implemented, no effect invented (ambiguity 25).
 * L477-L501 Commander traits: Vigilant Leader, Bold Leader, Impressive Skill, Resourceful done [M
   commander_traits]; Unyielding's rerolled failed saves, Galvanizing Display, Rallying Leader done [R
   unyielding, galvanizing_display]; Three Times as Fast! (3 evade dice again a weapon, worst first; its
   Move +5" on the card), Commando (a shot at it asks whether it is the closest model), Decimator (a
   second turn against 10+ units) done [T three_times_as_fast, commando, decimator]; Unyielding's
   once-a-game last stand on 1 HP (the odds say 0% destroyed until it is spent) [T unyielding]; Fleet
-  Commander: not yet (kept on the card).
+  Commander (L499-L501: a warship given the Commander's trait): Vigilant Leader's +1 Accuracy for the
+  warships only, a Commander's for the rest (L480) done [C fleet_commander]; the other traits read the
+  unit that carries them (Resourceful and Rallying Leader do not double, L495-L496).
 * L504-L535 Henry and Kara: done, every number [M henry_machine_gun, henry_clashes_with_kara].
 * L538-L571 Tactical Advantage (+1 critical, never stacked): the attacker's choice, done [M
   tactical_advantage, R blindside_and_high_ground, revenge]; Shutdown automatic [M shut_down]; High
@@ -120,8 +129,11 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within 16", Move -4",
   Flight/Transform: players. L734-L788 Climactic Events: a game setting, one a side once a game (the
   first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
-  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting, Pyrrhic Victory, The
-  Will to Power!, Bonds that Transcend Time & Space: not yet; the self-destruct Event (name lost):
+  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting (offered on the result
+  that destroys the unit, until that unit turn ends), Pyrrhic Victory (asked of the clash's defender:
+  hits taken after blocks and Skill Defense), Bonds that Transcend Time & Space, The Will to Power! (a
+  shot's: asked after the dice; up to 3 plain hits made criticals) done [C last_shooting,
+  pyrrhic_victory, bonds, will_to_power]; the self-destruct Event (name lost):
   players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
@@ -135,8 +147,13 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
-  Valiant done [T commands]; Guardian, Ambush!, Reinforcements, Coordinated Attack!, Infantry Ambush,
-  Missile Screen!, the Overwatch Command, Lightning Raid: not yet; Opening Bombardment: text lost.
+  Valiant done [T commands]; Lightning Raid (+1 Evade within 16", asked), Infantry Ambush, Ambush! (the
+  Influence; arrival: players), Reinforcements (100 points an Influence), the Overwatch Command done [C
+  lightning_raid, infantry_ambush, ambush_and_reinforcements, overwatch_command]; Guardian (offered with
+  Skill Defense; the ally's own saves; its reach: players), Coordinated Attack! (given as a unit's turn
+  ends: one or two more act at once, shooting or melee, Return Fire held until they are done) done [C
+  guardian, coordinated_attack], Missile Screen! (a weapon's missile mark; Overwatch V, then used up)
+  done [C missile_screen]; Opening Bombardment: text lost.
 * L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every hit
   makes a save (L1009-L1011) [M musarl_warship], each failed save destroys a weapon system of the attacker's
   pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game setting (space)
@@ -173,14 +190,15 @@ the players (the app knows no positions, distances or facing); "not yet" = not i
   (L896-L897): players.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
-L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six
-cover saves), L861 (a Colossal Size 3 unit takes 6 hangar slots), L689, L691 (Battle Damage), L838, L877
-(M-Particles: [2,4] rolled again to [1,9], one hit, 1000 by save_replaces_damage), L936-L940 (the Bridge
-Attack: the rolls, PEN 3, a save for every hit, weapon systems lost), L986-L989 (the Saronic Cruiser's
-readies, lock, volley and All Ahead Full!), L888-L889 (the Argonaut's 1 Momentum to move back), L1011 (three
-saves, two failed, two cannons lost).
-Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
-(cover height): their modules are not built.
+L354 (All-Out Attack: Dangerbear's extra weapons, +3 Power, the d10 as its turn ends), L492, L504-L534, L552,
+L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six cover saves), L861 (a
+Colossal Size 3 unit takes 6 hangar slots), L689, L691 (Battle Damage), L838 (a Machine Gun's Overwatch III: 3
+shots, in Overwatch and the Overwatch Command), L877 (M-Particles: [2,4] rolled again to [1,9], one hit, 1000
+by save_replaces_damage), L936-L940 (the Bridge Attack: the rolls, PEN 3, a save for every hit, weapon systems
+lost), L986-L989 (the Saronic Cruiser's readies, lock, volley and All Ahead Full!), L888-L889 (the Argonaut's
+1 Momentum to move back), L1011 (three saves, two failed, two cannons lost).
+Not tests: L364 (Tear through the Ranks: no numbers to check), L585 (AOE geometry), L626 (cover height):
+their modules are not built.
 """
 
 from __future__ import annotations

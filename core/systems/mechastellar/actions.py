@@ -53,9 +53,30 @@ from core.systems.mechastellar.modules import (
     terrain_odds,
     terrain_picks,
 )
-from core.systems.mechastellar.reactions import charge, overwatch, overwatch_odds, overwatch_picks
+from core.systems.mechastellar.reactions import (
+    charge,
+    command_picks,
+    counterattack,
+    counterattack_odds,
+    last_picks,
+    last_shooting,
+    last_shooting_odds,
+    overwatch,
+    overwatch_command,
+    overwatch_command_odds,
+    overwatch_odds,
+    overwatch_picks,
+)
 from core.systems.mechastellar.shooting import shoot, shoot_odds, shoot_picks
-from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import (
+    accelerate_cost,
+    accelerate_refusal,
+    all_out_cost,
+    all_out_refusal,
+    note_skill,
+    skill_blocked,
+    used_skills,
+)
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
 from core.systems.mechastellar.splits import melee, melee_odds, secret_clash, split
 from core.systems.mechastellar.state import MsUnitState, gain
@@ -101,7 +122,7 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         raise ValueError(f"{g.name} has its +3 Power: it cannot be doubled (L130)")
     work = Working(game)
     begin_turn(game, work, inp.unit)
-    spend_action(game, work, inp.unit)
+    spend_action(game, work, inp.unit, shooting=inp.power)  # All-Out Attack's actions may boost Power (L348)
     state = work.state(s, u)
     if inp.power:
         mine = MsUnitState.model_validate(state.extra)
@@ -197,6 +218,41 @@ def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult
     return ActionResult(
         changes=work.changes(), text=f"{g.name} makes it count: a bonus action this turn (1 Momentum)"
     )
+
+
+class AllOut(Closed):
+    """All-Out Attack: 3 more actions this turn, for shooting or Power only (L347-L354)."""
+
+    unit: str = own_unit("Who goes all out.")
+    surge: bool = Field(
+        default=False,
+        description="A Super Titan also takes +5 Power, and rolls a d10 as its turn ends: 1-4, 3 Momentum "
+        "lost or a shutdown until its next turn (L350-L351).",
+        json_schema_extra={"flow": "common", **needs("super_titan")},
+    )
+
+
+def all_out(game: Game, inp: AllOut, dice: DiceSource) -> ActionResult:
+    why = all_out_refusal(game, inp.unit)
+    if why:
+        raise ValueError(f"All-Out Attack: {why}")
+    s, u, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if inp.surge and unit.kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan (L350)")
+    work = Working(game)
+    begin_turn(game, work, inp.unit)
+    gain(work, s, "momentum", -all_out_cost(unit))
+    note_skill(game, work, inp.unit, "all_out")
+    state = work.state(s, u)
+    state.counters = {**state.counters, "allout": state.counters.get("allout", 0) + 3}
+    text = f"{g.name} goes all out ({all_out_cost(unit)} Momentum): 3 more actions, to shoot or for Power"
+    if inp.surge:
+        mine = MsUnitState.model_validate(state.extra)
+        mine.surge = True
+        state.extra = mine.model_dump(mode="json")
+        text += "; +5 Power, and a d10 as its turn ends (L350)"
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class Untouchable(Closed):
@@ -300,13 +356,19 @@ class Throttle(Closed):
 
     unit: str = own_unit("Who goes full throttle.")
     mobility: bool = MOBILITY_FIELD
-    power_move: int = Field(
+    power: int = Field(
         default=0,
         ge=0,
         le=5,
-        description='A Super Titan puts Power into its Full Throttle: Move +1" a Power, up to +5", until its '
-        "next turn (L79).",
-        json_schema_extra=needs("super_titan"),
+        description='A Super Titan puts Power into it: +1" of Move a Power, at most +5", out of the Power it '
+        "has until its next turn (L79).",
+        json_schema_extra={"flow": "common", **needs("super_titan")},
+    )
+    accelerate: bool = Field(
+        default=False,
+        description="Accelerate (Expanded Pilot Skills): no action spent, for 1 Momentum, none from Round 4 "
+        "(L301-L303).",
+        json_schema_extra={"flow": "common", **needs("accelerate")},
     )
 
 
@@ -318,27 +380,32 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
         raise ValueError(why)
     if inp.mobility and game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError('the extra Move +5" costs 1 Momentum (L716)')
-    if inp.power_move and Unit.model_validate(g.profile).kind != "super_titan":
-        raise ValueError(f"{g.name} is not a Super Titan: it has no Power for Move (L79)")
+    if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
+        raise ValueError(f"{g.name} is not a Super Titan: only Titans put Power into Move (L79)")
+    if inp.accelerate and (why := accelerate_refusal(game, inp.unit)):
+        raise ValueError(f"Accelerate: {why}")
+    both = 1 + accelerate_cost(game)
+    if inp.mobility and inp.accelerate and game.sides[s].resources.get("momentum", 0) < both:
+        raise ValueError(f'the extra Move +5" and Accelerate need {both} Momentum together (L303, L716)')
     work = Working(game)
     if inp.mobility:
         gain(work, s, "momentum", -1)
     begin_turn(game, work, inp.unit)
-    spend_action(game, work, inp.unit)
-    if inp.power_move:
-        power_item(game, work, inp.unit, f"move{inp.power_move}")  # refused beyond its Power (L79, L159)
+    if inp.accelerate:
+        gain(work, s, "momentum", -accelerate_cost(game))
+        note_skill(game, work, inp.unit, "accelerate")
+    else:
+        spend_action(game, work, inp.unit)
+    if inp.power:
+        power_item(game, work, inp.unit, f"move:{inp.power}")  # refused beyond its free Power (L159)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
     if Unit.model_validate(g.profile).kind == "warship":  # All Ahead Full! (L962-L964; ambiguity 30)
         return ActionResult(changes=work.changes(), text=f'{g.name}: All Ahead Full! Move +3" (L964)')
-    if inp.mobility:
-        return ActionResult(
-            changes=work.changes(), text=f'{g.name} goes full throttle: Move +10" (1 Momentum, L716)'
-        )
-    if inp.power_move:
-        text = f'{g.name} goes full throttle: Move +{5 + inp.power_move}" ({inp.power_move} Power, L79)'
-        return ActionResult(changes=work.changes(), text=text)
-    return ActionResult(changes=work.changes(), text=f'{g.name} goes full throttle: Move +5"')
+    text = f'{g.name} goes full throttle: Move +{5 + 5 * inp.mobility + inp.power}"'
+    text += " (1 Momentum, L716)" * inp.mobility + f" ({inp.power} Power)" * bool(inp.power)
+    text += " with Accelerate, no action spent" * inp.accelerate
+    return ActionResult(changes=work.changes(), text=text)
 
 
 class Disengage(Closed):
@@ -644,6 +711,15 @@ ACTIONS: dict[str, ActionSpec] = {
         rolls=False,
         needs=("turn", "exceptional"),
     ),
+    "all_out": ActionSpec.of(
+        "all_out",
+        "All-Out Attack",
+        all_out,
+        "Expanded Pilot Skills, 3 Momentum (Heavy Arms 2): 3 more actions this turn, for shooting or Power "
+        "only; a Titan may take +5 Power and risk a shutdown (L347-L354).",
+        rolls=False,
+        needs=("turn", "all_out"),
+    ),
     "untouchable": ActionSpec.of(
         "untouchable",
         "Untouchable",
@@ -743,6 +819,38 @@ ACTIONS: dict[str, ActionSpec] = {
         "time (L800-L850).",
         rolls=False,
         needs=("influence",),
+    ),
+    "overwatch_command": ActionSpec.of(
+        "overwatch_command",
+        "Overwatch Command",
+        overwatch_command,
+        "For 1 Influence, one unit fires a weapon's Overwatch at an enemy in range, at any time (L836-L838).",
+        odds=overwatch_command_odds,
+        picks=command_picks,
+        headline=("damage", "destroyed"),
+        needs=("overwatch_gun", "influence"),
+    ),
+    "last_shooting": ActionSpec.of(
+        "last_shooting",
+        "Last Shooting",
+        last_shooting,
+        "Climactic Event: a unit just destroyed fires one weapon once more, at a unit not in melee "
+        "(L745-L750).",
+        odds=last_shooting_odds,
+        picks=last_picks,
+        headline=("damage", "destroyed"),
+        needs=("last_shot",),
+    ),
+    "counterattack": ActionSpec.of(
+        "counterattack",
+        "Shooting Counterattack",
+        counterattack,
+        "Expanded Pilot Skills, 2 Momentum: a unit that survives a shot fires one weapon back at the shooter "
+        "at once (L332-L334).",
+        odds=counterattack_odds,
+        picks=last_picks,
+        headline=("damage", "destroyed"),
+        needs=("counterattack",),
     ),
     "end_turn": ActionSpec.of(
         "end_turn",

@@ -24,6 +24,17 @@ answering "" when it has it, else why not in plain words.
   10" of movement is the players' to measure.
 * ``persevere``: the target's Persevere needs the Expanded Pilot Skills module and a mobile suit or a
   Super Titan, whose pilots use skills (L251, L297, L327).
+* ``ambusher``, ``fallen``: Ambush! brings Frame 1-2 units (L815); Reinforcements need a destroyed Frame
+  1-2 unit with a Basic pilot on the side (L848-L850), which is asked.  ``overwatch_gun``: the Overwatch
+  Command needs a weapon with Overwatch (L837); ``missiles``: Missile Screen! a side with missiles (L833).
+* ``bonds``, ``last_shot``: Bonds that Transcend Time & Space from Round 5 with a destroyed unit on the
+  side (L785-L786); Last Shooting by a unit destroyed this unit turn, its side's Event open (L747).
+* ``giant_slayer``: Giant Slayer in the clash needs the Expanded Pilot Skills module, a pilot that uses
+  skills, 1 Momentum and no other skill this turn (L251, L253, L314).
+* ``accelerate``: Accelerate likewise, with 1 Momentum before Round 4 (L301-L303).  ``counterattack``: a
+  Shooting Counterattack likewise, 2 Momentum, by a unit shot at this turn (L332-L334).  ``all_out``:
+  All-Out Attack likewise, 3 Momentum, 2 for Heavy Arms (L347-L352).  ``fusillade``: splitting the first
+  shooting attack is a Furious Fusillade pilot's, on its turn (L436-L438).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 * ``warship``: Ready Weapons, Target Lock, All Weapons Fire! and Reload! are a Stellar Warship's actions
   (L962-L993); ``mech_turn``: Focus is not one of them (L946), and ``turn`` holds.
@@ -47,8 +58,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.systems.base import Requirement, read_options
-from core.systems.mechastellar.commands import commander_alive, influence_module
-from core.systems.mechastellar.events import events_module
+from core.systems.mechastellar.commands import (
+    ambusher,
+    armed,
+    commander_alive,
+    fallen,
+    influence_module,
+    missiles,
+)
+from core.systems.mechastellar.events import bonds_open, events_module, last_shot
 from core.systems.mechastellar.fleet import (
     board_refusal,
     discerning_refusal,
@@ -69,13 +87,21 @@ from core.systems.mechastellar.impacts import (
 )
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.reactions import overwatch_gun
 from core.systems.mechastellar.shooting import commando
+from core.systems.mechastellar.skills import (
+    accelerate_refusal,
+    all_out_refusal,
+    counter_refusal,
+    giant_slayer_refusal,
+)
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.splits import split_refusal
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
     expert_refusal,
     fearless_refusal,
+    fusillade_refusal,
     lone_wolf_refusal,
     rally_refusal,
     spirit_refusal,
@@ -191,7 +217,7 @@ def _weapon_kind(test: str, what: str) -> Requirement:
 def _charged(game: Game, ref: str) -> str:
     st = ms_state(game)
     _, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
+    unit = armed(game, ref)  # Missile Screen!'s Overwatch V (L833)
     if st.charge != ref:
         return f"{g.name} is not being charged"
     if st.overwatch_bonus:  # a won Outmaneuver: one attack, any shooting weapon (L925-L926)
@@ -285,6 +311,17 @@ REQUIREMENTS: dict[str, Requirement] = {
     "rally": rally_refusal,
     "influence": influence_module,
     "commander": commander_alive,
+    "ambusher": ambusher,
+    "fallen": fallen,
+    "missiles": missiles,
+    "overwatch_gun": overwatch_gun,
+    "giant_slayer": giant_slayer_refusal,
+    "accelerate": accelerate_refusal,
+    "counterattack": counter_refusal,
+    "all_out": all_out_refusal,
+    "fusillade": fusillade_refusal,
+    "bonds": bonds_open,
+    "last_shot": last_shot,
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,

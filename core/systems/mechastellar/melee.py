@@ -14,8 +14,9 @@ gains 1 Momentum (L246, L516).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from math import gcd, lcm
 from typing import Literal
 
 from pydantic import Field
@@ -37,8 +38,9 @@ from core.systems.base import (
     own_unit,
     read_options,
 )
+from core.systems.mechastellar.asks import improvise_cost, improvise_question
 from core.systems.mechastellar.commands import has_command, valiant, warned
-from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.fleet import order_tier, wreck, wreck_picks
 from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
@@ -46,13 +48,21 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
     FAILED_SAVE,
     MAX_SAVES,
-    _exact,
     momentum_asked,
     side_has_commander,
 )
-from core.systems.mechastellar.skills import note_skill, skill_blocked, used_skills
+from core.systems.mechastellar.skills import (
+    giant_slayer_refusal,
+    improvise_refusal,
+    note_skill,
+    skill_blocked,
+    tear_cost,
+    tear_offer,
+    tear_refusal,
+    used_skills,
+)
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
@@ -118,6 +128,12 @@ class Clash(Closed):
         description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
         json_schema_extra=needs("weapon_bonus"),
     )
+    giant_slayer: bool = Field(
+        default=False,
+        description="Giant Slayer (Expanded Pilot Skills, 1 Momentum): +1 ARM PEN, +1 more against a larger "
+        "unit in melee (L314-L316).",
+        json_schema_extra=needs("giant_slayer"),
+    )
     defense: int | None = momentum_asked(
         "Momentum the defender spends on Skill Defense; asked after the roll."
     )
@@ -128,6 +144,30 @@ class Clash(Closed):
         default=False,
         description="The defender's Narrow Escape cancels the clash, once a game (Climactic Events, L742); "
         "asked with its split.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    improvise: bool | None = Field(
+        default=None,
+        description="The defender's Improvise (Expanded Pilot Skills): its defense dice that blocked nothing "
+        "are rolled again (L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    counter_improvise: bool | None = Field(
+        default=None,
+        description="The attacker's Improvise: its defense dice that blocked nothing are rolled again "
+        "(L318-L320); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    tear: bool = Field(
+        default=False,
+        description="Tear through the Ranks (Expanded Pilot Skills): after a kill in melee this turn, the "
+        "same weapon clashes with a new unit (L356-L361); offered after the kill.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    pyrrhic: bool | None = Field(
+        default=None,
+        description="The defender's Pyrrhic Victory: +1 counterattack hit for every 2 hits it takes, once a "
+        "game (Climactic Events, L754-L756); asked after the roll.",
         json_schema_extra={"ui": "hidden"},
     )
     wrecked: list[int] | None = Field(
@@ -169,13 +209,17 @@ class Strike:
             return (landed - failed) * self.weapon.damage + failed * FAILED_SAVE
         return landed * self.weapon.damage + failed * FAILED_SAVE
 
-    def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
-        """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
-        on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
-        key = (
+    def key(self) -> tuple[object, ...]:
+        """What :meth:`dist` depends on (not the damage, nor the damage the unit struck has left)."""
+        return (
             self.attack, self.flat, self.defense, self.blocks, self.weapon.pen, self.weapon.kind,
             self.saves_at, self.reroll_saves,
         )  # fmt: skip
+
+    def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
+        """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
+        on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
+        key = self.key()
         out = _STRIKES.get(key)
         if out is None:
             if len(_STRIKES) >= _STRIKES_MOST:
@@ -184,14 +228,28 @@ class Strike:
         return out
 
     def _dist(self) -> Dist[tuple[int, int]]:
-        out: dict[tuple[int, int], Fraction] = {}
-        for hits, c1 in self.attack.dist().probabilities():
-            for blocked, c2 in self.defense.dist().probabilities():
-                landed = self.landed(hits, blocked)
-                for failed, c3 in self.save_pool(landed).dist().probabilities():
-                    key = (landed, failed)
-                    out[key] = out.get(key, Fraction(0)) + c1 * c2 * c3
-        return _exact(out)
+        """Hits rolled, less blocks, then the saves of what lands (L199-L208), in integer weights:
+        each number of hits that land is weighed once, then its saves over one common total; the
+        weights are reduced as far as they go (the very Dist the sum of Fractions gave)."""
+        attack, defense = self.attack.dist(), self.defense.dist()
+        landing: dict[int, int] = {}
+        for hits, w1 in attack.weights.items():
+            for blocked, w2 in defense.weights.items():
+                if w1 and w2:
+                    landed = self.landed(hits, blocked)
+                    landing[landed] = landing.get(landed, 0) + w1 * w2
+        saves = {landed: self.save_pool(landed).dist() for landed in landing}
+        common = lcm(*(d.total for d in saves.values()))
+        out: dict[tuple[int, int], int] = {}
+        for landed, w12 in landing.items():
+            d = saves[landed]
+            scale = w12 * (common // d.total)
+            for failed, w3 in d.weights.items():
+                if w3:
+                    out[(landed, failed)] = out.get((landed, failed), 0) + scale * w3
+        total = attack.total * defense.total * common
+        g = gcd(total, *out.values())
+        return Dist({k: w // g for k, w in out.items()}, total // g)
 
 
 #: Strike.dist by (pools, flat hits, blocks, the weapon's PEN and kind, saves, rerolled saves).
@@ -259,7 +317,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     if a_g.state.destroyed:
         raise ValueError(f"{a_g.name} is destroyed")
     st = ms_state(game)
-    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target:
+    if st.charge and st.turn_unit == inp.attacker and st.charge != inp.target and not unit_extra(a_g).meleed:
         raise ValueError(
             f"{a_g.name} charged {game.unit(st.charge)[2].name}: its melee attack is at it (L172)"
         )
@@ -267,6 +325,12 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     a_weapon = _tuned(att, _weapon(att, inp.weapon), inp.extra_damage)
     if a_weapon is UNARMED:
         raise ValueError(f"{a_g.name} has no melee or [CC] weapon to attack with")
+    if inp.giant_slayer:  # +1 PEN, +1 more against a larger unit (L316); a [CC] weapon has none (L557)
+        if why := giant_slayer_refusal(game, inp.attacker):
+            raise ValueError(f"Giant Slayer: {why}")
+        if a_weapon.kind == "cc":
+            raise ValueError(f"Giant Slayer: {a_weapon.name} is a [CC] weapon, with no ARM PEN (L557)")
+        a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1 + (dfn.size > att.size)})
     d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
     d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
     a_pool = attacker_pool(att, options)
@@ -372,14 +436,12 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     strike, counter, a_pool, _, options = pools(game, inp)
     dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
     taken = counter.dist(options).map(lambda k: counter.damage(*k, options))
-    kill = sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
-    lost = sum((c for v, c in taken.probabilities() if v >= counter.left), Fraction(0))
     best = best_split(game, inp, a_pool)
     return ActionOdds(
         tables={"damage dealt": table(dealt), "damage taken": table(taken)},
         facts={
-            "target destroyed": float(kill),
-            "attacker destroyed": float(lost),
+            "target destroyed": float(_at_least(dealt, strike.left)),
+            "attacker destroyed": float(_at_least(taken, counter.left)),
         },
         summary=f"Best split against an even defense: {best} attack, {a_pool - best} defense"
         if inp.defender_attack is None
@@ -387,30 +449,49 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     )
 
 
+def _at_least(dist: Dist[int], value: int) -> Fraction:
+    """P(at least ``value``), summed in integer weights (exact, and no Fraction per outcome)."""
+    return Fraction(sum(w for v, w in dist.weights.items() if v >= value), dist.total)
+
+
 def best_split(game: Game, inp: Clash, pool: int) -> int:
-    """The attacker's split dealing the most damage less damage taken, against the defender's split."""
+    """The attacker's split dealing the most damage less damage taken, against the defender's split.
+
+    A split moves dice between the attacker's attack and its defense and changes nothing else
+    (L519): the strikes are made once, all dice on defense, and each split moves ``k`` of them to
+    the attack (each pool checked as :func:`pools` checks it).
+    """
+    strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": 0}))
     scores = []
     for k in range(pool + 1):
-        strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": k}))
-        scores.append((expected_damage(strike, options) - expected_damage(counter, options), k))
+        attack = FacePool.model_validate({**strike.attack.model_dump(), "dice": strike.attack.dice + k})
+        defense = FacePool.model_validate({**counter.defense.model_dump(), "dice": counter.defense.dice - k})
+        ours, theirs = replace(strike, attack=attack), replace(counter, defense=defense)
+        scores.append((expected_damage(ours, options) - expected_damage(theirs, options), k))
     return max(scores)[1]
 
 
 def destroys(strike: Strike, options: MsOptions) -> Fraction:
     """The chance a strike destroys the unit it hits, before Skill Defense."""
-    dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
-    return sum((c for v, c in dealt.probabilities() if v >= strike.left), Fraction(0))
+    return _at_least(strike.dist(options).map(lambda k: strike.damage(*k, options)), strike.left)
 
 
 def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
-    """The mean damage a strike deals, before Skill Defense."""
-    return sum(
-        (
-            Fraction(strike.damage(landed, failed, options)) * c
-            for (landed, failed), c in strike.dist(options).probabilities()
-        ),
-        Fraction(0),
-    )
+    """The mean damage a strike deals, before Skill Defense (summed in integer weights); remembered by
+    what it depends on (each split's odds weigh every split again, :func:`best_split`)."""
+    key = (strike.key(), strike.weapon.damage, options.save_replaces_damage)
+    out = _MEANS.get(key)
+    if out is None:
+        dist = strike.dist(options)
+        total = sum(strike.damage(hit, failed, options) * w for (hit, failed), w in dist.weights.items())
+        if len(_MEANS) >= _STRIKES_MOST:
+            _MEANS.clear()
+        out = _MEANS[key] = Fraction(total, dist.total)
+    return out
+
+
+#: expected_damage by the strike's key, its damage a hit and whether a failed save replaces it.
+_MEANS: dict[tuple[object, ...], Fraction] = {}
 
 
 def _defense(game: Game, side: int, name: str, hits: int, field: str) -> NeedChoice:
@@ -450,6 +531,32 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     return NeedChoice("defender_attack", f"{d_g.name}'s player splits its {pool} dice", options)
 
 
+def second_clash(game: Game, inp: Clash) -> str:
+    """Why the attacker may not clash now ("" when it may): melee once a turn (L28); a Merciless Melee
+    pilot clashes a second time on its own turn, at a new target (L443)."""
+    _, _, a_g = game.unit(inp.attacker)
+    extra = unit_extra(a_g)
+    if not extra.meleed:
+        return ""
+    merciless = "merciless_melee" in Unit.model_validate(a_g.profile).pilot.traits
+    own = ms_state(game).turn_unit == inp.attacker
+    if not merciless or not own or len(extra.clashed) >= 2:
+        more = " (Merciless Melee: twice)" if merciless else ""
+        return f"{a_g.name} has made its melee attack this turn: once a turn{more} (L28, L443)"
+    if inp.target in extra.clashed:
+        return f"{a_g.name}'s second clash this turn must be at a new target (L443)"
+    return ""
+
+
+def clash_made(work: Working, inp: Clash) -> None:
+    """The clash declared with hidden splits is made (:mod:`.splits`): a clash after it this turn (Merciless
+    Melee's, L443; Tear through the Ranks', L358) is a new one, its split on the sheet."""
+    st = work.extra_as(MsState)
+    if st.secret_clash == f"{inp.attacker}|{inp.target}":
+        st.secret_clash = ""
+        work.put_extra(st)
+
+
 def _escaped(game: Game, inp: Clash) -> ActionResult:
     """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
     spent (L28), with no Momentum for it (L742)."""
@@ -459,12 +566,70 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    clash_made(work, inp)
     note_event(work, d_side, "narrow_escape")
     extra = unit_extra(a_g)
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
     put_unit_extra(work, a_side, a_i, extra)
     text = f"{d_g.name} makes a Narrow Escape: the clash with {a_g.name} is cancelled (L742)"
     return ActionResult(changes=work.changes(), text=text)
+
+
+def _improvise(
+    game: Game,
+    ref: str,
+    strike: Strike,
+    hits: int,
+    faces: list[int],
+    answer: bool | None,
+    momentum: int,
+    dice: DiceSource,
+    extra_used: list[str] | None = None,
+) -> tuple[list[int], int]:
+    """Improvise in the clash (Expanded Pilot Skills, L318-L320): the unit's defense dice that blocked
+    nothing, rolled again when its player says so (asked when they could matter: hits come at it).  The
+    faces, and the Momentum paid now (0: paid earlier this turn; -1: not used)."""
+    _, _, g = game.unit(ref)
+    used = used_skills(g) if extra_used is None else [*used_skills(g), *extra_used]
+    failing = [i for i, f in enumerate(faces) if not strike.defense.values[f - 1]]
+    why = improvise_refusal(game, ref, used, momentum)
+    if answer is None and not why and failing and strike.landed(hits, 0):
+        field = "improvise" if extra_used is None else "counter_improvise"
+        raise improvise_question(g.name, len(failing), improvise_cost(used), field, "defense")
+    if not answer:
+        return faces, -1
+    if why:
+        raise ValueError(f"Improvise: {why}")
+    again = FacePool(dice=len(failing), sides=10, values=strike.defense.values).roll(dice, "Improvise")
+    out = list(faces)
+    for i, f in zip(failing, again.final, strict=True):
+        out[i] = f
+    return out, improvise_cost(used)
+
+
+def _pyrrhic(game: Game, inp: Clash, taken: int) -> int:
+    """Pyrrhic Victory's counterattack hits: 1 for every 2 hits the defender takes, after its blocks and
+    Skill Defense (L756); asked of a defender that takes 2 or more and has a counterattack, its side's
+    Event open (L736).  0 when not used."""
+    d_side, _, d_g = game.unit(inp.target)
+    dfn = Unit.model_validate(d_g.profile)
+    can = escape_open(game, d_side) and dfn.kind != "warship" and "shut_down" not in d_g.state.conditions
+    if inp.pyrrhic and not can:
+        raise ValueError(
+            "Pyrrhic Victory needs the Climactic Events module and the side's Event unused (L736)"
+        )
+    if can and taken >= 2 and inp.pyrrhic is None:
+        raise NeedChoice(
+            "pyrrhic",
+            f"{d_g.name} takes {taken} hits: use Pyrrhic Victory for +{taken // 2} counterattack "
+            f"hit{'s' * (taken // 2 != 1)}? (once a game)",
+            [
+                Choice(value=False, label="No", assumed=True),
+                Choice(value=True, label=f"Pyrrhic Victory: +{taken // 2}"),
+            ],
+        )
+    return taken // 2 if inp.pyrrhic else 0
 
 
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
@@ -473,8 +638,14 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g = game.unit(inp.attacker)
     d_side, d_i, d_g = game.unit(inp.target)
     extra = unit_extra(a_g)
-    if extra.meleed:
-        raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
+    if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
+        raise ValueError(f"Tear through the Ranks: {why}")
+    if not inp.tear and (why := second_clash(game, inp)):
+        raise ValueError(why)
+    if extra.fired and inp.attacker in ms_state(game).coordinated:
+        raise ValueError(
+            f"{a_g.name} has shot: in a Coordinated Attack! it may not fight in melee too (L828)"
+        )
     check_turn(game, inp.attacker)  # refusals come before any die
     check_disengage(game, inp.attacker)
     if inp.escape:
@@ -485,16 +656,31 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     d_block = strike.defense.roll(dice, "defense")
     d_roll = counter.attack.roll(dice, "counterattack")
     a_block = counter.defense.roll(dice, "attacker's defense")
-    into_d = strike.landed(a_roll.total, d_block.total)
-    into_a = counter.landed(d_roll.total, a_block.total)
     mom_d = game.sides[d_side].resources.get("momentum", 0)
-    mom_a = game.sides[a_side].resources.get("momentum", 0) + 1  # the melee Momentum comes first (L516, L529)
+    mom_a = game.sides[a_side].resources.get("momentum", 0) + (not inp.tear)  # the melee's first (L516, L529)
+    mom_a -= inp.giant_slayer + (
+        tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    )
+    # Improvise: each side may roll its defense dice that blocked nothing again, the defender first (L320)
+    d_def, d_cost = _improvise(
+        game, inp.target, strike, a_roll.total, d_block.final, inp.improvise, mom_d, dice
+    )
+    a_def, a_cost = _improvise(
+        game, inp.attacker, counter, d_roll.total, a_block.final, inp.counter_improvise, mom_a, dice, []
+    )
+    mom_d, mom_a = mom_d - max(0, d_cost), mom_a - max(0, a_cost)
+    d_total = sum(strike.defense.values[f - 1] for f in d_def)
+    a_total = sum(counter.defense.values[f - 1] for f in a_def)
+    into_d = strike.landed(a_roll.total, d_total)
+    into_a = counter.landed(d_roll.total, a_total)
     # one skill a unit turn (L253): a side whose unit has used another skill this turn has no Skill Defense
     for who, g, field in (
         (Unit.model_validate(d_g.profile), d_g, "defense"),
         (Unit.model_validate(a_g.profile), a_g, "counter_defense"),
     ):
-        why = skill_blocked(who, used_skills(g), "defense")
+        used = used_skills(g) + ["giant_slayer"] * (inp.giant_slayer and field == "counter_defense")
+        used += ["improvise"] * ((d_cost if field == "defense" else a_cost) >= 0)
+        why = skill_blocked(who, used, "defense")
         if why and getattr(inp, field):
             raise ValueError(f"{g.name} cannot use Skill Defense: {why} (L253)")
         if why and field == "defense":
@@ -503,6 +689,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             mom_a = 0
     if into_d and mom_d and inp.defense is None:
         raise _defense(game, d_side, d_g.name, into_d, "defense")
+    pyrrhic = _pyrrhic(game, inp, into_d - min(inp.defense or 0, into_d, mom_d))
+    into_a = counter.landed(d_roll.total + pyrrhic, a_total)
     if into_a and mom_a and inp.counter_defense is None:
         raise _defense(
             game.model_copy(
@@ -531,13 +719,27 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     wrecks = wreck_picks(game, inp.attacker, inp.target, d_saves.total, dmg_d >= strike.left, inp.wrecked)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    clash_made(work, inp)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
-    gain(work, a_side, "momentum", 1 + defiant - spend_a)  # L246, L386
+    tear = tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
+    melee_gain = (
+        0 if inp.tear else 1 + defiant
+    )  # Tear through the Ranks: the first melee attack's only (L360)
+    gain(work, a_side, "momentum", melee_gain - spend_a - inp.giant_slayer - max(0, a_cost) - tear)  # L246
     if spend_d:
         note_skill(game, work, inp.target, "defense")
+    if inp.pyrrhic:
+        note_event(work, d_side, "pyrrhic")
+    if d_cost >= 0:  # Improvise (L318-L320)
+        gain(work, d_side, "momentum", -d_cost)
+        note_skill(game, work, inp.target, "improvise")
+    if a_cost >= 0 and "improvise" not in extra.skills:
+        extra.skills = [*extra.skills, "improvise"]
     if spend_a and "defense" not in extra.skills:
         extra.skills = [*extra.skills, "defense"]  # put with the attacker's values below
+    if inp.giant_slayer and "giant_slayer" not in extra.skills:
+        extra.skills = [*extra.skills, "giant_slayer"]
     if spend_d:
         gain(work, d_side, "momentum", -spend_d)
     # a Shield that met hits is used once more (Gritty Battles, L699)
@@ -563,6 +765,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
             st.conditions = [*st.conditions, "engaged"]
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
+    extra.clashed = [*extra.clashed, inp.target][-2:]
+    own = ms_state(game).turn_unit in ("", inp.attacker)
+    if inp.tear:
+        extra.tears += 1
+        extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
+    if killed and own and extra.kills.count(inp.weapon) < 3:
+        extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may clash with it again (L358)
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
     w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
@@ -578,10 +787,12 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
 
     text = (
         f"{a_g.name} clashes with {d_g.name}: attack {faces(a_roll.final)} "
-        f"vs defense {faces(d_block.final)}, "
+        f"vs defense {faces(d_def)}, "
         f"{into_d} through"
         + (f", {spend_d} cancelled with Momentum" if spend_d else "")
-        + f"; counterattack {faces(d_roll.final)} vs defense {faces(a_block.final)}, {into_a} through"
+        + f"; counterattack {faces(d_roll.final)}"
+        + (f" and {pyrrhic} from a Pyrrhic Victory" if inp.pyrrhic else "")
+        + f" vs defense {faces(a_def)}, {into_a} through"
         + (f", {spend_a} cancelled with Momentum" if spend_a else "")
         + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
     )
@@ -595,11 +806,18 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     return ActionResult(
         changes=work.changes(),
         text=text,
+        offers=(last_offer(game, inp.target) if killed else [])
+        + (last_offer(game, inp.attacker) if lost else [])
+        + (
+            tear_offer(game, inp.attacker, inp.weapon, strike.weapon.name, not extra.tears, "melee")
+            if killed and own and not lost and extra.tears < 2
+            else []
+        ),
         detail={
             "attack": a_roll.final,
-            "defense": d_block.final,
+            "defense": d_def,
             "counterattack": d_roll.final,
-            "attacker_defense": a_block.final,
+            "attacker_defense": a_def,
             "through": [into_d, into_a],
             "saves": [d_saves.final, a_saves.final],
             "damage": [dmg_d, dmg_a],

@@ -17,12 +17,10 @@ both read the same :class:`~core.steps.FacePool` values from it, so they cannot 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from core.changes import Working
 from core.dice import DiceSource, Dist
@@ -33,17 +31,22 @@ from core.systems.base import (
     ActionOdds,
     ActionResult,
     Choice,
-    Closed,
     FieldPick,
     NeedChoice,
+    Offer,
     UnitState,
-    enemy_unit,
-    needs,
-    own_unit,
     read_options,
 )
-from core.systems.mechastellar.commands import has_command, warned
-from core.systems.mechastellar.events import escape_open, note_event
+from core.systems.mechastellar.asks import (
+    CRIT_CODE,
+    defense_choice,
+    improvise_cost,
+    improvise_question,
+    will_open,
+    will_question,
+)
+from core.systems.mechastellar.commands import armed, guardians, has_command, warned
+from core.systems.mechastellar.events import escape_open, last_offer, note_event
 from core.systems.mechastellar.fleet import (
     after_fire,
     fire_refusal,
@@ -58,23 +61,34 @@ from core.systems.mechastellar.fleet import (
 from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
+from core.systems.mechastellar.shot_input import Shoot as Shoot
+from core.systems.mechastellar.shot_input import close
+from core.systems.mechastellar.shot_input import momentum_asked as momentum_asked
+from core.systems.mechastellar.shot_input import near_asked as near_asked
 from core.systems.mechastellar.skills import (
+    MAYHEM_SHOTS,
     SHOT_SKILLS,
+    counter_offer,
     effect,
+    improvise_refusal,
     note_skill,
     persevered,
     skill_blocked,
     skill_cost,
     skill_picks,
     skill_refusal,
+    tear_cost,
+    tear_offer,
+    tear_refusal,
     used_skills,
     vulcans,
 )
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import (
     defense_ratio,
     extra_blocks,
+    fusillade_refusal,
     hp_left,
     last_stand,
     on_kill,
@@ -110,164 +124,6 @@ MAX_SAVES = 3
 FAILED_SAVE = 1000
 
 
-def momentum_asked(description: str) -> Any:
-    """A count of Momentum a player spends after the roll: hidden on the sheet, asked when it matters."""
-    return Field(default=None, ge=0, le=20, description=description, json_schema_extra={"ui": "hidden"})
-
-
-class Shoot(Closed):
-    """Fire one weapon system at one target (L132-L155)."""
-
-    attacker: str = own_unit("Who shoots.")
-    target: str = enemy_unit("At whom.")
-    weapon: int = Field(
-        default=0, ge=0, le=11, description="Which weapon.", json_schema_extra={"flow": "pick"}
-    )
-    band: Literal["long", "rapid"] = Field(
-        default="long",
-        description="Within half its range the weapon adds its Rapid Fire shots (L92-L93).",
-        json_schema_extra={
-            "flow": "choice",
-            "x-labels": {"long": "Beyond half range", "rapid": "Rapid fire range"},
-        },
-    )
-    within_16: bool = Field(
-        default=False,
-        description='The target is within 16": a Focus gives +1 hit instead of +1 shot (L124).',
-        json_schema_extra={"flow": "common", **needs("focused")},
-    )
-    cover: bool = Field(
-        default=False,
-        description="The target is in cover: 1 block, 2 against PEN 0; not with a shield (L634-L635).",
-        json_schema_extra={"flow": "common"},
-    )
-    advantage: Literal["none", "advantage", "blindside"] = Field(
-        default="none",
-        description="Tactical Advantage: +1 critical hit (L540); a Blindside also ignores shields (L543).",
-        json_schema_extra={
-            "flow": "common",
-            "x-labels": {"none": "None", "advantage": "Tactical Advantage", "blindside": "Blindside"},
-        },
-    )
-    skill: str = Field(
-        default="none",
-        max_length=20,
-        description="A pilot skill used before the roll (L276-L284; Expanded Pilot Skills, L295-L341).",
-        json_schema_extra={"flow": "pick"},
-    )
-    persevere: bool = Field(
-        default=False,
-        description="The target's Persevere: 1 Momentum, -100 damage a hit (-200 from Round 4), never under "
-        "100 (L327-L330; Expanded Pilot Skills).",
-        json_schema_extra=needs("persevere", of="target"),
-    )
-    evade_bonus: int = Field(
-        default=0, ge=0, le=10, description="The target's Evade bonuses (at most +3 count, L138)."
-    )
-    accuracy_bonus: int = Field(default=0, ge=-5, le=5, description="Shooting Accuracy modifiers.")
-    extra_hits: int = Field(default=0, ge=0, le=10, description="Flat bonus hits from traits (L378-L412).")
-    defense: int | None = momentum_asked(
-        "Momentum the target spends on Skill Defense after the roll (L260-L264); asked then."
-    )
-    bought: int | None = momentum_asked(
-        "Failed Armor Saves the target's Skilled or Ace pilot (or a Kaiju) passes for 1 Momentum "
-        "each (L220); asked after the saves."
-    )
-    flawless: bool = Field(
-        default=False,
-        description="The target's Ace negates every hit (Flawless Evasion, L290-L291); asked after the roll.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    long_range: bool = Field(
-        default=False,
-        description='Gunnery Expert took +8" of range this turn instead of +1 hit (L412).',
-        json_schema_extra=needs("gunnery_expert"),
-    )
-    extra_damage: bool = Field(
-        default=False,
-        description="Mechanics Expert or Fearsome took +100 damage this turn instead of +1 PEN (L420, L460).",
-        json_schema_extra=needs("weapon_bonus"),
-    )
-    energy: Literal["none", "through_cover", "underwater"] = Field(
-        default="none",
-        description="An energy weapon fired through small cover at a target within Sensors: PEN -3 (L641); "
-        "with the firer or the target underwater: PEN 0 (L644).",
-        json_schema_extra={
-            **needs("energy_weapon", values=["through_cover", "underwater"]),
-            "x-labels": {
-                "none": "Neither",
-                "through_cover": "Through small cover",
-                "underwater": "Underwater",
-            },
-        },
-    )
-    stationary: bool = Field(
-        default=False,
-        description="Artillery fired by a unit that stays still this turn: Accuracy -1 instead of -2 (L103).",
-        json_schema_extra=needs("artillery"),
-    )
-    remote: bool = Field(
-        default=False,
-        description="A remote weapon fired for 1 Momentum instead of an action: a Blindside (L595-L597).",
-        json_schema_extra=needs("remote"),
-    )
-    escape: bool = Field(
-        default=False,
-        description="The target's Narrow Escape: it fully evades this weapon, once a game (Climactic Events, "
-        "L742); asked after the roll.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    closest: bool = Field(
-        default=False,
-        description="The target, a Commando Commander, is the model closest to the shooter, allies counted: "
-        "only then may it be shot (L488-L489); asked when it matters.",
-        json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
-    )
-    far: bool = Field(
-        default=False,
-        description="M-Particles: the target is beyond the shooter's Sensors + 10\": no critical hits, it "
-        "rolls any evade dice again, no Battle Damage (L873-L875).",
-        json_schema_extra=needs("m_particles"),
-    )
-    quadrant: bool = Field(
-        default=False,
-        description="The target is in the quadrant a Main Battery order named: +1 Accuracy (L1029).",
-        json_schema_extra=needs("main_battery"),
-    )
-    near_ally: bool = Field(
-        default=False,
-        description="A warship's [AA] weapon fires only at a target within 8\" of an ally (L982); asked "
-        "then.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    in_sensors: bool = Field(
-        default=False,
-        description="A warship with no Target Lock shoots a unit that is not a warship only within its "
-        "Sensors (L976); asked then.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    daring: bool | None = Field(
-        default=None,
-        description="The target's Daring Captain is within the shooting warship's Sensors: it rolls any "
-        "evade dice again (L1053); asked then.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    unreadied: list[int] | None = Field(
-        default=None,
-        max_length=12,
-        description="With the reading stun_unreadies_one: the target warship's readied weapons its stun hits "
-        "un-ready, one a hit (L971); asked then.",
-        json_schema_extra={"ui": "hidden"},
-    )
-    wrecked: list[int] | None = Field(
-        default=None,
-        max_length=12,
-        description="The target warship's weapon systems the attacker destroys, one a failed save (L1009); "
-        "asked then.",
-        json_schema_extra={"ui": "hidden"},
-    )
-
-
 @dataclass(frozen=True)
 class Plan:
     """The numbers of one shot, before any die."""
@@ -286,9 +142,20 @@ class Plan:
     left: int
     options: MsOptions
     shield_used: bool = False
+    #: The evade faces count a critical as CRIT_CODE (The Will to Power! is open); ``transform``: the plain
+    #: hits it makes criticals (L781).
+    coded: bool = False
+    transform: int = 0
+
+    def plain(self, dice_hits: int) -> int:
+        """The dice's plain hits (not criticals), read from a coded total."""
+        return dice_hits % CRIT_CODE if self.coded else dice_hits
 
     def hits(self, dice_hits: int) -> int:
         """Hits after the dice: dice, flat bonuses, bonus criticals (digest ambiguities 4, 5)."""
+        if self.coded:  # The Will to Power!: a plain hit made a critical adds one (L781)
+            crits, plain = divmod(dice_hits, CRIT_CODE)
+            dice_hits = plain + 2 * crits + min(self.transform, plain)
         base = dice_hits + self.flat
         if self.options.bonus_crit_needs_a_hit:
             return base + min(self.crits, base)
@@ -382,9 +249,16 @@ def _unit(game: Game, ref: str) -> tuple[int, int, GameUnit, Unit]:
     return s, u, g, Unit.model_validate(g.profile)
 
 
-def side_has_commander(game: Game, side: int, trait: str) -> bool:
-    """A living Commander of this side has ``trait`` (L480: the benefit ends when it is destroyed)."""
-    return any(not g.state.destroyed and g.profile.get("commander") == trait for g in game.sides[side].units)
+def side_has_commander(game: Game, side: int, trait: str, fleet: bool = False) -> bool:
+    """A living Commander of this side has ``trait`` (L480: the benefit ends when it is destroyed).  A
+    Commander's trait does not help warships (L480); a Fleet Commander's, a warship given the trait, helps
+    the side's warships (``fleet``, L501)."""
+    return any(
+        not g.state.destroyed
+        and g.profile.get("commander") == trait
+        and (g.profile.get("kind") == "warship") == fleet
+        for g in game.sides[side].units
+    )
 
 
 def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
@@ -400,6 +274,12 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{t_g.name} is already destroyed")
     if inp.weapon >= len(shooter.weapons):
         raise ValueError(f"{a_g.name} has no such weapon")
+    if inp.weapon in unit_extra(a_g).spent and inp.skill != "fire_vulcans":
+        raise ValueError(
+            f"{shooter.weapons[inp.weapon].name} was used up by a Missile Screen! Overwatch (L834)"
+        )
+    if overwatch:
+        shooter = armed(game, inp.attacker)  # Missile Screen!'s Overwatch V (L833)
     weapon = shooter.weapons[inp.weapon]
     why = skill_refusal(game, inp.skill, shooter, game.sides[a_side].resources.get("momentum", 0), target)
     if why:
@@ -425,11 +305,16 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(f"{weapon.name} is not a remote weapon (L591-L597)")
     if artillery and inp.skill != "none":
         raise ValueError("indirect fire benefits from no skill (L106)")
-    focused = 0 if overwatch else focus_level(game, a_g)
+    mayhem = inp.skill == "mayhem"  # an Overwatch III after its melee, +1 PEN point-blank (L323-L325)
+    if mayhem:
+        weapon = weapon.model_copy(update={"pen": weapon.pen + (inp.target in unit_extra(a_g).clashed)})
+    focused = 0 if overwatch or mayhem else focus_level(game, a_g)
     lost = unit_extra(a_g).remote_lost.count(inp.weapon) if weapon.indirect == "remote" else 0
     if overwatch:  # after a won Outmaneuver: 3 more, or 3 without Overwatch (L925-L926)
         bonus = ms_state(game).overwatch_bonus
         shots = (weapon.overwatch + bonus if weapon.overwatch else bonus) if bonus else weapon.overwatch
+    elif mayhem:
+        shots = MAYHEM_SHOTS
     else:
         shots = max(0, weapon.shots - lost) + (weapon.rapid_fire if inp.band == "rapid" else 0)  # L600
     flat = inp.extra_hits
@@ -444,7 +329,12 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         flat += trait_hits(game, inp.attacker, inp.target, weapon, True, inp.long_range or overwatch)
         flat += shooter.commander == "impressive_skill"  # +1 hit when shooting (L493)
     shots = min(shots, MAX_SHOTS)
-    accuracy = shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader")
+    if inp.split or inp.second:  # Furious Fusillade's first attack, split over two targets (L438)
+        shots = fusillade_shots(game, inp, shots)
+    fleet = shooter.kind == "warship"  # a Fleet Commander's Vigilant Leader for warships (L501)
+    accuracy = (
+        shooter.accuracy + inp.accuracy_bonus + side_has_commander(game, a_side, "vigilant_leader", fleet)
+    )
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
     accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
@@ -456,6 +346,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
     bonus = inp.evade_bonus + 3 * ("expert_evasion" in t_g.state.conditions)  # Expert Evasion (L710)
+    bonus += has_command(game, t_side, "lightning_raid") and close(inp)  # Lightning Raid (L842)
     evade = target.evade + min(bonus, MAX_EVADE_BONUS) - ("bd_propulsion" in t_g.state.conditions)
     evade = 0 if shut else evade  # L138, L566; Battle Damage to its propulsion -1 (L684)
     tn = accuracy - evade
@@ -490,7 +381,16 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     blocks = max(shield, cover)  # never stacked (L228, L635)
     if skill.ignore_blocks and weapon.pen >= 3:
         blocks = 0  # Take the Shot! (L340)
+    coded = not overwatch and will_open(game, inp.attacker)  # The Will to Power! (L779-L781)
+    if inp.will_to_power and not coded:
+        raise ValueError(
+            "The Will to Power! is the Commander's, from Round 4, its side's Event unused (L779)"
+        )
+    if coded:
+        values = tuple(CRIT_CODE if v == 2 else v for v in values)
     return Plan(
+        coded=coded,
+        transform=3 if inp.will_to_power else 0,
         shooter=shooter,
         target=target,
         weapon=weapon,
@@ -505,6 +405,36 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         left=hp_left(t_g),  # an Unyielding Commander's last stand (L485)
         options=options,
         shield_used=shield > 0 and blocks == shield,
+    )
+
+
+def fusillade_shots(game: Game, inp: Shoot, shots: int) -> int:
+    """Furious Fusillade's first attack split over two targets (L438): ``split`` of its shots at this one,
+    then the rest (``second``) at a new one.  Refused when the pilot or the moment does not allow it."""
+    _, _, g = game.unit(inp.attacker)
+    if inp.split:
+        if why := fusillade_refusal(game, inp.attacker):
+            raise ValueError(f"Furious Fusillade: {why}")
+        if inp.split >= shots:
+            raise ValueError(f"Furious Fusillade: {shots} shots to split, at least one for the second target")
+        return inp.split
+    kept = unit_extra(g).fusillade
+    if not kept or kept[0] != str(inp.weapon):
+        raise ValueError("Furious Fusillade: no shots of this weapon are left for a second target (L438)")
+    if inp.target == kept[2]:
+        raise ValueError("Furious Fusillade: the rest of the shots go at a second target (L438)")
+    return int(kept[1])
+
+
+def guard_plan(game: Game, p: Plan, ref: str) -> Plan:
+    """The shot's plan for the hits a Guardian takes: its own Armor Saves and HP (L813)."""
+    _, _, g, unit = _unit(game, ref)
+    return replace(
+        p,
+        target=unit,
+        saves_at=p.weapon.pen - unit.save,
+        max_saves=None if unit.kind == "warship" else MAX_SAVES,
+        left=hp_left(g),
     )
 
 
@@ -567,40 +497,12 @@ def shoot_odds(game: Game, inp: Shoot) -> ActionOdds:
     return plan_odds(plan(game, inp), "shots", "the target")
 
 
-def defense_choice(
-    game: Game,
-    side: int,
-    name: str,
-    hits: int,
-    ace: bool,
-    cost: int,
-    ratio: int = 1,
-    momentum: int | None = None,
-    escape: bool = False,
-) -> NeedChoice:
-    """The target's decision after the roll: take the hits, spend Momentum on Skill Defense (L260-L264;
-    ``ratio`` hits a Momentum, L404, L456) or, for an Ace, Flawless Evasion for Momentum equal to the
-    round (L290-L291)."""
-    if momentum is None:
-        momentum = game.sides[side].resources.get("momentum", 0)
-    options = [Choice(value=0, label=f"Take {hits} hit{'s' * (hits != 1)}", assumed=True)]
-    for n in range(1, min(momentum, -(-hits // ratio)) + 1):
-        left = max(0, hits - ratio * n)
-        options.append(Choice(value=n, label=f"Spend {n} Momentum: {left} hit{'s' * (left != 1)} left"))
-    if ace and game.sides[side].resources.get("momentum", 0) >= cost:
-        options.append(
-            Choice(value=0, label=f"Flawless Evasion: {cost} Momentum, no hits", also={"flawless": True})
-        )
-    if escape:  # Climactic Events (L742)
-        options.append(Choice(value=0, label="Narrow Escape: no hits (once a game)", also={"escape": True}))
-    return NeedChoice("defense", f"{name} is hit {hits} time{'s' * (hits != 1)}: Skill Defense?", options)
-
-
 @dataclass(frozen=True)
 class Landed:
     """What one weapon's fire did once the target has answered: dice, hits, Momentum spent, saves."""
 
     faces: list[int]
+    dice: int
     hits: int
     landed: int
     spent: int
@@ -610,34 +512,73 @@ class Landed:
     damage: int
     flawless: bool
     escaped: bool = False
+    guardian: str = ""
+    #: Improvise's Momentum paid now (0: paid earlier this turn); -1 when not used (L320).
+    improvised: int = -1
 
 
-def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
+def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = False) -> Landed:
     """Roll the evade dice, ask the target for Skill Defense (1 hit a Momentum, 2 with Untouchable or
     Killer Instinct, L262, L404, L456) or Flawless Evasion, roll the Armor Saves and ask whether it buys
-    failed ones (L220): the part a shot and an Overwatch attack share."""
+    failed ones (L220): the part a shot and an Overwatch attack share.  ``guarded``: the Shoot action's own
+    answers are asked too: a Guardian (L811-L813), Improvise (L320)."""
     t_side, _, t_g, target = _unit(game, inp.target)
     roll = p.evade.roll(dice, "evade")
-    hits = p.through(roll.total)
+    faces, total = list(roll.final), roll.total
     momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
     used = used_skills(t_g) + ["persevere"] * inp.persevere
+    failing = [i for i, f in enumerate(faces) if p.evade.values[f - 1]]
+    can = guarded and improvise_refusal(game, inp.target, used, momentum) == "" and inp.improvise is not False
+    if can and failing and inp.improvise is None:  # the target answers first (L320)
+        raise improvise_question(t_g.name, len(failing), improvise_cost(used))
+    if inp.improvise:
+        if why := improvise_refusal(game, inp.target, used, momentum):
+            raise ValueError(f"Improvise: {why}")
+        momentum -= improvise_cost(used)
+        again = FacePool(dice=len(failing), sides=10, values=p.evade.values).roll(dice, "Improvise")
+        for i, f in zip(failing, again.final, strict=True):
+            faces[i] = f
+        total = sum(p.evade.values[f - 1] for f in faces)
+        used = [*used, "improvise"]
+    hits = p.through(total)
     no_defense = skill_blocked(target, used, "defense")  # one skill a unit turn (L253)
     ace = tier_rank(target) == 2 and target.kind != "warship" and not skill_blocked(target, used, "flawless")
     ace = ace and not read_options(MsOptions, game.options).small_scale  # Expert Evasion instead (L707)
-    ratio = defense_ratio(game, inp.target, inp.attacker)
+    ratio = defense_ratio(game, inp.target, inp.attacker, close(inp))
+    plain = p.plain(total)
+    if p.coded and plain and inp.will_to_power is None:  # the attacker answers before the target (L781)
+        raise will_question(game.unit(inp.attacker)[2].name, plain)
     escape = escape_open(game, t_side)
     if inp.escape and not escape:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
-    asked = (momentum and not no_defense) or ace or escape
-    if hits and inp.defense is None and not inp.flawless and not inp.escape and asked:
+    guards = guardians(game, inp.target) if guarded else []
+    if inp.guardian and inp.guardian not in guards:
+        raise ValueError(
+            "Guardian needs 1 Influence and another unit of the target's side in play (L811-L813)"
+        )
+    asked = (momentum and not no_defense) or ace or escape or guards
+    if hits and inp.defense is None and not (inp.flawless or inp.escape or inp.guardian) and asked:
         raise defense_choice(
-            game, t_side, t_g.name, hits, ace, round_cost, ratio, 0 if no_defense else momentum, escape
+            game,
+            t_side,
+            t_g.name,
+            hits,
+            ace,
+            round_cost,
+            ratio,
+            0 if no_defense else momentum,
+            escape,
+            guards,
         )
     if no_defense and inp.defense:
         raise ValueError(f"{t_g.name} cannot use Skill Defense: {no_defense} (L253)")
     if inp.escape:
         spent, landed = 0, 0
+    elif inp.guardian:  # the Guardian takes every hit left, with its own saves (L813)
+        spent, landed = 0, hits
+        p = guard_plan(game, p, inp.guardian)
+        target = p.target
     elif inp.flawless:
         if not ace:
             raise ValueError(
@@ -667,8 +608,9 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
     bought = min(inp.bought or 0, failed, left) if buys else 0
     failed -= bought
     return Landed(
-        faces=list(roll.final),
-        hits=p.hits(roll.total),
+        faces=faces,
+        dice=total,
+        hits=p.hits(total),
         landed=landed,
         spent=spent + bought,
         bought=bought,
@@ -677,6 +619,8 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource) -> Landed:
         damage=p.damage(landed, failed),
         flawless=inp.flawless,
         escaped=inp.escape,
+        guardian=inp.guardian,
+        improvised=improvise_cost(used_skills(t_g)) if inp.improvise else -1,
     )
 
 
@@ -686,6 +630,9 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
     t_side, t_i, _, target = _unit(game, inp.target)
     if out.spent:
         gain(work, t_side, "momentum", -out.spent)
+    if out.improvised >= 0:  # Improvise (L318-L320)
+        gain(work, t_side, "momentum", -out.improvised)
+        note_skill(game, work, inp.target, "improvise")
     if out.escaped:
         note_event(work, t_side, "narrow_escape")
     if out.flawless:
@@ -768,11 +715,20 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     a_side, a_i, a_g, shooter = _unit(game, inp.attacker)
     t_side, _, t_g, target = _unit(game, inp.target)
     extra = unit_extra(a_g)
-    free = inp.skill == "fire_vulcans"  # a free attack with its own profile (L311)
-    if inp.weapon in extra.disabled and not free:
+    free = inp.skill in ("fire_vulcans", "mayhem") or inp.tear or inp.second  # free (L311, L323, L358, L438)
+    if inp.tear and (why := tear_refusal(game, inp.attacker, inp.weapon, inp.target)):
+        raise ValueError(f"Tear through the Ranks: {why}")
+    if inp.tear and inp.skill != "none":
+        raise ValueError("Tear through the Ranks is the turn's skill: no other with it (L253)")
+    tear = tear_cost(shooter) if inp.tear and not extra.tears else 0
+    if inp.skill == "mayhem" and not (extra.meleed and ms_state(game).turn_unit == inp.attacker):
+        raise ValueError(f"Mayhem!: {a_g.name} has not attacked in melee this turn (L323)")
+    if inp.weapon in extra.disabled and inp.skill != "fire_vulcans":
         raise ValueError(f"{p.weapon.name} was disabled by Battle Damage (L685)")
     if inp.weapon in extra.fired and not free:
         raise ValueError(f"{p.weapon.name} has fired this turn: a weapon fires once a turn (L153)")
+    if extra.meleed and inp.attacker in ms_state(game).coordinated:
+        raise ValueError(f"{a_g.name} fought in melee: in a Coordinated Attack! it may not shoot too (L828)")
     cost = skill_cost(inp.skill, target)  # Make it Count! is free against Skilled and Ace (L281)
     mom = game.sides[a_side].resources.get("momentum", 0)
     if inp.remote and mom < 1 + cost:
@@ -790,6 +746,8 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
             "allies counted. Is it?",
             [Choice(value=True, label="Yes: it is the closest model")],
         )
+    if asked := near_asked(game, inp):
+        raise asked
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
     ship = shooter.kind == "warship" and not free  # through All Weapons Fire!, no action a shot (L981)
     check_turn(game, inp.attacker, spends=not (inp.remote or free or ship))  # refusals come before any die
@@ -797,27 +755,44 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     ship_shot_checks(game, inp.attacker, inp.target, inp.weapon, inp.near_ally, inp.in_sensors, inp.daring)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
-    out = land(game, p, inp, dice)
-    wrecks = wrecked_picks(game, inp, out, p.left)
-    stunned = p.weapon.stun and out.landed and out.damage < p.left and target.kind == "warship"
-    off = unready_picks(game, inp.attacker, inp.target, out.landed, inp.unreadied) if stunned else None
+    out = land(game, p, inp, dice, guarded=True)
+    struck = out.guardian or inp.target  # a Guardian takes the hits as its own (L813)
+    s_side, s_i, _, s_unit = _unit(game, struck)
+    left = guard_plan(game, p, struck).left if out.guardian else p.left
+    wrecks = wrecked_picks(game, inp.model_copy(update={"target": struck}), out, left)
+    stunned = p.weapon.stun and out.landed and out.damage < left and s_unit.kind == "warship"
+    off = unready_picks(game, inp.attacker, struck, out.landed, inp.unreadied) if stunned else None
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
     elif not free and not ship:
-        spend_action(game, work, inp.attacker)
-    gain(work, a_side, "momentum", -cost)
+        spend_action(game, work, inp.attacker, shooting=True)
+    gain(work, a_side, "momentum", -cost - tear)
     if inp.persevere:
         gain(work, t_side, "momentum", -1)
-    killed = apply_hits(game, work, p, inp, out)
+    if out.guardian:  # the Guardian's 1 Influence; the hits are its own (L811-L813)
+        gain(work, t_side, "influence", -1)
+        hit = inp.model_copy(update={"target": out.guardian})
+        killed = apply_hits(game, work, guard_plan(game, p, out.guardian), hit, out)
+        t_g = game.unit(out.guardian)[2]
+    else:
+        killed = apply_hits(game, work, p, inp, out)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, work, inp.attacker, str(inp.weapon))
         extra = unit_extra(work.unit(a_side, a_i))
     extra.fired = extra.fired if free else [*extra.fired, inp.weapon]
     if inp.skill != "none" and inp.skill not in extra.skills:
         extra.skills = [*extra.skills, inp.skill]
+    rest = plan(game, inp.model_copy(update={"split": 0})).shots - p.shots if inp.split else 0
+    extra.fusillade = [str(inp.weapon), str(rest), inp.target] if rest else []
+    if inp.tear:
+        extra.tears += 1
+        extra.skills = extra.skills if "tear" in extra.skills else [*extra.skills, "tear"]
+    own = ms_state(game).turn_unit in ("", inp.attacker) and inp.skill not in ("fire_vulcans", "mayhem")
+    if killed and own and extra.kills.count(inp.weapon) < 3:
+        extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may fire it again (L358)
     extra.choices = choices
     shot_down = p.weapon.indirect == "remote" and tier_rank(target) == 2
     downed = sum(f == 10 for f in out.faces) if shot_down else 0
@@ -825,23 +800,31 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     put_unit_extra(work, a_side, a_i, extra)
     if ship:
         after_fire(game, work, a_side, a_i, inp.weapon)  # reloading its rounds after (L969-L970)
-    t_i = game.unit(inp.target)[1]
     if wrecks:
-        wreck(work, t_side, t_i, wrecks)  # a weapon system a failed save (L1009)
-    if p.weapon.stun and out.landed and not killed and target.kind == "warship":
-        unready(work, t_side, t_i, off)  # a stun hit un-readies its weapons (L971)
+        wreck(work, s_side, s_i, wrecks)  # a weapon system a failed save (L1009)
+    if p.weapon.stun and out.landed and not killed and s_unit.kind == "warship":
+        unready(work, s_side, s_i, off)  # a stun hit un-readies its weapons (L971)
     if killed and captain(shooter, "fearsome_captain"):
         gain(work, a_side, "momentum", 1)  # a Fearsome Captain's kill (L1086)
     a_state = work.state(a_side, a_i)
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
+    if inp.will_to_power:
+        note_event(work, a_side, "will_to_power")
     note_attack(game, work, a_side, inp.target, killed)
-    text = describe(a_g.name, t_g.name, p, out, killed)
+    shot_at = work.extra_as(MsState)
+    shot_at.shot_at = [*shot_at.shot_at, inp.target]  # a Shooting Counterattack may answer it (L334)
+    work.put_extra(shot_at)
+    text = describe(a_g.name, game.unit(inp.target)[2].name, p, out, killed)
+    if out.guardian:
+        text += f"; Guardian: {t_g.name} took the hits (1 Influence, L813)"
+    if inp.will_to_power:
+        text += f"; The Will to Power!: {min(3, p.plain(out.dice))} hits made criticals (L781)"
     if not killed:  # the small-scale mode's Knockback and Hit & Run (L717-L718, L725)
-        text += mark_knock(game, work, inp.attacker, inp.target, p.weapon.pen, p.weapon.damage, out.damage)
+        text += mark_knock(game, work, inp.attacker, struck, p.weapon.pen, p.weapon.damage, out.damage)
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
         text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
     if wrecks:
-        names = ", ".join(target.weapons[i].name for i in wrecks)
+        names = ", ".join(s_unit.weapons[i].name for i in wrecks)
         text += f"; {a_g.name} destroys its {names} (L1009)"
     if out.failed and not killed and inp.far:
         text += "; no Battle Damage beyond M-Particles' range (L875)"
@@ -849,7 +832,26 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+    # Last Shooting (L747) for a unit destroyed; a Shooting Counterattack (L334) for one that survives
+    used = (
+        ["defense"] * (out.spent > out.bought) + ["flawless"] * out.flawless + ["persevere"] * inp.persevere
+    )
+    offers = (
+        last_offer(game, out.guardian or inp.target)
+        if killed
+        else counter_offer(game, inp.target, inp.attacker, out.spent + inp.persevere, used)
+    )
+    if rest:  # Furious Fusillade: the rest of the shots at a second target (L438)
+        offers.append(
+            Offer(
+                action="shoot",
+                input={"attacker": inp.attacker, "weapon": inp.weapon, "second": True},
+                label=f"Furious Fusillade: the other {rest} shot{'s' * (rest != 1)} at a second target",
+            )
+        )
+    if killed and own and extra.tears < 2:
+        offers += tear_offer(game, inp.attacker, inp.weapon, p.weapon.name, not extra.tears)
+    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
 
 
 def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
@@ -865,6 +867,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "fired this turn"
         elif i in unit_extra(g).disabled:
             why = "disabled by Battle Damage"
+        elif i in unit_extra(g).spent:
+            why = "used up by Missile Screen!"
         elif "berserk" in g.state.conditions:
             why = "lost: it has gone berserk"
         elif unit.kind == "warship":
@@ -880,4 +884,12 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             )
         )
     momentum = game.sides[game.unit(actor)[0]].resources.get("momentum", 0)
-    return {"weapon": weapons, "skill": skill_picks(game, unit, momentum)}
+    skills = skill_picks(game, unit, momentum)
+    if not (unit_extra(g).meleed and ms_state(game).turn_unit == actor):  # Mayhem! follows a melee (L323)
+        skills = [
+            k.model_copy(update={"unavailable": k.unavailable or "after its melee attack this turn"})
+            if k.value == "mayhem"
+            else k
+            for k in skills
+        ]
+    return {"weapon": weapons, "skill": skills}

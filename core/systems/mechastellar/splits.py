@@ -41,6 +41,7 @@ from core.systems.mechastellar.melee import (
     clash_odds,
     d_pool_of,
     pools,
+    second_clash,
     split_label,
 )
 from core.systems.mechastellar.options import MsOptions
@@ -58,11 +59,12 @@ class SecretClash(Closed):
 
 def secret_clash(game: Game, inp: SecretClash, dice: DiceSource) -> ActionResult:
     _, _, a_g = game.unit(inp.attacker)
-    if unit_extra(a_g).meleed:
-        raise ValueError(f"{a_g.name} has made its melee attack this turn: once a turn (L28)")
-    check_turn(game, inp.attacker)
     weapon = max(0, _first_melee(Unit.model_validate(a_g.profile)))  # as the Melee sheet offers first
-    pools(game, Clash(attacker=inp.attacker, target=inp.target, weapon=weapon))  # the clash's own refusals
+    declared = Clash(attacker=inp.attacker, target=inp.target, weapon=weapon)
+    if why := second_clash(game, declared):  # once a turn; Merciless Melee's second at a new target (L443)
+        raise ValueError(why)
+    check_turn(game, inp.attacker)
+    pools(game, declared)  # the clash's own refusals
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     st = work.extra_as(MsState)
@@ -157,8 +159,6 @@ def split_view(game: Game, side: int, index: int, viewer: Viewer = None) -> Unit
     ref = f"{side}/{g.key}"
     if not st.secret_clash or ref not in st.secret_clash.split("|"):
         return None
-    if unit_extra(game.unit(st.secret_clash.split("|")[0])[2]).meleed:
-        return None  # the clash is made: both splits are in its log
     pool = pool_of(game, ref)
     if not pool:
         return None

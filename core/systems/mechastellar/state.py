@@ -63,6 +63,27 @@ class MsState(Closed):
         max_length=16,
         description="Once-a-battle Commands used, as 'side:command' (L806).",
     )
+    shot_at: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Units the acting unit has shot at this turn: a Shooting Counterattack answers (L334).",
+    )
+    coordinated: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description="Coordinated Attack!: the units that take their turns next, at once, before play passes "
+        "(L827); each shoots or fights in melee, not both (L828).",
+    )
+    held_fire: list[str] = Field(
+        default_factory=list,
+        max_length=200,
+        description="Return Fire owed while a Coordinated Attack! goes on, owed once it ends (L41, L827).",
+    )
+    reinforced: dict[str, list[int]] = Field(
+        default_factory=dict,
+        max_length=8,
+        description="Reinforcements this round, by side: [points redeployed, Influence paid] (L847-L849).",
+    )
     maneuver: str = Field(
         default="",
         max_length=80,
@@ -101,6 +122,30 @@ class MsUnitState(Closed):
         default_factory=list, max_length=12, description="Weapons fired this turn (L153)."
     )
     meleed: bool = Field(default=False, description="It made its melee attack this turn (L28).")
+    kills: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Its weapons that destroyed an enemy this turn: Tear through the Ranks fires one (L358).",
+    )
+    tears: int = Field(
+        default=0, ge=0, le=2, description="Tear through the Ranks: new targets attacked this turn (L361)."
+    )
+    fusillade: list[str] = Field(
+        default_factory=list,
+        max_length=3,
+        description="Furious Fusillade's first attack split: [weapon, shots left, first target] (L438).",
+    )
+    spent: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Missiles used up by an Overwatch under Missile Screen!, by weapon, for good (L834).",
+    )
+    clashed: list[str] = Field(
+        default_factory=list,
+        max_length=2,
+        description="The units it clashed with this turn: a Merciless Melee pilot's second clash is at a new "
+        "target (L443).",
+    )
     skills: list[str] = Field(
         default_factory=list, max_length=4, description="Skills used this unit turn (L253)."
     )
@@ -108,6 +153,10 @@ class MsUnitState(Closed):
         default_factory=list,
         max_length=13,
         description="What a Super Titan's Power is on until its next turn: weapons by number, 'shield'.",
+    )
+    surge: bool = Field(
+        default=False,
+        description="All-Out Attack: a Super Titan took +5 Power this turn; it rolls as it ends (L350-L351).",
     )
     power_bonus: int = Field(
         default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."

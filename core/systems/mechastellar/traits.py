@@ -15,11 +15,15 @@ Bonus hits an attacker's pilot brings (each added after the dice, then blockable
 
 Skill Defense worth two hits a Momentum (L399, L404, L456): Untouchable against a lower-tier pilot, a
 Kaiju or a Captain; Killer Instinct once it has taken effect; both against shots only (digest section
-5.4: the traits say "Shots"; Immortal's "within 16 inches" is left to the players).
+5.4: the traits say "Shots"); Immortal against a shooter within 16" (L399: the players answer whether it
+is, asked when a shot hits an Immortal pilot's unit).
 
 Momentum from kills: Noble's +3 when its unit is destroyed (L394), Fearsome's +1 per enemy it destroys
 (L461), a Rallying Leader's +1 per ally lost, +2 for a Frame 3+ unit or a Skilled or Ace pilot (L495).
 Indirect fire gets no trait (L106): the callers leave these out for artillery.
+
+Furious Fusillade: its first shooting attack on its turn may split one weapon's shots over two targets
+(L436-L438; its +16" of range: the players'), the rest offered after the first (:mod:`.shooting`).
 
 Traits used as the unit activates, each an action offered only to a unit whose pilot has it, before it
 has done anything else this turn (:func:`activating`): Fighting Spirit (+1 Momentum or a Focus when below
@@ -32,8 +36,8 @@ from __future__ import annotations
 
 from core.changes import Working
 from core.game import Game, GameUnit
-from core.systems.base import read_options
-from core.systems.mechastellar.commands import commander_killed
+from core.systems.base import Choice, NeedChoice, read_options
+from core.systems.mechastellar.commands import commander_killed, has_command
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsUnitState, gain, ms_state, unit_extra
 from core.systems.mechastellar.turns import check_turn
@@ -86,24 +90,52 @@ def trait_hits(game: Game, a_ref: str, t_ref: str, weapon: Weapon, shooting: boo
     return n
 
 
-def defense_ratio(game: Game, t_ref: str, a_ref: str) -> int:
+def defense_ratio(game: Game, t_ref: str, a_ref: str, near: bool = False) -> int:
     """Hits one Momentum of Skill Defense cancels against a shot: 2 with Untouchable against a lower-tier
-    pilot, a Kaiju or a Captain (L404), or with Killer Instinct in effect (L456); else 1 (L262)."""
+    pilot, a Kaiju or a Captain (L404), with Immortal against a shooter within 16" (``near``, the players'
+    answer, L399), or with Killer Instinct in effect (L456); else 1 (L262)."""
     _, _, t_g = game.unit(t_ref)
     _, _, a_g = game.unit(a_ref)
     tgt, att = Unit.model_validate(t_g.profile), Unit.model_validate(a_g.profile)
     if "untouchable" in tgt.pilot.traits and lower_or_captain(tgt, att):
         return 2
+    if "immortal" in tgt.pilot.traits and near:
+        return 2
     return 2 if killer_active(game, t_ref) else 1
 
 
+def near_question(game: Game, a_ref: str, t_ref: str) -> NeedChoice | None:
+    """The question "within 16 inches?" when its answer changes a shot: the target's pilot is Immortal
+    (L399) or its side is on a Lightning Raid (L842); None when it does not."""
+    t_side, _, t_g = game.unit(t_ref)
+    immortal = "immortal" in Unit.model_validate(t_g.profile).pilot.traits
+    if not immortal and not has_command(game, t_side, "lightning_raid"):
+        return None
+    why = "Immortal: Skill Defense stops 2 hits a Momentum" if immortal else "Lightning Raid: +1 Evade"
+    return NeedChoice(
+        "near",
+        f'Is {game.unit(a_ref)[2].name} within 16" of {t_g.name}? ({why})',
+        [
+            Choice(value=True, label='Yes: within 16"'),
+            Choice(value=False, label='No: 16" or more', assumed=True),
+        ],
+    )
+
+
 def on_kill(game: Game, work: Working, killer: str, victim: str) -> None:
-    """Momentum a kill brings beyond the turn's +1 (L247): Fearsome +1 to the killer's side (L461), Noble
-    +3 to the side that lost the unit (L394)."""
+    """Momentum a kill brings beyond the turn's +1 (L247): Fearsome +1 to the killer's side (L461), and
+    what the loss brings (:func:`unit_lost`)."""
     k_side, _, k_g = game.unit(killer)
-    v_side, _, v_g = game.unit(victim)
     if "fearsome" in Unit.model_validate(k_g.profile).pilot.traits:
         gain(work, k_side, "momentum", 1)
+    unit_lost(game, work, k_side, victim)
+
+
+def unit_lost(game: Game, work: Working, k_side: int, victim: str) -> None:
+    """A unit destroyed by the side ``k_side``: +1 Influence for the enemy Commander (L799), Noble +3 to
+    the side that lost it (L394), a Rallying Leader's +1, +2 for a Frame 3+ unit or a Skilled or Ace pilot
+    (L495)."""
+    v_side, _, v_g = game.unit(victim)
     lost = Unit.model_validate(v_g.profile)
     commander_killed(game, work, k_side, v_g.profile)  # +1 Influence for the enemy Commander (L799)
     if "noble" in lost.pilot.traits:
@@ -247,3 +279,18 @@ def untouchable_refusal(game: Game, ref: str) -> str:
         return f"{g.name} is destroyed"
     used = MsUnitState.model_validate(g.state.extra).untouchable >= 0
     return f"{g.name}'s pilot has used it this game (L403)" if used else ""
+
+
+def fusillade_refusal(game: Game, ref: str) -> str:
+    """Furious Fusillade's split: its pilot has the trait, on its own turn, for its first shooting attack
+    (L436-L438)."""
+    _, _, g = game.unit(ref)
+    if "furious_fusillade" not in Unit.model_validate(g.profile).pilot.traits:
+        return f"{g.name}'s pilot has no Furious Fusillade"
+    try:
+        check_turn(game, ref)
+    except ValueError as why:
+        return str(why)
+    if ms_state(game).turn_unit == ref and (unit_extra(g).fired or unit_extra(g).fusillade):
+        return f"{g.name} has made its first shooting attack this turn (L438)"
+    return ""

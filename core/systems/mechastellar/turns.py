@@ -15,13 +15,14 @@ never above 10 (L243).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from core.changes import Working
 from core.dice import DiceSource
 from core.game import Game, GameUnit
-from core.systems.base import ActionResult, Change, Closed, own_unit, read_options
+from core.systems.base import ActionResult, Change, Choice, Closed, NeedChoice, own_unit, read_options
 from core.systems.mechastellar.commands import round_end_influence
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
@@ -125,6 +126,7 @@ def actions_now(game: Game, g: GameUnit) -> int:
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
     bonus += int(game.round in (1, 3, 5) and captain(unit, "legendary_captain"))  # L1072
     bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
+    bonus += g.state.counters.get("allout", 0)  # All-Out Attack's 3, for shooting or Power only (L348)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
 
@@ -144,12 +146,12 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus, st.secret_clash = "", 0, ""
+    st.maneuver, st.overwatch_bonus, st.secret_clash, st.shot_at = "", 0, "", []
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
         mine = MsUnitState.model_validate(state.extra)
-        mine.powered, mine.power_bonus = [], 0
+        mine.powered, mine.power_bonus, mine.surge = [], 0, False
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
     boost += captain(unit, "renowned_captain") + 2 * captain(unit, "legendary_captain")  # L1045, L1071
@@ -192,27 +194,34 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
     if st.return_fire and ref not in st.return_fire:
         names = " or ".join(game.unit(r)[2].name for r in st.return_fire)
         raise ValueError(f"Return Fire: {names} must take its turn now (L41)")
+    if st.coordinated and ref not in st.coordinated:
+        names = " or ".join(game.unit(r)[2].name for r in st.coordinated)
+        raise ValueError(f"Coordinated Attack!: {names} takes its turn now (L827)")
     return True
 
 
-def spend_action(game: Game, work: Working, ref: str) -> None:
-    """One of the unit's actions is used; refused when it has none left (L26, L577)."""
+def spend_action(game: Game, work: Working, ref: str, shooting: bool = False) -> None:
+    """One of the unit's actions is used; refused when it has none left (L26, L577).  All-Out Attack's
+    actions go to shooting or Power only (``shooting``, L348)."""
     s, u, g = game.unit(ref)
     state = work.state(s, u)
     have = actions_now(game, g)
     if "shut_down" in state.conditions or have == 0:
         raise ValueError(f"{g.name} is stunned or shut down: it has no actions this turn (L577)")
     used = state.counters.get("actions", 0)
+    allout = 0 if shooting else state.counters.get("allout", 0)
+    if allout and used >= have - allout:
+        raise ValueError(f"{g.name}'s All-Out Attack actions are for shooting or Power only (L348)")
     if used >= have:
         raise ValueError(f"{g.name} has used its {have} action{'s' * (have != 1)} this turn (L26)")
     state.counters = {**state.counters, "actions": used + 1}
 
 
 def power_cost(unit: Unit, item: str) -> int:
-    """What powering an item costs: a weapon's Power, the shield's (L159, L230), or 1 an inch of a Full
-    Throttle's extra Move ("moveN", L79)."""
-    if item.startswith("move"):
-        return int(item[4:])
+    """What powering an item costs: a weapon's Power, the shield's (L159, L230), or 'move:N' N Power into a
+    Full Throttle (L79)."""
+    if item.startswith("move:"):
+        return int(item[5:])
     return unit.shield_power if item == "shield" else unit.weapons[int(item)].power
 
 
@@ -226,6 +235,7 @@ def power_item(game: Game, work: Working, ref: str, item: str) -> None:
         return
     used = sum(power_cost(unit, i) for i in mine.powered)
     have = max(0, unit.power - mine.power_lost) + mine.power_bonus  # an explosion's lost Power (L681)
+    have += 5 * mine.surge  # All-Out Attack's +5 (L350)
     cost = power_cost(unit, item)
     if used + cost > have:
         raise ValueError(
@@ -298,12 +308,45 @@ class EndTurn(Closed):
     """The unit ends its turn (or passes it): play goes to the other side (L40-L41)."""
 
     unit: str = own_unit("Whose turn ends.")
+    penalty: Literal["momentum", "shutdown"] | None = Field(
+        default=None,
+        description="All-Out Attack's +5 Power: a d10 of 1-4 as the turn ends costs 3 Momentum or shuts the "
+        "Titan down until its next turn (L350-L351); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def surge_check(game: Game, work: Working, inp: EndTurn, dice: DiceSource) -> str:
+    """A Titan that took All-Out Attack's +5 Power rolls a d10 as its turn ends: on 1-4 its player picks
+    3 Momentum lost or a shutdown until its next turn (L350-L351).  The log's words."""
+    s, u, g = game.unit(inp.unit)
+    if not MsUnitState.model_validate(g.state.extra).surge:
+        return ""
+    face = dice.roll(1, 10, "All-Out Attack")[0]
+    if face > 4:
+        return f"; All-Out Attack's roll {face}: no harm (L351)"
+    if inp.penalty is None:
+        options = [Choice(value="shutdown", label="Shut down until its next turn")]
+        if game.sides[s].resources.get("momentum", 0) >= 3:
+            options.insert(0, Choice(value="momentum", label="Lose 3 Momentum"))
+        raise NeedChoice("penalty", f"{g.name} rolls {face} after its All-Out Attack: which price?", options)
+    if inp.penalty == "momentum":
+        if game.sides[s].resources.get("momentum", 0) < 3:
+            raise ValueError("3 Momentum are needed to pay: the Titan shuts down (L351)")
+        gain(work, s, "momentum", -3)
+        return f"; All-Out Attack's roll {face}: 3 Momentum lost (L351)"
+    state = work.state(s, u)
+    state.conditions = (
+        [*state.conditions, "shut_down"] if "shut_down" not in state.conditions else state.conditions
+    )
+    return f"; All-Out Attack's roll {face}: {g.name} shuts down until its next turn (L351)"
 
 
 def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     """Mark the unit activated; the units it attacked that have not acted owe Return Fire (L41)."""
     work = Working(game)
     begin_turn(game, work, inp.unit)
+    surged = surge_check(game, work, inp, dice)
     st = work.extra_as(MsState)
     s, u, g = game.unit(inp.unit)
     state = work.state(s, u)
@@ -311,13 +354,15 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.activated = not again
     state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
     # stun tokens last through this turn (L575)
-    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0}
+    state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0, "allout": 0}
     fresh = MsUnitState.model_validate(state.extra)
-    fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+    fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
+    fresh.kills, fresh.tears, fresh.fusillade = [], 0, []
     fresh.second_turn = fresh.second_turn or again
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
         for ou, other in enumerate(side.units):
+            mark_gone(work, os_, ou, other)
             if {"warned", "expert_evasion"} & set(other.state.conditions):  # for the turn (L710, L809)
                 w_state = work.state(os_, ou)
                 w_state.conditions = [c for c in w_state.conditions if c not in ("warned", "expert_evasion")]
@@ -348,21 +393,56 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
         and is_ship(game.unit(r)[2]) == ships_next
     ]
     nxt = _next_side(game, s, acted)
+    owed, nxt = coordinated_next(game, st, inp.unit, owed, nxt)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus, st.secret_clash = "", 0, ""
+    st.maneuver, st.overwatch_bonus, st.secret_clash, st.shot_at = "", 0, "", []
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
     work.gstate.active_side = nxt
     text = f"{g.name} ends its turn" + (": as a Decimator it acts once more this round" if again else "")
-    if st.return_fire:
+    text += surged
+    if st.coordinated:
+        text += (
+            ": Coordinated Attack!, " + " or ".join(game.unit(r)[2].name for r in st.coordinated) + " next"
+        )
+    elif st.return_fire:
         text += ": Return Fire by " + " or ".join(game.unit(r)[2].name for r in st.return_fire)
     elif nxt is None:
         text += "; every unit has had its turn: next round"
     else:
         text += f"; {game.sides[nxt].name} activates a unit"
     return ActionResult(changes=work.changes(), text=text)
+
+
+def coordinated_next(
+    game: Game, st: MsState, ended: str, owed: list[str], nxt: int | None
+) -> tuple[list[str], int | None]:
+    """A Coordinated Attack! under way (L827): while units are queued the side acts again and the Return
+    Fire owed waits; when the last has acted, all of it is owed as usual.  The Return Fire owed and the side
+    next, as they stand."""
+    s = game.unit(ended)[0]
+    queue = [
+        r
+        for r in st.coordinated
+        if r != ended and not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+    ]
+    if queue:
+        st.coordinated, st.held_fire = queue, [*st.held_fire, *(r for r in owed if r not in st.held_fire)]
+        return [], s
+    held = [
+        r for r in st.held_fire if not game.unit(r)[2].state.destroyed and not game.unit(r)[2].state.activated
+    ]
+    st.coordinated, st.held_fire = [], []
+    return [*held, *(r for r in owed if r not in held)], nxt
+
+
+def mark_gone(work: Working, s: int, u: int, g: GameUnit) -> None:
+    """A unit destroyed before this unit turn ended is gone: too late for its Last Shooting (L747)."""
+    if g.state.destroyed and "gone" not in g.state.conditions:
+        state = work.state(s, u)
+        state.conditions = [*state.conditions, "gone"]
 
 
 def new_round_changes(
@@ -382,13 +462,15 @@ def new_round_changes(
                 gain(work, s, "momentum", 1)
     for s in range(len(game.sides)):
         gain(work, s, "momentum", 1 + 2 * (s in resourceful))
-        for u in range(len(game.sides[s].units)):
+        for u, g in enumerate(game.sides[s].units):
+            mark_gone(work, s, u, g)
             state = work.state(s, u)
             state.activated = False
             state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS + ROUND_CONDITIONS]
-            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0}
+            state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0, "allout": 0}
             fresh = MsUnitState.model_validate(state.extra)
-            fresh.fired, fresh.meleed, fresh.skills, fresh.choices = [], False, [], []
+            fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
+            fresh.kills, fresh.tears, fresh.fusillade = [], 0, []
             fresh.second_turn = False
             fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
             state.extra = fresh.model_dump(mode="json")

@@ -179,7 +179,11 @@ class Weapon(Closed):
         description="A warship's anti-air [AA] weapon: readied from the start, fired only at targets within "
         '8" of an ally (L968, L982-L983).',
     )
-    missile: bool = Field(default=False, description="A warship's missiles: readied from the start (L968).")
+    missile: bool = Field(
+        default=False,
+        description="Missiles or rockets (Missile Screen!, L833); a warship's missiles are readied from the "
+        "start (L968).",
+    )
     reload: int = Field(
         default=0,
         ge=0,
