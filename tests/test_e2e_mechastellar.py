@@ -69,7 +69,8 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
     """The Melee Clash from the game screen (L183-L214): Melee on the attacker's card, the target, the
     attacker's split of its dice as one button of its sheet (with its odds), Roll; the defender's
     player is asked its split (each answer with its odds), then any Skill Defense (L253); Apply.  At
-    most 8 taps, none needing a scroll, on a 390x844 phone; the target's card shows the damage kept."""
+    most 8 taps, none needing a scroll, on a 390x844 phone; the target's card shows the damage kept.
+    Then a clash whose two splits are entered unseen, one of them on the player's own phone (L519)."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
     try:
@@ -137,6 +138,61 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         state = unit_state(after, target)
         card = page.locator(f'[data-unit="{target}"]')
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
+
+        # The clash with both splits entered unseen (L519; digest ambiguity 37), in the same game: the
+        # White Asura, owing Return Fire, declares it on the Blue Djinn; Asura Team's player splits on
+        # their own phone through the secret-choice link (its QR scanned), Lancer Team's on this phone
+        # behind "Show"; Melee then reveals both.
+        page.locator(f'[data-unit="{attacker}"] [data-act="end_turn"]').click()
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("Return Fire by Sample: White Asura")
+        page.locator(f'[data-unit="{target}"] .card-toggle').click()
+        page.locator(f'[data-unit="{target}"] select.more-actions').select_option("secret_clash")
+        page.locator(f'#targets [data-target="{attacker}"]').click()
+        page.click("#action-apply")
+        expect(page.locator("#game-log li").first).to_contain_text("splits its dice unseen", timeout=30_000)
+        page.click("#remote-ask-1")
+        request = page.locator("#remote-1-url").input_value()
+        assert decode_png(qr_shot(page.locator("#remote-1-qr"))) == [request]
+        guest = browser.new_context(**PHONE)
+        phone = guest.new_page()
+        phone.goto(request)
+        expect(phone.locator("#remote-title")).to_contain_text("Asura Team", timeout=BOOT_MS)
+        expect(phone.locator("[data-pick]")).to_have_count(10)  # 7 + 2 dice: 9 attack down to 0
+        expect(phone.locator("body")).not_to_contain_text("Blue Djinn")  # only its own split travels
+        phone.locator('[data-pick="0"][value="5"]').check()
+        phone.click("#make-answer")
+        reply = phone.locator("#answer-url").input_value()
+        assert decode_png(qr_shot(phone.locator("#answer-qr"))) == [reply]
+        guest.close()
+        page.goto(reply)
+        page.click("#apply-answer", timeout=BOOT_MS)
+        expect(page.locator("#game-log li").first).to_have_text(
+            "Sample: White Asura's player enters its split, unseen until the clash", timeout=BOOT_MS
+        )
+        expect(page.locator("#remote-ask-1")).to_have_count(0)
+        holding = page.locator(f'[data-unit="{attacker}"] .holding')
+        holding.locator("button.peek").click()  # Lancer Team's player looks, alone
+        holding.locator('input[value="4"]').check()  # one tap keeps it
+        expect(page.locator("#game-log li").first).to_have_text(
+            "Sample: Blue Djinn's player enters its split, unseen until the clash", timeout=30_000
+        )
+        expect(page.locator("#game-log")).not_to_contain_text("5 attack")
+        page.locator(f'[data-unit="{target}"] [data-act="melee"]').click()
+        page.locator(f'#targets [data-target="{attacker}"]').click()
+        page.click("#action-roll")
+        while True:  # Skill Defense for the side(s) hit, if any (L253): take the hits
+            shown = page.wait_for_selector("#action-text, #action-ask [data-choice]", timeout=30_000)
+            if shown.get_attribute("id") == "action-text":
+                break
+            asked = page.locator("#action-ask").element_handle()
+            page.locator('#action-ask [data-choice="0"]').click()
+            asked.wait_for_element_state("hidden", timeout=30_000)
+        expect(page.locator("#action-text")).to_contain_text(
+            "Splits revealed: Sample: White Asura 5 attack / 4 defense, "
+            "Sample: Blue Djinn 4 attack / 5 defense."
+        )
+        apply_result(page)
     finally:
         context.close()
 

@@ -568,7 +568,12 @@ def test_green_viking_bridge_attack_on_the_saronic_cruiser_l936_l940() -> None:
     assert "bridge_hit" in g.unit("1/b0")[2].state.conditions
     shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid"}
     assert odds(g, "shoot", shot)["summary"].startswith("10 shots")
-    g = act(g, "shoot", {**shot, "defense": 0}, [2] * 9 + [9] + [1, 1, 1] + [9] * 8)
+    faces = [2] * 9 + [9] + [1, 1, 1] + [9] * 8
+    # "blowing up several cannons and turrets": each failed save destroys a weapon system (L1009, L942)
+    asked = ask(g, "shoot", {**shot, "defense": 0}, faces)
+    assert asked["field"] == "wrecked" and asked["many"] and len(asked["options"]) == 2
+    g = act(g, "shoot", {**shot, "defense": 0, "wrecked": [0, 1]}, faces)
+    assert g.unit("1/b0")[2].state.extra["wrecked"] == [0, 1]
     out = g.log[-1].detail
     assert out["hits"] == 9 + 2 and len(out["saves"]) == 11 and out["failed"] == 3
     assert out["damage"] == 11 * 200 + 3 * 1000
@@ -612,14 +617,14 @@ def test_warships_act_in_their_own_phase_initiative_first_l949_l951() -> None:
     ambiguity 40)."""
     g = game_of([unit("argonaut"), unit("musarl")], [unit("dervish"), unit("musarl")], momentum=(3, 3))
     assert g.state.active_side == 0  # Red won the roll-off
-    assert "own phase" in gated_actions(g)["0/a1"]["focus"]
-    assert "own phase" in refused(g, "focus", {"unit": "0/a1"})
+    assert "own phase" in gated_actions(g)["0/a1"]["target_lock"]
+    assert "own phase" in refused(g, "target_lock", {"unit": "0/a1"})
     g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b1", "weapon": 1}, [9] * 6)
     g = act(g, "end_turn", {"unit": "0/a0"})
     assert g.state.extra["return_fire"] == [] and g.state.active_side == 1
     g = act(g, "end_turn", {"unit": "1/b0"})
     assert g.state.active_side == 0 and "Red activates" in g.log[-1].text  # the winner opens the phase
-    g = act(g, "focus", {"unit": "0/a1"})
+    g = act(g, "target_lock", {"unit": "0/a1"})
     g = act(g, "end_turn", {"unit": "0/a1"})
     assert g.state.active_side == 1
     g = act(g, "end_turn", {"unit": "1/b1"})

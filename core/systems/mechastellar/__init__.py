@@ -8,12 +8,14 @@ d10 evade, blocks, Armor Saves, exact odds), :mod:`.traits` (pilot traits that c
 :mod:`.skills` (skills used on a shot), :mod:`.reactions` (Charge and Overwatch), :mod:`.melee` (the
 Melee Clash and its exact odds), :mod:`.modules` (Gritty Battles, Destroying Terrain, Battle Damage),
 :mod:`.events` (Climactic Events), :mod:`.commands` (Influence and its Commands), :mod:`.space`
-(Outmaneuver, the Bridge Attack) and :mod:`.actions` (Focus, Full Throttle, Disengage, the traits used
-on activation, the list).
+(Outmaneuver, the Bridge Attack), :mod:`.fleet` (Stellar Warships' actions, weapons and captains),
+:mod:`.impacts` (crashes, tramples, the small-scale mode's Knockback and fallen Titans) and
+:mod:`.actions` (Focus, Full Throttle, Disengage, the traits used on activation, the list).
 
 Checklist, rule by rule (lines of the rulebook; tests in tests/test_mechastellar.py [M],
-tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T] and
-tests/test_mechastellar_commands.py [C]).  "Done" = implemented and tested; "reading" = a named option or a
+tests/test_mechastellar_rules.py [R], tests/test_mechastellar_traits.py [T],
+tests/test_mechastellar_commands.py [C], tests/test_mechastellar_fleet.py [F] and
+tests/test_mechastellar_impacts.py [I]).  "Done" = implemented and tested; "reading" = a named option or a
 reading documented where it is applied; "players" = left to the players (the app knows no positions, distances
 or facing); "not yet" = not implemented.
 
@@ -29,8 +31,11 @@ or facing); "not yet" = not implemented.
 * L46-L74 movement, facing, engagement range: players; "in melee" is a condition the clash sets and
   Disengage clears.
 * L68, L255-L258 Disengage [M-1], and [M-1] more to attack afterwards: done [M henry_clashes_with_kara].
-* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79: 1 Power a inch, at most +5", out
-  of the Power free until its next turn) done [C titan_power]. L82-L87 crash through, trample: not yet.
+* L76-L80 Full Throttle once a turn: done; Titans' Power for Move (L79: 1 Power an inch, at most +5", out
+  of the Power free until its next turn) done [C titan_power, I titan_puts_power]. L82-L87 Crash Through
+  (a building's save, 5+ or large 3+: ambiguity 27) and Trample (up to 3 smaller targets, each a save
+  against PEN = Size, 1000 failed), for a Size 2+ unit at Full Throttle or charging: done [I
+  trample_and_crash_through]; which building or unit lies in the path: players.
 * L91-L93 range, Rapid Fire: the band is the player's choice; done [M rapid_fire].
 * L99-L106 LOS: players. Artillery ACC -2 / -1 still, no traits or skills: done [R artillery]; its range
   limits and no artillery in space: players. Remote indirect fire: players.
@@ -133,8 +138,12 @@ or facing); "not yet" = not implemented.
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
   rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's
-  turn starts [T small_scale_rally]; Mobility's extra Move, Hit & Run, Rally by a Focus action, Down but
-  not out, Knockback, Charged & Ready, the 5-unit limit: not yet or players.
+  turn starts [T small_scale_rally]; Mobility's extra Move for 1 Momentum, a Titan's Focus action to
+  Rally itself or an ally, Down but not out (a d10 as the round ends, once), Knockback (d10", then what it
+  hit: 1000 into terrain, 1000 to both into a unit; High Speed Attack +5" and Slow and Laborious -5":
+  players), Hit & Run's 5" named in the log [I knockback, down_but_not_out]; Charged & Ready (three free
+  Ready Weapons in Round 1) [F charged_and_ready]; the 5-unit limit named under the title [F
+  board_launch_and_repairs].
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
   ambiguity 15), +1 a round end, +1 for the enemy Commander, cap 10 [T influence]; one Standard Command
   a round at its start; Inspiring Speech, Warning, Advancing Bulwark, Overwhelming Firepower, The
@@ -145,25 +154,51 @@ or facing); "not yet" = not implemented.
   ends: one or two more act at once, shooting or melee, Return Fire held until they are done) done [C
   guardian, coordinated_attack], Missile Screen! (a weapon's missile mark; Overwatch V, then used up)
   done [C missile_screen]; Opening Bombardment: text lost.
-* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every
-  hit makes a save (L1009-L1011) [M musarl_warship]. A battle in space is a game setting (space)
-  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by
-  tier, a tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch
-  with +3 shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the
-  example's 9 saves omit the Blindside's critical, which the app adds]; the 10" and the target's range:
-  players. The warship phase (L949-L951): warships act after every other unit, the roll-off's winner
-  first; a warship attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Not
-  yet: warship actions (Ready Weapons, Target Lock, All Weapons Fire!, Reload!), a Sharp Witted Captain
-  acting early, M-Particles, space movement, hangars, launch, repairs, Captains' orders and traits,
-  weapon systems lost to failed saves.
+* L852-L1086 Stellar Warfare: a warship is a unit kind: no melee attacks, AA DEF defends (L954), every hit
+  makes a save (L1009-L1011) [M musarl_warship], each failed save destroys a weapon system of the attacker's
+  pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game setting (space)
+  offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by tier, a
+  tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch with +3
+  shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the example's 9 saves
+  omit the Blindside's critical, which the app adds]; the 10" and the target's range: players. The warship
+  phase (L949-L951): warships act after every other unit, the roll-off's winner first; a warship attacked
+  before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship actions (L962-L993): Ready
+  Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon; the reading
+  stun_unreadies_one: one a hit), All Weapons Fire! once a turn then each readied weapon with no action,
+  Target Lock (+16" to the round's end; a unit that is not a warship beyond Sensors needs it: asked), Reload!,
+  a weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full Throttle's +3" (ambiguity
+  30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and arcs: players. M-Particles,
+  a game setting: beyond Sensors + 10" no criticals, any evade die again, no Battle Damage [F m_particles].
+  Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding at a turn's end or as the battle
+  begins, a launch a warship as a round begins, repairs at the round's end (three units, 200 x Frame HP and
+  one Battle Damage, first of head, propulsion, shield, weapon) [F board_launch]; a warship crashing into
+  terrain (L960) [I warship_crashing]. Captains (L1017-L1086): traits by tier [F captain_traits_by_tier];
+  Orders as the round begins, once, Sharp Witted's new one (Evasive: an evade die again a weapon; Main
+  Battery: +1 Accuracy in the named quadrant, asked on the shot; Close Range: +1 block in the clash; Battle
+  Hardened: Target Lock +32", [AA] +1 Accuracy) [F captains_orders, battle_hardened]; falling back, turning,
+  +5" Move, AA DEF's accuracy in melee: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
+  Discerning, Daring (asked), Determined and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert
+  Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free Ready, Sharp Witted in the first
+  phase [F captain_traits, discerning, fearless_captain]; a captain's Influence in place of Momentum: players.
+  A warship's failed saves in a clash destroy weapon systems too [F clash_too]. Ships ignore engagement range
+  and disengage freely (L955) [F clash_too]. Deployment (the table's length, its edge, 6" from the hull,
+  L864-L869), a ship's forward moves and 45-degree turns (L958-L959), sunken ships as cover (L1013-L1015):
+  players. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn; Skilled and Ace
+  free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a game setting: the
+  fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace pilots' Move +5" in
+  space and low gravity (L882, L895), climbing, a warship's High Ground immunity and Move -5" to attack one
+  (L896-L897): players.
 
-Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270,
-L284, L293, L492, L504-L534, L552, L560, L571, L579, L642 (PEN 5 to 2; the building's value is
-lost), L662-L667 (the six cover saves), L689, L691 (Battle Damage), L838, L936-L940 (the Bridge
-Attack: the rolls, PEN 3, a save for every hit), L1011.
-Not tests: L354 (All-Out Attack), L364 (Tear through the Ranks: no numbers), L585 (AOE geometry), L626
-(cover height), L861 (hangar slots), L877 (M-Particles), L888-L889 (space
-inertia), L986-L989 (warship actions): their modules are not built.
+Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
+L354 (All-Out Attack: Dangerbear's extra weapons, +3 Power, the d10 as its turn ends), L492, L504-L534, L552,
+L560, L571, L579, L642 (PEN 5 to 2; the building's value is lost), L662-L667 (the six cover saves), L861 (a
+Colossal Size 3 unit takes 6 hangar slots), L689, L691 (Battle Damage), L838 (a Machine Gun's Overwatch III: 3
+shots, in Overwatch and the Overwatch Command), L877 (M-Particles: [2,4] rolled again to [1,9], one hit, 1000
+by save_replaces_damage), L936-L940 (the Bridge Attack: the rolls, PEN 3, a save for every hit, weapon systems
+lost), L986-L989 (the Saronic Cruiser's readies, lock, volley and All Ahead Full!), L888-L889 (the Argonaut's
+1 Momentum to move back), L1011 (three saves, two failed, two cannons lost).
+Not tests: L364 (Tear through the Ranks: no numbers to check), L585 (AOE geometry), L626 (cover height):
+their modules are not built.
 """
 
 from __future__ import annotations
@@ -183,18 +218,24 @@ from core.systems.base import (
     SampleForce,
     UnitCard,
     UnitState,
+    UnitView,
+    Viewer,
     Violation,
     as_profile,
+    read_options,
 )
 from core.systems.mechastellar.actions import ACTIONS
 from core.systems.mechastellar.commands import influence_on, influence_start
+from core.systems.mechastellar.fleet import hangar_note, repairs
 from core.systems.mechastellar.gates import REQUIREMENTS
 from core.systems.mechastellar.modules import gritty_hp
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
+from core.systems.mechastellar.splits import split_view
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
 from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
 from core.systems.mechastellar.units import (
+    CAPTAIN_TRAITS,
     KIND_LABELS,
     SHIELD_LABELS,
     TIER_LABELS,
@@ -205,6 +246,12 @@ from core.systems.mechastellar.units import (
 )
 
 __all__ = ["SYSTEM", "MechaStellar", "Unit"]
+
+#: A warship's captain by tier (L1019).
+CAPTAIN_LABELS = {"basic": "Basic", "skilled": "Skilled (Tier 1)", "ace": "Battle Hardened (Tier 2)"}
+
+#: The small-scale mode's most units a side (L705).
+SMALL_SCALE_UNITS = 5
 
 
 def _unit(profile: BaseModel) -> Unit:
@@ -254,17 +301,29 @@ class MechaStellar(RuleSystem):
             if w.kind == "shooting":
                 rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
                 value = f'R {w.range}" | {w.shots} shots{rf} | DMG {w.damage} | PEN {w.pen}'
+                value += (
+                    " | [AA]" * w.aa + " | missiles" * w.missile + f" | reload {w.reload}" * bool(w.reload)
+                )
             else:
                 dice = f" | ATK +{w.atk_dice}d10" if w.atk_dice else ""
                 value = f"{'[CC]' if w.kind == 'cc' else 'Melee'} | DMG {w.damage} | PEN {w.pen}{dice}"
             lines.append(CardLine(label=w.name, value=value))
         pilot = TIER_LABELS[u.pilot.tier] + (f" ({u.pilot.name})" if u.pilot.name else "")
-        notes = [f"Pilot: {pilot}"] + [TRAITS[t][0] for t in u.pilot.traits]
+        if u.kind == "warship":  # Skilled and Battle Hardened Captains (L1019)
+            pilot = CAPTAIN_LABELS[u.pilot.tier] + (f" ({u.pilot.name})" if u.pilot.name else "")
+        notes = [f"{'Captain' if u.kind == 'warship' else 'Pilot'}: {pilot}"] + [
+            TRAITS[t][0] for t in u.pilot.traits
+        ]
+        notes += [CAPTAIN_TRAITS[t][0] for t in u.captain]
         if u.roles:
             notes.append("Roles: " + ", ".join(r.replace("_", " ").capitalize() for r in u.roles))
         if u.commander != "none":
             notes.append("Commander: " + u.commander.replace("_", " ").capitalize())
         return UnitCard(title=u.name, kind=KIND_LABELS[u.kind], lines=lines, notes=notes)
+
+    def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
+        """A unit's split for a clash declared with hidden splits: private to its player (L519)."""
+        return split_view(game, side, index, viewer)
 
     def initial_state(self, profile: BaseModel) -> UnitState:
         u = _unit(profile)
@@ -288,7 +347,7 @@ class MechaStellar(RuleSystem):
             for s, side in enumerate(game.sides)
             if any(not g.state.destroyed and g.profile.get("commander") == "resourceful" for g in side.units)
         ]
-        return new_round_changes(game, resourceful)
+        return new_round_changes(game, resourceful, repairs)  # a warship's repairs (L1004)
 
     def phase(self, game: Game) -> PhaseView:
         """The round: the roll-off, then alternating unit turns, then the next round (L30-L43)."""
@@ -334,6 +393,21 @@ class MechaStellar(RuleSystem):
                     value=", ".join(f"{s.name} {s.resources.get('influence', 0)}" for s in game.sides),
                 )
             )
+        if read_options(MsOptions, game.options).space:  # L859-L861
+            lines += [
+                CardLine(label=f"{side.name}'s hangars", value=note)
+                for i, side in enumerate(game.sides)
+                if (note := hangar_note(game, i))
+            ]
+        if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L705)
+            lines += [
+                CardLine(
+                    label=f"{side.name}'s force",
+                    value=f"{len(side.units)} units: the small-scale mode allows 5",
+                )
+                for side in game.sides
+                if len(side.units) > SMALL_SCALE_UNITS
+            ]
         if not st.rolled_off:
             lines.append(CardLine(label="Next", value="roll off for the round"))
         elif st.return_fire:

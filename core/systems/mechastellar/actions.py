@@ -14,7 +14,38 @@ from core.pool import table
 from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, needs, own_unit
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.events import event
-from core.systems.mechastellar.melee import clash, clash_odds, clash_picks
+from core.systems.mechastellar.fleet import (
+    board,
+    captain_focus,
+    launch,
+    order,
+    ready_picks,
+    ready_weapons,
+    reload,
+    reload_picks,
+    steadfast,
+    target_lock,
+    volley,
+)
+from core.systems.mechastellar.impacts import (
+    MOBILITY_FIELD,
+    crash_odds,
+    crash_through,
+    fall,
+    fall_odds,
+    get_up,
+    get_up_odds,
+    knockback,
+    mobility_refusal,
+    rally_ally,
+    rally_ally_odds,
+    reverse,
+    ship_crash,
+    ship_crash_odds,
+    trample,
+    trample_odds,
+)
+from core.systems.mechastellar.melee import clash_picks
 from core.systems.mechastellar.modules import (
     battle_damage,
     battle_damage_odds,
@@ -47,6 +78,7 @@ from core.systems.mechastellar.skills import (
     used_skills,
 )
 from core.systems.mechastellar.space import outmaneuver, outmaneuver_odds
+from core.systems.mechastellar.splits import melee, melee_odds, secret_clash, split
 from core.systems.mechastellar.state import MsUnitState, gain
 from core.systems.mechastellar.traits import (
     expert_refusal,
@@ -82,6 +114,8 @@ class Focus(Closed):
 
 def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
+    if Unit.model_validate(g.profile).kind == "warship":
+        raise ValueError(f"{g.name} is a Stellar Warship: it has its own actions, not Focus (L946)")
     if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
         raise ValueError("only a Super Titan focuses for Power (L129)")
     if inp.power and MsUnitState.model_validate(g.state.extra).power_bonus:
@@ -166,6 +200,8 @@ class BonusAction(Closed):
 def bonus_action(game: Game, inp: BonusAction, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        raise ValueError(f"{g.name}'s captain gives Orders instead of using skills (L1019)")
     if tier_rank(unit) == 0:
         raise ValueError(f"{g.name}'s pilot is not Skilled or Ace (L282)")
     if game.sides[s].resources.get("momentum", 0) < 1:
@@ -319,11 +355,13 @@ class Throttle(Closed):
     """Full Throttle: Move +5" and over terrain up to 12" tall, once a turn (L76-L80)."""
 
     unit: str = own_unit("Who goes full throttle.")
+    mobility: bool = MOBILITY_FIELD
     power: int = Field(
         default=0,
         ge=0,
         le=5,
-        description='A Super Titan puts Power into it: +1" of Move a Power, at most +5" (L79).',
+        description='A Super Titan puts Power into it: +1" of Move a Power, at most +5", out of the Power it '
+        "has until its next turn (L79).",
         json_schema_extra={"flow": "common", **needs("super_titan")},
     )
     accelerate: bool = Field(
@@ -338,11 +376,20 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if "throttle" in g.state.conditions:
         raise ValueError(f"{g.name} has had Full Throttle's benefit this turn (L80)")
+    if inp.mobility and (why := mobility_refusal(game, inp.unit)):
+        raise ValueError(why)
+    if inp.mobility and game.sides[s].resources.get("momentum", 0) < 1:
+        raise ValueError('the extra Move +5" costs 1 Momentum (L716)')
     if inp.power and Unit.model_validate(g.profile).kind != "super_titan":
         raise ValueError(f"{g.name} is not a Super Titan: only Titans put Power into Move (L79)")
     if inp.accelerate and (why := accelerate_refusal(game, inp.unit)):
         raise ValueError(f"Accelerate: {why}")
+    both = 1 + accelerate_cost(game)
+    if inp.mobility and inp.accelerate and game.sides[s].resources.get("momentum", 0) < both:
+        raise ValueError(f'the extra Move +5" and Accelerate need {both} Momentum together (L303, L716)')
     work = Working(game)
+    if inp.mobility:
+        gain(work, s, "momentum", -1)
     begin_turn(game, work, inp.unit)
     if inp.accelerate:
         gain(work, s, "momentum", -accelerate_cost(game))
@@ -353,8 +400,11 @@ def throttle(game: Game, inp: Throttle, dice: DiceSource) -> ActionResult:
         power_item(game, work, inp.unit, f"move:{inp.power}")  # refused beyond its free Power (L159)
     state = work.state(s, u)
     state.conditions = [*state.conditions, "throttle"]
-    text = f'{g.name} goes full throttle: Move +{5 + inp.power}"'
-    text += f" ({inp.power} Power)" * bool(inp.power) + " with Accelerate, no action spent" * inp.accelerate
+    if Unit.model_validate(g.profile).kind == "warship":  # All Ahead Full! (L962-L964; ambiguity 30)
+        return ActionResult(changes=work.changes(), text=f'{g.name}: All Ahead Full! Move +3" (L964)')
+    text = f'{g.name} goes full throttle: Move +{5 + 5 * inp.mobility + inp.power}"'
+    text += " (1 Momentum, L716)" * inp.mobility + f" ({inp.power} Power)" * bool(inp.power)
+    text += " with Accelerate, no action spent" * inp.accelerate
     return ActionResult(changes=work.changes(), text=text)
 
 
@@ -368,6 +418,12 @@ def disengage(game: Game, inp: Disengage, dice: DiceSource) -> ActionResult:
     s, u, g = game.unit(inp.unit)
     if "engaged" not in g.state.conditions:
         raise ValueError(f"{g.name} is not in melee")
+    if Unit.model_validate(g.profile).kind == "warship":  # ships disengage freely (L955)
+        work = Working(game)
+        begin_turn(game, work, inp.unit)
+        state = work.state(s, u)
+        state.conditions = [c for c in state.conditions if c != "engaged"]
+        return ActionResult(changes=work.changes(), text=f"{g.name} disengages freely, as warships do (L955)")
     if game.sides[s].resources.get("momentum", 0) < 1:
         raise ValueError("Disengage costs 1 Momentum (L255)")
     why = skill_blocked(Unit.model_validate(g.profile), used_skills(g), "disengage")
@@ -425,13 +481,31 @@ ACTIONS: dict[str, ActionSpec] = {
     "melee": ActionSpec.of(
         "melee",
         "Melee",
-        clash,
+        melee,
         "The Melee Clash: both sides split their dice between attack and defense (L183-L214).",
-        odds=clash_odds,
+        odds=melee_odds,
         picks=clash_picks,
         headline=("damage dealt", "target destroyed"),
         primary=True,
         needs=("turn", "melee"),
+    ),
+    "secret_clash": ActionSpec.of(
+        "secret_clash",
+        "Melee, splits hidden",
+        secret_clash,
+        "Declare a melee attack; each player then splits its dice unseen (on this phone or their own), "
+        "and Melee reveals both (L183-L214, L519).",
+        rolls=False,
+        needs=("turn", "melee"),
+    ),
+    "split": ActionSpec.of(
+        "split",
+        "Split the dice",
+        split,
+        "A player's split of its dice for the declared clash, kept hidden until Melee (L519).",
+        rolls=False,
+        needs=("split",),
+        secret_fields=("pick",),
     ),
     "charge": ActionSpec.of(
         "charge",
@@ -453,7 +527,164 @@ ACTIONS: dict[str, ActionSpec] = {
         needs=("charged",),
     ),
     "focus": ActionSpec.of(
-        "focus", "Focus", focus, '+1 shot, or +1 hit within 16" (L117-L130).', rolls=False, needs=("turn",)
+        "focus",
+        "Focus",
+        focus,
+        '+1 shot, or +1 hit within 16" (L117-L130).',
+        rolls=False,
+        needs=("mech_turn",),
+    ),
+    "ready_weapons": ActionSpec.of(
+        "ready_weapons",
+        "Ready weapons",
+        ready_weapons,
+        "A warship readies one weapon to fire; missiles and [AA] weapons start readied (L966-L971).",
+        rolls=False,
+        picks=ready_picks,
+        needs=("warship",),
+    ),
+    "volley": ActionSpec.of(
+        "volley",
+        "All Weapons Fire!",
+        volley,
+        "A warship's shooting, once a turn: each readied weapon then fires with no further action "
+        "(L979-L984).",
+        rolls=False,
+        needs=("turn", "warship"),
+    ),
+    "target_lock": ActionSpec.of(
+        "target_lock",
+        "Target Lock",
+        target_lock,
+        "A warship's weapons gain Range +16\" until the round ends (L973-L977).",
+        rolls=False,
+        needs=("turn", "warship"),
+    ),
+    "reload": ActionSpec.of(
+        "reload",
+        "Reload!",
+        reload,
+        "A warship's weapon that is reloading may fire this turn (L991-L993).",
+        rolls=False,
+        picks=reload_picks,
+        needs=("turn", "warship"),
+    ),
+    "board": ActionSpec.of(
+        "board",
+        "Board a warship",
+        board,
+        'A unit within 6" boards a warship of its side at the end of its turn, or starts the battle aboard; '
+        "repaired there at each round's end (L869, L1001-L1005).",
+        rolls=False,
+        needs=("board",),
+    ),
+    "launch": ActionSpec.of(
+        "launch",
+        "Launch",
+        launch,
+        "As a round begins a warship launches one unit aboard, with no action (L995-L999).",
+        rolls=False,
+        needs=("launch",),
+    ),
+    "crash_through": ActionSpec.of(
+        "crash_through",
+        "Crash through",
+        crash_through,
+        "A Size 2+ unit at Full Throttle or charging moves through a building, which saves to stand "
+        "(L84-L85).",
+        odds=crash_odds,
+        headline=("destroyed",),
+        needs=("big_move",),
+    ),
+    "trample": ActionSpec.of(
+        "trample",
+        "Trample",
+        trample,
+        "A Size 2+ unit at Full Throttle or charging tramples up to 3 smaller targets: each saves against "
+        "PEN = its Size, 1000 if it fails (L86-L87).",
+        odds=trample_odds,
+        headline=("damage",),
+        needs=("big_move",),
+    ),
+    "ship_crash": ActionSpec.of(
+        "ship_crash",
+        "Crash into terrain",
+        ship_crash,
+        "A warship that hits terrain makes 2 Armor Saves against PEN 5 (L960).",
+        odds=ship_crash_odds,
+        headline=("damage",),
+        needs=("warship",),
+    ),
+    "knockback": ActionSpec.of(
+        "knockback",
+        "Knockback",
+        knockback,
+        "The small-scale mode: a Super Titan's heavy hit knocks its target back a d10 inches; terrain or "
+        "another unit in the way: 1000 damage (L725-L728).",
+        needs=("knockback",),
+    ),
+    "get_up": ActionSpec.of(
+        "get_up",
+        "Down but not out",
+        get_up,
+        "The small-scale mode: as the round ends a fallen Super Titan rolls a d10; on 10 it is back with "
+        "100 HP (L723-L724).",
+        odds=get_up_odds,
+        headline=("back",),
+        needs=("get_up",),
+    ),
+    "rally_ally": ActionSpec.of(
+        "rally_ally",
+        "Rally an ally",
+        rally_ally,
+        "The small-scale mode: a Super Titan's Focus action rallies itself or an ally, d10 x 100 HP (L722).",
+        odds=rally_ally_odds,
+        headline=("recovered",),
+        needs=("rally_ally",),
+    ),
+    "reverse": ActionSpec.of(
+        "reverse",
+        "Turn about",
+        reverse,
+        "In space: a Basic pilot's unit pays 1 Momentum to move against the way it first moved this turn "
+        "(L883-L886).",
+        rolls=False,
+        needs=("inertia",),
+    ),
+    "fall": ActionSpec.of(
+        "fall",
+        "Fall check",
+        fall,
+        "Low gravity: a unit on high ground that takes damage falls off on a d10 of 1-4, unharmed "
+        "(L897-L898).",
+        odds=fall_odds,
+        headline=("falls",),
+        needs=("low_gravity",),
+    ),
+    "order": ActionSpec.of(
+        "order",
+        "Captain's Order",
+        order,
+        "A Skilled or Battle Hardened Captain's Order for this round, given as it begins (L1017-L1035).",
+        rolls=False,
+        needs=("captain",),
+    ),
+    "captain_focus": ActionSpec.of(
+        "captain_focus",
+        "Captain: Focus for an ally",
+        captain_focus,
+        "A Discerning Captain gives an ally a Focus as the round begins (L1047-L1049).",
+        rolls=False,
+        needs=("discerning",),
+    ),
+    "steadfast": ActionSpec.of(
+        "steadfast",
+        "Steadfast crew",
+        steadfast,
+        "A Determined or Fearless Captain, as the ship activates under half HP or with no Momentum: "
+        "+1 Momentum or +1 Accuracy (L1055-L1057, L1077).",
+        rolls=False,
+        needs=("steadfast",),
     ),
     "spirit": ActionSpec.of(
         "spirit",

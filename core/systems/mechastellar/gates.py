@@ -36,6 +36,21 @@ answering "" when it has it, else why not in plain words.
   All-Out Attack likewise, 3 Momentum, 2 for Heavy Arms (L347-L352).  ``fusillade``: splitting the first
   shooting attack is a Furious Fusillade pilot's, on its turn (L436-L438).
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
+* ``warship``: Ready Weapons, Target Lock, All Weapons Fire! and Reload! are a Stellar Warship's actions
+  (L962-L993); ``mech_turn``: Focus is not one of them (L946), and ``turn`` holds.
+* ``captain``: a Captain's Order needs a Skilled or Battle Hardened Captain, as the round begins (L1019);
+  ``discerning``, ``steadfast``: the captain traits used as the round begins or the ship activates
+  (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
+* ``board``, ``launch``: boarding a warship of the side at the end of the unit's turn or as the battle
+  begins; a warship launching a unit aboard as a round begins (L869, L997, L1003).
+* ``big_move``: crashing through a building or trampling is for a Size 2+ unit at Full Throttle or charging
+  (L84-L86); ``knockback``, ``get_up``, ``rally_ally``, ``mobility``: the small-scale mode's Knockback after
+  a Super Titan's heavy hit, a fallen Titan's roll as the round ends, a Titan's Focus to rally, a mobile
+  suit's extra Move (L716-L728); ``inertia``, ``low_gravity``: turning about in space for a Basic pilot's
+  unit (L883-L886), the fall check in low gravity (L897-L898).
+* ``split``: a player's hidden split is for a unit in the declared clash that has dice and has not split
+  (L519).
+* ``m_particles``: "beyond Sensors + 10 inches" matters only once M-Particles are spread (L871-L875).
 """
 
 from __future__ import annotations
@@ -52,6 +67,24 @@ from core.systems.mechastellar.commands import (
     missiles,
 )
 from core.systems.mechastellar.events import bonds_open, events_module, last_shot
+from core.systems.mechastellar.fleet import (
+    board_refusal,
+    discerning_refusal,
+    launch_refusal,
+    main_battery_refusal,
+    order_refusal,
+    steadfast_refusal,
+    warship_refusal,
+)
+from core.systems.mechastellar.impacts import (
+    big_move,
+    fall_refusal,
+    get_up_refusal,
+    inertia_refusal,
+    knockback_refusal,
+    mobility_refusal,
+    rally_ally_refusal,
+)
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.reactions import overwatch_gun
@@ -63,6 +96,7 @@ from core.systems.mechastellar.skills import (
     giant_slayer_refusal,
 )
 from core.systems.mechastellar.space import space_module
+from core.systems.mechastellar.splits import split_refusal
 from core.systems.mechastellar.state import ms_state
 from core.systems.mechastellar.traits import (
     expert_refusal,
@@ -74,7 +108,7 @@ from core.systems.mechastellar.traits import (
     untouchable_refusal,
 )
 from core.systems.mechastellar.turns import actions_now, check_turn
-from core.systems.mechastellar.units import Unit, tier_rank
+from core.systems.mechastellar.units import Unit, captain, tier_rank
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -128,6 +162,46 @@ def _trait(keys: tuple[str, ...], what: str) -> Requirement:
         return "" if has else f"{g.name}'s pilot is not {what}"
 
     return check
+
+
+#: Captain traits that do what a pilot trait does (L1061, L1065, L1086).
+_CAPTAIN_LIKE = {
+    "gunnery_expert": ("expert_gunnery",),
+    "mechanics_expert": ("expert_engineering", "fearsome_captain"),
+}
+
+
+def _crew(keys: tuple[str, ...], what: str) -> Requirement:
+    """A pilot trait, or on a warship the captain trait that gives the same choice (L1061, L1065, L1086)."""
+    pilot = _trait(keys, what)
+    crew = tuple(c for k in keys for c in _CAPTAIN_LIKE.get(k, ()))
+
+    def check(game: Game, ref: str) -> str:
+        _, _, g = game.unit(ref)
+        unit = Unit.model_validate(g.profile)
+        return "" if any(captain(unit, c) for c in crew) else pilot(game, ref)
+
+    return check
+
+
+def _mech(game: Game, ref: str) -> str:
+    _, _, g = game.unit(ref)
+    if Unit.model_validate(g.profile).kind == "warship":
+        return f"{g.name} is a Stellar Warship: it has its own actions (L946)"
+    return ""
+
+
+def _mech_turn(game: Game, ref: str) -> str:
+    """Focus: not a warship's action (L946), and the unit may act now."""
+    return _mech(game, ref) or _turn(game, ref)
+
+
+def _m_particles(game: Game, ref: str) -> str:
+    return (
+        ""
+        if read_options(MsOptions, game.options).m_particles
+        else "no M-Particles are spread in this battle"
+    )
 
 
 def _weapon_kind(test: str, what: str) -> Requirement:
@@ -185,9 +259,13 @@ def _commando(game: Game, ref: str) -> str:
 
 
 def _exceptional(game: Game, ref: str) -> str:
-    """A Skilled or Ace pilot: Make it Count! (L274, L282)."""
+    """A Skilled or Ace pilot: Make it Count! (L274, L282); a warship's captain gives Orders instead of
+    using skills (L1019)."""
     _, _, g = game.unit(ref)
-    return "" if tier_rank(Unit.model_validate(g.profile)) else f"{g.name}'s pilot is not Skilled or Ace"
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":
+        return f"{g.name}'s captain gives Orders instead of using skills (L1019)"
+    return "" if tier_rank(unit) else f"{g.name}'s pilot is not Skilled or Ace"
 
 
 def _charge(game: Game, ref: str) -> str:
@@ -195,8 +273,25 @@ def _charge(game: Game, ref: str) -> str:
 
 
 REQUIREMENTS: dict[str, Requirement] = {
-    "gunnery_expert": _trait(("gunnery_expert",), "a Gunnery Expert"),
-    "weapon_bonus": _trait(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
+    "gunnery_expert": _crew(("gunnery_expert",), "a Gunnery Expert"),
+    "warship": warship_refusal,
+    "mech_turn": _mech_turn,
+    "captain": order_refusal,
+    "discerning": discerning_refusal,
+    "steadfast": steadfast_refusal,
+    "main_battery": main_battery_refusal,
+    "m_particles": _m_particles,
+    "board": board_refusal,
+    "split": split_refusal,
+    "big_move": big_move,
+    "knockback": knockback_refusal,
+    "get_up": get_up_refusal,
+    "rally_ally": rally_ally_refusal,
+    "mobility": mobility_refusal,
+    "inertia": inertia_refusal,
+    "low_gravity": fall_refusal,
+    "launch": launch_refusal,
+    "weapon_bonus": _crew(("mechanics_expert", "fearsome"), "a Mechanics Expert or Fearsome"),
     "energy_weapon": _weapon_kind("energy", "energy weapon"),
     "artillery": _weapon_kind("artillery", "artillery"),
     "remote": _weapon_kind("remote", "remote weapon"),

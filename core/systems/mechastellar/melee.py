@@ -41,6 +41,8 @@ from core.systems.base import (
 from core.systems.mechastellar.asks import improvise_cost, improvise_question
 from core.systems.mechastellar.commands import has_command, valiant, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
+from core.systems.mechastellar.fleet import order_tier, wreck, wreck_picks
+from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shooting import (
@@ -60,7 +62,7 @@ from core.systems.mechastellar.skills import (
     used_skills,
 )
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
@@ -166,6 +168,13 @@ class Clash(Closed):
         default=None,
         description="The defender's Pyrrhic Victory: +1 counterattack hit for every 2 hits it takes, once a "
         "game (Climactic Events, L754-L756); asked after the roll.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    wrecked: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="A defending warship's weapon systems the attacker destroys, one a failed save (L1009); "
+        "asked then.",
         json_schema_extra={"ui": "hidden"},
     )
 
@@ -391,7 +400,11 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         ),
         flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
         defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
-        blocks=d_shield + trait_blocks(dfn) + extra_blocks(d_g),  # Untouchable (L403)
+        # Untouchable (L403); a Close Range Combat order (L1034)
+        blocks=d_shield
+        + trait_blocks(dfn)
+        + extra_blocks(d_g)
+        + bool(order_tier(game, d_side, "close_range")),
         weapon=a_weapon,
         saves_at=a_weapon.pen - dfn.save,
         left=hp_left(d_g),
@@ -408,7 +421,8 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
         blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield])
         + trait_blocks(att)
-        + extra_blocks(a_g),
+        + extra_blocks(a_g)
+        + bool(order_tier(game, a_side, "close_range")),
         weapon=d_weapon,
         saves_at=d_weapon.pen - att.save,
         left=hp_left(a_g),
@@ -534,6 +548,15 @@ def second_clash(game: Game, inp: Clash) -> str:
     return ""
 
 
+def clash_made(work: Working, inp: Clash) -> None:
+    """The clash declared with hidden splits is made (:mod:`.splits`): a clash after it this turn (Merciless
+    Melee's, L443; Tear through the Ranks', L358) is a new one, its split on the sheet."""
+    st = work.extra_as(MsState)
+    if st.secret_clash == f"{inp.attacker}|{inp.target}":
+        st.secret_clash = ""
+        work.put_extra(st)
+
+
 def _escaped(game: Game, inp: Clash) -> ActionResult:
     """The defender's Narrow Escape cancels the clash: no die is rolled; the attacker's melee this turn is
     spent (L28), with no Momentum for it (L742)."""
@@ -543,6 +566,7 @@ def _escaped(game: Game, inp: Clash) -> ActionResult:
         raise ValueError("Narrow Escape needs the Climactic Events module and the side's Event unused (L736)")
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    clash_made(work, inp)
     note_event(work, d_side, "narrow_escape")
     extra = unit_extra(a_g)
     extra.meleed = True
@@ -691,8 +715,11 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     a_saves = counter.save_pool(land_a).roll(dice, "attacker's saves")
     dmg_d = strike.damage(land_d, d_saves.total, options)
     dmg_a = counter.damage(land_a, a_saves.total, options)
+    # a warship's failed saves destroy its weapon systems (L1009)
+    wrecks = wreck_picks(game, inp.attacker, inp.target, d_saves.total, dmg_d >= strike.left, inp.wrecked)
     work = Working(game)
     begin_turn(game, work, inp.attacker)
+    clash_made(work, inp)
     pay_disengage(game, work, inp.attacker)
     defiant = "defiant" in Unit.model_validate(a_g.profile).pilot.traits
     tear = tear_cost(Unit.model_validate(a_g.profile)) if inp.tear and not extra.tears else 0
@@ -723,6 +750,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         tally_shield(game, work, a_side, a_i)
     killed = take_damage(game, work, d_side, d_i, dmg_d)  # Unyielding: once on 1 HP (L485)
     lost = take_damage(game, work, a_side, a_i, dmg_a)
+    if wrecks:
+        wreck(work, d_side, d_i, wrecks)
     ds, as_ = work.state(d_side, d_i), work.state(a_side, a_i)
     ds.destroyed = ds.destroyed or killed
     as_.destroyed = as_.destroyed or lost
@@ -731,8 +760,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     if lost:
         on_kill(game, work, inp.target, inp.attacker)
         gain(work, d_side, "momentum", 1)  # the defender's side destroyed a unit this turn (L247)
-    for st in (ds, as_):
-        if "engaged" not in st.conditions and not st.destroyed:
+    for st, one in ((ds, d_g), (as_, a_g)):  # a warship ignores engagement range (L955)
+        if "engaged" not in st.conditions and not st.destroyed and one.profile.get("kind") != "warship":
             st.conditions = [*st.conditions, "engaged"]
     as_.conditions = [c for c in as_.conditions if c != "crit_next"]
     extra.meleed = True
@@ -745,6 +774,13 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         extra.kills = [*extra.kills, inp.weapon]  # Tear through the Ranks may clash with it again (L358)
     put_unit_extra(work, a_side, a_i, extra)
     note_attack(game, work, a_side, inp.target, killed)
+    w, kind, impact = strike.weapon, a_g.profile.get("kind"), ""
+    dfn_weapons = Unit.model_validate(d_g.profile).weapons
+    if kind == "super_titan" and not killed:  # Knockback (L725)
+        fast = inp.advantage == "high_speed"
+        impact = mark_knock(game, work, inp.attacker, inp.target, w.pen, w.damage, dmg_d, fast)
+    elif kind == "mobile_suit" and killed:  # Hit & Run: forward after a melee kill (L718)
+        impact = mark_knock(game, work, inp.attacker, inp.target, 0, 0, 0)
 
     def faces(r: list[int]) -> str:
         return "[" + ", ".join(str(f) for f in r) + "]"
@@ -764,6 +800,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         text += ""
     elif bool(dmg_d) != bool(dmg_a):
         text += ". Only one side took damage: a Finishing Blow may follow (L213)"
+    text += impact
+    if wrecks:
+        text += f"; {a_g.name} destroys its " + ", ".join(dfn_weapons[i].name for i in wrecks) + " (L1009)"
     return ActionResult(
         changes=work.changes(),
         text=text,
@@ -803,5 +842,7 @@ def clash_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
         for i, w in enumerate(unit.weapons)
     ]
     pool = attacker_pool(unit, read_options(MsOptions, game.options))
+    if ms_state(game).secret_clash.startswith(f"{actor}|"):  # split unseen: not shown on the sheet (L519)
+        return {"weapon": picks, "attack_dice": [FieldPick(value=None, label="Hidden: entered on the card")]}
     splits = [FieldPick(value=k, label=split_label(k, pool)) for k in range(pool, -1, -1)]
     return {"weapon": picks, "attack_dice": splits}

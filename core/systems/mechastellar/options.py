@@ -24,3 +24,6 @@ class MsOptions(Readings):
     climactic_events: bool = False
     space: bool = False
     small_scale: bool = False
+    m_particles: bool = False
+    low_gravity: bool = False
+    stun_unreadies_one: bool = False

@@ -7,7 +7,9 @@ a weapon fires at most 10 dice (L134).  Shields and cover block after the roll a
 (L228, L634-L635); Skill Defense spends Momentum after the roll, 1 hit each (L253, L260-L264);
 an Ace may spend Momentum equal to the round to negate a weapon (Flawless Evasion, L286-L293).
 Each hit left deals the weapon's damage (L149); then one Armor Save per hit, at most three per
-weapon (warships: every hit, L1009), each failure a flat 1000 (L218-L223).
+weapon (warships: every hit, L1009), each failure a flat 1000 (L218-L223).  A warship shoots through
+All Weapons Fire! with its readied weapons, and loses a weapon system a failed save (:mod:`.fleet`); the
+small-scale mode's Knockback and Hit & Run follow a shot (:mod:`.impacts`).
 
 :func:`plan` works out the numbers; :func:`shot_dist` (the odds) and :func:`shoot` (the roll)
 both read the same :class:`~core.steps.FacePool` values from it, so they cannot disagree.
@@ -45,6 +47,18 @@ from core.systems.mechastellar.asks import (
 )
 from core.systems.mechastellar.commands import armed, guardians, has_command, warned
 from core.systems.mechastellar.events import escape_open, last_offer, note_event
+from core.systems.mechastellar.fleet import (
+    after_fire,
+    fire_refusal,
+    order_tier,
+    ship_accuracy,
+    ship_shot_checks,
+    unready,
+    unready_picks,
+    wreck,
+    wreck_picks,
+)
+from core.systems.mechastellar.impacts import mark_knock
 from core.systems.mechastellar.modules import shield_broken, tally_shield
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.shot_input import Shoot as Shoot
@@ -91,7 +105,14 @@ from core.systems.mechastellar.turns import (
     power_item,
     spend_action,
 )
-from core.systems.mechastellar.units import SHOOTING_BLOCKS, Unit, Weapon, tier_rank, total_actions
+from core.systems.mechastellar.units import (
+    SHOOTING_BLOCKS,
+    Unit,
+    Weapon,
+    captain,
+    tier_rank,
+    total_actions,
+)
 
 #: Most dice one weapon rolls, whatever the modifiers (L134).
 MAX_SHOTS = 10
@@ -191,17 +212,22 @@ def evade_values(tn: int, natural_one_evades: bool = False) -> tuple[int, ...]:
 FAST_REROLLS = 3
 
 
-def evade_pool(shots: int, values: tuple[int, ...], target: Unit, mobility: bool = False) -> FacePool:
+def evade_pool(
+    shots: int, values: tuple[int, ...], target: Unit, mobility: int = 0, every: bool = False
+) -> FacePool:
     """The target's evade dice.  A Three Times as Fast! Commander rolls up to three of them again against
-    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: one more (the small-scale
-    mode's Mobility, L715).  The app rolls again the dice that let shots through, criticals first: a
-    reroll never costs an evade already made."""
+    each weapon; not a Fleet Commander's warship (L486-L487).  ``mobility``: that many more (the
+    small-scale mode's Mobility, L715; a Take Evasive Action! order, L1023).  ``every``: any of them (a
+    Daring Captain, L1053; M-Particles, L875).  The app rolls again the dice that let shots through,
+    criticals first: a reroll never costs an evade already made."""
     fast = target.commander == "three_times_as_fast" and target.kind != "warship"
     limit = FAST_REROLLS * fast + mobility
-    if not limit:
+    if not limit and not every:
         return FacePool(dice=shots, sides=10, values=values)
     worst = tuple(sorted((f for f in range(1, 11) if values[f - 1]), key=lambda f: (-values[f - 1], f)))
-    return FacePool(dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=limit)
+    return FacePool(
+        dice=shots, sides=10, values=values, reroll_faces=worst, reroll_limit=None if every else limit
+    )
 
 
 def commando(target: Unit) -> bool:
@@ -312,6 +338,10 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     accuracy += skill.accuracy + firepower  # Bullseye (L307), Overwhelming Firepower (L844)
     accuracy -= "bd_head" in a_g.state.conditions  # Battle Damage to its head (L683)
     accuracy -= 2 * ("bridge_hit" in a_g.state.conditions)  # its bridge hit (L931)
+    own = not overwatch
+    accuracy += ship_accuracy(
+        game, a_side, a_g, shooter, weapon.aa, inp.quadrant, inp.long_range, own
+    )  # L1029+
     if artillery:
         accuracy -= 1 if inp.stationary else 2  # L103
     shut = "shut_down" in t_g.state.conditions
@@ -328,6 +358,15 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     blindside = (inp.advantage == "blindside" or inp.remote or run in ("blindside", "bridge")) and not immune
     advantage = (inp.advantage != "none" or shut or inp.remote or bool(run)) and not immune  # L540, L566
     crits = int(advantage) + int(skill.crit or "crit_next" in a_g.state.conditions)
+    if inp.far and not options.m_particles:
+        raise ValueError("no warship has spread M-Particles in this battle (L871-L872)")
+    far = inp.far  # M-Particles: no critical hits, any evade die rolled again (L873-L875)
+    crits = 0 if far else crits
+    daring = bool(inp.daring) and captain(target, "daring") and shooter.kind == "warship"  # L1053
+    evasive = int(bool(order_tier(game, t_side, "evasive")))  # Take Evasive Action! (L1023)
+    values = evade_values(tn, options.natural_one_evades)
+    if far:
+        values = (min(values[0], 1), *values[1:])  # the 1 is a hit, not a critical (L877)
     pen0 = weapon.pen == 0
     base, extra = SHOOTING_BLOCKS[target.shield]
     if overwatch and target.shield == "melee_shield":
@@ -347,7 +386,6 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(
             "The Will to Power! is the Commander's, from Round 4, its side's Event unused (L779)"
         )
-    values = evade_values(tn, options.natural_one_evades)
     if coded:
         values = tuple(CRIT_CODE if v == 2 else v for v in values)
     return Plan(
@@ -358,7 +396,7 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         weapon=weapon,
         shots=shots,
         tn=tn,
-        evade=evade_pool(shots, values, target, mobile),
+        evade=evade_pool(shots, values, target, mobile + evasive, far or daring),
         flat=flat,
         crits=crits,
         blocks=blocks + extra_blocks(t_g),  # Untouchable's roll adds to them (L403)
@@ -408,6 +446,7 @@ def modified_weapon(shooter: Unit, weapon: Weapon, inp: Shoot, own_turn: bool = 
     if inp.energy != "none" and not weapon.energy:
         raise ValueError(f"{weapon.name} is not an energy weapon (L639-L644)")
     tuned = any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits)
+    tuned = tuned or captain(shooter, "expert_engineering") or captain(shooter, "fearsome_captain")  # L1065
     if tuned and own_turn and weapon.indirect != "artillery":  # chosen as it activates (L420, L460)
         if inp.extra_damage:
             damage += 100
@@ -652,9 +691,10 @@ def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
     """The pilot's choices this turn (L412, L420, L460): the first shot makes them; a later shot that
     changes one is refused."""
     mine = []
-    if "gunnery_expert" in shooter.pilot.traits:
+    if "gunnery_expert" in shooter.pilot.traits or captain(shooter, "expert_gunnery"):  # L412, L1061
         mine.append("range" if inp.long_range else "hit")
-    if any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits):
+    tuned = captain(shooter, "expert_engineering") or captain(shooter, "fearsome_captain")  # L1065, L1086
+    if tuned or any(t in ("mechanics_expert", "fearsome") for t in shooter.pilot.traits):
         mine.append("damage" if inp.extra_damage else "pen")
     pairs = ({"range", "hit"}, {"damage", "pen"})
     for choice in mine:
@@ -662,6 +702,11 @@ def _turn_choices(shooter: Unit, inp: Shoot, had: list[str]) -> list[str]:
         if other in had:
             raise ValueError(f"its pilot chose {other} for this turn (L412, L420, L460)")
     return sorted(set(had) | set(mine))
+
+
+def wrecked_picks(game: Game, inp: Shoot, out: Landed, left: int) -> list[int]:
+    """The target warship's weapon systems its failed saves destroy (L1009): :func:`.fleet.wreck_picks`."""
+    return wreck_picks(game, inp.attacker, inp.target, out.failed, out.damage >= left, inp.wrecked)
 
 
 def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
@@ -704,17 +749,25 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     if asked := near_asked(game, inp):
         raise asked
     choices = _turn_choices(shooter, inp, extra.choices if ms_state(game).turn_unit == inp.attacker else [])
-    check_turn(game, inp.attacker, spends=not (inp.remote or free))  # refusals come before any die
+    ship = shooter.kind == "warship" and not free  # through All Weapons Fire!, no action a shot (L981)
+    check_turn(game, inp.attacker, spends=not (inp.remote or free or ship))  # refusals come before any die
     check_disengage(game, inp.attacker)
+    ship_shot_checks(game, inp.attacker, inp.target, inp.weapon, inp.near_ally, inp.in_sensors, inp.daring)
     if p.weapon.power and shooter.kind == "super_titan":
         power_item(game, Working(game), inp.attacker, str(inp.weapon))  # refused before the roll
     out = land(game, p, inp, dice, guarded=True)
+    struck = out.guardian or inp.target  # a Guardian takes the hits as its own (L813)
+    s_side, s_i, _, s_unit = _unit(game, struck)
+    left = guard_plan(game, p, struck).left if out.guardian else p.left
+    wrecks = wrecked_picks(game, inp.model_copy(update={"target": struck}), out, left)
+    stunned = p.weapon.stun and out.landed and out.damage < left and s_unit.kind == "warship"
+    off = unready_picks(game, inp.attacker, struck, out.landed, inp.unreadied) if stunned else None
     work = Working(game)
     begin_turn(game, work, inp.attacker)
     pay_disengage(game, work, inp.attacker)
     if inp.remote:
         gain(work, a_side, "momentum", -1)  # instead of an action (L595)
-    elif not free:
+    elif not free and not ship:
         spend_action(game, work, inp.attacker, shooting=True)
     gain(work, a_side, "momentum", -cost - tear)
     if inp.persevere:
@@ -745,6 +798,14 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
     downed = sum(f == 10 for f in out.faces) if shot_down else 0
     extra.remote_lost = [*extra.remote_lost, *[inp.weapon] * downed]  # an Ace's 10s (L599-L600)
     put_unit_extra(work, a_side, a_i, extra)
+    if ship:
+        after_fire(game, work, a_side, a_i, inp.weapon)  # reloading its rounds after (L969-L970)
+    if wrecks:
+        wreck(work, s_side, s_i, wrecks)  # a weapon system a failed save (L1009)
+    if p.weapon.stun and out.landed and not killed and s_unit.kind == "warship":
+        unready(work, s_side, s_i, off)  # a stun hit un-readies its weapons (L971)
+    if killed and captain(shooter, "fearsome_captain"):
+        gain(work, a_side, "momentum", 1)  # a Fearsome Captain's kill (L1086)
     a_state = work.state(a_side, a_i)
     a_state.conditions = [c for c in a_state.conditions if c != "crit_next"]
     if inp.will_to_power:
@@ -758,9 +819,16 @@ def shoot(game: Game, inp: Shoot, dice: DiceSource) -> ActionResult:
         text += f"; Guardian: {t_g.name} took the hits (1 Influence, L813)"
     if inp.will_to_power:
         text += f"; The Will to Power!: {min(3, p.plain(out.dice))} hits made criticals (L781)"
+    if not killed:  # the small-scale mode's Knockback and Hit & Run (L717-L718, L725)
+        text += mark_knock(game, work, inp.attacker, struck, p.weapon.pen, p.weapon.damage, out.damage)
     if last_stand(t_g) and out.damage >= t_g.state.max_damage - t_g.state.damage:
         text += f"; {t_g.name} holds on with 1 HP (Unyielding, once a game, L485)"
-    if out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
+    if wrecks:
+        names = ", ".join(s_unit.weapons[i].name for i in wrecks)
+        text += f"; {a_g.name} destroys its {names} (L1009)"
+    if out.failed and not killed and inp.far:
+        text += "; no Battle Damage beyond M-Particles' range (L875)"
+    elif out.failed and not killed and read_options(MsOptions, game.options).battle_damage:
         text += f"; {t_g.name} rolls Battle Damage for each failed save (L677)"
     if downed:
         text += f"; {t_g.name}'s Ace shoots down {downed} of the {p.weapon.name}'s shots for the battle"
@@ -803,6 +871,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "used up by Missile Screen!"
         elif "berserk" in g.state.conditions:
             why = "lost: it has gone berserk"
+        elif unit.kind == "warship":
+            why = fire_refusal(game, g, i)  # readied, reloading, destroyed (L966-L993, L1009)
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""
         pen = f" PEN {w.pen}" if w.pen else ""
         weapons.append(

@@ -1,6 +1,8 @@
 """What a player enters for a shot (L132-L155): the Shoot action's input, with the answers asked after
 the dice (Skill Defense, saves bought, Flawless Evasion, Narrow Escape, a Guardian, Improvise, The Will to
-Power!, "within 16 inches?"), each hidden until asked.  :mod:`.shooting` resolves it.
+Power!, "within 16 inches?", a warship's [AA] and Sensors checks, a Daring Captain, the weapon systems a
+warship's stun hits un-ready or its failed saves destroy), each hidden until asked.  :mod:`.shooting`
+resolves it.
 """
 
 from __future__ import annotations
@@ -126,6 +128,49 @@ class Shoot(Closed):
         description="The target, a Commando Commander, is the model closest to the shooter, allies counted: "
         "only then may it be shot (L488-L489); asked when it matters.",
         json_schema_extra={"ui": "hidden", **needs("commando", of="target")},
+    )
+    far: bool = Field(
+        default=False,
+        description="M-Particles: the target is beyond the shooter's Sensors + 10\": no critical hits, it "
+        "rolls any evade dice again, no Battle Damage (L873-L875).",
+        json_schema_extra=needs("m_particles"),
+    )
+    quadrant: bool = Field(
+        default=False,
+        description="The target is in the quadrant a Main Battery order named: +1 Accuracy (L1029).",
+        json_schema_extra=needs("main_battery"),
+    )
+    near_ally: bool = Field(
+        default=False,
+        description="A warship's [AA] weapon fires only at a target within 8\" of an ally (L982); asked "
+        "then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    in_sensors: bool = Field(
+        default=False,
+        description="A warship with no Target Lock shoots a unit that is not a warship only within its "
+        "Sensors (L976); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    daring: bool | None = Field(
+        default=None,
+        description="The target's Daring Captain is within the shooting warship's Sensors: it rolls any "
+        "evade dice again (L1053); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    unreadied: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="With the reading stun_unreadies_one: the target warship's readied weapons its stun hits "
+        "un-ready, one a hit (L971); asked then.",
+        json_schema_extra={"ui": "hidden"},
+    )
+    wrecked: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="The target warship's weapon systems the attacker destroys, one a failed save (L1009); "
+        "asked then.",
+        json_schema_extra={"ui": "hidden"},
     )
     near: bool | None = Field(
         default=None,

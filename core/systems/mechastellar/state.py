@@ -97,6 +97,22 @@ class MsState(Closed):
         max_length=12,
         description="The charged unit's weapons fired as Overwatch at this charge, one per action (L174).",
     )
+    secret_clash: str = Field(
+        default="",
+        max_length=130,
+        description="A melee attack declared with both splits entered unseen: 'attacker|target' (L519).",
+    )
+    orders: list[str] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Captain's Orders in force this round, as 'side:order:ship' (L1019-L1035).",
+    )
+    this_round: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description="What is done once a round, as 'unit:what': a captain's order, a replaced order, a "
+        "Discerning Captain's Focus, a launch (L997, L1019, L1049, L1082), a fallen Titan's roll (L727).",
+    )
 
 
 class MsUnitState(Closed):
@@ -176,6 +192,45 @@ class MsUnitState(Closed):
     second_turn: bool = Field(
         default=False,
         description="A Decimator Commander has had the first of its two turns this round (L497).",
+    )
+    readied: list[int] | None = Field(
+        default=None,
+        max_length=12,
+        description="A warship's readied weapons, by number; None: as the battle began, its missiles and "
+        "[AA] weapons (L966-L971).",
+    )
+    reloading: dict[str, int] = Field(
+        default_factory=dict,
+        description="A warship's weapons reloading after firing: weapon number to the last round it reloads "
+        "(L969-L970, L993).",
+    )
+    wrecked: list[int] = Field(
+        default_factory=list,
+        max_length=12,
+        description="A warship's weapon systems destroyed by failed Armor Saves, by number (L1009).",
+    )
+    free_ready: int = Field(
+        default=0,
+        ge=0,
+        le=12,
+        description="Weapons a warship readies with no action: a Fearless Captain's after a charged weapon "
+        "is destroyed (L1076).",
+    )
+    charged: int = Field(
+        default=0,
+        ge=0,
+        le=3,
+        description="The small-scale mode's Charged & Ready: weapons readied as the battle began (L732).",
+    )
+    split: int | None = Field(
+        default=None,
+        ge=-1,
+        le=40,
+        description="Its split for the declared clash: the dice that attack (L519); -1: a Narrow Escape "
+        "(L742).",
+    )
+    aboard: str = Field(
+        default="", max_length=60, description="The warship it is aboard, as side/key (L869, L1003)."
     )
     remote_lost: list[int] = Field(
         default_factory=list,

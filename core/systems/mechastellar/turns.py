@@ -6,14 +6,15 @@ enemy units that have not had their turn makes the other side activate one of th
 Fire, L41).  When one side has no unit left to activate, the other activates the rest in turn
 (digest ambiguity 33).  Warships take their turns in a phase of their own once every other unit has had
 its turn, the roll-off's winner first (L949-L951); Return Fire is owed by a warship only in that phase
-(digest ambiguity 40).  Each side gains 1 Momentum at the end of every round, 1 when one of its
-units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247), never
-above 10 (L243).
+(digest ambiguity 40).  A Sharp Witted Captain's warship may instead take its turn in the first phase, on
+its side's turn, in place of another unit (L1081).  Each side gains 1 Momentum at the end of every round, 1
+when one of its units attacks in melee on its own turn and 1 on a turn it destroys any enemy (L244-L247),
+never above 10 (L243).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -25,11 +26,24 @@ from core.systems.base import ActionResult, Change, Choice, Closed, NeedChoice, 
 from core.systems.mechastellar.commands import round_end_influence
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.state import MsState, MsUnitState, gain, ms_state
-from core.systems.mechastellar.units import Unit, total_actions
+from core.systems.mechastellar.units import Unit, captain, total_actions
 
 #: Conditions that last the unit's turn: Focus (L123), Full Throttle (L80), a Disengage whose second
 #: Momentum an attack afterwards pays (L258), a Warning's immunity (L809: any unit's, for the turn).
-TURN_CONDITIONS = ("focus", "throttle", "disengaged", "warned", "expert_evasion")
+#: A warship's All Weapons Fire! (L981), a Determined or Fearless Captain's +1 Accuracy (L1057) and a turn
+#: about against space inertia (L883) too.
+TURN_CONDITIONS = (
+    "focus",
+    "throttle",
+    "disengaged",
+    "warned",
+    "expert_evasion",
+    "volley",
+    "steady",
+    "reversed",
+)
+#: Conditions that last until the round ends: a warship's Target Lock (L975).
+ROUND_CONDITIONS = ("target_lock",)
 
 
 def check_disengage(game: Game, ref: str) -> bool:
@@ -83,7 +97,8 @@ def _live(game: Game, side: int) -> list[GameUnit]:
 
 
 def _waiting(game: Game, side: int) -> list[GameUnit]:
-    return [g for g in _live(game, side) if not g.state.activated]
+    """Units yet to take their turn this round; not those aboard a warship (L869, L997)."""
+    return [g for g in _live(game, side) if not g.state.activated and "aboard" not in g.state.conditions]
 
 
 def is_ship(g: GameUnit) -> bool:
@@ -109,6 +124,7 @@ def actions_now(game: Game, g: GameUnit) -> int:
     Rounds 1, 3 and 5, L470, L475), less stun tokens (L575-L577)."""
     unit = Unit.model_validate(g.profile)
     bonus = int(game.round in (1, 3, 5) and any(t in ("prodigy", "legendary") for t in unit.pilot.traits))
+    bonus += int(game.round in (1, 3, 5) and captain(unit, "legendary_captain"))  # L1072
     bonus += g.state.counters.get("bonus", 0)  # Make it Count!'s bonus action this turn (L279)
     bonus += g.state.counters.get("allout", 0)  # All-Out Attack's 3, for shooting or Power only (L348)
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
@@ -130,7 +146,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
     st.avenging = st.aggressor if ref in st.return_fire else ""  # Return Fire at the aggressor (L41)
     st.turn_unit, st.attacked, st.return_fire, st.kill_momentum, st.aggressor = ref, [], [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus, st.shot_at = "", 0, []
+    st.maneuver, st.overwatch_bonus, st.secret_clash, st.shot_at = "", 0, "", []
     work.put_extra(st)
     unit = Unit.model_validate(g.profile)
     if unit.power:  # its Power may be put elsewhere now (L161): every item is free to power again
@@ -138,6 +154,7 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         mine.powered, mine.power_bonus, mine.surge = [], 0, False
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
+    boost += captain(unit, "renowned_captain") + 2 * captain(unit, "legendary_captain")  # L1045, L1071
     if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
         boost += 1  # Round 2 on, at 50% HP or more (L398)
     if boost:
@@ -166,7 +183,9 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
         raise ValueError(f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first")
     if g.state.activated:
         raise ValueError(f"{g.name} has had its turn this round (L26)")
-    if is_ship(g) and mech_phase(game):
+    if "aboard" in g.state.conditions:
+        raise ValueError(f"{g.name} is aboard a warship: it acts once launched, as a round begins (L997)")
+    if is_ship(g) and mech_phase(game) and not captain(Unit.model_validate(g.profile), "sharp_witted"):
         raise ValueError(
             f"{g.name} is a warship: warships act in their own phase, after every other unit (L949)"
         )
@@ -352,6 +371,11 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
                 spent = MsUnitState.model_validate(u_state.extra)
                 spent.untouchable = 0
                 u_state.extra = spent.model_dump(mode="json")
+            if MsUnitState.model_validate(other.state.extra).split is not None:  # the turn's clash (L519)
+                x_state = work.state(os_, ou)
+                unsplit = MsUnitState.model_validate(x_state.extra)
+                unsplit.split = None
+                x_state.extra = unsplit.model_dump(mode="json")
             if (os_, ou) != (s, u) and MsUnitState.model_validate(other.state.extra).skills:
                 o_state = work.state(os_, ou)
                 mine = MsUnitState.model_validate(o_state.extra)
@@ -372,7 +396,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     owed, nxt = coordinated_next(game, st, inp.unit, owed, nxt)
     st.turn_unit, st.attacked, st.kill_momentum, st.avenging = "", [], False, ""
     st.charge, st.charge_blindside, st.overwatch, st.galvanized = "", False, [], False
-    st.maneuver, st.overwatch_bonus, st.shot_at = "", 0, []
+    st.maneuver, st.overwatch_bonus, st.secret_clash, st.shot_at = "", 0, "", []
     st.return_fire = owed if owed and nxt is not None and game.unit(owed[0])[0] == nxt else []
     st.aggressor = inp.unit if st.return_fire else ""
     work.put_extra(st)
@@ -421,10 +445,14 @@ def mark_gone(work: Working, s: int, u: int, g: GameUnit) -> None:
         state.conditions = [*state.conditions, "gone"]
 
 
-def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
+def new_round_changes(
+    game: Game, resourceful: Sequence[int], round_end: Callable[[Game, Working], None] | None = None
+) -> list[Change]:
     """Round end and the next round's start: +1 Momentum each side (L245; Resourceful +2, L496), every
-    unit ready, a new roll-off due (L32)."""
+    unit ready, a new roll-off due (L32); ``round_end`` does the rest of the round's end (repairs)."""
     work = Working(game)
+    if round_end is not None:
+        round_end(game, work)
     round_end_influence(game, work)  # +1 Influence each side, with the module on (L798)
     if read_options(MsOptions, game.options).small_scale:  # Flagship: the highest-Frame warship lives (L731)
         for s, side in enumerate(game.sides):
@@ -438,9 +466,9 @@ def new_round_changes(game: Game, resourceful: Sequence[int]) -> list[Change]:
             mark_gone(work, s, u, g)
             state = work.state(s, u)
             state.activated = False
-            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS]
+            state.conditions = [c for c in state.conditions if c not in TURN_CONDITIONS + ROUND_CONDITIONS]
             state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0, "allout": 0}
-            fresh = MsUnitState.model_validate(g.state.extra)
+            fresh = MsUnitState.model_validate(state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
             fresh.kills, fresh.tears, fresh.fusillade = [], 0, []
             fresh.second_turn = False

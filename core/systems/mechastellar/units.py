@@ -101,6 +101,31 @@ TraitKey = Literal[
     "prodigy",
     "legendary",
 ]
+#: Warship captains' traits the engine applies, by key: (name, tier) (L1037-L1086).
+CAPTAIN_TRAITS: dict[str, tuple[str, int]] = {
+    "renowned_captain": ("Renowned / Inspiring Captain", 1),
+    "discerning": ("Discerning / Crafty Captain", 1),
+    "daring": ("Daring / Brash Captain", 1),
+    "determined": ("Determined Captain / Steadfast Crew", 1),
+    "expert_gunnery": ("Expert Gunnery Crew", 1),
+    "expert_engineering": ("Expert Engineering Division", 1),
+    "legendary_captain": ("Legendary Captain / War Hero", 2),
+    "fearless_captain": ("Fearless / Stoic Captain", 2),
+    "sharp_witted": ("Sharp Witted / Wiley Captain", 2),
+    "fearsome_captain": ("Fearsome / Dreaded Captain", 2),
+}
+CaptainTrait = Literal[
+    "renowned_captain",
+    "discerning",
+    "daring",
+    "determined",
+    "expert_gunnery",
+    "expert_engineering",
+    "legendary_captain",
+    "fearless_captain",
+    "sharp_witted",
+    "fearsome_captain",
+]
 CommanderTrait = Literal[
     "none",
     "unyielding",
@@ -149,7 +174,22 @@ class Weapon(Closed):
     energy: bool = Field(default=False, description="A beam or energy weapon (L639-L644).")
     stun: bool = Field(default=False, description="Each hit takes away an action (L573-L577).")
     aoe: int = Field(default=0, ge=0, le=20, description="Width of its line template in inches (L583-L585).")
-    missile: bool = Field(default=False, description="Missiles or rockets (Missile Screen!, L833).")
+    aa: bool = Field(
+        default=False,
+        description="A warship's anti-air [AA] weapon: readied from the start, fired only at targets within "
+        '8" of an ally (L968, L982-L983).',
+    )
+    missile: bool = Field(
+        default=False,
+        description="Missiles or rockets (Missile Screen!, L833); a warship's missiles are readied from the "
+        "start (L968).",
+    )
+    reload: int = Field(
+        default=0,
+        ge=0,
+        le=5,
+        description="Rounds a warship's weapon reloads after firing, still readied (L969-L970).",
+    )
 
 
 class Pilot(Closed):
@@ -190,6 +230,12 @@ class Unit(Closed):
     )
     weapons: list[Weapon] = Field(default_factory=list, max_length=12, description="Its weapon systems.")
     pilot: Pilot = Field(default_factory=Pilot, description="Its pilot (or Kaiju tier, or captain).")
+    captain: list[CaptainTrait] = Field(
+        default_factory=list,
+        max_length=2,
+        description="A Stellar Warship's captain traits: Skilled Captain one Tier I, Battle Hardened (the "
+        "Ace tier) two Tier I or one Tier II (L1039).",
+    )
     commander: CommanderTrait = Field(
         default="none", description="Commander trait, if this unit is the force's Commander (L477-L497)."
     )
@@ -202,6 +248,11 @@ ALLOWED_TRAIT_TIERS: dict[int, list[list[int]]] = {0: [[]], 1: [[], [1]], 2: [[]
 def tier_rank(unit: Unit) -> int:
     """0 Basic, 1 Skilled, 2 Ace (Kaiju: Dreadful 1, Unstoppable 2, digest ambiguity 39)."""
     return {"basic": 0, "skilled": 1, "ace": 2}[unit.pilot.tier]
+
+
+def captain(unit: Unit, trait: str) -> bool:
+    """A warship whose captain has ``trait`` (L1037-L1086)."""
+    return unit.kind == "warship" and trait in unit.captain
 
 
 def total_actions(unit: Unit) -> int:
@@ -222,6 +273,17 @@ def unit_violations(unit: Unit) -> list[Violation]:
                 message="a Skilled pilot has one Tier I trait; an Ace two Tier I traits or one Tier II; "
                 "a Basic pilot none",
                 ref="L368",
+            )
+        )
+    if unit.captain and unit.kind != "warship":
+        out.append(Violation(rule="captain", message="captain traits are for Stellar Warships", ref="L1039"))
+    elif sorted(CAPTAIN_TRAITS[t][1] for t in unit.captain) not in allowed:
+        out.append(
+            Violation(
+                rule="captain-traits",
+                message="a Skilled Captain has one Tier I trait; a Battle Hardened Captain two Tier I traits "
+                "or one Tier II; a Basic captain none",
+                ref="L1039",
             )
         )
     if unit.kind == "super_titan" and unit.power == 0 and any(w.power for w in unit.weapons):
