@@ -715,8 +715,12 @@ def test_gated_inputs_name_what_the_unit_lacks_and_are_refused() -> None:
     from core.game import gated_actions, gates
 
     g = game_of([unit("argonaut"), unit("joker", power=4, shield_power=4)], [unit("dervish")])
-    assert gates(g, "focus", {"unit": "0/a0"}).fields == {"power": "Sample: Argonaut is not a Super Titan"}
-    assert gates(g, "focus", {"unit": "0/a1"}).fields == {}
+    assert gates(g, "focus", {"unit": "0/a0"}).fields == {
+        "power": "Sample: Argonaut is not a Super Titan",
+        "in_melee": "Sample: Argonaut's pilot is not Skilled or Ace",  # L127
+    }
+    joker = gates(g, "focus", {"unit": "0/a1"}).fields
+    assert joker == {"in_melee": "Sample: Joker's pilot is not Skilled or Ace"}
     greyed = gated_actions(g)
     assert greyed["0/a0"]["power"] == "Sample: Argonaut has no shield that takes Power"
     assert "power" not in greyed.get("0/a1", {})

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from test_mechastellar import game_of, hp, momentum, unit
-from test_mechastellar_traits import act, ask, mean, odds, refused
+from test_mechastellar_traits import act, ask, call, mean, odds, refused
 
 from core.game import gated_actions, gates
 
@@ -122,9 +122,7 @@ def test_a_titan_puts_power_into_full_throttle_l79() -> None:
     """1 Power a Move inch, up to +5", held until its next turn: the Joker's 5 Power less 3 leaves 2, too
     little for its Breast Cannon's 4 (L159-L163); a mobile suit has no Power to put there."""
     g = game_of([unit("joker"), unit("argonaut")], [unit("dervish")], momentum=(0, 0))
-    assert (
-        gates(g, "throttle", {"unit": "0/a1"}).fields["power"] == "Sample: Argonaut is not a Super Titan"
-    )
+    assert gates(g, "throttle", {"unit": "0/a1"}).fields["power"] == "Sample: Argonaut is not a Super Titan"
     g = act(g, "throttle", {"unit": "0/a0", "power": 3})
     assert 'Move +8" (3 Power' in g.log[-1].text and g.unit("0/a0")[2].state.extra["powered"] == ["move:3"]
     assert "2 Power free" in refused(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, [9] * 3)
@@ -139,3 +137,51 @@ def test_a_high_speed_attack_knocks_5_inches_farther_l726() -> None:
     g = act(g, "melee", {**clash, "advantage": "high_speed"}, [5] + [1] * 11 + [1] * 5)
     assert 0 < g.unit("1/b0")[2].state.damage < 2500 and "knocked back" in g.log[-1].text
     assert 'knocked back 8"' in ask(g, "knockback", {"unit": "0/a0", "target": "1/b0"}, [3])["prompt"]
+
+
+# --- Focus: a Skilled or Ace pilot's weapon to fire in engagement range (L127-L128, L155) ----------
+
+LANCER = {"name": "Heat Lancer", "kind": "melee", "range": 0, "shots": 0, "damage": 500, "pen": 4}
+MG = {"name": "Machine gun", "range": 16, "shots": 6, "damage": 200, "pen": 0}
+
+
+def test_focus_picks_a_weapon_to_fire_in_melee_l127_l128_l155() -> None:
+    """In melee a unit fires a weapon only once a Focus picks it (L155): refused, and greyed on the Shoot
+    sheet, with the reason.  A Skilled or Ace pilot's Focus picks one shooting weapon (asked; a melee weapon
+    is not offered): it fires in engagement range this turn with +1 ARM PEN (L127-L128), in place of the
+    extra shot (one benefit, L122); the other weapons stay refused.  A Basic pilot is not offered it."""
+    henry = unit("jet_black_lancer", actions=2, weapons=[PUNCH, MG, LANCER])  # a Skilled pilot
+    g = game_of([henry, unit("argonaut")], [unit("dervish")], momentum=(0, 0))
+    for ref in ("0/a0", "1/b0"):  # the clash has locked them in melee (L66-L67)
+        s, i, _ = g.unit(ref)
+        g.sides[s].units[i].state.conditions.append("engaged")
+    shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    assert "in melee" in refused(g, "shoot", shot, [2, 2, 3, 4])
+    assert "in melee" in refused(g, "shoot", {**shot, "weapon": 1}, [2] * 12)
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "shoot", "actor": "0/a0"})
+    assert [p["unavailable"][:8] for p in picks["fields"]["weapon"]] == ["in melee", "in melee", "a melee "]
+    # the Argonaut's Basic pilot: greyed with the reason and refused if sent anyway (L127)
+    assert "not Skilled or Ace" in gates(g, "focus", {"unit": "0/a1"}).fields["in_melee"]
+    assert "not Skilled or Ace" in refused(g, "focus", {"unit": "0/a1", "in_melee": True, "weapon": 0})
+    assert "in_melee" not in gates(g, "focus", {"unit": "0/a0"}).fields
+    asked = ask(g, "focus", {"unit": "0/a0", "in_melee": True})
+    assert asked["field"] == "weapon"
+    assert [(o["value"], o["label"]) for o in asked["options"]] == [(0, "Rocket Punch"), (1, "Machine gun")]
+    g = act(g, "focus", {"unit": "0/a0", "in_melee": True, "weapon": 0})
+    assert "Rocket Punch may fire in melee" in g.log[-1].text
+    picks = call("game.picks", {"game": g.model_dump(mode="json"), "action": "shoot", "actor": "0/a0"})
+    assert [p["unavailable"][:8] for p in picks["fields"]["weapon"]] == ["", "in melee", "a melee "]
+    assert "in melee" in refused(g, "shoot", {**shot, "weapon": 1}, [2] * 12)
+    # size: the same shot as an unfocused PEN 4 punch out of melee (2 shots, no extra shot from this Focus)
+    plain = game_of([unit("jet_black_lancer", weapons=[{**PUNCH, "pen": 4}])], [unit("dervish")])
+    assert mean(odds(g, "shoot", shot), "damage") == mean(odds(plain, "shoot", shot), "damage")
+    assert mean(odds(plain, "shoot", shot), "damage") > mean(
+        odds(game_of([unit("jet_black_lancer", weapons=[PUNCH])], [unit("dervish")]), "shoot", shot), "damage"
+    )
+    # two hits (evade 2, 2 under the target 5) of 500; saves against PEN 4 - Sv 0 need 4+: the 3 fails,
+    # 1000 more (L219, L223); with PEN 3 both would pass
+    g = act(g, "shoot", shot, [2, 2, 3, 4])
+    assert "1 failed" in g.log[-1].text and hp(g, "1/b0") == 2500 - 2 * 500 - 1000
+    g = act(g, "end_turn", {"unit": "0/a0"})
+    _, _, lancer = g.unit("0/a0")
+    assert lancer.state.extra.get("melee_gun") is None  # this turn only (L127)

@@ -42,9 +42,12 @@ or facing); "not yet" = not implemented.
 * L111-L115 front arc, closest target: players (not enforced).
 * L117-L130 Focus: +1 shot / +1 hit within 16" / PEN 0 +2: done [M focus_adds]; several Focus a turn
   (its own and a trait's) add up: reading focus_once for one (ambiguity 19) [T heroic_spirit]; Titan +3
-  Power, never doubled: done [M power_4_focus]; Basic pilot targets any model: players; Skilled/Ace
-  firing in engagement range with +1 PEN (L127-L128) and "Focus needed to fire in melee" (L155): not yet
-  (not enforced).
+  Power, never doubled: done [M power_4_focus]; Basic pilot targets any model: players; a Skilled/Ace
+  pilot's Focus picks one shooting weapon (asked) that fires in melee this turn with +1 PEN, in place of
+  the extra shot (L122, L127-L128), and a unit in melee ("engaged") fires no other weapon (L155; Fire
+  Vulcans! and Mayhem! excepted, L311, L323): done, refused and greyed with the reason [I
+  focus_picks_a_weapon_to_fire_in_melee]; the +1 PEN holds for the turn whether or not the shot is made
+  in melee (the app knows no distances).  A trait's free Focus (Lone Wolf...) gives the extra shot only.
 * L132-L149 the d10 evade, 10-dice cap, Evade bonus cap +3, natural 1 and 10: done [M evade_target,
   argonaut_shoots_dervish, ten_dice_cap]; natural 1 at target 1: reading natural_one_evades.
 * L153 a weapon fires once a turn: done [M a_weapon_fires_once].

@@ -11,7 +11,16 @@ from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game
 from core.pool import table
-from core.systems.base import ActionOdds, ActionResult, ActionSpec, Closed, needs, own_unit
+from core.systems.base import (
+    ActionOdds,
+    ActionResult,
+    ActionSpec,
+    Choice,
+    Closed,
+    NeedChoice,
+    needs,
+    own_unit,
+)
 from core.systems.mechastellar.commands import command
 from core.systems.mechastellar.events import event
 from core.systems.mechastellar.fleet import (
@@ -102,7 +111,8 @@ from core.systems.mechastellar.units import Unit, tier_rank
 
 class Focus(Closed):
     """Focus: this turn its shooting weapons gain a shot, or a hit within 16" (PEN 0: two) (L123-L125);
-    or a Super Titan's +3 Power until its next turn (L129-L130)."""
+    or a Skilled or Ace pilot's one weapon that may fire in engagement range, +1 PEN (L127-L128); or a
+    Super Titan's +3 Power until its next turn (L129-L130).  One benefit a Focus (L122)."""
 
     unit: str = own_unit("Who focuses.")
     power: bool = Field(
@@ -110,6 +120,43 @@ class Focus(Closed):
         description="A Super Titan takes +3 Power until its next turn instead (L129-L130).",
         json_schema_extra={"flow": "common", **needs("super_titan")},
     )
+    in_melee: bool = Field(
+        default=False,
+        description="A Skilled or Ace pilot readies one shooting weapon to fire in engagement range this "
+        "turn, with +1 PEN, instead of the extra shot (L127-L128, L155).",
+        json_schema_extra={"flow": "common", **needs("exceptional")},
+    )
+    weapon: int | None = Field(
+        default=None,
+        ge=0,
+        le=11,
+        description="The weapon that may fire in melee; asked.",
+        json_schema_extra={"ui": "hidden"},
+    )
+
+
+def _melee_gun(game: Game, inp: Focus) -> tuple[int, str]:
+    """The weapon a Skilled or Ace pilot's Focus lets fire in engagement range (L127-L128): asked when
+    not given; a Basic pilot, a melee weapon or a second benefit refused."""
+    _, _, g = game.unit(inp.unit)
+    unit = Unit.model_validate(g.profile)
+    if inp.power:
+        raise ValueError("a Focus gives one benefit: +3 Power or a weapon for melee, not both (L122)")
+    if not tier_rank(unit):
+        raise ValueError(f"{g.name}'s pilot is not Skilled or Ace: only they fire in engagement range (L127)")
+    guns = [(i, w.name) for i, w in enumerate(unit.weapons) if w.kind == "shooting"]
+    if not guns:
+        raise ValueError(f"{g.name} has no shooting weapon")
+    if inp.weapon is None:
+        raise NeedChoice(
+            "weapon",
+            f"Which of {g.name}'s weapons may fire in melee this turn, with +1 PEN?",
+            [Choice(value=i, label=name) for i, name in guns],
+        )
+    name = dict(guns).get(inp.weapon)
+    if name is None:
+        raise ValueError(f"{g.name} has no shooting weapon of that number")
+    return inp.weapon, name
 
 
 def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
@@ -120,6 +167,7 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         raise ValueError("only a Super Titan focuses for Power (L129)")
     if inp.power and MsUnitState.model_validate(g.state.extra).power_bonus:
         raise ValueError(f"{g.name} has its +3 Power: it cannot be doubled (L130)")
+    gun = _melee_gun(game, inp) if inp.in_melee else None  # refused or asked before anything changes
     work = Working(game)
     begin_turn(game, work, inp.unit)
     spend_action(game, work, inp.unit, shooting=inp.power)  # All-Out Attack's actions may boost Power (L348)
@@ -129,6 +177,13 @@ def focus(game: Game, inp: Focus, dice: DiceSource) -> ActionResult:
         mine.power_bonus = 3
         state.extra = mine.model_dump(mode="json")
         return ActionResult(changes=work.changes(), text=f"{g.name} focuses: +3 Power until its next turn")
+    if gun is not None:  # that weapon fires in melee this turn, +1 PEN (L127-L128, L155)
+        mine = MsUnitState.model_validate(state.extra)
+        mine.melee_gun = gun[0]
+        state.extra = mine.model_dump(mode="json")
+        return ActionResult(
+            changes=work.changes(), text=f"{g.name} focuses: its {gun[1]} may fire in melee this turn, +1 PEN"
+        )
     add_focus(work, s, u)  # a second Focus adds its bonus again (digest ambiguity 19)
     return ActionResult(changes=work.changes(), text=f'{g.name} focuses: +1 shot, or +1 hit within 16"')
 
@@ -530,7 +585,7 @@ ACTIONS: dict[str, ActionSpec] = {
         "focus",
         "Focus",
         focus,
-        '+1 shot, or +1 hit within 16" (L117-L130).',
+        "+1 shot, or +1 hit within 16\"; a Skilled or Ace pilot's weapon to fire in melee (L117-L130).",
         rolls=False,
         needs=("mech_turn",),
     ),

@@ -84,7 +84,14 @@ from core.systems.mechastellar.skills import (
     vulcans,
 )
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import (
+    MsState,
+    gain,
+    melee_fire_refusal,
+    ms_state,
+    put_unit_extra,
+    unit_extra,
+)
 from core.systems.mechastellar.traits import (
     defense_ratio,
     extra_blocks,
@@ -278,6 +285,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
         raise ValueError(
             f"{shooter.weapons[inp.weapon].name} was used up by a Missile Screen! Overwatch (L834)"
         )
+    if not overwatch and (why := melee_fire_refusal(a_g, inp.weapon, inp.skill)):
+        raise ValueError(why)  # in melee, only the weapon a Focus picked fires (L127, L155)
     if overwatch:
         shooter = armed(game, inp.attacker)  # Missile Screen!'s Overwatch V (L833)
     weapon = shooter.weapons[inp.weapon]
@@ -295,6 +304,8 @@ def plan(game: Game, inp: Shoot, overwatch: bool = False) -> Plan:
     weapon = modified_weapon(shooter, weapon, inp, own_turn=not overwatch)
     damage = persevered(weapon.damage, game.round) if inp.persevere else weapon.damage  # L329-L330
     weapon = weapon.model_copy(update={"pen": weapon.pen + skill.pen, "damage": damage})  # Giant Slayer
+    if not overwatch and inp.skill != "fire_vulcans" and unit_extra(a_g).melee_gun == inp.weapon:
+        weapon = weapon.model_copy(update={"pen": weapon.pen + 1})  # Focus picked it: +1 PEN (L128)
     firepower = has_command(game, a_side, "overwhelming_firepower")  # +1 ACC, +1 PEN this round (L844)
     run = "" if overwatch else maneuver_gain(game, inp.attacker, inp.target)  # L923-L930
     weapon = weapon.model_copy(update={"pen": weapon.pen + firepower + 3 * (run == "bridge")})
@@ -871,6 +882,8 @@ def shoot_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
             why = "used up by Missile Screen!"
         elif "berserk" in g.state.conditions:
             why = "lost: it has gone berserk"
+        elif melee_fire_refusal(g, i):
+            why = "in melee: only a weapon its Focus picked fires (L155)"
         elif unit.kind == "warship":
             why = fire_refusal(game, g, i)  # readied, reloading, destroyed (L966-L993, L1009)
         rf = f" RF+{w.rapid_fire}" if w.rapid_fire else ""

@@ -161,6 +161,13 @@ class MsUnitState(Closed):
     power_bonus: int = Field(
         default=0, ge=0, le=3, description="Focus's +3 Power until its next turn (L129)."
     )
+    melee_gun: int | None = Field(
+        default=None,
+        ge=0,
+        le=11,
+        description="A Skilled or Ace pilot's Focus: the weapon that may fire in engagement range this turn, "
+        "+1 PEN (L127-L128, L155).",
+    )
     choices: list[str] = Field(
         default_factory=list,
         max_length=6,
@@ -256,3 +263,13 @@ def gain(work: Working, side: int, key: str, amount: int) -> int:
     res = work.resources(side)
     res[key] = max(0, min(10, res.get(key, 0) + amount))
     return res[key]
+
+
+def melee_fire_refusal(g: GameUnit, weapon: int, skill: str = "none") -> str:
+    """Why the unit may not fire ``weapon`` now, "" when it may: a unit in melee fires only the weapon its
+    Focus picked (L127, L155), or through Fire Vulcans! (L311) or Mayhem! (L323-L324)."""
+    if "engaged" not in g.state.conditions or skill in ("fire_vulcans", "mayhem"):
+        return ""
+    if MsUnitState.model_validate(g.state.extra).melee_gun == weapon:
+        return ""
+    return f"{g.name} is in melee: a weapon fires there only once a Focus picks it (L127, L155)"

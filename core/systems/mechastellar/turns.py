@@ -357,7 +357,7 @@ def end_turn(game: Game, inp: EndTurn, dice: DiceSource) -> ActionResult:
     state.counters = {**state.counters, "actions": 0, "stun": 0, "focus": 0, "bonus": 0, "allout": 0}
     fresh = MsUnitState.model_validate(state.extra)
     fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
-    fresh.kills, fresh.tears, fresh.fusillade = [], 0, []
+    fresh.kills, fresh.tears, fresh.fusillade, fresh.melee_gun = [], 0, [], None
     fresh.second_turn = fresh.second_turn or again
     state.extra = fresh.model_dump(mode="json")
     for os_, side in enumerate(game.sides):  # the unit turn is over: skills used in it are spent (L253)
@@ -470,7 +470,7 @@ def new_round_changes(
             state.counters = {**state.counters, "actions": 0, "focus": 0, "bonus": 0, "allout": 0}
             fresh = MsUnitState.model_validate(state.extra)
             fresh.fired, fresh.meleed, fresh.skills, fresh.choices, fresh.clashed = [], False, [], [], []
-            fresh.kills, fresh.tears, fresh.fusillade = [], 0, []
+            fresh.kills, fresh.tears, fresh.fusillade, fresh.melee_gun = [], 0, [], None
             fresh.second_turn = False
             fresh.untouchable = min(fresh.untouchable, 0)  # Untouchable's blocks were that turn's (L403)
             state.extra = fresh.model_dump(mode="json")
