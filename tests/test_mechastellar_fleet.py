@@ -515,3 +515,24 @@ def test_a_hidden_split_clash_then_merciless_melees_second_at_a_new_target_l443_
     g = clash_with_fours(g, {**second, "defense": 0, "counter_defense": 0})
     assert "Sample: White Asura" in g.log[-1].text
     assert "twice" in refused(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+
+
+def test_battle_hardened_close_range_aa_def_in_melee_l1034_l1035() -> None:
+    """A Battle Hardened Captain's Close Range order: AA DEF (Melee) +1 Accuracy (L1035), read as the
+    warship's AA DEF dice blocking on 4+ instead of 5+ (a 10 still one block) on top of the order's +1 block
+    (L1034); a Skilled Captain's order gives the block only, and a mobile suit's melee dice are unchanged."""
+    from core.systems.mechastellar.melee import Clash, pools
+
+    clash = Clash(attacker="0/a0", target="1/b0", attack_dice=3)
+    faces: dict[str, tuple[int, ...]] = {}
+    for tier in ("skilled", "ace"):
+        g = game_of([unit("blue_djinn", melee=3)], [cruiser(**captain(tier), aa_def=2)], momentum=(0, 0))
+        g = act(g, "order", {"unit": "1/b0", "order": "close_range"})
+        strike = pools(g, clash)[0]
+        assert strike.blocks == 1  # the order's +1 Melee Block (L1034)
+        faces[tier] = strike.defense.values
+    assert faces["skilled"] == (0, 0, 0, 0, 1, 1, 1, 1, 1, 1)
+    assert faces["ace"] == (0, 0, 0, 1, 1, 1, 1, 1, 1, 1)
+    suit = game_of([unit("blue_djinn", melee=3)], [cruiser(**captain("ace")), unit("dervish", melee=2)])
+    suit = act(suit, "order", {"unit": "1/b0", "order": "close_range"})
+    assert pools(suit, Clash(attacker="0/a0", target="1/b1", attack_dice=3))[0].defense.values[3] == 0

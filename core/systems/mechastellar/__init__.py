@@ -178,8 +178,9 @@ or facing); "not yet" = not implemented.
   terrain (L960) [I warship_crashing]. Captains (L1017-L1086): traits by tier [F captain_traits_by_tier];
   Orders as the round begins, once, Sharp Witted's new one (Evasive: an evade die again a weapon; Main
   Battery: +1 Accuracy in the named quadrant, asked on the shot; Close Range: +1 block in the clash; Battle
-  Hardened: Target Lock +32", [AA] +1 Accuracy) [F captains_orders, battle_hardened]; falling back, turning,
-  +5" Move, AA DEF's accuracy in melee: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
+  Hardened: Target Lock +32", [AA] +1 Accuracy; AA DEF (Melee) +1 Accuracy, read as a warship's AA DEF dice
+  blocking on 4+ (L1035) [F battle_hardened_close_range]) [F captains_orders, battle_hardened]; falling back,
+  turning, +5" Move: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
   Discerning, Daring (asked), Determined and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert
   Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free Ready, Sharp Witted in the first
   phase [F captain_traits, discerning, fearless_captain]; a captain's Influence in place of Momentum: players.

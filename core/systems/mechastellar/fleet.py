@@ -472,7 +472,7 @@ _ORDER_TEXT = {
 _BH_TEXT = {
     "evasive": "; its warships may turn up to 45 degrees now",
     "main_battery": '; Target Lock gives Range +32"',
-    "close_range": "; [AA] weapons +1 Accuracy",
+    "close_range": "; [AA] weapons +1 Accuracy; a warship's AA DEF blocks on 4+ in melee",
 }
 
 

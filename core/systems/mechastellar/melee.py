@@ -361,9 +361,11 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         hit_on = 4 if side_has_commander(game, side, "bold_leader") else 5  # L492
         return tuple(2 if f == 10 else int(f >= hit_on) for f in range(1, 11))
 
-    def def_values(unit: Unit) -> tuple[int, ...]:
+    def def_values(unit: Unit, side: int) -> tuple[int, ...]:
         double = "close_combat_master" in unit.pilot.traits  # L447
-        return tuple((2 if double else 1) if f == 10 else int(f >= 5) for f in range(1, 11))
+        # a Battle Hardened Close Range order: AA DEF (Melee) +1 Accuracy, read as a block on 4+ (L1035)
+        block_on = 4 if unit.kind == "warship" and order_tier(game, side, "close_range") == 2 else 5
+        return tuple((2 if double else 1) if f == 10 else int(f >= block_on) for f in range(1, 11))
 
     def flat_hits(unit: Unit, g: GameUnit, weapon: Weapon, advantage: bool, refs: tuple[str, str]) -> int:
         t = unit.pilot.traits
@@ -399,7 +401,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             dice=a_atk, sides=10, values=atk_values(a_side), reroll_faces=tuple(sorted(set(a_weapon.reroll)))
         ),
         flat=flat_hits(att, a_g, a_weapon, a_adv, (inp.attacker, inp.target)),
-        defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn)),
+        defense=FacePool(dice=0 if shut else d_def, sides=10, values=def_values(dfn, d_side)),
         # Untouchable (L403); a Close Range Combat order (L1034)
         blocks=d_shield
         + trait_blocks(dfn)
@@ -418,7 +420,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
             reroll_faces=tuple(sorted(set(d_weapon.reroll))),
         ),
         flat=0 if shut else flat_hits(dfn, d_g, d_weapon, False, (inp.target, inp.attacker)),
-        defense=FacePool(dice=a_def, sides=10, values=def_values(att)),
+        defense=FacePool(dice=a_def, sides=10, values=def_values(att, a_side)),
         blocks=(0 if shield_broken(a_g) else MELEE_BLOCKS[att.shield])
         + trait_blocks(att)
         + extra_blocks(a_g)
