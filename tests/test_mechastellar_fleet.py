@@ -536,3 +536,24 @@ def test_battle_hardened_close_range_aa_def_in_melee_l1034_l1035() -> None:
     suit = game_of([unit("blue_djinn", melee=3)], [cruiser(**captain("ace")), unit("dervish", melee=2)])
     suit = act(suit, "order", {"unit": "1/b0", "order": "close_range"})
     assert pools(suit, Clash(attacker="0/a0", target="1/b1", attack_dice=3))[0].defense.values[3] == 0
+
+
+def test_a_captains_bonus_as_influence_l1045_l1071() -> None:
+    """Renowned (+1) and Legendary (+2) Captains give Momentum or Influence as the ship activates: with the
+    Influence module on, the player may take Influence instead, before the ship's turn begins; greyed with
+    the reason otherwise, and refused if sent anyway."""
+    g = to_ships(game_of([cruiser(**captain("ace", "legendary_captain"))], [unit("musarl")], momentum=(0, 0)))
+    assert gated_actions(g)["0/a0"]["captain_influence"] == "the Influence module is off"
+    assert "Influence module is off" in refused(g, "captain_influence", {"unit": "0/a0"})
+    g.options["influence"] = True
+    before = g.sides[0].resources.get("influence", 0)
+    assert "captain_influence" not in gated_actions(g).get("0/a0", {})
+    h = act(g, "captain_influence", {"unit": "0/a0"})
+    assert momentum(h, 0) == 0 and h.sides[0].resources["influence"] == before + 2  # Legendary: 2
+    assert "begun its turn" in gated_actions(h)["0/a0"]["captain_influence"]
+    late = act(g, "ready_weapons", {"unit": "0/a0", "weapon": 0})  # the Momentum, as before
+    assert momentum(late, 0) == 2 and late.sides[0].resources.get("influence", 0) == before
+    assert "begun its turn" in refused(late, "captain_influence", {"unit": "0/a0"})
+    r = to_ships(game_of([cruiser(**captain("skilled", "expert_gunnery"))], [unit("musarl")]))
+    r.options["influence"] = True
+    assert "neither Renowned nor Legendary" in gated_actions(r)["0/a0"]["captain_influence"]

@@ -183,7 +183,9 @@ or facing); "not yet" = not implemented.
   turning, +5" Move: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
   Discerning, Daring (asked), Determined and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert
   Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free Ready, Sharp Witted in the first
-  phase [F captain_traits, discerning, fearless_captain]; a captain's Influence in place of Momentum: players.
+  phase [F captain_traits, discerning, fearless_captain]; a Renowned or Legendary captain's Influence in place
+  of Momentum, taken as the ship activates with the Influence module on (L1045, L1071): done [F
+  a_captains_bonus_as_influence].
   A warship's failed saves in a clash destroy weapon systems too [F clash_too]. Ships ignore engagement range
   and disengage freely (L955) [F clash_too]. Deployment (the table's length, its edge, 6" from the hull,
   L864-L869), a ship's forward moves and 45-degree turns (L958-L959), sunken ships as cover (L1013-L1015):

@@ -26,6 +26,7 @@ from core.systems.mechastellar.events import event
 from core.systems.mechastellar.fleet import (
     board,
     captain_focus,
+    captain_influence,
     launch,
     order,
     ready_picks,
@@ -731,6 +732,15 @@ ACTIONS: dict[str, ActionSpec] = {
         "A Discerning Captain gives an ally a Focus as the round begins (L1047-L1049).",
         rolls=False,
         needs=("discerning",),
+    ),
+    "captain_influence": ActionSpec.of(
+        "captain_influence",
+        "Captain: Influence instead",
+        captain_influence,
+        "A Renowned or Legendary Captain's ship activates with its bonus as Influence, not Momentum "
+        "(L1045, L1071).",
+        rolls=False,
+        needs=("captain_influence",),
     ),
     "steadfast": ActionSpec.of(
         "steadfast",

@@ -553,6 +553,42 @@ def steadfast_refusal(game: Game, ref: str) -> str:
     return ""
 
 
+def captain_influence_refusal(game: Game, ref: str) -> str:
+    """The requirement ``captain_influence``: a Renowned or Legendary Captain's ship about to activate, the
+    Influence module on: its bonus may be Influence instead of Momentum (L1045, L1071)."""
+    _, _, g, unit = _ship(game, ref)
+    if not (captain(unit, "renowned_captain") or captain(unit, "legendary_captain")):
+        return f"{g.name}'s captain is neither Renowned nor Legendary"
+    if not read_options(MsOptions, game.options).influence:
+        return "the Influence module is off"
+    if ms_state(game).turn_unit == ref:
+        return f"{g.name} has begun its turn: the choice is made as it activates"
+    try:
+        check_turn(game, ref)
+    except ValueError as why:
+        return str(why)
+    return ""
+
+
+class CaptainInfluence(Closed):
+    """Renowned or Legendary Captain: the ship activates with its +1 (Legendary +2) as Influence instead of
+    Momentum (L1045, L1071)."""
+
+    unit: str = own_unit("Which warship.")
+
+
+def captain_influence(game: Game, inp: CaptainInfluence, dice: DiceSource) -> ActionResult:
+    if why := captain_influence_refusal(game, inp.unit):
+        raise ValueError(why)
+    _, _, g, unit = _ship(game, inp.unit)
+    work = Working(game)
+    begin_turn(game, work, inp.unit, influence=True)
+    n = 1 + captain(unit, "legendary_captain")
+    return ActionResult(
+        changes=work.changes(), text=f"{g.name} activates: its captain gives +{n} Influence, not Momentum"
+    )
+
+
 class Steadfast(Closed):
     """Determined or Fearless Captain: as the ship activates under half HP or with no Momentum, +1 Momentum
     or +1 Accuracy this turn (L1055-L1057, L1077)."""

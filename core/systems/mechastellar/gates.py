@@ -38,6 +38,8 @@ answering "" when it has it, else why not in plain words.
 * ``charge``: a charge is declared by a unit that may act now and has a melee weapon (L170-L172).
 * ``warship``: Ready Weapons, Target Lock, All Weapons Fire! and Reload! are a Stellar Warship's actions
   (L962-L993); ``mech_turn``: Focus is not one of them (L946), and ``turn`` holds.
+* ``captain_influence``: a Renowned or Legendary Captain's ship, as it activates, with the Influence module
+  on, takes its bonus as Influence (L1045, L1071).
 * ``captain``: a Captain's Order needs a Skilled or Battle Hardened Captain, as the round begins (L1019);
   ``discerning``, ``steadfast``: the captain traits used as the round begins or the ship activates
   (L1049, L1057, L1077); ``main_battery``: the quadrant's +1 Accuracy needs that Order in force (L1029).
@@ -69,6 +71,7 @@ from core.systems.mechastellar.commands import (
 from core.systems.mechastellar.events import bonds_open, events_module, last_shot
 from core.systems.mechastellar.fleet import (
     board_refusal,
+    captain_influence_refusal,
     discerning_refusal,
     launch_refusal,
     main_battery_refusal,
@@ -279,6 +282,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "captain": order_refusal,
     "discerning": discerning_refusal,
     "steadfast": steadfast_refusal,
+    "captain_influence": captain_influence_refusal,
     "main_battery": main_battery_refusal,
     "m_particles": _m_particles,
     "board": board_refusal,

@@ -130,8 +130,9 @@ def actions_now(game: Game, g: GameUnit) -> int:
     return max(0, total_actions(unit) + bonus - g.state.counters.get("stun", 0))
 
 
-def begin_turn(game: Game, work: Working, ref: str) -> None:
-    """The unit ``ref`` acts: its turn begins now unless it is already under way.
+def begin_turn(game: Game, work: Working, ref: str, influence: bool = False) -> None:
+    """The unit ``ref`` acts: its turn begins now unless it is already under way.  With ``influence``, a
+    Renowned or Legendary Captain's activation bonus goes to Influence instead of Momentum (L1045, L1071).
 
     Refused (ValueError) when the round's roll-off is not made, another unit is mid-turn, the unit
     has had its turn, it is the other side's turn, or the other side must Return Fire first.
@@ -154,7 +155,11 @@ def begin_turn(game: Game, work: Working, ref: str) -> None:
         mine.powered, mine.power_bonus, mine.surge = [], 0, False
         state.extra = mine.model_dump(mode="json")
     boost = sum({"renowned": 1, "legendary": 2}.get(t, 0) for t in unit.pilot.traits)  # L374, L474
-    boost += captain(unit, "renowned_captain") + 2 * captain(unit, "legendary_captain")  # L1045, L1071
+    captained = captain(unit, "renowned_captain") + 2 * captain(unit, "legendary_captain")  # L1045, L1071
+    if influence:
+        gain(work, s, "influence", captained)
+    else:
+        boost += captained
     if "immortal" in unit.pilot.traits and game.round >= 2 and state.damage * 2 <= state.max_damage:
         boost += 1  # Round 2 on, at 50% HP or more (L398)
     if boost:
