@@ -185,3 +185,23 @@ def test_focus_picks_a_weapon_to_fire_in_melee_l127_l128_l155() -> None:
     g = act(g, "end_turn", {"unit": "0/a0"})
     _, _, lancer = g.unit("0/a0")
     assert lancer.state.extra.get("melee_gun") is None  # this turn only (L127)
+
+
+def test_skilled_and_ace_pilots_move_5_more_in_space_and_low_gravity_l882_l895() -> None:
+    """In space (L882) and in a low gravity battle (L895) Skilled and Ace pilots gain Move +5": the game's
+    status names their units for the players (who move them); Basic pilots and warships are not named."""
+    from core.systems import implementation
+
+    ms = implementation("mechastellar")
+    henry, djinn = unit("jet_black_lancer"), unit("blue_djinn")  # Skilled, Ace
+    g = game_of([henry, unit("argonaut")], [djinn, unit("musarl", pilot=pilot_of("ace"))])
+    assert not [line for line in ms.status(g) if "+5" in line.label]
+    for module in ("space", "low_gravity"):
+        g.options = {module: True}
+        lines = {line.label: line.value for line in ms.status(g)}
+        assert lines['Red: Move +5"'] == "Sample: Jet Black Lancer"
+        assert lines['Blue: Move +5"'] == "Sample: Blue Djinn"
+
+
+def pilot_of(tier: str) -> dict[str, object]:
+    return {"name": "P", "tier": tier, "traits": []}

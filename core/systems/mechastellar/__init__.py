@@ -192,7 +192,8 @@ or facing); "not yet" = not implemented.
   players. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn; Skilled and Ace
   free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a game setting: the
   fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace pilots' Move +5" in
-  space and low gravity (L882, L895), climbing, a warship's High Ground immunity and Move -5" to attack one
+  space and low gravity (L882, L895): their mobile suits and Super Titans named in the game's status [I
+  skilled_and_ace_pilots_move_5_more]; climbing, a warship's High Ground immunity and Move -5" to attack one
   (L896-L897): players.
 
 Worked examples as tests: L93, L146-L149, L163, L165, L167, L181, L199-L214, L225, L266, L270, L284, L293,
@@ -247,6 +248,7 @@ from core.systems.mechastellar.units import (
     TIER_LABELS,
     TRAITS,
     Unit,
+    tier_rank,
     total_actions,
     unit_violations,
 )
@@ -267,6 +269,27 @@ def _unit(profile: BaseModel) -> Unit:
 def fast(u: Unit) -> bool:
     """Three Times as Fast!: Move +5" for a Commander that is not a warship (L486-L487)."""
     return u.commander == "three_times_as_fast" and u.kind != "warship"
+
+
+def _zero_g_moves(game: Game) -> list[CardLine]:
+    """In space and in low gravity, Skilled and Ace pilots' mobile suits and Super Titans gain Move +5"
+    (L878-L882, L895): named for each side, the move itself the players'."""
+    lines = []
+    for side in game.sides:
+        names = [
+            g.name
+            for g in side.units
+            if not g.state.destroyed
+            and (u := _unit_of(g.profile)).kind in ("mobile_suit", "super_titan")
+            and tier_rank(u)
+        ]
+        if names:
+            lines.append(CardLine(label=f'{side.name}: Move +5"', value=", ".join(names)))
+    return lines
+
+
+def _unit_of(profile: dict[str, object]) -> Unit:
+    return Unit.model_validate(profile)
 
 
 class MechaStellar(RuleSystem):
@@ -405,6 +428,8 @@ class MechaStellar(RuleSystem):
                 for i, side in enumerate(game.sides)
                 if (note := hangar_note(game, i))
             ]
+        if read_options(MsOptions, game.options).space or read_options(MsOptions, game.options).low_gravity:
+            lines += _zero_g_moves(game)
         if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L705)
             lines += [
                 CardLine(
