@@ -557,3 +557,26 @@ def test_a_captains_bonus_as_influence_l1045_l1071() -> None:
     r = to_ships(game_of([cruiser(**captain("skilled", "expert_gunnery"))], [unit("musarl")]))
     r.options["influence"] = True
     assert "neither Renowned nor Legendary" in gated_actions(r)["0/a0"]["captain_influence"]
+
+
+def test_a_warship_makes_its_narrow_escape_from_a_clash_l742_l954() -> None:
+    """A warship splits no dice (all its AA DEF dice defend, L954), yet with Climactic Events on its player
+    may answer a clash with its Narrow Escape (L742): chosen unseen beside "defend" when the clash is declared
+    with hidden splits, and asked before the dice otherwise.  Without the module nothing is asked."""
+    g = game_of([unit("blue_djinn")], [cruiser()], momentum=(0, 0))
+    hidden = act(g, "secret_clash", {"attacker": "0/a0", "target": "1/b0"})
+    assert "no dice to split" in gated_actions(hidden)["1/b0"]["split"]
+    hidden.options["climactic_events"] = True
+    views = call("game.views", {"game": hidden.model_dump(mode="json"), "viewer": 1})["views"]
+    assert [i["id"] for i in views["1/b0"]["sections"][0]["items"]] == ["0", "escape"]
+    hidden = act(hidden, "split", {"unit": "0/a0", "pick": ["9"]})
+    assert "split first" in refused(hidden, "melee", {"attacker": "0/a0", "target": "1/b0"})
+    hidden = act(hidden, "split", {"unit": "1/b0", "pick": ["escape"]})
+    hidden = act(hidden, "melee", {"attacker": "0/a0", "target": "1/b0"})
+    assert "Narrow Escape" in hidden.log[-1].text and hp(hidden, "1/b0") == 12000
+    g.options["climactic_events"] = True
+    asked = ask(g, "melee", {"attacker": "0/a0", "target": "1/b0", "attack_dice": 9})
+    assert [o["label"].split(" ·")[0] for o in asked["options"]] == [
+        "Defend: no dice to split",
+        "Narrow Escape: cancel the clash (once a game)",
+    ]

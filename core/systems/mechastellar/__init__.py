@@ -132,7 +132,8 @@ or facing); "not yet" = not implemented.
   a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within 16", Move -4",
   Flight/Transform: players. L734-L788 Climactic Events: a game setting, one a side once a game (the
   first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
-  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; Last Shooting (offered on the result
+  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; a warship, which splits no dice, offered
+  its Narrow Escape as it answers a clash (hidden or asked) [F a_warship_makes_its_narrow_escape]; Last Shooting (offered on the result
   that destroys the unit, until that unit turn ends), Pyrrhic Victory (asked of the clash's defender:
   hits taken after blocks and Skill Defense), Bonds that Transcend Time & Space, The Will to Power! (a
   shot's: asked after the dice; up to 3 plain hits made criticals) done [C last_shooting,

@@ -524,7 +524,8 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     for k in range(pool, -1, -1):
         strike, counter, _, _, opts = pools(game, inp.model_copy(update={"defender_attack": k}))
         mean, lost = expected_damage(counter, opts), destroys(strike, opts)
-        label = f"{split_label(k, pool)} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
+        said = split_label(k, pool) if pool else "Defend: no dice to split"  # a warship (L954)
+        label = f"{said} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
         options.append(Choice(value=k, label=label, assumed=k == even_split(pool)))
     if escape_open(game, game.unit(inp.target)[0]):  # Climactic Events (L742)
         options.append(
@@ -652,8 +653,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     check_disengage(game, inp.attacker)
     if inp.escape:
         return _escaped(game, inp)
-    if inp.defender_attack is None and d_pool_of(game, inp) > 0:
-        raise _defender_split(game, inp)
+    if inp.defender_attack is None and (d_pool_of(game, inp) > 0 or escape_open(game, d_side)):
+        raise _defender_split(game, inp)  # a warship splits none, but may make its Narrow Escape (L742)
     a_roll = strike.attack.roll(dice, "attack")
     d_block = strike.defense.roll(dice, "defense")
     d_roll = counter.attack.roll(dice, "counterattack")

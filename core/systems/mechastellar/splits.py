@@ -111,7 +111,8 @@ def split_refusal(game: Game, ref: str) -> str:
         return f"{g.name} is in no clash waiting for splits"
     if unit_extra(g).split is not None:
         return f"{g.name}'s player has entered its split"
-    return "" if pool_of(game, ref) else f"{g.name} has no dice to split"
+    # a warship splits none, but its Narrow Escape is chosen as unseen as a split (L742, L954)
+    return "" if pool_of(game, ref) or _may_escape(game, ref) else f"{g.name} has no dice to split"
 
 
 class Split(Closed):
@@ -160,13 +161,15 @@ def split_view(game: Game, side: int, index: int, viewer: Viewer = None) -> Unit
     if not st.secret_clash or ref not in st.secret_clash.split("|"):
         return None
     pool = pool_of(game, ref)
-    if not pool:
+    if not pool and not _may_escape(game, ref):
         return None
     if unit_extra(g).split is not None:
         return UnitView(sections=[ViewSection(title="Dice split entered: hidden until the clash")])
     if viewer is not None and viewer != side:
         return UnitView(sections=[ViewSection(title="Splitting its dice for the clash")])
     items = [ViewItem(id=str(k), label=split_label(k, pool)) for k in range(pool, -1, -1)]
+    if not pool:  # a warship: all its AA DEF dice defend (L954)
+        items = [ViewItem(id="0", label="Defend: no dice to split")]
     if _may_escape(game, ref):
         items.append(ViewItem(id=ESCAPE, label="Narrow Escape: cancel the clash (once a game)"))
     bind = ViewBinding(
@@ -174,7 +177,12 @@ def split_view(game: Game, side: int, index: int, viewer: Viewer = None) -> Unit
     )
     return UnitView(
         sections=[
-            ViewSection(title=f"Split its {pool} dice for the clash", items=items, private=True, bind=bind)
+            ViewSection(
+                title=f"Split its {pool} dice for the clash" if pool else "Its answer to the clash",
+                items=items,
+                private=True,
+                bind=bind,
+            )
         ]
     )
 
@@ -190,7 +198,7 @@ def secret_splits(game: Game, inp: Clash) -> Clash:
         raise ValueError(f"{game.unit(inp.attacker)[2].name} declared its clash with {declared}")
     a = unit_extra(game.unit(inp.attacker)[2]).split
     d = unit_extra(game.unit(inp.target)[2]).split
-    needs_d = pool_of(game, inp.target) > 0
+    needs_d = pool_of(game, inp.target) > 0 or _may_escape(game, inp.target)
     if a is None or (needs_d and d is None):
         raise ValueError("both players enter their split first, unseen (L519)")
     if d == -1:  # the defender chose its Narrow Escape (L742)
