@@ -580,3 +580,22 @@ def test_a_warship_makes_its_narrow_escape_from_a_clash_l742_l954() -> None:
         "Defend: no dice to split",
         "Narrow Escape: cancel the clash (once a game)",
     ]
+
+
+def test_sortie_tags_flag_units_kept_out_of_the_battle_l862() -> None:
+    """[G] units cannot sortie in space, [S] units cannot sortie on the ground (L862; a low gravity battle is
+    a ground battle, L893): the card shows the tag and the game's status names the units to leave out."""
+    ms = implementation("mechastellar")
+    ground = unit("argonaut", sortie="ground")
+    space = unit("dervish", sortie="space")
+    assert "[G] ground only" in ms.card(Unit.model_validate(ground)).notes
+    g = game_of([ground, unit("kara")], [space])
+    lines = {line.label: line.value for line in ms.status(g)}
+    assert lines["Blue: cannot sortie"] == "Sample: Dervish ([S]: not on the ground)"
+    assert "Red: cannot sortie" not in lines
+    g.options = {"low_gravity": True}
+    assert "Blue: cannot sortie" in {line.label for line in ms.status(g)}
+    g.options = {"space": True}
+    lines = {line.label: line.value for line in ms.status(g)}
+    assert lines["Red: cannot sortie"] == "Sample: Argonaut ([G]: not in space)"
+    assert "Blue: cannot sortie" not in lines

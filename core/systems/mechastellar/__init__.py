@@ -132,20 +132,21 @@ or facing); "not yet" = not implemented.
   a trait: players), 10+ nothing [T battle_damage: L689, L691]; Head's Blindside within 16", Move -4",
   Flight/Transform: players. L734-L788 Climactic Events: a game setting, one a side once a game (the
   first used is the pick): Narrow Escape (offered after a shot's dice and with the defender's split),
-  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; a warship, which splits no dice, offered
-  its Narrow Escape as it answers a clash (hidden or asked) [F a_warship_makes_its_narrow_escape]; Last Shooting (offered on the result
-  that destroys the unit, until that unit turn ends), Pyrrhic Victory (asked of the clash's defender:
-  hits taken after blocks and Skill Defense), Bonds that Transcend Time & Space, The Will to Power! (a
-  shot's: asked after the dice; up to 3 plain hits made criticals) done [C last_shooting,
-  pyrrhic_victory, bonds, will_to_power]; the self-destruct Event (name lost):
-  players. L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
+  It's Gone Berserk!!!, Moment of Clarity done [T climactic_events]; a warship, splitting no dice, offered
+  its Narrow Escape as it answers a clash (hidden or asked) [F a_warship_makes_its_narrow_escape]; Last
+  Shooting (offered on the result that destroys the unit, until that unit turn ends), Pyrrhic Victory
+  (asked of the clash's defender: hits taken after blocks and Skill Defense), Bonds that Transcend Time
+  & Space, The Will to Power! (a shot's: asked after the dice; up to 3 plain hits made criticals) done [C
+  last_shooting, pyrrhic_victory, bonds, will_to_power]; the self-destruct Event (name lost): players.
+  L702-L732 the small-scale mode (heading lost): a game setting: Fearless (an action as a Frame
   3+ unit activates; out of cover: the players' say), Expert Evasion in place of Flawless Evasion (an
   Ace's action, Skill Defense still offered), the mobile suit Shield's 5th use, Mobility's evade die
   rolled again, Flagship's round-end Momentum [T small_scale_mode]; Rally's d10 x 100 HP as a Titan's
   turn starts [T small_scale_rally]; Mobility's extra Move for 1 Momentum, a Titan's Focus action to
   Rally itself or an ally, Down but not out (a d10 as the round ends, once), Knockback (d10", then what it
   hit: 1000 into terrain, 1000 to both into a unit; High Speed Attack +5" and Slow and Laborious -5":
-  players), Hit & Run's 5" named in the log [I knockback, down_but_not_out]; Charged & Ready (three free
+  players; Slow and Laborious is named only at L726, never defined, so no unit carries it), Hit & Run's
+  5" named in the log [I knockback, down_but_not_out]; Charged & Ready (three free
   Ready Weapons in Round 1) [F charged_and_ready]; the 5-unit limit named under the title [F
   board_launch_and_repairs].
 * L790-L850 Influence: a game setting; starting Influence by size (none at 500 points, 1500 as 1000:
@@ -163,37 +164,39 @@ or facing); "not yet" = not implemented.
   pick (L1009) [F musarl_loses_two_cannons, T green_viking]. A battle in space is a game setting (space)
   offering Outmaneuver / Bridge Attack (L906-L932): the dice by roles, Move and escort, successes by tier, a
   tie ends it (ambiguity 29), TA or Blindside on the attacks this turn, the defender's Overwatch with +3
-  shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the example's 9 saves
-  omit the Blindside's critical, which the app adds]; the 10" and the target's range: players. The warship
-  phase (L949-L951): warships act after every other unit, the roll-off's winner first; a warship attacked
-  before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship actions (L962-L993): Ready
-  Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon; the reading
-  stun_unreadies_one: one a hit), All Weapons Fire! once a turn then each readied weapon with no action,
-  Target Lock (+16" to the round's end; a unit that is not a warship beyond Sensors needs it: asked), Reload!,
-  a weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full Throttle's +3" (ambiguity
-  30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and arcs: players. M-Particles,
-  a game setting: beyond Sensors + 10" no criticals, any evade die again, no Battle Damage [F m_particles].
-  Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding at a turn's end or as the battle
-  begins, a launch a warship as a round begins, repairs at the round's end (three units, 200 x Frame HP and
-  one Battle Damage, first of head, propulsion, shield, weapon) [F board_launch]; a warship crashing into
-  terrain (L960) [I warship_crashing]. Captains (L1017-L1086): traits by tier [F captain_traits_by_tier];
-  Orders as the round begins, once, Sharp Witted's new one (Evasive: an evade die again a weapon; Main
-  Battery: +1 Accuracy in the named quadrant, asked on the shot; Close Range: +1 block in the clash; Battle
-  Hardened: Target Lock +32", [AA] +1 Accuracy; AA DEF (Melee) +1 Accuracy, read as a warship's AA DEF dice
-  blocking on 4+ (L1035) [F battle_hardened_close_range]) [F captains_orders, battle_hardened]; falling back,
-  turning, +5" Move: players. Renowned, Legendary (Momentum, Round 1/3/5 action),
-  Discerning, Daring (asked), Determined and Fearless (+1 Momentum or Accuracy), Expert Gunnery, Expert
-  Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free Ready, Sharp Witted in the first
-  phase [F captain_traits, discerning, fearless_captain]; a Renowned or Legendary captain's Influence in place
-  of Momentum, taken as the ship activates with the Influence module on (L1045, L1071): done [F
-  a_captains_bonus_as_influence].
-  A warship's failed saves in a clash destroy weapon systems too [F clash_too]. Ships ignore engagement range
-  and disengage freely (L955) [F clash_too]. Deployment (the table's length, its edge, 6" from the hull,
-  L864-L869), a ship's forward moves and 45-degree turns (L958-L959), sunken ships as cover (L1013-L1015):
-  players. Space inertia: a Basic pilot's unit pays 1 Momentum to turn about, once a turn; Skilled and Ace
-  free; warships never backwards (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a game setting: the
-  fall check on 1-4, no fall damage (L897-L898) [I low_gravity_fall]. Skilled and Ace pilots' Move +5" in
-  space and low gravity (L882, L895): their mobile suits and Super Titans named in the game's status [I
+  shots, +3 PEN and the ship's ACC -2, 500 a die of AA DEF [T green_viking, outmaneuver; the example's 9
+  saves omit the Blindside's critical, which the app adds]; the 10" and the target's range: players. The
+  warship phase (L949-L951): warships act after every other unit, the roll-off's winner first; a warship
+  attacked before its phase owes no Return Fire (ambiguity 40) [T warships_act]. Warship actions
+  (L962-L993): Ready Weapons (missiles and [AA] start readied, a stun hit un-readies: read as every weapon;
+  the reading stun_unreadies_one: one a hit), All Weapons Fire! once a turn then each readied weapon with no
+  action, Target Lock (+16" to the round's end; a unit that is not a warship beyond Sensors needs it:
+  asked), Reload!, a weapon's reload rounds, [AA] only near an ally (asked), All Ahead Full! = Full
+  Throttle's +3" (ambiguity 30) [F saronic_cruiser, aa_weapons, missiles_reload, warship_actions]; range and
+  arcs: players. M-Particles, a game setting: beyond Sensors + 10" no criticals, any evade die again, no
+  Battle Damage [F m_particles]. The sortie tags (L862): a profile's [G] or [S], on its card; the units a
+  battle bars ([G] in space, [S] on the ground, low gravity included, L893) named in the status, the players
+  leave them out [F sortie_tags]. Hangars (2 x Size, 1 for Size 0-1: ambiguity 28; shown in space), boarding
+  at a turn's end or as the battle begins, a launch a warship as a round begins, repairs at the round's end
+  (three units, 200 x Frame HP and one Battle Damage, first of head, propulsion, shield, weapon) [F
+  board_launch]; a warship crashing into terrain (L960) [I warship_crashing]. Captains (L1017-L1086): traits
+  by tier [F captain_traits_by_tier]; Orders as the round begins, once, Sharp Witted's new one (Evasive: an
+  evade die again a weapon; Main Battery: +1 Accuracy in the named quadrant, asked on the shot; Close Range:
+  +1 block in the clash; Battle Hardened: Target Lock +32", [AA] +1 Accuracy; AA DEF (Melee) +1 Accuracy,
+  read as a warship's AA DEF dice blocking on 4+ (L1035) [F battle_hardened_close_range]) [F
+  captains_orders, battle_hardened]; falling back, turning, +5" Move: players. Renowned, Legendary
+  (Momentum, Round 1/3/5 action), Discerning, Daring (asked), Determined and Fearless (+1 Momentum or
+  Accuracy), Expert Gunnery, Expert Engineering, Fearsome (PEN or damage, Momentum a kill), Fearless's free
+  Ready, Sharp Witted in the first phase [F captain_traits, discerning, fearless_captain]; a Renowned or
+  Legendary captain's Influence in place of Momentum, taken as the ship activates with the Influence module
+  on (L1045, L1071): done [F a_captains_bonus_as_influence]. A warship's failed saves in a clash destroy
+  weapon systems too [F clash_too]. Ships ignore engagement range and disengage freely (L955) [F clash_too].
+  Deployment (the table's length, its edge, 6" from the hull, L864-L869), a ship's forward moves and
+  45-degree turns (L958-L959), sunken ships as cover (L1013-L1015): players. Space inertia: a Basic pilot's
+  unit pays 1 Momentum to turn about, once a turn; Skilled and Ace free; warships never backwards
+  (L883-L886, L958) [I argonaut_hit_and_run]. Low Gravity, a game setting: the fall check on 1-4, no fall
+  damage (L897-L898) [I low_gravity_fall]. Skilled and Ace pilots' Move +5" in space and low gravity (L882,
+  L895): their mobile suits and Super Titans named in the game's status [I
   skilled_and_ace_pilots_move_5_more]; climbing, a warship's High Ground immunity and Move -5" to attack one
   (L896-L897): players.
 
@@ -246,6 +249,7 @@ from core.systems.mechastellar.units import (
     CAPTAIN_TRAITS,
     KIND_LABELS,
     SHIELD_LABELS,
+    SORTIE_LABELS,
     TIER_LABELS,
     TRAITS,
     Unit,
@@ -286,6 +290,22 @@ def _zero_g_moves(game: Game) -> list[CardLine]:
         ]
         if names:
             lines.append(CardLine(label=f'{side.name}: Move +5"', value=", ".join(names)))
+    return lines
+
+
+def _sortie_lines(game: Game) -> list[CardLine]:
+    """Units whose sortie tag keeps them out of this battle (L862): [G] in space, [S] on the ground (a low
+    gravity battle is a ground battle, L893).  Flagged for the players, who leave them out."""
+    space = read_options(MsOptions, game.options).space
+    barred = "ground" if space else "space"
+    where = "in space" if space else "on the ground"
+    lines = []
+    for side in game.sides:
+        names = [g.name for g in side.units if _unit_of(g.profile).sortie == barred]
+        if names:
+            tag = "[G]" if space else "[S]"
+            value = f"{', '.join(names)} ({tag}: not {where})"
+            lines.append(CardLine(label=f"{side.name}: cannot sortie", value=value))
     return lines
 
 
@@ -349,6 +369,8 @@ class MechaStellar(RuleSystem):
             notes.append("Roles: " + ", ".join(r.replace("_", " ").capitalize() for r in u.roles))
         if u.commander != "none":
             notes.append("Commander: " + u.commander.replace("_", " ").capitalize())
+        if u.sortie != "any":  # L862
+            notes.append(SORTIE_LABELS[u.sortie])
         return UnitCard(title=u.name, kind=KIND_LABELS[u.kind], lines=lines, notes=notes)
 
     def unit_view(self, game: Game, side: int, index: int, viewer: Viewer = None) -> UnitView | None:
@@ -431,6 +453,7 @@ class MechaStellar(RuleSystem):
             ]
         if read_options(MsOptions, game.options).space or read_options(MsOptions, game.options).low_gravity:
             lines += _zero_g_moves(game)
+        lines += _sortie_lines(game)
         if read_options(MsOptions, game.options).small_scale:  # at most 5 units a side (L705)
             lines += [
                 CardLine(

@@ -28,6 +28,9 @@ Role = Literal[
     "sniper", "firepower", "assault", "heavy_arms", "battler", "interceptor", "melee", "indomitable"
 ]
 Tier = Literal["basic", "skilled", "ace"]
+Sortie = Literal["any", "ground", "space"]
+#: The sortie tags (L862): [G] never sorties in space, [S] never on the ground.
+SORTIE_LABELS: dict[str, str] = {"any": "Either", "ground": "[G] ground only", "space": "[S] space only"}
 TIER_LABELS = {"basic": "Basic", "skilled": "Skilled (Tier 1)", "ace": "Ace (Tier 2)"}
 Shield = Literal["none", "shield", "great_shield", "melee_shield", "light_shield"]
 SHIELD_LABELS = {
@@ -238,6 +241,13 @@ class Unit(Closed):
     )
     commander: CommanderTrait = Field(
         default="none", description="Commander trait, if this unit is the force's Commander (L477-L497)."
+    )
+    sortie: Sortie = Field(
+        default="any",
+        description="Its sortie tag: [G] cannot sortie in space, [S] cannot sortie on the ground (L862).",
+        json_schema_extra={
+            "x-labels": {"any": "Either", "ground": "[G] ground only", "space": "[S] space only"}
+        },
     )
 
 
