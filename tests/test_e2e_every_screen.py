@@ -84,7 +84,7 @@ ROWS = """() => {
     const unit = e.closest('.unit-card').dataset.unit;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      for (const m of t.data.matchAll(/[^\s\/-]+/g)) {
+      for (const m of t.data.matchAll(/[^\\s\\/-]+/g)) {
         if (lines(t, m.index, m.index + m[0].length) > 1) out.push(`${unit}: "${m[0]}" is broken mid-word`);
       }
     }
