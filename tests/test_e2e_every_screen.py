@@ -67,9 +67,29 @@ def sample_store(system: str) -> dict[str, Any]:
 
 #: A unit card's one-line row at a phone's width: its name readable and tappable (at least 110 px
 #: wide, 44 px high), its action buttons overlapping neither the name nor each other, all inside
-#: the screen; and nothing inside an open card sticking out of it.
+#: the screen; nothing inside an open card sticking out of it; and no word of the card's name, of
+#: its track's row labels and cells, or of its profile's labels broken across two lines (issue 24:
+#: "Mo/ds", "Ar/mo/r", "+/1" at 390 px) nor cut short ("Sample: Red Se...").
 ROWS = """() => {
   const out = [];
+  const lines = (node, from, to) => {
+    const r = document.createRange();
+    r.setStart(node, from);
+    r.setEnd(node, to);
+    return new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top))).size;
+  };
+  const words = '.unit-name, .cell-grid th, .cell-grid .cell-text, .card-lines dt';
+  for (const e of document.querySelectorAll(`.unit-card :is(${words})`)) {
+    if (!e.getClientRects().length) continue;  // in a closed card or fold
+    const unit = e.closest('.unit-card').dataset.unit;
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      for (const m of t.data.matchAll(/[^\\s\\/-]+/g)) {
+        if (lines(t, m.index, m.index + m[0].length) > 1) out.push(`${unit}: "${m[0]}" is broken mid-word`);
+      }
+    }
+    if (e.matches('.unit-name') && e.scrollWidth > e.clientWidth + 1) out.push(`${unit}: its name is cut`);
+  }
   const inside = (r) => r.left >= 0 && r.right <= document.documentElement.clientWidth + 0.5;
   const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
     && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;

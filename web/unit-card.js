@@ -22,6 +22,15 @@ const MARKS = { half: "\\", full: "X", off: "—" };
 const MARK_WORDS = { half: "half-crossed", full: "crossed", off: "marked off" };
 export function cellGrid(grid, id) {
   const table = el("table", { class: "cell-grid", id, "aria-label": grid.title });
+  // How wide the track is in characters (the longest row label, then each column's longest
+  // text) and in columns, so the style can size its text for every column to fit unbroken.
+  const cols = Math.max(1, ...grid.rows.map((r) => r.cells.length));
+  let chars = Math.max(1, ...grid.rows.map((r) => r.label.length));
+  for (let c = 0; c < cols; c++) {
+    chars += Math.max(2, ...grid.rows.map((r) => (r.cells[c] ? r.cells[c].text.length + (r.cells[c].star ? 1 : 0) : 0)));
+  }
+  table.style.setProperty("--cols", String(cols));
+  table.style.setProperty("--chars", String(chars));
   const body = el("tbody");
   for (const row of grid.rows) {
     const tr = el("tr", {}, el("th", { scope: "row" }, row.label));
