@@ -61,7 +61,8 @@ def open_game(browser: Browser, server: Server, store: dict[str, Any]) -> tuple[
     context = browser.new_context(**PHONE)
     page = context.new_page()
     open_with_store(page, server.url + "#/game/g1", store)
-    expect(page.locator(".unit-card")).to_have_count(5)
+    # the first screen after the engine's start: its first answers take longest on a busy machine
+    expect(page.locator(".unit-card")).to_have_count(5, timeout=30_000)
     return context, page
 
 

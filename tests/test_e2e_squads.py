@@ -27,7 +27,8 @@ def build_squad(page: Page, server: Server, picks: int = 3) -> str:
     boot(page, server.url + "#/squads")
     page.select_option("#new-squad-system", "gunframe")
     page.click("#new-squad")
-    expect(page.locator("#squad-name")).to_have_value("GUNFRAME squad 1")
+    # the editor is the first screen to ask the engine for a system's book: slow on a busy machine
+    expect(page.locator("#squad-name")).to_have_value("GUNFRAME squad 1", timeout=30_000)
     page.fill("#squad-name", "Red Lancers")
     page.locator("#squad-name").dispatch_event("change")
     page.fill("#squad-limit", "100")
