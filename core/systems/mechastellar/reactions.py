@@ -26,7 +26,8 @@ a charge whose defender let its Overwatch go.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -327,16 +328,8 @@ class LastShooting(Closed):
     )
 
 
-def _last_shot(game: Game, inp: LastShooting) -> Shoot:
-    why = last_shot(game, inp.unit)
-    if why:
-        raise ValueError(why)
-    _, _, g = game.unit(inp.unit)
-    _, _, t = game.unit(inp.target)
-    if "engaged" in t.state.conditions:
-        raise ValueError(f"{t.name} is in melee: Last Shooting may not target it (L750)")
-    if inp.weapon in unit_extra(g).disabled:
-        raise ValueError("that weapon was disabled by Battle Damage (L685)")
+def _shot_of(inp: LastShooting) -> Shoot:
+    """The shot a Last Shooting or a Shooting Counterattack fires (no Will to Power on either)."""
     return Shoot(
         attacker=inp.unit,
         target=inp.target,
@@ -350,21 +343,48 @@ def _last_shot(game: Game, inp: LastShooting) -> Shoot:
     )
 
 
-def last_shooting(game: Game, inp: LastShooting, dice: DiceSource) -> ActionResult:
-    shot = _last_shot(game, inp)
+def _fire_back(
+    game: Game, shot: Shoot, dice: DiceSource, label: str, before: Callable[[Working, int], None]
+) -> tuple[Working, bool, str, Any]:
+    """Fire ``shot`` outside the unit's own turn: the roll, ``before`` (what it costs or notes) and the
+    hits; an enemy destroyed gains 1 Momentum (L247). Returns the work, whether it destroyed, the text
+    and the dice shown."""
     p = plan(game, shot)
     if asked := near_asked(game, shot):
         raise asked
     out = land(game, p, shot, dice)
     work = Working(game)
-    side = game.unit(inp.unit)[0]
-    note_event(work, side, "last_shooting")
+    side = game.unit(shot.attacker)[0]
+    before(work, side)
     killed = apply_hits(game, work, p, shot, out)
     if killed:
         gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
-    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
-    text = "Last Shooting: " + describe(a_name, t_name, p, out, killed)
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out))
+    a_name, t_name = game.unit(shot.attacker)[2].name, game.unit(shot.target)[2].name
+    return work, killed, f"{label}: " + describe(a_name, t_name, p, out, killed), detail(out)
+
+
+def _last_shot(game: Game, inp: LastShooting) -> Shoot:
+    why = last_shot(game, inp.unit)
+    if why:
+        raise ValueError(why)
+    _, _, g = game.unit(inp.unit)
+    _, _, t = game.unit(inp.target)
+    if "engaged" in t.state.conditions:
+        raise ValueError(f"{t.name} is in melee: Last Shooting may not target it (L750)")
+    if inp.weapon in unit_extra(g).disabled:
+        raise ValueError("that weapon was disabled by Battle Damage (L685)")
+    return _shot_of(inp)
+
+
+def last_shooting(game: Game, inp: LastShooting, dice: DiceSource) -> ActionResult:
+    work, _, text, shown = _fire_back(
+        game,
+        _last_shot(game, inp),
+        dice,
+        "Last Shooting",
+        lambda w, side: note_event(w, side, "last_shooting"),
+    )
+    return ActionResult(changes=work.changes(), text=text, detail=shown)
 
 
 def last_shooting_odds(game: Game, inp: LastShooting) -> ActionOdds:
@@ -400,36 +420,19 @@ def _counter_shot(game: Game, inp: Counterattack) -> Shoot:
         raise ValueError(
             f"a Shooting Counterattack answers {game.unit(ms_state(game).turn_unit)[2].name} (L334)"
         )
-    return Shoot(
-        attacker=inp.unit,
-        target=inp.target,
-        weapon=inp.weapon,
-        band=inp.band,
-        defense=inp.defense,
-        bought=inp.bought,
-        flawless=inp.flawless,
-        near=inp.near,
-        will_to_power=False,
-    )
+    return _shot_of(inp)
 
 
 def counterattack(game: Game, inp: Counterattack, dice: DiceSource) -> ActionResult:
     shot = _counter_shot(game, inp)
-    p = plan(game, shot)
-    if asked := near_asked(game, shot):
-        raise asked
-    out = land(game, p, shot, dice)
-    work = Working(game)
-    side = game.unit(inp.unit)[0]
-    gain(work, side, "momentum", -COUNTER_COST)
-    note_skill(game, work, inp.unit, "counterattack")
-    killed = apply_hits(game, work, p, shot, out)
-    if killed:
-        gain(work, side, "momentum", 1)  # an enemy destroyed (L247)
-    a_name, t_name = game.unit(inp.unit)[2].name, game.unit(shot.target)[2].name
-    text = "Shooting Counterattack: " + describe(a_name, t_name, p, out, killed)
+
+    def pay(work: Working, side: int) -> None:
+        gain(work, side, "momentum", -COUNTER_COST)
+        note_skill(game, work, inp.unit, "counterattack")
+
+    work, killed, text, shown = _fire_back(game, shot, dice, "Shooting Counterattack", pay)
     offers = last_offer(game, shot.target) if killed else []
-    return ActionResult(changes=work.changes(), text=text, detail=detail(out), offers=offers)
+    return ActionResult(changes=work.changes(), text=text, detail=shown, offers=offers)
 
 
 def counterattack_odds(game: Game, inp: Counterattack) -> ActionOdds:
