@@ -170,19 +170,24 @@ def note_skill(game: Game, work: Working, ref: str, skill: str) -> None:
         state.extra = mine.model_dump(mode="json")
 
 
-def giant_slayer_refusal(game: Game, ref: str) -> str:
-    """Giant Slayer in the Melee Clash: the module on, a pilot that uses skills (L251), 1 Momentum, no
-    other skill this turn (L253)."""
+def _pilot_skill_refusal(game: Game, ref: str, skill: str, cost: int, short: str) -> str:
+    """An expanded skill used from a unit's action: the module on, a pilot that uses skills (L251),
+    ``cost`` Momentum (``short`` says what it lacks), no other skill this turn (L253)."""
     s, _, g = game.unit(ref)
     unit = Unit.model_validate(g.profile)
     if not module_on(game):
         return "the Expanded Pilot Skills module is off"
     if unit.kind not in ("mobile_suit", "super_titan"):
         return f"{g.name} has no pilot skills (L251)"
-    if game.sides[s].resources.get("momentum", 0) < 1:
-        return "needs 1 Momentum"
-    why = skill_blocked(unit, used_skills(g), "giant_slayer")
+    if game.sides[s].resources.get("momentum", 0) < cost:
+        return short
+    why = skill_blocked(unit, used_skills(g), skill)
     return f"{g.name}: {why}" if why else ""
+
+
+def giant_slayer_refusal(game: Game, ref: str) -> str:
+    """Giant Slayer in the Melee Clash: 1 Momentum."""
+    return _pilot_skill_refusal(game, ref, "giant_slayer", 1, "needs 1 Momentum")
 
 
 def accelerate_cost(game: Game) -> int:
@@ -191,18 +196,10 @@ def accelerate_cost(game: Game) -> int:
 
 
 def accelerate_refusal(game: Game, ref: str) -> str:
-    """Accelerate: the module on, a pilot that uses skills (L251), its Momentum, no other skill this turn
-    (L253)."""
-    s, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
-    if not module_on(game):
-        return "the Expanded Pilot Skills module is off"
-    if unit.kind not in ("mobile_suit", "super_titan"):
-        return f"{g.name} has no pilot skills (L251)"
-    if game.sides[s].resources.get("momentum", 0) < accelerate_cost(game):
-        return "needs 1 Momentum before Round 4 (L303)"
-    why = skill_blocked(unit, used_skills(g), "accelerate")
-    return f"{g.name}: {why}" if why else ""
+    """Accelerate: 1 Momentum before Round 4 (L303)."""
+    return _pilot_skill_refusal(
+        game, ref, "accelerate", accelerate_cost(game), "needs 1 Momentum before Round 4 (L303)"
+    )
 
 
 #: Shooting Counterattack's Momentum (L332).
@@ -304,18 +301,10 @@ def all_out_cost(unit: Unit) -> int:
 
 
 def all_out_refusal(game: Game, ref: str) -> str:
-    """All-Out Attack: the module on, a pilot that uses skills (L251), its Momentum, no other skill this
-    turn (L253)."""
-    s, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
-    if not module_on(game):
-        return "the Expanded Pilot Skills module is off"
-    if unit.kind not in ("mobile_suit", "super_titan"):
-        return f"{g.name} has no pilot skills (L251)"
-    if game.sides[s].resources.get("momentum", 0) < all_out_cost(unit):
-        return f"needs {all_out_cost(unit)} Momentum"
-    why = skill_blocked(unit, used_skills(g), "all_out")
-    return f"{g.name}: {why}" if why else ""
+    """All-Out Attack: 3 Momentum, 2 for Heavy Arms."""
+    _, _, g = game.unit(ref)
+    cost = all_out_cost(Unit.model_validate(g.profile))
+    return _pilot_skill_refusal(game, ref, "all_out", cost, f"needs {cost} Momentum")
 
 
 def improvise_refusal(game: Game, ref: str, used: Sequence[str], momentum: int) -> str:
