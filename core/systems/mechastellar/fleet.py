@@ -164,6 +164,22 @@ def unready(work: Working, s: int, u: int, picks: list[int] | None = None) -> No
     put_unit_extra(work, s, u, extra)
 
 
+def _weapons_picked(
+    ship: Unit, offered: list[int], n: int, asked: list[int] | None, field: str, question: str, what: str
+) -> list[int]:
+    """``n`` of a warship's ``offered`` weapons, the attacker's pick: asked as ``field`` when not
+    answered yet, and the answer checked (exactly ``n`` of them, each one offered)."""
+    if not n:
+        return []
+    if asked is None:
+        choices = [Choice(value=i, label=ship.weapons[i].name) for i in offered]
+        raise NeedChoice(field, question, choices, many=True)
+    picks = sorted(set(asked))
+    if len(picks) != n or any(i not in offered for i in picks):
+        raise ValueError(f"pick {n} of {what}")
+    return picks
+
+
 def unready_picks(
     game: Game, attacker: str, target: str, hits: int, asked: list[int] | None
 ) -> list[int] | None:
@@ -174,20 +190,13 @@ def unready_picks(
     _, _, t_g, ship = _ship(game, target)
     offered = sorted(readied(ship, unit_extra(t_g)))
     n = min(hits, len(offered))
-    if not n:
-        return []
-    if asked is None:
-        raise NeedChoice(
-            "unreadied",
-            f"{n} stun hit{'s' * (n != 1)} on {t_g.name}: {game.unit(attacker)[2].name} picks the readied "
-            f"weapon{'s' * (n != 1)} no longer readied (L971)",
-            [Choice(value=i, label=ship.weapons[i].name) for i in offered],
-            many=True,
-        )
-    picks = sorted(set(asked))
-    if len(picks) != n or any(i not in offered for i in picks):
-        raise ValueError(f"pick {n} of {t_g.name}'s readied weapons (L971)")
-    return picks
+    question = (
+        f"{n} stun hit{'s' * (n != 1)} on {t_g.name}: {game.unit(attacker)[2].name} picks the readied "
+        f"weapon{'s' * (n != 1)} no longer readied (L971)"
+    )
+    return _weapons_picked(
+        ship, offered, n, asked, "unreadied", question, f"{t_g.name}'s readied weapons (L971)"
+    )
 
 
 def wreck(work: Working, s: int, u: int, picks: list[int]) -> int:
@@ -218,20 +227,12 @@ def wreck_picks(
         return []
     offered = wreck_options(ship, unit_extra(t_g))
     n = min(failed, len(offered))
-    if not n:
-        return []
-    if wrecked is None:
-        raise NeedChoice(
-            "wrecked",
-            f"{t_g.name} fails {failed} Armor Save{'s' * (failed != 1)}: "
-            f"{game.unit(attacker)[2].name} destroys {n} of its weapon systems (L1009). Which?",
-            [Choice(value=i, label=ship.weapons[i].name) for i in offered],
-            many=True,
-        )
-    picks = sorted(set(wrecked))
-    if len(picks) != n or any(i not in offered for i in picks):
-        raise ValueError(f"pick {n} of {t_g.name}'s weapon systems still working (L1009)")
-    return picks
+    question = (
+        f"{t_g.name} fails {failed} Armor Save{'s' * (failed != 1)}: "
+        f"{game.unit(attacker)[2].name} destroys {n} of its weapon systems (L1009). Which?"
+    )
+    what = f"{t_g.name}'s weapon systems still working (L1009)"
+    return _weapons_picked(ship, offered, n, wrecked, "wrecked", question, what)
 
 
 # --- the actions --------------------------------------------------------------------------------------
