@@ -127,8 +127,12 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     mine = st["players"][0]["faction"]
     step(a, "Begin the turn")
     event_dice(a)
+    # an Event Die of 1 then 1-2 (1 in 18 a team) is Provisions Shortage: that team may not move
+    # this turn (L2085-L2086), so the mover is one the dice left free to move
+    rolled = campaigns(a)[0]["state"]
+    free = {t["key"] for t in rolled["teams"] if not t.get("no_move")}
     ours = [t for t in st["teams"] if t["faction"] == mine]
-    mover = ours[-1]
+    mover = next(t for t in reversed(ours) if t["key"] in free)
     a.locator(f'#campaign-map [data-mark="{mover["key"]}"]').click()
     on_screen(a, "#team-steps")
     moves = a.locator('#team-steps [data-step="move"]:not([disabled])')
