@@ -1,0 +1,51 @@
+"""Modifiers the contract check's situations (issue 27, ``witnesses.json``) found accepted but left out of
+the odds, each fixed with its rulebook line: the odds shown now equal what resolving every face gives."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from core.dice import TypedDice
+from core.game import Game, act, new_game, odds
+from core.squad import Squad, SquadUnit
+from core.systems import implementation
+
+
+def _game(system_id: str, *sides: list[str]) -> Game:
+    by_id = {u.id: u for u in implementation(system_id).catalogue()}
+    squads = [
+        (
+            name,
+            Squad(
+                id=name,
+                name=name,
+                system=system_id,
+                units=[SquadUnit(key=f"u{n + 1}", profile=by_id[k].profile) for n, k in enumerate(units)],
+            ),
+        )
+        for name, units in zip("AB", sides, strict=True)
+    ]
+    return new_game("fix", "Fix", squads)
+
+
+def test_gunframe_parry_damage_back_is_in_the_attack_odds() -> None:
+    """Parry (L2448): the defender deals 1 damage to a Close attacker per defensive 6.  The attack's odds
+    showed only the target's damage, the same with and without Parry; they now hold the damage dealt
+    back: one per six of the defense dice (the default reading: whether or not damage got through), and
+    the book's example (L2450: every hit blocked, two 6s, 2 damage) resolves to what they show."""
+    from core.systems.gunframe.attack import PARRY_KEY
+
+    g = _game("gunframe", ["lynx"], ["gorilla"])
+    raw = {"attacker": "0/u1", "target": "1/u1", "weapon": "close", "parry": True}
+    shown = odds(g, "attack", raw)
+    n = int(shown.summary.split(" against ")[1].split()[0])  # the defense dice
+    assert n >= 2
+    sixes = {k: Fraction(comb(n, k) * 5 ** (n - k), 6**n) for k in range(n + 1)}
+    assert {r.value: Fraction(r.exactly) for r in shown.tables[PARRY_KEY].rows} == sixes
+    assert PARRY_KEY not in odds(g, "attack", {**raw, "parry": False}).tables
+    # the example: the attack's dice all miss, the defense rolls two 6s and the rest 1s
+    attack_dice = int(shown.summary.split()[0])
+    after = act(g, "attack", raw, TypedDice([1] * attack_dice + [6, 6] + [1] * (n - 2)))
+    assert after.sides[0].units[0].state.damage == 2
+    assert after.sides[1].units[0].state.damage == 0
