@@ -49,3 +49,38 @@ def test_gunframe_parry_damage_back_is_in_the_attack_odds() -> None:
     after = act(g, "attack", raw, TypedDice([1] * attack_dice + [6, 6] + [1] * (n - 2)))
     assert after.sides[0].units[0].state.damage == 2
     assert after.sides[1].units[0].state.damage == 0
+
+
+def test_gundam_merciful_shot_odds_show_no_damage_and_the_integrity_regained() -> None:
+    """Merciful (L1981-L1983): a shot that would deal damage deals none, and the shooter regains 2
+    Integrity.  The odds showed the shot's usual damage; they now show none, and the chance of sparing."""
+    from core.systems.gundam_skirmish.shoot import MERCIFUL_KEY
+
+    by_id = {u.id: u for u in implementation("gundam_skirmish").catalogue()}
+    pilot = [{"name": "Mercy", "rank": 2, "traits": ["merciful"]}]
+    ace = {**by_id["lancer"].profile, "pilot": pilot}
+    sides = [
+        ("A", Squad(id="a", name="A", system="gundam_skirmish", units=[SquadUnit(key="u1", profile=ace)])),
+        (
+            "B",
+            Squad(
+                id="b",
+                name="B",
+                system="gundam_skirmish",
+                units=[SquadUnit(key="u1", profile=by_id["gun_tank"].profile)],
+            ),
+        ),
+    ]
+    g = act(new_game("m", "M", sides), "priority", {"places": [1]}, TypedDice([5, 2]))
+    raw = {"attacker": "0/u1", "target": "1/u1", "weapon": "Beam rifle"}
+    plain, spared = odds(g, "shoot", raw), odds(g, "shoot", {**raw, "merciful": True})
+    miss = Fraction(next(r.exactly for r in plain.tables["damage"].rows if r.value == 0))
+    assert miss < 1
+    assert [(r.value, Fraction(r.exactly)) for r in spared.tables["damage"].rows] == [(0, 1)]
+    assert spared.facts["destroyed"] == 0
+    assert spared.facts[MERCIFUL_KEY] == float(1 - miss)
+    # resolved: a hit (5), both armour dice failing (1, 1): the Gun Tank is spared
+    after = act(g, "shoot", {**raw, "merciful": True}, TypedDice([5, 1, 1]))
+    assert after.sides[1].units[0].state.damage == 0
+    assert "merciful" in after.sides[0].units[0].state.extra["once"]
+    assert act(g, "shoot", raw, TypedDice([5, 1, 1])).sides[1].units[0].state.damage > 0
