@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from collections import Counter, deque
 from collections.abc import Iterator
 from fractions import Fraction
@@ -595,8 +596,51 @@ def modifier_problems(system_id: str) -> tuple[list[str], dict[str, str]]:
             problems.append(f"{key}: listed as not yet reached, but {moved[key]} moves its odds")
         elif key not in unmoved:
             problems.append(f"{key}: listed as not yet reached, but it is no modifier left to reach")
-    problems += [f"{k}: {why}" for k, why in unmoved.items() if k not in moved and k not in declared.not_yet]
+    named = {
+        f"{t.action}.{f}" for situation in declared.situations for t in situation.tries for f in t.modifiers
+    }
+    problems += [
+        f"{k}: {why}"
+        for k, why in unmoved.items()
+        if k not in moved and k not in declared.not_yet and k not in named  # a situation's failure said it
+    ]
     return problems, moved
+
+
+def test_the_modifier_check_fails_a_modifier_ignored_or_reached_by_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check can fail: the toy's Steady (a unit that has taken aim, reached only by its situation in
+    ``tests/toy_system/witnesses.json``) is reported when the odds ignore it, when no situation reaches it,
+    and when ``not_yet`` still lists it once something reaches it."""
+    import dataclasses
+
+    import toy_system
+
+    import core.systems.witnesses as witness_module
+
+    problems, moved = modifier_problems(TOY_INFO.id)
+    assert problems == [] and moved["shoot.steady"] == "The Grunt has taken aim"
+    spec = toy_system.SYSTEM.actions["shoot"]
+    deaf = dataclasses.replace(
+        spec, odds=lambda g, i: toy_system.shoot_odds(g, i.model_copy(update={"steady": False}))
+    )
+    with monkeypatch.context() as m:
+        m.setitem(toy_system.SYSTEM.actions, "shoot", deaf)
+        problems, _ = modifier_problems(TOY_INFO.id)
+    assert problems == ["shoot.steady: accepted but leaves the odds as they are in 'The Grunt has taken aim'"]
+    found = witness_module.witnesses(TOY_INFO.id)
+    with monkeypatch.context() as m:
+        m.setattr(sys.modules[__name__], "witnesses", lambda system_id: witness_module.Witnesses())
+        assert modifier_problems(TOY_INFO.id)[0] == ["shoot.steady: no matchup or situation takes it"]
+        later = witness_module.Witnesses(not_yet={"shoot.steady": "to come"})
+        m.setattr(sys.modules[__name__], "witnesses", lambda system_id: later)
+        assert modifier_problems(TOY_INFO.id)[0] == []  # listed, with its reason: named, not failed
+        both = found.model_copy(update={"not_yet": {"shoot.steady": "to come"}})
+        m.setattr(sys.modules[__name__], "witnesses", lambda system_id: both)
+        assert modifier_problems(TOY_INFO.id)[0] == [
+            "shoot.steady: listed as not yet reached, but The Grunt has taken aim moves its odds"
+        ]
 
 
 def witness_game(system_id: str, situation: Situation) -> Game:
@@ -854,7 +898,7 @@ def test_a_gated_input_is_refused_for_a_unit_that_lacks_what_it_needs(system_id:
                 break  # one unit that lacks it is enough: the check is the same for every unit
     assert tried == declared, f"no catalogue unit lacks {sorted(declared - tried)}: the refusal is untested"
     if system_id == TOY_INFO.id:
-        assert tried == {"big_gun", "pinned"}
+        assert tried == {"big_gun", "pinned", "aimed"}
 
 
 @pytest.mark.parametrize("system_id", IDS)
