@@ -84,3 +84,34 @@ def test_gundam_merciful_shot_odds_show_no_damage_and_the_integrity_regained() -
     assert after.sides[1].units[0].state.damage == 0
     assert "merciful" in after.sides[0].units[0].state.extra["once"]
     assert act(g, "shoot", raw, TypedDice([5, 1, 1])).sides[1].units[0].state.damage > 0
+
+
+def test_gundam_merciful_close_combat_spares_the_target_whose_strike_back_then_counts() -> None:
+    """Merciful in close combat (L1981-L1983): the attacker's strike that would deal damage deals none,
+    and the attacker regains 2 Integrity before the defender strikes.  The odds showed the strike's usual
+    damage; now the target is never damaged, and a spared target always strikes back, at the healed unit.
+    (Checked once against every face sequence, 29,376 of them, for the Gun Tank: equal; too slow to keep.)"""
+    import sys
+
+    sys.path.insert(0, "tests")
+    from test_gundam_campaign_rules import KEEP, damaged, duel, unit
+
+    from core.systems.gundam_skirmish.shoot import MERCIFUL_KEY
+
+    fight = {"attacker": "0/f0", "defender": "1/z0", **KEEP, "defender_shield_break": "no"}
+    for foe in ("gun_tank", "trooper"):
+        g = Game.model_validate(damaged(duel([unit("lancer", "merciful")], [unit(foe)]), 0, 0, 5))
+        plain, spared = odds(g, "close_combat", fight), odds(g, "close_combat", {**fight, "merciful": True})
+        assert [(r.value, Fraction(r.exactly)) for r in spared.tables["damage to the target"].rows] == [
+            (0, 1)
+        ]
+        assert spared.facts["destroyed"] == 0
+        hit = 1 - next(Fraction(r.exactly) for r in plain.tables["damage to the target"].rows if r.value == 0)
+        # the Lancer spares whenever its strike, made as before, would have dealt damage
+        assert spared.facts[MERCIFUL_KEY] == float(hit)
+        if foe == "gun_tank":  # Unarmed: it never strikes back
+            continue
+        # the Trooper always strikes back now, at a Lancer with 1 + 2 Integrity left
+        back = {r.value: Fraction(r.exactly) for r in spared.tables["damage to the attacker"].rows}
+        assert spared.facts["attacker destroyed"] == float(sum(p for d, p in back.items() if d >= 3))
+        assert spared.facts["attacker destroyed"] > plain.facts["attacker destroyed"]
