@@ -76,6 +76,11 @@ class Shoot(Closed):
         description="One more die; only a unit of 3 dice or more can overcharge.",
         json_schema_extra={"flow": "common", **needs("big_gun")},
     )
+    steady: bool = Field(
+        default=False,
+        description="One more die for a shooter that has taken aim; only one that has.",
+        json_schema_extra=needs("aimed"),
+    )
     mode: str = Field(
         default="aimed",
         description="How it fires, as the shooter offers.",
@@ -114,7 +119,7 @@ def _pool(game: Game, shot: Shoot) -> tuple[PoolSpec, int, int, int, str, str]:
         raise ValueError(f"no firing mode {shot.mode!r}")
     if shot.mode == "burst" and "pinned" in attacker.state.conditions:
         raise ValueError("no burst while Pinned")
-    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst") + shot.overcharge
+    dice = attacker.profile["dice"] + shot.bonus + (shot.mode == "burst") + shot.overcharge + shot.steady
     left = target.state.max_damage - target.state.damage
     return PoolSpec(dice=max(1, dice), success_on=4), s, u, left, attacker.name, target.name
 
@@ -191,6 +196,13 @@ def big_gun(game: Game, ref: str) -> str:
     """The toy's gate on its shooter: 3 dice or more."""
     _, _, unit = game.unit(ref)
     return "" if unit.profile["dice"] >= 3 else f"{unit.name} has fewer than 3 dice"
+
+
+def aimed(game: Game, ref: str) -> str:
+    """The toy's gate on a steady shot: a unit that has taken aim (reached only by playing: the contract
+    check's situation in ``witnesses.json`` takes aim first)."""
+    _, _, unit = game.unit(ref)
+    return "" if unit.state.counters.get("aim", 0) else f"{unit.name} has not taken aim"
 
 
 def pinned(game: Game, ref: str) -> str:
@@ -307,7 +319,7 @@ SYSTEM = Toy(
         "aim": ActionSpec.of("aim", "Take aim", aim, "", primary=True, rolls=False),
         "rally": ActionSpec.of("rally", "Rally", rally, "", rolls=False, needs=("pinned",)),
     },
-    requirements={"big_gun": big_gun, "pinned": pinned},
+    requirements={"big_gun": big_gun, "pinned": pinned, "aimed": aimed},
     state_model=Volleys,
     unit_state_model=Heat,
     tools={"suggest": ToolSpec("suggest", Budget, suggest, Suggestion, "A unit for a points budget.")},

@@ -29,7 +29,9 @@ class AbilityInput(UnitInput):
     )
     target: str = Field(default="", description="Its target, where it has one.", json_schema_extra=ENEMY)
     category: Literal["", "leg", "arm", "head"] = Field(
-        default="", description="Mechanic: the level removed."
+        default="",
+        description="Mechanic: the level removed.",
+        json_schema_extra={"same_odds": "which level Mechanic repairs; it rolls no dice (L1978-L1979)"},
     )
 
 

@@ -45,7 +45,9 @@ class AimedInput(ShotBase):
         json_schema_extra={"same_odds": "a check: only an Unobstructed target may be aimed at"},
     )
     range: Literal["in_band", "beyond"] = Field(
-        default="in_band", description="The target must be in range (L880)."
+        default="in_band",
+        description="The target must be in range (L880).",
+        json_schema_extra={"same_odds": "beyond range is refused: an Aimed Shot needs its target in range"},
     )
     result: Literal["ask", "leg", "arm", "head"] = Field(
         default="ask",

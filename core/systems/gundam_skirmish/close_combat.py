@@ -43,7 +43,7 @@ from core.systems.gundam_skirmish.mega import (
     location_odds,
     part_level,
 )
-from core.systems.gundam_skirmish.shoot import Ask, panoramic, shield_usable, unlearnt
+from core.systems.gundam_skirmish.shoot import MERCIFUL_KEY, Ask, panoramic, shield_usable, unlearnt
 from core.systems.gundam_skirmish.shooting import Levels, after_pool, chart_dist, shield_break
 from core.systems.gundam_skirmish.units import Unit, armour_of
 
@@ -609,15 +609,19 @@ def combat_outcomes(
     game: Game,
     order: tuple[tuple[int, GameUnit, bool, bool, bool], tuple[int, GameUnit, bool, bool, bool]],
     inp: CloseInput,
+    spared: list[Fraction] | None = None,
 ) -> dict[CombatOutcome, Fraction]:
     """Exact outcomes of both strikes in this order, as :func:`close_combat` resolves them.
 
     ``order`` holds, for the first and the second striker: side, unit, charged, flank, made the action.
     The first strike's Damage Chart results change the second striker (A14: a destroyed unit does not
     strike back); an Unarmed striker's damage is applied only if it does not win (L1069-L1070; A15).
+    A Merciful strike of the unit making the action that would deal damage deals none, and that unit
+    regains 2 Integrity before any strike back (L1981-L1983): the chance of it is added to ``spared[0]``.
     """
     (fs, f, f_chg, f_flank, f_act), (ss, s_, s_chg, s_flank, s_act) = order
     out: dict[CombatOutcome, Fraction] = {}
+    spared = spared if spared is not None else [Fraction(0)]
 
     def add(key: CombatOutcome, p: Fraction) -> None:
         if p:
@@ -627,8 +631,13 @@ def combat_outcomes(
     ca_f = 2 if profile(f).pilot_has("controlled_aim") else 1
     ca_s = 2 if profile(s_).pilot_has("controlled_aim") else 1
     left_f, left_s = integrity_left(f), integrity_left(s_)
+    healed = f.model_copy(update={"state": f.state.model_copy(update={"damage": max(0, f.state.damage - 2)})})
     for (d1, c1), p1 in strike_dist(st1).probabilities():
         r1 = c1 * ca_f
+        f_now, left_now = f, left_f
+        if inp.merciful and f_act and (d1 or r1):  # spared: nothing dealt, 2 Integrity back first
+            d1, r1, f_now, left_now = 0, 0, healed, integrity_left(healed)
+            spared[0] += p1
         parts_s = profile(s_).parts
         if st1.unarmed:
             seconds = [(s_, p1)]
@@ -650,15 +659,18 @@ def combat_outcomes(
                 else:
                     seconds.append((_with_levels(s_, lv), p1 * q))
         for s2, p in seconds:
-            st2 = striker(game, ss, s2, f, s_chg, s_flank, inp, s_act)
+            st2 = striker(game, ss, s2, f_now, s_chg, s_flank, inp, s_act)
             for (d2, c2), p2 in strike_dist(st2).probabilities():
                 r2 = c2 * ca_s
+                if inp.merciful and s_act and (d2 or r2):  # the acting unit strikes second, spared
+                    d2, r2 = 0, 0
+                    spared[0] += p * p2
                 f_wins, s_wins = d1 > d2, d2 > d1
                 # damage on the first striker
                 if st2.unarmed and s_wins:
                     f_branches = [(0, False, Fraction(1))]
                 else:
-                    f_branches = _struck(f, d2, left_f, r2)
+                    f_branches = _struck(f_now, d2, left_now, r2)
                 # an Unarmed first striker's damage, applied at the end unless it won
                 if not st1.unarmed:
                     s_branches = [(d1, False, Fraction(1))]
@@ -692,17 +704,21 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
     ys_ = (ts, y, inp.defender_charged, inp.defender_flank, False)
     # (damage to x, damage to y, x destroyed, y destroyed)
     total: dict[CombatOutcome, Fraction] = {}
+    first, second = [Fraction(0)], [Fraction(0)]  # Merciful's sparing, as the attacker strikes first or not
     if p:
-        for (dx, dy, kx, ky), q in combat_outcomes(game, (xs_, ys_), inp).items():
+        for (dx, dy, kx, ky), q in combat_outcomes(game, (xs_, ys_), inp, first).items():
             total[(dx, dy, kx, ky)] = total.get((dx, dy, kx, ky), Fraction(0)) + p * q
     if p != 1:
-        for (dy, dx, ky, kx), q in combat_outcomes(game, (ys_, xs_), inp).items():
+        for (dy, dx, ky, kx), q in combat_outcomes(game, (ys_, xs_), inp, second).items():
             total[(dx, dy, kx, ky)] = total.get((dx, dy, kx, ky), Fraction(0)) + (1 - p) * q
+    spared = p * first[0] + (1 - p) * second[0]
     gate = charged and (has(x, "wavering") or has(x, "routed"))
     if gate:  # a D6 of 1-3 and the charge does not happen (L1549-L1550)
         total = {k: v / 2 for k, v in total.items()}
         total[(0, 0, False, False)] = total.get((0, 0, False, False), Fraction(0)) + Fraction(1, 2)
+        spared /= 2
     joint = _as_dist(total)
+    mercy = {MERCIFUL_KEY: float(spared)} if inp.merciful else {}
     # What decides a charge first: the target's damage and destruction, then the counter-strike's.
     return ActionOdds(
         tables={
@@ -714,6 +730,7 @@ def close_odds(game: Game, inp: CloseInput) -> ActionOdds:
             "destroyed": float(sum((v for k, v in total.items() if k[3]), Fraction(0))),
             "attacker destroyed": float(sum((v for k, v in total.items() if k[2]), Fraction(0))),
             "advantage": float(p),
+            **mercy,
         },
         summary=f"Target {y.name}, attacker {x.name}; both strikes in Advantage order, "
         f"{'after a Charge' if charged else 'no Charge'}; assumes no Shield Break (asked after each strike)"

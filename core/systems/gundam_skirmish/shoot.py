@@ -591,9 +591,12 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
     if not inp.free and rout_due(a):  # a Routed unit's first action waits on a D6 of 4+ (L1554-L1558)
         damage, crits, destroyed = half_nothing(damage), half_nothing(crits), destroyed / 2
         mega += "; Routed: a D6 first, the unit runs on 1-3"
-    if inp.merciful:
+    spared = Fraction(0)
+    if inp.merciful:  # L1981-L1983: a shot that would deal damage deals none; 2 Integrity back instead
         mega += f"; Merciful: whatever damage it would deal, {a.name} regains 2 Integrity instead"
-    return odds_tables(
+        spared = 1 - damage.probability(0)  # a critical is a hit through: never without damage
+        damage, crits, destroyed = Dist.constant(0), Dist.constant(0), Fraction(0)
+    out = odds_tables(
         damage,
         crits,
         destroyed,
@@ -602,3 +605,10 @@ def shoot_odds(game: Game, inp: ShootInput) -> ActionOdds:
         "Assumes the target's blocks cancel the most hits, then the most criticals, and it keeps its "
         "shield: its player decides both after the roll",
     )
+    if inp.merciful:
+        out.facts[MERCIFUL_KEY] = float(spared)
+    return out
+
+
+#: The odds' fact of a Merciful shot: the chance the shooter spares its target and regains 2 Integrity.
+MERCIFUL_KEY = "regains 2 Integrity (Merciful)"

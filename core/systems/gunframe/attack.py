@@ -205,6 +205,7 @@ class AttackInput(Closed):
         "L2338",
         "The reaction is free: the attacker's once-a-game Quick Reflexes",
         need=needs("quick_reflexes"),
+        same_odds="it spares the reaction's Focus Point; the attack's dice are the same",
     )
     rapid_fire: bool = _flag(
         "L1052-1058",
@@ -961,11 +962,19 @@ def attack_odds(game: Game, inp: AttackInput) -> ActionOdds:
         facts[BURN_KEY] = burn
     if said:
         summary += f"; {said}"
-    return ActionOdds(
-        tables={"damage": table(damage), "power": table(power)},
-        facts=facts,
-        summary=summary,
-    )
+    tables = {"damage": table(damage), "power": table(power)}
+    if p.parry and p.defense:  # L2448: 1 damage back to the attacker per defensive 6, as resolve deals it
+        only_all = p.options.parry_only_when_all_cancelled
+
+        def back(hits: int, d: tuple[int, int]) -> int:
+            return d[1] if d[1] and not (only_all and cancel(hits, d[0])) else 0
+
+        tables[PARRY_KEY] = table(p.attack.dist().map(lambda k: k[0]).combine(p.defense.dist(), back))
+    return ActionOdds(tables=tables, facts=facts, summary=summary)
+
+
+#: The odds' table of the damage a Parry deals back to the attacker (L2448).
+PARRY_KEY = "damage to the attacker (Parry)"
 
 
 ATTACK = _TEXTS.spec(

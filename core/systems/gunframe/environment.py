@@ -249,16 +249,19 @@ class EnvironmentInput(BaseModel):
         default="full",
         description="Darkness only: dark all battle, Sunrise (a 4+ in an End phase ends it, L2013) or "
         "Nightfall (it closes in from turn 2, L2019).",
+        json_schema_extra={"same_odds": "the players pick it; the environment roll's odds are the same"},
     )
     eye_of_the_storm: bool = Field(
         default=False,
         description="Storm only: matching initiative dice (before bonuses) still the storm, the next "
         "match starts it again (L2027).",
+        json_schema_extra={"same_odds": "the players pick it; the environment roll's odds are the same"},
     )
     flying_allowed: bool = Field(
         default=True,
         description="Space structure only: the players' agreement that units may fly inside; if not, "
         "flyers count as having Jump instead (L2079).",
+        json_schema_extra={"same_odds": "the players agree on it; the environment roll's odds are the same"},
     )
 
 

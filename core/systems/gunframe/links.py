@@ -328,6 +328,7 @@ class PanicInput(Closed):
         default="dramatic_cry",
         description='If it panics: 1 FP to keep control (L2786), or drop what it carries and move D6" '
         "toward its deployment zone (L2790). Without a Focus Point to pay, it runs.",
+        json_schema_extra={"same_odds": "what a panicking unit does; the panic roll's odds are the same"},
     )
 
 

@@ -374,9 +374,14 @@ class EndPhaseInput(BaseModel):
         le=12,
         description="Vehicles, targets, bunkers or beacons destroyed so far; targets, bunkers and beacons "
         "placed in the game as structures are counted by the app instead.",
+        json_schema_extra={"same_odds": "a count for the mission's score; the End phase's dice are the same"},
     )
     targets_in_zone: int = Field(
-        default=0, ge=0, le=3, description="Escort: surviving vehicles wholly in the attacker's zone (L1899)."
+        default=0,
+        ge=0,
+        le=3,
+        description="Escort: surviving vehicles wholly in the attacker's zone (L1899).",
+        json_schema_extra={"same_odds": "a count for the mission's score; the End phase's dice are the same"},
     )
     targets_battered: int = Field(
         default=0,
@@ -384,9 +389,12 @@ class EndPhaseInput(BaseModel):
         le=3,
         description="Bunker Assault: surviving bunkers with 4 Armour or less (L1949); counted by the app "
         "when the bunkers were placed as structures.",
+        json_schema_extra={"same_odds": "a count for the mission's score; the End phase's dice are the same"},
     )
     device_off: bool = Field(
-        default=False, description="Doomsday: the attacker switched the device off (L1876)."
+        default=False,
+        description="Doomsday: the attacker switched the device off (L1876).",
+        json_schema_extra={"same_odds": "a count for the mission's score; the End phase's dice are the same"},
     )
     sheltered: list[str] = Field(
         default_factory=list,

@@ -119,6 +119,7 @@ class PowerInput(Closed):
         default=False,
         description="The target uses its Ablative Armour first: every point is cancelled, once per battle "
         "(L2366).",
+        json_schema_extra={"same_odds": "every point is cancelled before any is spent, so nothing is rolled"},
     )
     stabilised_lucky: bool = Field(
         default=False,

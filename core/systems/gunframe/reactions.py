@@ -64,6 +64,7 @@ def off_log_field() -> Any:
         title="Confirm a trigger the log does not show",
         description="The players confirm a trigger the log does not show (it happened off the app, or it "
         "is for the table to judge): the reaction is accepted and the log says so (L1424-1426).",
+        json_schema_extra={"same_odds": "it lets the reaction through, logged; the dice are the same"},
     )
 
 

@@ -639,6 +639,10 @@ class ReservesInput(Closed):
     ambush: bool = Field(
         default=False,
         description="One unit arriving from ambush during the turn instead of in the End phase (L1564-1570).",
+        json_schema_extra={
+            "same_odds": "the same Pilot Skill roll decides; from ambush a failed roll is still placed, with "
+            "no action this turn (L1564-1570)"
+        },
     )
     lucky: list[str] = Field(
         default_factory=list,

@@ -348,6 +348,9 @@ class Drive(Closed):
             "x-labels": MODE_LABELS,
             "needs": needs("mode_cruise", values=["cruise"])["needs"]
             + needs("mode_max", values=["max"])["needs"],
+            # a stop is checked in Cruise and Max alike, and Minimum's 1 AP cannot pay a stop's 2 (L689,
+            # L693-L709): the mode bounds the AP and names a failure's skid, never a check's chance
+            "same_odds": "it bounds the turn's AP and names a failure's skid; a check's chance is the same",
         },
     )
 
