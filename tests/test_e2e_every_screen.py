@@ -318,7 +318,9 @@ class Walk:
             self.contrast_skipped += 1
         return fresh
 
-    def axe(self, scope: str | None, only: list[str] | None = None, skip: list[str] | None = None) -> list[str]:
+    def axe(
+        self, scope: str | None, only: list[str] | None = None, skip: list[str] | None = None
+    ) -> list[str]:
         """axe-core's serious and critical violations under ``scope`` (``only`` these rules, or all
         but those in ``skip``)."""
         options: dict[str, Any] = {"resultTypes": ["violations"]}
