@@ -403,7 +403,7 @@ def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]
 
 #: Runs inside Pyodide: rewrites a zip (stdlib or wheel) with every .py as a .pyc.
 COMPILER_PY = r"""
-import base64, csv, fnmatch, hashlib, importlib.util, io, marshal, zipfile
+import ast, base64, csv, fnmatch, hashlib, importlib.util, io, marshal, zipfile
 
 def _record_hash(data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -418,12 +418,61 @@ def _excluded(name, exclude):
             return not any(fnmatch.fnmatch(stem, keep[1:]) for keep in exclude if keep.startswith("!"))
     return False
 
-def compile_archive(src, dst, prefix, optimize, exclude):
+def _module_name(path):
+    stem = path.removesuffix(".py").removesuffix("/__init__")
+    return stem.replace("/", ".")
+
+def _imported(source, module, is_package):
+    # Every module name an import statement of this source may load, in any scope.
+    out = set()
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(p for p in [*parts, base] if p)
+            out.add(base)
+            out.update(base + "." + alias.name for alias in node.names)
+    return out
+
+def _reachable(zin, roots, exclude):
+    # The .py paths of the modules ``roots`` name ("pkg.*": the package and all below it) and of
+    # every module they import, directly or through each other, with each package above them
+    # (not through an excluded one). Static: an import inside a function counts; a name built at
+    # run time does not (what the engine imports that way must be among ``roots``).
+    paths = {_module_name(i.filename): i.filename for i in zin.infolist() if i.filename.endswith(".py")}
+    todo = []
+    for root in roots:
+        top = root.removesuffix(".*")
+        todo += [n for n in paths if n == top or (root != top and n.startswith(top + "."))] or [top]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        for part in [".".join(name.split(".")[: i + 1]) for i in range(name.count(".") + 1)]:
+            if part in seen or part not in paths or _excluded(paths[part], exclude):
+                continue
+            seen.add(part)
+            path = paths[part]
+            try:
+                found = _imported(zin.read(path), part, path.endswith("__init__.py"))
+            except SyntaxError:
+                continue
+            todo.extend(found - seen)
+    return {paths[name] for name in seen}
+
+def compile_archive(src, dst, prefix, optimize, exclude, roots=None):
     kept = []
     with zipfile.ZipFile(src) as zin:
+        keep = _reachable(zin, roots, exclude) if roots else None
         for info in zin.infolist():
             name = info.filename
             if info.is_dir() or _excluded(name, exclude):
+                continue
+            if keep is not None and name.endswith(".py") and name not in keep:
                 continue
             data = zin.read(info)
             if name.endswith(".py"):
@@ -463,7 +512,7 @@ py.runPython(fs.readFileSync(compilerFile, "utf8"));
 const compile = py.globals.get("compile_archive");
 for (const job of JSON.parse(fs.readFileSync(jobsFile, "utf8"))) {
   py.FS.writeFile("/tmp/in.zip", fs.readFileSync(job.src));
-  compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude));
+  compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude), py.toPy(job.roots));
   fs.writeFileSync(job.dst, py.FS.readFile("/tmp/out.zip"));
 }
 """
@@ -478,11 +527,47 @@ class Archive:
     prefix: str
     optimize: int = 0
     exclude: tuple[str, ...] = ()
+    #: Keep only the modules these import, directly or not (the standard library: issue 26).
+    roots: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
-        recipe = f"{self.prefix}|{self.optimize}|{','.join(self.exclude)}|{COMPILER_PY}"
+        recipe = f"{self.prefix}|{self.optimize}|{','.join(self.exclude)}|{','.join(self.roots)}|{COMPILER_PY}"
         return sha256(self.data + recipe.encode())[:16]
+
+
+#: Standard-library modules kept whatever the shipped code imports: those the interpreter and
+#: Pyodide load by a name built at run time rather than by an import statement (a codec looked up
+#: by its name, the site hooks, Pyodide's own Python packages, which its JavaScript imports).
+STDLIB_ROOTS = (
+    "encodings.*", "pyodide.*", "_pyodide.*", "site", "sitecustomize", "_sitebuiltins",
+    "_sysconfigdata__emscripten_wasm32-emscripten", "zipimport", "importlib.*", "codecs", "io",
+    "abc", "os", "stat", "posixpath", "genericpath", "_collections_abc", "runpy",
+)  # fmt: skip
+
+
+def stdlib_roots(archives: Iterable[Archive]) -> tuple[str, ...]:
+    """The modules the shipped Python (the core and every wheel, less what they leave out) names
+    in any import statement, in any scope, with STDLIB_ROOTS: the standard library keeps these
+    and whatever they import (issue 26: a first visit downloads it). Parsed by this Python,
+    which reads every shipped source (they support 3.11)."""
+    import ast
+
+    helpers: dict[str, Any] = {}
+    exec(COMPILER_PY, helpers)  # the same exclusion rule the compiler applies
+    names = set(STDLIB_ROOTS)
+    for archive in archives:
+        with zipfile.ZipFile(io.BytesIO(archive.data)) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".py") or helpers["_excluded"](info.filename, archive.exclude):
+                    continue
+                for node in ast.walk(ast.parse(zf.read(info))):
+                    if isinstance(node, ast.Import):
+                        names.update(alias.name for alias in node.names)
+                    elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                        names.add(node.module)
+                        names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return tuple(sorted(names))
 
 
 def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]:
@@ -511,6 +596,7 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
                     "prefix": a.prefix,
                     "optimize": a.optimize,
                     "exclude": list(a.exclude),
+                    "roots": list(a.roots),
                 }
             )
         (work / "jobs.json").write_text(json.dumps(jobs))
@@ -619,6 +705,12 @@ def render_templates(context: dict[str, Any]) -> None:
 
 #: Built for developers (the seam's JSON Schemas), never fetched by the app: phones do not download it.
 NOT_PRECACHED = {"schemas.json"}
+#: What the engine needs before its wheels: a first visit's service worker fetches these at once
+#: and the wheels after them (issue 26; web/sw.js.j2).
+ENGINE_RUNTIME = (
+    "engine.js", "build-info.js", "snapshot.js", "pyodide/pyodide-lock.json",
+    *(f"pyodide/{name}" for name in PYODIDE_FILES),
+)  # fmt: skip
 
 
 def render_service_worker(build_id: str) -> list[str]:
@@ -632,7 +724,11 @@ def render_service_worker(build_id: str) -> list[str]:
         loader=jinja2.FileSystemLoader(WEB), autoescape=False, undefined=jinja2.StrictUndefined
     )
     (DIST / "sw.js").write_text(
-        env.get_template("sw.js.j2").render(build_id=build_id, precache=json.dumps(files, indent=1))
+        env.get_template("sw.js.j2").render(
+            build_id=build_id,
+            precache=json.dumps(files, indent=1),
+            runtime=json.dumps([f for f in ENGINE_RUNTIME if f in files]),
+        )
     )
     return files
 
@@ -644,20 +740,19 @@ def build() -> dict[str, Any]:
     core_name, core_bytes = core_wheel()
     core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic", "segno"))
     site = "/lib/python3.14/site-packages/"
-    compiled = compile_bytecode(
-        runtime,
-        [
-            *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude) for w in WHEELS),
-            Archive(core_name, core_bytes, site),
-            Archive(
-                "python_stdlib.zip",
-                (runtime / "python_stdlib.zip").read_bytes(),
-                "/lib/python314.zip/",
-                optimize=2,
-                exclude=STDLIB_EXCLUDE,
-            ),
-        ],
+    packages = [
+        *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude) for w in WHEELS),
+        Archive(core_name, core_bytes, site),
+    ]
+    stdlib = Archive(
+        "python_stdlib.zip",
+        (runtime / "python_stdlib.zip").read_bytes(),
+        "/lib/python314.zip/",
+        optimize=2,
+        exclude=STDLIB_EXCLUDE,
+        roots=stdlib_roots(packages),
     )
+    compiled = compile_bytecode(runtime, [*packages, stdlib])
 
     if DIST.exists():
         shutil.rmtree(DIST)
