@@ -422,11 +422,21 @@ def _module_name(path):
     stem = path.removesuffix(".py").removesuffix("/__init__")
     return stem.replace("/", ".")
 
-def _imported(source, module, is_package):
-    # Every module name an import statement of this source may load, in any scope.
+def _nodes(tree, deep):
+    # The nodes of a module, without the bodies of its functions unless deep.
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if deep or not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+def _imported(source, module, is_package, deep):
+    # Every module name an import statement of this source may load: at its import, or in any
+    # scope if deep.
     out = set()
     package = module if is_package else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(source)):
+    for node in _nodes(ast.parse(source), deep):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -439,11 +449,12 @@ def _imported(source, module, is_package):
             out.update(base + "." + alias.name for alias in node.names)
     return out
 
-def _reachable(zin, roots, exclude):
+def _reachable(zin, roots, exclude, deep):
     # The .py paths of the modules ``roots`` name ("pkg.*": the package and all below it) and of
-    # every module they import, directly or through each other, with each package above them
-    # (not through an excluded one). Static: an import inside a function counts; a name built at
-    # run time does not (what the engine imports that way must be among ``roots``).
+    # every module they import when imported, directly or through each other, with each package
+    # above them (not through an excluded one). An import inside a function counts only in the
+    # packages ``deep`` names (Pyodide's own, which its loader calls); a name built at run time
+    # does not (what the engine imports that way must be among ``roots``).
     paths = {_module_name(i.filename): i.filename for i in zin.infolist() if i.filename.endswith(".py")}
     todo = []
     for root in roots:
@@ -458,16 +469,19 @@ def _reachable(zin, roots, exclude):
             seen.add(part)
             path = paths[part]
             try:
-                found = _imported(zin.read(path), part, path.endswith("__init__.py"))
+                found = _imported(zin.read(path), part, path.endswith("__init__.py"),
+                                  part.partition(".")[0] in deep)
             except SyntaxError:
                 continue
             todo.extend(found - seen)
     return {paths[name] for name in seen}
 
 def compile_archive(src, dst, prefix, optimize, exclude, roots=None):
+    if any(p[2] is not None for p in compile("x = 1", "<check>", "exec").co_positions()):
+        raise RuntimeError("column ranges are on: PYTHONNODEBUGRANGES did not reach the compiler")
     kept = []
     with zipfile.ZipFile(src) as zin:
-        keep = _reachable(zin, roots, exclude) if roots else None
+        keep = _reachable(zin, roots, exclude, ("pyodide", "_pyodide")) if roots else None
         for info in zin.infolist():
             name = info.filename
             if info.is_dir() or _excluded(name, exclude):
@@ -507,7 +521,9 @@ import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [runtime, jobsFile, compilerFile] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(runtime + "/pyodide.mjs").href);
-const py = await loadPyodide({ indexURL: runtime + "/" });
+// Without column ranges (the carets under a traceback's line): a quarter of the bytecode's
+// size, and the line numbers stay exact (issue 26: a first visit downloads it).
+const py = await loadPyodide({ indexURL: runtime + "/", env: { PYTHONNODEBUGRANGES: "1" } });
 py.runPython(fs.readFileSync(compilerFile, "utf8"));
 const compile = py.globals.get("compile_archive");
 for (const job of JSON.parse(fs.readFileSync(jobsFile, "utf8"))) {
@@ -543,6 +559,8 @@ STDLIB_ROOTS = (
     "encodings.*", "pyodide.*", "_pyodide.*", "site", "sitecustomize", "_sitebuiltins",
     "_sysconfigdata__emscripten_wasm32-emscripten", "zipimport", "importlib.*", "codecs", "io",
     "abc", "os", "stat", "posixpath", "genericpath", "_collections_abc", "runpy",
+    # web/snapshot.js lists the modules to import with it.
+    "pkgutil",
 )  # fmt: skip
 
 
