@@ -548,7 +548,8 @@ class Archive:
 
     @property
     def key(self) -> str:
-        recipe = f"{self.prefix}|{self.optimize}|{','.join(self.exclude)}|{','.join(self.roots)}|{COMPILER_PY}"
+        lists = f"{','.join(self.exclude)}|{','.join(self.roots)}"
+        recipe = f"{self.prefix}|{self.optimize}|{lists}|{COMPILER_PY}|{COMPILER_JS}"
         return sha256(self.data + recipe.encode())[:16]
 
 
