@@ -75,6 +75,17 @@ def test_service_worker_precaches_every_built_file(dist: Path) -> None:
     assert f'const CACHE = "tc-{build_id}";' in text
 
 
+def test_a_first_visit_fetches_the_engine_runtime_before_the_wheels(dist: Path) -> None:
+    """Issue 26: the service worker's list of what comes before the wheels names built files only,
+    and holds the runtime's WebAssembly, the standard library and the lock file, and no wheel."""
+    text = (dist / "sw.js").read_text()
+    runtime = json.loads(re.search(r"const RUNTIME = (\[.*?\])\.map", text, re.S).group(1))  # type: ignore[union-attr]
+    assert all((dist / f).is_file() for f in runtime)
+    needed = {"pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"}
+    assert needed <= set(runtime)
+    assert not any(f.endswith(".whl") for f in runtime)
+
+
 def test_manifest_icons_are_real_pngs_of_their_size(dist: Path) -> None:
     manifest = json.loads((dist / "manifest.webmanifest").read_text())
     for icon in manifest["icons"]:
