@@ -732,6 +732,19 @@ ENGINE_RUNTIME = (
 )  # fmt: skip
 
 
+def engine_stages(files: list[str]) -> list[list[str]]:
+    """What a first visit's service worker fetches in turn (issue 26): ENGINE_RUNTIME, then the
+    wheels the engine installs first (pydantic_core's is the largest), then the core's wheel, which
+    it installs last (it depends on the others): so each is installed while the next comes in."""
+    core = f"pyodide/{CORE_NAME.replace('-', '_')}-"
+    wheels = [f for f in files if f.startswith("pyodide/") and f.endswith(".whl")]
+    return [
+        [f for f in ENGINE_RUNTIME if f in files],
+        [f for f in wheels if not f.startswith(core)],
+        [f for f in wheels if f.startswith(core)],
+    ]
+
+
 def render_service_worker(build_id: str) -> list[str]:
     """Write sw.js with the list of every built file; returns that list."""
     import jinja2
@@ -746,7 +759,7 @@ def render_service_worker(build_id: str) -> list[str]:
         env.get_template("sw.js.j2").render(
             build_id=build_id,
             precache=json.dumps(files, indent=1),
-            runtime=json.dumps([f for f in ENGINE_RUNTIME if f in files]),
+            stages=json.dumps(engine_stages(files)),
         )
     )
     return files
