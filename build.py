@@ -403,7 +403,7 @@ def with_test_systems(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]
 
 #: Runs inside Pyodide: rewrites a zip (stdlib or wheel) with every .py as a .pyc.
 COMPILER_PY = r"""
-import base64, csv, fnmatch, hashlib, importlib.util, io, marshal, zipfile
+import ast, base64, csv, fnmatch, hashlib, importlib.util, io, marshal, zipfile
 
 def _record_hash(data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -418,12 +418,75 @@ def _excluded(name, exclude):
             return not any(fnmatch.fnmatch(stem, keep[1:]) for keep in exclude if keep.startswith("!"))
     return False
 
-def compile_archive(src, dst, prefix, optimize, exclude):
+def _module_name(path):
+    stem = path.removesuffix(".py").removesuffix("/__init__")
+    return stem.replace("/", ".")
+
+def _nodes(tree, deep):
+    # The nodes of a module, without the bodies of its functions unless deep.
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if deep or not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+def _imported(source, module, is_package, deep):
+    # Every module name an import statement of this source may load: at its import, or in any
+    # scope if deep.
+    out = set()
+    package = module if is_package else module.rpartition(".")[0]
+    for node in _nodes(ast.parse(source), deep):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(p for p in [*parts, base] if p)
+            out.add(base)
+            out.update(base + "." + alias.name for alias in node.names)
+    return out
+
+def _reachable(zin, roots, exclude, deep):
+    # The .py paths of the modules ``roots`` name ("pkg.*": the package and all below it) and of
+    # every module they import when imported, directly or through each other, with each package
+    # above them (not through an excluded one). An import inside a function counts only in the
+    # packages ``deep`` names (Pyodide's own, which its loader calls); a name built at run time
+    # does not (what the engine imports that way must be among ``roots``).
+    paths = {_module_name(i.filename): i.filename for i in zin.infolist() if i.filename.endswith(".py")}
+    todo = []
+    for root in roots:
+        top = root.removesuffix(".*")
+        todo += [n for n in paths if n == top or (root != top and n.startswith(top + "."))] or [top]
+    seen = set()
+    while todo:
+        name = todo.pop()
+        for part in [".".join(name.split(".")[: i + 1]) for i in range(name.count(".") + 1)]:
+            if part in seen or part not in paths or _excluded(paths[part], exclude):
+                continue
+            seen.add(part)
+            path = paths[part]
+            try:
+                found = _imported(zin.read(path), part, path.endswith("__init__.py"),
+                                  part.partition(".")[0] in deep)
+            except SyntaxError:
+                continue
+            todo.extend(found - seen)
+    return {paths[name] for name in seen}
+
+def compile_archive(src, dst, prefix, optimize, exclude, roots=None):
+    if any(p[2] is not None for p in compile("x = 1", "<check>", "exec").co_positions()):
+        raise RuntimeError("column ranges are on: PYTHONNODEBUGRANGES did not reach the compiler")
     kept = []
     with zipfile.ZipFile(src) as zin:
+        keep = _reachable(zin, roots, exclude, ("pyodide", "_pyodide")) if roots else None
         for info in zin.infolist():
             name = info.filename
             if info.is_dir() or _excluded(name, exclude):
+                continue
+            if keep is not None and name.endswith(".py") and name not in keep:
                 continue
             data = zin.read(info)
             if name.endswith(".py"):
@@ -458,12 +521,14 @@ import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const [runtime, jobsFile, compilerFile] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(runtime + "/pyodide.mjs").href);
-const py = await loadPyodide({ indexURL: runtime + "/" });
+// Without column ranges (the carets under a traceback's line): a quarter of the bytecode's
+// size, and the line numbers stay exact (issue 26: a first visit downloads it).
+const py = await loadPyodide({ indexURL: runtime + "/", env: { PYTHONNODEBUGRANGES: "1" } });
 py.runPython(fs.readFileSync(compilerFile, "utf8"));
 const compile = py.globals.get("compile_archive");
 for (const job of JSON.parse(fs.readFileSync(jobsFile, "utf8"))) {
   py.FS.writeFile("/tmp/in.zip", fs.readFileSync(job.src));
-  compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude));
+  compile("/tmp/in.zip", "/tmp/out.zip", job.prefix, job.optimize, py.toPy(job.exclude), py.toPy(job.roots));
   fs.writeFileSync(job.dst, py.FS.readFile("/tmp/out.zip"));
 }
 """
@@ -478,11 +543,50 @@ class Archive:
     prefix: str
     optimize: int = 0
     exclude: tuple[str, ...] = ()
+    #: Keep only the modules these import, directly or not (the standard library: issue 26).
+    roots: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
-        recipe = f"{self.prefix}|{self.optimize}|{','.join(self.exclude)}|{COMPILER_PY}"
+        lists = f"{','.join(self.exclude)}|{','.join(self.roots)}"
+        recipe = f"{self.prefix}|{self.optimize}|{lists}|{COMPILER_PY}|{COMPILER_JS}"
         return sha256(self.data + recipe.encode())[:16]
+
+
+#: Standard-library modules kept whatever the shipped code imports: those the interpreter and
+#: Pyodide load by a name built at run time rather than by an import statement (a codec looked up
+#: by its name, the site hooks, Pyodide's own Python packages, which its JavaScript imports).
+STDLIB_ROOTS = (
+    "encodings.*", "pyodide.*", "_pyodide.*", "site", "sitecustomize", "_sitebuiltins",
+    "_sysconfigdata__emscripten_wasm32-emscripten", "zipimport", "importlib.*", "codecs", "io",
+    "abc", "os", "stat", "posixpath", "genericpath", "_collections_abc", "runpy",
+    # web/snapshot.js lists the modules to import with it.
+    "pkgutil",
+)  # fmt: skip
+
+
+def stdlib_roots(archives: Iterable[Archive]) -> tuple[str, ...]:
+    """The modules the shipped Python (the core and every wheel, less what they leave out) names
+    in any import statement, in any scope, with STDLIB_ROOTS: the standard library keeps these
+    and whatever they import (issue 26: a first visit downloads it). Parsed by this Python,
+    which reads every shipped source (they support 3.11)."""
+    import ast
+
+    helpers: dict[str, Any] = {}
+    exec(COMPILER_PY, helpers)  # the same exclusion rule the compiler applies
+    names = set(STDLIB_ROOTS)
+    for archive in archives:
+        with zipfile.ZipFile(io.BytesIO(archive.data)) as zf:
+            for info in zf.infolist():
+                if not info.filename.endswith(".py") or helpers["_excluded"](info.filename, archive.exclude):
+                    continue
+                for node in ast.walk(ast.parse(zf.read(info))):
+                    if isinstance(node, ast.Import):
+                        names.update(alias.name for alias in node.names)
+                    elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                        names.add(node.module)
+                        names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return tuple(sorted(names))
 
 
 def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]:
@@ -511,6 +615,7 @@ def compile_bytecode(runtime: Path, archives: list[Archive]) -> dict[str, bytes]
                     "prefix": a.prefix,
                     "optimize": a.optimize,
                     "exclude": list(a.exclude),
+                    "roots": list(a.roots),
                 }
             )
         (work / "jobs.json").write_text(json.dumps(jobs))
@@ -619,6 +724,25 @@ def render_templates(context: dict[str, Any]) -> None:
 
 #: Built for developers (the seam's JSON Schemas), never fetched by the app: phones do not download it.
 NOT_PRECACHED = {"schemas.json"}
+#: What the engine needs before its wheels: a first visit's service worker fetches these at once
+#: and the wheels after them (issue 26; web/sw.js.j2).
+ENGINE_RUNTIME = (
+    "engine.js", "build-info.js", "snapshot.js", "pyodide/pyodide-lock.json",
+    *(f"pyodide/{name}" for name in PYODIDE_FILES),
+)  # fmt: skip
+
+
+def engine_stages(files: list[str]) -> list[list[str]]:
+    """What a first visit's service worker fetches in turn (issue 26): ENGINE_RUNTIME, then the
+    wheels the engine installs first (pydantic_core's is the largest), then the core's wheel, which
+    it installs last (it depends on the others): so each is installed while the next comes in."""
+    core = f"pyodide/{CORE_NAME.replace('-', '_')}-"
+    wheels = [f for f in files if f.startswith("pyodide/") and f.endswith(".whl")]
+    return [
+        [f for f in ENGINE_RUNTIME if f in files],
+        [f for f in wheels if not f.startswith(core)],
+        [f for f in wheels if f.startswith(core)],
+    ]
 
 
 def render_service_worker(build_id: str) -> list[str]:
@@ -632,7 +756,11 @@ def render_service_worker(build_id: str) -> list[str]:
         loader=jinja2.FileSystemLoader(WEB), autoescape=False, undefined=jinja2.StrictUndefined
     )
     (DIST / "sw.js").write_text(
-        env.get_template("sw.js.j2").render(build_id=build_id, precache=json.dumps(files, indent=1))
+        env.get_template("sw.js.j2").render(
+            build_id=build_id,
+            precache=json.dumps(files, indent=1),
+            stages=json.dumps(engine_stages(files)),
+        )
     )
     return files
 
@@ -644,20 +772,19 @@ def build() -> dict[str, Any]:
     core_name, core_bytes = core_wheel()
     core = Wheel(CORE_NAME, "0", core_name, "", ("core",), ("pydantic", "segno"))
     site = "/lib/python3.14/site-packages/"
-    compiled = compile_bytecode(
-        runtime,
-        [
-            *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude) for w in WHEELS),
-            Archive(core_name, core_bytes, site),
-            Archive(
-                "python_stdlib.zip",
-                (runtime / "python_stdlib.zip").read_bytes(),
-                "/lib/python314.zip/",
-                optimize=2,
-                exclude=STDLIB_EXCLUDE,
-            ),
-        ],
+    packages = [
+        *(Archive(w.filename, wheel_file(w), site, optimize=2, exclude=w.exclude) for w in WHEELS),
+        Archive(core_name, core_bytes, site),
+    ]
+    stdlib = Archive(
+        "python_stdlib.zip",
+        (runtime / "python_stdlib.zip").read_bytes(),
+        "/lib/python314.zip/",
+        optimize=2,
+        exclude=STDLIB_EXCLUDE,
+        roots=stdlib_roots(packages),
     )
+    compiled = compile_bytecode(runtime, [*packages, stdlib])
 
     if DIST.exists():
         shutil.rmtree(DIST)

@@ -26,7 +26,31 @@ const t2 = performance.now();
 const handle = py.pyimport("core.api").handle;
 const core = performance.now() - t2;
 const info = py.runPython("import sys; sys.version.split()[0]");
-process.stdout.write(JSON.stringify({ boot: { booted, pydantic, core, loaded, python: info } }) + "\n");
+// Issue 26: the standard library is trimmed to what the shipped code imports. Every module of
+// every shipped package is imported here (as web/snapshot.js does with the core's), and any that
+// fails to import is reported: a module the trim left out fails this test, not a player.
+const t3 = performance.now();
+const failures = py.runPython(`
+import importlib, json, os, pkgutil
+def _tc_walk(name, folder):
+    out = [name]
+    for m in pkgutil.iter_modules([folder], name + "."):
+        out += _tc_walk(m.name, os.path.join(folder, m.name.rpartition(".")[2])) if m.ispkg else [m.name]
+    return out
+_tc_failed = {}
+_tc_names = []
+for _tc_top in ("core", "pydantic", "pydantic_core", "segno", "annotated_types", "typing_inspection", "typing_extensions"):
+    _tc_module = importlib.import_module(_tc_top)
+    _tc_names += _tc_walk(_tc_top, _tc_module.__path__[0]) if hasattr(_tc_module, "__path__") else [_tc_top]
+for _tc_name in _tc_names:
+    try:
+        importlib.import_module(_tc_name)
+    except Exception as error:
+        _tc_failed[_tc_name] = f"{type(error).__name__}: {error}"
+json.dumps({"modules": len(_tc_names), "failed": _tc_failed})
+`);
+const imports = { ...JSON.parse(failures), ms: performance.now() - t3 };
+process.stdout.write(JSON.stringify({ boot: { booted, pydantic, core, loaded, python: info, imports } }) + "\n");
 
 // Read stdin as a stream: readFileSync(0) fails with EAGAIN on a large piped input.
 let input = "";

@@ -75,6 +75,21 @@ def test_service_worker_precaches_every_built_file(dist: Path) -> None:
     assert f'const CACHE = "tc-{build_id}";' in text
 
 
+def test_a_first_visit_fetches_the_engine_runtime_then_the_wheels_then_the_core(dist: Path) -> None:
+    """Issue 26: the service worker's stages name built files only: the runtime's WebAssembly, the
+    standard library and the lock file first, then every wheel but the core's, then the core's."""
+    text = (dist / "sw.js").read_text()
+    stages = json.loads(re.search(r"const STAGES = (\[.*?\]\])\.map", text, re.S).group(1))  # type: ignore[union-attr]
+    runtime, libraries, core = stages
+    assert all((dist / f).is_file() for f in runtime + libraries + core)
+    needed = {"pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"}
+    assert needed <= set(runtime)
+    wheels = sorted(p.relative_to(dist).as_posix() for p in (dist / "pyodide").glob("*.whl"))
+    assert sorted(libraries + core) == wheels
+    assert len(core) == 1 and core[0].startswith("pyodide/tablecompanion_core-")
+    assert any("pydantic_core" in f for f in libraries)
+
+
 def test_manifest_icons_are_real_pngs_of_their_size(dist: Path) -> None:
     manifest = json.loads((dist / "manifest.webmanifest").read_text())
     for icon in manifest["icons"]:
