@@ -220,7 +220,12 @@ class DiceSum(BaseModel):
         >>> DiceSum(dice=2).dist().probability(7)
         Fraction(1, 6)
         """
-        return Dist.die(self.sides).repeat(self.dice).map(lambda s: self.total([s]))
+        out = _SUM_DISTS.get(self)
+        if out is None:
+            if len(_SUM_DISTS) >= _FACE_DISTS_MOST:
+                _SUM_DISTS.clear()
+            out = _SUM_DISTS[self] = Dist.die(self.sides).repeat(self.dice).map(lambda s: self.total([s]))
+        return out
 
     def at_least(self, target: int) -> Fraction:
         """Chance the total reaches ``target`` (a check: 2D6 >= N)."""
@@ -230,6 +235,11 @@ class DiceSum(BaseModel):
     def roll(self, source: DiceSource, purpose: str) -> SumRoll:
         faces = source.roll(self.dice, self.sides, purpose)
         return SumRoll(faces=faces, total=self.total(faces))
+
+
+#: DiceSum.dist by sum (a frozen model: its fields are its key): a burst's chain weighs the same 2D6 for
+#: each shot and each first cell.  Never changed in place.
+_SUM_DISTS: dict[DiceSum, Dist[int]] = {}
 
 
 class SumRoll(BaseModel):
