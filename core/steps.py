@@ -288,9 +288,15 @@ class ChainRoll(Generic[E]):
         return [r for p, r in self.rolls if p == purpose]
 
 
-#: Sub-distributions met in one :meth:`Chain.dist` call, by the function that makes the next chain and
-#: the outcome it was given: a burst's next shot from a card an earlier shot already left is weighed once.
-_Memo = dict[tuple[Callable[[Any], "Chain[Any]"], Hashable], Dist[Any]]
+@dataclass
+class _Memo:
+    """Sub-distributions met in one :meth:`Chain.dist` call: by the function that makes the next chain and
+    the outcome it was given (a burst's next shot from a card an earlier shot already left is weighed
+    once), and by the chain handed on (one chain for several outcomes, a hit's walk whatever the total,
+    is weighed once; the chain is kept with it, so its id stays its own)."""
+
+    by_outcome: dict[tuple[Callable[[Any], Chain[Any]], Hashable], Dist[Any]] = field(default_factory=dict)
+    by_chain: dict[int, tuple[Chain[Any], Dist[Any]]] = field(default_factory=dict)
 
 
 class Chain(Generic[E]):
@@ -298,7 +304,7 @@ class Chain(Generic[E]):
 
     def dist(self) -> Dist[E]:
         """The exact distribution of the result: every outcome of every step, weighted."""
-        return self._dist({})
+        return self._dist(_Memo())
 
     def roll(self, source: DiceSource) -> ChainRoll[E]:
         """The same walk with dice from ``source``: each step rolled, its outcome followed."""
@@ -367,16 +373,26 @@ def _mix(outcomes: Dist[Any], after: Callable[[Any], Chain[E]], memo: _Memo) -> 
     """Each outcome's next chain, weighted by the outcome's chance: over the outcomes' total times the
     least common total of the next chains (dice of one size keep their plain total, 36 x 36 ...)."""
     nexts: list[tuple[int, Dist[E]]] = []
+    ends: dict[E, int] = {}
     for outcome, weight in outcomes.weights.items():
         if not weight:
             continue
         key = (after, outcome)
-        sub = memo.get(key)
+        sub = memo.by_outcome.get(key)
         if sub is None:
-            sub = memo[key] = after(outcome)._dist(memo)
+            nxt = after(outcome)
+            if isinstance(nxt, End):  # a result: weighed here, no distribution built
+                ends[nxt.value] = ends.get(nxt.value, 0) + weight
+                continue
+            held = memo.by_chain.get(id(nxt))
+            if held is None:
+                held = memo.by_chain[id(nxt)] = (nxt, nxt._dist(memo))
+            sub = memo.by_outcome[key] = held[1]
         nexts.append((weight, sub))
     common = lcm(*(sub.total for _, sub in nexts)) if nexts else 1
     out: dict[E, int] = {}
+    for result, weight in ends.items():
+        out[result] = weight * common
     for weight, sub in nexts:
         scale = weight * (common // sub.total)
         for result, w in sub.weights.items():
