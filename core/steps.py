@@ -13,7 +13,8 @@ Every step here has its exact odds and its roll from the same per-die code, so t
 A system's procedure chains them (issue 27): a shot rolls to hit, and what the dice show decides
 what is rolled next, then what the unit keeps.  A :class:`Chain` is that procedure as one immutable
 value: :class:`Link` rolls a step and hands its outcome to a function that says what comes next,
-:class:`End` is a result, :meth:`Chain.then` runs a chain to its end and goes on from its result.
+:class:`Last` rolls a step whose outcome gives the result, :class:`End` is a result, and
+:meth:`Chain.then` runs a chain to its end and goes on from its result.
 :meth:`Chain.dist` is the exact mixture over every outcome of every step; :meth:`Chain.roll` walks the
 very same links with dice from a source, so the odds and the roll call the same code and cannot
 disagree.  A player's decision between two steps is either an input of the chain (the function
@@ -356,6 +357,24 @@ class Link(Chain[E]):
 
 
 @dataclass(frozen=True)
+class Last(Chain[E]):
+    """Roll ``step`` (for ``purpose``) and read its outcome as the result with ``result``: a chain's last
+    link (its odds are the step's distribution relabelled, with no chain made for each outcome)."""
+
+    step: Step[Any]
+    purpose: str
+    result: Callable[[Any], E] = field(repr=False)
+
+    def _dist(self, memo: _Memo) -> Dist[E]:
+        return self.step.dist().map(self.result)
+
+    def _roll(self, source: DiceSource, rolls: list[tuple[str, Rolled]]) -> E:
+        rolled = self.step.roll(source, self.purpose)
+        rolls.append((self.purpose, rolled))
+        return self.result(rolled.value)
+
+
+@dataclass(frozen=True)
 class Then(Chain[E]):
     """The chain ``first`` to its result, then the chain ``after`` makes from that result."""
 
@@ -363,36 +382,39 @@ class Then(Chain[E]):
     after: Callable[[Any], Chain[E]] = field(repr=False)
 
     def _dist(self, memo: _Memo) -> Dist[E]:
-        return _mix(self.first._dist(memo), self.after, memo)
+        return _mix(self.first._dist(memo), self.after, memo, share=True)
 
     def _roll(self, source: DiceSource, rolls: list[tuple[str, Rolled]]) -> E:
         return self.after(self.first._roll(source, rolls))._roll(source, rolls)
 
 
-def _mix(outcomes: Dist[Any], after: Callable[[Any], Chain[E]], memo: _Memo) -> Dist[E]:
+def _mix(outcomes: Dist[Any], after: Callable[[Any], Chain[E]], memo: _Memo, share: bool = False) -> Dist[E]:
     """Each outcome's next chain, weighted by the outcome's chance: over the outcomes' total times the
-    least common total of the next chains (dice of one size keep their plain total, 36 x 36 ...)."""
+    least common total of the next chains (dice of one size keep their plain total, 36 x 36 ...).
+    ``share``: the next chain of an outcome met before through the same function is not made again (a
+    :class:`Then`'s results; a :class:`Link`'s outcomes are each met once)."""
     nexts: list[tuple[int, Dist[E]]] = []
     ends: dict[E, int] = {}
+    by_outcome, by_chain = memo.by_outcome, memo.by_chain
     for outcome, weight in outcomes.weights.items():
         if not weight:
             continue
-        key = (after, outcome)
-        sub = memo.by_outcome.get(key)
-        if sub is None:
-            nxt = after(outcome)
-            if isinstance(nxt, End):  # a result: weighed here, no distribution built
-                ends[nxt.value] = ends.get(nxt.value, 0) + weight
-                continue
-            held = memo.by_chain.get(id(nxt))
-            if held is None:
-                held = memo.by_chain[id(nxt)] = (nxt, nxt._dist(memo))
-            sub = memo.by_outcome[key] = held[1]
-        nexts.append((weight, sub))
+        if share and (sub := by_outcome.get((after, outcome))) is not None:
+            nexts.append((weight, sub))
+            continue
+        nxt = after(outcome)
+        if type(nxt) is End:  # a result: weighed here, no distribution built
+            value = nxt.value
+            ends[value] = ends.get(value, 0) + weight
+            continue
+        held = by_chain.get(id(nxt))
+        if held is None:
+            held = by_chain[id(nxt)] = (nxt, nxt._dist(memo))
+        if share:
+            by_outcome[(after, outcome)] = held[1]
+        nexts.append((weight, held[1]))
     common = lcm(*(sub.total for _, sub in nexts)) if nexts else 1
-    out: dict[E, int] = {}
-    for result, weight in ends.items():
-        out[result] = weight * common
+    out: dict[E, int] = {r: w * common for r, w in ends.items()} if common != 1 else ends
     for weight, sub in nexts:
         scale = weight * (common // sub.total)
         for result, w in sub.weights.items():
