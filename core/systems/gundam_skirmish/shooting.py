@@ -239,37 +239,68 @@ def chart_step(levels: Levels, category: str) -> Levels:
     return (out[0], out[1], out[2], out[3])
 
 
-def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
-    """Exact chart levels after ``rolls`` rolls, each rolled again until it lands on a category with room.
+@dataclass(frozen=True)
+class ChartRoll:
+    """One Damage Chart roll as rolled: every face until one with room, and the levels it left."""
 
-    Rolling again until a face with room comes up picks each such face with equal chance.
-    A Torso (Cockpit) result destroys the unit (L1236-L1239), so rolling stops there.  A Fortunate
-    pilot rolls a Torso result again once (L1968-L1969).
+    faces: list[int]
+    value: Levels
+
+
+@dataclass(frozen=True)
+class ChartStep:
+    """One Damage Chart roll from ``levels``: rolled again until a face lands on a category with room, so
+    each face with room comes up with equal chance (L1113-L1119); over 3600 (each count of faces divides
+    it, and so does its square: a Fortunate pilot's re-roll)."""
+
+    chart: dict[int, str]
+    levels: Levels
+
+    def dist(self) -> Dist[Levels]:
+        faces = chart_faces(self.chart, self.levels) if self.levels[3] == 0 else []
+        if not faces:
+            return Dist({self.levels: 3600}, 3600)
+        share = 3600 // len(faces)
+        out: dict[Levels, int] = {}
+        for f in faces:
+            key = chart_step(self.levels, self.chart[f])
+            out[key] = out.get(key, 0) + share
+        return Dist(out, 3600)
+
+    def roll(self, source: DiceSource, purpose: str) -> ChartRoll:
+        levels, faces = roll_chart(self.chart, self.levels, source, purpose)
+        return ChartRoll(faces, levels)
+
+
+def chart_chain(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Chain[Levels]:
+    """``rolls`` Damage Chart rolls, each from the levels the last left (L1108-L1119).  A Torso (Cockpit)
+    result destroys the unit (L1236-L1239), so rolling stops there, as it does once no category has
+    room.  A Fortunate pilot rolls a Torso result again once, from the levels before it (L1968-L1969)."""
+
+    def one(before: Levels) -> Chain[Levels]:
+        if before[3] or not chart_faces(chart, before):
+            return End(before)
+        step = ChartStep(chart, before)
+        if not fortunate:
+            return Last(step, "Damage Chart", lambda after: after)
+        again = Last(step, "Damage Chart (Fortunate)", lambda after: after)
+        return Link(step, "Damage Chart", lambda after: again if after[3] else End(after))
+
+    chain: Chain[Levels] = End(levels)
+    for _ in range(rolls):
+        chain = chain.then(one)
+    return chain
+
+
+def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
+    """Exact chart levels after ``rolls`` rolls: :func:`chart_chain`'s distribution.
 
     >>> d = chart_dist(MS_CHART, (0, 0, 1, 0), 1)  # Head already damaged: 5 rolls again
     >>> d.probability((0, 0, 1, 1))
     Fraction(1, 5)
     """
-    states: dict[Levels, int] = {levels: 1}
-    total = 1
-    for _ in range(rolls):
-        nxt: dict[Levels, int] = {}
-        for state, w in states.items():
-            faces = chart_faces(chart, state) if state[3] == 0 else []
-            if not faces:
-                nxt[state] = nxt.get(state, 0) + w * 3600
-                continue
-            share = 3600 // len(faces)
-            for f in faces:
-                if fortunate and chart[f] == "torso":
-                    for f2 in faces:  # the one re-roll, from the same levels
-                        s2 = chart_step(state, chart[f2])
-                        nxt[s2] = nxt.get(s2, 0) + w * share // len(faces)
-                    continue
-                s2 = chart_step(state, chart[f])
-                nxt[s2] = nxt.get(s2, 0) + w * share
-        states, total = nxt, total * 3600
-    return Dist(states, total)
+    key = (tuple(chart.items()), levels, rolls, fortunate)
+    return _memo(_CHARTS, key, lambda: chart_chain(chart, levels, rolls, fortunate).dist())
 
 
 def roll_chart(
@@ -481,6 +512,7 @@ def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
 _POOLS: dict[tuple[Any, ...], Dist[Hits]] = {}
 _BLOCKS: dict[tuple[Any, ...], Dist[tuple[Blocks, bool]]] = {}
 _SHOTS: dict[tuple[Any, ...], ShotOdds] = {}
+_CHARTS: dict[tuple[Any, ...], Dist[Levels]] = {}
 _MEMO_MOST = 256
 
 M = TypeVar("M")
