@@ -84,7 +84,7 @@ def test_face_pool_refuses_a_wrong_die() -> None:
 
 # --- chains: odds equal every face sequence the walk can use -------------------------------------
 
-from core.steps import Chain, End, Link, Then, reduced  # noqa: E402
+from core.steps import Chain, End, Last, Link, Then, reduced  # noqa: E402
 
 
 def _check_then_damage(tn: int) -> Chain[int]:
@@ -121,6 +121,13 @@ def _burst(shots: int) -> Chain[int]:
     return chain
 
 
+def _shared_hit(tn: int) -> Chain[tuple[int, int]]:
+    """One chain handed on for every total that hits (weighed once per odds call), read by a last step:
+    a D6 to hit, then 2D3 whose total and whose top die both count (Skirmishers' and Gundam's shape)."""
+    hit = Last(DiceSum(dice=2, sides=3), "damage", lambda total: (total, min(total, 3)))
+    return Link(DiceSum(dice=1), "to hit", lambda t: hit if t >= tn else End((0, 0)))
+
+
 CHAINS = [
     _check_then_damage(7),
     _check_then_damage(13),  # never hits: the damage is never rolled
@@ -128,6 +135,8 @@ CHAINS = [
     _burst(3),
     Then(_check_then_damage(8), lambda dmg: Link(DiceSum(dice=1), "again", lambda t: End(dmg + (t >= 5)))),
     End(5),
+    _shared_hit(3),
+    _shared_hit(3).then(lambda first: _shared_hit(5).then(lambda second: End(first[0] + second[0]))),
 ]
 
 
