@@ -13,7 +13,8 @@ Every step here has its exact odds and its roll from the same per-die code, so t
 A system's procedure chains them (issue 27): a shot rolls to hit, and what the dice show decides
 what is rolled next, then what the unit keeps.  A :class:`Chain` is that procedure as one immutable
 value: :class:`Link` rolls a step and hands its outcome to a function that says what comes next,
-:class:`Last` rolls a step whose outcome gives the result, :class:`End` is a result, and
+:class:`Last` rolls a step whose outcome gives the result (:class:`Both`: two steps, neither changing the
+other), :class:`End` is a result, and
 :meth:`Chain.then` runs a chain to its end and goes on from its result.
 :meth:`Chain.dist` is the exact mixture over every outcome of every step; :meth:`Chain.roll` walks the
 very same links with dice from a source, so the odds and the roll call the same code and cannot
@@ -375,6 +376,29 @@ class Last(Chain[E]):
 
 
 @dataclass(frozen=True)
+class Both(Chain[E]):
+    """Roll ``first`` then ``second`` (for their purposes), two steps neither of which changes the other,
+    and read their outcomes together as the result with ``result``: a chain's last two links (its odds
+    weigh each pair of outcomes once, in one pass: an attack pool against a defend pool)."""
+
+    first: Step[Any]
+    first_purpose: str
+    second: Step[Any]
+    second_purpose: str
+    result: Callable[[Any, Any], E] = field(repr=False)
+
+    def _dist(self, memo: _Memo) -> Dist[E]:
+        return self.first.dist().combine(self.second.dist(), self.result)
+
+    def _roll(self, source: DiceSource, rolls: list[tuple[str, Rolled]]) -> E:
+        a = self.first.roll(source, self.first_purpose)
+        rolls.append((self.first_purpose, a))
+        b = self.second.roll(source, self.second_purpose)
+        rolls.append((self.second_purpose, b))
+        return self.result(a.value, b.value)
+
+
+@dataclass(frozen=True)
 class Then(Chain[E]):
     """The chain ``first`` to its result, then the chain ``after`` makes from that result."""
 
@@ -413,13 +437,15 @@ def _mix(outcomes: Dist[Any], after: Callable[[Any], Chain[E]], memo: _Memo, sha
         if share:
             by_outcome[(after, outcome)] = held[1]
         nexts.append((weight, held[1]))
-    common = lcm(*(sub.total for _, sub in nexts)) if nexts else 1
+    totals = {sub.total for _, sub in nexts}
+    common = (totals.pop() if len(totals) == 1 else lcm(*totals)) if totals else 1
     out: dict[E, int] = {r: w * common for r, w in ends.items()} if common != 1 else ends
+    get = out.get
     for weight, sub in nexts:
         scale = weight * (common // sub.total)
         for result, w in sub.weights.items():
             if w:
-                out[result] = out.get(result, 0) + w * scale
+                out[result] = get(result, 0) + w * scale
     return Dist(out, outcomes.total * common)
 
 

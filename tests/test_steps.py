@@ -84,7 +84,7 @@ def test_face_pool_refuses_a_wrong_die() -> None:
 
 # --- chains: odds equal every face sequence the walk can use -------------------------------------
 
-from core.steps import Chain, End, Last, Link, Then, reduced  # noqa: E402
+from core.steps import Both, Chain, End, Last, Link, Then, reduced  # noqa: E402
 
 
 def _check_then_damage(tn: int) -> Chain[int]:
@@ -136,6 +136,18 @@ CHAINS = [
     Then(_check_then_damage(8), lambda dmg: Link(DiceSum(dice=1), "again", lambda t: End(dmg + (t >= 5)))),
     End(5),
     _shared_hit(3),
+    Both(
+        FacePool(dice=2, sides=6, values=(0, 0, 0, 1, 1, 2)),
+        "attack",
+        DiceSum(dice=1),
+        "defence",
+        lambda a, d: max(0, a - (d >= 5)),
+    ),
+    Both(DiceSum(dice=1), "a", DiceSum(dice=1), "b", lambda a, b: (a > b, a == b)).then(
+        lambda won: (
+            End(won) if not won[1] else Last(DiceSum(dice=1, sides=2), "tie", lambda c: (c == 2, False))
+        )
+    ),
     _shared_hit(3).then(lambda first: _shared_hit(5).then(lambda second: End(first[0] + second[0]))),
 ]
 

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from core.dice import DiceSource, Dist
-from core.steps import Chain, ChainRoll, DiceSum, End, Last, Link, SumRoll
+from core.steps import Both, Chain, ChainRoll, DiceSum, End, Last, Link, SumRoll
 
 #: Hit kinds: (level, critical).  Level 1 for faces 2-3, 2 for 4-5, 3 for a 6 (L857-L872).
 KINDS: tuple[tuple[int, bool], ...] = ((1, False), (1, True), (2, False), (2, True), (3, False), (3, True))
@@ -257,6 +257,15 @@ class ChartStep:
     levels: Levels
 
     def dist(self) -> Dist[Levels]:
+        key = (self.chart is MS_CHART, self.chart is OTHER_CHART, self.levels)
+        if not any(key[:2]):
+            return self._dist()
+        out = _CHART_STEPS.get(key)
+        if out is None:
+            out = _CHART_STEPS[key] = self._dist()  # at most 2 charts x 36 levels: never cleared
+        return out
+
+    def _dist(self) -> Dist[Levels]:
         faces = chart_faces(self.chart, self.levels) if self.levels[3] == 0 else []
         if not faces:
             return Dist({self.levels: 3600}, 3600)
@@ -272,6 +281,10 @@ class ChartStep:
         return ChartRoll(faces, levels)
 
 
+#: ChartStep.dist of the two charts, by levels (never changed in place).
+_CHART_STEPS: dict[tuple[bool, bool, Levels], Dist[Levels]] = {}
+
+
 def chart_chain(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Chain[Levels]:
     """``rolls`` Damage Chart rolls, each from the levels the last left (L1108-L1119).  A Torso (Cockpit)
     result destroys the unit (L1236-L1239), so rolling stops there, as it does once no category has
@@ -282,8 +295,8 @@ def chart_chain(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bo
             return End(before)
         step = ChartStep(chart, before)
         if not fortunate:
-            return Last(step, "Damage Chart", lambda after: after)
-        again = Last(step, "Damage Chart (Fortunate)", lambda after: after)
+            return Link(step, "Damage Chart", End)
+        again = Link(step, "Damage Chart (Fortunate)", End)
         return Link(step, "Damage Chart", lambda after: again if after[3] else End(after))
 
     chain: Chain[Levels] = End(levels)
@@ -449,12 +462,12 @@ def left_chain(shot: Shot) -> Chain[tuple[int, int]]:
     attack, L3277-L3283), defend pool, then the blocks cancelling hits (A6: the most hits, then the most
     criticals); its result is (hits left, criticals left)."""
     defended = DefendPool(shot)
+    if not shot.elusive:  # the two pools, then the blocks: each pair of outcomes weighed once
+        return Both(AttackPool(shot), "attack", defended, "defence", lambda h, b: hits_left(h, b[0]))
 
     def attacked(hits: Hits) -> Chain[tuple[int, int]]:
         defend = Last(defended, "defence", lambda b: hits_left(hits, b[0]))
-        if shot.elusive:
-            return Link(D6, "Elusive", lambda face: End((0, 0)) if face == 6 else defend)
-        return defend
+        return Link(D6, "Elusive", lambda face: End((0, 0)) if face == 6 else defend)
 
     return Link(AttackPool(shot), "attack", attacked)
 
