@@ -13,15 +13,16 @@ Every step here has its exact odds and its roll from the same per-die code, so t
 A system's procedure chains them (issue 27): a shot rolls to hit, and what the dice show decides
 what is rolled next, then what the unit keeps.  A :class:`Chain` is that procedure as one immutable
 value: :class:`Link` rolls a step and hands its outcome to a function that says what comes next,
-:class:`Last` rolls a step whose outcome gives the result (:class:`Both`: two steps, neither changing the
-other), :class:`End` is a result, and
-:meth:`Chain.then` runs a chain to its end and goes on from its result.
-:meth:`Chain.dist` is the exact mixture over every outcome of every step; :meth:`Chain.roll` walks the
-very same links with dice from a source, so the odds and the roll call the same code and cannot
-disagree.  A player's decision between two steps is either an input of the chain (the function
-after a step reads the answer the form already gave, or the reading the odds assume), or the chain
-ends where the decision is asked and the next chain starts from the answer: each system's package
-says which, and why.
+:class:`Last` rolls a step whose outcome gives the result (:class:`Both`: two steps, neither changing
+the other), :class:`End` is a result, and :meth:`Chain.then` runs a chain to its end and goes on from
+its result.  The functions a chain calls must be pure: :meth:`Chain.dist` calls each once per outcome
+(and may share what one made), :meth:`Chain.roll` once for the outcome rolled.  :meth:`Chain.dist`
+is the exact mixture over every outcome of every step; :meth:`Chain.roll` walks the very same links
+with dice from a source, so the odds and the roll call the same code and cannot disagree.  A
+player's decision between two steps is either an input of the chain (the function after a step reads
+the answer the form already gave, or the reading the odds assume), or the chain ends where the
+decision is asked and the next chain starts from the answer: each system's package says which, and
+why.
 
 A 2D6 check at 7+, then 1D6 for the damage of a hit (0 for a miss):
 
@@ -41,6 +42,13 @@ Two shots, the second from what the first left (a chain's results are merged bef
 Fraction(49, 5184)
 >>> two.roll(TypedDice([1, 1, 6, 6, 3])).value
 3
+
+An attack pool against a defence die, neither changing the other, read together:
+
+>>> contest = Both(FacePool(dice=2, sides=6, values=(0, 0, 0, 1, 1, 1)), "attack",
+...                DiceSum(dice=1), "defence", lambda hits, block: max(0, hits - (block >= 5)))
+>>> contest.dist().probability(2), contest.roll(TypedDice([4, 6, 5])).value
+(Fraction(1, 6), 1)
 
 A step stays here only while a system uses it (issue 27: the chained steps no system used went).
 """
