@@ -1,10 +1,18 @@
 """Close combat (L945-L1070): Advantage, both strikes in their order, the hits the defender strips,
 shields, damage and the chart; and the exact odds of the whole combat.
+
+A strike is a :class:`~core.steps.Chain` (:func:`strike_chain`): its odds (:func:`strike_dist`) and its
+roll (:func:`roll_strike`) walk the same links.  The chain ends at the strike's damage: the struck unit's
+player then decides on a Shield Break (L1121-L1128), the damage and the Damage Chart (its own chain,
+:func:`~.shooting.chart_chain`) are dealt, and the counter-strike starts from what they left (its striker
+read again: a destroyed unit does not strike back, A14; a Leg or Arm result changes its numbers).  The
+odds assume no Shield Break (:func:`combat_outcomes`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
+from core.steps import Chain, DiceSum, End, Last, Link, SumRoll
 from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
 from core.systems.gundam_skirmish.battle import (
     ENEMY,
@@ -251,27 +260,9 @@ def flayer_dice(hits: Faces, acc: int, chain: bool) -> Dist[Faces]:
 
 
 def strike_hits(st: Striker) -> Dist[Faces]:
-    """Hits by face, failed dice re-rolled, Beam Flayer's dice for sixes (L2801-L2805); total 36**(dice+2)."""
-    states: dict[tuple[int, Faces], int] = {(st.rerolls, (0, 0, 0, 0, 0)): 1}
-    for _ in range(st.dice):
-        nxt: dict[tuple[int, Faces], int] = {}
-        for (r, hits), w in states.items():
-            for face in range(1, 7):
-                if face >= st.acc or r == 0:
-                    key = (r, _add_face(hits, face, st.acc))
-                    nxt[key] = nxt.get(key, 0) + 6 * w
-                else:
-                    for again in range(1, 7):
-                        key = (r - 1, _add_face(hits, again, st.acc))
-                        nxt[key] = nxt.get(key, 0) + w
-        states = nxt
-    out: dict[Faces, int] = {}
-    for (_, hits), w in states.items():
-        d = flayer_dice(hits, st.acc, st.flayer_chain) if st.flayer else Dist({hits: 1}, 1)
-        scale = 36**2 // d.total
-        for k, v in d.weights.items():
-            out[k] = out.get(k, 0) + w * v * scale
-    return Dist(out, 36 ** (st.dice + 2))
+    """Hits by face, failed dice re-rolled, Beam Flayer's dice for sixes (L2801-L2805): the first links of
+    :func:`strike_chain`."""
+    return _attack_chain(st, "").dist()
 
 
 def shield_weights(st: Striker) -> tuple[int, int]:
@@ -285,67 +276,181 @@ def shield_weights(st: Striker) -> tuple[int, int]:
     return total - all_fail, total
 
 
-def strike_dist(st: Striker) -> Dist[tuple[int, int]]:
-    """(damage, criticals) of one strike, exactly."""
-    hits = strike_hits(st)
-    ok, total = shield_weights(st)
-    out: dict[tuple[int, int], int] = {}
-    for h, w in hits.weights.items():
-        for shield, q in ((True, ok), (False, total - ok)):
-            if q:
-                n, c = strip(h, st, shield)
-                pool = n * st.dam
-                faces = range(1, 7) if st.movable_frame and pool >= 3 else [None]
-                for face in faces:
-                    key = (after_pool(pool, 0, face), c)
-                    out[key] = out.get(key, 0) + w * q * (6 // len(faces))
-    d = Dist(out, hits.total * total * 6)
-    if not st.elusive:
-        return d
-    weights = {k: 5 * w for k, w in d.weights.items()}
-    weights[(0, 0)] = weights.get((0, 0), 0) + d.total
-    return Dist(weights, 6 * d.total)
+# --- a strike as a chain of steps ------------------------------------------------------------
+
+#: A D6 read as its face: Elusive (L3277-L3283), Movable Frame (L2952-L2956).
+D6 = DiceSum(dice=1, sides=6)
 
 
-def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict[str, Any]]:
-    """Roll a strike by the same rules: dice, re-rolls of the earliest failed, Beam Flayer, the defence."""
-    faces = dice.roll(st.dice, 6, f"{who}: attack")
-    failed = [i for i, f in enumerate(faces) if f < st.acc][: st.rerolls]
-    again = dice.roll(len(failed), 6, f"{who}: re-rolls") if failed else []
-    final = list(faces)
-    for i, f in zip(failed, again, strict=True):
-        final[i] = f
-    hits: Faces = (0, 0, 0, 0, 0)
-    for f in final:
-        hits = _add_face(hits, f, st.acc)
-    flayer: list[int] = []
-    if st.flayer and hits[4]:
-        flayer = dice.roll(min(2, hits[4]), 6, f"{who}: Beam Flayer")
+@dataclass(frozen=True)
+class PoolRoll:
+    """The Attack Pool as rolled: its faces, the re-rolls of the earliest failed dice, the hits by face."""
+
+    faces: list[int]
+    again: list[int]
+    value: Faces
+
+
+@dataclass(frozen=True)
+class AttackPool:
+    """A strike's Attack Pool: its dice, the earliest failed re-rolled while re-rolls last (L1012-L1049)."""
+
+    st: Striker
+    who: str
+
+    def dist(self) -> Dist[Faces]:
+        st = self.st
+        states: dict[tuple[int, Faces], int] = {(st.rerolls, (0, 0, 0, 0, 0)): 1}
+        for _ in range(st.dice):
+            nxt: dict[tuple[int, Faces], int] = {}
+            for (r, hits), w in states.items():
+                for face in range(1, 7):
+                    if face >= st.acc or r == 0:
+                        key = (r, _add_face(hits, face, st.acc))
+                        nxt[key] = nxt.get(key, 0) + 6 * w
+                    else:
+                        for again in range(1, 7):
+                            key = (r - 1, _add_face(hits, again, st.acc))
+                            nxt[key] = nxt.get(key, 0) + w
+            states = nxt
+        out: dict[Faces, int] = {}
+        for (_, hits), w in states.items():
+            out[hits] = out.get(hits, 0) + w
+        return Dist(out, 36**st.dice)
+
+    def roll(self, source: DiceSource, purpose: str) -> PoolRoll:
+        st, who = self.st, self.who
+        faces = source.roll(st.dice, 6, f"{who}: attack")
+        failed = [i for i, f in enumerate(faces) if f < st.acc][: st.rerolls]
+        again = source.roll(len(failed), 6, f"{who}: re-rolls") if failed else []
+        final = list(faces)
+        for i, f in zip(failed, again, strict=True):
+            final[i] = f
+        hits: Faces = (0, 0, 0, 0, 0)
+        for f in final:
+            hits = _add_face(hits, f, st.acc)
+        return PoolRoll(faces, again, hits)
+
+
+@dataclass(frozen=True)
+class FacesRoll:
+    """Dice as rolled (Beam Flayer's, the Shield Bonus'), and the outcome they give."""
+
+    faces: list[int]
+    value: Any
+
+
+@dataclass(frozen=True)
+class Flayer:
+    """Beam Flayer's dice for a pool's Hits of 6 (:func:`flayer_dice`, L2801-L2805)."""
+
+    hits: Faces
+    st: Striker
+    who: str
+
+    def dist(self) -> Dist[Faces]:
+        return flayer_dice(self.hits, self.st.acc, self.st.flayer_chain)
+
+    def roll(self, source: DiceSource, purpose: str) -> FacesRoll:
+        st, hits = self.st, self.hits
+        flayer = source.roll(min(2, hits[4]), 6, f"{self.who}: Beam Flayer")
         if st.flayer_chain and flayer == [6]:  # the added 6 is a Hit of 6 in the pool (L2804-L2805)
-            flayer += dice.roll(1, 6, f"{who}: Beam Flayer")
+            flayer += source.roll(1, 6, f"{self.who}: Beam Flayer")
         for f in flayer:
             hits = _add_face(hits, f, st.acc)
-    shield: list[int] = []
-    ok = False
-    if st.elusive:
-        face = dice.roll(1, 6, f"{who}: Elusive")[0]
-        if face == 6:
-            return 0, 0, {"attack": faces, "rerolled": again, "flayer": flayer, "elusive": face}
-    if st.shield_dice:
-        shield = dice.roll(st.shield_dice, 6, f"{who}: Shield Bonus")
+        return FacesRoll(flayer, hits)
+
+
+@dataclass(frozen=True)
+class ShieldBonus:
+    """The Shield Bonus dice: at least one success strips one more hit; failed dice re-rolled, while
+    re-rolls last, when none succeeded (L984-L986); its outcome: whether one did."""
+
+    st: Striker
+    who: str
+
+    def dist(self) -> Dist[bool]:
+        ok, total = shield_weights(self.st)
+        return Dist({True: ok, False: total - ok}, total)
+
+    def roll(self, source: DiceSource, purpose: str) -> FacesRoll:
+        st = self.st
+        if not st.shield_dice:
+            return FacesRoll([], False)
+        shield = source.roll(st.shield_dice, 6, f"{self.who}: Shield Bonus")
         ok = any(f >= st.shield_success for f in shield)
         fails = [f for f in shield if f < st.shield_success][: st.shield_rerolls]
         if not ok and fails:
-            more = dice.roll(len(fails), 6, f"{who}: Shield Bonus re-roll")
+            more = source.roll(len(fails), 6, f"{self.who}: Shield Bonus re-roll")
             shield += more
             ok = any(f >= st.shield_success for f in more)
-    n, c = strip(hits, st, ok)
-    damage = n * st.dam
-    frame: list[int] = []
-    if st.movable_frame and damage >= 3:
-        frame = dice.roll(1, 6, f"{who}: Movable Frame")
-        damage = after_pool(damage, 0, frame[0])
-    return damage, c, {"attack": faces, "rerolled": again, "flayer": flayer, "shield": shield, "frame": frame}
+        return FacesRoll(shield, ok)
+
+
+def _attack_chain(st: Striker, who: str) -> Chain[Faces]:
+    """The Attack Pool, then Beam Flayer's dice for its sixes."""
+
+    def flayed(hits: Faces) -> Chain[Faces]:
+        if st.flayer and hits[4]:
+            return Last(Flayer(hits, st, who), "Beam Flayer", lambda h: h)
+        return End(hits)
+
+    return Link(AttackPool(st, who), "attack", flayed)
+
+
+def strike_chain(st: Striker, who: str = "") -> Chain[tuple[int, int]]:
+    """One strike (L978-L994): the Attack Pool and Beam Flayer's dice, Elusive's D6 (a 6 ignores the
+    strike), the Shield Bonus, the hits stripped (criticals first), then Movable Frame's D6 against 3 or
+    more damage; its result is (damage, criticals)."""
+    shield = ShieldBonus(st, who)
+
+    def defended(hits: Faces) -> Chain[tuple[int, int]]:
+        stripped = Last(shield, "Shield Bonus", lambda ok: strip(hits, st, ok))
+        if st.elusive:
+            return Link(D6, f"{who}: Elusive", lambda face: End((0, 0)) if face == 6 else stripped)
+        return stripped
+
+    def framed(left: tuple[int, int]) -> Chain[tuple[int, int]]:
+        n, c = left
+        damage = n * st.dam
+        if st.movable_frame and damage >= 3:
+            return Last(D6, f"{who}: Movable Frame", lambda face: (after_pool(damage, 0, face), c))
+        return End((damage, c))
+
+    return _attack_chain(st, who).then(defended).then(framed)
+
+
+def strike_dist(st: Striker) -> Dist[tuple[int, int]]:
+    """(damage, criticals) of one strike, exactly: :func:`strike_chain`'s distribution, remembered by the
+    striker's numbers (the sheet asks the same odds again for each of its choice buttons)."""
+    key = tuple(st.model_dump().values())
+    out = _STRIKES.get(key)
+    if out is None:
+        if len(_STRIKES) >= _STRIKES_MOST:
+            _STRIKES.clear()
+        out = _STRIKES[key] = strike_chain(st).dist()
+    return out
+
+
+#: strike_dist by the striker's numbers; never changed in place.
+_STRIKES: dict[tuple[Any, ...], Dist[tuple[int, int]]] = {}
+_STRIKES_MOST = 256
+
+
+def roll_strike(st: Striker, dice: DiceSource, who: str) -> tuple[int, int, dict[str, Any]]:
+    """Roll a strike: :func:`strike_chain` rolled, its dice kept for the log."""
+    rolled = strike_chain(st, who).roll(dice)
+    pool = rolled.of("attack")[0]
+    assert isinstance(pool, PoolRoll)
+    flayer = [f for r in rolled.of("Beam Flayer") if isinstance(r, FacesRoll) for f in r.faces]
+    kept: dict[str, Any] = {"attack": pool.faces, "rerolled": pool.again, "flayer": flayer}
+    elusive = [r for r in rolled.of(f"{who}: Elusive") if isinstance(r, SumRoll)]
+    damage, crits = rolled.value
+    if elusive and elusive[0].total == 6:
+        return damage, crits, {**kept, "elusive": elusive[0].total}
+    shield = [f for r in rolled.of("Shield Bonus") if isinstance(r, FacesRoll) for f in r.faces]
+    frame = [f for r in rolled.of(f"{who}: Movable Frame") if isinstance(r, SumRoll) for f in r.faces]
+    return damage, crits, {**kept, "shield": shield, "frame": frame}
 
 
 def advantage_auto(game: Game, x: GameUnit, y: GameUnit, x_charged: bool, y_charged: bool) -> int:

@@ -22,7 +22,7 @@ from core.systems.gundam_skirmish.mega import (
     lost,
     part_level,
 )
-from core.systems.gundam_skirmish.shooting import CATEGORIES, OTHER_CHART, roll_chart
+from core.systems.gundam_skirmish.shooting import CATEGORIES, OTHER_CHART, ChartRoll, Levels, chart_chain
 from core.systems.gundam_skirmish.units import unit_cost
 
 
@@ -171,15 +171,18 @@ def apply_chart(ch: Changes, s: int, u: int, rolls: int, dice: DiceSource, texts
     if chart is OTHER_CHART:
         names = {"leg": "Engine", "arm": "Weapons", "head": "Head", "torso": "Cockpit"}
     fortunate = profile(gu).pilot_has("fortunate")
-    for _ in range(rolls):
-        before = levels
-        levels, faces = roll_chart(chart, levels, dice, "Damage Chart")
-        if fortunate and faces and levels[3]:
-            # Fortunate: the pilot re-rolls a chart roll once (L1968); it is used against a Torso result.
-            levels, more = roll_chart(chart, before, dice, "Damage Chart (Fortunate)")
-            faces = [*faces, *more]
-        if not faces:
-            break
+    # the chain of chart rolls (the same the odds weigh), then each roll as the log tells it; Fortunate:
+    # the pilot re-rolls a chart roll once (L1968); it is used against a Torso result.
+    rolled = chart_chain(chart, levels, rolls, fortunate).roll(dice)
+    each: list[tuple[list[int], Levels]] = []
+    for purpose, r in rolled.rolls:
+        assert isinstance(r, ChartRoll)
+        if purpose == "Damage Chart (Fortunate)":
+            each[-1] = ([*each[-1][0], *r.faces], r.value)
+        else:
+            each.append((r.faces, r.value))
+    for faces, after in each:
+        before, levels = levels, after
         changed = next(c for c, a, b in zip(CATEGORIES, before, levels, strict=True) if a != b)
         texts.append(
             f"Damage Chart {'/'.join(map(str, faces))}: {names[changed]} "

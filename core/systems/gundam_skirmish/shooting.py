@@ -1,12 +1,17 @@
 """The Shoot procedure (L595-L801) with exact odds from the same per-die rules that resolve a roll.
 
-A shot is set up once (:class:`Shot`: every number the modifiers leave), then either
-rolled with a dice source (:func:`roll_shot`) or turned into exact distributions
-(:func:`shot_odds`).  Both use the same functions: :func:`die_needs` (the 4th, 5th
-and 6th+ die shifts, L628-L638), :func:`hit_type`, :func:`block_strength` (the
-Penetration table, L857-L872), :func:`cancel_hits` (which hits the blocks take),
-the re-roll policy (earliest failed dice first) and :func:`chart_faces` (the
-Damage Chart with its repeat rule, L1108-L1119).
+A shot is set up once (:class:`Shot`: every number the modifiers leave), then walked as one
+:class:`~core.steps.Chain` (:func:`shot_chain`): the attack pool (:class:`AttackPool`, Bad Weather's
+hit taken out), Elusive's D6, the defend pool (:class:`DefendPool`, a shield's <P> check inside it),
+the blocks cancelling hits, then Movable Frame's D6 and the damage.  Rolled with a dice source it is
+:func:`roll_shot`; its distribution is :func:`shot_odds`'s.  Both walk the same links, which use the
+same functions: :func:`die_needs` (the 4th, 5th and 6th+ die shifts, L628-L638), :func:`hit_type`,
+:func:`block_strength` (the Penetration table, L857-L872), :func:`cancel_hits` (which hits the
+blocks take), the re-roll policy (earliest failed dice first) and :func:`chart_faces` (the Damage
+Chart with its repeat rule, L1108-L1119).  The chain ends at the damage: the defender then decides
+which criticals its blocks leave (L713-L719, A6) and whether its shield breaks (L1121-L1128), and the
+Damage Chart's rolls (:func:`chart_chain`) start from that answer.  The odds take the recommended
+readings of both (the most criticals cancelled, no Shield Break).
 
 Conventions (digest section 11):
 
@@ -31,6 +36,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from core.dice import DiceSource, Dist
+from core.steps import Both, Chain, ChainRoll, DiceSum, End, Last, Link, SumRoll
 
 #: Hit kinds: (level, critical).  Level 1 for faces 2-3, 2 for 4-5, 3 for a 6 (L857-L872).
 KINDS: tuple[tuple[int, bool], ...] = ((1, False), (1, True), (2, False), (2, True), (3, False), (3, True))
@@ -233,37 +239,81 @@ def chart_step(levels: Levels, category: str) -> Levels:
     return (out[0], out[1], out[2], out[3])
 
 
-def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
-    """Exact chart levels after ``rolls`` rolls, each rolled again until it lands on a category with room.
+@dataclass(frozen=True)
+class ChartRoll:
+    """One Damage Chart roll as rolled: every face until one with room, and the levels it left."""
 
-    Rolling again until a face with room comes up picks each such face with equal chance.
-    A Torso (Cockpit) result destroys the unit (L1236-L1239), so rolling stops there.  A Fortunate
-    pilot rolls a Torso result again once (L1968-L1969).
+    faces: list[int]
+    value: Levels
+
+
+@dataclass(frozen=True)
+class ChartStep:
+    """One Damage Chart roll from ``levels``: rolled again until a face lands on a category with room, so
+    each face with room comes up with equal chance (L1113-L1119); over 3600 (each count of faces divides
+    it, and so does its square: a Fortunate pilot's re-roll)."""
+
+    chart: dict[int, str]
+    levels: Levels
+
+    def dist(self) -> Dist[Levels]:
+        key = (self.chart is MS_CHART, self.chart is OTHER_CHART, self.levels)
+        if not any(key[:2]):
+            return self._dist()
+        out = _CHART_STEPS.get(key)
+        if out is None:
+            out = _CHART_STEPS[key] = self._dist()  # at most 2 charts x 36 levels: never cleared
+        return out
+
+    def _dist(self) -> Dist[Levels]:
+        faces = chart_faces(self.chart, self.levels) if self.levels[3] == 0 else []
+        if not faces:
+            return Dist({self.levels: 3600}, 3600)
+        share = 3600 // len(faces)
+        out: dict[Levels, int] = {}
+        for f in faces:
+            key = chart_step(self.levels, self.chart[f])
+            out[key] = out.get(key, 0) + share
+        return Dist(out, 3600)
+
+    def roll(self, source: DiceSource, purpose: str) -> ChartRoll:
+        levels, faces = roll_chart(self.chart, self.levels, source, purpose)
+        return ChartRoll(faces, levels)
+
+
+#: ChartStep.dist of the two charts, by levels (never changed in place).
+_CHART_STEPS: dict[tuple[bool, bool, Levels], Dist[Levels]] = {}
+
+
+def chart_chain(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Chain[Levels]:
+    """``rolls`` Damage Chart rolls, each from the levels the last left (L1108-L1119).  A Torso (Cockpit)
+    result destroys the unit (L1236-L1239), so rolling stops there, as it does once no category has
+    room.  A Fortunate pilot rolls a Torso result again once, from the levels before it (L1968-L1969)."""
+
+    def one(before: Levels) -> Chain[Levels]:
+        if before[3] or not chart_faces(chart, before):
+            return End(before)
+        step = ChartStep(chart, before)
+        if not fortunate:
+            return Link(step, "Damage Chart", End)
+        again = Link(step, "Damage Chart (Fortunate)", End)
+        return Link(step, "Damage Chart", lambda after: again if after[3] else End(after))
+
+    chain: Chain[Levels] = End(levels)
+    for _ in range(rolls):
+        chain = chain.then(one)
+    return chain
+
+
+def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: bool = False) -> Dist[Levels]:
+    """Exact chart levels after ``rolls`` rolls: :func:`chart_chain`'s distribution.
 
     >>> d = chart_dist(MS_CHART, (0, 0, 1, 0), 1)  # Head already damaged: 5 rolls again
     >>> d.probability((0, 0, 1, 1))
     Fraction(1, 5)
     """
-    states: dict[Levels, int] = {levels: 1}
-    total = 1
-    for _ in range(rolls):
-        nxt: dict[Levels, int] = {}
-        for state, w in states.items():
-            faces = chart_faces(chart, state) if state[3] == 0 else []
-            if not faces:
-                nxt[state] = nxt.get(state, 0) + w * 3600
-                continue
-            share = 3600 // len(faces)
-            for f in faces:
-                if fortunate and chart[f] == "torso":
-                    for f2 in faces:  # the one re-roll, from the same levels
-                        s2 = chart_step(state, chart[f2])
-                        nxt[s2] = nxt.get(s2, 0) + w * share // len(faces)
-                    continue
-                s2 = chart_step(state, chart[f])
-                nxt[s2] = nxt.get(s2, 0) + w * share
-        states, total = nxt, total * 3600
-    return Dist(states, total)
+    key = (tuple(chart.items()), levels, rolls, fortunate)
+    return _memo(_CHARTS, key, lambda: chart_chain(chart, levels, rolls, fortunate).dist())
 
 
 def roll_chart(
@@ -329,6 +379,113 @@ def shield_break(damage: int) -> int:
     return damage - damage // 2
 
 
+# --- the chain of a shot ------------------------------------------------------------------
+
+#: A D6 read as its face: Elusive (L3277-L3283), Movable Frame (L2952-L2956).
+D6 = DiceSum(dice=1, sides=6)
+
+
+@dataclass(frozen=True)
+class AttackRoll:
+    """The attack pool as rolled: the number of shots, the faces, the re-rolls, the hits (``value``: the
+    hits left once Bad Weather took one out)."""
+
+    shots: int
+    faces: list[int]
+    rerolled: dict[int, int]
+    hits: Hits
+    value: Hits
+
+
+@dataclass(frozen=True)
+class AttackPool:
+    """The first step of a shot: the attack pool (a D6 for the number of shots where the weapon says
+    so, L2574), the earliest failed dice re-rolled, then Bad Weather's hit out (L3321-L3327)."""
+
+    shot: Shot
+
+    def dist(self) -> Dist[Hits]:
+        attack = pool_hits(self.shot)
+        return attack.map(remove_one) if self.shot.remove_hit else attack
+
+    def roll(self, source: DiceSource, purpose: str) -> AttackRoll:
+        n, faces, rerolled, hits = roll_attack(self.shot, source)
+        return AttackRoll(n, faces, rerolled, hits, remove_one(hits) if self.shot.remove_hit else hits)
+
+
+@dataclass(frozen=True)
+class DefendRoll:
+    """The defend pool as rolled; ``value``: (blocks by strength, whether a shield's <P> check passed)."""
+
+    faces: dict[str, list[int]]
+    rerolled: dict[str, int]
+    shield_check: int | None
+    value: tuple[Blocks, bool]
+
+
+@dataclass(frozen=True)
+class DefendPool:
+    """The defend pool: beam defence, armour and shield dice, the defender's re-rolls; against a <P> shot
+    the shield first needs a 4+ (L649-L666, A3)."""
+
+    shot: Shot
+
+    def dist(self) -> Dist[tuple[Blocks, bool]]:
+        return block_dist(self.shot)
+
+    def roll(self, source: DiceSource, purpose: str) -> DefendRoll:
+        shot = self.shot
+        groups = shot.groups
+        if shot.shield_check and any(g.name == "shield" for g in groups):
+            beam_armour = tuple(g for g in groups if g.name != "shield")
+            # Beam defence and armour first, then the shield's 4+ check (L649-L666).
+            shield = tuple(g for g in groups if g.name == "shield")
+            faces_a = {
+                g.name: source.roll(g.dice, 6, f"defence: {g.name}") if g.dice else [] for g in beam_armour
+            }
+            check = source.roll(1, 6, "shield check against <P>")[0]
+            used = beam_armour + shield if check >= 4 else beam_armour
+            faces, rerolled, blocks = roll_defence(
+                used, shot.defend_rerolls, shot.penetration, source, faces_a
+            )
+            return DefendRoll(faces, rerolled, check, (blocks, check >= 4))
+        faces, rerolled, blocks = roll_defence(groups, shot.defend_rerolls, shot.penetration, source)
+        return DefendRoll(faces, rerolled, None, (blocks, False))
+
+
+#: (hits left, criticals left, damage): the end of a shot's chain.
+ShotEnd = tuple[int, int, int]
+
+
+def left_chain(shot: Shot) -> Chain[tuple[int, int]]:
+    """The shot's dice up to the hits its blocks leave: attack pool, Elusive's D6 (a 6 ignores the
+    attack, L3277-L3283), defend pool, then the blocks cancelling hits (A6: the most hits, then the most
+    criticals); its result is (hits left, criticals left)."""
+    defended = DefendPool(shot)
+    if not shot.elusive:  # the two pools, then the blocks: each pair of outcomes weighed once
+        return Both(AttackPool(shot), "attack", defended, "defence", lambda h, b: hits_left(h, b[0]))
+
+    def attacked(hits: Hits) -> Chain[tuple[int, int]]:
+        defend = Last(defended, "defence", lambda b: hits_left(hits, b[0]))
+        return Link(D6, "Elusive", lambda face: End((0, 0)) if face == 6 else defend)
+
+    return Link(AttackPool(shot), "attack", attacked)
+
+
+def shot_chain(shot: Shot) -> Chain[ShotEnd]:
+    """The whole shot up to its damage: :func:`left_chain`, then Movable Frame's D6 when the pool's
+    damage is 3 or more, and the damage after the coatings and the frame (A12)."""
+
+    def damaged(left: tuple[int, int]) -> Chain[ShotEnd]:
+        hits, crits = left
+        pool = hits * shot.dam
+        if shot.movable_frame and pool >= 3:
+            return Last(D6, "Movable Frame", lambda face: (hits, crits, after_pool(pool, shot.coating, face)))
+        return End((hits, crits, after_pool(pool, shot.coating, None)))
+
+    return left_chain(shot).then(damaged)
+
+
 # --- odds -------------------------------------------------------------------------------
 
 
@@ -368,6 +525,7 @@ def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
 _POOLS: dict[tuple[Any, ...], Dist[Hits]] = {}
 _BLOCKS: dict[tuple[Any, ...], Dist[tuple[Blocks, bool]]] = {}
 _SHOTS: dict[tuple[Any, ...], ShotOdds] = {}
+_CHARTS: dict[tuple[Any, ...], Dist[Levels]] = {}
 _MEMO_MOST = 256
 
 M = TypeVar("M")
@@ -479,17 +637,8 @@ class ShotOdds:
 
 
 def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
-    """(hits left, criticals left) after the defend pool."""
-    attack = pool_hits(shot)
-    if shot.remove_hit:
-        attack = attack.map(remove_one)
-    blocks = block_dist(shot)
-    left = attack.combine(blocks, lambda h, b: hits_left(h, b[0]))
-    if not shot.elusive:
-        return left
-    weights = {k: 5 * w for k, w in left.weights.items()}  # Elusive: 1 in 6 the attack is ignored
-    weights[(0, 0)] = weights.get((0, 0), 0) + left.total
-    return Dist(weights, 6 * left.total)
+    """(hits left, criticals left) after the defend pool: :func:`left_chain`'s distribution."""
+    return left_chain(shot).dist()
 
 
 def shot_odds(shot: Shot) -> ShotOdds:
@@ -498,18 +647,8 @@ def shot_odds(shot: Shot) -> ShotOdds:
 
 
 def _shot_odds(shot: Shot) -> ShotOdds:
-    left = shot_outcome(shot)
-    steps: dict[tuple[int, int], int] = {}
-    for (hits, crits), w in left.weights.items():
-        pool = hits * shot.dam
-        if shot.movable_frame and pool >= 3:
-            for face in range(1, 7):
-                key = (after_pool(pool, shot.coating, face), crits * shot.chart_per_crit)
-                steps[key] = steps.get(key, 0) + w
-        else:
-            key = (after_pool(pool, shot.coating, None), crits * shot.chart_per_crit)
-            steps[key] = steps.get(key, 0) + w * 6
-    joint = Dist(steps, left.total * 6)
+    end = shot_chain(shot).dist()
+    joint = end.map(lambda k: (k[2], k[1] * shot.chart_per_crit))
     destroyed = Fraction(0)
     torso_cache: dict[int, Fraction] = {}
     for (damage, rolls), p in joint.probabilities():
@@ -528,7 +667,7 @@ def _shot_odds(shot: Shot) -> ShotOdds:
                     Fraction(0),
                 )
             destroyed += p * torso_cache[rolls]
-    hit_any = sum((p for (h, _), p in left.probabilities() if h > 0), Fraction(0))
+    hit_any = sum((p for (h, _, _), p in end.probabilities() if h > 0), Fraction(0))
     return ShotOdds(
         damage=joint.map(lambda k: k[0]),
         crits=joint.map(lambda k: k[1]),
@@ -610,35 +749,42 @@ def roll_defence(
 
 
 def roll_shot(shot: Shot, dice: DiceSource) -> ShotRoll:
-    """Resolve the dice of a shot up to its damage (charts are rolled by the caller)."""
+    """Resolve the dice of a shot up to its damage: :func:`shot_chain` rolled, kept for the log (charts
+    are rolled by the caller, from the defender's answer)."""
+    return shot_roll(shot_chain(shot).roll(dice), shot)
+
+
+def _face(rolled: object) -> int:
+    assert isinstance(rolled, SumRoll)
+    return rolled.faces[0]
+
+
+def shot_roll(rolled: ChainRoll[ShotEnd], shot: Shot) -> ShotRoll:
+    """A walked shot chain as the log keeps it, step by step."""
     out = ShotRoll()
-    out.shots, out.attack, out.attack_rerolled, out.hits = roll_attack(shot, dice)
-    if shot.remove_hit:
-        kept = remove_one(out.hits)
-        out.removed, out.hits = kept != out.hits, kept
-    if shot.elusive:
-        out.elusive = dice.roll(1, 6, "Elusive")[0]
-        if out.elusive == 6:
-            return out
-    groups = shot.groups
-    if shot.shield_check and any(g.name == "shield" for g in groups):
-        beam_armour = tuple(g for g in groups if g.name != "shield")
-        # Beam defence and armour first, then the shield's 4+ check (L649-L666).
-        shield = tuple(g for g in groups if g.name == "shield")
-        faces_a = {g.name: dice.roll(g.dice, 6, f"defence: {g.name}") if g.dice else [] for g in beam_armour}
-        out.shield_check = dice.roll(1, 6, "shield check against <P>")[0]
-        used = beam_armour + shield if out.shield_check >= 4 else beam_armour
-        out.defend, out.defend_rerolled, out.blocks = roll_defence(
-            used, shot.defend_rerolls, shot.penetration, dice, faces_a
+    attack = rolled.of("attack")[0]
+    assert isinstance(attack, AttackRoll)
+    out.shots, out.attack, out.attack_rerolled, out.hits = (
+        attack.shots,
+        attack.faces,
+        attack.rerolled,
+        attack.value,
+    )
+    out.removed = attack.value != attack.hits
+    if elusive := rolled.of("Elusive"):
+        out.elusive = _face(elusive[0])
+    if defend := rolled.of("defence"):
+        d = defend[0]
+        assert isinstance(d, DefendRoll)
+        out.defend, out.defend_rerolled, out.shield_check, out.blocks = (
+            d.faces,
+            d.rerolled,
+            d.shield_check,
+            d.value[0],
         )
-    else:
-        out.defend, out.defend_rerolled, out.blocks = roll_defence(
-            groups, shot.defend_rerolls, shot.penetration, dice
-        )
-    out.left = cancel_hits(out.hits, out.blocks)
-    hits, _ = hit_count(out.left)
+        out.left = cancel_hits(out.hits, out.blocks)
+    hits, _, out.damage = rolled.value
     out.pool_damage = hits * shot.dam
-    if shot.movable_frame and out.pool_damage >= 3:
-        out.frame = dice.roll(1, 6, "Movable Frame")[0]
-    out.damage = after_pool(out.pool_damage, shot.coating, out.frame)
+    if frame := rolled.of("Movable Frame"):
+        out.frame = _face(frame[0])
     return out

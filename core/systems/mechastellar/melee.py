@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from math import gcd, lcm
 from typing import Literal
 
 from pydantic import Field
@@ -25,7 +24,7 @@ from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.steps import FacePool
+from core.steps import Chain, ChainRoll, FacePool, FaceRoll, Last, Link, reduced
 from core.systems.base import (
     ActionOdds,
     ActionResult,
@@ -227,29 +226,27 @@ class Strike:
             out = _STRIKES[key] = self._dist()
         return out
 
+    def pools_chain(self, attack: str, defense: str) -> Chain[int]:
+        """The strike's dice (L199-L206): its attack pool, then the other side's defense dice; its result
+        is the hits that land before Skill Defense.  The clash's roll ends here (each side then answers:
+        Improvise, Skill Defense, Pyrrhic Victory, L253, L320, L756) and the saves start from the answer;
+        ``attack``, ``defense``: the purposes the dice are asked for."""
+        return Link(
+            self.attack,
+            attack,
+            lambda hits: Last(self.defense, defense, lambda blocked: self.landed(hits, blocked)),
+        )
+
+    def saves_chain(self, landed: int, purpose: str) -> Chain[tuple[int, int]]:
+        """The Armor Saves of the hits that landed (L208, L214); its result is (landed, failed)."""
+        return Last(self.save_pool(landed), purpose, lambda failed: (landed, failed))
+
     def _dist(self) -> Dist[tuple[int, int]]:
-        """Hits rolled, less blocks, then the saves of what lands (L199-L208), in integer weights:
-        each number of hits that land is weighed once, then its saves over one common total; the
-        weights are reduced as far as they go (the very Dist the sum of Fractions gave)."""
-        attack, defense = self.attack.dist(), self.defense.dist()
-        landing: dict[int, int] = {}
-        for hits, w1 in attack.weights.items():
-            for blocked, w2 in defense.weights.items():
-                if w1 and w2:
-                    landed = self.landed(hits, blocked)
-                    landing[landed] = landing.get(landed, 0) + w1 * w2
-        saves = {landed: self.save_pool(landed).dist() for landed in landing}
-        common = lcm(*(d.total for d in saves.values()))
-        out: dict[tuple[int, int], int] = {}
-        for landed, w12 in landing.items():
-            d = saves[landed]
-            scale = w12 * (common // d.total)
-            for failed, w3 in d.weights.items():
-                if w3:
-                    out[(landed, failed)] = out.get((landed, failed), 0) + scale * w3
-        total = attack.total * defense.total * common
-        g = gcd(total, *out.values())
-        return Dist({k: w // g for k, w in out.items()}, total // g)
+        """Hits rolled, less blocks, then the saves of what lands (L199-L208): the two chains with no answer
+        between them, each number of hits that land weighed once; the weights are reduced as far as they
+        go (the very Dist the sum of Fractions gave)."""
+        chain = self.pools_chain("attack", "defense").then(lambda landed: self.saves_chain(landed, "saves"))
+        return reduced(chain.dist())
 
 
 #: Strike.dist by (pools, flat hits, blocks, the weapon's PEN and kind, saves, rerolled saves).
@@ -635,6 +632,19 @@ def _pyrrhic(game: Game, inp: Clash, taken: int) -> int:
     return taken // 2 if inp.pyrrhic else 0
 
 
+def _pools(rolled: ChainRoll[int]) -> tuple[FaceRoll, FaceRoll]:
+    """A strike's attack and defense dice as rolled."""
+    attack, defense = (r for _, r in rolled.rolls)
+    assert isinstance(attack, FaceRoll) and isinstance(defense, FaceRoll)
+    return attack, defense
+
+
+def _saves(rolled: ChainRoll[tuple[int, int]]) -> FaceRoll:
+    ((_, saves),) = rolled.rolls
+    assert isinstance(saves, FaceRoll)
+    return saves
+
+
 def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     """Roll attack, defense, counterattack and the attacker's defense; Skill Defense; saves; damage."""
     strike, counter, _, _, options = pools(game, inp)
@@ -655,10 +665,9 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         return _escaped(game, inp)
     if inp.defender_attack is None and (d_pool_of(game, inp) > 0 or escape_open(game, d_side)):
         raise _defender_split(game, inp)  # a warship splits none, but may make its Narrow Escape (L742)
-    a_roll = strike.attack.roll(dice, "attack")
-    d_block = strike.defense.roll(dice, "defense")
-    d_roll = counter.attack.roll(dice, "counterattack")
-    a_block = counter.defense.roll(dice, "attacker's defense")
+    # both strikes' dice, the attacker's first (each its strike's chain, to the answers)
+    a_roll, d_block = _pools(strike.pools_chain("attack", "defense").roll(dice))
+    d_roll, a_block = _pools(counter.pools_chain("counterattack", "attacker's defense").roll(dice))
     mom_d = game.sides[d_side].resources.get("momentum", 0)
     mom_a = game.sides[a_side].resources.get("momentum", 0) + (not inp.tear)  # the melee's first (L516, L529)
     mom_a -= inp.giant_slayer + (
@@ -714,8 +723,8 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
     spend_d = min(inp.defense or 0, into_d, mom_d)
     spend_a = min(inp.counter_defense or 0, into_a, min(10, mom_a))
     land_d, land_a = into_d - spend_d, into_a - spend_a
-    d_saves = strike.save_pool(land_d).roll(dice, "defender's saves")
-    a_saves = counter.save_pool(land_a).roll(dice, "attacker's saves")
+    d_saves = _saves(strike.saves_chain(land_d, "defender's saves").roll(dice))
+    a_saves = _saves(counter.saves_chain(land_a, "attacker's saves").roll(dice))
     dmg_d = strike.damage(land_d, d_saves.total, options)
     dmg_a = counter.damage(land_a, a_saves.total, options)
     # a warship's failed saves destroy its weapon systems (L1009)

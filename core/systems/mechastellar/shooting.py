@@ -11,8 +11,15 @@ weapon (warships: every hit, L1009), each failure a flat 1000 (L218-L223).  A wa
 All Weapons Fire! with its readied weapons, and loses a weapon system a failed save (:mod:`.fleet`); the
 small-scale mode's Knockback and Hit & Run follow a shot (:mod:`.impacts`).
 
-:func:`plan` works out the numbers; :func:`shot_dist` (the odds) and :func:`shoot` (the roll)
-both read the same :class:`~core.steps.FacePool` values from it, so they cannot disagree.
+:func:`plan` works out the numbers; the shot is then a :class:`~core.steps.Chain` of two steps: the
+evade dice (:func:`evade_chain`), then the Armor Saves of the hits that land (:func:`saves_chain`).
+The odds (:func:`shot_dist`) walk the whole chain with the reading "the target answers nothing"; the
+roll (:func:`land`) walks the same two chains with the target's answers between them.  The chain ends
+at the evade dice because the answers are asked with the dice seen and can reroll them (Improvise
+rolls again the dice that let shots through, L318-L320: which dice, the total does not tell) or change
+whose saves are rolled (a Guardian's own, L811-L813); the saves chain starts from the answer (the hits
+left after Skill Defense, Flawless Evasion or a Narrow Escape, L253-L264, L286-L293, L736).  Buying
+failed saves with Momentum (L220) is asked after the saves: the chain's result, then the answer.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
 from core.pool import table
-from core.steps import FacePool
+from core.steps import Chain, End, FacePool, FaceRoll, Link, reduced
 from core.systems.base import (
     ActionOdds,
     ActionResult,
@@ -475,15 +482,28 @@ def _exact(weights: dict[tuple[int, int], Fraction]) -> Dist[tuple[int, int]]:
     return Dist({k: int(f * den) for k, f in weights.items()}, den)
 
 
+def evade_chain(p: Plan) -> Chain[int]:
+    """The first link of a shot: the target's evade dice (L136-L141), their total (a critical counts 2,
+    or CRIT_CODE while The Will to Power! is open).  It ends there: the target answers with the dice seen."""
+    return Link(p.evade, "evade", End)
+
+
+def saves_chain(p: Plan, landed: int) -> Chain[tuple[int, int]]:
+    """The second link: one Armor Save a hit that landed, at most three (L216-L225); its result is
+    ``(hits that land, failed saves)``.  No hit, or no PEN, rolls no die (a pool of none)."""
+    return Link(p.save_pool(landed), "armor saves", lambda failed: End((landed, failed)))
+
+
+def shot_chain(p: Plan) -> Chain[tuple[int, int]]:
+    """The whole shot with the odds' reading of the target's answers between the links: none (no Skill
+    Defense, no Improvise, no Guardian: the odds are shown before the target answers, L253)."""
+    return evade_chain(p).then(lambda dice_hits: saves_chain(p, p.through(dice_hits)))
+
+
 def shot_dist(p: Plan) -> Dist[tuple[int, int]]:
-    """Exact ``(hits that land, failed saves)`` with no Skill Defense spent."""
-    out: dict[tuple[int, int], Fraction] = {}
-    for dice_hits, chance in p.evade.dist().probabilities():
-        hits = p.through(dice_hits)
-        for failed, c2 in p.save_pool(hits).dist().probabilities():
-            key = (hits, failed)
-            out[key] = out.get(key, Fraction(0)) + chance * c2
-    return _exact(out)
+    """Exact ``(hits that land, failed saves)`` with no Skill Defense spent: :func:`shot_chain`'s
+    distribution, over the smallest total its weights allow."""
+    return reduced(shot_chain(p).dist())
 
 
 def plan_odds(p: Plan, shots: str, who: str) -> ActionOdds:
@@ -534,8 +554,10 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = Fals
     failed ones (L220): the part a shot and an Overwatch attack share.  ``guarded``: the Shoot action's own
     answers are asked too: a Guardian (L811-L813), Improvise (L320)."""
     t_side, _, t_g, target = _unit(game, inp.target)
-    roll = p.evade.roll(dice, "evade")
-    faces, total = list(roll.final), roll.total
+    rolled = evade_chain(p).roll(dice)
+    roll = rolled.of("evade")[0]
+    assert isinstance(roll, FaceRoll)
+    faces, total = list(roll.final), rolled.value
     momentum = game.sides[t_side].resources.get("momentum", 0) - inp.persevere  # Persevere paid first
     round_cost = max(1, game.round)
     used = used_skills(t_g) + ["persevere"] * inp.persevere
@@ -603,8 +625,10 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = Fals
         if spent > momentum:
             raise ValueError(f"{game.sides[t_side].name} has only {momentum} Momentum")
         landed = max(0, hits - ratio * spent)
-    saves = p.save_pool(landed).roll(dice, "armor saves") if landed else None
-    failed = saves.total if saves else 0
+    after = saves_chain(p, landed).roll(dice)  # the saves chain, from the target's answer
+    saves = after.of("armor saves")[0]
+    assert isinstance(saves, FaceRoll)
+    landed, failed = after.value
     left = momentum - spent
     buys = tier_rank(target) > 0 or target.kind == "kaiju"  # L220; digest ambiguity 31
     if failed and buys and left and inp.bought is None:
@@ -625,7 +649,7 @@ def land(game: Game, p: Plan, inp: Shoot, dice: DiceSource, guarded: bool = Fals
         landed=landed,
         spent=spent + bought,
         bought=bought,
-        saves=list(saves.final) if saves else [],
+        saves=list(saves.final),
         failed=failed,
         damage=p.damage(landed, failed),
         flawless=inp.flawless,
