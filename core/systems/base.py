@@ -711,6 +711,11 @@ class PhaseView(BaseModel):
         description="The shell's own Next round button; False when play passes by a step of the strip "
         "(a player's turn ends, the next begins) and a bare new round would skip the rules.",
     )
+    round_refusal: str = Field(
+        default="",
+        description="Why the Next round button is greyed now (units yet to take their turn); empty when the "
+        "round may end.  The engine refuses a new round for the same reason (RuleSystem.round_refusal).",
+    )
 
 
 class ActionFlow(BaseModel):
@@ -968,6 +973,14 @@ class RuleSystem(ABC):
     def phase(self, game: Game) -> PhaseView | None:
         """Where the game is in its turn, for a system whose turn has phases (none by default)."""
         return None
+
+    def round_refusal(self, game: Game) -> str:
+        """Why the game may not go to its next round now, in plain words ("" when it may: the default).
+
+        A system whose round is over only when every unit has acted says who has not; ``next_round``
+        refuses with it and the phase view carries it so the Next round button is greyed with the reason.
+        """
+        return ""
 
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).

@@ -244,7 +244,7 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.splits import split_view
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
-from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
+from core.systems.mechastellar.turns import force_points, new_round_changes, round_refusal, starting_momentum
 from core.systems.mechastellar.units import (
     CAPTAIN_TRAITS,
     KIND_LABELS,
@@ -427,7 +427,11 @@ class MechaStellar(RuleSystem):
             current = 1
         else:
             current = 2
-        return PhaseView(steps=steps, current=current)
+        return PhaseView(steps=steps, current=current, round_refusal=self.round_refusal(game))
+
+    def round_refusal(self, game: Game) -> str:
+        """A round ends only when every unit has activated (L26): Next round is refused until then."""
+        return round_refusal(game)
 
     def status(self, game: Game) -> list[CardLine]:
         st = ms_state(game)

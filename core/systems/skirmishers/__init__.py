@@ -168,7 +168,7 @@ from core.systems.skirmishers.checks import control, control_odds, morale, moral
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_need, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, explosive_waiting, throw, throw_picks
-from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
+from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_need, fire_odds, fire_picks
 from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
@@ -185,6 +185,8 @@ from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.terrain import structure, terrain, terrain_odds
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.turn import (
+    acting_need,
+    ap_need,
     arc_picks,
     change_picks,
     change_weapon,
@@ -358,6 +360,7 @@ ACTIONS = {
         picks=fire_picks,
         primary=True,
         headline=("damage", "hit_per_shot", "dead"),
+        needs=("fire",),
     ),
     "drop_prone": _spec(
         "drop_prone",
@@ -383,7 +386,7 @@ ACTIONS = {
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("not_vehicle", "move_ap"),
     ),
     "set_arc": _spec(
         "set_arc",
@@ -392,6 +395,7 @@ ACTIONS = {
         "30° 2 AP, 60° 4 AP, 150° 6 AP (L259-L274).",
         picks=arc_picks,
         rolls=False,
+        needs=("acting",),
     ),
     "stance": _spec(
         "stance",
@@ -399,7 +403,7 @@ ACTIONS = {
         stance,
         "Prone 1 AP, stand 2 AP (L237-L238).",
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("not_vehicle", "acting"),
     ),
     "melee": _spec(
         "melee",
@@ -408,7 +412,7 @@ ACTIONS = {
         "5 AP; resolved when the target activates (L316-L324).",
         picks=melee_picks,
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("not_vehicle", "melee_ap"),
     ),
     "resolve_melee": _spec(
         "resolve_melee",
@@ -425,7 +429,7 @@ ACTIONS = {
         "A token, resolved at the end of the turn (L326-L344).",
         picks=throw_picks,
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("not_vehicle", "acting"),
     ),
     "explode": _spec(
         "explode",
@@ -582,6 +586,10 @@ SYSTEM = Skirmishers.of_package(
         "gear": gear_need,
         "jet_pack": jet_need,
         "melee_waiting": melee_waiting,
+        "fire": fire_need,
+        "acting": acting_need,
+        "move_ap": ap_need(1, "Moving a dot", "L230", moving=True),
+        "melee_ap": ap_need(5, "A melee attack", "L318"),
         "explosive_waiting": explosive_waiting,
         "stars": stars_need,
         "crew_weapon": crew_need,

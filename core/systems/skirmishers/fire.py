@@ -184,6 +184,28 @@ def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     return ""
 
 
+def fire_need(game: Game, ref: str) -> str:
+    """Fire is offered once who goes first is chosen (L73) to a unit in action with a weapon that can fire
+    now: on its side's turn as movement fire (2 AP, L496), in the enemy's turn from a firing arc it set
+    (L77, L263).  Greyed with the reason otherwise ("" when it may)."""
+    s, _, unit = game.unit(ref)
+    if game.state.active_side is None:
+        return "first choose which side goes first (L73)"
+    if unit.state.destroyed or mod(unit) is None:
+        return f"{unit.name} is out of action"
+    own_turn = game.state.active_side == s
+    if own_turn and any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
+        return f"first resolve the melee attack waiting on {unit.name} (L318)"
+    weapons = fire_picks(game, ref)["weapon"]
+    if not weapons:
+        return f"{unit.name} has no ranged weapon"
+    if any(not w.unavailable for w in weapons):
+        return ""
+    if not own_turn:
+        return f"{unit.name} has no firing arc set: in the enemy's turn it fires only into its arcs (L263)"
+    return f"{weapons[0].label}: {weapons[0].unavailable}"
+
+
 def plan(game: Game, inp: Fire) -> Plan:
     s, u, shooter = game.unit(inp.shooter)
     ts, tu, target = game.unit(inp.target)
