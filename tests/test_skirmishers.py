@@ -233,7 +233,7 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
         act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "fists"}, TypedDice([]))
     g = act(g, "move", {"unit": "0/u1", "ap": 3}, TypedDice([]))  # 1 AP left: no movement fire
     mine = gated_actions(g)["0/u1"]
-    assert "no AP left for movement fire (2 AP, L496)" in mine["fire"]
+    assert mine["fire"].endswith("has no AP left for movement fire (2 AP, L496)")
     g = act(g, "move", {"unit": "0/u1", "ap": 1}, TypedDice([]))
     assert gated_actions(g)["0/u1"]["move"].startswith("Moving a dot costs 1 AP; ")
     g = act(g, "end_turn", {}, TypedDice([]))
