@@ -220,7 +220,7 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
     g = act(g, "first_side", {"first": "first"}, TypedDice([]))
     assert "fire" not in gated_actions(g).get("0/u1", {}) and "move" not in gated_actions(g).get("0/u1", {})
     theirs = gated_actions(g)["1/u1"]  # Blue in Red's turn: no arc, no own-turn action
-    assert theirs["fire"].endswith("has no firing arc set: in the enemy's turn it fires only into its arcs (L263)")
+    assert theirs["fire"].endswith("has no firing arc set: in the enemy's turn it fires only into an arc (L263)")
     assert theirs["move"] == "it is Red's turn"
     with pytest.raises(ValueError, match="no firing arc"):
         act(g, "fire", {"shooter": "1/u1", "target": "0/u1"}, TypedDice([6, 6]))

@@ -199,7 +199,7 @@ def fire_need(game: Game, ref: str) -> str:
     st = SkUnit.of(unit)
     if game.state.active_side != s:
         if not any(a.shots != 0 for a in st.arcs):
-            return f"{unit.name} has no firing arc set: in the enemy's turn it fires only into its arcs (L263)"
+            return f"{unit.name} has no firing arc set: in the enemy's turn it fires only into an arc (L263)"
         return ""
     if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
         return f"first resolve the melee attack waiting on {unit.name} (L318)"
