@@ -17,6 +17,7 @@ from core import game as games
 from core.dice import RandomDice, TypedDice
 from core.game import Game
 from core.squad import Squad, SquadUnit
+from core.systems import implementation
 from core.systems.base import Change
 from core.systems.gundam_skirmish.campaign_battle import fates
 from core.systems.gundam_skirmish.campaign_data import (
@@ -582,6 +583,25 @@ def finish(g: Game) -> Game:
             Change(path=["state", "winners"], value=[0]),
         ],
     )
+
+
+def test_a_campaign_deathmatch_with_one_player_left_offers_and_declares_the_win_l176_l304() -> None:
+    """The campaign battle is a Deathmatch (L2137): once only EFF has units left, the turn's next step is
+    the Final Upkeep that declares EFF the winner (L176-L177, L304-L306), as in a game of its own."""
+    c, g, _, _ = battle_ready()
+    g = games.act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    gone = [Change(path=["sides", 1, "units", i, "state", "destroyed"], value=True) for i in range(2)]
+    g = games.adjust(g, gone)
+    phase = implementation("gundam_skirmish").phase(g)
+    assert phase is not None and phase.steps[phase.current].key == "final"
+    assert phase.steps[phase.current].action == "next_turn"
+    assert phase.steps[phase.current].hint == (
+        "Only Earth Federation Forces has units left: Next turn checks victory and declares Earth Federation "
+        "Forces the winner (L176-L177, L304-L306)."
+    )
+    g = games.act(g, "next_turn", {}, TypedDice([]))
+    assert g.state.ended and g.state.winners == [0]
+    assert C.battle_result(c, g).battle is None
 
 
 def test_battle_result_flows_back_l2132_l2208_l1854_l1901() -> None:
