@@ -683,13 +683,18 @@ def test_undo_and_redo_are_exact_over_a_campaign() -> None:
 
 
 def test_every_preset_starts_a_campaign() -> None:
-    """Each map's ready-made set-up is a legal start (samples start at once)."""
+    """Each map's ready-made set-up is a legal start (samples start at once), its teams of equal points."""
 
     ready_made = presets()
     assert len(ready_made) == 5
     for p in ready_made:
         c = C.new_campaign("p", "gundam_skirmish", p["label"], p["setup"], RandomDice(2))
         assert len(st(c).teams) == 4 * len(st(c).players)
+        # every MS Team starts with the same points value, within the agreed one (L1727-L1728, L1797)
+        points = {
+            sum(unit_cost(u.unit()) for u in t.units) for t in st(c).teams
+        }
+        assert len(points) == 1 and points.pop() <= p["setup"]["points"], p["label"]
 
 
 def test_readings_are_changed_by_an_undoable_step() -> None:
@@ -743,7 +748,12 @@ def test_a_pilot_killed_and_half_the_points_lost_l2200_l2203_l2135() -> None:
     s = st(after)
     assert s.of("ZEON").war_effort == 10 - 2 - 3
     assert red not in [t.key for t in s.teams]
-    assert "Char is killed" in after.log[after.cursor - 1].text
+    said = after.log[after.cursor - 1].text
+    assert "Char is killed" in said
+    # the Heavy Gunner's pilot survives its unit: the team leaves the map, in words that agree (L2137-L2138)
+    assert "Heavy Gunner is lost; Pilot of Heavy Gunner survives" in said
+    assert said.endswith("has lost all its units: it leaves the map, its pilots with it (L2137-L2138)")
+    assert "no unit or pilot left" not in said
 
 
 def test_heroic_level_after_rank_10_l3208_l3211() -> None:
