@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, gated_actions, new_game, next_round, odds, undo
+from core.game import Game, act, gated_actions, gates, new_game, next_round, odds, undo
 from core.squad import Squad, SquadUnit
 from core.systems import implementation
 from core.systems.base import NeedChoice
@@ -601,6 +601,7 @@ def test_shoot_is_greyed_once_no_shot_is_left_l26_l153() -> None:
     g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
     assert "shoot" not in gated_actions(g).get("0/a0", {})  # the machine gun is left, and an action
     g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1}, TypedDice([9] * 10))
+    assert ": evade dice 9, 9, 9" in g.log[-1].text and " and 9, 0 hits" in g.log[-1].text  # plain words
     why = gated_actions(g)["0/a0"]["shoot"]
     assert why == "Sample: Argonaut has no weapon left to fire this turn: each fires once a turn (L153)"
     with pytest.raises(ValueError, match="no weapon left to fire"):
@@ -610,6 +611,23 @@ def test_shoot_is_greyed_once_no_shot_is_left_l26_l153() -> None:
     h = act(h, "throttle", {"unit": "0/a0"}, TypedDice([]))
     h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
     assert gated_actions(h)["0/a0"]["shoot"] == "Sample: Argonaut has used its 2 actions this turn (L26)"
+
+
+def test_rapid_fire_range_is_offered_only_for_a_weapon_with_rf_l91_l93() -> None:
+    """"Rapid fire range" adds the weapon's RF+X shots (L91-L93): for the Argonaut's Cannon (no RF) it is
+    greyed with the reason and refused; for a weapon with RF+1 it is offered and adds the shot."""
+    g = game_of([unit("argonaut")], [unit("white_asura")])
+    cannon = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    assert gates(g, "shoot", cannon).values["band"]["rapid"] == (
+        "Cannon has no Rapid Fire bonus (RF+X, L91-L93)"
+    )
+    assert "long" not in gates(g, "shoot", cannon).values["band"]
+    with pytest.raises(ValueError, match="Cannon has no Rapid Fire bonus"):
+        act(g, "shoot", {**cannon, "band": "rapid"}, TypedDice([9] * 6))
+    rifle = {"name": "Beam Rifle", "range": 32, "shots": 3, "rapid_fire": 1, "damage": 500}
+    h = game_of([unit("argonaut", weapons=[rifle])], [unit("white_asura")])
+    assert "band" not in gates(h, "shoot", cannon).values
+    assert plan(h, Shoot(**{**cannon, "band": "rapid"})).shots == 4  # 3 shots, RF+1 within 16" (L93)
 
 
 def test_kill_momentum_once_a_turn_l247() -> None:
