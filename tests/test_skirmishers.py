@@ -240,6 +240,17 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
     assert "fire" in gated_actions(g)["0/u1"]  # Red set no arc: nothing to fire in Blue's turn
 
 
+def test_the_odds_say_armor_takes_a_hit_first_L198() -> None:
+    """Against the Blue Leader's 4 armor cells a rifle hit (4X) only crosses armor: the odds show 0 HP
+    lost, and say why (L198)."""
+    g = sample_game(["red_rifle"], ["blue_leader"])
+    o = odds(g, "fire", {"shooter": "0/u1", "target": "1/u1"})
+    assert o.summary.endswith("; the 4 armor cells left take a hit's lethal damage before any HP (L198)")
+    assert o.facts["dead"] == 0
+    bare = odds(sample_game(["red_rifle"], ["blue_gyro"]), "fire", {"shooter": "0/u1", "target": "1/u1"})
+    assert "armor" not in bare.summary
+
+
 # --- exact odds -----------------------------------------------------------------------------
 
 

@@ -475,8 +475,8 @@ def burst_odds(trk: object, card: Card, tn: int, hit: Hit, shots: int, tn_label:
         facts["out_of_action"] = float(
             d.map(lambda c: int(trk.column(c.cells) >= trk.cells - 1)).probability(1)
         )
-    return ActionOdds(
-        tables={"damage": table(lost)},
-        facts=facts,
-        summary=f"{tn_label}: {ways}/36 a shot; damage is HP lost",
-    )
+    summary = f"{tn_label}: {ways}/36 a shot; damage is HP lost"
+    if card.armor > 0 and not card.guard:  # the armor's cells go before any HP (L198)
+        cells = f"{card.armor} armor cell{'s' if card.armor != 1 else ''}"
+        summary += f"; the {cells} left take a hit's lethal damage before any HP (L198)"
+    return ActionOdds(tables={"damage": table(lost)}, facts=facts, summary=summary)
