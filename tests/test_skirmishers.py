@@ -251,6 +251,19 @@ def test_the_odds_say_armor_takes_a_hit_first_L198() -> None:
     assert "armor" not in bare.summary
 
 
+def test_the_card_says_what_its_damage_box_counts_L123() -> None:
+    """The card's damage box counts the HP row's cells crossed (10 to 0, then DEAD: 11 for a trooper of
+    10 HP); the card's note says so beside the current HP (L123)."""
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    fresh = SK.unit_view(g, 1, 0).grids[0].note
+    assert g.sides[1].units[0].state.max_damage == 11
+    assert fresh.startswith("HP 10: ") and "; damage 0/11: HP cells crossed, DEAD at 11 (L123)" in fresh
+    g = act(g, "fire", {"shooter": "0/u1", "target": "1/u1"}, TypedDice([4, 4, 3, 4]))  # 7, 6, 5, 4 crossed
+    hit = SK.unit_view(g, 1, 0).grids[0].note
+    assert g.sides[1].units[0].state.damage == 7
+    assert hit.startswith("HP 3: ") and "; damage 7/11: HP cells crossed, DEAD at 11 (L123)" in hit
+
+
 # --- exact odds -----------------------------------------------------------------------------
 
 

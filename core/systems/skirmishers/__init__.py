@@ -308,6 +308,8 @@ class Skirmishers(RuleSystem):
             top = trk.max_ap(col, bonus(game, u))
             note = f"HP {trk.hp_label(col)}: {max(0, top - st.ap_spent)} of {top} AP left"
             note += f", +{trk.mod(col) or 0} to rolls"
+        if col < trk.cells:  # the card's damage box: the HP row's cells crossed, of all it has (L123)
+            note += f"; damage {col}/{trk.cells}: HP cells crossed, {trk.end} at {trk.cells} (L123)"
         if st.armor:
             note += f"; armor {st.armor}"
         elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
