@@ -691,9 +691,7 @@ def test_every_preset_starts_a_campaign() -> None:
         c = C.new_campaign("p", "gundam_skirmish", p["label"], p["setup"], RandomDice(2))
         assert len(st(c).teams) == 4 * len(st(c).players)
         # every MS Team starts with the same points value, within the agreed one (L1727-L1728, L1797)
-        points = {
-            sum(unit_cost(u.unit()) for u in t.units) for t in st(c).teams
-        }
+        points = {sum(unit_cost(u.unit()) for u in t.units) for t in st(c).teams}
         assert len(points) == 1 and points.pop() <= p["setup"]["points"], p["label"]
 
 

@@ -335,7 +335,9 @@ def test_shoot_is_offered_only_to_a_unit_that_may_act_now_L294_L297_L1992() -> N
     over nothing is offered."""
     g = act(game(), "next_turn", {}, TypedDice([]))
     why = gated_actions(g)["0/l1"]["shoot"]
-    assert why == "it is Zeon's turn: Feds's units act in their own turn (L294-L297)"
+    assert why == (
+        "it is Zeon's turn: Feds's units act in their own turn; when Zeon is done, tap Next turn (L294-L297)"
+    )
     assert gated_actions(g)["0/l1"]["idle"] == why
     assert "shoot" not in gated_actions(g).get("1/h1", {})
     with pytest.raises(ValueError, match="Zeon's turn"):

@@ -209,6 +209,7 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
     Fire are greyed once its AP cannot pay (1 AP a dot L230, melee 5 AP L318, movement fire 2 AP L496); in
     the enemy's turn Fire is offered only to a unit with a firing arc set (L263), every own-turn action
     greyed; each refused by the engine with the same reason."""
+
     def squad(i: int) -> Squad:
         p = SAMPLES["red_rifle"].model_dump(mode="json")
         return Squad(id=f"s{i}", name=f"S{i}", system="skirmishers", units=[SquadUnit(key="u1", profile=p)])
@@ -220,7 +221,7 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
     g = act(g, "first_side", {"first": "first"}, TypedDice([]))
     assert "fire" not in gated_actions(g).get("0/u1", {}) and "move" not in gated_actions(g).get("0/u1", {})
     theirs = gated_actions(g)["1/u1"]  # Blue in Red's turn: no arc, no own-turn action
-    assert theirs["fire"].endswith("has no firing arc set: in the enemy's turn it fires only into an arc (L263)")
+    assert theirs["fire"].endswith("no firing arc set: in the enemy's turn it fires only into an arc (L263)")
     assert theirs["move"] == "it is Red's turn"
     with pytest.raises(ValueError, match="no firing arc"):
         act(g, "fire", {"shooter": "1/u1", "target": "0/u1"}, TypedDice([6, 6]))

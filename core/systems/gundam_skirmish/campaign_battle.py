@@ -330,8 +330,7 @@ def result(campaign: Campaign, kept: dict[str, Any], game: Game) -> Step:
                 texts.append(f"{team.name} has no pilot left for its units and leaves the map (L2137-L2138)")
             elif team.reserve:
                 texts.append(
-                    f"{team.name} has lost all its units: it leaves the map, its pilots with it "
-                    "(L2137-L2138)"
+                    f"{team.name} has lost all its units: it leaves the map, its pilots with it (L2137-L2138)"
                 )
             else:
                 texts.append(f"{team.name} has lost all its units and leaves the map (L2137-L2138)")

@@ -83,9 +83,10 @@ def acting_reason(game: Game, ref: str, responsive: bool = False) -> str:
     if active != s:
         if responsive and profile(gu).pilot_has("responsive"):
             return free_shot_reason(game, ref)
+        name = game.sides[active].name
         return (
-            f"it is {game.sides[active].name}'s turn: {game.sides[s].name}'s units act in their own turn "
-            "(L294-L297)"
+            f"it is {name}'s turn: {game.sides[s].name}'s units act in their own turn; when {name} is done, "
+            "tap Next turn (L294-L297)"
         )
     if has(gu, "no_actions"):
         return f"{gu.name} can take no actions this turn"
