@@ -117,7 +117,7 @@ def test_henry_machine_gun_into_kara_great_shield_l509_l512() -> None:
     """ACC 10 vs Evade +3: Kara needs 7+.  [1,1,3,4,5,7]: 2 criticals and 3 hits = 7; the Great
     Shield blocks 4 against a PEN 0 weapon; 3 hits of 200 leave her at 2400/3000 (L509-L512)."""
     g = game_of([unit("jet_black_lancer")], [unit("kara")], momentum=(3, 3))
-    inp = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid"}
+    inp = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # no RF: its range band changes nothing
     p = plan(g, Shoot.model_validate(inp))
     assert (p.tn, p.shots, p.blocks) == (7, 6, 4)
     with pytest.raises(NeedChoice) as asked:  # Skill Defense is offered after the roll (L253)
@@ -385,7 +385,7 @@ def test_henry_clashes_with_kara_l514_l534() -> None:
     g = act(
         g,
         "shoot",
-        {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid", "defense": 0},
+        {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "defense": 0},
         TypedDice([1, 1, 3, 4, 5, 7]),
     )
     assert hp(g, "1/b0") == 2400
@@ -604,8 +604,11 @@ def test_shoot_is_greyed_once_no_shot_is_left_l26_l153() -> None:
     g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1}, TypedDice([9] * 10))
     assert ": evade dice 9, 9, 9" in g.log[-1].text and " and 9, 0 hits" in g.log[-1].text  # plain words
     why = gated_actions(g)["0/a0"]["shoot"]
-    assert why == "Sample: Argonaut has no weapon left to fire this turn: each fires once a turn (L153)"
-    with pytest.raises(ValueError, match="no weapon left to fire"):
+    assert why == (
+        "Sample: Argonaut has no weapon to fire now: Cannon fired this turn; "
+        "Machine gun fired this turn (L153)"
+    )
+    with pytest.raises(ValueError, match="no weapon to fire now"):
         act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
     # one weapon left but both actions spent (Full Throttle, then a shot): greyed for the actions
     h = game_of([unit("argonaut"), unit("dervish")], [unit("white_asura")])

@@ -289,6 +289,8 @@ def test_gritty_battles_double_hp_and_the_shield_breaks_on_its_5th_use_l699() ->
     g = act(g, "shoot", {**shot, "weapon": 0}, [2, 9, 9])  # the Cannon: 1 hit, blocked: the 5th use
     assert g.log[-1].detail["damage"] == 0
     assert "shield_broken" in g.unit("1/b0")[2].state.conditions
+    g.sides[0].units[0].state.extra["fired"] = []  # the odds of a next shot (both weapons have fired)
+    g.sides[0].units[0].state.counters["actions"] = 0
     assert "blocked" not in odds(g, "shoot", shot)["summary"]
     assert mean(odds(g, "shoot", shot), "damage") == 6 * Fraction(6, 10) * 200  # T = 9 - 3: 0.6 hits a die
     off = adjust(g, ["options", "gritty_battles"], False)

@@ -142,12 +142,15 @@ def _shot(game: Game, ref: str) -> str:
         return ""
     if any(k.value in ("fire_vulcans", "mayhem") and not k.unavailable for k in picks["skill"]):
         return ""
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":  # readied, reloading, destroyed: asked weapon by weapon (L966-L993)
+        return ""
     ready = [int(p.value) for p in picks["weapon"] if not p.unavailable]
     if not ready:
-        return f"{g.name} has no weapon left to fire this turn: each fires once a turn (L153)"
-    unit = Unit.model_validate(g.profile)
+        why = "; ".join(f"{p.label} {p.unavailable}" for p in picks["weapon"]) or "no weapon"
+        return f"{g.name} has no weapon to fire now: {why} (L153)"
     remote = any(unit.weapons[i].indirect == "remote" for i in ready)
-    if unit.kind == "warship" or (remote and game.sides[s].resources.get("momentum", 0) >= 1):
+    if remote and game.sides[s].resources.get("momentum", 0) >= 1:
         return ""
     try:
         check_turn(game, ref, spends=True)
