@@ -348,6 +348,18 @@ class Skirmishers(RuleSystem):
         return []
 
 
+def _first(*checks: Any) -> Any:
+    """One requirement made of several: the first reason any of them gives ("" when none does)."""
+
+    def check(game: Game, ref: str) -> str:
+        for one in checks:
+            if why := one(game, ref):
+                return str(why)
+        return ""
+
+    return check
+
+
 def _spec(name: str, label: str, resolve: Any, help: str, **more: Any) -> ActionSpec:
     return ActionSpec.of(name, label, resolve, help, **more)
 
@@ -388,7 +400,7 @@ ACTIONS = {
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
         rolls=False,
-        needs=("not_vehicle", "move_ap"),
+        needs=("move_ap",),
     ),
     "set_arc": _spec(
         "set_arc",
@@ -405,7 +417,7 @@ ACTIONS = {
         stance,
         "Prone 1 AP, stand 2 AP (L237-L238).",
         rolls=False,
-        needs=("not_vehicle", "acting"),
+        needs=("foot_acting",),
     ),
     "melee": _spec(
         "melee",
@@ -414,7 +426,7 @@ ACTIONS = {
         "5 AP; resolved when the target activates (L316-L324).",
         picks=melee_picks,
         rolls=False,
-        needs=("not_vehicle", "melee_ap"),
+        needs=("melee_ap",),
     ),
     "resolve_melee": _spec(
         "resolve_melee",
@@ -431,7 +443,7 @@ ACTIONS = {
         "A token, resolved at the end of the turn (L326-L344).",
         picks=throw_picks,
         rolls=False,
-        needs=("not_vehicle", "acting"),
+        needs=("foot_acting",),
     ),
     "explode": _spec(
         "explode",
@@ -590,8 +602,10 @@ SYSTEM = Skirmishers.of_package(
         "melee_waiting": melee_waiting,
         "fire": fire_need,
         "acting": acting_need,
-        "move_ap": ap_need(1, "Moving a dot", "L230", moving=True),
-        "melee_ap": ap_need(5, "A melee attack", "L318"),
+        # a trooper's own-turn actions: not a vehicle's (it drives), then its turn and its AP, one reason
+        "foot_acting": _first(REQUIREMENTS["not_vehicle"], acting_need),
+        "move_ap": _first(REQUIREMENTS["not_vehicle"], ap_need(1, "Moving a dot", "L230", moving=True)),
+        "melee_ap": _first(REQUIREMENTS["not_vehicle"], ap_need(5, "A melee attack", "L318")),
         "explosive_waiting": explosive_waiting,
         "stars": stars_need,
         "crew_weapon": crew_need,
