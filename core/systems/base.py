@@ -711,11 +711,7 @@ class PhaseView(BaseModel):
         description="The shell's own Next round button; False when play passes by a step of the strip "
         "(a player's turn ends, the next begins) and a bare new round would skip the rules.",
     )
-    round_refusal: str = Field(
-        default="",
-        description="Why the Next round button is greyed now (units yet to take their turn); empty when the "
-        "round may end.  The engine refuses a new round for the same reason (RuleSystem.round_refusal).",
-    )
+    round_refusal: str = Field(default="", description="Why a new round is refused now (empty: it may).")
 
 
 class ActionFlow(BaseModel):
@@ -975,11 +971,7 @@ class RuleSystem(ABC):
         return None
 
     def round_refusal(self, game: Game) -> str:
-        """Why the game may not go to its next round now, in plain words ("" when it may: the default).
-
-        A system whose round is over only when every unit has acted says who has not; ``next_round``
-        refuses with it and the phase view carries it so the Next round button is greyed with the reason.
-        """
+        """Why ``next_round`` is refused now, in plain words (units yet to act); "" when it may (default)."""
         return ""
 
     def settle(self, game: Game) -> list[Change]:
