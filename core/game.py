@@ -628,7 +628,13 @@ def step_forward(game: Game) -> Game:
 
 
 def next_round(game: Game) -> Game:
-    """The next round, with the system's start-of-round changes, as one event."""
+    """The next round, with the system's start-of-round changes, as one event.
+
+    Refused (ValueError, in words) while the system says the round is not over (units yet to act).
+    """
     system = implementation(game.system)
+    why = system.round_refusal(game)
+    if why:
+        raise ValueError(why)
     changes = [Change(path=["round"], value=game.round + 1), *system.start_round(game)]
     return record(game, "round", f"Round {game.round + 1} begins", changes)

@@ -57,7 +57,7 @@ def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server
         state = unit_state(after, target)
         card = page.locator(f'[data-unit="{target}"]')
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
-        expect(page.locator("#toast")).to_contain_text(re.compile(r"evade dice \["))
+        expect(page.locator("#toast")).to_contain_text(re.compile(r"evade dice \d+(, \d+)*( and \d+)?,"))
         assert_on_screen(page.locator("#toast"))
         # Plain words: no sheet of the game shows a raw id.
         assert every_sheet_reads_plain(page) >= 7
@@ -341,8 +341,8 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
             "Spend 1 Momentum: 2 hits left\nSpend 2 Momentum: 1 hit left\nSpend 3 Momentum: 0 hits left"
         ]
         expect(page.locator("#action-text")).to_have_text(
-            "Rook fires Rail rifle at Colossus: evade dice [1, 4, 9], 3 hits, 1 Momentum on Skill Defense; "
-            "Armor Saves [2, 5], 1 failed; 2000 damage"
+            "Rook fires Rail rifle at Colossus: evade dice 1, 4 and 9, 3 hits, 1 Momentum on Skill Defense; "
+            "Armor Saves 2 and 5, 1 failed; 2000 damage"
         )
         apply_result(page)
         # 2 hits x 500 + 1 failed save x 1000 = 2000 of 5000 on the Colossus's card.
@@ -383,8 +383,8 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
             "Spend 1 Momentum: 0 left",
         ]
         expect(page.locator("#action-text")).to_have_text(
-            "Rook clashes with Colossus: attack [10, 6, 3, 2] vs defense [5, 1, 1, 1], 2 through; "
-            "counterattack [5, 1, 1, 1] vs defense [1, 1, 1, 1], 1 through. "
+            "Rook clashes with Colossus: attack 10, 6, 3 and 2 vs defense 5, 1, 1 and 1, 2 through; "
+            "counterattack 5, 1, 1 and 1 vs defense 1, 1, 1 and 1, 1 through. "
             "Colossus takes 2000, Rook takes 500"
         )
         apply_result(page)

@@ -17,6 +17,7 @@ from core import game as games
 from core.dice import RandomDice, TypedDice
 from core.game import Game
 from core.squad import Squad, SquadUnit
+from core.systems import implementation
 from core.systems.base import Change
 from core.systems.gundam_skirmish.campaign_battle import fates
 from core.systems.gundam_skirmish.campaign_data import (
@@ -584,6 +585,25 @@ def finish(g: Game) -> Game:
     )
 
 
+def test_a_campaign_deathmatch_with_one_player_left_offers_and_declares_the_win_l176_l304() -> None:
+    """The campaign battle is a Deathmatch (L2137): once only EFF has units left, the turn's next step is
+    the Final Upkeep that declares EFF the winner (L176-L177, L304-L306), as in a game of its own."""
+    c, g, _, _ = battle_ready()
+    g = games.act(g, "priority", {"places": [1]}, TypedDice([5, 2]))
+    gone = [Change(path=["sides", 1, "units", i, "state", "destroyed"], value=True) for i in range(2)]
+    g = games.adjust(g, gone)
+    phase = implementation("gundam_skirmish").phase(g)
+    assert phase is not None and phase.steps[phase.current].key == "final"
+    assert phase.steps[phase.current].action == "next_turn"
+    assert phase.steps[phase.current].hint == (
+        "Only Earth Federation Forces has units left: Next turn checks victory and declares Earth Federation "
+        "Forces the winner (L176-L177, L304-L306)."
+    )
+    g = games.act(g, "next_turn", {}, TypedDice([]))
+    assert g.state.ended and g.state.winners == [0]
+    assert C.battle_result(c, g).battle is None
+
+
 def test_battle_result_flows_back_l2132_l2208_l1854_l1901() -> None:
     c, g, blue, red = battle_ready()
     g = finish(g)
@@ -663,13 +683,16 @@ def test_undo_and_redo_are_exact_over_a_campaign() -> None:
 
 
 def test_every_preset_starts_a_campaign() -> None:
-    """Each map's ready-made set-up is a legal start (samples start at once)."""
+    """Each map's ready-made set-up is a legal start (samples start at once), its teams of equal points."""
 
     ready_made = presets()
     assert len(ready_made) == 5
     for p in ready_made:
         c = C.new_campaign("p", "gundam_skirmish", p["label"], p["setup"], RandomDice(2))
         assert len(st(c).teams) == 4 * len(st(c).players)
+        # every MS Team starts with the same points value, within the agreed one (L1727-L1728, L1797)
+        points = {sum(unit_cost(u.unit()) for u in t.units) for t in st(c).teams}
+        assert len(points) == 1 and points.pop() <= p["setup"]["points"], p["label"]
 
 
 def test_readings_are_changed_by_an_undoable_step() -> None:
@@ -723,7 +746,12 @@ def test_a_pilot_killed_and_half_the_points_lost_l2200_l2203_l2135() -> None:
     s = st(after)
     assert s.of("ZEON").war_effort == 10 - 2 - 3
     assert red not in [t.key for t in s.teams]
-    assert "Char is killed" in after.log[after.cursor - 1].text
+    said = after.log[after.cursor - 1].text
+    assert "Char is killed" in said
+    # the Heavy Gunner's pilot survives its unit: the team leaves the map, in words that agree (L2137-L2138)
+    assert "Heavy Gunner is lost; Pilot of Heavy Gunner survives" in said
+    assert said.endswith("has lost all its units: it leaves the map, its pilots with it (L2137-L2138)")
+    assert "no unit or pilot left" not in said
 
 
 def test_heroic_level_after_rank_10_l3208_l3211() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from core.dice import Dist, NeedMoreDice, TypedDice
-from core.game import Game, act, new_game, odds, undo
+from core.game import Game, act, gated_actions, new_game, odds, undo
 from core.squad import Squad, SquadUnit, check
 from core.systems import implementation
 from core.systems.base import NeedChoice
@@ -327,6 +327,26 @@ def test_reload_and_action_economy() -> None:
         act(g, "move", {"unit": "1/t1", "boost": True, "distance": 9}, TypedDice([]))  # Boost 8" at most
     g = act(g, "move", {"unit": "1/t1", "boost": True, "distance": 8}, TypedDice([]))
     assert state(g, "1/t1").activated and state(g, "1/t1").counters["actions"] == 2
+
+
+def test_shoot_is_offered_only_to_a_unit_that_may_act_now_L294_L297_L1992() -> None:
+    """In Zeon's turn the Feds' Lancer (no Responsive pilot) is offered Shoot greyed with the reason and the
+    engine refuses it (L294-L297) (a Responsive pilot's shot: test_gundam_campaign_rules); once the game is
+    over nothing is offered."""
+    g = act(game(), "next_turn", {}, TypedDice([]))
+    why = gated_actions(g)["0/l1"]["shoot"]
+    assert why == (
+        "it is Zeon's turn: Feds's units act in their own turn; when Zeon is done, tap Next turn (L294-L297)"
+    )
+    assert gated_actions(g)["0/l1"]["idle"] == why
+    assert "shoot" not in gated_actions(g).get("1/h1", {})
+    with pytest.raises(ValueError, match="Zeon's turn"):
+        act(g, "shoot", {"attacker": "0/l1", "target": "1/t1", "weapon": "Beam rifle"}, TypedDice([6] * 20))
+    over = g.model_copy(deep=True)
+    over.state.ended = True
+    assert gated_actions(over)["1/h1"]["shoot"] == "the game is over"
+    with pytest.raises(ValueError, match="the game is over"):
+        act(over, "idle", {"unit": "1/h1"}, TypedDice([]))
 
 
 def test_explosive_weapons_never_fire_inside_minimum_range() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, new_game, next_round, odds, undo
+from core.game import Game, act, gated_actions, gates, new_game, next_round, odds, undo
 from core.squad import Squad, SquadUnit
 from core.systems import implementation
 from core.systems.base import NeedChoice
@@ -54,6 +54,19 @@ def game_of(
 def hp(g: Game, ref: str) -> int:
     _, _, u = g.unit(ref)
     return u.state.max_damage - u.state.damage
+
+
+def round_over(g: Game) -> Game:
+    """The round as if played out (every unit activated, no turn under way, roll-off made): for a test that
+    jumps to the next round, which the engine refuses while units have yet to act (L26)."""
+    g = g.model_copy(deep=True)
+    for side in g.sides:
+        for u in side.units:
+            u.state.activated = True
+    g.state.active_side = None
+    done = {"rolled_off": True, "turn_unit": "", "return_fire": [], "coordinated": []}
+    g.state.extra = {**g.state.extra, **done}
+    return g
 
 
 def momentum(g: Game, side: int) -> int:
@@ -104,7 +117,7 @@ def test_henry_machine_gun_into_kara_great_shield_l509_l512() -> None:
     """ACC 10 vs Evade +3: Kara needs 7+.  [1,1,3,4,5,7]: 2 criticals and 3 hits = 7; the Great
     Shield blocks 4 against a PEN 0 weapon; 3 hits of 200 leave her at 2400/3000 (L509-L512)."""
     g = game_of([unit("jet_black_lancer")], [unit("kara")], momentum=(3, 3))
-    inp = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid"}
+    inp = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}  # no RF: its range band changes nothing
     p = plan(g, Shoot.model_validate(inp))
     assert (p.tn, p.shots, p.blocks) == (7, 6, 4)
     with pytest.raises(NeedChoice) as asked:  # Skill Defense is offered after the roll (L253)
@@ -372,7 +385,7 @@ def test_henry_clashes_with_kara_l514_l534() -> None:
     g = act(
         g,
         "shoot",
-        {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "band": "rapid", "defense": 0},
+        {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "defense": 0},
         TypedDice([1, 1, 3, 4, 5, 7]),
     )
     assert hp(g, "1/b0") == 2400
@@ -516,7 +529,7 @@ def test_starting_momentum_by_game_size_l240_l243() -> None:
     g = game_of([unit(k) for k in forces[0]], [unit(k) for k in forces[1]])
     assert (momentum(g, 0), momentum(g, 1)) == (3, 3)  # 500-point forces: 3 (L506)
     for _ in range(10):
-        g = next_round(g)
+        g = next_round(round_over(g))
     assert momentum(g, 0) == 10  # never above 10 (L243)
 
 
@@ -554,6 +567,71 @@ def test_alternating_activations_and_return_fire_l40_l42() -> None:
     g = act(g, "focus", {"unit": "1/b1"}, TypedDice([]))
     g = undo(g)
     assert g.state.active_side == 1
+
+
+def test_the_round_ends_only_when_every_unit_has_activated_l26_l41() -> None:
+    """Next round is greyed with the reason (the phase view) and refused by the engine while a unit is
+    mid-turn, Return Fire is owed or a unit has not activated (L26, L41); once all have, it is offered."""
+    system = implementation("mechastellar")
+    g = game_of([unit("argonaut"), unit("dervish")], [unit("white_asura"), unit("kara")])
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b1", "weapon": 0}, TypedDice([9, 9, 9]))
+    with pytest.raises(ValueError, match="Argonaut is taking its turn: end it first"):
+        next_round(g)
+    g = act(g, "end_turn", {"unit": "0/a0"}, TypedDice([]))
+    owed = system.phase(g)
+    assert owed is not None and owed.round_refusal.startswith("Return Fire is owed: Sample: Crimson Custom")
+    with pytest.raises(ValueError, match="Return Fire is owed"):
+        next_round(g)
+    for ref in ("1/b1", "0/a1"):
+        g = act(g, "end_turn", {"unit": ref}, TypedDice([]))
+    with pytest.raises(ValueError, match=r"Sample: White Asura has not had its turn: .* every unit"):
+        next_round(g)
+    g = act(g, "end_turn", {"unit": "1/b0"}, TypedDice([]))
+    done = system.phase(g)
+    assert done is not None and done.round_refusal == "" and done.steps[done.current].key == "round_end"
+    assert next_round(g).round == 2
+    fresh = system.phase(next_round(g))
+    assert fresh is not None and "roll off" in fresh.round_refusal  # the new round has not begun
+
+
+def test_shoot_is_greyed_once_no_shot_is_left_l26_l153() -> None:
+    """Shoot is offered greyed with the reason (the gate its card button reads) once every weapon has fired
+    (L153) or the actions are spent (L26), and refused by the engine if sent anyway."""
+    g = game_of([unit("argonaut"), unit("dervish")], [unit("white_asura")])
+    assert "shoot" not in gated_actions(g).get("0/a0", {})
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
+    assert "shoot" not in gated_actions(g).get("0/a0", {})  # the machine gun is left, and an action
+    g = act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 1}, TypedDice([9] * 10))
+    assert ": evade dice 9, 9, 9" in g.log[-1].text and " and 9, 0 hits" in g.log[-1].text  # plain words
+    why = gated_actions(g)["0/a0"]["shoot"]
+    assert why == (
+        "Sample: Argonaut has no weapon to fire now: Cannon fired this turn; "
+        "Machine gun fired this turn (L153)"
+    )
+    with pytest.raises(ValueError, match="no weapon to fire now"):
+        act(g, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
+    # one weapon left but both actions spent (Full Throttle, then a shot): greyed for the actions
+    h = game_of([unit("argonaut"), unit("dervish")], [unit("white_asura")])
+    h = act(h, "throttle", {"unit": "0/a0"}, TypedDice([]))
+    h = act(h, "shoot", {"attacker": "0/a0", "target": "1/b0", "weapon": 0}, TypedDice([9, 9, 9]))
+    assert gated_actions(h)["0/a0"]["shoot"] == "Sample: Argonaut has used its 2 actions this turn (L26)"
+
+
+def test_rapid_fire_range_is_offered_only_for_a_weapon_with_rf_l91_l93() -> None:
+    """ "Rapid fire range" adds the weapon's RF+X shots (L91-L93): for the Argonaut's Cannon (no RF) it is
+    greyed with the reason and refused; for a weapon with RF+1 it is offered and adds the shot."""
+    g = game_of([unit("argonaut")], [unit("white_asura")])
+    cannon = {"attacker": "0/a0", "target": "1/b0", "weapon": 0}
+    assert gates(g, "shoot", cannon).values["band"]["rapid"] == (
+        "Cannon has no Rapid Fire bonus (RF+X, L91-L93)"
+    )
+    assert "long" not in gates(g, "shoot", cannon).values["band"]
+    with pytest.raises(ValueError, match="Cannon has no Rapid Fire bonus"):
+        act(g, "shoot", {**cannon, "band": "rapid"}, TypedDice([9] * 6))
+    rifle = {"name": "Beam Rifle", "range": 32, "shots": 3, "rapid_fire": 1, "damage": 500}
+    h = game_of([unit("argonaut", weapons=[rifle])], [unit("white_asura")])
+    assert "band" not in gates(h, "shoot", cannon).values
+    assert plan(h, Shoot(**{**cannon, "band": "rapid"})).shots == 4  # 3 shots, RF+1 within 16" (L93)
 
 
 def test_kill_momentum_once_a_turn_l247() -> None:
@@ -680,7 +758,7 @@ def test_commander_traits_l491_l496() -> None:
     impressive = act(impressive, "throttle", {"unit": "0/a0"}, TypedDice([]))  # +1 action (L493)
     resourceful = game_of([unit("white_asura", commander="resourceful")], [unit("dervish")])
     assert (momentum(resourceful, 0), momentum(resourceful, 1)) == (4, 3)  # +1 at the start (L496)
-    resourceful = next_round(resourceful)
+    resourceful = next_round(round_over(resourceful))
     assert (momentum(resourceful, 0), momentum(resourceful, 1)) == (7, 4)  # +2 more each round end
 
 

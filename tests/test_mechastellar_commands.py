@@ -10,7 +10,7 @@ import itertools
 from fractions import Fraction
 from typing import Any
 
-from test_mechastellar import game_of, momentum, unit
+from test_mechastellar import game_of, momentum, round_over, unit
 from test_mechastellar_traits import act, adjust, ask, call, mean, odds, pilot, refused
 
 from core.game import Game, gated_actions, gates
@@ -29,7 +29,7 @@ def influence(g: Game, a: int = 3, b: int = 3) -> Game:
 
 
 def next_round(g: Game) -> Game:
-    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     return act(g, "roll_off", {}, [9, 2])
 
 

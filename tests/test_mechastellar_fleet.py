@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from test_mechastellar import game_of, hp, momentum, unit
+from test_mechastellar import game_of, hp, momentum, round_over, unit
 from test_mechastellar_commands import clash_with_fours
 from test_mechastellar_traits import act, ask, call, mean, odds, pilot, refused
 
@@ -387,7 +387,7 @@ def test_board_launch_and_repairs_l869_l995_l1005() -> None:
     g = act(g, "focus", {"unit": "0/a1"})
     g = act(g, "board", {"unit": "0/a1", "ship": "0/a0"})
     g = act(g, "end_turn", {"unit": "0/a1"})
-    g = next_round(g)
+    g = next_round(round_over(g))
     argonaut = g.unit("0/a1")[2].state
     assert argonaut.damage == 1000 - 200 * 3 and argonaut.conditions == ["aboard"]
     g.options["space"] = True

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from test_mechastellar import game_of, hp, momentum, unit
+from test_mechastellar import game_of, hp, momentum, round_over, unit
 
 from core import api
 from core.dice import TypedDice
@@ -321,7 +321,7 @@ def test_noble_fearsome_and_immortal_momentum_l394_l398_l461() -> None:
     h = game_of([immortal], [unit("argonaut")], momentum=(0, 0))
     h = act(h, "focus", {"unit": "0/a0"}, TypedDice([]))
     assert momentum(h, 0) == 0  # Round 1: not yet (L398)
-    h = next_round(next_round(h))
+    h = next_round(round_over(next_round(round_over(h))))
     h = act(h, "roll_off", {}, TypedDice([9, 1]))
     before = momentum(h, 0)
     h = act(h, "focus", {"unit": "0/a0"}, TypedDice([]))
@@ -367,7 +367,7 @@ def test_remote_weapons_for_momentum_blindside_and_shot_down_l595_l600() -> None
     assert momentum(g, 0) == 1 and g.unit("0/a0")[2].state.counters["actions"] == 0
     assert "shoots down 2" in g.log[-1].text
     g = act(g, "end_turn", {"unit": "0/a0"}, TypedDice([]))
-    g = next_round(g)
+    g = next_round(round_over(g))
     g = act(g, "roll_off", {}, TypedDice([9, 1]))
     assert plan(g, Shoot(attacker="0/a0", target="1/b0")).shots == 2
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from test_mechastellar import game_of, momentum, unit
+from test_mechastellar import game_of, momentum, round_over, unit
 
 from core import api
 from core.game import Game, gated_actions, gates
@@ -178,7 +178,7 @@ def test_decimator_activates_twice_against_ten_or_more_l497() -> None:
     h = act(h, "end_turn", {"unit": "1/b0"})
     assert "had its turn this round" in refused(h, "focus", {"unit": "0/a0"})
     # the next round it has two turns again
-    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     g = act(g, "roll_off", {}, [9, 2])
     g = act(g, "end_turn", {"unit": "0/a0"})
     assert not g.unit("0/a0")[2].state.activated
@@ -278,7 +278,7 @@ def test_gritty_battles_double_hp_and_the_shield_breaks_on_its_5th_use_l699() ->
     g = game_of([unit("argonaut")], [unit("white_asura")], momentum=(3, 0))
     g = adjust(g, ["options", "gritty_battles"], True)
     assert [u.state.max_damage for s in g.sides for u in s.units] == [6000, 6000]
-    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     g = adjust(g, ["sides", 0, "units", 0, "state", "damage"], 100)  # another manual change: no double again
     assert g.unit("1/b0")[2].state.max_damage == 6000
     g = act(g, "roll_off", {}, [9, 2])
@@ -289,6 +289,8 @@ def test_gritty_battles_double_hp_and_the_shield_breaks_on_its_5th_use_l699() ->
     g = act(g, "shoot", {**shot, "weapon": 0}, [2, 9, 9])  # the Cannon: 1 hit, blocked: the 5th use
     assert g.log[-1].detail["damage"] == 0
     assert "shield_broken" in g.unit("1/b0")[2].state.conditions
+    g.sides[0].units[0].state.extra["fired"] = []  # the odds of a next shot (both weapons have fired)
+    g.sides[0].units[0].state.counters["actions"] = 0
     assert "blocked" not in odds(g, "shoot", shot)["summary"]
     assert mean(odds(g, "shoot", shot), "damage") == 6 * Fraction(6, 10) * 200  # T = 9 - 3: 0.6 hits a die
     off = adjust(g, ["options", "gritty_battles"], False)
@@ -354,10 +356,10 @@ def test_influence_starts_by_game_size_gains_and_caps_l794_l799() -> None:
     assert [s.resources["influence"] for s in g.sides] == [3, 3]
     g = adjust(g, ["sides", 1, "units", 0, "state", "damage"], 0)  # another change: given once only
     assert [s.resources["influence"] for s in g.sides] == [3, 3]
-    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     assert [s.resources["influence"] for s in g.sides] == [4, 4]
     g = adjust(g, ["sides", 0, "resources", "influence"], 10)
-    g = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    g = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     assert g.sides[0].resources["influence"] == 10
     # Kara (side 1) destroys the Commander: +1 Influence to side 1
     h = _influence_game(1000)
@@ -387,7 +389,7 @@ def test_commands_gated_refused_and_applied_l801_l846() -> None:
     assert "one Standard Command a round" in refused(
         late, "command", {**speech, "command": "advancing_bulwark"}
     )
-    later = Game.model_validate(call("game.round", {"game": late.model_dump(mode="json")}))
+    later = Game.model_validate(call("game.round", {"game": round_over(late).model_dump(mode="json")}))
     assert "once a battle" in refused(later, "command", speech)
     # Warning (a Reaction, any time): no Tactical Advantage against the unit this turn
     shot = {"attacker": "0/a0", "target": "1/b0", "weapon": 0, "advantage": "advantage"}
@@ -696,7 +698,7 @@ def test_small_scale_mode_fearless_expert_evasion_mobility_flagship_l706_l731() 
     rolled = act(fast, "shoot", {**shot, "defense": 0}, [1, 2, 9, 9, 9, 9, 9])
     assert rolled.log[-1].detail["evade"] == [9, 2, 9, 9, 9, 9] and rolled.log[-1].detail["hits"] == 1
     # Flagship: Red's Frame 4 warship lives: +1 at the round's end besides the +1 each side
-    nxt = Game.model_validate(call("game.round", {"game": g.model_dump(mode="json")}))
+    nxt = Game.model_validate(call("game.round", {"game": round_over(g).model_dump(mode="json")}))
     assert (momentum(nxt, 0), momentum(nxt, 1)) == (2, 3)
 
 

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from core.dice import NeedMoreDice, TypedDice
-from core.game import Game, act, new_game, odds
+from core.game import Game, act, gated_actions, new_game, odds
 from core.squad import Squad, SquadUnit
 from core.systems import implementation
 from core.systems.skirmishers import SAMPLES
 from core.systems.skirmishers.catalogue import CAT, WEAPONS
+from core.systems.skirmishers.common import max_ap
 from core.systems.skirmishers.state import SkUnit
 from core.systems.skirmishers.tracks import TRACKS, walk
 from core.systems.skirmishers.units import Soldier, pv, violations
@@ -201,6 +202,67 @@ def test_the_arc_greys_weapons_that_cannot_fire_now() -> None:
     assert picks is not None
     lmg = next(p for p in picks(g, "0/u1")["weapon"] if p.value == "lmg")
     assert "no firing arc" in lmg.unavailable
+
+
+def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L73_L263_L318() -> None:
+    """Before who goes first (L73) no card action is offered; in its side's turn a unit's Move, Melee and
+    Fire are greyed once its AP cannot pay (1 AP a dot L230, melee 5 AP L318, movement fire 2 AP L496); in
+    the enemy's turn Fire is offered only to a unit with a firing arc set (L263), every own-turn action
+    greyed; each refused by the engine with the same reason."""
+
+    def squad(i: int) -> Squad:
+        p = SAMPLES["red_rifle"].model_dump(mode="json")
+        return Squad(id=f"s{i}", name=f"S{i}", system="skirmishers", units=[SquadUnit(key="u1", profile=p)])
+
+    g = new_game("g", "Test", [("Red", squad(0)), ("Blue", squad(1))])
+    before = gated_actions(g)["0/u1"]
+    assert before["fire"] == "first choose which side goes first (L73)"
+    assert before["move"] == before["melee"] == "first choose which side goes first"
+    g = act(g, "first_side", {"first": "first"}, TypedDice([]))
+    assert "fire" not in gated_actions(g).get("0/u1", {}) and "move" not in gated_actions(g).get("0/u1", {})
+    theirs = gated_actions(g)["1/u1"]  # Blue in Red's turn: no arc, no own-turn action
+    assert theirs["fire"].endswith("no firing arc set: in the enemy's turn it fires only into an arc (L263)")
+    assert theirs["move"] == "it is Red's turn"
+    with pytest.raises(ValueError, match="no firing arc"):
+        act(g, "fire", {"shooter": "1/u1", "target": "0/u1"}, TypedDice([6, 6]))
+    left = max_ap(g, g.sides[0].units[0]) - SkUnit.of(g.sides[0].units[0]).ap_spent
+    g = act(g, "move", {"unit": "0/u1", "ap": left - 4}, TypedDice([]))  # 4 AP left: melee costs 5
+    mine = gated_actions(g)["0/u1"]
+    assert mine["melee"].startswith("A melee attack costs 5 AP; ") and mine["melee"].endswith("4 left (L318)")
+    assert "fire" not in mine  # movement fire (2 AP) is still offered
+    with pytest.raises(ValueError, match="costs 5 AP"):
+        act(g, "melee", {"attacker": "0/u1", "target": "1/u1", "weapon": "fists"}, TypedDice([]))
+    g = act(g, "move", {"unit": "0/u1", "ap": 3}, TypedDice([]))  # 1 AP left: no movement fire
+    mine = gated_actions(g)["0/u1"]
+    assert mine["fire"].endswith("has no AP left for movement fire (2 AP, L496)")
+    g = act(g, "move", {"unit": "0/u1", "ap": 1}, TypedDice([]))
+    assert gated_actions(g)["0/u1"]["move"].startswith("Moving a dot costs 1 AP; ")
+    g = act(g, "end_turn", {}, TypedDice([]))
+    assert "fire" in gated_actions(g)["0/u1"]  # Red set no arc: nothing to fire in Blue's turn
+
+
+def test_the_odds_say_armor_takes_a_hit_first_L198() -> None:
+    """Against the Blue Leader's 4 armor cells a rifle hit (4X) only crosses armor: the odds show 0 HP
+    lost, and say why (L198)."""
+    g = sample_game(["red_rifle"], ["blue_leader"])
+    o = odds(g, "fire", {"shooter": "0/u1", "target": "1/u1"})
+    assert o.summary.endswith("; the 4 armor cells left take a hit's lethal damage before any HP (L198)")
+    assert o.facts["dead"] == 0
+    bare = odds(sample_game(["red_rifle"], ["blue_gyro"]), "fire", {"shooter": "0/u1", "target": "1/u1"})
+    assert "armor" not in bare.summary
+
+
+def test_the_card_says_what_its_damage_box_counts_L123() -> None:
+    """The card's damage box counts the HP row's cells crossed (10 to 0, then DEAD: 11 for a trooper of
+    10 HP); the card's note says so beside the current HP (L123)."""
+    g = sample_game(["red_rifle"], ["blue_gyro"])
+    fresh = SK.unit_view(g, 1, 0).grids[0].note
+    assert g.sides[1].units[0].state.max_damage == 11
+    assert fresh.startswith("HP 10: ") and "; damage 0/11: HP cells crossed, DEAD at 11 (L123)" in fresh
+    g = act(g, "fire", {"shooter": "0/u1", "target": "1/u1"}, TypedDice([4, 4, 3, 4]))  # 7, 6, 5, 4 crossed
+    hit = SK.unit_view(g, 1, 0).grids[0].note
+    assert g.sides[1].units[0].state.damage == 7
+    assert hit.startswith("HP 3: ") and "; damage 7/11: HP cells crossed, DEAD at 11 (L123)" in hit
 
 
 # --- exact odds -----------------------------------------------------------------------------

@@ -711,6 +711,7 @@ class PhaseView(BaseModel):
         description="The shell's own Next round button; False when play passes by a step of the strip "
         "(a player's turn ends, the next begins) and a bare new round would skip the rules.",
     )
+    round_refusal: str = Field(default="", description="Why a new round is refused now (empty: it may).")
 
 
 class ActionFlow(BaseModel):
@@ -968,6 +969,10 @@ class RuleSystem(ABC):
     def phase(self, game: Game) -> PhaseView | None:
         """Where the game is in its turn, for a system whose turn has phases (none by default)."""
         return None
+
+    def round_refusal(self, game: Game) -> str:
+        """Why ``next_round`` is refused now, in plain words (units yet to act); "" when it may (default)."""
+        return ""
 
     def settle(self, game: Game) -> list[Change]:
         """Changes that bring derived values up to date after a manual adjustment (none by default).

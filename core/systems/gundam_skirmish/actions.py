@@ -44,6 +44,7 @@ ACTIONS: dict[str, ActionSpec] = {
         headline=("damage", "destroyed"),
         primary=True,
         picks=shot_picks,
+        needs=("shot",),
     ),
     "aimed_shot": ActionSpec(
         "aimed_shot",
@@ -53,6 +54,7 @@ ACTIONS: dict[str, ActionSpec] = {
         aimed_odds,
         help="Slow (L875-L899).",
         picks=aimed_picks,
+        needs=("acting",),
     ),
     "close_combat": ActionSpec(
         "close_combat",
@@ -80,6 +82,7 @@ ACTIONS: dict[str, ActionSpec] = {
         help="Quick (Fast) or Slow (L415-L422, L925).",
         picks=reload_picks,
         rolls=False,  # only an Obsolete unit's die (L2958-L2962), which the app rolls
+        needs=("acting",),
     ),
     "switch_weapon": ActionSpec(
         "switch_weapon",
@@ -89,8 +92,11 @@ ACTIONS: dict[str, ActionSpec] = {
         help="Fast (L424-L451).",
         picks=switch_picks,
         rolls=False,
+        needs=("acting",),
     ),
-    "idle": ActionSpec("idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False),
+    "idle": ActionSpec(
+        "idle", "Idle", UnitInput, idle, help="Fast (L409-L413).", rolls=False, needs=("acting",)
+    ),
     "withdraw": ActionSpec(
         "withdraw",
         "Withdraw from the battle",

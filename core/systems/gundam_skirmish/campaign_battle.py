@@ -7,7 +7,7 @@ the finished game: destroyed units leave their team (their pilots by the Destruc
 L1137-L1145), damage stays until repaired, pilots at -4 die (L1806-L1808), characters earn EXP
 (L1854-L1901), tick boxes and ranks (L1815-L1832) and Heroic Levels (L3208-L3211); each team's War
 Effort and Mind change by the after-battle table (L2190-L2208); a team left with no unit or pilot is
-removed (L2135-L2137) and a team that withdrew entirely steps back (L2140-L2143).
+removed (L2137-L2138) and a team that withdrew entirely steps back (L2140-L2143).
 """
 
 from __future__ import annotations
@@ -323,8 +323,17 @@ def result(campaign: Campaign, kept: dict[str, Any], game: Game) -> Step:
             texts.append(f"{team.name}: War Effort {we:+d}, Mind {mind:+d}")
         remove_dead(team, texts)
         if not team.units or not any(u.pilot for u in team.units):
+            # a team that lost all its units, or all its pilots, leaves the map (L2137-L2138); one sentence
+            # for what happened, never "no pilot left" after "survives"
             st.teams.remove(team)
-            texts.append(f"{team.name} has no unit or pilot left and leaves the map (L2135-L2137)")
+            if team.units:
+                texts.append(f"{team.name} has no pilot left for its units and leaves the map (L2137-L2138)")
+            elif team.reserve:
+                texts.append(
+                    f"{team.name} has lost all its units: it leaves the map, its pilots with it (L2137-L2138)"
+                )
+            else:
+                texts.append(f"{team.name} has lost all its units and leaves the map (L2137-L2138)")
         elif tkey in withdrew and not in_play.get(tkey):
             texts.append(_retreat(st, team, kept["tile"]))
     return Step(st, "; ".join(texts))

@@ -21,7 +21,10 @@ from core.systems.gundam_skirmish.units import Unit, unit_cost
 SYSTEM_ID = __package__.rpartition(".")[2]
 
 #: The ready-made units each faction's teams take in a preset campaign (the book prints no units: A1).
-_PRESET_UNITS = {"EFF": ("lancer", "gun_tank"), "ZEON": ("trooper", "gun_tank")}
+#: Every team fields one pair of the same points, its first unit flown by a character (rank 1: +10
+#: points, L1797): each MS Team starts with an equal points value (L1727-L1728; digest: equal points),
+#: the Lancer's 170 matched by Zeon's Heavy Gunner.
+_PRESET_UNITS = {"EFF": ("lancer", "gun_tank"), "ZEON": ("heavy_gunner", "gun_tank")}
 _GRYPS_UNITS = ("lancer", "trooper")
 #: Points the players may agree on (L1727-L1728: their choice; at most 1,000, L1740).
 POINTS = ("250", "500", "750", "1000")
@@ -45,11 +48,13 @@ def home_bases(map_key: str, faction: str) -> list[str]:
 
 
 def preset_teams(map_key: str, faction: str) -> list[dict[str, Any]]:
-    """Four ready-made teams of ``faction`` on its home bases, the first led by a named character."""
+    """Four ready-made teams of ``faction`` on its home bases, each of the same points (L1727-L1728): the
+    same pair of units, the first flown by a named character (the first team's is the faction's ace)."""
     teams = []
     for n, base in enumerate(home_bases(map_key, faction)[: TABLES.start.teams]):
-        first = {**_preset_unit(faction, 0), "pilot": f"{faction.title()} ace", "character": True}
-        units = [first, _preset_unit(faction, 1)] if n == 0 else [_preset_unit(faction, n)]
+        pilot = f"{faction.title()} ace" if n == 0 else f"{faction.title()} pilot {n + 1}"
+        first = {**_preset_unit(faction, 0), "pilot": pilot, "character": True}
+        units = [first, _preset_unit(faction, 1)]
         teams.append({"name": f"{faction} team {n + 1}", "base": base, "units": units})
     return teams
 

@@ -3,7 +3,10 @@ unit in play, answering "" when it has it, else why not in plain words.
 
 Massed Fire (L2937-L2941) and Heat Radiation (L2889-L2894) add Shot dice only for a unit with the
 ability: the sheet greys them for any other, with the reason, and the engine refuses them if sent
-(the issue #20 check found both accepted for a unit with no abilities).  Which weapon is the
+(the issue #20 check found both accepted for a unit with no abilities).  Shoot, Aimed Shot, Reload,
+Switch Weapon and Idle are offered only to a unit that may act now (:func:`acting_reason`): not before
+the first turn, not in another player's turn (a Responsive pilot's Shoot aside, L1992-L1994), not once the
+game is over.  Which weapon is the
 ability's X is checked with the shot (:func:`x_weapon`).  The Routed roll is for a Routed unit only
 (L1554-L1558).  A Volley is offered only to a unit with a <V> weapon, and not in space (L1606, L1401).
 """
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING
 from core.systems.base import Requirement
 from core.systems.gundam_skirmish.battle import has, in_space, profile
 from core.systems.gundam_skirmish.catalogue import ALL_ENTRIES
+from core.systems.gundam_skirmish.economy import NOT_BEGUN
 from core.systems.gundam_skirmish.movement import withdraw_reason
 from core.systems.gundam_skirmish.traits import (
     free_shot_reason,
@@ -61,7 +65,41 @@ def x_weapon(game: Game, ref: str, key: str, weapon: str) -> str:
     return f"{gu.name}'s {_name(key)} is for its {named[0]}"
 
 
+def acting_reason(game: Game, ref: str, responsive: bool = False) -> str:
+    """Why the unit may not act now ("" when it may): the game is over, the first turn has not begun
+    (L278-L282), the unit is out of the battle or waiting to Ambush (L1267), or it is another player's
+    turn (L294-L297).  With ``responsive`` (a Shoot), a Responsive pilot may shoot once in an opposing
+    player's turn (L1992-L1994)."""
+    s, _, gu = game.unit(ref)
+    if game.state.ended:
+        return "the game is over"
+    active = game.state.active_side
+    if active is None:
+        return NOT_BEGUN
+    if gu.state.destroyed or has(gu, "withdrawn"):
+        return f"{gu.name} is out of the battle"
+    if has(gu, "reserve"):
+        return f"{gu.name} is waiting to Ambush; it acts once it has arrived (L1267)"
+    if active != s:
+        if responsive and profile(gu).pilot_has("responsive"):
+            return free_shot_reason(game, ref)
+        name = game.sides[active].name
+        return (
+            f"it is {name}'s turn: {game.sides[s].name}'s units act in their own turn; when {name} is done, "
+            "tap Next turn (L294-L297)"
+        )
+    if has(gu, "no_actions"):
+        return f"{gu.name} can take no actions this turn"
+    return ""
+
+
+def _shot(game: Game, ref: str) -> str:
+    return acting_reason(game, ref, responsive=True)
+
+
 REQUIREMENTS: dict[str, Requirement] = {
+    "acting": acting_reason,
+    "shot": _shot,
     "massed_fire": _ability("massed_fire"),
     "heat_radiation": _ability("heat_radiation"),
     "routed": _routed,

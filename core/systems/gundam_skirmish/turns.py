@@ -266,9 +266,19 @@ def phase_view(game: Game) -> PhaseView:
             else f"{name}'s units have acted: Next turn checks victory and passes play on (L304-L308).",
         ),
     ]
+    alive = alive_sides(game)
+    last = mission(game) in ("deathmatch", "battle_royale") and len(alive) <= 1 and not game.state.ended
+    if last:  # the sole player with units left wins, declared in the Final Upkeep (L176-L177, L304-L306)
+        who = game.sides[alive[0]].name if alive else "nobody"
+        steps[3].hint = (
+            f"Only {who} has units left: Next turn checks victory and declares {who} the winner "
+            "(L176-L177, L304-L306)."
+            if alive
+            else "No player has units left: Next turn ends the game with no winner (L171-L190, L304-L306)."
+        )
     if s is None:
         current = 0
-    elif game.state.ended or all(g.state.activated for g in live):
+    elif game.state.ended or last or all(g.state.activated for g in live):
         current = 3
     else:
         current = 1 if in_upkeep(game) else 2

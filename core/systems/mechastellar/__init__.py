@@ -214,15 +214,18 @@ their modules are not built.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
 from core.game import Game
 from core.systems.base import (
+    ActionSpec,
     CardLine,
     CatalogueUnit,
     Change,
+    Gates,
     PhaseStep,
     PhaseView,
     RuleSystem,
@@ -234,6 +237,7 @@ from core.systems.base import (
     Violation,
     as_profile,
     read_options,
+    role_fields,
 )
 from core.systems.mechastellar.actions import ACTIONS
 from core.systems.mechastellar.commands import influence_on, influence_start
@@ -244,7 +248,7 @@ from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.samples import FORCES, SAMPLE_NOTE, SAMPLES
 from core.systems.mechastellar.splits import split_view
 from core.systems.mechastellar.state import MsState, MsUnitState, ms_state
-from core.systems.mechastellar.turns import force_points, new_round_changes, starting_momentum
+from core.systems.mechastellar.turns import force_points, new_round_changes, round_refusal, starting_momentum
 from core.systems.mechastellar.units import (
     CAPTAIN_TRAITS,
     KIND_LABELS,
@@ -401,6 +405,27 @@ class MechaStellar(RuleSystem):
         ]
         return new_round_changes(game, resourceful, repairs)  # a warship's repairs (L1004)
 
+    def gates(self, game: Game, spec: ActionSpec, raw: Mapping[str, Any]) -> Gates:
+        """The requirements' gates, and "Rapid fire range" for a weapon with no Rapid Fire bonus: it adds
+        the weapon's RF+X shots within half its range (L91-L93), so without one it is greyed with the
+        reason (and refused when sent), for the weapon the input names."""
+        out = super().gates(game, spec, raw)
+        fields = spec.input.model_fields
+        actor = role_fields(spec.input)["actor"]
+        if "band" not in fields or "weapon" not in fields or actor is None:
+            return out
+        ref, weapon = raw.get(actor), raw.get("weapon", 0)
+        if not isinstance(ref, str) or not isinstance(weapon, int) or isinstance(weapon, bool):
+            return out
+        try:
+            unit = Unit.model_validate(game.unit(ref)[2].profile)
+        except ValueError:
+            return out
+        if 0 <= weapon < len(unit.weapons) and not unit.weapons[weapon].rapid_fire:
+            why = f"{unit.weapons[weapon].name} has no Rapid Fire bonus (RF+X, L91-L93)"
+            out.values.setdefault("band", {}).setdefault("rapid", why)
+        return out
+
     def phase(self, game: Game) -> PhaseView:
         """The round: the roll-off, then alternating unit turns, then the next round (L30-L43)."""
         st = ms_state(game)
@@ -427,7 +452,11 @@ class MechaStellar(RuleSystem):
             current = 1
         else:
             current = 2
-        return PhaseView(steps=steps, current=current)
+        return PhaseView(steps=steps, current=current, round_refusal=self.round_refusal(game))
+
+    def round_refusal(self, game: Game) -> str:
+        """A round ends only when every unit has activated (L26): Next round is refused until then."""
+        return round_refusal(game)
 
     def status(self, game: Game) -> list[CardLine]:
         st = ms_state(game)

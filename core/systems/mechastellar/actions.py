@@ -532,7 +532,7 @@ ACTIONS: dict[str, ActionSpec] = {
         picks=shoot_picks,
         headline=("damage", "destroyed"),
         primary=True,
-        needs=("turn",),
+        needs=("shot",),
     ),
     "melee": ActionSpec.of(
         "melee",

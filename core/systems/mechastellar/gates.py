@@ -3,8 +3,10 @@ answering "" when it has it, else why not in plain words.
 
 * ``turn``: the unit may act now: the round's roll-off is made (L32), it is its side's turn and it has
   not had its own (L26, L40), no other unit is mid-turn, Return Fire is not owed by another (L41).
-  Shoot, Melee, Focus, Full Throttle, Disengage and End turn need it, so before the roll-off they are
+  Melee, Focus, Full Throttle, Disengage and End turn need it, so before the roll-off they are
   offered greyed with the reason and the roll-off is the one step offered.
+* ``shot``: Shoot needs ``turn`` and a shot left: a weapon not fired this turn (L153) and an action to
+  spend (L26), unless the shot is free (a remote weapon for Momentum, a warship, a free skill).
 * ``melee``: a melee attack needs a melee or [CC] weapon (L183-L188); a Stellar Warship makes none
   (L954).
 * ``super_titan``: Focus for +3 Power is a Super Titan's (L129-L130).
@@ -91,7 +93,7 @@ from core.systems.mechastellar.impacts import (
 from core.systems.mechastellar.modules import battle_damage_module, terrain_module
 from core.systems.mechastellar.options import MsOptions
 from core.systems.mechastellar.reactions import overwatch_gun
-from core.systems.mechastellar.shooting import commando
+from core.systems.mechastellar.shooting import commando, shoot_picks
 from core.systems.mechastellar.skills import (
     accelerate_refusal,
     all_out_refusal,
@@ -100,7 +102,7 @@ from core.systems.mechastellar.skills import (
 )
 from core.systems.mechastellar.space import space_module
 from core.systems.mechastellar.splits import split_refusal
-from core.systems.mechastellar.state import ms_state
+from core.systems.mechastellar.state import ms_state, unit_extra
 from core.systems.mechastellar.traits import (
     expert_refusal,
     fearless_refusal,
@@ -122,6 +124,38 @@ def _turn(game: Game, ref: str) -> str:
         check_turn(game, ref)
     except ValueError as why:
         return str(why)
+    return ""
+
+
+def _shot(game: Game, ref: str) -> str:
+    """Shoot: the unit may act now (``turn``) and has a shot left: a weapon that has not fired this turn
+    (L153) and an action to spend on it (L26); a remote weapon fires for Momentum instead (L595) and a
+    warship's weapons take no action (L981).  A free shot (Fire Vulcans, Mayhem!, Tear through the Ranks,
+    a Furious Fusillade's second target: L311, L323, L358, L438) keeps Shoot offered."""
+    why = _turn(game, ref)
+    if why:
+        return why
+    s, _, g = game.unit(ref)
+    extra = unit_extra(g)
+    picks = shoot_picks(game, ref)
+    if extra.fusillade or len(extra.kills) > extra.tears:
+        return ""
+    if any(k.value in ("fire_vulcans", "mayhem") and not k.unavailable for k in picks["skill"]):
+        return ""
+    unit = Unit.model_validate(g.profile)
+    if unit.kind == "warship":  # readied, reloading, destroyed: asked weapon by weapon (L966-L993)
+        return ""
+    ready = [int(p.value) for p in picks["weapon"] if not p.unavailable]
+    if not ready:
+        why = "; ".join(f"{p.label} {p.unavailable}" for p in picks["weapon"]) or "no weapon"
+        return f"{g.name} has no weapon to fire now: {why} (L153)"
+    remote = any(unit.weapons[i].indirect == "remote" for i in ready)
+    if remote and game.sides[s].resources.get("momentum", 0) >= 1:
+        return ""
+    try:
+        check_turn(game, ref, spends=True)
+    except ValueError as spent:
+        return str(spent)
     return ""
 
 
@@ -329,6 +363,7 @@ REQUIREMENTS: dict[str, Requirement] = {
     "persevere": _persevere,
     "high_speed": _high_speed,
     "turn": _turn,
+    "shot": _shot,
     "melee": _melee,
     "super_titan": _super_titan,
     "shield_power": _shield_power,

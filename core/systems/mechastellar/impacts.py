@@ -45,7 +45,7 @@ from core.systems.base import (
     read_options,
 )
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.state import MsState, ms_state
+from core.systems.mechastellar.state import MsState, dice_words, ms_state
 from core.systems.mechastellar.turns import begin_turn, check_turn, spend_action
 from core.systems.mechastellar.units import Unit
 
@@ -209,7 +209,7 @@ def ship_crash(game: Game, inp: ShipCrash, dice: DiceSource) -> ActionResult:
     work = Working(game)
     state = work.state(s, u)
     state.damage = min(state.max_damage, state.damage + failed * HURT)
-    saves = f"saves {list(roll.final)}" if roll else "no saves needed"
+    saves = f"saves {dice_words(roll.final)}" if roll else "no saves needed"
     return ActionResult(
         changes=work.changes(), text=f"{g.name} crashes into terrain: {saves}, {failed * HURT} damage (L960)"
     )

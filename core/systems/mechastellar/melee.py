@@ -61,7 +61,7 @@ from core.systems.mechastellar.skills import (
     used_skills,
 )
 from core.systems.mechastellar.space import maneuver_gain
-from core.systems.mechastellar.state import MsState, gain, ms_state, put_unit_extra, unit_extra
+from core.systems.mechastellar.state import MsState, dice_words, gain, ms_state, put_unit_extra, unit_extra
 from core.systems.mechastellar.traits import extra_blocks, hp_left, on_kill, take_damage, trait_hits
 from core.systems.mechastellar.turns import (
     begin_turn,
@@ -795,7 +795,7 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         impact = mark_knock(game, work, inp.attacker, inp.target, 0, 0, 0)
 
     def faces(r: list[int]) -> str:
-        return "[" + ", ".join(str(f) for f in r) + "]"
+        return dice_words(r)
 
     text = (
         f"{a_g.name} clashes with {d_g.name}: attack {faces(a_roll.final)} "

@@ -93,6 +93,7 @@ from core.systems.mechastellar.skills import (
 from core.systems.mechastellar.space import maneuver_gain
 from core.systems.mechastellar.state import (
     MsState,
+    dice_words,
     gain,
     melee_fire_refusal,
     ms_state,
@@ -691,7 +692,7 @@ def apply_hits(game: Game, work: Working, p: Plan, inp: Shoot, out: Landed) -> b
 def describe(a_name: str, t_name: str, p: Plan, out: Landed, killed: bool) -> str:
     """The log line of one weapon's fire."""
     hits = out.hits
-    text = f"{a_name} fires {p.weapon.name} at {t_name}: evade dice [{', '.join(map(str, out.faces))}], "
+    text = f"{a_name} fires {p.weapon.name} at {t_name}: evade dice {dice_words(out.faces)}, "
     text += f"{hits} hit{'s' * (hits != 1)}"
     if p.blocks and hits:
         text += f", {min(p.blocks, hits)} blocked"
@@ -702,7 +703,7 @@ def describe(a_name: str, t_name: str, p: Plan, out: Landed, killed: bool) -> st
     elif out.spent - out.bought:
         text += f", {out.spent - out.bought} Momentum on Skill Defense"
     if out.saves:
-        text += f"; Armor Saves [{', '.join(map(str, out.saves))}], {out.failed} failed"
+        text += f"; Armor Saves {dice_words(out.saves)}, {out.failed} failed"
         if out.bought:
             text += f" ({out.bought} passed for Momentum)"
     text += f"; {out.damage} damage" + (f", {t_name} is destroyed" if killed else "")

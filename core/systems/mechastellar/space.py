@@ -31,7 +31,7 @@ from core.pool import table
 from core.steps import FacePool
 from core.systems.base import ActionOdds, ActionResult, Closed, enemy_unit, own_unit, read_options
 from core.systems.mechastellar.options import MsOptions
-from core.systems.mechastellar.state import MsState
+from core.systems.mechastellar.state import MsState, dice_words
 from core.systems.mechastellar.traits import on_kill
 from core.systems.mechastellar.turns import begin_turn, check_turn, note_attack
 from core.systems.mechastellar.units import Unit, tier_rank
@@ -135,8 +135,9 @@ def outmaneuver(game: Game, inp: Outmaneuver, dice: DiceSource) -> ActionResult:
     st = work.extra_as(MsState)
     bridge = tgt.kind == "warship"
     text = (
-        f"{'Bridge Attack' if bridge else 'Outmaneuver'}: {a_g.name} {list(a_roll.final)} = {a_roll.total}, "
-        f"{t_g.name} {list(d_roll.final)} = {d_roll.total}"
+        f"{'Bridge Attack' if bridge else 'Outmaneuver'}: "
+        f"{a_g.name} {dice_words(a_roll.final)} = {a_roll.total}, "
+        f"{t_g.name} {dice_words(d_roll.final)} = {d_roll.total}"
     )
     if lead > 0:
         st.maneuver = f"{inp.target}|{'bridge' if bridge else 'blindside' if lead >= 3 else 'advantage'}"

@@ -273,3 +273,15 @@ def melee_fire_refusal(g: GameUnit, weapon: int, skill: str = "none") -> str:
     if MsUnitState.model_validate(g.state.extra).melee_gun == weapon:
         return ""
     return f"{g.name} is in melee: a weapon fires there only once a Focus picks it (L127, L155)"
+
+
+def dice_words(faces: list[int] | tuple[int, ...]) -> str:
+    """Dice faces as a player says them: "5, 7 and 10", "4", "none" (never a Python list in a log line).
+
+    >>> dice_words([5, 7, 10]), dice_words([4]), dice_words([])
+    ('5, 7 and 10', '4', 'none')
+    """
+    words = [str(f) for f in faces]
+    if not words:
+        return "none"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -205,6 +205,29 @@ def check_turn(game: Game, ref: str, spends: bool = False) -> bool:
     return True
 
 
+def round_refusal(game: Game) -> str:
+    """Why the round may not end yet ("" when it may): a round is over once every unit has activated
+    (L26), after the round's roll-off (L32); a unit mid-turn ends it first, Return Fire owed is a turn
+    still to take (L41).  Units aboard a warship wait for their launch (L997)."""
+    st = ms_state(game)
+    if st.turn_unit:
+        return f"{game.unit(st.turn_unit)[2].name} is taking its turn: end it first (L26)"
+    if not st.rolled_off:
+        return "the round has not begun: roll off, then every unit takes its turn (L26, L32)"
+    if st.return_fire:
+        names = " or ".join(game.unit(r)[2].name for r in st.return_fire)
+        return f"Return Fire is owed: {names} takes its turn next (L41)"
+    waiting = [g.name for s in range(len(game.sides)) for g in _waiting(game, s)]
+    if not waiting:
+        return ""
+    many = len(waiting) > 1
+    names = ", ".join(waiting[:-1]) + " and " + waiting[-1] if many else waiting[0]
+    return (
+        f"{names} {'have' if many else 'has'} not had {'their' if many else 'its'} turn: "
+        "the round ends when every unit has activated (L26)"
+    )
+
+
 def spend_action(game: Game, work: Working, ref: str, shooting: bool = False) -> None:
     """One of the unit's actions is used; refused when it has none left (L26, L577).  All-Out Attack's
     actions go to shooting or Power only (``shooting``, L348)."""

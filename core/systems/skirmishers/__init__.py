@@ -168,7 +168,7 @@ from core.systems.skirmishers.checks import control, control_odds, morale, moral
 from core.systems.skirmishers.common import bonus, soldier
 from core.systems.skirmishers.crew import crew, crew_need, crew_picks
 from core.systems.skirmishers.explosives import explode, explode_odds, explosive_waiting, throw, throw_picks
-from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_odds, fire_picks
+from core.systems.skirmishers.fire import drop_need, drop_prone, fire, fire_need, fire_odds, fire_picks
 from core.systems.skirmishers.gear import gear, gear_need, gear_picks, jet_need
 from core.systems.skirmishers.melee import (
     melee,
@@ -185,6 +185,8 @@ from core.systems.skirmishers.state import SkGame, SkUnit
 from core.systems.skirmishers.terrain import structure, terrain, terrain_odds
 from core.systems.skirmishers.tracks import TRACKS
 from core.systems.skirmishers.turn import (
+    acting_need,
+    ap_need,
     arc_picks,
     change_picks,
     change_weapon,
@@ -306,6 +308,8 @@ class Skirmishers(RuleSystem):
             top = trk.max_ap(col, bonus(game, u))
             note = f"HP {trk.hp_label(col)}: {max(0, top - st.ap_spent)} of {top} AP left"
             note += f", +{trk.mod(col) or 0} to rolls"
+        if col < trk.cells:  # the card's damage box: the HP row's cells crossed, of all it has (L123)
+            note += f"; damage {col}/{trk.cells}: HP cells crossed, {trk.end} at {trk.cells} (L123)"
         if st.armor:
             note += f"; armor {st.armor}"
         elif st.guard and (left := sum(g in (0, 1) for g in st.guard)):
@@ -344,6 +348,18 @@ class Skirmishers(RuleSystem):
         return []
 
 
+def _first(*checks: Any) -> Any:
+    """One requirement made of several: the first reason any of them gives ("" when none does)."""
+
+    def check(game: Game, ref: str) -> str:
+        for one in checks:
+            if why := one(game, ref):
+                return str(why)
+        return ""
+
+    return check
+
+
 def _spec(name: str, label: str, resolve: Any, help: str, **more: Any) -> ActionSpec:
     return ActionSpec.of(name, label, resolve, help, **more)
 
@@ -358,6 +374,7 @@ ACTIONS = {
         picks=fire_picks,
         primary=True,
         headline=("damage", "hit_per_shot", "dead"),
+        needs=("fire",),
     ),
     "drop_prone": _spec(
         "drop_prone",
@@ -383,7 +400,7 @@ ACTIONS = {
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("move_ap",),
     ),
     "set_arc": _spec(
         "set_arc",
@@ -392,6 +409,7 @@ ACTIONS = {
         "30° 2 AP, 60° 4 AP, 150° 6 AP (L259-L274).",
         picks=arc_picks,
         rolls=False,
+        needs=("acting",),
     ),
     "stance": _spec(
         "stance",
@@ -399,7 +417,7 @@ ACTIONS = {
         stance,
         "Prone 1 AP, stand 2 AP (L237-L238).",
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("foot_acting",),
     ),
     "melee": _spec(
         "melee",
@@ -408,7 +426,7 @@ ACTIONS = {
         "5 AP; resolved when the target activates (L316-L324).",
         picks=melee_picks,
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("melee_ap",),
     ),
     "resolve_melee": _spec(
         "resolve_melee",
@@ -425,7 +443,7 @@ ACTIONS = {
         "A token, resolved at the end of the turn (L326-L344).",
         picks=throw_picks,
         rolls=False,
-        needs=("not_vehicle",),
+        needs=("foot_acting",),
     ),
     "explode": _spec(
         "explode",
@@ -582,6 +600,12 @@ SYSTEM = Skirmishers.of_package(
         "gear": gear_need,
         "jet_pack": jet_need,
         "melee_waiting": melee_waiting,
+        "fire": fire_need,
+        "acting": acting_need,
+        # a trooper's own-turn actions: not a vehicle's (it drives), then its turn and its AP, one reason
+        "foot_acting": _first(REQUIREMENTS["not_vehicle"], acting_need),
+        "move_ap": _first(REQUIREMENTS["not_vehicle"], ap_need(1, "Moving a dot", "L230", moving=True)),
+        "melee_ap": _first(REQUIREMENTS["not_vehicle"], ap_need(5, "A melee attack", "L318")),
         "explosive_waiting": explosive_waiting,
         "stars": stars_need,
         "crew_weapon": crew_need,

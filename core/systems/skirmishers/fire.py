@@ -184,6 +184,35 @@ def _why_not(game: Game, unit: GameUnit, key: str, own_turn: bool) -> str:
     return ""
 
 
+def fire_need(game: Game, ref: str) -> str:
+    """Fire is offered once who goes first is chosen (L73) to a unit in action that can fire now: on its
+    side's turn as movement fire (on in this game, 2 AP, L496), in the enemy's turn from a firing arc it set
+    (L77, L263).  Greyed with the reason otherwise ("" when it may); what one weapon lacks greys that
+    weapon only (:func:`fire_picks`)."""
+    s, _, unit = game.unit(ref)
+    if game.state.active_side is None:
+        return "first choose which side goes first (L73)"
+    if unit.state.destroyed or mod(unit) is None:
+        return f"{unit.name} is out of action"
+    if not any(_ranged(WEAPONS[k]) for k in weapons_of(game, unit)):
+        return f"{unit.name} has no ranged weapon"
+    st = SkUnit.of(unit)
+    if game.state.active_side != s:
+        if not any(a.shots != 0 for a in st.arcs):
+            return f"{unit.name} has no firing arc set: in the enemy's turn it fires only into an arc (L263)"
+        return ""
+    if any(m.target == ref for m in SkGame.model_validate(game.state.extra).melee):
+        return f"first resolve the melee attack waiting on {unit.name} (L318)"
+    if not options(game).movement_fire:
+        return "movement fire is off in this game; fire from an arc in the enemy's turn"
+    pays = payer(game, unit)
+    if pays is None:
+        return f"no one rides {unit.name} to fire its weapons (L799)"
+    if SkUnit.of(pays).ap_spent + 2 > max_ap(game, pays):
+        return f"{pays.name} has no AP left for movement fire (2 AP, L496)"
+    return ""
+
+
 def plan(game: Game, inp: Fire) -> Plan:
     s, u, shooter = game.unit(inp.shooter)
     ts, tu, target = game.unit(inp.target)
@@ -446,8 +475,8 @@ def burst_odds(trk: object, card: Card, tn: int, hit: Hit, shots: int, tn_label:
         facts["out_of_action"] = float(
             d.map(lambda c: int(trk.column(c.cells) >= trk.cells - 1)).probability(1)
         )
-    return ActionOdds(
-        tables={"damage": table(lost)},
-        facts=facts,
-        summary=f"{tn_label}: {ways}/36 a shot; damage is HP lost",
-    )
+    summary = f"{tn_label}: {ways}/36 a shot; damage is HP lost"
+    if card.armor > 0 and not card.guard:  # the armor's cells go before any HP (L198)
+        cells = f"{card.armor} armor cell{'s' if card.armor != 1 else ''}"
+        summary += f"; the {cells} left take a hit's lethal damage before any HP (L198)"
+    return ActionOdds(tables={"damage": table(lost)}, facts=facts, summary=summary)

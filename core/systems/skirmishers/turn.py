@@ -167,6 +167,35 @@ def _acting(game: Game, ref: str, under_ok: bool = False) -> tuple[int, int]:
     return s, u
 
 
+def acting_need(game: Game, ref: str) -> str:
+    """An action of the unit's own turn is offered once who goes first is chosen (L73), on its side's turn
+    (L76-L78), to a unit in action that may still act: greyed with the reason otherwise ("" when it may)."""
+    try:
+        _acting(game, ref, under_ok=True)
+    except ValueError as why:
+        return str(why)
+    return ""
+
+
+def ap_need(cost: int, what: str, line: str, moving: bool = False) -> Any:
+    """A gate for an action that costs ``cost`` AP at least: ``acting_need``, then the AP left (and for a
+    move, the 8 AP of movement a turn, L215)."""
+
+    def check(game: Game, ref: str) -> str:
+        if why := acting_need(game, ref):
+            return why
+        unit = game.unit(ref)[2]
+        st = SkUnit.of(unit)
+        left = max(0, max_ap(game, unit) - st.ap_spent)
+        if left < cost:
+            return f"{what} costs {cost} AP; {unit.name} has {left} left ({line})"
+        if moving and st.ap_moved >= MOVE_CAP:
+            return f"{unit.name} has used its 8 AP of movement this turn (L215)"
+        return ""
+
+    return check
+
+
 def _spend(game: Game, s: int, u: int, ap: int, moving: bool) -> SkUnit:
     unit = game.sides[s].units[u]
     st = SkUnit.of(unit)
