@@ -564,6 +564,7 @@ def gated_actions(game: Game) -> dict[str, dict[str, str]]:
     """By unit reference: the actions it cannot take for lack of what they need, with the reasons."""
     system = implementation(game.system)
     out: dict[str, dict[str, str]] = {}
+    memo: dict[tuple[str, str], str] = {}  # each requirement of each unit asked once, not once an action
     for spec in system.actions.values():
         actor = role_fields(spec.input)["actor"] if spec.needs else None
         if actor is None:
@@ -571,7 +572,7 @@ def gated_actions(game: Game) -> dict[str, dict[str, str]]:
         for s, side in enumerate(game.sides):
             for unit in side.units:
                 ref = f"{s}/{unit.key}"
-                why = system.gates(game, spec, {actor: ref}).action
+                why = system.action_gate(game, spec, ref, memo)
                 if why:
                     out.setdefault(ref, {})[spec.name] = why
     return out
