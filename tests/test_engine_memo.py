@@ -400,12 +400,12 @@ def test_the_actions_greyed_for_each_unit_are_those_each_action_s_own_gates_give
             c["profile"] for c in api.call("system.describe", {"system": info.id})["result"]["catalogue"]
         ]
 
-        def new(red: list[Any], blue: list[Any]) -> dict[str, Any]:
+        def new(red: list[Any], blue: list[Any], system: str = info.id) -> dict[str, Any]:
             squads = [
                 {
                     "id": f"s{n}",
                     "name": f"S{n}",
-                    "system": info.id,
+                    "system": system,
                     "units": [{"key": f"u{k}", "profile": p} for k, p in enumerate(ps)],
                 }
                 for n, ps in ((1, red), (2, blue))
