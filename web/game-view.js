@@ -30,6 +30,10 @@ const CHART_ALL_UP_TO = 60;
 const CHOICE_ODDS = "choice-odds";
 const VIEWS_AHEAD = "views-ahead";
 const UNDO_AHEAD = "undo-ahead";
+// Worked out ahead only for a game of at most this many characters: the engine remembers a reply
+// only when it and its request together stay under 300,000 (core/answered.py).
+const AHEAD_UP_TO = 120000;
+const aheadFits = (game) => JSON.stringify(game).length <= AHEAD_UP_TO;
 
 export class GamesView {
   constructor(root, engine, store, systems) {
@@ -240,7 +244,7 @@ export class GamesView {
   undoAhead() {
     this.engine.drop(UNDO_AHEAD);
     const game = this.game;
-    if (game.cursor <= 1) return;
+    if (game.cursor <= 1 || !aheadFits(game)) return;
     this.engine.call("game.undo", { game }, { background: UNDO_AHEAD }).then((back) => {
       if (back.ok && this.game === game) this.engine.call("game.views", { game: back.result, viewer: this.viewer }, { background: UNDO_AHEAD });
     });
@@ -953,7 +957,7 @@ export class GamesView {
       }
       // While the player reads the result, the engine works out the screen of the game it would
       // leave (game.views is remembered by the engine: Apply then only saves and draws).
-      this.engine.call("game.views", { game: pending, viewer: this.viewer }, { background: VIEWS_AHEAD, first: true });
+      if (aheadFits(pending)) this.engine.call("game.views", { game: pending, viewer: this.viewer }, { background: VIEWS_AHEAD, first: true });
       result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
           button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true, base }); },
