@@ -42,9 +42,7 @@ Calls = list[tuple[str, dict[str, Any]]]
 
 def _timed(calls: Calls) -> float:
     """CPU ms of the calls, one after another, through the seam (JSON text in and out)."""
-    from core import api
-
-    from core import answered
+    from core import answered, api
 
     requests = [json.dumps({"op": op, "args": args}) for op, args in calls]
     started = time.process_time()
