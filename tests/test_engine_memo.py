@@ -386,7 +386,7 @@ def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> N
 
 def test_the_actions_greyed_for_each_unit_are_those_each_action_s_own_gates_give() -> None:
     """``gated_actions`` asks each requirement of each unit once for the whole game (a memo shared by
-    every action, ``RuleSystem.action_gate``); the long way asks ``gates(...).action`` of every unit
+    every action, ``core.game._action_gate``); the long way asks ``gates(...).action`` of every unit
     for every action anew. Every playable system's catalogue, its units fresh, hurt and destroyed."""
     from core.game import Game, gated_actions
     from core.systems import SYSTEMS, implementation

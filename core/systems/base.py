@@ -822,29 +822,6 @@ class RuleSystem(ABC):
                     by_value.setdefault(value_key(value), why)
         return out
 
-    def action_gate(
-        self, game: Game, spec: ActionSpec, ref: str, memo: dict[tuple[str, str], str] | None = None
-    ) -> str:
-        """Why the unit ``ref`` cannot take ``spec`` at all, "" when it can: the very
-        ``gates(game, spec, {actor: ref}).action``, without working out the fields' gates.
-
-        ``memo`` holds each requirement's answer by (key, unit): a requirement reads the game and the
-        unit alone, so one memo serves every action of the same game (the game screen asks this of
-        every unit for every action: ``core.game.gated_actions``).
-        """
-        held = {} if memo is None else memo
-        for key in spec.needs:
-            if (key, ref) not in held:
-                try:
-                    game.unit(ref)
-                except ValueError:
-                    held[key, ref] = ""
-                else:
-                    held[key, ref] = self.requirements[key](game, ref)
-            if held[key, ref]:
-                return held[key, ref]
-        return ""
-
     def refuse_gated(self, game: Game, spec: ActionSpec, parsed: BaseModel) -> None:
         """Refuse (ValueError, with the reason) an input that uses what its units lack."""
         raw = parsed.model_dump(mode="json")
