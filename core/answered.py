@@ -12,9 +12,19 @@ from __future__ import annotations
 import json
 import time
 
-#: Operations whose answer depends on the request alone.
+#: Operations whose answer depends on the request alone (undo and redo too: the game one step back
+#: or on, worked out ahead by the page while the player looks at the last change).
 REPEATABLE = frozenset(
-    {"game.odds", "game.gates", "game.picks", "game.views", "system.describe", "dice.odds"}
+    {
+        "game.odds",
+        "game.gates",
+        "game.picks",
+        "game.views",
+        "game.undo",
+        "game.redo",
+        "system.describe",
+        "dice.odds",
+    }
 )
 #: A request and reply longer than this together are not remembered (a long game's, a table of
 #: thousands of rows: they would push every other out).

@@ -34,6 +34,7 @@ from core.systems.base import (
     Change,
     FieldPick,
     Gates,
+    RuleSystem,
     UnitState,
     Viewer,
     role_fields,
@@ -560,10 +561,33 @@ def gates(game: Game, action: str, raw: dict[str, Any]) -> Gates:
     return system.gates(game, spec, raw)
 
 
+def _action_gate(
+    system: RuleSystem, game: Game, spec: ActionSpec, ref: str, memo: dict[tuple[str, str], str]
+) -> str:
+    """Why the unit ``ref`` cannot take ``spec`` at all, "" when it can: the very
+    ``system.gates(game, spec, {actor: ref}).action``, without working out the fields' gates.
+
+    ``memo`` holds each requirement's answer by (key, unit): a requirement reads the game and the unit
+    alone, so one memo serves every action of the same game.
+    """
+    for key in spec.needs:
+        if (key, ref) not in memo:
+            try:
+                game.unit(ref)
+            except ValueError:
+                memo[key, ref] = ""
+            else:
+                memo[key, ref] = system.requirements[key](game, ref)
+        if memo[key, ref]:
+            return memo[key, ref]
+    return ""
+
+
 def gated_actions(game: Game) -> dict[str, dict[str, str]]:
     """By unit reference: the actions it cannot take for lack of what they need, with the reasons."""
     system = implementation(game.system)
     out: dict[str, dict[str, str]] = {}
+    memo: dict[tuple[str, str], str] = {}  # each requirement of each unit asked once, not once an action
     for spec in system.actions.values():
         actor = role_fields(spec.input)["actor"] if spec.needs else None
         if actor is None:
@@ -571,7 +595,7 @@ def gated_actions(game: Game) -> dict[str, dict[str, str]]:
         for s, side in enumerate(game.sides):
             for unit in side.units:
                 ref = f"{s}/{unit.key}"
-                why = system.gates(game, spec, {actor: ref}).action
+                why = _action_gate(system, game, spec, ref, memo)
                 if why:
                     out.setdefault(ref, {})[spec.name] = why
     return out

@@ -6,7 +6,9 @@
   in the page, from the dispatch to the animation frame after the element that answers it has
   changed (a MutationObserver waits for it: the new odds headline, the new result, the redrawn
   game log...). The next tap waits until the engine has nothing left to answer (the choice
-  buttons' own odds included): that wait is printed too, as "settled".
+  buttons' own odds included): that wait is printed too, as "settled". With it, the CPU time the
+  browser's processes used from the tap to then (from /proc, in 10 ms ticks): a figure the load of
+  a shared machine hardly moves, summed over the turn.
 * A shared squad link on a first visit: a fresh profile (no service worker, no snapshot, empty
   cache) navigating to ``#/open/<token>``; the time from navigation start to the squad's units on
   screen, and the bytes the server sent before that (gzip-encoded, as a real host would serve
@@ -429,6 +431,7 @@ def play(page: Any, server: Server, scene: Scene, rows: list[dict[str, Any]]) ->
         if not isinstance(step, Tap):
             todo[:0] = step(page)
             continue
+        before = browser_cpu_s()
         timed = page.evaluate(
             TAP_JS,
             {
@@ -439,6 +442,10 @@ def play(page: Any, server: Server, scene: Scene, rows: list[dict[str, Any]]) ->
                 "timeout": 120_000,
             },
         )
+        # The browser's CPU (every process under this one, Playwright's driver included: a few ms)
+        # from before the tap to the engine idle again: what the load hardly moves. /proc counts in
+        # ticks of 10 ms: a single tap's figure is coarse, a turn's sum is not.
+        timed["cpu_ms"] = cpu_since(before) * 1000
         refused = page.locator("#action-result > .error, #odds-line > .error")
         if refused.count():  # an answer, but not the one the script wants: said, and timed still
             timed["refused"] = refused.first.inner_text()
@@ -737,11 +744,13 @@ def report(server: Server, runs: int = 3) -> None:
                 continue
             worst = max(rows, key=lambda r: r["ms"])
             settled = max(rows, key=lambda r: r["settled_ms"])
+            cpu = [r["cpu_ms"] for r in rows if "cpu_ms" in r]
             print(
                 f"    {system:30s} {len(rows):3d} taps:"
                 f" median {statistics.median(r['ms'] for r in rows):6.0f} ms,"
                 f" worst {worst['ms']:6.0f} ms ({worst['tap']}); engine idle again at worst"
                 f" {settled['settled_ms']:6.0f} ms ({settled['tap']})"
+                + (f"; browser CPU {sum(cpu):6.0f} ms in all, worst tap {max(cpu):4.0f} ms" if cpu else "")
             )
     if "--taps" in sys.argv:
         print(json.dumps(taps, indent=1))

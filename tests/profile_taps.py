@@ -9,6 +9,8 @@ counts the CPU time of this process (``time.process_time``): a figure the load h
   range tapped, Massed Fire set, each modifier on then off.  A tap's calls are the sheet's
   refresh (game-view.js): game.gates, game.odds of the sheet, then game.odds of every other
   value of each choice row and of each usable weapon (the buttons' own odds).
+* Skirmishers: the burst rolled, applied and undone, the background calls before Apply and Undo
+  apart (``skirmishers_apply``).
 * Mobile Suit Battles: Undo of a drawn hand (game.undo, then game.views of the game it gives),
   and Undo of a resolved card (the same, then the game.act that asks at once whom the next card
   attacks, as the phase's step does).
@@ -40,11 +42,14 @@ Calls = list[tuple[str, dict[str, Any]]]
 
 def _timed(calls: Calls) -> float:
     """CPU ms of the calls, one after another, through the seam (JSON text in and out)."""
-    from core import api
+    from core import answered, api
 
     requests = [json.dumps({"op": op, "args": args}) for op, args in calls]
     started = time.process_time()
     for request in requests:
+        if request == '{"op": "forget", "args": {}}':  # the engine's memory emptied (not timed work)
+            answered.forget()
+            continue
         json.loads(api.handle(request))  # a refusal (a range the weapon lacks) is an answer too
     return (time.process_time() - started) * 1000
 
@@ -185,7 +190,44 @@ def mechastellar_clash() -> list[tuple[str, Calls]]:
     return taps
 
 
-SCENES = {"gundam_shot": gundam_shot, "msb_undo": msb_undo, "mechastellar_clash": mechastellar_clash}
+# --- Skirmishers: the burst rolled, applied and undone ----------------------------------------------
+
+
+def skirmishers_apply() -> list[tuple[str, Calls]]:
+    """The bench's burst (the Machine Gunner at the Blue Power Armor) rolled, applied and undone, with
+    the calls the game screen makes for each (game-view.js): the roll (game.act) and, in the
+    background while the result is read, the views of the game it would leave; Apply (the views
+    again: remembered); after the change, in the background, the game one step back and its views;
+    Undo (the undo and the views again: remembered). The background calls are separate "taps" here:
+    they run while the player reads, not when a tap waits."""
+    import bench_table
+
+    from core import api
+
+    game = bench_table.skirmishers()[0].store["games"][0]
+    units = [(s, u) for s, side in enumerate(game["sides"]) for u in side["units"]]
+    gunner = next(f"{s}/{u['key']}" for s, u in units if s == 0 and "Machine Gunner" in u["name"])
+    armour = next(f"{s}/{u['key']}" for s, u in units if s == 1 and "Power Armor" in u["name"])
+    act = {"game": game, "action": "fire", "input": {"shooter": gunner, "target": armour}, "seed": 7}
+    rolled = api.call("game.act", act)["result"]["game"]
+    back = api.call("game.undo", {"game": rolled})["result"]
+    views = [("game.views", {"game": g, "viewer": None}) for g in (rolled, back)]
+    return [
+        ("roll (game.act)", [("game.act", act)]),
+        ("  background: the result's views", views[:1]),
+        ("apply (views remembered)", views[:1]),
+        ("  background: undo and its views", [("game.undo", {"game": rolled}), views[1]]),
+        ("undo (undo and views remembered)", [("game.undo", {"game": rolled}), views[1]]),
+        ("the same views, nothing remembered", [("forget", {}), views[0]]),
+    ]
+
+
+SCENES = {
+    "gundam_shot": gundam_shot,
+    "msb_undo": msb_undo,
+    "mechastellar_clash": mechastellar_clash,
+    "skirmishers_apply": skirmishers_apply,
+}
 
 
 def _scene(name: str) -> None:

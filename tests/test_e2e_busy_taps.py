@@ -1,6 +1,10 @@
 """Taps that land while the engine is busy (issue 26): none is lost, and they are answered in the
 order they were made. Behaviour, not time: the engine is kept busy by queued odds calls, and the
-taps are dispatched before any of them is answered."""
+taps are dispatched before any of them is answered.
+
+Background calls (the choice buttons' odds, the views worked out before Apply or Undo:
+web/engine-client.js) never make a tap wait behind a queue of them: a tap is sent at once, they
+only when the engine has nothing else, and a newer tap drops those not started."""
 
 from __future__ import annotations
 
@@ -38,10 +42,26 @@ def test_two_undos_while_the_engine_is_busy_undo_two_steps_in_order(browser: Bro
         expect(page.locator("#game-log li:not(.undone)")).to_have_count(4)  # the start and 3 hits
         game = saved_game(page)
         attack = {"attacker": "0/u1", "target": "1/u2", "weapon": "short", "rear": True, "charge": True}
+        page.wait_for_function("() => window.tc.engine.pending.size === 0")
         busy = page.evaluate(
             """([n, game, input]) => {
+              const engine = window.tc.engine;
+              // Every reply in the order it comes: a background call's as "bg", a tap's by its name.
+              const order = [];
+              window.replies = order;
+              const call = engine.call.bind(engine);
+              engine.call = (op, args, how) => call(op, args, how).then((reply) => {
+                order.push(reply.skipped ? "skipped" : how?.background ? "bg" : op);
+                return reply;
+              });
+              // 30 background calls first (distinct pools: none answered from memory)...
+              for (let i = 0; i < 30; i++) {
+                engine.call('dice.odds', { attack: { dice: 4 + i, success_on: 4, crit_on: 6 },
+                  defense: { dice: 8, success_on: 4, reroll: 'failures' } }, { background: 'test' });
+              }
+              // ... then the player's calls.
               for (let i = 0; i < n; i++) {
-                window.tc.engine.call('game.odds', { game, action: 'attack', input });
+                engine.call('game.odds', { game, action: 'attack', input });
               }
               // Two taps on Undo before the engine has answered anything.
               const undo = document.querySelector('#undo');
@@ -51,7 +71,7 @@ def test_two_undos_while_the_engine_is_busy_undo_two_steps_in_order(browser: Bro
             }""",
             [6, game, attack],
         )
-        assert busy >= 6, busy  # the taps were made while the engine still had calls to answer
+        assert busy >= 36, busy  # the taps were made while the engine still had calls to answer
         # Both taps answered: two steps undone, the newest first, and saved so.
         log = page.locator("#game-log li")
         expect(log).to_have_text(["hit 3", "hit 2", "hit 1", game["log"][0]["text"]])
@@ -62,6 +82,18 @@ def test_two_undos_while_the_engine_is_busy_undo_two_steps_in_order(browser: Bro
         once = api.call("game.undo", {"game": game})["result"]
         twice = api.call("game.undo", {"game": once})["result"]
         assert saved_game(page) == twice
+        # The player's calls went first: the first Undo was answered before any of the 30 background
+        # calls made before it (at most the one the engine had started), not after all of them.
+        replies = page.evaluate("() => window.replies")
+        first_undo = replies.index("game.undo")
+        assert replies[:first_undo].count("bg") <= 1, replies
+        assert replies[:first_undo].count("game.odds") == 6, replies
+        # Those not started yet are dropped on demand, answered "skipped": none waits for ever.
+        page.evaluate("() => window.tc.engine.drop('test')")
+        page.wait_for_function("() => window.tc.engine.pending.size === 0")
+        replies = page.evaluate("() => window.replies")
+        assert replies.count("game.undo") == 2, replies
+        assert replies.count("bg") + replies.count("skipped") >= 30, replies
     finally:
         context.close()
 

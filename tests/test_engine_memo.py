@@ -379,3 +379,61 @@ def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> N
             d = old_dist(strike)
             want = Fraction(sum(strike.damage(a, b, options) * w for (a, b), w in d.weights.items()), d.total)
             assert melee.expected_damage(strike, options) == want
+
+
+# --- the game screen's greyed actions (core.game.gated_actions) ----------------------------------
+
+
+def test_the_actions_greyed_for_each_unit_are_those_each_action_s_own_gates_give() -> None:
+    """``gated_actions`` asks each requirement of each unit once for the whole game (a memo shared by
+    every action, ``core.game._action_gate``); the long way asks ``gates(...).action`` of every unit
+    for every action anew. Every playable system's catalogue, its units fresh, hurt and destroyed."""
+    from core.game import Game, gated_actions
+    from core.systems import SYSTEMS, implementation
+    from core.systems.base import role_fields
+
+    compared = 0
+    for info in SYSTEMS:
+        if info.status != "playable":
+            continue
+        profiles = [
+            c["profile"] for c in api.call("system.describe", {"system": info.id})["result"]["catalogue"]
+        ]
+
+        def new(red: list[Any], blue: list[Any], system: str = info.id) -> dict[str, Any]:
+            squads = [
+                {
+                    "id": f"s{n}",
+                    "name": f"S{n}",
+                    "system": system,
+                    "units": [{"key": f"u{k}", "profile": p} for k, p in enumerate(ps)],
+                }
+                for n, ps in ((1, red), (2, blue))
+            ]
+            sides = [{"name": q["name"], "squad": q} for q in squads]
+            return dict(api.call("game.new", {"id": "g", "name": "memo", "sides": sides}))
+
+        reply = new(profiles[:3], profiles[-3:])
+        if not reply["ok"]:  # an army of one faction a side (Gundam Skirmish): one unit three times
+            reply = new([profiles[0]] * 3, [profiles[-1]] * 3)
+        game = reply["result"]
+        hurt = copy.deepcopy(game)
+        hurt["sides"][0]["units"][0]["state"]["damage"] = 1
+        hurt["sides"][1]["units"][1]["state"]["destroyed"] = True
+        for raw in (game, hurt):
+            parsed = Game.model_validate(raw)
+            system = implementation(parsed.system)
+            long: dict[str, dict[str, str]] = {}
+            for spec in system.actions.values():
+                actor = role_fields(spec.input)["actor"] if spec.needs else None
+                if actor is None:
+                    continue
+                for s, side in enumerate(parsed.sides):
+                    for unit in side.units:
+                        ref = f"{s}/{unit.key}"
+                        why = system.gates(parsed, spec, {actor: ref}).action
+                        if why:
+                            long.setdefault(ref, {})[spec.name] = why
+            assert gated_actions(parsed) == long, info.id
+            compared += len(long)
+    assert compared, "some unit somewhere lacks something for some action"

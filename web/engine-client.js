@@ -7,6 +7,14 @@
 // A worker restored from a memory snapshot that dies (while restoring, or at any time after)
 // blames the snapshot: it is dropped before the next worker starts, which then starts normally.
 // A snapshot that passes its checksum but is bad cannot kill the engine for good.
+//
+// Two priorities (issue 26). A player's call (a tap's change, the sheet's own odds) is sent to the
+// worker at once, in the order it was made: the worker answers in that order. A background call
+// (`call(op, args, { background: group })`: the odds on each choice button, the views of a rolled
+// result before Apply) waits on the page and is sent only when the worker has nothing else to do,
+// one at a time, so a tap waits behind one background call at most, never behind a queue of them.
+// `drop(group)` answers the group's calls not sent yet with a "skipped" reply (a newer tap made
+// them moot); a call already sent is answered as usual. A player's call is never dropped.
 import { BUILD_ID } from "./build-info.js";
 import { dropStored, readStored, snapshotKey } from "./snapshot.js";
 
@@ -26,6 +34,10 @@ export class Engine extends EventTarget {
     // What the engine said of its memory snapshot after a normal start: {stored, message?, ...}.
     this.snapshot = null;
     this.queue = [];
+    // Background calls not sent yet, oldest first: {id, message, group}; and how many calls the
+    // worker holds (sent, not answered).
+    this.later = [];
+    this.sent = 0;
     this.restarts = 0;
     // How long a ready engine may stay silent while calls wait before it is given up as hung
     // (the time since the last reply, so calls queued behind a slow one are not counted twice).
@@ -45,7 +57,33 @@ export class Engine extends EventTarget {
       if (this.state === "ready" || this.snapshot) this.restart("the engine stopped");
       else this.setState("failed", { message: event.message || "the engine could not start" });
     };
-    for (const message of this.queue.splice(0)) this.worker.postMessage(message);
+    for (const message of this.queue.splice(0)) this.post(message);
+    this.pump();
+  }
+
+  post(message) {
+    this.sent += 1;
+    this.worker.postMessage(message);
+  }
+
+  // The oldest background call goes to the worker when it holds nothing else.
+  pump() {
+    if (!this.worker || this.sent > 0 || this.queue.length || !this.later.length) return;
+    this.post(this.later.shift().message);
+  }
+
+  // The background calls of `group` (every group without one) not sent yet are answered "skipped".
+  drop(group) {
+    const kept = [];
+    for (const call of this.later) {
+      if (group !== undefined && call.group !== group) { kept.push(call); continue; }
+      const resolve = this.pending.get(call.id);
+      this.pending.delete(call.id);
+      resolve?.({ ok: false, skipped: true, error: { code: "skipped", message: "A newer tap made this moot.", problems: [] } });
+    }
+    this.later = kept;
+    this.mark();
+    this.watch();
   }
 
   setState(state, detail = {}) {
@@ -64,6 +102,8 @@ export class Engine extends EventTarget {
     this.timer = null;
     for (const resolve of this.pending.values()) resolve({ ok: false, error: { code: "internal", message, problems: [] } });
     this.pending.clear();
+    this.later = [];
+    this.sent = 0;
     this.mark();
   }
 
@@ -114,6 +154,7 @@ export class Engine extends EventTarget {
     else if (data.type === "reply") {
       const resolve = this.pending.get(data.id);
       this.pending.delete(data.id);
+      this.sent = Math.max(0, this.sent - 1);
       this.mark();
       if (!data.fatal) this.watch();
       if (resolve) {
@@ -126,13 +167,18 @@ export class Engine extends EventTarget {
         resolve(reply);
       }
       if (data.fatal) this.restart("The engine failed on that request");
+      // After the player's promise callbacks ran (a tap's next call is sent first), a waiting
+      // background call may go.
+      else setTimeout(() => this.pump(), 0);
     }
   }
 
   // How many calls wait for an answer, on the page's root (data-engine-busy): tests wait for 0.
   mark() { document.documentElement.dataset.engineBusy = String(this.pending.size); }
 
-  call(op, args = {}) {
+  // `background`: a group name for a call that may wait and be dropped (see the top of this file);
+  // `first`: it goes before the other background calls waiting.
+  call(op, args = {}, { background = null, first = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
       let message;
@@ -149,7 +195,11 @@ export class Engine extends EventTarget {
       this.pending.set(id, resolve);
       this.mark();
       if (!this.timer) this.watch();
-      if (this.worker) this.worker.postMessage(message);
+      if (background !== null) {
+        this.later[first ? "unshift" : "push"]({ id, message, group: background });
+        this.pump();
+      }
+      else if (this.worker) this.post(message);
       else this.queue.push(message);
     });
   }

@@ -24,6 +24,16 @@ const OPEN_CARDS_UP_TO = 0;
 const CHART_PX = 40;
 // A chart shows every row of its table up to this many rows, only the possible ones beyond.
 const CHART_ALL_UP_TO = 60;
+// Background calls of the engine (engine-client.js), by what they are for: the odds on the sheet's
+// choice buttons; the screen of a rolled result's game, worked out before Apply; Undo's game and
+// screen, worked out after each change.
+const CHOICE_ODDS = "choice-odds";
+const VIEWS_AHEAD = "views-ahead";
+const UNDO_AHEAD = "undo-ahead";
+// Worked out ahead only for a game of at most this many characters: the engine remembers a reply
+// only when it and its request together stay under 300,000 (core/answered.py).
+const AHEAD_UP_TO = 120000;
+const aheadFits = (game) => JSON.stringify(game).length <= AHEAD_UP_TO;
 
 export class GamesView {
   constructor(root, engine, store, systems) {
@@ -144,6 +154,8 @@ export class GamesView {
     this.info = await this.systems.describe(game.system);
     if (!this.info || !here()) return;
     this.cards = await this.unitCards(game);
+    this.drawn = new Map(); // cards drawn (cachedCard) and the sides' blocks: none of another game's
+    this.sideNodes = new Map();
     this.peek = null;
     this.closeSheet();
     this.toast = null;
@@ -152,7 +164,7 @@ export class GamesView {
     const units = game.sides.reduce((n, side) => n + side.units.length, 0);
     this.open = new Set(units <= OPEN_CARDS_UP_TO ? game.sides.flatMap((side, s) => side.units.map((u) => `${s}/${u.key}`)) : []);
     await this.loadViews();
-    if (here()) this.render();
+    if (here()) { this.render(); this.undoAhead(); }
   }
 
   action(name) { return this.info.actions.find((a) => a.name === name); }
@@ -175,6 +187,7 @@ export class GamesView {
   // only when its turn comes).
   change(op, args = {}, { toast = null } = {}) {
     return this.serial(async () => {
+      this.engine.drop(UNDO_AHEAD);
       const before = this.game;
       const base = this.version; // the version of the copy this change is computed from
       const reply = await this.engine.call(op, { game: before, ...args });
@@ -212,6 +225,7 @@ export class GamesView {
     await this.loadViews();
     if (location.hash !== hashFor("game", game.id)) return;
     this.render();
+    this.undoAhead();
     const first = [...hurt, ...this.changed][0];
     if (first && toast !== null) {
       const card = this.root.querySelector(`[data-unit="${first}"]`);
@@ -224,6 +238,18 @@ export class GamesView {
     }
   }
 
+  // Undo, worked out ahead in the background while the player looks at the change just made: the
+  // game one step back and its screen (both remembered by the engine), so an Undo tapped then
+  // only saves and draws. A tap meanwhile goes first (engine-client.js); a newer change drops it.
+  undoAhead() {
+    this.engine.drop(UNDO_AHEAD);
+    const game = this.game;
+    if (game.cursor <= 1 || !aheadFits(game)) return;
+    this.engine.call("game.undo", { game }, { background: UNDO_AHEAD }).then((back) => {
+      if (back.ok && this.game === game) this.engine.call("game.views", { game: back.result, viewer: this.viewer }, { background: UNDO_AHEAD });
+    });
+  }
+
   // "Growler 6/10" (or "destroyed") for the toast after a change.
   unitLine(ref) {
     const unit = this.unitByRef(ref);
@@ -234,6 +260,7 @@ export class GamesView {
 
   // Hands, piles and other holdings the system shows (core: RuleSystem.unit_view).
   async loadViews() {
+    this.engine.drop(VIEWS_AHEAD); // one not started yet: this call works it out now
     const reply = await this.engine.call("game.views", { game: this.game, viewer: this.viewer });
     this.views = reply.ok ? reply.result.views : {};
     this.status = reply.ok ? reply.result.status : [];
@@ -251,25 +278,27 @@ export class GamesView {
   render() {
     const game = this.game;
     const scrollY = window.scrollY;
-    clear(this.root);
+    // The screen is built anew, but a unit card no change reached is the node drawn before, left in
+    // place (cachedCard, place): a tap's change redraws the cards it changed, not every card.
+    const parts = [];
     this.root.classList.add("game-screen");
-    this.root.append(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
+    parts.push(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
     const banner = campaignBanner(game, this.engine, this.store, (op, args, opts) => this.change(op, args, opts));
-    if (banner) this.root.append(banner); // a campaign's battle: the way back, its end, its result
+    if (banner) parts.push(banner); // a campaign's battle: the way back, its end, its result
     if (this.status?.length) {
       // The game as a whole: mission, environment, clocks (core: RuleSystem.status).
-      this.root.append(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
+      parts.push(el("dl", { class: "game-status", id: "game-status" }, ...this.status.flatMap((line) =>
         [el("dt", {}, line.label), el("dd", { title: plain(line.note) }, plain(line.value))])));
     }
-    if (this.phase) this.root.append(this.phaseStrip());
+    if (this.phase) parts.push(this.phaseStrip());
     // The side whose turn it is comes first: its units are the ones that act now.
     const turn = game.state?.active_side;
     const order = game.sides.map((side, s) => s);
     if (Number.isInteger(turn) && turn > 0 && turn < order.length) order.unshift(...order.splice(turn, 1));
-    for (const s of order) this.root.append(this.sideBlock(game.sides[s], s));
-    this.root.append(this.gameActions(), this.logBlock());
-    if (this.info.options_schema) this.root.append(this.optionsBlock());
-    this.root.append(this.settingsBlock(),
+    for (const s of order) parts.push(this.sideBlock(game.sides[s], s));
+    parts.push(this.gameActions(), this.logBlock());
+    if (this.info.options_schema) parts.push(this.optionsBlock());
+    parts.push(this.settingsBlock(),
       el("div", { class: "actions" },
         button("Share this game", async (event) => { event.target.after(await shareBox(this.engine, { game: this.game }, "game")); }, { id: "share-game" }),
         button("Delete game", async () => {
@@ -279,13 +308,14 @@ export class GamesView {
     const asked = this.asked ?? (this.stepAsk && !this.sheet ? this.stepQuestion() : null);
     if (asked && this.toast) {
       // What just changed (with Undo) and what the players decide next, one above the other.
-      this.root.append(el("div", { class: "float-stack" }, this.toastBox(), asked));
+      parts.push(el("div", { class: "float-stack" }, this.toastBox(), asked));
     } else if (asked) {
-      this.root.append(asked);
+      parts.push(asked);
     } else if (this.toast) {
-      this.root.append(this.toastBox());
+      parts.push(this.toastBox());
     }
-    if (this.sheet) this.root.append(this.sheet.node);
+    if (this.sheet) parts.push(this.sheet.node);
+    place(this.root, parts);
     window.scrollTo(0, scrollY);
   }
 
@@ -410,8 +440,12 @@ export class GamesView {
       resources.append(stepper(def.label, value, (v) => this.adjust(["sides", s, "resources", def.key], v, `${side.name}: ${def.label} ${v}`),
         { min: def.min, max: def.max, id: `res-${s}-${def.key}` }));
     }
-    const cards = el("div", { class: "unit-cards" });
-    side.units.forEach((unit, u) => cards.append(this.unitCard(unit, s, u)));
+    // The side's block and its row of cards are the nodes drawn before, their cards kept in place.
+    this.sideNodes ??= new Map();
+    const held = this.sideNodes.get(s) ?? { section: el("section", { class: "side", "data-side": String(s) }), cards: el("div", { class: "unit-cards" }) };
+    this.sideNodes.set(s, held);
+    const cards = held.cards;
+    place(cards, side.units.map((unit, u) => this.cachedCard(unit, s, u)));
     const head = el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`));
     // The side's counts fold to one line (those in use), their steppers a tap away.
     let box = "";
@@ -426,7 +460,8 @@ export class GamesView {
       box.open = this.resOpen.has(s);
       box.addEventListener("toggle", () => { if (box.open) this.resOpen.add(s); else this.resOpen.delete(s); });
     }
-    return el("section", { class: "side", "data-side": String(s) }, head, box, this.remoteButton(side, s), cards);
+    place(held.section, [head, box, this.remoteButton(side, s), cards]);
+    return held.section;
   }
 
   // When a side has secret choices to make (a hand to keep cards from), its player can make
@@ -449,6 +484,24 @@ export class GamesView {
 
   // Actions a unit takes (the system's actions whose acting unit is declared).
   unitActions() { return this.info.actions.filter((a) => a.flow?.actor); }
+
+  // The unit's card: the very node drawn last time when nothing it shows has changed since (the
+  // unit, its views and greyed actions, the turn's gate, open or not, just changed or not, the
+  // holdings peeked at, the rulebook-lines setting). A card whose holdings the player picks from is
+  // built anew each time, as before (its ticks are the card's own).
+  cachedCard(unit, s, u) {
+    const ref = `${s}/${unit.key}`;
+    const view = this.views?.[ref] ?? null;
+    const step = this.phase?.steps[this.phase.current];
+    const picked = (view?.sections ?? []).some((x) => x.bind);
+    const sig = picked ? null : JSON.stringify([unit, s, u, view, this.gated?.[ref] ?? null, step?.gate ? step.label : "",
+      this.open.has(ref), this.changed?.has(ref) ?? false, this.peek, showRefs(), this.game.sides[s].name, this.cards?.[ref] ?? null]);
+    const held = this.drawn?.get(ref);
+    if (sig !== null && held?.sig === sig) return held.node;
+    const node = this.unitCard(unit, s, u);
+    (this.drawn ??= new Map()).set(ref, { sig, node });
+    return node;
+  }
 
   unitCard(unit, s, u) {
     const state = unit.state;
@@ -644,6 +697,7 @@ export class GamesView {
   }
 
   closeSheet() {
+    this.engine.drop(CHOICE_ODDS);
     this.sheet?.node.remove();
     this.sheet = null;
     document.body.classList.remove("sheet-open");
@@ -825,6 +879,7 @@ export class GamesView {
     let asking = 0;
     const refresh = async () => {
       const ask = ++asking;
+      this.engine.drop(CHOICE_ODDS); // the buttons' odds of the sheet as it was: moot now
       const input = read();
       const asked = await this.engine.call("game.gates", { game: this.game, action: action.name, input });
       if (ask !== asking) return;
@@ -855,12 +910,17 @@ export class GamesView {
         ...(flow.picks ?? []).map((name) => [name, pickRows.querySelectorAll(`[data-pick-field="${name}"] button:not([disabled])`),
           (b) => (offered[name] ?? []).find((p) => String(p.value) === b.dataset.value)?.value]),
       ];
+      // They are background calls: the engine works them out when no tap waits, and a newer tap
+      // drops those not started (engine-client.js), so a tap never queues behind them.
       for (const [name, buttons, valueOf] of rows) {
         for (const b of buttons) {
           const value = valueOf(b);
-          const other = value === input[name] ? reply : await this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer });
-          if (ask !== asking) return;
-          b.querySelector(".choice-odds").textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
+          const shown = b.querySelector(".choice-odds");
+          const put = (other) => {
+            if (ask === asking && !other.skipped) shown.textContent = other.ok ? shortOdds(other.result, flow.headline) : "—";
+          };
+          if (value === input[name]) put(reply);
+          else this.engine.call("game.odds", { game: this.game, action: action.name, input: { ...input, [name]: value }, viewer: this.viewer }, { background: CHOICE_ODDS }).then(put);
         }
       }
     };
@@ -895,6 +955,9 @@ export class GamesView {
         await this.commit(pending, { toast: text, undoable: true, base });
         return;
       }
+      // While the player reads the result, the engine works out the screen of the game it would
+      // leave (game.views is remembered by the engine: Apply then only saves and draws).
+      if (aheadFits(pending)) this.engine.call("game.views", { game: pending, viewer: this.viewer }, { background: VIEWS_AHEAD, first: true });
       result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
           button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true, base }); },
@@ -971,6 +1034,21 @@ export class GamesView {
       list.prepend(el("li", { class: i < this.game.cursor ? "" : "undone" }, plain(event.text)));
     });
     return el("section", {}, el("h2", {}, "Log"), list);
+  }
+}
+
+// Makes `fresh` (nodes, strings; "" and null left out) the children of `parent`, leaving where they
+// are the nodes already there in that order: only what is new, moved or gone is touched, so the
+// browser styles and lays out again only that.
+function place(parent, fresh) {
+  const nodes = fresh.filter((n) => n !== "" && n !== null && n !== undefined)
+    .map((n) => (typeof n === "string" ? document.createTextNode(n) : n));
+  const keep = new Set(nodes);
+  for (const node of [...parent.childNodes]) if (!keep.has(node)) node.remove();
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
   }
 }
 
