@@ -65,7 +65,15 @@ def sample_store(system: str) -> dict[str, Any]:
         sides = [{"name": name, "squad": q} for name, q in zip(("Red", "Blue"), squads, strict=True)]
         reply = api.call("game.new", {"id": "g1", "name": "Red vs Blue", "sides": sides})
         if reply["ok"]:
-            return {"schema_version": 1, "squads": squads, "units": [], "games": [reply["result"]]}
+            # the last unit of the second side near its end: the widest damage count a card shows
+            # ("2499/2500" must fit beside the card's buttons, not run under them)
+            game = reply["result"]
+            last = game["sides"][1]["units"][-1]
+            path = ["sides", 1, "units", len(game["sides"][1]["units"]) - 1, "state", "damage"]
+            big = max(0, last["state"]["max_damage"] - 1)
+            hurt = api.call("game.adjust", {"game": game, "changes": [{"path": path, "value": big}], "text": "hurt"})
+            game = hurt["result"] if hurt["ok"] else game
+            return {"schema_version": 1, "squads": squads, "units": [], "games": [game]}
     raise AssertionError(reply)
 
 
@@ -100,7 +108,19 @@ ROWS = """() => {
   const size = (r) => `${Math.round(r.width)}x${Math.round(r.height)}`;
   for (const row of document.querySelectorAll('.unit-card .card-row')) {
     const unit = row.closest('.unit-card').dataset.unit;
-    const name = row.querySelector('.card-toggle').getBoundingClientRect();
+    const toggle = row.querySelector('.card-toggle');
+    const name = toggle.getBoundingClientRect();
+    // the name and the damage ("1000/2500") inside the card's own line, not under its buttons
+    for (const part of toggle.querySelectorAll('.unit-name, .dmg-box, .dmg, .dmg-label')) {
+      const r = part.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.left < name.left - 0.5 || r.right > name.right + 0.5) {
+        out.push(`${unit}: "${part.textContent.trim()}" runs out of its line`);
+      }
+      for (const b of row.querySelectorAll('button.act')) {
+        if (meet(r, b.getBoundingClientRect())) out.push(`${unit}: "${part.textContent.trim()}" runs under ${b.textContent}`);
+      }
+    }
     if (name.width < 110 || name.height < 44) out.push(`${unit}: name ${size(name)}`);
     const boxes = [...row.querySelectorAll('button.act')]
       .map((b) => [b.textContent, b.getBoundingClientRect()]);
@@ -179,6 +199,35 @@ def raw_words(text: str) -> list[str]:
             found.append(f"{what} {match.group(0)!r} in {around.strip()!r}")
     return found
 
+
+#: Every word of a button's label under ``root`` broken across two lines (issue: "Spen/d 1
+#: Mom/entu/m", "Requisitio/n", "Unobstructe/d"), as a list of what is wrong: a label wraps between
+#: its words; a word breaks only where it alone is wider than the screen.
+BROKEN_BUTTONS = """(root) => {
+  const out = [];
+  const W = document.documentElement.clientWidth;
+  const at = document.querySelector(root);
+  if (!at) return out;
+  for (const b of at.querySelectorAll('button, summary, a.button')) {
+    if (!b.getClientRects().length || b.closest('details:not([open]) > :not(summary)')) continue;
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      for (const m of t.data.matchAll(/[^\\s\\/-]+/g)) {
+        const r = document.createRange();
+        r.setStart(t, m.index);
+        r.setEnd(t, m.index + m[0].length);
+        const rects = [...r.getClientRects()].filter((q) => q.width > 0);
+        const tops = new Set(rects.map((q) => Math.round(q.top)));
+        const wide = rects.reduce((w, q) => w + q.width, 0);
+        if (tops.size > 1 && wide < W - 24) {
+          const label = b.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30);
+          out.push(`"${label}" breaks "${m[0]}" mid-word`);
+        }
+      }
+    }
+  }
+  return out;
+}"""
 
 #: The layout of an open action sheet, as a list of what is wrong.
 SHEET_LAYOUT = """() => {
@@ -393,6 +442,8 @@ class Walk:
             wide = self.page.evaluate("document.documentElement.scrollWidth")
             if wide > size["width"]:
                 self.note(where, [f"{at}: the page is {wide}px wide"])
+            if not opened:
+                self.note(where, [f"{at}: {x}" for x in self.page.evaluate(BROKEN_BUTTONS, "body")])
             if cards:
                 self.note(
                     where, [f"{at}{', cards open' if opened else ''}: {x}" for x in self.page.evaluate(ROWS)]
@@ -410,7 +461,7 @@ class Walk:
         for size, zoom in LAYOUTS:
             self.page.set_viewport_size(size)
             self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
-            found = self.page.evaluate(SHEET_LAYOUT)
+            found = self.page.evaluate(SHEET_LAYOUT) + self.page.evaluate(BROKEN_BUTTONS, "#action-panel")
             self.note(where, [f"{size['width']}px, {zoom:.0%} text: {x}" for x in found])
         self.page.evaluate("document.documentElement.style.fontSize = ''")
         self.page.set_viewport_size(PHONE["viewport"])
@@ -465,6 +516,8 @@ class Walk:
         for _ in range(8):
             asked = page.locator("#action-ask button.primary, #phase-ask button.primary")
             if asked.count():
+                if page.locator("#action-panel #action-ask").count():
+                    self.layout("a question on the sheet")  # its answers as buttons, words whole
                 asked.first.click()
             elif apply and page.locator("#apply-result").count():
                 page.click("#apply-result")
