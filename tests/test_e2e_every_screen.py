@@ -569,6 +569,15 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         if system == min(IMPLEMENTATIONS):  # the home and dice screens are every system's: read once
             walk.go("#/", "#open-squads")
             walk.stop("home")
+            # each sample battle named by its system, and on the glass without scrolling
+            samples = page.locator("[data-sample]")
+            titles = samples.locator("strong").all_inner_texts()
+            if len(set(titles)) != len(titles):
+                walk.note("home", [f"sample battles share a title: {titles}"])
+            for i in range(samples.count()):
+                box = samples.nth(i).bounding_box()
+                if box is None or box["y"] + box["height"] > PHONE["viewport"]["height"]:
+                    walk.note("home", [f"the sample battle {titles[i]!r} is below the fold"])
             walk.go("#/dice", "#roll-app")
             walk.stop("dice")
         walk.go("#/squads", "#new-squad")
@@ -592,6 +601,17 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         page.click("#notice-close")
         walk.go("#/game/g1", ".unit-card")
         walk.stop("game")
+        # the top of the game says each thing once: the round, each side's name
+        said = page.evaluate(
+            """() => [document.querySelectorAll('#round').length
+                 + [...document.querySelectorAll('#game-status dt')].filter((d) => /^round$/i.test(d.textContent.trim())).length,
+               [...document.querySelectorAll('.side > h2')].map((h) => h.textContent.trim())]"""
+        )
+        if said[0] != 1:
+            walk.note("game", [f"the round is shown {said[0]} times"])
+        for head in said[1]:
+            if re.fullmatch(r"(.+?)\s+(?:.*:\s*)?\1", head):
+                walk.note("game", [f"a side's name said twice: {head!r}"])
         actions = page.locator("#action-pick option").evaluate_all(
             "os => os.filter((o) => o.value).map((o) => [o.value, o.textContent])"
         )
@@ -605,6 +625,10 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
             walk.stop("core action's result", "#action-panel", sheet=True)
             page.click("#apply-result")
             settle(page)
+            # what changed is a line or two over the cards, not half the screen
+            toast = page.locator("#toast").bounding_box() if page.locator("#toast").count() else None
+            if toast and toast["height"] > 0.2 * PHONE["viewport"]["height"]:
+                walk.note("after apply", [f"the toast is {toast['height']:.0f}px high"])
             walk.stop("after apply")
         elif page.locator("#sheet-close").count():
             page.click("#sheet-close")

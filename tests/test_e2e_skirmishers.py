@@ -68,11 +68,11 @@ def test_the_sample_battle_starts_at_once_and_offers_who_goes_first(browser: Bro
         tap(step)
         second = page.locator('[data-choice-field="first"] [data-value="second"]')
         expect(second).to_have_text("Blue squad")  # the side's name, not "second side"
+        # Picking a side rolls nothing: applied by that tap (no "Roll for me" for a pick, finding 11).
         tap(second)
-        tap(page.locator("#action-roll"))
-        expect(page.locator("#action-text")).to_contain_text("Blue squad goes first", timeout=30_000)
-        tap(page.locator("#apply-result"))
-        assert tap.count == 4
+        expect(page.locator("#toast-text")).to_contain_text("Blue squad goes first", timeout=30_000)
+        expect(page.locator("#action-panel")).to_have_count(0)
+        assert tap.count == 2
         expect(page.locator("#phase-strip [aria-current=step]")).to_have_text("Activations")
         assert saved_game(page)["state"]["active_side"] == 1
         # Blue's trooper takes its satchel charge (3 AP) and throws it 2 dots (2 AP a dot, L192).
@@ -238,9 +238,7 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         expect(page.locator(".unit-card")).to_have_count(6)
         page.click("#phase-next")
         page.click('[data-choice-field="first"] [data-value="first"]')
-        page.click("#action-roll")
-        expect(page.locator("#action-text")).to_contain_text("goes first", timeout=30_000)
-        page.click("#apply-result")
+        expect(page.locator("#toast-text")).to_contain_text("goes first", timeout=30_000)
         # The rifleman mounts the bike (2 AP) and switches it on (1 AP) (L679-L680).
         more_action(page, "0/u3", "ride")
         page.locator('#action-panel [data-pick-field="vehicle"] button', has_text="Dust Runner").click()
