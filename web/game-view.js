@@ -399,8 +399,8 @@ export class GamesView {
       this.openSheet(this.action(o.action), o.input);
     }, { class: "primary small", "data-offer": String(i) }));
     // Two lines at most (the units' new damage first), the whole of it a tap on the text away.
-    const line = el("p", { class: "toast-line", id: "toast-line", "aria-expanded": "false" },
-      summary ? el("strong", { id: "toast-units" }, `${summary} `) : "", el("span", { id: "toast-text" }, plain(text)));
+    const line = el("button", { type: "button", class: "toast-line", id: "toast-line", "aria-expanded": "false" },
+      el("span", { class: "toast-clamp" }, summary ? el("strong", { id: "toast-units" }, `${summary} `) : "", el("span", { id: "toast-text" }, plain(text))));
     line.addEventListener("click", () => {
       const open = line.getAttribute("aria-expanded") !== "true";
       line.setAttribute("aria-expanded", String(open));
