@@ -71,7 +71,9 @@ def sample_store(system: str) -> dict[str, Any]:
             last = game["sides"][1]["units"][-1]
             path = ["sides", 1, "units", len(game["sides"][1]["units"]) - 1, "state", "damage"]
             big = max(0, last["state"]["max_damage"] - 1)
-            hurt = api.call("game.adjust", {"game": game, "changes": [{"path": path, "value": big}], "text": "hurt"})
+            hurt = api.call(
+                "game.adjust", {"game": game, "changes": [{"path": path, "value": big}], "text": "hurt"}
+            )
             game = hurt["result"] if hurt["ok"] else game
             return {"schema_version": 1, "squads": squads, "units": [], "games": [game]}
     raise AssertionError(reply)
@@ -118,7 +120,8 @@ ROWS = """() => {
         out.push(`${unit}: "${part.textContent.trim()}" runs out of its line`);
       }
       for (const b of row.querySelectorAll('button.act')) {
-        if (meet(r, b.getBoundingClientRect())) out.push(`${unit}: "${part.textContent.trim()}" runs under ${b.textContent}`);
+        const said = part.textContent.trim();
+        if (meet(r, b.getBoundingClientRect())) out.push(`${unit}: "${said}" runs under ${b.textContent}`);
       }
     }
     if (name.width < 110 || name.height < 44) out.push(`${unit}: name ${size(name)}`);
@@ -367,7 +370,9 @@ class Walk:
             self.contrast_skipped += 1
         return fresh
 
-    def axe(self, scope: str | None, only: list[str] | None = None, skip: list[str] | None = None) -> list[str]:
+    def axe(
+        self, scope: str | None, only: list[str] | None = None, skip: list[str] | None = None
+    ) -> list[str]:
         """axe-core's serious and critical violations under ``scope`` (``only`` these rules, or all
         but those in ``skip``)."""
         options: dict[str, Any] = {"resultTypes": ["violations"]}
@@ -604,7 +609,8 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         # the top of the game says each thing once: the round, each side's name
         said = page.evaluate(
             """() => [document.querySelectorAll('#round').length
-                 + [...document.querySelectorAll('#game-status dt')].filter((d) => /^round$/i.test(d.textContent.trim())).length,
+                 + [...document.querySelectorAll('#game-status dt')]
+                     .filter((d) => /^round$/i.test(d.textContent.trim())).length,
                [...document.querySelectorAll('.side > h2')].map((h) => h.textContent.trim())]"""
         )
         if said[0] != 1:
