@@ -947,7 +947,7 @@ export class GamesView {
       if (none !== noDice) { noDice = none; drawRoll(); }
       // The sheet's one choice picked, and it rolls nothing (who goes first, picked by the players):
       // applied at once.
-      if (none && byTap && onlyChoice) { seed = newSeed(); run(null); }
+      if (none && byTap && onlyChoice) { typed = []; seed = null; run(typed); }
     };
 
     const run = async (faces) => {
@@ -975,7 +975,8 @@ export class GamesView {
       const pending = reply.result.game;
       const text = reply.result.event.text;
       const aimedAt = flow.target ? input[flow.target] ?? null : null;
-      if (action.rolls === false || (noDice && !faces)) {
+      // (With no dice given, so a sheet changed since the engine was asked cannot roll unseen.)
+      if (action.rolls === false || (noDice && faces?.length === 0)) {
         // Nothing was rolled, so there is nothing to look at before it counts: applied at once, with Undo.
         typed = null; picks = {}; this.closeSheet();
         await this.commit(pending, { toast: text, undoable: true, base, focus: aimedAt });
@@ -1003,8 +1004,9 @@ export class GamesView {
     const rollRow = el("div", { class: "actions roll" });
     const drawRoll = () => {
       clear(rollRow);
-      rollRow.append(...(action.rolls === false || noDice
+      rollRow.append(...(action.rolls === false
         ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
+        : noDice ? [button("Apply", () => { typed = []; picks = {}; seed = null; run(typed); }, { class: "primary", id: "action-apply" })]
         : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
           button(action.typed_label ?? "I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })]));
     };
