@@ -19,6 +19,7 @@ from typing import Any
 
 from conftest import BOOT_MS, PHONE, Server
 from playwright.sync_api import Browser, Page, expect
+from test_e2e_every_screen import BROKEN_BUTTONS, LAYOUTS
 
 READ_CAMPAIGNS = """async () => {
   const db = await new Promise((ok, no) => {
@@ -135,6 +136,13 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     mover = next(t for t in reversed(ours) if t["key"] in free)
     a.locator(f'#campaign-map [data-mark="{mover["key"]}"]').click()
     on_screen(a, "#team-steps")
+    # the team's steps keep their words whole on a small phone and in large text ("Requisitio/n")
+    for size, zoom in LAYOUTS:
+        a.set_viewport_size(size)
+        a.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
+        assert a.evaluate(BROKEN_BUTTONS, ".campaign-bar") == [], (size, zoom)
+    a.evaluate("document.documentElement.style.fontSize = ''")
+    a.set_viewport_size(PHONE["viewport"])
     moves = a.locator('#team-steps [data-step="move"]:not([disabled])')
     label = moves.first.inner_text()
     step(a, label)

@@ -65,7 +65,17 @@ def sample_store(system: str) -> dict[str, Any]:
         sides = [{"name": name, "squad": q} for name, q in zip(("Red", "Blue"), squads, strict=True)]
         reply = api.call("game.new", {"id": "g1", "name": "Red vs Blue", "sides": sides})
         if reply["ok"]:
-            return {"schema_version": 1, "squads": squads, "units": [], "games": [reply["result"]]}
+            # the last unit of the second side near its end: the widest damage count a card shows
+            # ("2499/2500" must fit beside the card's buttons, not run under them)
+            game = reply["result"]
+            last = game["sides"][1]["units"][-1]
+            path = ["sides", 1, "units", len(game["sides"][1]["units"]) - 1, "state", "damage"]
+            big = max(0, last["state"]["max_damage"] - 1)
+            hurt = api.call(
+                "game.adjust", {"game": game, "changes": [{"path": path, "value": big}], "text": "hurt"}
+            )
+            game = hurt["result"] if hurt["ok"] else game
+            return {"schema_version": 1, "squads": squads, "units": [], "games": [game]}
     raise AssertionError(reply)
 
 
@@ -100,7 +110,20 @@ ROWS = """() => {
   const size = (r) => `${Math.round(r.width)}x${Math.round(r.height)}`;
   for (const row of document.querySelectorAll('.unit-card .card-row')) {
     const unit = row.closest('.unit-card').dataset.unit;
-    const name = row.querySelector('.card-toggle').getBoundingClientRect();
+    const toggle = row.querySelector('.card-toggle');
+    const name = toggle.getBoundingClientRect();
+    // the name and the damage ("1000/2500") inside the card's own line, not under its buttons
+    for (const part of toggle.querySelectorAll('.unit-name, .dmg-box, .dmg, .dmg-label')) {
+      const r = part.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.left < name.left - 0.5 || r.right > name.right + 0.5) {
+        out.push(`${unit}: "${part.textContent.trim()}" runs out of its line`);
+      }
+      for (const b of row.querySelectorAll('button.act')) {
+        const said = part.textContent.trim();
+        if (meet(r, b.getBoundingClientRect())) out.push(`${unit}: "${said}" runs under ${b.textContent}`);
+      }
+    }
     if (name.width < 110 || name.height < 44) out.push(`${unit}: name ${size(name)}`);
     const boxes = [...row.querySelectorAll('button.act')]
       .map((b) => [b.textContent, b.getBoundingClientRect()]);
@@ -179,6 +202,35 @@ def raw_words(text: str) -> list[str]:
             found.append(f"{what} {match.group(0)!r} in {around.strip()!r}")
     return found
 
+
+#: Every word of a button's label under ``root`` broken across two lines (issue: "Spen/d 1
+#: Mom/entu/m", "Requisitio/n", "Unobstructe/d"), as a list of what is wrong: a label wraps between
+#: its words; a word breaks only where it alone is wider than the screen.
+BROKEN_BUTTONS = """(root) => {
+  const out = [];
+  const W = document.documentElement.clientWidth;
+  const at = document.querySelector(root);
+  if (!at) return out;
+  for (const b of at.querySelectorAll('button, summary, a.button')) {
+    if (!b.getClientRects().length || b.closest('details:not([open]) > :not(summary)')) continue;
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      for (const m of t.data.matchAll(/[^\\s\\/-]+/g)) {
+        const r = document.createRange();
+        r.setStart(t, m.index);
+        r.setEnd(t, m.index + m[0].length);
+        const rects = [...r.getClientRects()].filter((q) => q.width > 0);
+        const tops = new Set(rects.map((q) => Math.round(q.top)));
+        const wide = rects.reduce((w, q) => w + q.width, 0);
+        if (tops.size > 1 && wide < W - 24) {
+          const label = b.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30);
+          out.push(`"${label}" breaks "${m[0]}" mid-word`);
+        }
+      }
+    }
+  }
+  return out;
+}"""
 
 #: The layout of an open action sheet, as a list of what is wrong.
 SHEET_LAYOUT = """() => {
@@ -395,6 +447,8 @@ class Walk:
             wide = self.page.evaluate("document.documentElement.scrollWidth")
             if wide > size["width"]:
                 self.note(where, [f"{at}: the page is {wide}px wide"])
+            if not opened:
+                self.note(where, [f"{at}: {x}" for x in self.page.evaluate(BROKEN_BUTTONS, "body")])
             if cards:
                 self.note(
                     where, [f"{at}{', cards open' if opened else ''}: {x}" for x in self.page.evaluate(ROWS)]
@@ -412,7 +466,7 @@ class Walk:
         for size, zoom in LAYOUTS:
             self.page.set_viewport_size(size)
             self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
-            found = self.page.evaluate(SHEET_LAYOUT)
+            found = self.page.evaluate(SHEET_LAYOUT) + self.page.evaluate(BROKEN_BUTTONS, "#action-panel")
             self.note(where, [f"{size['width']}px, {zoom:.0%} text: {x}" for x in found])
         self.page.evaluate("document.documentElement.style.fontSize = ''")
         self.page.set_viewport_size(PHONE["viewport"])
@@ -467,6 +521,8 @@ class Walk:
         for _ in range(8):
             asked = page.locator("#action-ask button.primary, #phase-ask button.primary")
             if asked.count():
+                if page.locator("#action-panel #action-ask").count():
+                    self.layout("a question on the sheet")  # its answers as buttons, words whole
                 asked.first.click()
             elif apply and page.locator("#apply-result").count():
                 page.click("#apply-result")
@@ -518,6 +574,15 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         if system == min(IMPLEMENTATIONS):  # the home and dice screens are every system's: read once
             walk.go("#/", "#open-squads")
             walk.stop("home")
+            # each sample battle named by its system, and on the glass without scrolling
+            samples = page.locator("[data-sample]")
+            titles = samples.locator("strong").all_inner_texts()
+            if len(set(titles)) != len(titles):
+                walk.note("home", [f"sample battles share a title: {titles}"])
+            for i in range(samples.count()):
+                box = samples.nth(i).bounding_box()
+                if box is None or box["y"] + box["height"] > PHONE["viewport"]["height"]:
+                    walk.note("home", [f"the sample battle {titles[i]!r} is below the fold"])
             walk.go("#/dice", "#roll-app")
             walk.stop("dice")
         walk.go("#/squads", "#new-squad")
@@ -541,6 +606,18 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         page.click("#notice-close")
         walk.go("#/game/g1", ".unit-card")
         walk.stop("game")
+        # the top of the game says each thing once: the round, each side's name
+        said = page.evaluate(
+            """() => [document.querySelectorAll('#round').length
+                 + [...document.querySelectorAll('#game-status dt')]
+                     .filter((d) => /^round$/i.test(d.textContent.trim())).length,
+               [...document.querySelectorAll('.side > h2')].map((h) => h.textContent.trim())]"""
+        )
+        if said[0] != 1:
+            walk.note("game", [f"the round is shown {said[0]} times"])
+        for head in said[1]:
+            if re.fullmatch(r"(.+?)\s+(?:.*:\s*)?\1", head):
+                walk.note("game", [f"a side's name said twice: {head!r}"])
         actions = page.locator("#action-pick option").evaluate_all(
             "os => os.filter((o) => o.value).map((o) => [o.value, o.textContent])"
         )
@@ -554,6 +631,10 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
             walk.stop("core action's result", "#action-panel", sheet=True)
             page.click("#apply-result")
             settle(page)
+            # what changed is a line or two over the cards, not half the screen
+            toast = page.locator("#toast").bounding_box() if page.locator("#toast").count() else None
+            if toast and toast["height"] > 0.2 * PHONE["viewport"]["height"]:
+                walk.note("after apply", [f"the toast is {toast['height']:.0f}px high"])
             walk.stop("after apply")
         elif page.locator("#sheet-close").count():
             page.click("#sheet-close")

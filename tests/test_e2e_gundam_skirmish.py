@@ -92,11 +92,12 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     # Zeon's unit waits for its own turn (its card opened: cards start folded to one line).
     page.locator('[data-unit="1/u1"] .card-toggle').click()
     page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
-    page.click("#action-apply")
-    expect(page.locator("#action-result .error")).to_have_text(
+    # Idle asks nothing and rolls nothing: tried at once (no sheet), the refusal said in words.
+    expect(page.locator("#notice-text")).to_have_text(
         "It is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn."
     )
-    page.click("#sheet-close")
+    expect(page.locator("#action-panel")).to_have_count(0)
+    page.click("#notice-close")
 
     shoot = page.locator('[data-unit="0/u1"] [data-act="shoot"]')
     # Nothing is wider than the phone: the card's three actions go under its name.

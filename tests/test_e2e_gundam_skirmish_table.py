@@ -75,7 +75,8 @@ def test_no_raw_ids_on_the_gundam_skirmish_screens(browser: Browser, server: Ser
               return ["Feds's turn: +1 Command Point (L1283-L1288)", "it cannot strike back (A14)",
                       "Objective (L192-L203; A33)", "no roll (digest A47)"].map(plain); }"""
         )
-        assert said == ["Feds's turn: +1 Command Point", "it cannot strike back", "Objective", "no roll"]
+        # and a plural name's possessive is a bare apostrophe ("Feds' turn", "Forces' turn")
+        assert said == ["Feds' turn: +1 Command Point", "it cannot strike back", "Objective", "no roll"]
         # Play passes by Next turn in the bar: no bare Next round for this system.
         expect(page.locator("#phase-next")).to_have_text("Next turn")
         expect(page.locator("#next-round")).to_have_count(0)

@@ -143,9 +143,10 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         # White Asura, owing Return Fire, declares it on the Blue Djinn; Asura Team's player splits on
         # their own phone through the secret-choice link (its QR scanned), Lancer Team's on this phone
         # behind "Show"; Melee then reveals both.
+        # End turn asks nothing and rolls nothing: one tap, no sheet (finding 11).
         page.locator(f'[data-unit="{attacker}"] [data-act="end_turn"]').click()
-        page.click("#action-apply")
         expect(page.locator("#game-log li").first).to_contain_text("Return Fire by Sample: White Asura")
+        expect(page.locator("#action-panel")).to_have_count(0)
         page.locator(f'[data-unit="{target}"] .card-toggle').click()
         page.locator(f'[data-unit="{target}"] select.more-actions').select_option("secret_clash")
         page.locator(f'#targets [data-target="{attacker}"]').click()

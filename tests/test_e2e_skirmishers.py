@@ -68,11 +68,11 @@ def test_the_sample_battle_starts_at_once_and_offers_who_goes_first(browser: Bro
         tap(step)
         second = page.locator('[data-choice-field="first"] [data-value="second"]')
         expect(second).to_have_text("Blue squad")  # the side's name, not "second side"
+        # Picking a side rolls nothing: applied by that tap (no "Roll for me" for a pick, finding 11).
         tap(second)
-        tap(page.locator("#action-roll"))
-        expect(page.locator("#action-text")).to_contain_text("Blue squad goes first", timeout=30_000)
-        tap(page.locator("#apply-result"))
-        assert tap.count == 4
+        expect(page.locator("#toast-text")).to_contain_text("Blue squad goes first", timeout=30_000)
+        expect(page.locator("#action-panel")).to_have_count(0)
+        assert tap.count == 2
         expect(page.locator("#phase-strip [aria-current=step]")).to_have_text("Activations")
         assert saved_game(page)["state"]["active_side"] == 1
         # Blue's trooper takes its satchel charge (3 AP) and throws it 2 dots (2 AP a dot, L192).
@@ -238,9 +238,7 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         expect(page.locator(".unit-card")).to_have_count(6)
         page.click("#phase-next")
         page.click('[data-choice-field="first"] [data-value="first"]')
-        page.click("#action-roll")
-        expect(page.locator("#action-text")).to_contain_text("goes first", timeout=30_000)
-        page.click("#apply-result")
+        expect(page.locator("#toast-text")).to_contain_text("goes first", timeout=30_000)
         # The rifleman mounts the bike (2 AP) and switches it on (1 AP) (L679-L680).
         more_action(page, "0/u3", "ride")
         page.locator('#action-panel [data-pick-field="vehicle"] button', has_text="Dust Runner").click()
@@ -271,10 +269,10 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         offers = page.locator("#toast-offers [data-offer]")
         expect(offers).to_have_count(1, timeout=30_000)
         offers.first.click()  # the skid ends clear: 1X to the bike (its armor) and its rider (L757, L742)
-        page.click("#action-typed")
-        type_dice(page, {}, default="4")  # the rider's first cell: 8
-        expect(page.locator("#action-text")).to_contain_text("1 armor cell lost", timeout=30_000)
-        page.click("#apply-result")
+        # The engine needs no die for it here (game.act given none completes): Apply alone, no roll.
+        expect(page.locator("#action-roll, #action-typed")).to_have_count(0, timeout=30_000)
+        page.click("#action-apply")
+        expect(page.locator("#toast-text")).to_contain_text("1 armor cell lost", timeout=30_000)
         # The power armor fires on the move at the other side's rifleman behind one obstruction (+1).
         page.locator('[data-unit="0/u1"] [data-act="fire"]').click()
         page.locator('#targets [data-target="1/u3"]').click()

@@ -137,8 +137,9 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
 def test_an_action_that_rolls_nothing_is_applied_in_one_tap(
     browser: Browser, toy_site: tuple[Server, Path]
 ) -> None:
-    """An action a system marks as rolling nothing (``ActionSpec.rolls=False``) offers no app roll and
-    no real dice: one Apply, saved before the toast says so, and Undo takes it back."""
+    """An action a system marks as rolling nothing (``ActionSpec.rolls=False``) with nothing to fill in
+    is applied by the tap on the card (no sheet), saved before the toast says so; the bottom bar's
+    Undo names it; the toast goes on the next tap elsewhere; Undo takes it back."""
     server, _ = toy_site
     context = browser.new_context(**PHONE, first_visit=True)
     page = context.new_page()
@@ -152,14 +153,17 @@ def test_an_action_that_rolls_nothing_is_applied_in_one_tap(
         page.click("#start-game")
         expect(page.locator(".unit-card")).to_have_count(2)
 
+        # Aim rolls nothing and asks nothing (the unit is the card's): applied in the one tap.
         page.locator('[data-unit="0/u1"] [data-act="aim"]').click()
-        expect(page.locator("#sheet-title")).to_have_text("Take aim: Grunt")
-        expect(page.locator("#action-roll, #action-typed")).to_have_count(0)
-        page.click("#action-apply")
         expect(page.locator("#toast")).to_contain_text("Grunt takes aim (1)")
         expect(page.locator("#action-panel")).to_have_count(0)
         assert unit_state(saved_game(page), "0/u1")["counters"]["aim"] == 1
         expect(page.locator("#game-log li").first).to_have_text("Grunt takes aim (1)")
+        undo = page.locator("#undo")
+        expect(undo).to_have_attribute("aria-label", "Undo: Grunt takes aim (1)")
+        expect(undo.locator(".undo-what")).to_have_text("Grunt takes aim (1)")
+        page.locator("#game-title").click()  # any other tap: the toast goes
+        expect(page.locator("#toast")).to_have_count(0)
 
         page.click("#undo")
         expect(page.locator("#game-log li.undone")).to_have_count(1)

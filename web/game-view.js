@@ -203,7 +203,10 @@ export class GamesView {
 
   // `base`: the version of the copy the change was computed from, taken when the engine was asked
   // (another tab's change heard meanwhile redraws the screen and moves this.version on).
-  async commitNow(game, { toast = null, undoable = false, base = this.version } = {}) {
+  // `focus`: the unit the change was aimed at (an action's target): its card is the one shown
+  // and marked, even when the change left it as it was (a miss) or touched only what the card's
+  // one line does not show (armor).
+  async commitNow(game, { toast = null, undoable = false, base = this.version, focus = null } = {}) {
     const before = this.game;
     this.asked = null;
     // Shown only once it is durable; if it was refused, the screen shows what is saved.
@@ -213,6 +216,8 @@ export class GamesView {
     this.peek = null; // private holdings hide again after every change
     this.changed = changedUnits(before, game);
     const hurt = changedUnits(before, game, (st) => [st.damage, st.destroyed]);
+    const aimed = focus && this.unitByRef(focus) ? focus : null;
+    if (aimed) this.changed.add(aimed);
     if (toast !== null) {
       const summary = [...hurt].map((ref) => this.unitLine(ref)).filter(Boolean).join(" · ");
       // Follow-ups the action offers at once (core: ActionResult.offers), e.g. reaction fire.
@@ -226,7 +231,7 @@ export class GamesView {
     if (location.hash !== hashFor("game", game.id)) return;
     this.render();
     this.undoAhead();
-    const first = [...hurt, ...this.changed][0];
+    const first = aimed ?? [...hurt, ...this.changed][0];
     if (first && toast !== null) {
       const card = this.root.querySelector(`[data-unit="${first}"]`);
       const bar = document.getElementById("game-bar");
@@ -282,7 +287,10 @@ export class GamesView {
     // place (cachedCard, place): a tap's change redraws the cards it changed, not every card.
     const parts = [];
     this.root.classList.add("game-screen");
-    parts.push(el("h1", {}, el("span", { id: "game-title" }, game.name), " ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)));
+    // The round by the title, unless the system's own lines under it say it ("Round 2 of 3"): once.
+    const ownRound = (this.status ?? []).some((line) => /^round$/i.test(line.label));
+    parts.push(el("h1", {}, el("span", { id: "game-title" }, game.name),
+      ...(ownRound ? [] : [" ", el("small", { class: "round", id: "round" }, `Round ${game.round}`)])));
     const banner = campaignBanner(game, this.engine, this.store, (op, args, opts) => this.change(op, args, opts));
     if (banner) parts.push(banner); // a campaign's battle: the way back, its end, its result
     if (this.status?.length) {
@@ -317,6 +325,24 @@ export class GamesView {
     if (this.sheet) parts.push(this.sheet.node);
     place(this.root, parts);
     window.scrollTo(0, scrollY);
+    this.dismissOnNextTap();
+  }
+
+  // What the last change did goes on the player's next tap anywhere else (its Undo stays in the
+  // bottom bar); a tap on it (its text, Undo, an offer) keeps it.
+  dismissOnNextTap() {
+    this.offTap?.();
+    const box = document.getElementById("toast");
+    if (!box) return;
+    const tapped = (event) => {
+      const toast = document.getElementById("toast");
+      if (!toast || toast.contains(event.target)) return;
+      this.offTap?.();
+      this.toast = null;
+      toast.remove();
+    };
+    document.addEventListener("pointerdown", tapped, true);
+    this.offTap = () => { document.removeEventListener("pointerdown", tapped, true); this.offTap = null; };
   }
 
   // Round, undo and redo: always on screen, at the bottom where a thumb reaches.
@@ -325,8 +351,13 @@ export class GamesView {
     const undoable = game.cursor > 1;
     const redoable = game.cursor < game.log.length;
     const step = this.phase?.steps[this.phase.current];
+    // Undo says what it takes back: the step in full when read out or hovered, its start on the button.
+    const last = undoable ? plain(game.log[game.cursor - 1]?.text ?? "") : "";
+    const undo = button("↶ Undo", () => this.change("game.undo", {}, { toast: (g) => `Undone: ${g.log[g.cursor - 1]?.text ?? ""}` }),
+      { id: "undo", ...(undoable ? { "aria-label": `Undo: ${last}`, title: `Undo: ${last}` } : { disabled: "" }) });
+    if (last) undo.append(el("small", { class: "undo-what", "aria-hidden": "true" }, last));
     return el("nav", { class: "game-bar", id: "game-bar", "aria-label": "Game" },
-      button("↶ Undo", () => this.change("game.undo", {}, { toast: (g) => `Undone: ${g.log[g.cursor - 1]?.text ?? ""}` }), { id: "undo", ...(undoable ? {} : { disabled: "" }) }),
+      undo,
       button("↷ Redo", () => this.change("game.redo", {}, { toast: (g) => `Redone: ${g.log[g.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
       step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
       this.phase?.round_button === false ? ""
@@ -350,21 +381,36 @@ export class GamesView {
   async runStep(step, picks = {}) {
     const action = this.action(step.action);
     if (!action) return;
-    if (step.sheet) { this.openSheet(action, step.input); return; }
+    if (step.sheet) { this.openSheet(action, step.input, { sheet: true }); return; }
+    await this.runNow(action, step.input, picks);
+  }
+
+  // An action carried out at once, with no sheet (a step of the turn, or an action that rolls
+  // nothing and has nothing to fill in): what the engine cannot decide is asked over the bottom
+  // bar; if it turns out to need dice after all, its sheet opens.
+  async runNow(action, input, picks = {}) {
     const base = this.version;
-    const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...step.input, ...picks }, seed: newSeed() });
+    const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: { ...input, ...picks }, seed: newSeed() });
     this.asked = null;
     if (!reply.ok) { notify(said(reply.error.message)); this.render(); return; }
     if (reply.result.ask) {
       const ask = reply.result.ask;
       this.asked = el("div", { class: "phase-ask", id: "phase-ask" },
-        askBlock(ask, (value, also) => this.runStep(step, { ...picks, [ask.field]: value, ...also })),
+        askBlock(ask, (value, also) => this.runNow(action, input, { ...picks, [ask.field]: value, ...also })),
         button("Cancel", () => { this.asked = null; this.render(); }, { class: "small", id: "phase-cancel" }));
       this.render();
       return;
     }
-    if (!reply.result.complete) { this.openSheet(action, { ...step.input, ...picks }); return; }
-    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base });
+    if (!reply.result.complete) { this.openSheet(action, { ...input, ...picks }, { sheet: true }); return; }
+    const target = action.flow?.target ? input[action.flow.target] : null;
+    await this.commit(reply.result.game, { toast: reply.result.event.text, undoable: true, base, focus: target });
+  }
+
+  // Nothing to fill in on the action's sheet: every field is given (the acting unit, from its
+  // card) or one the engine asks after the tap, if it needs it.
+  nothingToAsk(action, preset) {
+    const props = action.input_schema?.properties ?? {};
+    return Object.entries(props).every(([name, field]) => preset[name] !== undefined || field.ui === "hidden" || field.ui === "asked");
   }
 
   // The next step's question, asked before its button is tapped (PhaseStep.ask_at_once).
@@ -382,8 +428,16 @@ export class GamesView {
       this.toast = null;
       this.openSheet(this.action(o.action), o.input);
     }, { class: "primary small", "data-offer": String(i) }));
+    // Two lines at most (the units' new damage first), the whole of it a tap on the text away.
+    const line = el("button", { type: "button", class: "toast-line", id: "toast-line", "aria-expanded": "false" },
+      el("span", { class: "toast-clamp" }, summary ? el("strong", { id: "toast-units" }, `${summary} `) : "", el("span", { id: "toast-text" }, plain(text))));
+    line.addEventListener("click", () => {
+      const open = line.getAttribute("aria-expanded") !== "true";
+      line.setAttribute("aria-expanded", String(open));
+      line.classList.toggle("open", open);
+    });
     return el("div", { class: "toast", id: "toast", role: "status" },
-      el("p", {}, el("span", { id: "toast-text" }, plain(text)), summary ? el("strong", { id: "toast-units" }, ` ${summary}`) : ""),
+      line,
       follow.length ? el("div", { class: "offers", id: "toast-offers" }, ...follow) : "",
       undoable ? button("Undo", () => this.change("game.undo", {}, { toast: `Undone: ${text}` }), { id: "toast-undo", class: "small" }) : "",
       button("✕", () => { this.toast = null; document.getElementById("toast")?.remove(); }, { class: "small", "aria-label": "Dismiss", id: "toast-close" }));
@@ -446,7 +500,10 @@ export class GamesView {
     this.sideNodes.set(s, held);
     const cards = held.cards;
     place(cards, side.units.map((unit, u) => this.cachedCard(unit, s, u)));
-    const head = el("h2", {}, side.name, el("small", {}, ` ${side.squad_name}`));
+    // The squad's name under the side's, unless it only repeats it ("Sample force: Asura Team").
+    const squad = side.squad_name ?? "";
+    const repeats = !squad || squad === side.name || squad.endsWith(`: ${side.name}`);
+    const head = el("h2", {}, side.name, repeats ? "" : el("small", {}, ` ${squad}`));
     // The side's counts fold to one line (those in use), their steppers a tap away.
     let box = "";
     if (this.info.resources.length) {
@@ -651,7 +708,7 @@ export class GamesView {
         if (bind.count && picked.size !== bind.count) { notify(`Pick exactly ${bind.count}.`); return; }
         const ids = [...picked];
         const action = this.action(bind.action);
-        if (action) this.openSheet(action, { ...bind.fixed, [bind.field]: bind.count === 1 ? ids[0] : ids });
+        if (action) this.openSheet(action, { ...bind.fixed, [bind.field]: bind.count === 1 ? ids[0] : ids }, { sheet: true });
       }, { class: "primary small", "data-prefill": bind.action }));
     } else if (section.bind) {
       const bind = section.bind;
@@ -690,7 +747,7 @@ export class GamesView {
     chooser.addEventListener("change", () => {
       const action = this.action(chooser.value);
       chooser.value = "";
-      if (action) this.openSheet(action, {});
+      if (action) this.openSheet(action, {}, { sheet: true });
     });
     panel.append(chooser);
     return panel;
@@ -704,7 +761,15 @@ export class GamesView {
   }
 
   // --- the action sheet: who, at whom, the choices with their odds, roll, apply ------------
-  openSheet(action, preset) {
+  // `sheet`: open it even when there is nothing to fill in (picked from the list of actions, where
+  // the acting unit is chosen on the sheet).
+  openSheet(action, preset, { sheet = false } = {}) {
+    if (!sheet && action.rolls === false && this.nothingToAsk(action, preset)) {
+      // Rolls nothing and asks nothing (End turn): applied in one tap, with Undo.
+      this.closeSheet();
+      this.runNow(action, preset);
+      return;
+    }
     this.closeSheet();
     const flow = action.flow ?? { choices: [], common: [], headline: [] };
     const schema = action.input_schema;
@@ -748,7 +813,11 @@ export class GamesView {
     let typed = null;
     let picks = {};
     let seed = null;
-    const changed = () => { typed = null; picks = {}; clear(result); refresh(); };
+    // Whether the sheet as filled in needs no die (a side picked rather than rolled for): learnt
+    // from the engine (game.act given no dice completes); then Apply replaces the two roll buttons.
+    let noDice = false;
+    let tapped = false; // the last change was a tap on a choice
+    const changed = () => { typed = null; picks = {}; clear(result); refresh(); probe(); };
     // A common modifier that is not a chip (a number: how far, how many) is shown first, above the
     // rest; only the others sit behind "More modifiers", which is left out when none is left.
     const firstFields = flow.common.filter((name) => props[name] && !flagged.has(name));
@@ -811,7 +880,7 @@ export class GamesView {
         const group = el("div", { class: "choice-row", role: "group", "aria-label": field.title ?? nameOf(name), "data-choice-field": name },
           ...values.map((value) => {
             const on = state[name] === value;
-            return button("", () => { state[name] = value; drawChoices(); changed(); },
+            return button("", () => { state[name] = value; drawChoices(); tapped = true; changed(); },
               { class: `choice${on ? " on" : ""}`, "data-value": String(value), "aria-pressed": String(on) });
           }));
         // A choice that stands for a side (`x-sides`: value -> side index) reads as that side's name.
@@ -925,6 +994,22 @@ export class GamesView {
       }
     };
 
+    // Only for an action that may roll and shows no odds: a sheet with odds always rolls.
+    let probing = 0;
+    const probe = async () => {
+      const byTap = tapped;
+      tapped = false;
+      if (action.rolls === false || action.has_odds) return;
+      const ask = ++probing;
+      const reply = await this.engine.call("game.act", { game: this.game, action: action.name, input: read(), faces: [] });
+      if (ask !== probing || this.sheet?.node !== node) return;
+      const none = Boolean(reply.ok && reply.result.complete && !reply.result.ask);
+      if (none !== noDice) { noDice = none; drawRoll(); }
+      // The sheet's one choice picked, and it rolls nothing (who goes first, picked by the players):
+      // applied at once.
+      if (none && byTap && onlyChoice) { typed = []; seed = null; run(typed); }
+    };
+
     const run = async (faces) => {
       const input = { ...read(), ...picks };
       this.lastInput = { ...this.lastInput, [action.name]: read() };
@@ -949,10 +1034,12 @@ export class GamesView {
       }
       const pending = reply.result.game;
       const text = reply.result.event.text;
-      if (action.rolls === false) {
+      const aimedAt = flow.target ? input[flow.target] ?? null : null;
+      // (With no dice given, so a sheet changed since the engine was asked cannot roll unseen.)
+      if (action.rolls === false || (noDice && faces?.length === 0)) {
         // Nothing was rolled, so there is nothing to look at before it counts: applied at once, with Undo.
         typed = null; picks = {}; this.closeSheet();
-        await this.commit(pending, { toast: text, undoable: true, base });
+        await this.commit(pending, { toast: text, undoable: true, base, focus: aimedAt });
         return;
       }
       // While the player reads the result, the engine works out the screen of the game it would
@@ -960,7 +1047,7 @@ export class GamesView {
       if (aheadFits(pending)) this.engine.call("game.views", { game: pending, viewer: this.viewer }, { background: VIEWS_AHEAD, first: true });
       result.append(el("p", { class: "verdict", id: "action-text" }, plain(text)), diceLine(reply.result.event.detail),
         el("div", { class: "actions" },
-          button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true, base }); },
+          button("Apply", async () => { typed = null; picks = {}; this.closeSheet(); await this.commit(pending, { toast: text, undoable: true, base, focus: aimedAt }); },
             { class: "primary", id: "apply-result" }),
           button("Discard", () => { typed = null; picks = {}; clear(result); })));
       reveal(result);
@@ -975,18 +1062,29 @@ export class GamesView {
       ? el("details", { class: "more-mods", id: "more-mods" }, el("summary", {}, "More modifiers"), rest.element)
       : rest.element;
     // Rolling and the result sit at the foot of the sheet, in reach whatever the form's length.
-    node.append(head, el("div", { class: "sheet-body" }, who, targets, pickRows, choices, chips, firstFields.length ? upfront.element : "", gatedList, restBox, odds),
-      el("div", { class: "sheet-foot" }, oddsLine,
-        el("div", { class: "actions roll" }, ...(action.rolls === false
-          ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
-          : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
-            button(action.typed_label ?? "I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })])),
-        result));
+    const onlyChoice = flow.choices.length === 1 && !flow.target && !flow.picks?.length && !chipFields.length
+      && !firstFields.length && !rest.element.childElementCount;
+    const rollRow = el("div", { class: "actions roll" });
+    const drawRoll = () => {
+      clear(rollRow);
+      rollRow.append(...(action.rolls === false
+        ? [button("Apply", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-apply" })]
+        : noDice ? [button("Apply", () => { typed = []; picks = {}; seed = null; run(typed); }, { class: "primary", id: "action-apply" })]
+        : [button(action.roll_label ?? "Roll for me", () => { typed = null; picks = {}; seed = newSeed(); run(null); }, { class: "primary", id: "action-roll" }),
+          button(action.typed_label ?? "I rolled real dice", () => { typed = []; picks = {}; seed = null; run(typed); }, { id: "action-typed" })]));
+    };
+    drawRoll();
+    // A sheet with nothing to fill in and no odds (a roll-off) says what the roll is for.
+    const about = !hasLayout && !action.has_odds && !Object.keys(props).some((k) => !flagged.has(k) && props[k].ui !== "hidden") && action.help
+      ? el("p", { class: "sheet-about", id: "sheet-about" }, plain(action.help)) : "";
+    node.append(head, el("div", { class: "sheet-body" }, about, who, targets, pickRows, choices, chips, firstFields.length ? upfront.element : "", gatedList, restBox, odds),
+      el("div", { class: "sheet-foot" }, oddsLine, rollRow, result));
     this.root.append(node);
     node.addEventListener("keydown", (event) => { if (event.key === "Escape") this.closeSheet(); });
     title.setAttribute("tabindex", "-1");
     title.focus({ preventScroll: true });
     if (flow.picks?.length) loadPicks(); else refresh();
+    probe();
   }
 
   // A side of the game by its name (the engine keeps its number); empty when the field allows it.

@@ -37,5 +37,8 @@ export function plain(text) {
   }
   // The digest's ids of its readings ("A14", "digest A47") are ours, never the player's.
   out = out.replace(/[;,]\s*\)/g, ")").replace(/\((?:digest )?A\d+[;,]\s*/g, "(").replace(/\s*\((?:digest )?A\d+(?:[,;] ?(?:digest )?A\d+)*\)/g, "").replace(/[;,]\s*(?:digest )?A\d+(?=[;,)])/g, "");
+  // A name that reads as a plural (ending in -es, or a consonant and s) takes a bare apostrophe:
+  // "Earth Federation Forces' turn", "Feds' turn"; a singular one keeps 's ("Colossus's", "Boss's").
+  out = out.replace(/\b([A-Z][a-z]*(?:[b-df-hj-np-rtvwxz]s|es))'s\b/g, "$1'");
   return out.replace(/\s+([.,;:)])/g, "$1").replace(/\(\s*\)/g, "").replace(/\(\s*[,;]\s*/g, "(").trim();
 }
