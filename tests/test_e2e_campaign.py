@@ -15,6 +15,7 @@ the log.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from conftest import BOOT_MS, PHONE, Server
@@ -222,6 +223,9 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     expect(a.locator("#campaign-log")).to_contain_text("Battle result:")
     expect(a.locator("#campaign-battle")).to_be_empty()
     assert next(x for x in campaigns(a) if x["id"] == c["id"])["battle"] is None
+    # the result and the log say no rulebook line: the setting that shows them is off
+    said = a.locator("#campaign-said").inner_text() + "\n" + a.locator("#campaign-log").inner_text()
+    assert not re.search(r"\bL\d{2,4}\b", said), said
 
     ready(b, result_link)
     b.locator("#apply-shared-result").click()

@@ -38,6 +38,9 @@ def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server
         expect(page.locator("#game-log li").first).to_contain_text("Roll-off", timeout=30_000)
         game = saved_game(page)
         assert game["state"]["active_side"] == 0
+        # No unit has activated yet: Next round is greyed with the reason (L26), not refused on a tap.
+        expect(page.locator("#next-round")).to_be_disabled()
+        expect(page.locator("#next-round")).to_have_attribute("title", re.compile(r"\S"))
         shooter, target = "0/u1", "1/u1"
 
         tap = Taps(page)

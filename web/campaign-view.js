@@ -5,6 +5,7 @@
 // Every change goes through the engine (campaign.*) and is saved before it is shown.
 import { el, clear, notify, button, hashFor, bdi } from "./dom.js";
 import { newId, newSeed } from "./store.js";
+import { plain } from "./plain.js";
 import { tokenBox } from "./share-box.js";
 
 export class CampaignsView {
@@ -170,7 +171,7 @@ export class CampaignsView {
 
   say(text) {
     const line = document.getElementById("campaign-said");
-    if (line) line.textContent = text;
+    if (line) line.textContent = plain(text); // rulebook lines only when the player turned them on
   }
 
   colour(side) { return this.view.sides.find((s) => s.key === side)?.colour ?? "none"; }
@@ -186,7 +187,7 @@ export class CampaignsView {
         ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
     this.root.append(this.map());
     if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
-    const last = this.campaign.log[this.campaign.cursor - 1]?.text ?? "";
+    const last = plain(this.campaign.log[this.campaign.cursor - 1]?.text ?? "");
     this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last));
     this.root.append(this.sheet());
     this.root.append(this.battleBox());
@@ -211,7 +212,7 @@ export class CampaignsView {
         if (await this.store.removeCampaign(this.campaign.id)) location.hash = "#/campaigns";
       }, { class: "danger", id: "campaign-delete" })), share);
     this.root.append(el("details", { class: "log" }, el("summary", {}, "Log"),
-      el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, t)))));
+      el("ol", { id: "campaign-log", "data-cursor": String(this.campaign.cursor) }, ...v.log.map((t) => el("li", {}, plain(t))))));
     if (this.asking) this.root.append(this.askBox(this.asking));
     else if (this.picking) {
       this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, this.pickPrompt()),

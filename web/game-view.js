@@ -361,7 +361,10 @@ export class GamesView {
       button("↷ Redo", () => this.change("game.redo", {}, { toast: (g) => `Redone: ${g.log[g.cursor]?.text ?? ""}` }), { id: "redo", ...(redoable ? {} : { disabled: "" }) }),
       step?.action ? button(this.action(step.action)?.label ?? step.label, () => this.runStep(step), { class: "primary", id: "phase-next", "data-step": step.key }) : "",
       this.phase?.round_button === false ? ""
-        : button("Next round", () => this.change("game.round", {}, { toast: (g) => `Round ${g.round + 1}` }), { id: "next-round" }));
+        : button("Next round", () => this.change("game.round", {}, { toast: (g) => `Round ${g.round + 1}` }),
+          // Greyed while the system says the round is not over (core: RuleSystem.round_refusal), the reason given.
+          { id: "next-round", ...(this.phase?.round_refusal
+            ? { disabled: "", title: plain(this.phase.round_refusal), "aria-label": `Next round (${plain(this.phase.round_refusal)})` } : {}) }));
   }
 
   // The turn's steps (core: RuleSystem.phase), the one the game is at marked; its button is
