@@ -90,14 +90,14 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     expect(page.locator('#phase-strip [aria-current="step"]')).to_have_text("Initial Upkeep")
     expect(page.locator("#phase-next")).to_have_text("Next turn")
     # Zeon's unit waits for its own turn (its card opened: cards start folded to one line).
+    # Its actions are greyed with the reason in words (L294-L297), never offered to be refused.
     page.locator('[data-unit="1/u1"] .card-toggle').click()
-    page.locator('[data-unit="1/u1"] select.more-actions').select_option("idle")
-    # Idle asks nothing and rolls nothing: tried at once (no sheet), the refusal said in words.
-    expect(page.locator("#notice-text")).to_have_text(
-        "It is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn."
+    idle = page.locator('[data-unit="1/u1"] select.more-actions option[value="idle"]')
+    expect(idle).to_be_disabled()
+    expect(idle).to_have_text(
+        "Idle (it is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn)"
     )
-    expect(page.locator("#action-panel")).to_have_count(0)
-    page.click("#notice-close")
+    expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_be_disabled()
 
     shoot = page.locator('[data-unit="0/u1"] [data-act="shoot"]')
     # Nothing is wider than the phone: the card's three actions go under its name.

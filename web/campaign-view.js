@@ -36,7 +36,7 @@ export class CampaignsView {
       if (!reply.ok) { this.root.append(el("p", { class: "error" }, reply.error.message)); continue; }
       const data = reply.result.data;
       this.root.append(el("h3", {}, this.systems.name(s.id)));
-      if (data.note) this.root.append(el("p", { class: "muted" }, data.note));
+      if (data.note) this.root.append(el("p", { class: "muted" }, plain(data.note)));
       const presets = el("div", { class: "list" });
       presets.append(button("Set up a campaign with your teams", () => { location.hash = hashFor("campaign-setup", s.id); },
         { class: "primary", "data-setup": s.id }));
@@ -79,7 +79,7 @@ export class CampaignsView {
     if (problem) { start.disabled = true; start.append(el("small", {}, ` (${problem})`)); }
     this.root.append(choices, el("div", { class: "actions" }, start));
     if (form.problems.length > 1) this.root.append(el("ul", { class: "error", id: "setup-problems" }, ...form.problems.slice(1).map((p) => el("li", {}, p))));
-    if (form.note) this.root.append(el("p", { class: "muted small" }, form.note));
+    if (form.note) this.root.append(el("p", { class: "muted small" }, plain(form.note)));
     for (const side of form.sides) {
       const box = el("section", { class: `campaign-side side-${side.colour}`, "data-side": side.key }, el("h2", {}, side.name));
       side.teams.forEach((team, n) => {
@@ -186,7 +186,7 @@ export class CampaignsView {
       el("div", { class: `campaign-side side-${s.colour}`, "data-side": s.key }, el("strong", {}, s.name),
         ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
     this.root.append(this.map());
-    if (v.note) this.root.append(el("p", { class: "muted small" }, v.note));
+    if (v.note) this.root.append(el("p", { class: "muted small" }, plain(v.note)));
     const last = plain(this.campaign.log[this.campaign.cursor - 1]?.text ?? "");
     this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last));
     this.root.append(this.sheet());
@@ -298,7 +298,7 @@ export class CampaignsView {
   // `full`: with its note (the exact odds of its roll) under the label.
   stepButton(step, full = false) {
     const b = button(step.label, () => this.step(step), { class: step.enabled && !step.minor ? "primary" : "", "data-step": step.action });
-    if (full && step.note) b.append(el("small", { class: "step-note" }, step.note));
+    if (full && step.note) b.append(el("small", { class: "step-note" }, plain(step.note)));
     if (!step.enabled) { b.disabled = true; b.title = step.reason; b.append(el("small", {}, ` (${step.reason})`)); }
     return b;
   }

@@ -47,6 +47,6 @@ export function cellGrid(grid, id) {
   }
   table.append(body);
   const box = el("figure", { class: "cell-grid-box" }, table);
-  if (grid.note) box.append(el("figcaption", { class: "cell-note" }, grid.note));
+  if (grid.note) box.append(el("figcaption", { class: "cell-note" }, plain(grid.note)));
   return box;
 }
