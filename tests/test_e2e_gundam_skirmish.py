@@ -95,7 +95,8 @@ def test_a_shot_with_real_dice_undo_offline(browser: Browser, server: Server) ->
     idle = page.locator('[data-unit="1/u1"] select.more-actions option[value="idle"]')
     expect(idle).to_be_disabled()
     expect(idle).to_have_text(
-        "Idle (it is Player 1's turn: Player 2's units act in their own turn; when Player 1 is done, tap Next turn)"
+        "Idle (it is Player 1's turn: Player 2's units act in their own turn;"
+        " when Player 1 is done, tap Next turn)"
     )
     expect(page.locator('[data-unit="1/u1"] [data-act="shoot"]')).to_be_disabled()
 
