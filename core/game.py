@@ -571,15 +571,8 @@ def _action_gate(
     alone, so one memo serves every action of the same game.
     """
     for key in spec.needs:
-        if (key, ref) not in memo:
-            try:
-                game.unit(ref)
-            except ValueError:
-                memo[key, ref] = ""
-            else:
-                memo[key, ref] = system.requirements[key](game, ref)
-        if memo[key, ref]:
-            return memo[key, ref]
+        if why := system.lacking(game, key, ref, memo):
+            return why
     return ""
 
 

@@ -783,6 +783,16 @@ class RuleSystem(ABC):
     #: ``(game, unit_ref) -> reason`` answering "" when the unit has it.
     requirements: dict[str, Requirement] = field(default_factory=dict)
 
+    def lacking(self, game: Game, key: str, ref: str, memo: dict[tuple[str, str], str]) -> str:
+        """Why unit ``ref`` lacks requirement ``key`` ("" if it has it or names no unit), once a ``memo``."""
+        if (key, ref) not in memo:
+            try:
+                game.unit(ref)
+            except ValueError:
+                return memo.setdefault((key, ref), "")
+            memo[key, ref] = self.requirements[key](game, ref)
+        return memo[key, ref]
+
     def gates(self, game: Game, spec: ActionSpec, raw: Mapping[str, Any]) -> Gates:
         """Which of ``spec``'s gated inputs the units named in ``raw`` lack, with the reasons.
 
@@ -795,17 +805,7 @@ class RuleSystem(ABC):
         reasons: dict[tuple[str, str], str] = {}
 
         def lacks(key: str, of: str) -> str:
-            ref = refs.get(of)
-            if not isinstance(ref, str):
-                return ""
-            if (key, ref) not in reasons:
-                try:
-                    game.unit(ref)
-                except ValueError:
-                    reasons[key, ref] = ""
-                else:
-                    reasons[key, ref] = self.requirements[key](game, ref)
-            return reasons[key, ref]
+            return self.lacking(game, key, ref, reasons) if isinstance(ref := refs.get(of), str) else ""
 
         out = Gates()
         for key in spec.needs:

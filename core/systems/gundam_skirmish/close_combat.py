@@ -53,7 +53,7 @@ from core.systems.gundam_skirmish.mega import (
     part_level,
 )
 from core.systems.gundam_skirmish.shoot import MERCIFUL_KEY, Ask, panoramic, shield_usable, unlearnt
-from core.systems.gundam_skirmish.shooting import Levels, after_pool, chart_dist, shield_break
+from core.systems.gundam_skirmish.shooting import FacesRoll, Levels, after_pool, chart_dist, shield_break
 from core.systems.gundam_skirmish.units import Unit, armour_of
 
 #: Hits of a close combat attack, counted by face 2..6 (which hit the defender strips depends on it).
@@ -333,14 +333,6 @@ class AttackPool:
 
 
 @dataclass(frozen=True)
-class FacesRoll:
-    """Dice as rolled (Beam Flayer's, the Shield Bonus'), and the outcome they give."""
-
-    faces: list[int]
-    value: Any
-
-
-@dataclass(frozen=True)
 class Flayer:
     """Beam Flayer's dice for a pool's Hits of 6 (:func:`flayer_dice`, L2801-L2805)."""
 
@@ -351,7 +343,7 @@ class Flayer:
     def dist(self) -> Dist[Faces]:
         return flayer_dice(self.hits, self.st.acc, self.st.flayer_chain)
 
-    def roll(self, source: DiceSource, purpose: str) -> FacesRoll:
+    def roll(self, source: DiceSource, purpose: str) -> FacesRoll[Any]:
         st, hits = self.st, self.hits
         flayer = source.roll(min(2, hits[4]), 6, f"{self.who}: Beam Flayer")
         if st.flayer_chain and flayer == [6]:  # the added 6 is a Hit of 6 in the pool (L2804-L2805)
@@ -373,7 +365,7 @@ class ShieldBonus:
         ok, total = shield_weights(self.st)
         return Dist({True: ok, False: total - ok}, total)
 
-    def roll(self, source: DiceSource, purpose: str) -> FacesRoll:
+    def roll(self, source: DiceSource, purpose: str) -> FacesRoll[Any]:
         st = self.st
         if not st.shield_dice:
             return FacesRoll([], False)

@@ -22,7 +22,7 @@ from core.systems.gundam_skirmish.mega import (
     lost,
     part_level,
 )
-from core.systems.gundam_skirmish.shooting import CATEGORIES, OTHER_CHART, ChartRoll, Levels, chart_chain
+from core.systems.gundam_skirmish.shooting import CATEGORIES, OTHER_CHART, FacesRoll, Levels, chart_chain
 from core.systems.gundam_skirmish.units import unit_cost
 
 
@@ -176,7 +176,7 @@ def apply_chart(ch: Changes, s: int, u: int, rolls: int, dice: DiceSource, texts
     rolled = chart_chain(chart, levels, rolls, fortunate).roll(dice)
     each: list[tuple[list[int], Levels]] = []
     for purpose, r in rolled.rolls:
-        assert isinstance(r, ChartRoll)
+        assert isinstance(r, FacesRoll)
         if purpose == "Damage Chart (Fortunate)":
             each[-1] = ([*each[-1][0], *r.faces], r.value)
         else:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from core.dice import DiceSource, Dist
 from core.steps import Both, Chain, ChainRoll, DiceSum, End, Last, Link, SumRoll
@@ -239,12 +239,20 @@ def chart_step(levels: Levels, category: str) -> Levels:
     return (out[0], out[1], out[2], out[3])
 
 
+V = TypeVar("V")
+
+
 @dataclass(frozen=True)
-class ChartRoll:
-    """One Damage Chart roll as rolled: every face until one with room, and the levels it left."""
+class FacesRoll(Generic[V]):
+    """Dice as rolled and the outcome they give: a Damage Chart roll's every face until one with room
+    and the levels it left; close combat's Beam Flayer and Shield Bonus dice."""
 
     faces: list[int]
-    value: Levels
+    value: V
+
+
+#: One Damage Chart roll as rolled, with the levels it left.
+ChartRoll = FacesRoll[Levels]
 
 
 @dataclass(frozen=True)
