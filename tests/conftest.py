@@ -645,6 +645,27 @@ def apply_result(page: Page) -> None:
     expect(page.locator("#action-text")).to_have_count(0)
 
 
+#: The page's randomness (``crypto.getRandomValues``, which the app's dice seeds and ids come from)
+#: made a seeded xorshift32 stream, for a test whose later steps need one outcome of a roll.
+SEEDED_RANDOM_JS = """(() => {
+  let s = %d >>> 0 || 1;
+  const next = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s; };
+  const real = crypto.getRandomValues.bind(crypto);
+  crypto.getRandomValues = (a) => {
+    if (!(a instanceof Uint8Array || a instanceof Uint16Array || a instanceof Uint32Array)) return real(a);
+    const top = 2 ** (8 * a.BYTES_PER_ELEMENT);
+    for (let i = 0; i < a.length; i++) a[i] = next() %% top;
+    return a;
+  };
+})();"""
+
+
+def seeded_dice(context: BrowserContext, seed: int) -> None:
+    """Every page the context opens from now on rolls the same dice (and makes the same ids) for
+    the same taps: the browser's random source, not the app, is what is fixed."""
+    context.add_init_script(SEEDED_RANDOM_JS % seed)
+
+
 def type_dice(page: Page, face_for: dict[str, str] | None = None, default: str = "1") -> None:
     """Answer every "roll N dice" prompt of the action panel by tapping faces.
 

@@ -40,7 +40,8 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from conftest import BOOT_MS, PHONE, Server, open_with_store
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from table_flow import settle
 
 from core import api
@@ -337,6 +338,19 @@ LOOKS = """(scope) => {
 LAYOUTS = [({"width": 320, "height": 568}, 1.0), ({"width": 390, "height": 844}, 1.5)]
 
 
+#: What a tap that waits saw: the button's box, whether it is drawn and on top where it is, and
+#: whether the page still draws frames.
+TAP_STUCK = """(el) => new Promise((ok) => {
+  const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  const said = `${el.id || el.textContent.trim().slice(0, 30)} at ${Math.round(r.x)},${Math.round(r.y)} `
+    + `${Math.round(r.width)}x${Math.round(r.height)}, visible ${el.checkVisibility()}, on top `
+    + `${top === el || el.contains(top)}, ${document.visibilityState}`;
+  const t = setTimeout(() => ok(`${said}, no frame in 2 s`), 2000);
+  requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); ok(`${said}, frames drawn`); }));
+})"""
+
+
 class Walk:
     """One player's walk through a system's screens, gathering what each stop finds."""
 
@@ -471,6 +485,20 @@ class Walk:
         self.page.evaluate("document.documentElement.style.fontSize = ''")
         self.page.set_viewport_size(PHONE["viewport"])
 
+    def tap(self, target: Locator) -> None:
+        """Tap ``target``. Twice in some 40 walks (each time right after a stop's size and theme
+        changes) Playwright waited 30 s for a button on an open sheet to be "visible, enabled and
+        stable" and never saw it so, and the same walk passed alone; the cause is not found. A tap
+        that waits 10 s says what the page showed then (is the button on screen, does the page
+        still draw frames), sets the phone's size again and is tried once more."""
+        try:
+            target.click(timeout=10_000)
+        except PlaywrightTimeout:
+            seen = target.evaluate(TAP_STUCK)
+            print(f"walk: a tap waited 10 s on {seen}; the phone's size set again", flush=True)
+            self.page.set_viewport_size(PHONE["viewport"])
+            target.click(timeout=20_000)
+
     # --- the game -----------------------------------------------------------------------------
 
     def sheet_of(self, action: str) -> None:
@@ -481,7 +509,7 @@ class Walk:
         settle(page)
         target = page.locator("#targets [data-target]")
         if target.count():
-            target.first.click()
+            self.tap(target.first)
             settle(page)
         info = page.locator("#action-panel [data-mod-info]")
         if info.count():
@@ -624,7 +652,7 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         for name, label in actions:
             walk.sheet_of(name)
             walk.stop(f"sheet {label}", "#action-panel", sheet=True)
-            page.click("#sheet-close")
+            walk.tap(page.locator("#sheet-close"))
         # the core action rolled (where a unit's card offers one), its result, then applied: the log
         rolled = walk.attack()
         if rolled:

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, unit_state
+from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, seeded_dice, unit_state
 from playwright.sync_api import Browser, Page, expect
 from qr_scan import decode_png, qr_shot
 from test_e2e_flow import Taps, assert_on_screen
@@ -68,13 +68,19 @@ def test_sample_battle_roll_off_and_a_shot_in_five_taps(browser: Browser, server
         context.close()
 
 
+MELEE_SEED = 1
+
+
 def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, server: Server) -> None:
     """The Melee Clash from the game screen (L183-L214): Melee on the attacker's card, the target, the
     attacker's split of its dice as one button of its sheet (with its odds), Roll; the defender's
     player is asked its split (each answer with its odds), then any Skill Defense (L253); Apply.  At
     most 8 taps, none needing a scroll, on a 390x844 phone; the target's card shows the damage kept.
-    Then a clash whose two splits are entered unseen, one of them on the player's own phone (L519)."""
+    Then a clash whose two splits are entered unseen, one of them on the player's own phone (L519).
+    The dice are seeded: the second clash needs the White Asura alive after the first (3000 damage
+    destroys it, and a destroyed unit owes no Return Fire)."""
     context = browser.new_context(**PHONE)
+    seeded_dice(context, MELEE_SEED)
     page = context.new_page()
     try:
         page.goto(server.url)
@@ -141,6 +147,7 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         state = unit_state(after, target)
         card = page.locator(f'[data-unit="{target}"]')
         expect(card.locator(".dmg")).to_have_text(f"{state['damage']}/{state['max_damage']}")
+        assert not state["destroyed"], f"MELEE_SEED {MELEE_SEED} no longer leaves the White Asura standing"
 
         # The clash with both splits entered unseen (L519; digest ambiguity 37), in the same game: the
         # White Asura, owing Return Fire, declares it on the Blue Djinn; Asura Team's player splits on
