@@ -43,6 +43,9 @@ def tap_faces(page: Page, *faces: int) -> None:
 
 
 def test_boot_odds_roll_typed_dice_then_offline(first_visit_phone: BrowserContext, server: Server) -> None:
+    """A first visit, from its first screen to airplane mode. (It also holds, since 2026-11-27,
+    tests/test_e2e_squads.py's "a first visit to the squads says the engine is loading", which
+    paid a first visit of its own for that one check.)"""
     phone = first_visit_phone
     outside: list[str] = []
     phone.on("request", lambda r: None if r.url.startswith(server.url) else outside.append(r.url))
@@ -50,7 +53,19 @@ def test_boot_odds_roll_typed_dice_then_offline(first_visit_phone: BrowserContex
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     first = len(server.served)
-    open_dice(page, server.url)
+
+    # Issue 22: the first screen, the squads, says the engine is loading, with its progress (the
+    # stage and seconds of the status line), rather than showing a bare heading.
+    page.goto(server.url + "#/squads")
+    wait = page.locator("#squads-loading")
+    expect(wait).to_contain_text("Loading the rules engine")
+    expect(wait).to_contain_text(re.compile(r"\d+s"))
+    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    expect(page.locator("#new-squad")).to_be_visible()
+    expect(wait).to_have_count(0)
+
+    # Then the dice tool, from the home screen (a route of the same page: no second start).
+    open_dice(page, server.url + "#/")
     # A first visit downloads the 10 MB runtime once: the engine waits for the service worker.
     assert server.served[first:].count("/pyodide/pyodide.asm.wasm") == 1
 

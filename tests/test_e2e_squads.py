@@ -295,19 +295,8 @@ def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
     assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options
 
 
-def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
-    first_visit_phone: BrowserContext, server: Server
-) -> None:
-    """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
-    (the stage and seconds of the status line), rather than showing a bare heading."""
-    page = first_visit_phone.new_page()
-    page.goto(server.url + "#/squads")
-    wait = page.locator("#squads-loading")
-    expect(wait).to_contain_text("Loading the rules engine")
-    expect(wait).to_contain_text(re.compile(r"\d+s"))
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    expect(page.locator("#new-squad")).to_be_visible()
-    expect(wait).to_have_count(0)
+# Issue 22's "a first visit to the squads says the engine is loading" is checked on the first visit
+# of tests/test_e2e_dice.py's test_boot_odds_roll_typed_dice_then_offline (it paid one of its own).
 
 
 def test_a_shared_squad_with_none_of_mine_is_played_against_a_ready_made_force(
