@@ -518,6 +518,8 @@ class Phones:
         self.spare: tuple[BrowserContext, str] | None = None
         self.dirs: list[str] = []
         self.launched = self.reused = 0
+        #: What the template's first visit did (:meth:`_make_template`), once it is made.
+        self.first_visit: dict[str, Any] | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.chromium, name)
@@ -540,12 +542,30 @@ class Phones:
         )
         stored = page.evaluate("window.tc.engine.snapshot")
         assert stored.get("stored") is True, f"the first visit stored no snapshot: {stored}"
+        from benchmark import STORED_JS  # benchmark imports this module
+
+        # What this first visit did, for tests/test_e2e_snapshot.py to check (so no test pays a
+        # first visit of its own for it): how the engine started, what it said of its snapshot,
+        # the stored record (summarised) and the build it was made by.
+        self.first_visit = {
+            "marks": page.evaluate("window.tc.engine.marks"),
+            "told": stored,
+            "stored": page.evaluate(STORED_JS),
+            "build": page.locator('meta[name="tc-build"]').get_attribute("content"),
+        }
         # Nothing of the player's: the app's database and local storage go (from a page of the
         # origin that is not the app, which holds the database open), the engine's snapshot stays.
         page.goto(self.server.url + OUTSIDE_THE_APP)
         self.as_made = page.evaluate(RESET_JS)
         context.close()
         return Path(directory)
+
+    def template_made(self) -> dict[str, Any]:
+        """What the template's first visit did (made now if no phone was asked for yet)."""
+        if self.template is None:
+            self.template = self._make_template()
+        assert self.first_visit is not None
+        return self.first_visit
 
     def returning_profile(self, directory: Path) -> Path:
         """``directory`` filled with a returning phone's Chromium profile (the template's copy), for a

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmark import REFUSE_JS, STORED_JS
-from conftest import BOOT_MS, PHONE, Server
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from benchmark import STORED_JS
+from conftest import BOOT_MS, PHONE, Phones, Server
+from playwright.sync_api import BrowserContext, Page, expect
+from test_e2e_dice import open_dice, set_pool
 from test_pyodide import CORPUS, strip_timing
 
 from core import api
@@ -144,17 +145,18 @@ def build_id(page: Page) -> str:
     return content
 
 
-def test_a_first_visit_starts_normally_and_stores_a_snapshot(
-    first_visit_phone: BrowserContext, server: Server
-) -> None:
-    """What every returning phone of the tests holds (tests/conftest.py's Phones: a copy of a profile
-    that made its first visit so), checked here once."""
-    phone = first_visit_phone
-    page = boot(phone, server.url)
-    assert marks(page)["start"] == "normal"
-    stored = stored_snapshot(page)
+def test_a_first_visit_starts_normally_and_stores_a_snapshot(browser: Phones) -> None:
+    """What every returning phone of the tests holds, checked on the first visit that made it:
+    tests/conftest.py's Phones makes its template profile by a first visit (a profile that never
+    opened the app, on this worker's server) and keeps what that visit did; a returning phone (a
+    copy of the template) then starts from the stored snapshot. The template's first visit is the
+    one checked here, so this test pays no first visit of its own (it did until 2026-11-27)."""
+    made = browser.template_made()
+    assert made["marks"]["start"] == "normal"
+    assert made["told"]["stored"] is True, made["told"]
+    stored = made["stored"]
     assert stored["failed"] is None
-    assert stored["key"].startswith(build_id(page) + " | Mozilla/")
+    assert stored["key"].startswith(made["build"] + " | Mozilla/")
     # The whole wasm memory (38 MB here), of which about a third is zero pages, not stored;
     # and pydantic_core's library code.
     assert stored["bytes"] > 30e6
@@ -165,10 +167,9 @@ def test_a_first_visit_starts_normally_and_stores_a_snapshot(
     making = stored["making"]
     assert making["modules"] > 100, making
     assert making["longest_step"] and making["longest_step_ms"] < making["total_ms"], making
-    page.close()
-    page = boot(phone, server.url)
-    assert marks(page)["start"] == "snapshot"
-    assert_engine_works(page)
+    # That a phone returning to the app then starts from it, and works, is checked by the first
+    # restored session of test_rolls_differ_between_two_restored_sessions (it was checked here too,
+    # with a restore of its own).
 
 
 @pytest.fixture
@@ -177,24 +178,11 @@ def snapshotted(phone: BrowserContext) -> BrowserContext:
     return phone
 
 
-def test_restored_snapshot_answers_the_corpus_like_a_normal_start(
-    snapshotted: BrowserContext, server: Server
+def test_rolls_differ_between_two_restored_sessions(
+    browser: Phones, snapshotted: BrowserContext, server: Server
 ) -> None:
-    page = boot(snapshotted, server.url)
-    assert marks(page)["start"] == "snapshot"
-    from_snapshot = page.evaluate(CALL_ALL_JS, CORPUS)
-    page.evaluate(REFUSE_JS)
-    page.close()
-    page = boot(snapshotted, server.url)
-    assert marks(page)["start"] == "normal"
-    normal = page.evaluate(CALL_ALL_JS, CORPUS)
-    expected = [expected_reply(r["op"], r.get("args", {})) for r in CORPUS]
-    assert len(from_snapshot) == len(normal) == len(CORPUS) > 50
-    for request, a, b, c in zip(CORPUS, from_snapshot, normal, expected, strict=True):
-        assert strip_timing(a) == strip_timing(b) == c, request
-
-
-def test_rolls_differ_between_two_restored_sessions(snapshotted: BrowserContext, server: Server) -> None:
+    """A returning phone starts from the snapshot its first visit stored, and works; two restored
+    sessions of it roll differently (the dice are not restored with the memory)."""
     rolls = []
     for offline in (False, True):
         # The second in airplane mode: a restore needs nothing from the network either.
@@ -203,21 +191,41 @@ def test_rolls_differ_between_two_restored_sessions(snapshotted: BrowserContext,
         assert marks(page)["start"] == "snapshot"
         reply = page.evaluate("window.tc.engine.call('dice.roll', {attack: {dice: 40, success_on: 4}})")
         rolls.append([d["first"] for d in reply["result"]["roll"]["attack"]["dice"]])
+        if not offline:  # the snapshot of this build that the template's first visit made
+            assert build_id(page) == browser.template_made()["build"]
+            assert_engine_works(page)  # after the roll: both sessions' rolls are their first calls
         page.close()
     assert len(rolls[0]) == 40
     # 40 dice alike by chance: 1 in 6**40.
     assert rolls[0] != rolls[1]
 
 
-@pytest.mark.parametrize("how, error", [("truncated", "bytes, not"), ("corrupted", "damaged")])
-def test_damaged_snapshot_falls_back_to_a_normal_start(
-    snapshotted: BrowserContext, server: Server, how: str, error: str
+#: The damages storage can do to a stored snapshot, and what the engine then says of it.
+DAMAGES = [("truncated", "bytes, not"), ("corrupted", "damaged")]
+
+
+def test_a_damaged_snapshot_falls_back_to_a_normal_start_that_answers_the_corpus_alike(
+    snapshotted: BrowserContext, server: Server
 ) -> None:
-    for failures in (1, 2):
+    """A damaged snapshot is dropped and the engine starts normally, twice, then this build makes
+    no more snapshots in this browser; and a restored engine answers the Pyodide corpus exactly as a
+    normal one and as the core outside the browser.
+
+    Until 2026-11-27 these were three tests, each paying engine starts of its own: the corpus on a
+    restore and on a normal start forced by refusing the snapshot, and one test per damage (each
+    damaged twice). Now the corpus is answered by the first restore below (before its snapshot is
+    damaged) and by the normal start that falls back from it; and the two damages come one after
+    the other on one phone, a cut-off end the first failure and overwritten bytes the second: each
+    damage is still detected with its own words and falls back to a working engine, and the
+    counting (made again after the first failure, none after the second) is checked once."""
+    expected = [expected_reply(r["op"], r.get("args", {})) for r in CORPUS]
+    for failures, (how, error) in enumerate(DAMAGES, start=1):
         # Damaged only once this page's engine has read it: a reader of a replaced record fails too.
         page = boot(snapshotted, server.url)
         assert marks(page)["start"] == "snapshot"
         key = stored_snapshot(page)["key"]
+        if failures == 1:
+            from_snapshot = page.evaluate(CALL_ALL_JS, CORPUS)
         page.evaluate(DAMAGE_JS, how)
         page.close()
         page = boot(snapshotted, server.url)
@@ -226,6 +234,10 @@ def test_damaged_snapshot_falls_back_to_a_normal_start(
         assert error in shown["snapshot_error"], shown
         assert_engine_works(page)
         if failures == 1:
+            normal = page.evaluate(CALL_ALL_JS, CORPUS)
+            assert len(from_snapshot) == len(normal) == len(CORPUS) > 50
+            for request, a, b, c in zip(CORPUS, from_snapshot, normal, expected, strict=True):
+                assert strip_timing(a) == strip_timing(b) == c, request
             # Dropped and made again, once.
             stored = wait_for(page, "(s) => s.bytes !== null")
             assert (stored["key"], stored["failures"], stored["failed"]) == (key, 1, None)
@@ -242,17 +254,28 @@ def test_damaged_snapshot_falls_back_to_a_normal_start(
     assert error in stored["failed"]
 
 
-def test_a_new_build_replaces_the_snapshot_and_never_restores_the_old_one(
-    browser: Browser, dist: Path, tmp_path: Path
+def test_a_new_build_replaces_the_old_keeps_saved_data_and_never_restores_the_old_snapshot(
+    browser: Phones, dist: Path, tmp_path: Path
 ) -> None:
+    """A new build of the site: the app offers the update, the page then runs the new build from
+    a cache of its own, the dice tool's saved settings are kept, and the old build's snapshot is
+    dropped (never restored, even labelled as the new one's) and a new one made.
+
+    Until 2026-11-27 this was two tests, each paying a first visit of a copy of the site and the
+    new build's normal start: "a new build replaces the old and keeps saved data" (the dice tool's
+    settings and the caches, tests/test_e2e_dice.py) and this file's "a new build replaces the
+    snapshot". One update is checked for both now, every assertion of each kept."""
     site = tmp_path / "site"
     shutil.copytree(dist, site)
     server = Server(site)
     context = browser.new_context(**PHONE, first_visit=True)
     errors: list[str] = []
     try:
-        page = boot(context, server.url)
+        page = context.new_page()
+        open_dice(page, server.url)
         page.on("pageerror", lambda e: errors.append(str(e)))
+        set_pool(page, "attack", dice=9)
+        expect(page.locator("#odds-table tbody tr")).to_have_count(10)
         old = build_id(page)
         old_key = stored_snapshot(page)["key"]
         assert old_key.startswith(old + " | ")
@@ -268,6 +291,10 @@ def test_a_new_build_replaces_the_snapshot_and_never_restores_the_old_one(
         page.click("#update-now")
         expect(page.locator('meta[name="tc-build"]')).to_have_attribute("content", new, timeout=30_000)
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        # The dice tool's settings survive the update, and only the new build's cache is left.
+        expect(page.locator("#dice")).to_be_visible()
+        expect(page.locator('[data-pool="attack"] [name="dice"]')).to_have_value("9")
+        assert page.evaluate("caches.keys()") == [f"tc-{new}"]
         assert marks(page)["start"] == "normal"
         assert marks(page)["snapshot_dropped"] == "another build or browser"
         assert_engine_works(page)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from conftest import BOOT_MS, PHONE, Server, apply_result, saved_game, type_dice, typed_outcome, unit_state
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from qr_scan import decode_png, qr_shot
@@ -128,24 +127,28 @@ def test_squad_share_open_play_undo_reload_offline(browser: Browser, server: Ser
         other.close()
 
 
-@pytest.mark.parametrize("damage", ["truncate", "tamper", "future", "garbage"])
-def test_a_damaged_link_explains_and_changes_nothing(
-    phone: BrowserContext, server: Server, damage: str
-) -> None:
+def test_a_damaged_link_explains_and_changes_nothing(phone: BrowserContext, server: Server) -> None:
+    """Four damaged links to one squad, one after the other on one page: each is explained and
+    saves nothing. (Until 2026-11-27 one test per damage, each building its squad in a phone of
+    its own: the same check four times over, with an engine start and a squad built each.)"""
     page = phone.new_page()
     build_squad(page, server, picks=1)
     page.click("#share-squad")
     token = page.locator("#share-url").input_value().split("#/open/")[1]
-    bad = {
+    damaged = {
         "truncate": token[: len(token) // 2],
         "tamper": token[:10] + ("A" if token[10] != "A" else "B") + token[11:],
         "future": "CQ" + token[2:],
         "garbage": "<script>alert(1)</script>",
-    }[damage]
+    }
     saved = page.evaluate(READ_DB)
-    page.goto(server.url + "#/open/" + bad)
-    expect(page.locator("#open-error")).to_be_visible(timeout=BOOT_MS)
-    assert page.evaluate(READ_DB) == saved
+    for damage, bad in damaged.items():
+        # From another screen each time, so that each error shown is this link's.
+        page.goto(server.url + "#/squads")
+        expect(page.locator("#open-error")).to_have_count(0)
+        page.goto(server.url + "#/open/" + bad)
+        expect(page.locator("#open-error"), damage).to_be_visible(timeout=BOOT_MS)
+        assert page.evaluate(READ_DB) == saved, damage
 
 
 def test_own_unit_entered_in_the_system_format(phone: BrowserContext, server: Server) -> None:
@@ -179,20 +182,26 @@ def test_a_hand_edited_save_keeps_what_it_can_and_sets_the_rest_aside(
     assert aside[0]["raw"] == broken
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_qr_code_on_screen_scans_to_the_link(browser: Browser, server: Server, scheme: str) -> None:
-    context = browser.new_context(**PHONE, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        build_squad(page, server, picks=2)
+def test_the_qr_code_on_screen_scans_to_the_link(phone: BrowserContext, server: Server) -> None:
+    """In the light theme and the dark one, on one page: the theme follows the phone's setting
+    (CSS, prefers-color-scheme), switched here as a phone switches it. (Until 2026-11-27 one
+    phone of each theme, each starting its engine and building its squad.)"""
+    page = phone.new_page()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        if scheme == "light":
+            build_squad(page, server, picks=2)
+        else:  # the squad's screen drawn anew in this theme
+            squad = page.url
+            page.goto(server.url + "#/squads")
+            page.goto(squad)
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
         page.click("#share-squad")
         link = page.locator("#share-url").input_value()
         qr = page.locator("#share-qr")
         expect(qr).to_be_visible()
         assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR image did not load"
-        assert decode_png(qr_shot(qr)) == [link]
-    finally:
-        context.close()
+        assert decode_png(qr_shot(qr)) == [link], scheme
 
 
 def test_the_book_as_a_list_to_search_with_points(phone: BrowserContext, server: Server) -> None:
@@ -286,19 +295,8 @@ def test_a_system_card_opens_its_squads_and_two_of_one_name_are_told_apart(
     assert any("(1 of 2)" in o for o in options) and any("(2 of 2)" in o for o in options), options
 
 
-def test_a_first_visit_to_the_squads_says_the_engine_is_loading(
-    first_visit_phone: BrowserContext, server: Server
-) -> None:
-    """Issue 22: on a first visit the squad screen says the engine is loading, with its progress
-    (the stage and seconds of the status line), rather than showing a bare heading."""
-    page = first_visit_phone.new_page()
-    page.goto(server.url + "#/squads")
-    wait = page.locator("#squads-loading")
-    expect(wait).to_contain_text("Loading the rules engine")
-    expect(wait).to_contain_text(re.compile(r"\d+s"))
-    expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    expect(page.locator("#new-squad")).to_be_visible()
-    expect(wait).to_have_count(0)
+# Issue 22's "a first visit to the squads says the engine is loading" is checked on the first visit
+# of tests/test_e2e_dice.py's test_boot_odds_roll_typed_dice_then_offline (it paid one of its own).
 
 
 def test_a_shared_squad_with_none_of_mine_is_played_against_a_ready_made_force(
