@@ -164,11 +164,19 @@ VISIBLE = """(root) => {
   return out.join('\\n');
 }"""
 
-#: Open every fold (cards, full odds, more modifiers, readings, profiles) before reading.
-OPEN_ALL = """() => {
-  for (const d of document.querySelectorAll('details')) d.open = true;
-  for (const b of document.querySelectorAll('.card-toggle[aria-expanded="false"]')) b.click();
+#: Open every fold (cards, full odds, more modifiers, readings, profiles) under a scope (the page
+#: when none) before reading.
+OPEN_ALL = """(root) => {
+  const at = (root && document.querySelector(root)) || document;
+  for (const d of at.querySelectorAll('details')) d.open = true;
+  for (const b of at.querySelectorAll('.card-toggle[aria-expanded="false"]')) b.click();
 }"""
+
+#: Fold (``true``) or open (``false``) every unit card of the game screen.
+CARDS = """(open) => {
+  for (const b of document.querySelectorAll(`.card-toggle[aria-expanded="${open}"]`)) b.click();
+}"""
+
 
 #: What never reaches a player's eyes, each with what it is.
 RAW = [
@@ -513,7 +521,7 @@ class Walk:
         lap("layout")
         # what a player reads, and the looks of its text in this theme
         reads = [] if where == "game" else [["visible", scope or "body"], self.looks_of(scope)]
-        errors, _, *read = self.check(where, [["errors"], ["open"], *reads])
+        errors, _, *read = self.check(where, [["errors"], ["open", scope], *reads])
         if not sheet:
             # a refusal on the sheet is a sentence: a capital first, a stop (or a question) last
             for error in errors:
@@ -744,10 +752,15 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         actions = page.locator("#action-pick option").evaluate_all(
             "os => os.filter((o) => o.value).map((o) => [o.value, o.textContent])"
         )
+        # The sheets are read over the game screen as a player opens them, its cards folded (the
+        # game stop opened and checked them all; a sheet stop opens the folds of its sheet only):
+        # each size and text size lays out the page behind the sheet too, far lighter so.
+        page.evaluate(CARDS, True)
         for name, label in actions:
             walk.sheet_of(name)
             walk.stop(f"sheet {label}", "#action-panel", sheet=True)
             walk.tap(page.locator("#sheet-close"))
+        page.evaluate(CARDS, False)  # every card open again, as the game stop left them
         # the core action rolled (where a unit's card offers one), its result, then applied: the log
         rolled = walk.attack()
         if rolled:
