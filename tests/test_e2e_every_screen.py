@@ -447,6 +447,7 @@ class Walk:
         # the laps in the CPU seconds of this process and Chromium's with TC_WALK_CPU set (each
         # reading scans /proc: some 15 ms, 3 s in a walk), else in wall time
         self.clock = _tree_cpu() if os.environ.get("TC_WALK_CPU") else time.perf_counter
+        self.last = self.clock()
 
     def note(self, where: str, found: list[str]) -> None:
         if found:
@@ -509,6 +510,7 @@ class Walk:
         never a size: web/style.css), one change of colour scheme a stop instead of two."""
         self.stops += 1
         clock = [self.clock()]
+        self.took[f"{where}: before"] = clock[0] - self.last  # the way here since the last stop
 
         def lap(what: str) -> None:
             clock.append(self.clock())
@@ -549,6 +551,7 @@ class Walk:
                 if self.fresh("dark", looks):
                     self.note(where, [f"dark: {x}" for x in self.axe(scope, only=["color-contrast"])])
                 lap("axe dark")
+        self.last = self.clock()
 
     def page_layout(self, where: str, cards: bool = False, opened: bool = False) -> None:
         """The page at 150% text on the phone (its own size: no resize), then at 320 px wide: no
