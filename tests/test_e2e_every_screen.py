@@ -4,8 +4,9 @@ The systems are read from the registry (core.systems.IMPLEMENTATIONS); nothing b
 Each walk boots the engine once, on a 390x844 phone, with two squads of the system's own
 catalogue units and a game between them, and visits: home, the squads list, the squad editor
 (everything folded open), a unit's editor, the roster, the squad's share link, the new-game
-screen, the game screen (every card open), the sheet of every action of the game's list (a
-target picked, every fold open, a modifier's explanation shown), the core action rolled and its
+screen, the game screen (every card open), the sheet of every action of the game's list (over
+the game screen with its cards folded; a target picked, every fold of the sheet open, a
+modifier's explanation shown), the core action rolled and its
 result, the game after Apply (the log, the readings, the settings), and units in every state
 (acted, destroyed, every condition on, damaged).
 
@@ -28,7 +29,13 @@ At every stop:
 
 The home and dice screens are the same for every system: they are read in the first walk.
 
-All the problems of a walk are gathered and reported together.
+All the problems of a walk are gathered and reported together. test_e2e_walk_checks.py plants
+each kind of fault on a page and shows the walk reports it.
+
+What a walk costs (CPU seconds, Chromium included, TC_CPU_SECONDS): each relayout of a big page
+(a size, a text size) is some 0.1 s, a colour-scheme change with its restyle some 40 ms, an axe run
+0.2-0.5 s and the contrast rule on every text of the game screen 2 s; so each size's checks are one
+call, the theme is changed once a stop, and the contrast rule judges new looks only.
 """
 
 from __future__ import annotations
