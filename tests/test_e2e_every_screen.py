@@ -4,8 +4,9 @@ The systems are read from the registry (core.systems.IMPLEMENTATIONS); nothing b
 Each walk boots the engine once, on a 390x844 phone, with two squads of the system's own
 catalogue units and a game between them, and visits: home, the squads list, the squad editor
 (everything folded open), a unit's editor, the roster, the squad's share link, the new-game
-screen, the game screen (every card open), the sheet of every action of the game's list (a
-target picked, every fold open, a modifier's explanation shown), the core action rolled and its
+screen, the game screen (every card open), the sheet of every action of the game's list (over
+the game screen with its cards folded; a target picked, every fold of the sheet open, a
+modifier's explanation shown), the core action rolled and its
 result, the game after Apply (the log, the readings, the settings), and units in every state
 (acted, destroyed, every condition on, damaged).
 
@@ -17,9 +18,9 @@ At every stop:
   "[object Object]";
 * axe-core: no serious or critical violation, in the light and in the dark theme (the dark one
   changes only colours: there, the contrast rule alone). Contrast is judged by colours, size and
-  weight, so a stop whose every piece of text has a look (:data:`LOOKS`) that an earlier stop of
-  the walk already had checked in that theme skips the contrast rule, and says so in the walk's
-  summary; every other rule runs at every stop;
+  weight, so at each stop the contrast rule judges only the text whose look (:data:`LOOKS`) no
+  earlier stop of the walk had checked in that theme (a stop with none skips the rule, and the
+  walk's summary counts them); every other rule runs at every stop;
 * at 320 px wide and at 150% text: the page does not scroll sideways; on the game screen, each
   unit's one-line row keeps its name readable and its buttons apart and on the screen, nothing
   sticks out of an open card, and the damage says what it counts where there is room; on every
@@ -28,18 +29,25 @@ At every stop:
 
 The home and dice screens are the same for every system: they are read in the first walk.
 
-All the problems of a walk are gathered and reported together.
+All the problems of a walk are gathered and reported together. test_e2e_walk_checks.py plants
+each kind of fault on a page and shows the walk reports it.
+
+What a walk costs (CPU seconds, Chromium included, TC_CPU_SECONDS): each relayout of a big page
+(a size, a text size) is some 0.1 s, a colour-scheme change with its restyle some 40 ms, an axe run
+0.2-0.5 s and the contrast rule on every text of the game screen 2 s; so each size's checks are one
+call, the theme is changed once a stop, and the contrast rule judges new looks only.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import BOOT_MS, PHONE, Server, open_with_store
+from conftest import BOOT_MS, PHONE, Server, _tree_cpu, open_with_store
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from table_flow import settle
@@ -48,6 +56,7 @@ from core import api
 from core.systems import IMPLEMENTATIONS
 
 AXE = Axe()
+Theme = Literal["light", "dark"]
 
 
 def sample_store(system: str) -> dict[str, Any]:
@@ -162,11 +171,19 @@ VISIBLE = """(root) => {
   return out.join('\\n');
 }"""
 
-#: Open every fold (cards, full odds, more modifiers, readings, profiles) before reading.
-OPEN_ALL = """() => {
-  for (const d of document.querySelectorAll('details')) d.open = true;
-  for (const b of document.querySelectorAll('.card-toggle[aria-expanded="false"]')) b.click();
+#: Open every fold (cards, full odds, more modifiers, readings, profiles) under a scope (the page
+#: when none) before reading.
+OPEN_ALL = """(root) => {
+  const at = (root && document.querySelector(root)) || document;
+  for (const d of at.querySelectorAll('details')) d.open = true;
+  for (const b of at.querySelectorAll('.card-toggle[aria-expanded="false"]')) b.click();
 }"""
+
+#: Fold (``true``) or open (``false``) every unit card of the game screen.
+CARDS = """(open) => {
+  for (const b of document.querySelectorAll(`.card-toggle[aria-expanded="${open}"]`)) b.click();
+}"""
+
 
 #: What never reaches a player's eyes, each with what it is.
 RAW = [
@@ -300,29 +317,52 @@ SHEET_LAYOUT = """() => {
 #: The look of each piece of text under a scope, as the contrast rule judges it: its colour, size,
 #: weight, shadow and opacity, and the backgrounds behind it up to the first opaque one (with any
 #: image, blend mode, opacity or positioning on the way, since those change what lies behind it).
-#: Form controls add their own colours and their placeholder's.
-LOOKS = """(scope) => {
+#: Form controls add their own colours and their placeholder's. Called with the looks the walk has
+#: already had checked in this theme (``seen``), it marks each element whose look is not among them
+#: (``data-tc-new-look``, the only elements the contrast rule then judges: :data:`AXE_SETUP`) and
+#: unmarks every other.
+LOOKS = """([scope, seen]) => {
   const root = scope ? document.querySelector(scope) : document.body;
   const looks = new Set();
+  const known = new Set(seen);
+  for (const e of document.querySelectorAll('[data-tc-new-look]')) e.removeAttribute('data-tc-new-look');
   if (!root) return [];
   const clear = (c) => c === 'transparent' || /rgba\\([^)]*, 0\\)$/.test(c);
+  // what an element adds to the look of the text inside it (its image, blend mode, positioning,
+  // background), and whether its background is opaque (nothing behind it then shows); the part
+  // of each ancestor is read once per pass, not once per piece of text under it
+  const own = (a, c) => {
+    const parts = [];
+    if (c.backgroundImage !== 'none') parts.push('i' + c.backgroundImage);
+    if (c.mixBlendMode !== 'normal') parts.push('m' + c.mixBlendMode);
+    if (c.position !== 'static' && c.position !== 'relative') parts.push('p' + c.position + c.zIndex);
+    let opaque = false;
+    if (!clear(c.backgroundColor)) {
+      parts.push(c.backgroundColor);
+      opaque = !c.backgroundColor.startsWith('rgba');
+    }
+    return [parts, opaque];
+  };
+  const behind = new Map();
+  const above = (a) => {  // an ancestor's part and all behind it, its opacity first
+    if (!a) return [];
+    let got = behind.get(a);
+    if (got) return got;
+    const c = getComputedStyle(a);
+    const [parts, opaque] = own(a, c);
+    got = (c.opacity !== '1' ? ['o' + c.opacity] : []).concat(parts, opaque ? [] : above(a.parentElement));
+    behind.set(a, got);
+    return got;
+  };
   const look = (e, extra) => {
     const s = getComputedStyle(e);
     if (s.visibility !== 'visible' || !e.getClientRects().length) return;
     const sig = [e.tagName === 'INPUT' || e.tagName === 'SELECT' || e.tagName === 'TEXTAREA' ? e.tagName : '',
       s.color, s.fontSize, s.fontWeight, s.textShadow, s.opacity, extra];
-    for (let a = e; a; a = a.parentElement) {
-      const c = a === e ? s : getComputedStyle(a);
-      if (a !== e && c.opacity !== '1') sig.push('o' + c.opacity);
-      if (c.backgroundImage !== 'none') sig.push('i' + c.backgroundImage);
-      if (c.mixBlendMode !== 'normal') sig.push('m' + c.mixBlendMode);
-      if (c.position !== 'static' && c.position !== 'relative') sig.push('p' + c.position + c.zIndex);
-      if (!clear(c.backgroundColor)) {
-        sig.push(c.backgroundColor);
-        if (!c.backgroundColor.startsWith('rgba')) break;
-      }
-    }
-    looks.add(sig.join('|'));
+    const [parts, opaque] = own(e, s);
+    const said = sig.concat(parts, opaque ? [] : above(e.parentElement)).join('|');
+    looks.add(said);
+    if (!known.has(said)) e.setAttribute('data-tc-new-look', '');
   };
   const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let t = texts.nextNode(); t; t = texts.nextNode()) {
@@ -337,6 +377,54 @@ LOOKS = """(scope) => {
 #: The two hard layouts: a 320 px phone (iPhone SE), and 150% text on a 390 px one.
 LAYOUTS = [({"width": 320, "height": 568}, 1.0), ({"width": 390, "height": 844}, 1.5)]
 
+#: One pass over the page as it is laid out now: the text size set (``font``), then each check
+#: named in ``checks`` run in turn, each with its argument, their answers in a list. A stop's checks
+#: at one size are one call and one layout of the page, not one of each per check.
+PASS = """([font, checks]) => {
+  document.documentElement.style.fontSize = font;
+  const run = {
+    wide: () => document.documentElement.scrollWidth,
+    buttons: BROKEN_BUTTONS,
+    rows: ROWS,
+    sheet: SHEET_LAYOUT,
+    damage: () => document.querySelector('.unit-card .dmg-box')?.innerText.trim() ?? null,
+    open: OPEN_ALL,
+    errors: () => [...document.querySelectorAll('#action-panel .error')].map((e) => e.innerText),
+    visible: VISIBLE,
+    looks: LOOKS,
+  };
+  return checks.map(([name, arg]) => run[name](arg));
+}"""
+for _name, _js in {
+    "BROKEN_BUTTONS": BROKEN_BUTTONS,
+    "ROWS": ROWS,
+    "SHEET_LAYOUT": SHEET_LAYOUT,
+    "OPEN_ALL": OPEN_ALL,
+    "VISIBLE": VISIBLE,
+    "LOOKS": LOOKS,
+}.items():
+    PASS = PASS.replace(f": {_name},", f": {_js},")
+
+#: Set once axe-core is on the page: no node's HTML in its answers (the walk never reads it, and
+#: writing it out for every node it checked took time), and the contrast rule judging only the
+#: elements whose look is new in this theme (:data:`LOOKS`): an element of a look already checked
+#: in this theme was judged then, and its look decides its contrast.
+AXE_SETUP = """() => axe.configure({
+  noHtml: true,
+  rules: [{ id: 'color-contrast', selector: '[data-tc-new-look]' }],
+})"""
+
+#: axe-core's run under a scope (the page when none) with the options given; null when axe is
+#: not on the page (a page load drops it). The style sheets (read by one rule only, orientation
+#: lock) are read once per page load: they are the same at every stop, and reading them again took
+#: a fifth of a run; a run of the contrast rule alone never reads them.
+AXE_RUN = """async ([scope, options, only]) => {
+  if (typeof window.axe !== 'object') return null;
+  if (only || window.__tcAxeReadStyles === true) options.preload = false;
+  const found = await axe.run(scope ? document.querySelector(scope) : document, options);
+  if (options.preload !== false) window.__tcAxeReadStyles = true;
+  return found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}"""
 
 #: What a tap that waits saw: the button's box, whether it is drawn and on top where it is, and
 #: whether the page still draws frames.
@@ -362,6 +450,11 @@ class Walk:
         self.took: dict[str, float] = {}
         self.looks: dict[str, set[str]] = {"light": set(), "dark": set()}
         self.contrast_runs = self.contrast_skipped = 0
+        self.theme: Theme = "light"
+        # the laps in the CPU seconds of this process and Chromium's with TC_WALK_CPU set (each
+        # reading scans /proc: some 15 ms, 3 s in a walk), else in wall time
+        self.clock = _tree_cpu() if os.environ.get("TC_WALK_CPU") else time.perf_counter
+        self.last = self.clock()
 
     def note(self, where: str, found: list[str]) -> None:
         if found:
@@ -372,12 +465,16 @@ class Walk:
         expect(self.page.locator(ready).first).to_be_visible(timeout=BOOT_MS)
         settle(self.page)
 
-    def new_looks(self, theme: str, scope: str | None) -> bool:
-        """Whether a piece of text under ``scope`` has a look (:data:`LOOKS`) no earlier stop of this
-        walk had in ``theme``: only then can the contrast rule find something new."""
-        looks = set(self.page.evaluate(LOOKS, scope))
-        fresh = not looks <= self.looks[theme]
-        self.looks[theme] |= looks
+    def looks_of(self, scope: str | None) -> list[Any]:
+        """The check (:data:`PASS`) that reads the looks under ``scope`` in the theme the page
+        shows now and marks the elements of a look new to that theme."""
+        return ["looks", [scope, sorted(self.looks[self.theme])]]
+
+    def fresh(self, theme: str, looks: list[str]) -> bool:
+        """Whether a piece of text has a look (:data:`LOOKS`) no earlier stop of this walk had in
+        ``theme``: only then can the contrast rule find something new."""
+        fresh = not set(looks) <= self.looks[theme]
+        self.looks[theme] |= set(looks)
         if fresh:
             self.contrast_runs += 1
         else:
@@ -388,100 +485,116 @@ class Walk:
         self, scope: str | None, only: list[str] | None = None, skip: list[str] | None = None
     ) -> list[str]:
         """axe-core's serious and critical violations under ``scope`` (``only`` these rules, or all
-        but those in ``skip``)."""
+        but those in ``skip``). The run leaves out what the walk never reads: the passes, and each
+        node's HTML (``noHtml``)."""
         options: dict[str, Any] = {"resultTypes": ["violations"]}
         if skip:
             options["rules"] = {rule: {"enabled": False} for rule in skip}
-        if not self.page.evaluate("() => typeof window.axe === 'object'"):
-            self.page.evaluate(AXE.axe_script)  # once per page load, not once per run
-        elif only or self.page.evaluate("() => window.__tcAxeReadStyles === true"):
-            # The style sheets (the one rule that reads them: orientation lock) are read once per
-            # page load: they are the same at every stop. Reading them again took a fifth of a run.
-            options["preload"] = False
         if only:
             options["runOnly"] = {"type": "rule", "values": only}
-        found = self.page.evaluate(
-            """async ([scope, options]) => {
-              const found = await axe.run(scope ? document.querySelector(scope) : document, options);
-              if (options.preload !== false) window.__tcAxeReadStyles = true;
-              return found;
-            }""",
-            [scope, options],
-        )["violations"]
+        found = self.page.evaluate(AXE_RUN, [scope, options, bool(only)])
+        if found is None:
+            self.page.evaluate(AXE.axe_script)  # once per page load, not once per run
+            self.page.evaluate(AXE_SETUP)
+            found = self.page.evaluate(AXE_RUN, [scope, options, bool(only)])
         return [
             f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
             f" ({(v['nodes'][0].get('any') or v['nodes'][0].get('all') or [{}])[0].get('message', '')})"
             for v in found
-            if v["impact"] in ("serious", "critical")
         ]
 
+    def check(self, where: str, checks: list[list[Any]], font: str = "") -> list[Any]:
+        """The answers of :data:`PASS`'s ``checks`` on the page as it is now, text at ``font``."""
+        answers: list[Any] = self.page.evaluate(PASS, [font, checks])
+        return answers
+
     def stop(self, where: str, scope: str | None = None, sheet: bool = False) -> None:
-        """Read, check and lay out what is on screen now."""
+        """Read, check and lay out what is on screen now.
+
+        In turn: the layouts (the folds as they are), every fold opened, the words, then axe in
+        each theme. The walk does not go back to the light theme after the dark one: the next stop
+        starts in the theme this one ended in and checks it first (the themes change colours only,
+        never a size: web/style.css), one change of colour scheme a stop instead of two."""
         self.stops += 1
-        clock = [time.perf_counter()]
+        clock = [self.clock()]
+        self.took[f"{where}: before"] = clock[0] - self.last  # the way here since the last stop
 
         def lap(what: str) -> None:
-            clock.append(time.perf_counter())
-            self.took[f"{where}: {what}"] = clock[-1] - clock[-2]
+            clock.append(self.clock())
+            self.took[f"{where}: {what}"] = self.took.get(f"{where}: {what}", 0.0) + clock[-1] - clock[-2]
 
         if sheet:
             self.layout(where)  # as the sheet opens, its folds closed
-            lap("layout")
         else:
             self.page_layout(where, cards=where == "game")
-            lap("layout")
+        lap("layout")
+        # what a player reads, and the looks of its text in this theme
+        reads = [] if where == "game" else [["visible", scope or "body"], self.looks_of(scope)]
+        errors, _, *read = self.check(where, [["errors"], ["open", scope], *reads])
+        if not sheet:
             # a refusal on the sheet is a sentence: a capital first, a stop (or a question) last
-            for said in self.page.locator("#action-panel .error").all_inner_texts():
-                if not re.fullmatch(r"[A-Z0-9\"'].*[.!?)]", said.strip(), re.S):
-                    self.note(where, [f"a refusal that is not a sentence: {said!r}"])
-        self.page.evaluate(OPEN_ALL)
+            for error in errors:
+                if not re.fullmatch(r"[A-Z0-9\"'].*[.!?)]", error.strip(), re.S):
+                    self.note(where, [f"a refusal that is not a sentence: {error!r}"])
         if where == "game":
             self.page_layout(where, cards=True, opened=True)  # every card open now
-        self.note(where, raw_words(self.page.evaluate(VISIBLE, scope or "body")))
+            read = self.check(where, [["visible", "body"], self.looks_of(scope)])
+        said, looks = read
+        self.note(where, raw_words(said))
         lap("text")
         # every rule in the light theme (contrast where a look is new); the dark one changes only
         # colours: contrast alone, where a look is new
-        skip = [] if self.new_looks("light", scope) else ["color-contrast"]
-        self.note(where, [f"light: {x}" for x in self.axe(scope, skip=skip)])
-        lap("axe")
-        self.page.emulate_media(color_scheme="dark")
-        if self.new_looks("dark", scope):
-            self.note(where, [f"dark: {x}" for x in self.axe(scope, only=["color-contrast"])])
-        self.page.emulate_media(color_scheme="light")
-        lap("axe dark")
+        themes: tuple[Theme, Theme] = ("light", "dark") if self.theme == "light" else ("dark", "light")
+        for n, theme in enumerate(themes):
+            if n:
+                self.theme = theme
+                self.page.emulate_media(color_scheme=self.theme)
+                (looks,) = self.check(where, [self.looks_of(scope)])
+            if theme == "light":
+                skip = [] if self.fresh("light", looks) else ["color-contrast"]
+                self.note(where, [f"light: {x}" for x in self.axe(scope, skip=skip)])
+                lap("axe")
+            else:
+                if self.fresh("dark", looks):
+                    self.note(where, [f"dark: {x}" for x in self.axe(scope, only=["color-contrast"])])
+                lap("axe dark")
+        self.last = self.clock()
 
     def page_layout(self, where: str, cards: bool = False, opened: bool = False) -> None:
-        """The page at 320 px wide and at 150% text: no sideways scrolling; with ``cards``, the
-        unit cards' rows and what is in an open card (ROWS), and (cards still folded) the damage
-        box's words."""
-        for size, zoom in LAYOUTS:
-            self.page.set_viewport_size(size)
-            self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
+        """The page at 150% text on the phone (its own size: no resize), then at 320 px wide: no
+        sideways scrolling; with ``cards``, the unit cards' rows and what is in an open card
+        (ROWS), and (cards still folded) the damage box's words. Back at the phone's size after,
+        the text size left for the next read to set."""
+        at_size = [["wide"], *([] if opened else [["buttons", "body"]]), *([["rows"]] if cards else [])]
+        if cards and not opened:
+            at_size.append(["damage"])
+        for size, zoom in sorted(LAYOUTS, key=lambda layout: layout[0] != PHONE["viewport"]):
+            if size != PHONE["viewport"]:
+                self.page.set_viewport_size(size)
             at = f"{size['width']}px, {zoom:.0%} text"
-            wide = self.page.evaluate("document.documentElement.scrollWidth")
+            answers = iter(self.check(where, at_size, f"{zoom * 100}%"))
+            wide = next(answers)
             if wide > size["width"]:
                 self.note(where, [f"{at}: the page is {wide}px wide"])
             if not opened:
-                self.note(where, [f"{at}: {x}" for x in self.page.evaluate(BROKEN_BUTTONS, "body")])
+                self.note(where, [f"{at}: {x}" for x in next(answers)])
             if cards:
-                self.note(
-                    where, [f"{at}{', cards open' if opened else ''}: {x}" for x in self.page.evaluate(ROWS)]
-                )
+                self.note(where, [f"{at}{', cards open' if opened else ''}: {x}" for x in next(answers)])
             if cards and not opened:
                 # "damage 0/6" where there is room, "0/6" on the narrowest phone
-                shown = self.page.locator(".unit-card .dmg-box").first.inner_text().strip()
-                if not re.fullmatch(r"damage 0/\d+" if size["width"] > 360 else r"0/\d+", shown):
+                shown = next(answers)
+                if not re.fullmatch(r"damage 0/\d+" if size["width"] > 360 else r"0/\d+", shown or ""):
                     self.note(where, [f"{at}: the damage box reads {shown!r}"])
-        self.page.evaluate("document.documentElement.style.fontSize = ''")
         self.page.set_viewport_size(PHONE["viewport"])
 
     def layout(self, where: str) -> None:
-        """The open sheet at 320 px wide and at 150% text (then back to the phone as it was)."""
-        for size, zoom in LAYOUTS:
-            self.page.set_viewport_size(size)
-            self.page.evaluate(f"document.documentElement.style.fontSize = '{zoom * 100}%'")
-            found = self.page.evaluate(SHEET_LAYOUT) + self.page.evaluate(BROKEN_BUTTONS, "#action-panel")
-            self.note(where, [f"{size['width']}px, {zoom:.0%} text: {x}" for x in found])
+        """The open sheet at 150% text on the phone, then at 320 px wide (then back to the phone
+        as it was)."""
+        for size, zoom in sorted(LAYOUTS, key=lambda layout: layout[0] != PHONE["viewport"]):
+            if size != PHONE["viewport"]:
+                self.page.set_viewport_size(size)
+            sheet, buttons = self.check(where, [["sheet"], ["buttons", "#action-panel"]], f"{zoom * 100}%")
+            self.note(where, [f"{size['width']}px, {zoom:.0%} text: {x}" for x in sheet + buttons])
         self.page.evaluate("document.documentElement.style.fontSize = ''")
         self.page.set_viewport_size(PHONE["viewport"])
 
@@ -649,10 +762,15 @@ def test_every_screen_reads_plain_passes_axe_and_fits(browser: Browser, server: 
         actions = page.locator("#action-pick option").evaluate_all(
             "os => os.filter((o) => o.value).map((o) => [o.value, o.textContent])"
         )
+        # The sheets are read over the game screen as a player opens them, its cards folded (the
+        # game stop opened and checked them all; a sheet stop opens the folds of its sheet only):
+        # each size and text size lays out the page behind the sheet too, far lighter so.
+        page.evaluate(CARDS, True)
         for name, label in actions:
             walk.sheet_of(name)
             walk.stop(f"sheet {label}", "#action-panel", sheet=True)
             walk.tap(page.locator("#sheet-close"))
+        page.evaluate(CARDS, False)  # every card open again, as the game stop left them
         # the core action rolled (where a unit's card offers one), its result, then applied: the log
         rolled = walk.attack()
         if rolled:
