@@ -143,7 +143,7 @@ export class SquadsView {
       const named = report.units.flatMap((u) => u.violations.map((v) => `${u.name}: ${v.message}`));
       const reasons = [...report.violations.map((v) => v.message), ...named];
       const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more, marked below)` : "";
-      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
+      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} ${info.editor.cost_word}` +
         (report.legal ? " · legal" : reasons.length ? ` · ${reasons[0]}${more}` : " · not legal yet");
       count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
       // Only book units as printed break a rule: said plainly, not in alarm red (each is marked).
@@ -167,16 +167,19 @@ export class SquadsView {
         const book = origin.startsWith("catalogue:") ? info.catalogue.find((c) => `catalogue:${c.id}` === origin) : null;
         units.append(el("li", { class: "card unit-row", "data-key": unit.key },
           el("div", { class: "card-head" }, el("strong", {}, unit.name), book?.note ? noteMark(book) : "",
-            el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
+            costMark(info, unit.cost)),
           problems, el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(unit.card)), actions));
       }
       if (!report.units.length) units.append(el("li", { class: "muted" }, "No units yet: add one from the book or define your own."));
     };
 
-    // The book's units: a list to search, each with its points and a "+" to add it.
+    // The ready-made units (the book's, or the app's own samples: the system names them): a list
+    // to search, each with its value and a "+" to add it.
     const costs = await this.catalogueCosts(squad.system, info.catalogue);
-    const search = el("input", { type: "search", id: "catalogue-search", placeholder: "Search the book's units",
-      "aria-label": "Search the book's units", autocomplete: "off" });
+    const listTitle = info.editor.catalogue_title;
+    const searchLabel = `Search ${listTitle.charAt(0).toLowerCase()}${listTitle.slice(1)}`;
+    const search = el("input", { type: "search", id: "catalogue-search", placeholder: searchLabel,
+      "aria-label": searchLabel, autocomplete: "off" });
     const rows = info.catalogue.map((c) => {
       const add = button("+", async () => {
         squad.units.push({ key: nextKey(squad), profile: structuredClone(c.profile), origin: `catalogue:${c.id}` });
@@ -184,7 +187,7 @@ export class SquadsView {
       }, { class: "add", "data-add": c.id, "aria-label": `Add ${c.name}` });
       return el("li", { class: "catalogue-row", "data-catalogue-id": c.id, "data-name": c.name.toLowerCase() },
         el("span", { class: "catalogue-name" }, c.name), c.note ? noteMark(c) : "",
-        el("span", { class: "cost" }, costs[c.id] == null ? "" : `${costs[c.id]} pts`), add);
+        costs[c.id] == null ? el("span", { class: "cost" }, "") : costMark(info, costs[c.id]), add);
     });
     const catalogue = el("ul", { class: "catalogue", id: "catalogue" }, ...rows);
     search.addEventListener("input", () => {
@@ -192,7 +195,7 @@ export class SquadsView {
       for (const row of rows) row.hidden = !words.every((w) => row.dataset.name.includes(w));
     });
     const bookBox = info.catalogue.length
-      ? el("details", { class: "book", id: "book", open: "" }, el("summary", {}, `The book's units (${info.catalogue.length})`), search, catalogue)
+      ? el("details", { class: "book", id: "book", open: "" }, el("summary", {}, `${listTitle} (${info.catalogue.length})`), search, catalogue)
       : el("p", { class: "muted" }, "This book prints no units: define your own.");
     const library = el("select", { id: "library-pick", "aria-label": "Unit from my library" },
       el("option", { value: "" }, "Add one of my own units…"),
@@ -280,7 +283,8 @@ export class SquadsView {
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
       form.setUnfit(r.unfit);
-      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
+      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} ${info.editor.cost_word}`,
+        r.cost === 0 && info.editor.zero_cost ? el("small", { class: "cost-why" }, ` (${info.editor.zero_cost})`) : ""),
         el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;
     };
@@ -323,6 +327,13 @@ export class SquadsView {
     this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
+}
+
+// A unit's value in the book's word ("12 pts", "216 PV"); a 0 the book gives says why, in words.
+function costMark(info, cost) {
+  const { cost_short: word, zero_cost: why } = info.editor;
+  return el("span", { class: "cost" }, cost === null ? "?" : `${cost} ${word}`,
+    cost === 0 && why ? el("small", { class: "cost-why" }, why) : "");
 }
 
 // A book unit's note (e.g. a printed cost that breaks the rules): a neutral mark that tells

@@ -225,6 +225,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    EditorInfo,
     Gates,
     PhaseStep,
     PhaseView,
@@ -528,4 +529,6 @@ SYSTEM = MechaStellar.of_package(
     state_model=MsState,
     unit_state_model=MsUnitState,
     requirements=REQUIREMENTS,
+    # The book prints no units: the list holds the app's own samples.
+    editor=EditorInfo(catalogue_title="Sample units made by this app"),
 )

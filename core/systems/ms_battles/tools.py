@@ -117,6 +117,7 @@ TIMING_LABELS: dict[str, str] = {
 
 EDITOR = EditorInfo(
     kind="card-deck",
+    catalogue_title="Sample mobile suits made by this app",
     tools={"parts": "parts", "assemble": "assemble", "split": "split", "card": "card"},
     data={
         "zones": list(get_args(Zone)),
