@@ -207,7 +207,7 @@ def test_plain_words_on_the_skirmishers_screens(browser: Browser, server: Server
 def fill_card(page: Page, name: str, fields: dict[str, str]) -> None:
     """A new card in the squad editor: its name and its selects (values as the form sends them)."""
     page.click("#new-unit")
-    expect(page.locator("#unit-status")).to_contain_text("points")
+    expect(page.locator("#unit-status")).to_contain_text(" PV")  # the book's word (AMB-1)
     form = page.locator(".schema-form").first
     form.locator('[data-field="name"] input').first.fill(name)
     for field, value in fields.items():
@@ -236,12 +236,12 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
     # The power-armor card (L817-L877): heavy suit, machine gun and missile, a pistol; PV 210 + 583 + 13.
     fill_card(page, "Iron Hawk", {"kind": "power_armor", "suit": "heavy", "primary": "pa_mg",
                                   "primary2": "pa_atm", "secondary": "pistol"})  # fmt: skip
-    expect(page.locator("#unit-status .total")).to_have_text("806 points")
+    expect(page.locator("#unit-status .total")).to_have_text("806 PV")
     page.click("#save-unit")
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
     # The vehicle card (L613-L662): the assault profile, two light machine guns forward.
     fill_card(page, "Dust Runner", {"kind": "vehicle", "vehicle": "assault"})
-    expect(page.locator("#unit-status .total")).to_have_text("300 points")
+    expect(page.locator("#unit-status .total")).to_have_text("300 PV")
     page.click("#save-unit")
     page.locator('#catalogue [data-add="red_rifle"]').click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(3)
