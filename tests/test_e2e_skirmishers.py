@@ -255,6 +255,9 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         page = other.new_page()
         page.goto(link)
         expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
+        # the shared squad's values in the book's PV: 806 + 300 + the rifleman's 216
+        expect(page.locator('#shared-units [data-key="u1"] .card-head')).to_contain_text("806 PV")
+        expect(page.locator("#shared-name + p")).to_contain_text("1322 PV")
         page.click("#play-shared")
         page.click("#play-choose-later")
         page.click("#start-game")
@@ -322,6 +325,8 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        # the game drawn again from what was saved (on a loaded machine, more than 5 s after "ready")
+        expect(page.locator('[data-unit="1/u3"] table.cell-grid')).to_be_visible(timeout=30_000)
         marked()
     finally:
         other.close()

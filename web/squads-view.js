@@ -314,17 +314,18 @@ export class SquadsView {
     if (!squad) return;
     const reply = await this.engine.call("squad.check", { squad });
     const report = reply.ok ? reply.result : { total: "?", units: [] };
+    const words = (await this.systems.describe(squad.system))?.editor ?? { cost_short: "pts", cost_word: "points" };
     const cards = el("div", { class: "roster" });
     for (const unit of squad.units) {
       const r = report.units.find((u) => u.key === unit.key);
       const card = cardElement(r?.card, { notes: false });
       cards.append(el("article", { class: "roster-card" },
-        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} pts`)),
+        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} ${words.cost_short}`)),
         card || el("p", {}, profileText(unit.profile)),
         r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, plain(n)))) : "",
         r?.violations.length ? el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message))) : ""));
     }
-    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,
+    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} ${words.cost_word}`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
 }
