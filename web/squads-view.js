@@ -143,7 +143,7 @@ export class SquadsView {
       const named = report.units.flatMap((u) => u.violations.map((v) => `${u.name}: ${v.message}`));
       const reasons = [...report.violations.map((v) => v.message), ...named];
       const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more, marked below)` : "";
-      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} ${info.editor.cost_word}` +
+      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} ${words(info).cost_word}` +
         (report.legal ? " · legal" : reasons.length ? ` · ${reasons[0]}${more}` : " · not legal yet");
       count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
       // Only book units as printed break a rule: said plainly, not in alarm red (each is marked).
@@ -176,7 +176,7 @@ export class SquadsView {
     // The ready-made units (the book's, or the app's own samples: the system names them): a list
     // to search, each with its value and a "+" to add it.
     const costs = await this.catalogueCosts(squad.system, info.catalogue);
-    const listTitle = info.editor.catalogue_title;
+    const listTitle = words(info).catalogue_title;
     const searchLabel = `Search ${listTitle.charAt(0).toLowerCase()}${listTitle.slice(1)}`;
     const search = el("input", { type: "search", id: "catalogue-search", placeholder: searchLabel,
       "aria-label": searchLabel, autocomplete: "off" });
@@ -283,8 +283,8 @@ export class SquadsView {
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
       form.setUnfit(r.unfit);
-      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} ${info.editor.cost_word}`,
-        r.cost === 0 && info.editor.zero_cost ? el("small", { class: "cost-why" }, ` (${info.editor.zero_cost})`) : ""),
+      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} ${words(info).cost_word}`,
+        r.cost === 0 && words(info).zero_cost ? el("small", { class: "cost-why" }, ` (${words(info).zero_cost})`) : ""),
         el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;
     };
@@ -314,25 +314,33 @@ export class SquadsView {
     if (!squad) return;
     const reply = await this.engine.call("squad.check", { squad });
     const report = reply.ok ? reply.result : { total: "?", units: [] };
-    const words = (await this.systems.describe(squad.system))?.editor ?? { cost_short: "pts", cost_word: "points" };
+    const said = words(await this.systems.describe(squad.system));
     const cards = el("div", { class: "roster" });
     for (const unit of squad.units) {
       const r = report.units.find((u) => u.key === unit.key);
       const card = cardElement(r?.card, { notes: false });
       cards.append(el("article", { class: "roster-card" },
-        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} ${words.cost_short}`)),
+        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} ${said.cost_short}`)),
         card || el("p", {}, profileText(unit.profile)),
         r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, plain(n)))) : "",
         r?.violations.length ? el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message))) : ""));
     }
-    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} ${words.cost_word}`), cards,
+    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} ${said.cost_word}`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
 }
 
+// The squad editor's words a system may give (EditorInfo.data): the heading of its list of
+// ready-made units, the book's word for a unit's value (after a total, and short), why a 0.
+export function words(info) {
+  const data = info?.editor?.data ?? {};
+  return { catalogue_title: data.catalogue_title ?? "The book's units", cost_word: data.cost_word ?? "points",
+    cost_short: data.cost_short ?? "pts", zero_cost: data.zero_cost ?? "" };
+}
+
 // A unit's value in the book's word ("12 pts", "216 PV"); a 0 the book gives says why, in words.
 function costMark(info, cost) {
-  const { cost_short: word, zero_cost: why } = info.editor;
+  const { cost_short: word, zero_cost: why } = words(info);
   return el("span", { class: "cost" }, cost === null ? "?" : `${cost} ${word}`,
     cost === 0 && why ? el("small", { class: "cost-why" }, why) : "");
 }

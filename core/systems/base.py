@@ -675,24 +675,6 @@ class EditorInfo(BaseModel):
         description="What the editor needs to know that only the engine knows (choices and their labels, "
         "blank values).",
     )
-    catalogue_title: str = Field(
-        default="The book's units",
-        max_length=60,
-        description="The heading of the squad editor's list of ready-made units, naming what it holds: the "
-        "book's printed units, or units of the app's own making for a book that prints none.",
-    )
-    cost_word: str = Field(
-        default="points", max_length=20, description="The book's word for a unit's value, after a total."
-    )
-    cost_short: str = Field(
-        default="pts", max_length=10, description="The same, short, beside each unit in a list."
-    )
-    zero_cost: str = Field(
-        default="",
-        max_length=120,
-        description="Why a unit may be worth 0 by the book, in plain words, shown beside a 0 (empty: "
-        "nothing is said).",
-    )
 
 
 class PhaseStep(BaseModel):

@@ -278,5 +278,5 @@ SYSTEM = GundamSkirmish.of_package(
     requirements=REQUIREMENTS,
     campaign=CAMPAIGN,
     # The book prints no units: the list holds the app's own samples.
-    editor=EditorInfo(catalogue_title="Sample units made by this app"),
+    editor=EditorInfo(data={"catalogue_title": "Sample units made by this app"}),
 )

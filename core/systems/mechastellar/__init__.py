@@ -530,5 +530,5 @@ SYSTEM = MechaStellar.of_package(
     unit_state_model=MsUnitState,
     requirements=REQUIREMENTS,
     # The book prints no units: the list holds the app's own samples.
-    editor=EditorInfo(catalogue_title="Sample units made by this app"),
+    editor=EditorInfo(data={"catalogue_title": "Sample units made by this app"}),
 )

@@ -117,7 +117,6 @@ TIMING_LABELS: dict[str, str] = {
 
 EDITOR = EditorInfo(
     kind="card-deck",
-    catalogue_title="Sample mobile suits made by this app",
     tools={"parts": "parts", "assemble": "assemble", "split": "split", "card": "card"},
     data={
         "zones": list(get_args(Zone)),
@@ -134,6 +133,8 @@ EDITOR = EditorInfo(
         # an own frame starts from the values on screen, with what only a printed frame has cleared
         "own_frame": {"id": "", "name": "My frame", "ability": "", "rule": get_args(FrameRule)[0]},
         "new_name": "New mobile suit",
+        # the squad editor's heading of the list of ready-made units: the app's own samples
+        "catalogue_title": "Sample mobile suits made by this app",
         "unit_label": "mobile suit",
     },
 )
