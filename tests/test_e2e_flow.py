@@ -109,7 +109,7 @@ def test_an_attack_rolled_by_the_app_in_five_taps(browser: Browser, server: Serv
             assert height == pytest.approx(row["p_exactly"] / top * tallest, abs=1.5), (row, height)
         # The weapon buttons carry their own odds.
         short = page.locator('[data-choice-field="weapon"] [data-value="short"] .choice-odds')
-        expect(short).to_have_text(f"{round(any_damage * 100)}% · {damage['p_mean']:.1f}")
+        expect(short).to_have_text(f"{round(any_damage * 100)}% · avg {damage['p_mean']:.1f}")
 
         tap(page.locator("#action-roll"))
         expect(page.locator("#action-text")).to_be_visible()

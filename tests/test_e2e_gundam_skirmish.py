@@ -249,7 +249,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         expect(rifle).to_have_attribute("aria-pressed", "true")
         page.locator('#action-panel [data-choice-field="cover"] [data-value="unobstructed"]').click()
         expect(page.locator('#action-panel [data-choice-field="cover"] .choice-odds')).to_have_text(
-            ["47% · 1.4", "47% · 1.4", "41% · 1.2"]
+            ["47% · avg 1.4", "47% · avg 1.4", "41% · avg 1.2"]
         )
         # One die hitting on 3+ (crit 5+, 3 damage, <P>); the target rolls 2 armour dice (3, one
         # fewer unobstructed, L693) at 4+, and against <P> a 3 needs a 5+, a 4-5 a 6, a 6 goes

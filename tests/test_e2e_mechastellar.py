@@ -112,6 +112,18 @@ def test_a_melee_clash_with_both_splits_in_at_most_eight_taps(browser: Browser, 
         tap(split)
         expect(split).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#odds-headline")).to_be_visible(timeout=30_000)
+        # Finding 12: each split's odds say their second number is the average damage, an average in
+        # the thousands without decimals; the chart's axis numbers ("1000") each whole on one line.
+        expect(split.locator(".choice-odds")).to_have_text(re.compile(r"^\d+% · avg \d+$"), timeout=30_000)
+        labels = page.locator("#odds-chart small")
+        shown = [t for t in labels.all_inner_texts() if t]
+        assert shown and any(len(t) >= 4 for t in shown), shown
+        assert all("\n" not in t for t in shown), shown
+        tall = labels.evaluate_all(
+            "ls => ls.filter((l) => l.textContent && l.getBoundingClientRect().height"
+            " > 1.6 * parseFloat(getComputedStyle(l).fontSize)).map((l) => l.textContent)"
+        )
+        assert tall == [], tall
         # Damage counts in hundreds: the full table lists only the results that can happen (issue 26),
         # and the headline's "any damage" is the chance of all but the first row (no damage).
         page.locator("#action-odds .odds-full summary").click()
@@ -386,7 +398,8 @@ def test_designed_forces_shared_by_qr_shot_clash_momentum_offline(browser: Brows
         }
         asked = answer(page, faces, {"split": 4, "Skill": 0, "Momentum": 0})
         assert asked[0].startswith("Colossus's player splits its 8 dice"), asked
-        assert "4 attack / 4 defense · deals ~502 · 5% destroyed (as in the odds)" in asked[0]
+        split = "4 attack / 4 defense · deals ~502 back · 5% chance it is destroyed (as in the odds)"
+        assert split in asked[0]
         assert asked[1:] == [
             "Colossus takes 2 hits in the clash: Skill Defense?\n\nTake 2 hits (as in the odds)\n"
             "Spend 1 Momentum: 1 left\nSpend 2 Momentum: 0 left",

@@ -1,8 +1,8 @@
 """Skirmishers at the table on a 390x844 phone, counted in taps: the first step offered (who goes
 first), a shot from the game screen to the marks on the target's card in at most 5 taps with no
-scrolling, and reaction fire offered as a unit moves, in at most 3 taps; a power-armor card and a
-vehicle card filled in, shared by QR, driven into a failed control check, fired at with a
-modifier, still there after an offline reload."""
+scrolling, and reaction fire offered as a unit moves (Move on its card, its AP one tap), in at most
+3 taps; a power-armor card and a vehicle card filled in, shared by QR, driven into a failed control
+check, fired at with a modifier, still there after an offline reload."""
 
 from __future__ import annotations
 
@@ -138,14 +138,27 @@ def test_reaction_fire_is_offered_as_a_unit_moves_in_three_taps(browser: Browser
     context, page = start(browser, server, store)
     try:
         expect(page.locator('[data-unit="0/u2"] .cell-note')).to_contain_text("60° arc Rifle (2 shots)")
-        # Blue's marksman moves a dot (1 AP); the result offers the fire of Red's arc.
-        page.locator('[data-unit="1/u3"] .card-toggle').click()
-        page.locator('[data-unit="1/u3"] select.more-actions').select_option("move")
+        # Blue's marksman moves across an obstruction (2 AP) from its card's Move, the AP one of
+        # the buttons 1 to 8 (at most 8 AP on movement, L215): 3 taps, no keyboard; the result
+        # offers the fire of Red's arc.
+        page.locator('[data-unit="1/u3"]').scroll_into_view_if_needed()  # Blue's cards are below Red's
+        tap = Taps(page)
+        tap(page.locator('[data-unit="1/u3"] [data-act="move"]'))
         expect(page.locator("#sheet-title")).to_contain_text("Move")
-        page.click("#action-apply")
+        ap = page.locator('[data-pick-field="ap"] button')
+        expect(ap).to_have_count(8)
+        expect(ap.nth(7)).to_contain_text("8 AP")
+        expect(page.locator("#action-panel input")).to_have_count(0)
+        two = page.locator('[data-pick-field="ap"] [data-value="2"]')
+        tap(two)
+        expect(two).to_have_attribute("aria-pressed", "true")
+        tap(page.locator("#action-apply"))
+        assert tap.count == 3
         offer = page.locator("#toast-offers [data-offer]")
         expect(offer).to_have_count(1, timeout=30_000)
         expect(offer).to_contain_text("Sample: Red Rifleman fires (Rifle)")
+        mover = unit_state(saved_game(page), "1/u3")
+        assert mover["extra"]["ap_spent"] == 2 and mover["extra"]["ap_moved"] == 2
         tap = Taps(page)
         tap(offer)
         expect(page.locator("#sheet-title")).to_contain_text("Fire")
@@ -172,9 +185,19 @@ def test_plain_words_on_the_skirmishers_screens(browser: Browser, server: Server
         page.goto(page.url.split("#")[0] + "#/squad/s2")
         expect(page.locator("#squad-units .unit-row")).to_have_count(5)
         assert raw_ids(page) == set()
+        # The list says what it holds (our samples: the book prints blank cards), values in the
+        # book's PV (its weapon tables' column, AMB-1), a weaponless bike's 0 PV explained.
+        expect(page.locator("#book summary")).to_have_text("Sample units made by this app (10)")
+        expect(page.locator("#squad-total")).to_contain_text(" PV")
+        bike = page.locator('[data-catalogue-id="red_scout"] .cost')
+        expect(bike).to_contain_text("0 PV")
+        expect(bike.locator(".cost-why")).to_have_text("no weapons: the book gives PV to weapons only")
+        assert bike.bounding_box()["x"] + bike.bounding_box()["width"] <= 390  # type: ignore[index]
+        # rifle 159 + pistol 13 + four grenades 44 (L143, L157, L187)
+        expect(page.locator('[data-catalogue-id="red_rifle"] .cost')).to_have_text("216 PV")
         for key in ("u4", "u5"):  # the power-armor card and the vehicle card
             page.goto(page.url.split("#")[0] + f"#/unit/s2/{key}")
-            expect(page.locator("#unit-status .total")).to_contain_text("points")
+            expect(page.locator("#unit-status .total")).to_contain_text(" PV")
             found = raw_ids(page)
             assert found == set(), (key, found)
     finally:
@@ -184,7 +207,7 @@ def test_plain_words_on_the_skirmishers_screens(browser: Browser, server: Server
 def fill_card(page: Page, name: str, fields: dict[str, str]) -> None:
     """A new card in the squad editor: its name and its selects (values as the form sends them)."""
     page.click("#new-unit")
-    expect(page.locator("#unit-status")).to_contain_text("points")
+    expect(page.locator("#unit-status")).to_contain_text(" PV")  # the book's word (AMB-1)
     form = page.locator(".schema-form").first
     form.locator('[data-field="name"] input').first.fill(name)
     for field, value in fields.items():
@@ -213,12 +236,12 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
     # The power-armor card (L817-L877): heavy suit, machine gun and missile, a pistol; PV 210 + 583 + 13.
     fill_card(page, "Iron Hawk", {"kind": "power_armor", "suit": "heavy", "primary": "pa_mg",
                                   "primary2": "pa_atm", "secondary": "pistol"})  # fmt: skip
-    expect(page.locator("#unit-status .total")).to_have_text("806 points")
+    expect(page.locator("#unit-status .total")).to_have_text("806 PV")
     page.click("#save-unit")
     expect(page.locator("#squad-units .unit-row")).to_have_count(1)
     # The vehicle card (L613-L662): the assault profile, two light machine guns forward.
     fill_card(page, "Dust Runner", {"kind": "vehicle", "vehicle": "assault"})
-    expect(page.locator("#unit-status .total")).to_have_text("300 points")
+    expect(page.locator("#unit-status .total")).to_have_text("300 PV")
     page.click("#save-unit")
     page.locator('#catalogue [data-add="red_rifle"]').click()
     expect(page.locator("#squad-units .unit-row")).to_have_count(3)
@@ -232,6 +255,9 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         page = other.new_page()
         page.goto(link)
         expect(page.locator("#play-shared")).to_be_visible(timeout=BOOT_MS)
+        # the shared squad's values in the book's PV: 806 + 300 + the rifleman's 216
+        expect(page.locator('#shared-units [data-key="u1"] .card-head')).to_contain_text("806 PV")
+        expect(page.locator("#shared-name + p")).to_contain_text("1322 PV")
         page.click("#play-shared")
         page.click("#play-choose-later")
         page.click("#start-game")
@@ -299,6 +325,8 @@ def test_cards_shared_by_qr_a_vehicle_wipes_out_a_shot_with_cover_offline(
         other.set_offline(True)
         page.reload()
         expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        # the game drawn again from what was saved (on a loaded machine, more than 5 s after "ready")
+        expect(page.locator('[data-unit="1/u3"] table.cell-grid')).to_be_visible(timeout=30_000)
         marked()
     finally:
         other.close()

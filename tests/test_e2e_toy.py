@@ -110,7 +110,7 @@ def test_a_system_under_tests_builds_squads_with_its_own_editor_and_plays(
         expect(modes.nth(1)).to_be_disabled()
         expect(modes.nth(1).locator(".pick-why")).to_have_text("no burst while Pinned")
         # The usable one carries its headline odds: 5 dice on 4+, at least one hit 31/32.
-        expect(modes.first.locator(".choice-odds")).to_have_text("97% · 2.5")
+        expect(modes.first.locator(".choice-odds")).to_have_text("97% · avg 2.5")
         page.locator("#action-odds .odds-full summary").click()  # the full tables, drawn when opened
         expect(page.locator("#action-odds table")).not_to_have_count(0)
         page.click("#action-typed")

@@ -1050,3 +1050,20 @@ def test_every_shooting_modifier_is_a_chip_or_a_choice_on_the_sheet() -> None:
     assert flow.choices == ["cover", "range"]
     assert flow.common == ["higher", "target_sees_shooter", "volley", "weather"]
     assert flow.picks == ["weapon"]  # the shooter's own weapons (game.picks)
+
+
+def test_the_cover_buttons_say_which_carries_a_modifier_l677_l693() -> None:
+    """In Cover, the default, carries no modifier (L685-L693) and only Unobstructed costs the defender a
+    die (L677-L684): the choice buttons say so (finding 20), and the odds agree (Head guns, no <P>)."""
+    shoot = implementation("gundam_skirmish").actions["shoot"].input.model_json_schema()
+    cover = shoot["properties"]["cover"]
+    assert cover["default"] == "in_cover"
+    assert cover["x-labels"] == {
+        "unobstructed": "Unobstructed (defender -1 die)",
+        "in_cover": "In cover (no modifier)",
+        "obstructed": "Obstructed (no modifier)",
+    }
+    g = game(a=[("l0", sample("lancer"))])
+    shot = {"attacker": "0/l0", "target": "1/t1", "weapon": "Head guns"}
+    means = {c: odds(g, "shoot", {**shot, "cover": c}).tables["damage"].p_mean for c in cover["x-labels"]}
+    assert means["in_cover"] == means["obstructed"] < means["unobstructed"]

@@ -7,6 +7,7 @@ odds are checked against every face sequence the resolving code can read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
@@ -374,6 +375,27 @@ def test_blue_djinn_clashes_with_white_asura_l199_l214() -> None:
     assert d["damage"][1] == 500  # the Beam Saber's hit; its save (8 on 5+) passed
     assert "Finishing Blow" not in g2.log[-1].text
     assert momentum(g2, 0) == 1
+
+
+def test_a_defender_with_no_melee_weapon_is_offered_only_all_dice_on_defense_l188_l208() -> None:
+    """Its counterattack is its weapon's (L188; damage is hits x the weapon's DMG, L208): the Argonaut,
+    with no melee weapon, is asked no split that could deal nothing, only its dice all on defense,
+    which the odds assume; a split sent anyway is refused; and a one-sided clash's result promises
+    no Finishing Blow the app does not offer (its rules are lost, L213, digest ambiguity 3)."""
+    g = game_of([unit("blue_djinn")], [unit("argonaut")], momentum=(0, 0))
+    inp = {"attacker": "0/a0", "target": "1/b0", "attack_dice": 6}
+    with pytest.raises(NeedChoice) as asked:
+        act(g, "melee", inp, TypedDice([]))
+    pool = SAMPLES["argonaut"].melee
+    [only] = asked.value.options
+    assert only.value == 0 and only.assumed
+    assert only.label.startswith(f"All {pool} dice defend (no melee weapon to strike back with) · ")
+    assumed, told = odds(g, "melee", inp), odds(g, "melee", {**inp, "defender_attack": 0})
+    assert (assumed.tables, assumed.facts) == (told.tables, told.facts)
+    with pytest.raises(ValueError, match="no melee weapon to strike back with"):
+        act(g, "melee", {**inp, "defender_attack": 1}, TypedDice([5] * 40))
+    done = act(g, "melee", {**inp, "defender_attack": 0, "counter_defense": 0}, TypedDice([10] * 40))
+    assert done.log[-1].detail["damage"][1] == 0 and "Finishing Blow" not in done.log[-1].text
 
 
 def test_henry_clashes_with_kara_l514_l534() -> None:
@@ -868,6 +890,9 @@ def test_the_clash_splits_are_choices_attacker_picks_defender_is_asked_l519() ->
     assert [c.value for c in asked.value.options] == list(range(d_pool, -1, -1))
     assert [c.value for c in asked.value.options if c.assumed] == [d_pool // 2]
     assert asked.value.options[0].label.startswith(f"{d_pool} attack / 0 defense · deals ~")
+    # what it deals back and whose destruction the chance is: its own
+    said = r"\d+ attack / 0 defense · deals ~\d+ back · \d+% chance it is destroyed"
+    assert re.fullmatch(said, asked.value.options[0].label)
     assumed = odds(g, "melee", inp)
     told = odds(g, "melee", {**inp, "defender_attack": d_pool // 2})
     assert (assumed.tables, assumed.facts) == (told.tables, told.facts)

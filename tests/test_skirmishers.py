@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from core import api
 from core.dice import NeedMoreDice, TypedDice
 from core.game import Game, act, gated_actions, new_game, odds
 from core.squad import Squad, SquadUnit
@@ -239,6 +240,37 @@ def test_actions_a_unit_cannot_take_now_are_greyed_with_the_reason_and_refused_L
     assert gated_actions(g)["0/u1"]["move"].startswith("Moving a dot costs 1 AP; ")
     g = act(g, "end_turn", {}, TypedDice([]))
     assert "fire" in gated_actions(g)["0/u1"]  # Red set no arc: nothing to fire in Blue's turn
+
+
+def test_move_is_on_the_card_with_its_ap_as_one_tap_buttons_1_to_8_L215() -> None:
+    """Move sits on the unit's card like Fire (a primary action), its AP one button each from 1 to 8:
+    at most 8 AP a turn go on movement (L215; power armor too, L881), more than the AP left or the
+    movement left greyed with the reason, and refused by the engine if sent anyway."""
+    desc = api.call("system.describe", {"system": "skirmishers"})["result"]
+    flow = next(a for a in desc["actions"] if a["name"] == "move")["flow"]
+    assert flow["primary"] and flow["picks"] == ["ap"] and flow["common"] == []
+
+    def picks(game: dict[str, Any], actor: str) -> dict[int, str]:
+        reply = api.call("game.picks", {"game": game, "action": "move", "actor": actor})
+        assert reply["ok"], reply
+        return {p["value"]: p["unavailable"] for p in reply["result"]["fields"]["ap"]}
+
+    def move(game: dict[str, Any], actor: str, ap: int) -> dict[str, Any]:
+        given = {"unit": actor, "ap": ap}
+        return api.call("game.act", {"game": game, "action": "move", "input": given, "faces": []})
+
+    rifle = sample_game(["red_rifle"], ["blue_gyro"]).model_dump(mode="json")  # 7 AP
+    assert picks(rifle, "0/u1") == {**{n: "" for n in range(1, 8)}, 8: "7 AP left"}
+    armor = sample_game(["red_rifle"], ["blue_armor"], first="second").model_dump(mode="json")  # 14 AP
+    assert picks(armor, "1/u1") == {n: "" for n in range(1, 9)}
+    moved = move(armor, "1/u1", 6)
+    assert moved["ok"], moved
+    after = picks(moved["result"]["game"], "1/u1")
+    assert [n for n, why in after.items() if not why] == [1, 2]
+    assert after[3] == "2 AP of movement left this turn (L215)"
+    again = move(moved["result"]["game"], "1/u1", 3)
+    assert not again["ok"] and "at most 8 AP a turn go on movement" in again["error"]["message"]
+    assert not move(armor, "1/u1", 9)["ok"]
 
 
 def test_the_odds_say_armor_takes_a_hit_first_L198() -> None:
@@ -714,3 +746,18 @@ def test_the_fists_pick_shows_the_bludgeoning_it_deals_now_L318() -> None:
     assert picks is not None
     fists = next(p for p in picks(g, "0/u1")["weapon"] if p.value == "fists")
     assert fists.detail.startswith("3\\ (half its max AP")
+
+
+def test_the_squad_editor_names_its_list_and_the_books_pv_AMB1() -> None:
+    """The ready-made list holds our samples, not the book's units (the book prints blank cards,
+    L910-L996), so it says so; a value is the book's PV (the weapon tables' column, L141 ...), and a
+    card with no weapon is 0 PV by the book, which the editor explains in words."""
+    sk = api.call("system.describe", {"system": "skirmishers"})["result"]
+    editor = sk["editor"]["data"]  # the squad editor's words (EditorInfo.data)
+    assert editor["catalogue_title"] == "Sample units made by this app"
+    assert editor["cost_word"] == editor["cost_short"] == "PV"
+    bike = next(c for c in sk["catalogue"] if c["id"] == "red_scout")
+    cost = api.call("unit.check", {"system": "skirmishers", "profile": bike["profile"]})["result"]["cost"]
+    assert cost == 0 and "weapons only" in editor["zero_cost"]
+    gf = api.call("system.describe", {"system": "gunframe"})["result"]["editor"]["data"]
+    assert gf == {}  # the shell's own words: "The book's units", "pts", "points"

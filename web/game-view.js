@@ -24,6 +24,8 @@ const OPEN_CARDS_UP_TO = 0;
 const CHART_PX = 40;
 // A chart shows every row of its table up to this many rows, only the possible ones beyond.
 const CHART_ALL_UP_TO = 60;
+// How many characters of axis labels a chart's width holds side by side on a phone.
+const CHART_LABEL_ROOM = 44;
 // Background calls of the engine (engine-client.js), by what they are for: the odds on the sheet's
 // choice buttons; the screen of a rolled result's game, worked out before Apply; Undo's game and
 // screen, worked out after each change.
@@ -1224,10 +1226,13 @@ const gaps = (t) => t.rows.length > 0 && t.rows.at(-1).value - t.rows[0].value +
 
 const atLeastOne = (table) => table.rows.find((r) => r.value >= 1)?.p_at_least ?? 0;
 
-// "34% · 0.47": the chance of at least one and the mean of the main table, for a choice button.
+// "34% · avg 0.5": the chance of at least one and the average of the main table, for a choice
+// button; an average in the hundreds or more ("avg 1061") without decimals.
 function shortOdds(odds, headline) {
   const [, table] = mainTable(odds, headline);
-  return table ? `${Math.round(atLeastOne(table) * 100)}% · ${table.p_mean.toFixed(1)}` : "";
+  if (!table) return "";
+  const mean = table.p_mean >= 100 ? String(Math.round(table.p_mean)) : table.p_mean.toFixed(1);
+  return `${Math.round(atLeastOne(table) * 100)}% · avg ${mean}`;
 }
 
 // The headline line (any damage, mean, what the system names as key), a small chart of the
@@ -1258,11 +1263,15 @@ function oddsBlock(odds, headline = []) {
     // A table running to the thousands (damage counted in hundreds) charts only the results that
     // can happen: thousands of empty columns would cost seconds a tap and show nothing.
     const charted = table.rows.length > CHART_ALL_UP_TO ? table.rows.filter((r) => r.p_exactly > 0) : table.rows;
-    for (const row of charted) {
+    // Its axis labelled as often as the numbers fit a phone's width side by side, each whole on
+    // one line ("1000", never "100" over "0"): the exact values are in the full tables.
+    const widest = Math.max(...charted.map((r) => String(r.value).length));
+    const every = Math.max(1, Math.ceil(charted.length / Math.floor(CHART_LABEL_ROOM / (widest + 1))));
+    charted.forEach((row, i) => {
       const fill = el("span", { class: "fill", "data-value": String(row.value), "data-p": String(row.p_exactly) });
       fill.style.height = `${((row.p_exactly / top) * CHART_PX).toFixed(2)}px`;
-      chart.append(el("div", { class: "col" }, fill, el("small", {}, String(row.value))));
-    }
+      chart.append(el("div", { class: "col" }, fill, el("small", {}, i % every ? "" : String(row.value))));
+    });
     box.append(chart);
   }
   const full = el("details", { class: "odds-full" }, el("summary", {}, "Full odds"));

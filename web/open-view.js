@@ -4,7 +4,7 @@ import { el, clear, button, notify, bdi, hashFor } from "./dom.js";
 import { tokenBox } from "./share-box.js";
 import { openCampaign } from "./campaign-view.js";
 import { newId, newSeed } from "./store.js";
-import { profileText } from "./squads-view.js";
+import { profileText, words } from "./squads-view.js";
 import { cardElement } from "./unit-card.js";
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,40}$/;
@@ -55,12 +55,14 @@ export async function openShared(root, engine, store, systems, token) {
   const squad = shared.squad;
   const check = await engine.call("squad.check", { squad });
   const report = check.ok ? check.result : null;
+  // A unit's value in the book's word (the system's editor names it: "pts", "PV").
+  const said = words(await systems.describe(squad.system));
   const list = el("ul", { class: "list", id: "shared-units" });
   for (const unit of squad.units) {
     const r = report?.units.find((u) => u.key === unit.key);
     // A unit that breaks a building rule (a book unit as printed) says why beside it.
     list.append(el("li", { class: "card", "data-key": unit.key }, el("div", { class: "card-head" }, el("strong", {}, bdi(r?.name ?? unit.key)),
-      el("span", {}, r?.cost != null ? `${r.cost} pts` : "")),
+      el("span", {}, r?.cost != null ? `${r.cost} ${said.cost_short}` : "")),
       r?.violations.length ? el("p", { class: "unit-note" }, r.violations.map((v) => v.message).join("; ")) : "",
       r?.card ? el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(r.card)) : el("small", {}, profileText(unit.profile))));
   }
@@ -105,7 +107,7 @@ export async function openShared(root, engine, store, systems, token) {
   };
   root.append(
     el("h2", { id: "shared-name" }, bdi(squad.name)),
-    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} points`),
+    el("p", {}, `${systems.name(squad.system)} · ${report ? report.total : "?"} ${said.cost_word}`),
     report?.violations.length ? el("p", { class: "unit-note", id: "shared-squad-notes" }, report.violations.map((v) => v.message).join("; ")) : "",
     list,
     el("div", { class: "actions" },

@@ -143,7 +143,7 @@ export class SquadsView {
       const named = report.units.flatMap((u) => u.violations.map((v) => `${u.name}: ${v.message}`));
       const reasons = [...report.violations.map((v) => v.message), ...named];
       const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more, marked below)` : "";
-      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} points` +
+      summary.textContent = `${report.total}${report.limit ? ` / ${report.limit}` : ""} ${words(info).cost_word}` +
         (report.legal ? " · legal" : reasons.length ? ` · ${reasons[0]}${more}` : " · not legal yet");
       count.textContent = `${report.units.length} unit${report.units.length === 1 ? "" : "s"}`;
       // Only book units as printed break a rule: said plainly, not in alarm red (each is marked).
@@ -167,16 +167,19 @@ export class SquadsView {
         const book = origin.startsWith("catalogue:") ? info.catalogue.find((c) => `catalogue:${c.id}` === origin) : null;
         units.append(el("li", { class: "card unit-row", "data-key": unit.key },
           el("div", { class: "card-head" }, el("strong", {}, unit.name), book?.note ? noteMark(book) : "",
-            el("span", { class: "cost" }, unit.cost === null ? "?" : `${unit.cost} pts`)),
+            costMark(info, unit.cost)),
           problems, el("details", { class: "profile" }, el("summary", {}, "Card"), cardElement(unit.card)), actions));
       }
       if (!report.units.length) units.append(el("li", { class: "muted" }, "No units yet: add one from the book or define your own."));
     };
 
-    // The book's units: a list to search, each with its points and a "+" to add it.
+    // The ready-made units (the book's, or the app's own samples: the system names them): a list
+    // to search, each with its value and a "+" to add it.
     const costs = await this.catalogueCosts(squad.system, info.catalogue);
-    const search = el("input", { type: "search", id: "catalogue-search", placeholder: "Search the book's units",
-      "aria-label": "Search the book's units", autocomplete: "off" });
+    const listTitle = words(info).catalogue_title;
+    const searchLabel = `Search ${listTitle.charAt(0).toLowerCase()}${listTitle.slice(1)}`;
+    const search = el("input", { type: "search", id: "catalogue-search", placeholder: searchLabel,
+      "aria-label": searchLabel, autocomplete: "off" });
     const rows = info.catalogue.map((c) => {
       const add = button("+", async () => {
         squad.units.push({ key: nextKey(squad), profile: structuredClone(c.profile), origin: `catalogue:${c.id}` });
@@ -184,7 +187,7 @@ export class SquadsView {
       }, { class: "add", "data-add": c.id, "aria-label": `Add ${c.name}` });
       return el("li", { class: "catalogue-row", "data-catalogue-id": c.id, "data-name": c.name.toLowerCase() },
         el("span", { class: "catalogue-name" }, c.name), c.note ? noteMark(c) : "",
-        el("span", { class: "cost" }, costs[c.id] == null ? "" : `${costs[c.id]} pts`), add);
+        costs[c.id] == null ? el("span", { class: "cost" }, "") : costMark(info, costs[c.id]), add);
     });
     const catalogue = el("ul", { class: "catalogue", id: "catalogue" }, ...rows);
     search.addEventListener("input", () => {
@@ -192,7 +195,7 @@ export class SquadsView {
       for (const row of rows) row.hidden = !words.every((w) => row.dataset.name.includes(w));
     });
     const bookBox = info.catalogue.length
-      ? el("details", { class: "book", id: "book", open: "" }, el("summary", {}, `The book's units (${info.catalogue.length})`), search, catalogue)
+      ? el("details", { class: "book", id: "book", open: "" }, el("summary", {}, `${listTitle} (${info.catalogue.length})`), search, catalogue)
       : el("p", { class: "muted" }, "This book prints no units: define your own.");
     const library = el("select", { id: "library-pick", "aria-label": "Unit from my library" },
       el("option", { value: "" }, "Add one of my own units…"),
@@ -280,7 +283,8 @@ export class SquadsView {
       if (!reply.ok) { status.append(el("p", { class: "error" }, reply.error.message)); return null; }
       const r = reply.result;
       form.setUnfit(r.unfit);
-      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} points`),
+      status.append(el("p", { class: "total" }, r.cost === null ? "Not a valid unit yet" : `${r.cost} ${words(info).cost_word}`,
+        r.cost === 0 && words(info).zero_cost ? el("small", { class: "cost-why" }, ` (${words(info).zero_cost})`) : ""),
         el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message + (v.ref && showRefs() ? ` (${v.ref})` : "")))));
       return r;
     };
@@ -310,19 +314,35 @@ export class SquadsView {
     if (!squad) return;
     const reply = await this.engine.call("squad.check", { squad });
     const report = reply.ok ? reply.result : { total: "?", units: [] };
+    const said = words(await this.systems.describe(squad.system));
     const cards = el("div", { class: "roster" });
     for (const unit of squad.units) {
       const r = report.units.find((u) => u.key === unit.key);
       const card = cardElement(r?.card, { notes: false });
       cards.append(el("article", { class: "roster-card" },
-        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} pts`)),
+        el("div", { class: "card-head" }, el("strong", {}, r?.name ?? unit.key), el("span", { class: "cost" }, `${r?.cost ?? "?"} ${said.cost_short}`)),
         card || el("p", {}, profileText(unit.profile)),
         r?.card?.notes.length ? el("ul", { class: "rule-notes" }, ...r.card.notes.map((n) => el("li", {}, plain(n)))) : "",
         r?.violations.length ? el("ul", { class: "violations" }, ...r.violations.map((v) => el("li", {}, v.message))) : ""));
     }
-    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} points`), cards,
+    this.root.append(el("h1", {}, squad.name), el("p", {}, `${this.systems.name(squad.system)} · ${report.total} ${said.cost_word}`), cards,
       el("div", { class: "actions no-print" }, button("Print", () => print()), el("a", { href: `#/squad/${id}`, class: "button" }, "Back")));
   }
+}
+
+// The squad editor's words a system may give (EditorInfo.data): the heading of its list of
+// ready-made units, the book's word for a unit's value (after a total, and short), why a 0.
+export function words(info) {
+  const data = info?.editor?.data ?? {};
+  return { catalogue_title: data.catalogue_title ?? "The book's units", cost_word: data.cost_word ?? "points",
+    cost_short: data.cost_short ?? "pts", zero_cost: data.zero_cost ?? "" };
+}
+
+// A unit's value in the book's word ("12 pts", "216 PV"); a 0 the book gives says why, in words.
+function costMark(info, cost) {
+  const { cost_short: word, zero_cost: why } = words(info);
+  return el("span", { class: "cost" }, cost === null ? "?" : `${cost} ${word}`,
+    cost === 0 && why ? el("small", { class: "cost-why" }, why) : "");
 }
 
 // A book unit's note (e.g. a printed cost that breaks the rules): a neutral mark that tells

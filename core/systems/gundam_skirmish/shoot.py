@@ -85,7 +85,16 @@ class ShootInput(ShotBase):
     cover: Cover = Field(
         default="in_cover",
         description="How much of the target the shooter sees (L676-L703; A2).",
-        json_schema_extra={"flow": "choice"},
+        # The book's default reading carries no modifier (In Cover, L685-L693); only Unobstructed takes a
+        # die from the defender's pool (L677-L684): the buttons say so, so no player takes In cover for open.
+        json_schema_extra={
+            "flow": "choice",
+            "x-labels": {
+                "unobstructed": "Unobstructed (defender -1 die)",
+                "in_cover": "In cover (no modifier)",
+                "obstructed": "Obstructed (no modifier)",
+            },
+        },
     )
     range: Range = Field(
         default="in_band",

@@ -56,8 +56,8 @@ or facing); "not yet" = not implemented.
   action spent: ambiguity 34): done [R zodiac_charges, green_viking, overwatch_refused, melee_shield].
 * L183-L214 the Melee Clash: done [M blue_djinn_clashes, henry_clashes]; +2 attacker dice: reading
   attacker_one_each; splits entered by each player: done [M the_clash_splits]. The post-clash Disengage
-  and the Finishing Blow (lost text, ambiguity 3): the log flags when one side alone took damage;
-  players resolve it.
+  and the Finishing Blow (lost text, ambiguity 3): not yet; the result no longer says one may follow
+  (it offered none), players resolve it.
 * L216-L225 Armor Saves, at most 3, 1000 a failure, TN = PEN - Sv: done [M laughing_joker, failed_save];
   natural 10 at 11+: reading save_ten_passes; 1000 in place of DMG: reading save_replaces_damage; buying
   a failed save [M-1] (L220): done [M a_skilled_pilot_buys].
@@ -225,6 +225,7 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
+    EditorInfo,
     Gates,
     PhaseStep,
     PhaseView,
@@ -528,4 +529,6 @@ SYSTEM = MechaStellar.of_package(
     state_model=MsState,
     unit_state_model=MsUnitState,
     requirements=REQUIREMENTS,
+    # The book prints no units: the list holds the app's own samples.
+    editor=EditorInfo(data={"catalogue_title": "Sample units made by this app"}),
 )

@@ -333,8 +333,13 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
     a_pool = attacker_pool(att, options)
     d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
     d_split = even_split(d_pool) if inp.defender_attack is None else inp.defender_attack
-    if dfn.kind == "warship" and inp.defender_attack is None:
+    if (dfn.kind == "warship" or d_weapon is UNARMED) and inp.defender_attack is None:
         d_split = 0
+    if d_weapon is UNARMED and dfn.kind != "warship" and d_split:
+        # its counterattack is its weapon's (L188, L208): with none, an attack die deals nothing
+        raise ValueError(
+            f"{d_g.name} has no melee weapon to strike back with: all its dice defend (L188, L208)"
+        )
     a_split = even_split(a_pool) if inp.attack_dice is None else inp.attack_dice
     if a_split > a_pool:
         raise ValueError(f"{a_g.name} has {a_pool} dice to split")
@@ -517,13 +522,21 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     asked in turn on one phone).  Each answer reads with its chance to destroy the attacker."""
     _, _, d_g = game.unit(inp.target)
     pool = d_pool_of(game, inp)
+    dfn = Unit.model_validate(d_g.profile)
+    unarmed = dfn.kind != "warship" and _first_melee(dfn) < 0 and inp.defender_weapon == 0
     options = []
-    for k in range(pool, -1, -1):
+    # Each answer with what it deals the attacker and the chance the defender itself is destroyed;
+    # a defender with no melee weapon strikes back with nothing (L188, L208): all its dice defend.
+    for k in [0] if unarmed else range(pool, -1, -1):
         strike, counter, _, _, opts = pools(game, inp.model_copy(update={"defender_attack": k}))
         mean, lost = expected_damage(counter, opts), destroys(strike, opts)
-        said = split_label(k, pool) if pool else "Defend: no dice to split"  # a warship (L954)
-        label = f"{said} · deals ~{float(mean):.0f} · {float(lost):.0%} destroyed"
-        options.append(Choice(value=k, label=label, assumed=k == even_split(pool)))
+        lost_said = f"{float(lost):.0%} chance it is destroyed"
+        if unarmed:
+            label = f"All {pool} dice defend (no melee weapon to strike back with) · {lost_said}"
+        else:
+            said = split_label(k, pool) if pool else "Defend: no dice to split"  # a warship (L954)
+            label = f"{said} · deals ~{float(mean):.0f} back · {lost_said}"
+        options.append(Choice(value=k, label=label, assumed=k == (0 if unarmed else even_split(pool))))
     if escape_open(game, game.unit(inp.target)[0]):  # Climactic Events (L742)
         options.append(
             Choice(value=0, label="Narrow Escape: cancel the clash (once a game)", also={"escape": True})
@@ -808,10 +821,6 @@ def clash(game: Game, inp: Clash, dice: DiceSource) -> ActionResult:
         + (f", {spend_a} cancelled with Momentum" if spend_a else "")
         + f". {d_g.name} takes {dmg_d}, {a_g.name} takes {dmg_a}"
     )
-    if not dmg_d and not dmg_a:
-        text += ""
-    elif bool(dmg_d) != bool(dmg_a):
-        text += ". Only one side took damage: a Finishing Blow may follow (L213)"
     text += impact
     if wrecks:
         text += f"; {a_g.name} destroys its " + ", ".join(dfn_weapons[i].name for i in wrecks) + " (L1009)"

@@ -150,6 +150,7 @@ from core.systems.base import (
     CatalogueUnit,
     CellGrid,
     Change,
+    EditorInfo,
     GridCell,
     GridRow,
     PhaseView,
@@ -196,6 +197,7 @@ from core.systems.skirmishers.turn import (
     first_side,
     jet,
     move,
+    move_picks,
     phase_view,
     set_arc,
     stance,
@@ -399,6 +401,8 @@ ACTIONS = {
         "Move",
         move,
         "Pay the AP of the dots crossed; at most 8 AP on movement (L211-L239).",
+        picks=move_picks,
+        primary=True,
         rolls=False,
         needs=("move_ap",),
     ),
@@ -590,6 +594,17 @@ SYSTEM = Skirmishers.of_package(
     Soldier,
     actions=ACTIONS,
     options=SkOptions,
+    # The book prints blank cards (L910-L996): the list holds our samples.  Its weapon tables price
+    # each weapon in a "PV" column (L141, L156, L167, L186, L358, L403, L427, L867) and nothing else,
+    # so a card's PV is its weapons' (AMB-1) and a card with none is worth 0 PV.
+    editor=EditorInfo(
+        data={
+            "catalogue_title": "Sample units made by this app",
+            "cost_word": "PV",
+            "cost_short": "PV",
+            "zero_cost": "no weapons: the book gives PV to weapons only",
+        }
+    ),
     state_model=SkGame,
     unit_state_model=SkUnit,
     requirements={

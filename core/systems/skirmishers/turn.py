@@ -218,11 +218,31 @@ class Move(Closed):
         title="AP",
         default=1,
         ge=1,
-        le=16,
+        le=MOVE_CAP,
         description="AP the move costs: 1 a dot, 2 across an obstruction or a door, 4 a window, 3 a level; "
-        "double while prone (L229-L239); rough 3, swamp 4, wire 6, wall 5 (L462-L473).",
-        json_schema_extra={"flow": "common"},
+        "double while prone (L229-L239); rough 3, swamp 4, wire 6, wall 5 (L462-L473); at most 8 AP "
+        "a turn on movement (L215).",
+        json_schema_extra={"flow": "pick"},
     )
+
+
+def move_picks(game: Game, actor: str) -> dict[str, list[FieldPick]]:
+    """The move's AP as one-tap buttons, 1 to 8: movement takes at most 8 AP a turn (L215, and for
+    experienced troopers and power armor alike L553, L881); a number over the AP left, or over the
+    movement left this turn, is greyed with the reason."""
+    _, _, unit = game.unit(actor)
+    st = SkUnit.of(unit)
+    left = max(0, max_ap(game, unit) - st.ap_spent)
+    moves = max(0, MOVE_CAP - st.ap_moved)
+    out = []
+    for ap in range(1, MOVE_CAP + 1):
+        why = ""
+        if ap > moves:
+            why = f"{moves} AP of movement left this turn (L215)"
+        elif ap > left:
+            why = f"{left} AP left"
+        out.append(FieldPick(value=ap, label=f"{ap} AP", unavailable=why))
+    return {"ap": out}
 
 
 def move(game: Game, inp: Move, dice: DiceSource) -> ActionResult:
