@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Server, open_with_store, saved_game, unit_state
+from conftest import Server, open_with_store, saved_game, seeded_dice, unit_state
 from playwright.sync_api import Browser, expect
 from table_flow import Player, phone_page
 
@@ -55,12 +55,36 @@ def test_gunframe_attack_within_five_taps(browser: Browser, server: Server) -> N
         context.close()
 
 
+#: The page's dice for the Mobile Suit Battles game: its Setup shuffles both decks at random (no
+#: sheet, no typed dice), and about 1 deal in 60 (CPython, 400 seeds) makes the first card ask two
+#: questions (whom it attacks, then which card the target blocks with), one tap over the budget.
+MSB_SEED = 1
+
+
+def card_questions(game: dict[str, Any]) -> int:
+    """How many questions the next card asks, each answered with its first choice as
+    :func:`resolve_one` answers it (the engine's own count, from the game as saved)."""
+    given: dict[str, Any] = {}
+    for asked in range(6):
+        args = {"game": game, "action": "resolve_card", "input": given, "seed": 1}
+        reply = api.call("game.act", args)
+        assert reply["ok"], reply
+        ask = reply["result"]["ask"]
+        if not ask:
+            return asked
+        first = ask["options"][0]
+        given = {**given, ask["field"]: first["value"], **(first.get("also") or {})}
+    raise AssertionError("the card kept asking")
+
+
 def test_mobile_suit_battles_first_card_within_eight_taps(browser: Browser, server: Server) -> None:
     """A new game of the two sample suits: setup and the first hands (one tap), each player looks at
     their hand alone and taps the two cards to keep (the cards turn face up once both have chosen,
     L71, L75), then the first card by initiative asks whom it attacks: one tap. Later cards: one or
-    two taps each (whom it attacks; who picks in a tie)."""
+    two taps each (whom it attacks; who picks in a tie). The shuffle is seeded (MSB_SEED): a deal
+    whose first card asks two questions would need 9 taps."""
     context, page = phone_page(browser)
+    seeded_dice(context, MSB_SEED)
     try:
         open_with_store(page, server.url + "#/game/g1", two_sides("ms_battles", [[0], [1]]))
         expect(page.locator(".unit-card")).to_have_count(2, timeout=30000)
@@ -78,6 +102,8 @@ def test_mobile_suit_battles_first_card_within_eight_taps(browser: Browser, serv
             expect(page.locator(f'[data-unit="{ref}"] .holding[data-section="Hand"]')).to_have_count(0)
         expect(page.locator("#phase-strip li.now")).to_have_text("Resolve", timeout=30000)
         expect(page.locator("#game-log li").first).to_contain_text("face up")
+        asks = card_questions(saved_game(page))
+        assert asks <= 1, f"MSB_SEED {MSB_SEED} now deals a first card that asks {asks} questions"
         # the first card: its question (whom it attacks, who picks in a tie) is on screen at once;
         # a card with nothing to ask resolves from the bar's button
         resolve_one(page, player)
