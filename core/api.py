@@ -243,10 +243,11 @@ class SystemDescription(BaseModel):
 def describe(args: SystemArgs) -> SystemDescription:
     """A system's profile format, catalogue, tracked values and actions (with schemas)."""
     system = _system(args.system)
+    catalogue = system.catalogue()
     return SystemDescription(
         info=system.info,
         profile_schema=system.profile_model.model_json_schema(),
-        catalogue=system.catalogue(),
+        catalogue=catalogue,
         tracked=list(system.tracked),
         resources=list(system.resources),
         actions=[
@@ -264,10 +265,22 @@ def describe(args: SystemArgs) -> SystemDescription:
             for a in system.actions.values()
         ],
         options_schema=system.options.model_json_schema() if system.options else None,
-        editor=system.editor,
+        editor=_editor(system.editor, catalogue),
         tools=list(system.tools),
         sample_forces=system.sample_forces(),
         campaign=system.campaign is not None,
+    )
+
+
+def _editor(editor: EditorInfo, catalogue: list[CatalogueUnit]) -> EditorInfo:
+    """The editor's words with the heading of the ready-made list named for what it holds: the
+    app's own samples (:meth:`RuleSystem.samples_catalogue`) where the book prints no units, each
+    called by the system's word for a unit; else the shell's "The book's units"."""
+    if "catalogue_title" in editor.data or not catalogue or not all(c.sample for c in catalogue):
+        return editor
+    noun = str(editor.data.get("unit_label", "unit"))
+    return editor.model_copy(
+        update={"data": {**editor.data, "catalogue_title": f"Sample {noun}s made by this app"}}
     )
 
 

@@ -74,13 +74,14 @@ class Violation(BaseModel):
 
 
 class CatalogueUnit(BaseModel):
-    """A ready-made unit printed in the rulebook."""
+    """A ready-made unit: printed in the rulebook, or one of the app's samples (``sample``)."""
 
     id: str
     name: str
     profile: dict[str, Any]
     note: str = Field(default="", description="E.g. where the printed cost disagrees with the rules.")
     ref: str = ""
+    sample: bool = Field(default=False, description="Made by the app for a book that prints no units.")
 
 
 class SampleForce(BaseModel):
@@ -787,7 +788,12 @@ class RuleSystem(ABC):
         """A catalogue of units of the app's own making, for a book that prints none: each with ``note``."""
         return [
             CatalogueUnit(
-                id=key, name=self.unit_name(unit), profile=unit.model_dump(mode="json"), note=note, ref=ref
+                id=key,
+                name=self.unit_name(unit),
+                profile=unit.model_dump(mode="json"),
+                note=note,
+                ref=ref,
+                sample=True,
             )
             for key, unit in samples.items()
         ]

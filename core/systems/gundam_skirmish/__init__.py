@@ -37,7 +37,6 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
-    EditorInfo,
     PhaseView,
     RuleSystem,
     SampleForce,
@@ -277,6 +276,4 @@ SYSTEM = GundamSkirmish.of_package(
     tools=TOOLS,
     requirements=REQUIREMENTS,
     campaign=CAMPAIGN,
-    # The book prints no units: the list holds the app's own samples.
-    editor=EditorInfo(data={"catalogue_title": "Sample units made by this app"}),
 )

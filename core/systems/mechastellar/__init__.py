@@ -225,7 +225,6 @@ from core.systems.base import (
     CardLine,
     CatalogueUnit,
     Change,
-    EditorInfo,
     Gates,
     PhaseStep,
     PhaseView,
@@ -529,6 +528,4 @@ SYSTEM = MechaStellar.of_package(
     state_model=MsState,
     unit_state_model=MsUnitState,
     requirements=REQUIREMENTS,
-    # The book prints no units: the list holds the app's own samples.
-    editor=EditorInfo(data={"catalogue_title": "Sample units made by this app"}),
 )

@@ -279,6 +279,17 @@ def _first_melee(unit: Unit) -> int:
     return next((i for i, w in enumerate(unit.weapons) if w.kind != "shooting"), -1)
 
 
+def defender_weapon(dfn: Unit, inp: Clash) -> Weapon:
+    """What the defender strikes back with: the weapon its player picked, else its first melee or
+    [CC] weapon; :data:`UNARMED` for a warship (its bonus is its turn's) or a unit with none, whose
+    dice then all defend (its counterattack is its weapon's, L188, L208)."""
+    if dfn.kind == "warship":
+        return UNARMED
+    return _weapon(
+        dfn, inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
+    )
+
+
 def even_split(pool: int) -> int:
     """The defender's attack dice the odds assume before its player splits: half, the odd die on
     defense.
@@ -328,8 +339,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         if a_weapon.kind == "cc":
             raise ValueError(f"Giant Slayer: {a_weapon.name} is a [CC] weapon, with no ARM PEN (L557)")
         a_weapon = a_weapon.model_copy(update={"pen": a_weapon.pen + 1 + (dfn.size > att.size)})
-    d_index = inp.defender_weapon if inp.defender_weapon != 0 or not dfn.weapons else _first_melee(dfn)
-    d_weapon = _weapon(dfn, d_index) if dfn.kind != "warship" else UNARMED  # its bonus is its turn's
+    d_weapon = defender_weapon(dfn, inp)
     a_pool = attacker_pool(att, options)
     d_pool = dfn.aa_def if dfn.kind == "warship" else dfn.melee
     d_split = even_split(d_pool) if inp.defender_attack is None else inp.defender_attack
@@ -523,7 +533,7 @@ def _defender_split(game: Game, inp: Clash) -> NeedChoice:
     _, _, d_g = game.unit(inp.target)
     pool = d_pool_of(game, inp)
     dfn = Unit.model_validate(d_g.profile)
-    unarmed = dfn.kind != "warship" and _first_melee(dfn) < 0 and inp.defender_weapon == 0
+    unarmed = dfn.kind != "warship" and defender_weapon(dfn, inp) is UNARMED
     options = []
     # Each answer with what it deals the attacker and the chance the defender itself is destroyed;
     # a defender with no melee weapon strikes back with nothing (L188, L208): all its dice defend.

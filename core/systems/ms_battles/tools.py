@@ -133,8 +133,6 @@ EDITOR = EditorInfo(
         # an own frame starts from the values on screen, with what only a printed frame has cleared
         "own_frame": {"id": "", "name": "My frame", "ability": "", "rule": get_args(FrameRule)[0]},
         "new_name": "New mobile suit",
-        # the squad editor's heading of the list of ready-made units: the app's own samples
-        "catalogue_title": "Sample mobile suits made by this app",
         "unit_label": "mobile suit",
     },
 )

@@ -594,12 +594,11 @@ SYSTEM = Skirmishers.of_package(
     Soldier,
     actions=ACTIONS,
     options=SkOptions,
-    # The book prints blank cards (L910-L996): the list holds our samples.  Its weapon tables price
-    # each weapon in a "PV" column (L141, L156, L167, L186, L358, L403, L427, L867) and nothing else,
-    # so a card's PV is its weapons' (AMB-1) and a card with none is worth 0 PV.
+    # The book's weapon tables price each weapon in a "PV" column (L141, L156, L167, L186, L358,
+    # L403, L427, L867) and nothing else, so a card's PV is its weapons' (AMB-1) and a card with
+    # none is worth 0 PV.
     editor=EditorInfo(
         data={
-            "catalogue_title": "Sample units made by this app",
             "cost_word": "PV",
             "cost_short": "PV",
             "zero_cost": "no weapons: the book gives PV to weapons only",
