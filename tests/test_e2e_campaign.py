@@ -20,7 +20,7 @@ from typing import Any
 
 from conftest import BOOT_MS, PHONE, Server
 from playwright.sync_api import Browser, Page, expect
-from test_e2e_every_screen import BROKEN_BUTTONS, LAYOUTS
+from test_e2e_every_screen import AXE, AXE_RUN, AXE_SETUP, BROKEN_BUTTONS, LAYOUTS
 
 READ_CAMPAIGNS = """async () => {
   const db = await new Promise((ok, no) => {
@@ -68,6 +68,19 @@ def on_screen(page: Page, selector: str) -> None:
     """The control is within the phone's screen as it stands: no scrolling to reach it."""
     box = page.locator(selector).bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+
+
+def axe_in_both_themes(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the screen as it stands, light then dark."""
+    page.evaluate(AXE.axe_script)
+    page.evaluate(AXE_SETUP)
+    found = []
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        for v in page.evaluate(AXE_RUN, ["main", {"resultTypes": ["violations"]}, False]):
+            found.append(f"{theme}: {v['id']} at {[n['target'] for n in v['nodes']][:4]}")
+    page.emulate_media(color_scheme="no-preference")
+    return found
 
 
 def map_and_bar_in_view(page: Page) -> None:
@@ -154,6 +167,8 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     assert f"Tile: x {white['x']}, y {white['y']}" in where, where
     assert white["key"] in a.evaluate(FIND_TILE, [white["x"], white["y"]])
     map_and_bar_in_view(a)
+    # the labels, the key, the sheet and the bar read in both themes (contrast and all)
+    assert axe_in_both_themes(a) == []
     a.screenshot(path="/tmp/cmp/map.png", full_page=True)
     # whoever won priority plays: begin, the Event Die for each team, end the turn
     step(a, "Begin the turn")
