@@ -367,7 +367,7 @@ export class CampaignsView {
     const items = [];
     for (const cell of this.view.cells) {
       for (const mark of cell.marks.filter((m) => m.kind === "base")) {
-        items.push(el("li", { class: `side-${mark.side ? this.colour(mark.side) : "none"}`, "data-key": mark.key },
+        items.push(el("li", { class: `side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`, "data-key": mark.key },
           el("span", {}, bdi(mark.label)), el("span", { class: "key-tile" }, `x ${cell.x}, y ${cell.y}`)));
       }
     }
