@@ -719,7 +719,8 @@ class Walk:
 #: what is drawn before its name (the tick box).
 CHIP_LOOKS = """() => [...document.querySelectorAll('.card-more [data-flag]')].map((b) => {
   const s = getComputedStyle(b), tick = getComputedStyle(b, '::before');
-  return [b.getAttribute('aria-pressed'), s.backgroundColor, s.fontWeight, tick.content, tick.backgroundColor];
+  return [b.getAttribute('aria-pressed'), s.backgroundColor, s.fontWeight, tick.content,
+    tick.backgroundColor];
 })"""
 
 

@@ -412,9 +412,8 @@ def test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718
     assert cell["terrain"] == "Red desert"
     assert sum(bool(cell["terrain"]) for cell in view["cells"]) == 1
     sheet = next(s for s in view["sheets"] if s["key"] == "t1")
-    assert (
-        next(line["value"] for line in sheet["lines"] if line["label"] == "Tile") == f"x {x}, y {y}, Red desert"
-    )
+    tile = next(line["value"] for line in sheet["lines"] if line["label"] == "Tile")
+    assert tile == f"x {x}, y {y}, Red desert"
     assert named["campaign"]["log"][-1]["text"] == f"Tile x {x}, y {y} named Red desert by hand"
     back = ok("campaign.undo", campaign=named["campaign"])
     assert all(not cell["terrain"] for cell in ok("campaign.view", campaign=back)["cells"])
