@@ -708,9 +708,11 @@ class Walk:
         # a condition that is on looks unlike every one that is off (its fill, weight and tick),
         # and each keeps its own name whether on or off (Activated never turns into another word)
         looks = page.evaluate(CHIP_LOOKS)
-        on = {tuple(look[1:]) for look in looks if look[0] == "true"}
-        off = {tuple(look[1:]) for look in looks if look[0] == "false"}
-        assert on and off and not on & off, (on, off)
+        on = [look[1:] for look in looks if look[0] == "true"]
+        off = [look[1:] for look in looks if look[0] == "false"]
+        assert on and off, looks
+        for part in range(len(on[0])):  # the fill alone tells them apart, and so do the weight, the tick
+            assert not {o[part] for o in on} & {o[part] for o in off}, (part, on, off)
         names = set(page.locator(".card-more [data-flag='activated']").all_inner_texts())
         assert names == {"Activated"}, names
 
