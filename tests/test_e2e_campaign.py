@@ -20,7 +20,7 @@ from typing import Any
 
 from conftest import BOOT_MS, PHONE, Server
 from playwright.sync_api import Browser, Page, expect
-from test_e2e_every_screen import BROKEN_BUTTONS, LAYOUTS
+from test_e2e_every_screen import AXE, AXE_RUN, AXE_SETUP, BROKEN_BUTTONS, LAYOUTS
 
 READ_CAMPAIGNS = """async () => {
   const db = await new Promise((ok, no) => {
@@ -70,6 +70,57 @@ def on_screen(page: Page, selector: str) -> None:
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
 
 
+def axe_in_both_themes(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the screen as it stands, light then dark."""
+    page.evaluate(AXE.axe_script)
+    page.evaluate(AXE_SETUP)
+    found = []
+    for theme in ("light", "dark"):  # the dark theme changes colours only: contrast alone there
+        page.emulate_media(color_scheme=theme)
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
+        if theme == "dark":
+            options["runOnly"] = {"type": "rule", "values": ["color-contrast"]}
+        for v in page.evaluate(AXE_RUN, ["main", options, theme == "dark"]):
+            found.append(f"{theme}: {v['id']} at {[n['target'] for n in v['nodes']][:4]}")
+    page.emulate_media(color_scheme="no-preference")
+    return found
+
+
+def map_and_bar_in_view(page: Page) -> None:
+    """The whole map and the bar of steps at the bottom on the phone's screen together, as it stands
+    (no scrolling): the bar covers no tile."""
+    whole, bar = page.locator("#campaign-map").bounding_box(), page.locator(".campaign-bar").bounding_box()
+    assert whole is not None and bar is not None, (whole, bar)
+    assert whole["y"] >= 0 and whole["y"] + whole["height"] <= bar["y"] + 1, (whole, bar)
+    assert bar["y"] + bar["height"] <= 844 + 1, bar
+
+
+FIND_TILE = """([x, y]) => {
+  // the tile a player finds by the labels: under the column label, level with the row label
+  const centre = (n) => {
+    const r = n.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  const label = (axis, text) => [...document.querySelectorAll(`#campaign-map .axis-${axis}`)]
+    .find((n) => n.innerText.replace(/\\s/g, '') === text);
+  const col = label('x', 'x' + x), row = label('y', 'y' + y);
+  if (!col || !row) return null;
+  const [cx] = centre(col), [, cy] = centre(row);
+  const cell = [...document.querySelectorAll('#campaign-map .cell')].find((c) => {
+    const r = c.getBoundingClientRect();
+    return r.left <= cx && cx <= r.right && r.top <= cy && cy <= r.bottom;
+  });
+  return cell ? [...cell.querySelectorAll('[data-mark]')].map((m) => m.dataset.mark) : null;
+}"""
+
+CLIPPED_BASES = """() => [...document.querySelectorAll('#campaign-map .mark-base')].filter((m) => {
+  const cell = m.closest('.cell').getBoundingClientRect(), r = m.getBoundingClientRect();
+  return m.scrollWidth > m.clientWidth || m.scrollHeight > m.clientHeight
+    || r.left < cell.left - 0.5 || r.right > cell.right + 0.5
+    || r.top < cell.top - 0.5 || r.bottom > cell.bottom + 0.5;
+}).map((m) => m.textContent)"""
+
+
 def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Browser, server: Server) -> None:
     a_ctx = browser.new_context(**PHONE)
     b_ctx = browser.new_context(**PHONE)
@@ -95,6 +146,23 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     assert (
         tile is not None and tile["width"] >= 40 and tile["height"] >= 40
     )  # the whole tile is the tap target
+    # the columns are labelled x1-x8 along the top, the rows y8-y1 (north at the top) down the side
+    assert [t.replace("\n", "") for t in a.locator("#campaign-map .axis-x").all_inner_texts()] == [
+        f"x{n}" for n in range(1, 9)
+    ]
+    assert [t.replace("\n", "") for t in a.locator("#campaign-map .axis-y").all_inner_texts()] == [
+        f"y{n}" for n in range(8, 0, -1)
+    ]
+    # every base by its whole name, nothing of it cut or spilling out of its tile; the key under the
+    # map names each with its tile, at the text's own size
+    bases = campaigns(a)[0]["state"]["bases"]
+    shown = a.locator("#campaign-map .mark-base").all_text_contents()
+    assert sorted(shown) == sorted(base["name"] for base in bases), shown
+    assert a.evaluate(CLIPPED_BASES) == []
+    key = a.locator("#map-key li").all_inner_texts()
+    for base in bases:
+        tile = f"x {base['x']}, y {base['y']}"
+        assert any(base["name"] in line and tile in line for line in key), (base, key)
     first = str(a.locator("#campaign-status").inner_text())
     assert "Turn:" in first and "round 1" in first
     # the teams and bases are tappable: a team's sheet
@@ -105,6 +173,13 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     mark.click()
     expect(a.locator("#campaign-sheet h2").first).to_have_text("White Base")
     expect(a.locator("#campaign-sheet")).to_contain_text(" ace, ")  # its named character, rank and all
+    # the sheet names its tile as the map's labels do, and that tile (found by the labels) holds it
+    where = a.locator("#campaign-sheet li").filter(has_text="Tile:").first.inner_text()
+    assert f"Tile: x {white['x']}, y {white['y']}" in where, where
+    assert white["key"] in a.evaluate(FIND_TILE, [white["x"], white["y"]])
+    map_and_bar_in_view(a)
+    # the labels, the key, the sheet and the bar read in both themes (contrast and all)
+    assert axe_in_both_themes(a) == []
     a.screenshot(path="/tmp/cmp/map.png", full_page=True)
     # whoever won priority plays: begin, the Event Die for each team, end the turn
     step(a, "Begin the turn")
@@ -137,6 +212,7 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     mover = next(t for t in reversed(ours) if t["key"] in free)
     a.locator(f'#campaign-map [data-mark="{mover["key"]}"]').click()
     on_screen(a, "#team-steps")
+    map_and_bar_in_view(a)  # the team's steps cover none of the map
     # the team's steps keep their words whole on a small phone and in large text ("Requisitio/n")
     for size, zoom in LAYOUTS:
         a.set_viewport_size(size)
@@ -149,6 +225,13 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     step(a, label)
     expect(a.locator("#campaign-status")).to_contain_text("Actions left: 2")
     expect(a.locator("#campaign-said")).to_contain_text(mover["name"] + " moves")
+    # after the step, the map, the team's steps and what it did are on the screen as they stand
+    on_screen(a, "#team-steps")
+    on_screen(a, "#campaign-said")
+    map_and_bar_in_view(a)
+    moved = next(t for t in campaigns(a)[0]["state"]["teams"] if t["key"] == mover["key"])
+    expect(a.locator("#campaign-said")).to_contain_text(f"tile x {moved['x']}, y {moved['y']}")
+    assert mover["key"] in a.evaluate(FIND_TILE, [moved["x"], moved["y"]])
     # an enemy team placed by hand next to one of ours (the players' correction of the map)
     target = next(t for t in ours if t["key"] != mover["key"])
     enemy = next(t for t in st["teams"] if t["faction"] != mine)

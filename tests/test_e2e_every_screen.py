@@ -705,6 +705,25 @@ class Walk:
         if up.is_enabled():
             up.click()
             settle(page)
+        # a condition that is on looks unlike every one that is off (its fill, weight and tick),
+        # and each keeps its own name whether on or off (Activated never turns into another word)
+        looks = page.evaluate(CHIP_LOOKS)
+        on = [look[1:] for look in looks if look[0] == "true"]
+        off = [look[1:] for look in looks if look[0] == "false"]
+        assert on and off, looks
+        for part in range(len(on[0])):  # the fill alone tells them apart, and so do the weight, the tick
+            assert not {o[part] for o in on} & {o[part] for o in off}, (part, on, off)
+        names = set(page.locator(".card-more [data-flag='activated']").all_inner_texts())
+        assert names == {"Activated"}, names
+
+
+#: How each condition toggle on a unit card looks: whether it is on, then its fill, its weight and
+#: what is drawn before its name (the tick box).
+CHIP_LOOKS = """() => [...document.querySelectorAll('.card-more [data-flag]')].map((b) => {
+  const s = getComputedStyle(b), tick = getComputedStyle(b, '::before');
+  return [b.getAttribute('aria-pressed'), s.backgroundColor, s.fontWeight, tick.content,
+    tick.backgroundColor];
+})"""
 
 
 #: The page's dice for every walk (tests/conftest.py seeded_dice).

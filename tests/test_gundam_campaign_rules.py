@@ -412,10 +412,9 @@ def test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718
     assert cell["terrain"] == "Red desert"
     assert sum(bool(cell["terrain"]) for cell in view["cells"]) == 1
     sheet = next(s for s in view["sheets"] if s["key"] == "t1")
-    assert (
-        next(line["value"] for line in sheet["lines"] if line["label"] == "Tile") == f"({x}, {y}), Red desert"
-    )
-    assert named["campaign"]["log"][-1]["text"] == f"Tile ({x}, {y}) named Red desert by hand"
+    tile = next(line["value"] for line in sheet["lines"] if line["label"] == "Tile")
+    assert tile == f"x {x}, y {y}, Red desert"
+    assert named["campaign"]["log"][-1]["text"] == f"Tile x {x}, y {y} named Red desert by hand"
     back = ok("campaign.undo", campaign=named["campaign"])
     assert all(not cell["terrain"] for cell in ok("campaign.view", campaign=back)["cells"])
     cleared = ok(
@@ -423,7 +422,7 @@ def test_tiles_terrain_names_are_shown_on_the_map_and_edited_by_hand_l1717_l1718
     )
     assert cleared["campaign"]["state"]["terrain"] == {}
     assert refused("campaign.act", campaign=c, action="name_tile", input={"terrain": "", "x": x, "y": y}) == (
-        f"tile ({x}, {y}) has no terrain name to clear: write one"
+        f"tile x {x}, y {y} has no terrain name to clear: write one"
     )
 
 

@@ -185,10 +185,11 @@ export class CampaignsView {
     this.root.append(el("div", { class: "campaign-sides" }, ...v.sides.map((s) =>
       el("div", { class: `campaign-side side-${s.colour}`, "data-side": s.key }, el("strong", {}, s.name),
         ...s.lines.map((l) => el("span", {}, ` · ${l.label} ${l.value}`))))));
-    this.root.append(this.map());
+    this.root.append(this.map(), this.mapKey());
     if (v.note) this.root.append(el("p", { class: "muted small" }, plain(v.note)));
     const last = plain(this.campaign.log[this.campaign.cursor - 1]?.text ?? "");
-    this.root.append(el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last));
+    const said = el("p", { id: "campaign-said", role: "status" }, this.picking ? this.pickPrompt() : last);
+    this.root.append(said);
     this.root.append(this.sheet());
     this.root.append(this.battleBox());
     // The turn's own steps (and each team's Event Die, rolled in turn) under the map; a team's
@@ -217,19 +218,35 @@ export class CampaignsView {
     else if (this.picking) {
       this.root.append(el("nav", { class: "campaign-bar", id: "campaign-pick" }, el("span", { class: "prompt" }, this.pickPrompt()),
         button("Cancel", () => { this.picking = null; this.render(); }, { id: "pick-cancel" })));
-    } else if (this.selectedTeam()) this.root.append(this.teamBar());
-    else this.root.append(this.turnBar(general));
+    } else {
+      const bar = this.selectedTeam() ? this.teamBar() : this.turnBar(general);
+      // what the last step did, at the top of the bar: in sight with the map, not under the bar
+      if (bar) { said.classList.add("bar-said"); bar.prepend(said); }
+      this.root.append(bar);
+    }
     this.keepInSight();
   }
 
-  // The tapped tile (or the whole map) stays in sight above the bar at the bottom (the page
-  // scrolls for the player, never the other way round).
+  // The whole map stays in sight above the bar at the bottom, together with it: the page scrolls
+  // for the player (never the other way round), and a bar with more steps than the room the map
+  // leaves scrolls inside itself. Where even that cannot fit (very large text), the tapped tile.
   keepInSight() {
     const bar = this.root.querySelector(".campaign-bar");
-    const cell = bar?.id === "team-steps" ? this.root.querySelector("#campaign-map .cell.selected") : this.root.querySelector("#campaign-map");
-    if (!cell || !bar) return;
-    const over = cell.getBoundingClientRect().bottom + 4 - bar.getBoundingClientRect().top;
-    if (over > 0) window.scrollBy(0, over);
+    const map = this.root.querySelector("#campaign-map");
+    if (!map || !bar) return;
+    const high = window.innerHeight;
+    const room = high - map.getBoundingClientRect().height - 8;
+    bar.style.setProperty("max-height", room >= high * 0.3 ? `${Math.floor(room)}px` : "");
+    const { top, bottom } = map.getBoundingClientRect();
+    const barTop = high - bar.getBoundingClientRect().height; // where the sticky bar sits
+    const least = bottom + 4 - barTop; // scrolled at least this far, the map's foot clears the bar
+    let by = Math.min(Math.max(0, least), top); // ...and at most this far, its head stays on screen
+    if (least > top) {
+      // the map and the bar cannot both fit: the tapped tile (or the map's head) above the bar
+      const cell = this.root.querySelector("#campaign-map .cell.selected");
+      by = cell ? Math.max(0, cell.getBoundingClientRect().bottom + 4 - barTop) : top;
+    }
+    if (by) window.scrollBy(0, by);
   }
 
   pickPrompt() {
@@ -303,12 +320,23 @@ export class CampaignsView {
     return b;
   }
 
-  // The 8x8 grid: north at the top. Each tile is one button (about 45 px on a 390 px phone)
-  // showing its base and team; a tap opens their sheets below the map.
+  // The grid (8x8): north at the top. Each tile is one button (about 42 px on a 390 px phone)
+  // showing its base (its whole name, wrapped) and team; a tap opens their sheets below the map.
+  // The columns are labelled along the top and the rows down the left side with the coordinates
+  // the sheets and the log name a tile by ("x 7, y 8"): a tile named in words is found on the map.
   map() {
     const v = this.view;
+    const xs = [...new Set(v.cells.map((c) => c.x))];
     const grid = el("div", { class: `campaign-map cols-${v.width}`, id: "campaign-map" });
+    grid.style.setProperty("--cols", String(xs.length));
+    grid.append(el("span", { class: "axis corner", "aria-hidden": "true" }));
+    for (const x of xs) grid.append(el("span", { class: "axis axis-x", "data-axis-x": String(x), "aria-hidden": "true" }, el("small", {}, "x"), String(x)));
+    let row = null;
     for (const cell of v.cells) {
+      if (cell.y !== row) {
+        row = cell.y;
+        grid.append(el("span", { class: "axis axis-y", "data-axis-y": String(row), "aria-hidden": "true" }, el("small", {}, "y"), String(row)));
+      }
       const names = cell.marks.map((m) => `${m.kind === "team" ? "team" : "base"} ${m.label}`);
       const node = button("", () => {
         if (this.picking) { this.step(this.picking, { ...this.picking.input, x: cell.x, y: cell.y }); return; }
@@ -316,20 +344,34 @@ export class CampaignsView {
       },
         { class: `cell zone-${cell.zone ? this.colour(cell.zone) : "none"}${cell.closed ? " closed" : ""}`,
           "data-x": String(cell.x), "data-y": String(cell.y),
-          "aria-label": `Tile ${cell.x}, ${cell.y}${cell.terrain ? `, ${cell.terrain}` : ""}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
+          "aria-label": `Tile x ${cell.x}, y ${cell.y}${cell.terrain ? `, ${cell.terrain}` : ""}${cell.closed ? ", closed" : ""}${names.length ? `: ${names.join(", ")}` : ""}` });
       // the terrain name the players gave the tile (its own geography), small, above its marks
       if (cell.terrain) node.append(el("span", { class: "terrain", "data-terrain": cell.terrain, "aria-hidden": "true" }, cell.terrain));
       if (!cell.marks.length && !this.picking) node.disabled = true;
       if (cell.closed && this.picking) node.disabled = true;
       if (`${cell.x},${cell.y}` === this.selected) node.classList.add("selected");
       for (const mark of cell.marks) {
+        // its whole name (it wraps inside the tile), or the short mark the system gives (a team's "E1")
         node.append(el("span", {
           class: `mark mark-${mark.kind} side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`,
           "data-mark": mark.key, "aria-hidden": "true" }, mark.short || mark.label));
       }
       grid.append(node);
     }
-    return grid;
+    return el("div", { class: "map-box" }, grid);
+  }
+
+  // The bases by their whole names, each with its tile, in the map's reading order: what a tile
+  // too small for a long name wraps is read here at the text's own size.
+  mapKey() {
+    const items = [];
+    for (const cell of this.view.cells) {
+      for (const mark of cell.marks.filter((m) => m.kind === "base")) {
+        items.push(el("li", { class: `side-${mark.side ? this.colour(mark.side) : "none"}${mark.flag ? ` flag-${mark.flag}` : ""}`, "data-key": mark.key },
+          el("span", {}, bdi(mark.label)), el("span", { class: "key-tile" }, `x ${cell.x}, y ${cell.y}`)));
+      }
+    }
+    return items.length ? el("ul", { class: "map-key", id: "map-key", "aria-label": "Bases and their tiles" }, ...items) : "";
   }
 
   sheet() {

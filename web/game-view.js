@@ -618,8 +618,10 @@ export class GamesView {
     const damage = stepper("Damage", state.damage, (v) => this.adjust([...base, "damage"], v, `${unit.name}: damage set to ${v}`),
       { min: 0, max: state.max_damage, suffix: ` / ${state.max_damage}`, id: `dmg-${s}-${unit.key}` });
     more.append(damage);
-    const flags = el("div", { class: "chips" });
-    flags.append(button(state.activated ? "Activated" : "Ready", () => this.adjust([...base, "activated"], !state.activated,
+    // Each condition a toggle under its own name (its label never turns into another word): one
+    // that is on is filled and ticked, one that is off an empty outline (style.css .flags).
+    const flags = el("div", { class: "chips flags", role: "group", "aria-label": `${unit.name}: conditions` });
+    flags.append(button("Activated", () => this.adjust([...base, "activated"], !state.activated,
       `${unit.name}: ${state.activated ? "ready again" : "activated"}`), { class: `chip${state.activated ? " on" : ""}`, "data-flag": "activated", "aria-pressed": String(state.activated) }));
     for (const def of this.info.tracked.filter((t) => t.kind === "condition")) {
       const on = state.conditions.includes(def.key);

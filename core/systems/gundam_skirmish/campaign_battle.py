@@ -31,7 +31,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     rank_after,
     rewards_at,
 )
-from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
+from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team, tile_name
 from core.systems.gundam_skirmish.campaign_turn import STEPS, _own, _spend, readings, remove_dead, state_of
 from core.systems.gundam_skirmish.campaign_view import NAMES
 from core.systems.gundam_skirmish.game_types import Mission
@@ -127,7 +127,7 @@ def plan(campaign: Campaign, inp: BattleInput) -> BattlePlan:
         return out
 
     names = " vs ".join(" + ".join(t.name for t in teams if t.faction == f) for f in order)
-    text = f"Battle at ({team.x}, {team.y}): {names}, {inp.game_type.replace('_', ' ')}"
+    text = f"Battle at tile {tile_name(team.x, team.y)}: {names}, {inp.game_type.replace('_', ' ')}"
     if left_out:
         text += "; staying out: " + ", ".join(left_out)
     return BattlePlan(
@@ -195,7 +195,7 @@ def _retreat(st: CampaignState, team: Team, tile: list[int]) -> str:
         far = abs(x - bx) + abs(y - by) > abs(team.x - bx) + abs(team.y - by)
         if far and 1 <= x <= 8 and 1 <= y <= 8 and not st.neutral(x, y) and not st.at(x, y):
             team.x, team.y = x, y
-            return f"{team.name} withdraws to ({x}, {y})"
+            return f"{team.name} withdraws to tile {tile_name(x, y)}"
     return f"{team.name} withdraws but has no free tile to step back to: players place it"
 
 

@@ -20,6 +20,12 @@ Key = str
 Phase = Literal["start", "events", "actions"]
 
 
+def tile_name(x: int, y: int) -> str:
+    """A map tile as the book names it: by its coordinates on the X and Y axes, each labelled 1-8
+    (L1718-L1719); the map shows the same labels along its top and left side."""
+    return f"x {x}, y {y}"
+
+
 class CPilot(Closed):
     """A pilot of the campaign: Health and Mind for all (digest A16), EXP and rank for characters."""
 

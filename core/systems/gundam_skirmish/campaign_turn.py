@@ -35,7 +35,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     roll_row,
     row_odds,
 )
-from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team
+from core.systems.gundam_skirmish.campaign_state import CampaignState, CPilot, CUnit, Team, tile_name
 from core.systems.gundam_skirmish.samples import SAMPLES
 from core.systems.gundam_skirmish.units import Unit, base_points, unit_violations
 
@@ -273,7 +273,7 @@ def move(campaign: Campaign, inp: MoveInput, _: DiceSource) -> Step:
     if any(t.faction != team.faction for t in there):
         raise ValueError("an enemy MS Team holds that tile: a team cannot move through it (L1747)")
     team.x, team.y = x, y
-    text = f"{team.name} moves {inp.direction} to ({x}, {y})"
+    text = f"{team.name} moves {inp.direction} to tile {tile_name(x, y)}"
     if there:
         text += f", passing {there[0].name}: end the turn on an empty tile (L1749-L1752)"
     return Step(st, text)
@@ -296,7 +296,7 @@ def place(campaign: Campaign, inp: PlaceInput, _: DiceSource) -> Step:
     if any(t.key != team.key for t in st.at(inp.x, inp.y)):
         raise ValueError("another MS Team stands there: one team per tile (L1743)")
     team.x, team.y = inp.x, inp.y
-    return Step(st, f"{team.name} placed by hand on ({inp.x}, {inp.y})")
+    return Step(st, f"{team.name} placed by hand on tile {tile_name(inp.x, inp.y)}")
 
 
 class BaseInput(Closed):
@@ -322,7 +322,7 @@ def edit_base(campaign: Campaign, inp: BaseInput, _: DiceSource) -> Step:
         if other is not None and other is not base:
             raise ValueError(f"{other.name} stands there already: one base per tile")
         base.x, base.y = inp.x, inp.y
-        texts.append(f"{base.name} moved by hand to ({inp.x}, {inp.y})")
+        texts.append(f"{base.name} moved by hand to tile {tile_name(inp.x, inp.y)}")
     if inp.owner != "-":
         if inp.owner and inp.owner not in [p.faction for p in st.players]:
             raise ValueError(f"{inp.owner} is not in this campaign")
@@ -349,7 +349,7 @@ def edit_tile(campaign: Campaign, inp: TileInput, _: DiceSource) -> Step:
         raise ValueError("a team or base stands there: the neutral zone must be empty (L2218)")
     st.tiles[f"{inp.x},{inp.y}"] = inp.zone
     what = {"": "no zone", "neutral": "the neutral zone"}.get(inp.zone, f"{inp.zone}'s zone")
-    return Step(st, f"Tile ({inp.x}, {inp.y}) made {what} by hand")
+    return Step(st, f"Tile {tile_name(inp.x, inp.y)} made {what} by hand")
 
 
 class TerrainInput(Closed):
@@ -363,7 +363,7 @@ def name_tile(campaign: Campaign, inp: TerrainInput, _: DiceSource) -> Step:
     which the book's maps would show as images it does not have: the players name it."""
     st = state_of(campaign)
     name = " ".join(inp.terrain.split())
-    where = f"({inp.x}, {inp.y})"
+    where = tile_name(inp.x, inp.y)
     if name:
         st.terrain[f"{inp.x},{inp.y}"] = name
         return Step(st, f"Tile {where} named {name} by hand")

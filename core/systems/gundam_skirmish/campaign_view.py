@@ -17,7 +17,7 @@ from core.systems.gundam_skirmish.campaign_data import (
     fighter_allowance,
     rank_title,
 )
-from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team
+from core.systems.gundam_skirmish.campaign_state import CampaignState, CUnit, Team, tile_name
 from core.systems.gundam_skirmish.campaign_turn import attacks, order_cost
 from core.systems.gundam_skirmish.samples import SAMPLES
 
@@ -60,7 +60,7 @@ def _unit_line(cu: CUnit, faction: str, space: bool) -> CardLine:
 def _tile(st: CampaignState, x: int, y: int) -> str:
     """A tile as a sheet names it: its coordinates and the terrain name the players gave it."""
     terrain = st.terrain_at(x, y)
-    return f"({x}, {y})" + (f", {terrain}" if terrain else "")
+    return tile_name(x, y) + (f", {terrain}" if terrain else "")
 
 
 def team_sheet(st: CampaignState, team: Team) -> SheetView:
