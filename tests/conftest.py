@@ -43,6 +43,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+#: How long an ``expect`` waits for what the page should show unless a test says otherwise
+#: (Playwright's own 5 s): the screen after an engine answer, on a loaded 2-core machine, was
+#: seen to take longer; an expectation met returns at once, so a passing run is no slower.
+expect.set_options(timeout=10_000)
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
