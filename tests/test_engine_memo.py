@@ -381,6 +381,120 @@ def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> N
             assert melee.expected_damage(strike, options) == want
 
 
+def _strike_mean(strike: Any, options: Any) -> Any:
+    """The long way: the mean damage over the strike's whole (landed, failed saves) distribution."""
+    from fractions import Fraction
+
+    d = strike.dist(options)  # remembered: the same Dist as strike._dist() (tested above)
+    return Fraction(sum(strike.damage(a, b, options) * w for (a, b), w in d.weights.items()), d.total)
+
+
+def test_the_mean_damage_from_the_hits_that_land_is_the_mean_of_the_whole_strike() -> None:
+    """expected_damage (L199-L214) sums the hits that land over the two pools' cumulative weights and
+    the saves as n alike dice; the long way weighs every (hits, blocks, saves).  Strikes drawn at
+    random over every number a strike holds (a pool with a face below 0 takes the pair-by-pair way),
+    with both readings of save_replaces_damage."""
+    from core.systems.mechastellar import melee
+
+    rng = random.Random(2604)
+    hit = (0,) * 4 + (1,) * 5 + (2,)
+    bold = (0,) * 3 + (1,) * 6 + (2,)
+    block = (0,) * 4 + (1,) * 6
+    master = (0,) * 4 + (1,) * 5 + (2,)
+    odd = (-1,) + (0,) * 5 + (1,) * 4  # no clash die reads so: the fallback
+    strikes = []
+    for _ in range(40):
+        weapon = melee.Weapon(
+            name="W",
+            kind=rng.choice(["melee", "melee", "cc"]),
+            range=0,
+            shots=0,
+            damage=rng.choice([100, 300, 500]),
+            pen=rng.randrange(0, 5),
+        )
+        strikes.append(
+            melee.Strike(
+                attack=FacePool(
+                    dice=rng.randrange(0, 9),
+                    sides=10,
+                    values=rng.choice([hit, bold]),
+                    reroll_faces=rng.choice([(), (1,), (1, 2, 3)]),
+                ),
+                flat=rng.randrange(0, 5),
+                defense=FacePool(dice=rng.randrange(0, 9), sides=10, values=rng.choice([block, master, odd])),
+                blocks=rng.randrange(0, 4),
+                weapon=weapon,
+                saves_at=rng.randrange(-1, 12),
+                left=900,
+                reroll_saves=rng.random() < 0.3,
+            )
+        )
+    for strike in strikes:
+        for replaces in (False, True):
+            options = melee.MsOptions(save_replaces_damage=replaces)
+            melee._MEANS.clear()
+            assert melee.expected_damage(strike, options) == _strike_mean(strike, options), strike
+
+
+def test_the_best_split_from_any_split_on_the_sheet_is_the_one_of_every_split_worked_out_anew() -> None:
+    """clash_odds asks split_of with the sheet's own strikes (``moved`` dice on the attack, L519);
+    the long way made both strikes anew for each split.  Worked out with nothing remembered, then
+    from memory, for each split on the sheet."""
+    from test_mechastellar import game_of, unit
+
+    from core.systems.mechastellar import melee
+
+    def old_best(game: Any, inp: melee.Clash, pool: int) -> int:
+        scores = []
+        for k in range(pool + 1):
+            strike, counter, _, _, options = melee.pools(game, inp.model_copy(update={"attack_dice": k}))
+            scores.append((_strike_mean(strike, options) - _strike_mean(counter, options), k))
+        return max(scores)[1]
+
+    def armed(damage: int, pen: int) -> dict[str, Any]:
+        sword = {**unit("blue_djinn")["weapons"][0], "damage": damage, "pen": pen}
+        return unit("blue_djinn", weapons=[sword])
+
+    games = [
+        game_of([unit("blue_djinn")], [unit("white_asura")]),  # all or all but one on the attack
+        game_of([armed(300, 2)], [armed(1000, 4)]),  # a defender hitting hard: 0, 6, 8 attack
+    ]
+    seen = set()
+    for g, defender_attack, replaces in itertools.product(games, (None, 3, 7), (0, 1)):
+        g.options["save_replaces_damage"] = bool(replaces)
+        inp = melee.Clash(attacker="0/a0", target="1/b0", defender_attack=defender_attack)
+        pool = melee.pools(g, inp)[2]
+        want = old_best(g, inp, pool)
+        seen.add(want)
+        for moved in (None, 0, 4, pool):
+            melee._SPLITS.clear()
+            for _ in range(2):  # nothing remembered, then remembered
+                strike, counter, _, _, options = melee.pools(g, inp.model_copy(update={"attack_dice": moved}))
+                at = melee.even_split(pool) if moved is None else moved
+                assert melee.split_of(strike, counter, at, pool, options) == want, (inp, moved)
+        odds = melee.clash_odds(g, inp.model_copy(update={"attack_dice": 4}))
+        assert f": {want} attack, {pool - want} defense" in odds.summary
+    assert len(seen) >= 4  # splits in the middle too, where moving dice the wrong way shows
+
+
+def test_a_die_remembered_and_a_pool_of_plain_numbers_sum_as_before() -> None:
+    """FacePool.die_dist remembered by its die gives the die worked out anew; Dist._multinomial adds
+    plain numbers directly, the very weights (and order) of adding them as outcome vectors."""
+    hit = (0,) * 4 + (1,) * 5 + (2,)
+    for values, again in itertools.product(
+        (hit, (0,) * 6 + (1,) * 4, (2, 1, 1, 0, 0, 0, 0, 0, 0, 0)), ((), (1, 2))
+    ):
+        pool = FacePool(dice=3, sides=10, values=values, reroll_faces=again)
+        steps._DIE_DISTS.clear()
+        assert pool.die_dist() == pool._die_dist() == pool.die_dist()
+        die = pool._die_dist()
+        vector = die.map(lambda v: (v,))
+        for n in (1, 2, 5, 12):
+            plain, vectors = die.repeat(n), vector.repeat(n)
+            assert list(plain.weights.items()) == [(k[0], w) for k, w in vectors.weights.items()]
+            assert plain.total == vectors.total
+
+
 # --- the game screen's greyed actions (core.game.gated_actions) ----------------------------------
 
 
