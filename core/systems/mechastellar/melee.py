@@ -22,7 +22,7 @@ from pydantic import Field
 
 from core.changes import Working
 from core.dice import DiceSource, Dist
-from core.game import Game, GameUnit
+from core.game import Game, GameUnit, profile_as
 from core.pool import table
 from core.steps import Chain, ChainRoll, FacePool, FaceRoll, Last, Link, reduced
 from core.systems.base import (
@@ -319,7 +319,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         raise ValueError("pick an enemy unit to attack")
     if d_g.state.destroyed:
         raise ValueError(f"{d_g.name} is already destroyed")
-    att, dfn = Unit.model_validate(a_g.profile), Unit.model_validate(d_g.profile)
+    att, dfn = profile_as(Unit, a_g), profile_as(Unit, d_g)
     if att.kind == "warship":
         raise ValueError("Stellar Warships cannot make melee attacks (L954)")
     if a_g.state.destroyed:
