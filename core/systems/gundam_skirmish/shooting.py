@@ -711,8 +711,19 @@ def _torso_chances(chart: dict[int, str], levels: Levels, most: int, fortunate: 
     steps: dict[Levels, Dist[Levels]] = {}  # one roll from each levels met
 
     def roll(before: Levels) -> Dist[Levels]:
+        """:func:`chart_chain` of one roll from ``before``, weighed as its chain weighs it."""
         if before not in steps:
-            steps[before] = chart_chain(chart, before, 1, fortunate).dist()
+            if before[3] or not chart_faces(chart, before):
+                steps[before] = Dist({before: 1}, 1)
+            else:
+                step = ChartStep(chart, before).dist()
+                if fortunate:  # a Torso result rolled again once, from the levels before it
+                    weights: dict[Levels, int] = {}
+                    for after, w in step.weights.items():
+                        for again, w2 in step.weights.items() if after[3] else ((after, step.total),):
+                            weights[again] = weights.get(again, 0) + w * w2
+                    step = Dist(weights, step.total * step.total)
+                steps[before] = step
         return steps[before]
 
     dist = roll(levels)
