@@ -860,7 +860,11 @@ def call(op: str, args: Any) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         parsed = operation.args.model_validate(args if args is not None else {})
-        result = operation.run(parsed).model_dump(mode="json")
+        if op in answered.REPEATABLE:  # pure: its game changes nowhere, each profile read once
+            with games.profiles_read_once():
+                result = operation.run(parsed).model_dump(mode="json")
+        else:
+            result = operation.run(parsed).model_dump(mode="json")
     except ValidationError as invalid:
         problems = _problems(invalid)
         return _error("invalid", problems[0].message if problems else "invalid request", problems)

@@ -176,6 +176,7 @@ class Dist(Generic[K]):
         pb = [wb**i for i in range(n + 1)]
         pc = [wc**i for i in range(n + 1)]
         out: dict[K, int] = {}
+        plain = type(a) is int and type(b) is int and type(c) is int  # a number a die: keys summed directly
         for i in range(n + 1):
             ways_i = math.comb(n, i) * pa[i]
             if not ways_i:
@@ -184,7 +185,10 @@ class Dist(Generic[K]):
                 k = n - i - j
                 weight = ways_i * math.comb(n - i, j) * pb[j] * pc[k]
                 if weight:
-                    key: K = _add(_add(_times(a, i), _times(b, j)), _times(c, k))  # type: ignore[assignment]
+                    if plain:
+                        key: K = a * i + b * j + c * k  # type: ignore[operator, assignment]
+                    else:
+                        key = _add(_add(_times(a, i), _times(b, j)), _times(c, k))  # type: ignore[assignment]
                     out[key] = out.get(key, 0) + weight
         return Dist(out, self.total**n)
 

@@ -21,6 +21,9 @@ of every path it changed, so any number of steps can be undone and redone:
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -63,6 +66,38 @@ class GameUnit(BaseModel):
     name: Name = Field(max_length=200)
     profile: Profile
     state: UnitState
+
+
+P = TypeVar("P", bound=BaseModel)
+#: Profiles read during one pure request: by (model, id of the profile), the profile held with its model.
+_READS: ContextVar[dict[tuple[type[BaseModel], int], tuple[dict[str, Any], BaseModel]] | None] = ContextVar(
+    "profile_reads", default=None
+)
+
+
+@contextmanager
+def profiles_read_once() -> Iterator[None]:
+    """Within it, :func:`profile_as` reads each unit's profile as a model once (core.api: a pure
+    request, whose game nothing changes; its odds, gates and views read each unit's profile many times)."""
+    token = _READS.set({})
+    try:
+        yield
+    finally:
+        _READS.reset(token)
+
+
+def profile_as(model: type[P], unit: GameUnit) -> P:
+    """``model.model_validate(unit.profile)``; within :func:`profiles_read_once` the model read the first
+    time for the same profile (the very dict, held with it: its id stays its own), which the caller must
+    not change (``model_copy(update=...)`` makes a changed one)."""
+    reads = _READS.get()
+    if reads is None:
+        return model.model_validate(unit.profile)
+    key = (model, id(unit.profile))
+    held = reads.get(key)
+    if held is None or held[0] is not unit.profile:
+        held = reads[key] = (unit.profile, model.model_validate(unit.profile))
+    return held[1]  # type: ignore[return-value]
 
 
 class Side(BaseModel):

@@ -111,7 +111,16 @@ class FacePool(BaseModel):
         return self.values[face - 1]
 
     def die_dist(self) -> Dist[int]:
-        """One die, its reroll included."""
+        """One die, its reroll included; remembered by the die (every pool of it meets the same die)."""
+        key = (self.sides, self.values, self.reroll_faces)
+        out = _DIE_DISTS.get(key)
+        if out is None:
+            if len(_DIE_DISTS) >= _FACE_DISTS_MOST:
+                _DIE_DISTS.clear()
+            out = _DIE_DISTS[key] = self._die_dist()
+        return out
+
+    def _die_dist(self) -> Dist[int]:
         die = Dist.die(self.sides)
         if not self.reroll_faces:
             return die.map(self.value)
@@ -195,6 +204,8 @@ class FacePool(BaseModel):
 #: FacePool.dist by pool (a frozen model: its fields are its key); never changed in place.
 _FACE_DISTS: dict[FacePool, Dist[int]] = {}
 _FACE_DISTS_MOST = 512
+#: FacePool.die_dist by (sides, face values, faces rolled again); never changed in place.
+_DIE_DISTS: dict[tuple[int, tuple[int, ...], tuple[int, ...]], Dist[int]] = {}
 
 
 class FaceRoll(BaseModel):

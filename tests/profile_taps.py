@@ -15,6 +15,9 @@ counts the CPU time of this process (``time.process_time``): a figure the load h
   and Undo of a resolved card (the same, then the game.act that asks at once whom the next card
   attacks, as the phase's step does).
 
+For the sheets (the shot, the clash) each tap's answer is printed apart too: its first two calls,
+the sheet's gates and odds, which the page shows before it asks the buttons' odds in the background.
+
 Each scene runs in a fresh process (nothing remembered from another scene: a player's first tap
 after the engine starts), ``runs`` times; the median of each tap is printed, with the worst tap.
 To compare two versions on the same machine in the same minutes, copy this file into the tests/ of
@@ -40,18 +43,23 @@ HERE = Path(__file__).resolve().parent
 Calls = list[tuple[str, dict[str, Any]]]
 
 
-def _timed(calls: Calls) -> float:
-    """CPU ms of the calls, one after another, through the seam (JSON text in and out)."""
+def _timed(calls: Calls, first: int = 0) -> tuple[float, float]:
+    """CPU ms of the calls, one after another, through the seam (JSON text in and out): in all, and
+    of the ``first`` ones alone."""
     from core import answered, api
 
     requests = [json.dumps({"op": op, "args": args}) for op, args in calls]
     started = time.process_time()
-    for request in requests:
+    answer = 0.0
+    for n, request in enumerate(requests):
+        if n == first:
+            answer = (time.process_time() - started) * 1000
         if request == '{"op": "forget", "args": {}}':  # the engine's memory emptied (not timed work)
             answered.forget()
             continue
         json.loads(api.handle(request))  # a refusal (a range the weapon lacks) is an answer too
-    return (time.process_time() - started) * 1000
+    done = (time.process_time() - started) * 1000
+    return done, answer if first < len(requests) else done
 
 
 # --- Gundam Skirmish: the bench's shot ---------------------------------------------------------
@@ -222,6 +230,10 @@ def skirmishers_apply() -> list[tuple[str, Calls]]:
     ]
 
 
+#: By scene: how many of a tap's first calls the tap's answer waits for (the sheet's gates and odds;
+#: the choice buttons' own odds follow in the background, game-view.js), printed apart.
+ANSWERED_BY = {"gundam_shot": 2, "mechastellar_clash": 2}
+
 SCENES = {
     "gundam_shot": gundam_shot,
     "msb_undo": msb_undo,
@@ -244,7 +256,8 @@ def _scene(name: str) -> None:
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(30)
         return
-    print(json.dumps([(label, len(calls), _timed(calls)) for label, calls in taps]))
+    first = ANSWERED_BY.get(name, 0)
+    print(json.dumps([(label, len(calls), *_timed(calls, first)) for label, calls in taps]))
 
 
 def main() -> None:
@@ -265,16 +278,25 @@ def main() -> None:
                 text=True,
             ).stdout
             results.append(json.loads(out))
-        labels = [(label, n) for label, n, _ in results[0]]
+        labels = [(label, n) for label, n, *_ in results[0]]
         medians = [statistics.median(r[i][2] for r in results) for i in range(len(labels))]
+        answers = [statistics.median(r[i][3] for r in results) for i in range(len(labels))]
         total = sum(medians)
         worst = max(range(len(labels)), key=lambda i: medians[i])
         print(
             f"  {name}: {len(labels)} taps, {sum(n for _, n in labels)} engine calls, {total:.1f} ms in all;"
             f" worst tap {medians[worst]:.1f} ms ({labels[worst][0]})"
         )
-        for (label, n), ms in zip(labels, medians, strict=True):
-            print(f"    {label:34s} {n:3d} calls {ms:7.1f} ms")
+        first = ANSWERED_BY.get(name)
+        if first:
+            slowest = max(range(len(labels)), key=lambda i: answers[i])
+            print(
+                f"    (the answer: each tap's first {first} calls, the sheet's gates and odds; the worst"
+                f" {answers[slowest]:.1f} ms, {labels[slowest][0]})"
+            )
+        for (label, n), ms, answer in zip(labels, medians, answers, strict=True):
+            said = f"   answer {answer:6.1f} ms" if first else ""
+            print(f"    {label:34s} {n:3d} calls {ms:7.1f} ms{said}")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import fields, replace
 from typing import Any, cast
 
 import pytest
+from pydantic import BaseModel
 
 from core import answered, api, limits, steps
 from core.dice import Dist
@@ -131,6 +132,95 @@ def test_remembered_odds_are_those_worked_out_anew_and_each_number_of_a_shot_is_
     assert set(changed) == {f.name for f in fields(Shot)}  # a new number of Shot needs a line here
     for name, value in changed.items():
         assert shooting.shot_key(replace(SHOT, **{name: value})) != shooting.shot_key(SHOT), name
+
+
+def old_shot_odds(shot: Shot) -> shooting.ShotOdds:
+    """_shot_odds before it summed integer weights: a Fraction an outcome, a chart_dist a number of rolls."""
+    from fractions import Fraction
+
+    end = shooting.shot_chain(shot).dist()
+    joint = end.map(lambda k: (k[2], k[1] * shot.chart_per_crit))
+    destroyed = Fraction(0)
+    for (damage, rolls), p in joint.probabilities():
+        if damage >= shot.integrity_left:
+            destroyed += p
+        elif rolls:
+            chart = shooting.chart_dist(shot.chart, shot.levels, rolls, shot.fortunate)
+            destroyed += p * sum((q for lv, q in chart.probabilities() if lv[3]), Fraction(0))
+    hit_any = sum((p for (h, _, _), p in end.probabilities() if h > 0), Fraction(0))
+    return shooting.ShotOdds(joint.map(lambda k: k[0]), joint.map(lambda k: k[1]), destroyed, hit_any)
+
+
+def test_a_shot_s_odds_in_integer_weights_are_those_summed_in_fractions() -> None:
+    """_shot_odds sums integer weights and weighs the chart's rolls one number of rolls after the
+    other (torso_chances); the long way summed a Fraction an outcome and a chart_dist each number of
+    rolls (L1108-L1119, L1236-L1239): the same odds, for shots that destroy by damage, by the Torso,
+    with Controlled Aim, Fortunate pilots, damaged charts and the other chart."""
+    from fractions import Fraction
+
+    shots = [
+        SHOT,
+        replace(SHOT, shots=4, crit=5, integrity_left=3),
+        replace(SHOT, chart_per_crit=2, fortunate=True, levels=(1, 0, 1, 0)),
+        replace(SHOT, chart=dict(shooting.OTHER_CHART), levels=(2, 1, 0, 0), integrity_left=9, dam=2),
+        replace(SHOT, shots=3, acc=3, crit=4, levels=(2, 2, 1, 0), integrity_left=20, movable_frame=True),
+        replace(SHOT, groups=(), integrity_left=1),
+    ]
+    for shot in shots:
+        shooting._TORSO.clear()
+        assert shooting._shot_odds(shot) == old_shot_odds(shot), shot
+    for chart, levels, fortunate in itertools.product(
+        (shooting.MS_CHART, shooting.OTHER_CHART), ((0, 0, 0, 0), (2, 1, 1, 0), (2, 2, 1, 0)), (False, True)
+    ):
+        want = [
+            sum(
+                (q for lv, q in shooting.chart_dist(chart, levels, n, fortunate).probabilities() if lv[3]),
+                Fraction(0),
+            )
+            for n in range(1, 8)
+        ]
+        assert shooting.torso_chances(chart, levels, 7, fortunate) == want
+
+
+def old_attack_dist(shot: Shot, n: int) -> Dist[Hits]:
+    """attack_dist before attack_dists: each number of dice rolled die by die from the first."""
+    states: dict[tuple[int, Hits], int] = {(shot.attack_rerolls, (0, 0, 0, 0, 0, 0)): 1}
+    for position in range(1, n + 1):
+        acc, crit = shot.needs(position)
+        nxt: dict[tuple[int, Hits], int] = {}
+        for (left, hits), w in states.items():
+            for face in range(1, 7):
+                if face >= acc or left == 0:
+                    key = (left, shooting._add_kind(hits, shooting.hit_type(face, acc, crit)))
+                    nxt[key] = nxt.get(key, 0) + w * 6
+                    continue
+                for again in range(1, 7):
+                    key = (left - 1, shooting._add_kind(hits, shooting.hit_type(again, acc, crit)))
+                    nxt[key] = nxt.get(key, 0) + w
+        states = nxt
+    out: dict[Hits, int] = {}
+    for (_, hits), w in states.items():
+        out[hits] = out.get(hits, 0) + w
+    return Dist(out, 36**n)
+
+
+def test_attack_pools_of_each_size_made_die_by_die_once_are_those_made_each_from_the_first_die() -> None:
+    """attack_dists keeps the pool after each die (a D6 of shots weighs 1 to 6 dice, L2574): each the
+    pool attack_dist made anew from the first die, with rerolls, Massed Fire's extra dice, a critical
+    number or none; and the D6's pool summed from them as before."""
+    for acc, crit, rerolls, extra in ((4, 6, 0, 0), (3, None, 1, 0), (6, 5, 2, 1), (4, 6, 1, 2)):
+        shot = replace(SHOT, acc=acc, crit=crit, attack_rerolls=rerolls, extra_shots=extra)
+        dists = shooting.attack_dists(shot, 6 + extra)
+        for n in range(0, 7 + extra):
+            want = old_attack_dist(shot, n)
+            assert shooting.attack_dist(shot, n) == want
+            if n:
+                assert dists[n - 1] == want
+        top, summed = 6 + extra, {}
+        for n in range(1, 7):
+            for k, w in old_attack_dist(shot, n + extra).weights.items():
+                summed[k] = summed.get(k, 0) + w * 36 ** (top - n - extra)
+        assert shooting._pool_hits(shot) == Dist(summed, 6 * 36**top)
 
 
 # --- remembered replies (core.api.handle) ------------------------------------------------------------
@@ -381,6 +471,120 @@ def test_a_clash_strike_in_integer_weights_is_the_one_summed_in_fractions() -> N
             assert melee.expected_damage(strike, options) == want
 
 
+def _strike_mean(strike: Any, options: Any) -> Any:
+    """The long way: the mean damage over the strike's whole (landed, failed saves) distribution."""
+    from fractions import Fraction
+
+    d = strike.dist(options)  # remembered: the same Dist as strike._dist() (tested above)
+    return Fraction(sum(strike.damage(a, b, options) * w for (a, b), w in d.weights.items()), d.total)
+
+
+def test_the_mean_damage_from_the_hits_that_land_is_the_mean_of_the_whole_strike() -> None:
+    """expected_damage (L199-L214) sums the hits that land over the two pools' cumulative weights and
+    the saves as n alike dice; the long way weighs every (hits, blocks, saves).  Strikes drawn at
+    random over every number a strike holds (a pool with a face below 0 takes the pair-by-pair way),
+    with both readings of save_replaces_damage."""
+    from core.systems.mechastellar import melee
+
+    rng = random.Random(2604)
+    hit = (0,) * 4 + (1,) * 5 + (2,)
+    bold = (0,) * 3 + (1,) * 6 + (2,)
+    block = (0,) * 4 + (1,) * 6
+    master = (0,) * 4 + (1,) * 5 + (2,)
+    odd = (-1,) + (0,) * 5 + (1,) * 4  # no clash die reads so: the fallback
+    strikes = []
+    for _ in range(40):
+        weapon = melee.Weapon(
+            name="W",
+            kind=rng.choice(["melee", "melee", "cc"]),
+            range=0,
+            shots=0,
+            damage=rng.choice([100, 300, 500]),
+            pen=rng.randrange(0, 5),
+        )
+        strikes.append(
+            melee.Strike(
+                attack=FacePool(
+                    dice=rng.randrange(0, 9),
+                    sides=10,
+                    values=rng.choice([hit, bold]),
+                    reroll_faces=rng.choice([(), (1,), (1, 2, 3)]),
+                ),
+                flat=rng.randrange(0, 5),
+                defense=FacePool(dice=rng.randrange(0, 9), sides=10, values=rng.choice([block, master, odd])),
+                blocks=rng.randrange(0, 4),
+                weapon=weapon,
+                saves_at=rng.randrange(-1, 12),
+                left=900,
+                reroll_saves=rng.random() < 0.3,
+            )
+        )
+    for strike in strikes:
+        for replaces in (False, True):
+            options = melee.MsOptions(save_replaces_damage=replaces)
+            melee._MEANS.clear()
+            assert melee.expected_damage(strike, options) == _strike_mean(strike, options), strike
+
+
+def test_the_best_split_from_any_split_on_the_sheet_is_the_one_of_every_split_worked_out_anew() -> None:
+    """clash_odds asks split_of with the sheet's own strikes (``moved`` dice on the attack, L519);
+    the long way made both strikes anew for each split.  Worked out with nothing remembered, then
+    from memory, for each split on the sheet."""
+    from test_mechastellar import game_of, unit
+
+    from core.systems.mechastellar import melee
+
+    def old_best(game: Any, inp: melee.Clash, pool: int) -> int:
+        scores = []
+        for k in range(pool + 1):
+            strike, counter, _, _, options = melee.pools(game, inp.model_copy(update={"attack_dice": k}))
+            scores.append((_strike_mean(strike, options) - _strike_mean(counter, options), k))
+        return max(scores)[1]
+
+    def armed(damage: int, pen: int) -> dict[str, Any]:
+        sword = {**unit("blue_djinn")["weapons"][0], "damage": damage, "pen": pen}
+        return unit("blue_djinn", weapons=[sword])
+
+    games = [
+        game_of([unit("blue_djinn")], [unit("white_asura")]),  # all or all but one on the attack
+        game_of([armed(300, 2)], [armed(1000, 4)]),  # a defender hitting hard: 0, 6, 8 attack
+    ]
+    seen = set()
+    for g, defender_attack, replaces in itertools.product(games, (None, 3, 7), (0, 1)):
+        g.options["save_replaces_damage"] = bool(replaces)
+        inp = melee.Clash(attacker="0/a0", target="1/b0", defender_attack=defender_attack)
+        pool = melee.pools(g, inp)[2]
+        want = old_best(g, inp, pool)
+        seen.add(want)
+        for moved in (None, 0, 4, pool):
+            melee._SPLITS.clear()
+            for _ in range(2):  # nothing remembered, then remembered
+                strike, counter, _, _, options = melee.pools(g, inp.model_copy(update={"attack_dice": moved}))
+                at = melee.even_split(pool) if moved is None else moved
+                assert melee.split_of(strike, counter, at, pool, options) == want, (inp, moved)
+        odds = melee.clash_odds(g, inp.model_copy(update={"attack_dice": 4}))
+        assert f": {want} attack, {pool - want} defense" in odds.summary
+    assert len(seen) >= 4  # splits in the middle too, where moving dice the wrong way shows
+
+
+def test_a_die_remembered_and_a_pool_of_plain_numbers_sum_as_before() -> None:
+    """FacePool.die_dist remembered by its die gives the die worked out anew; Dist._multinomial adds
+    plain numbers directly, the very weights (and order) of adding them as outcome vectors."""
+    hit = (0,) * 4 + (1,) * 5 + (2,)
+    for values, again in itertools.product(
+        (hit, (0,) * 6 + (1,) * 4, (2, 1, 1, 0, 0, 0, 0, 0, 0, 0)), ((), (1, 2))
+    ):
+        pool = FacePool(dice=3, sides=10, values=values, reroll_faces=again)
+        steps._DIE_DISTS.clear()
+        assert pool.die_dist() == pool._die_dist() == pool.die_dist()
+        die = pool._die_dist()
+        vector = die.map(lambda v: (v,))
+        for n in (1, 2, 5, 12):
+            plain, vectors = die.repeat(n), vector.repeat(n)
+            assert list(plain.weights.items()) == [(k[0], w) for k, w in vectors.weights.items()]
+            assert plain.total == vectors.total
+
+
 # --- the game screen's greyed actions (core.game.gated_actions) ----------------------------------
 
 
@@ -437,3 +641,92 @@ def test_the_actions_greyed_for_each_unit_are_those_each_action_s_own_gates_give
             assert gated_actions(parsed) == long, info.id
             compared += len(long)
     assert compared, "some unit somewhere lacks something for some action"
+
+
+# --- each profile read once a pure request (core.game.profile_as) --------------------------------
+
+
+def _sample_game(system: str) -> dict[str, Any]:
+    """A game of the system's catalogue, three units a side (one unit three times when a side must be
+    of one faction)."""
+    profiles = [c["profile"] for c in api.call("system.describe", {"system": system})["result"]["catalogue"]]
+
+    def new(red: list[Any], blue: list[Any]) -> dict[str, Any]:
+        squads = [
+            {
+                "id": f"s{n}",
+                "name": f"S{n}",
+                "system": system,
+                "units": [{"key": f"u{k}", "profile": p} for k, p in enumerate(ps)],
+            }
+            for n, ps in ((1, red), (2, blue))
+        ]
+        sides = [{"name": q["name"], "squad": q} for q in squads]
+        return dict(api.call("game.new", {"id": "g", "name": "memo", "sides": sides}))
+
+    reply = new(profiles[:3], profiles[-3:])
+    if not reply["ok"]:
+        reply = new([profiles[0]] * 3, [profiles[-1]] * 3)
+    return cast(dict[str, Any], reply["result"])
+
+
+def test_a_pure_request_reads_each_profile_once_and_answers_as_when_it_read_it_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within a pure request (core.api: the operations answered from memory too) each unit's profile
+    is read as its system's model once; every playable system's views, and each action's gates, picks
+    and odds from the first unit at the other side's second, answer exactly as when every read
+    validated the profile anew (the long way: no scope). Refusals too."""
+    import contextlib
+
+    from core import game as games
+    from core.game import GameUnit, profile_as
+    from core.systems import SYSTEMS, implementation
+    from core.systems.base import role_fields
+
+    unit = GameUnit.model_validate(
+        {"key": "u", "name": "U", "profile": {"name": "x"}, "state": {"max_damage": 1}}
+    )
+    twin = GameUnit.model_validate(
+        {"key": "v", "name": "V", "profile": {"name": "x"}, "state": {"max_damage": 1}}
+    )
+
+    class Named(BaseModel):
+        name: str
+
+    assert profile_as(Named, unit) is not profile_as(Named, unit)  # no scope: read each time
+    with games.profiles_read_once():
+        first = profile_as(Named, unit)
+        assert profile_as(Named, unit) is first and profile_as(Named, twin) is not first
+    assert profile_as(Named, unit) is not first
+
+    requests: list[tuple[str, dict[str, Any]]] = []
+    for info in SYSTEMS:
+        if info.status != "playable":
+            continue
+        game = _sample_game(info.id)
+        requests.append(("game.views", {"game": game, "viewer": None}))
+        for spec in implementation(info.id).actions.values():
+            roles = role_fields(spec.input)
+            inp = {k: v for k, v in (("actor", "0/u0"), ("target", "1/u1")) if roles.get(k)}
+            inp = {roles[k]: v for k, v in inp.items()}
+            requests.append(("game.gates", {"game": game, "action": spec.name, "input": inp}))
+            if roles.get("actor"):
+                requests.append(("game.picks", {"game": game, "action": spec.name, "actor": "0/u0"}))
+            if spec.odds is not None:
+                requests.append(
+                    ("game.odds", {"game": game, "action": spec.name, "input": inp, "viewer": None})
+                )
+
+    def answers() -> list[Any]:
+        out = []
+        for op, args in requests:
+            reply = api.call(op, args)
+            reply.pop("ms", None)
+            out.append(reply)
+        return out
+
+    once = answers()
+    monkeypatch.setattr(games, "profiles_read_once", contextlib.nullcontext)
+    assert answers() == once
+    assert sum(r["ok"] for r in once) > 40 and any("odds" in op for op, _ in requests)

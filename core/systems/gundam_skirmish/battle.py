@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.config import JsonDict
 
 from core.changes import Working
-from core.game import Game, GameUnit
+from core.game import Game, GameUnit, profile_as
 from core.systems.base import Change, Choice, NeedChoice, read_options
 from core.systems.gundam_skirmish.options import GsOptions
 from core.systems.gundam_skirmish.shooting import MS_CHART, OTHER_CHART, Levels
@@ -51,7 +51,8 @@ PICK: JsonDict = {"flow": "pick"}
 
 
 def profile(gu: GameUnit) -> Unit:
-    return Unit.model_validate(gu.profile)
+    """The unit's profile (read once a pure request: not to be changed in place)."""
+    return profile_as(Unit, gu)
 
 
 def opts(game: Game) -> GsOptions:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from math import lcm
 from typing import Any, Generic, TypeVar
 
 from core.dice import DiceSource, Dist
@@ -507,8 +508,16 @@ def _add_kind(hits: Hits, kind: int | None) -> Hits:
 
 def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
     """Hits of an attack pool of ``n`` dice, the earliest failed dice re-rolled (total 36**n)."""
+    return attack_dists(shot, n)[-1]
+
+
+def attack_dists(shot: Shot, most: int) -> list[Dist[Hits]]:
+    """:func:`attack_dist` of 1, 2 ... ``most`` dice (0 dice: ``[Dist({NO_HITS: 1}, 1)]``): die by die,
+    the state after each die is the pool of that many dice's (a D6 of shots weighs each number of
+    dice, L2574, without rolling the first dice again for each)."""
     states: dict[tuple[int, Hits], int] = {(shot.attack_rerolls, NO_HITS): 1}
-    for position in range(1, n + 1):
+    out = [] if most else [_pool_of(states, 0)]
+    for position in range(1, most + 1):
         acc, crit = shot.needs(position)
         nxt: dict[tuple[int, Hits], int] = {}
         for (left, hits), w in states.items():
@@ -521,6 +530,11 @@ def attack_dist(shot: Shot, n: int) -> Dist[Hits]:
                     key = (left - 1, _add_kind(hits, hit_type(again, acc, crit)))
                     nxt[key] = nxt.get(key, 0) + w
         states = nxt
+        out.append(_pool_of(states, position))
+    return out
+
+
+def _pool_of(states: dict[tuple[int, Hits], int], n: int) -> Dist[Hits]:
     out: dict[Hits, int] = {}
     for (_, hits), w in states.items():
         out[hits] = out.get(hits, 0) + w
@@ -567,8 +581,9 @@ def _pool_hits(shot: Shot) -> Dist[Hits]:
         return attack_dist(shot, shot.shots + shot.extra_shots)
     top = 6 + shot.extra_shots
     out: dict[Hits, int] = {}
+    pools = attack_dists(shot, top)
     for n in range(1, 7):
-        d = attack_dist(shot, n + shot.extra_shots)
+        d = pools[n + shot.extra_shots - 1]
         scale = 36 ** (top - n - shot.extra_shots)
         for k, w in d.weights.items():
             out[k] = out.get(k, 0) + w * scale
@@ -655,33 +670,78 @@ def shot_odds(shot: Shot) -> ShotOdds:
 
 
 def _shot_odds(shot: Shot) -> ShotOdds:
+    """Summed in integer weights: the damage that reaches the unit's Integrity destroys it, else each
+    number of chart rolls destroys it with the chance the rolls reach the Torso (one Fraction a number
+    of rolls, not one an outcome: the very sum)."""
     end = shot_chain(shot).dist()
     joint = end.map(lambda k: (k[2], k[1] * shot.chart_per_crit))
-    destroyed = Fraction(0)
-    torso_cache: dict[int, Fraction] = {}
-    for (damage, rolls), p in joint.probabilities():
+    through = 0
+    by_rolls: dict[int, int] = {}
+    for (damage, rolls), w in joint.weights.items():
+        if not w:
+            continue
         if damage >= shot.integrity_left:
-            destroyed += p
+            through += w
         elif rolls:
-            if rolls not in torso_cache:
-                torso_cache[rolls] = sum(
-                    (
-                        q
-                        for lv, q in chart_dist(
-                            shot.chart, shot.levels, rolls, shot.fortunate
-                        ).probabilities()
-                        if lv[3]
-                    ),
-                    Fraction(0),
-                )
-            destroyed += p * torso_cache[rolls]
-    hit_any = sum((p for (h, _, _), p in end.probabilities() if h > 0), Fraction(0))
+            by_rolls[rolls] = by_rolls.get(rolls, 0) + w
+    destroyed = Fraction(through, joint.total)
+    if by_rolls:
+        torso = torso_chances(shot.chart, shot.levels, max(by_rolls), shot.fortunate)
+        for rolls, w in by_rolls.items():
+            destroyed += Fraction(w, joint.total) * torso[rolls - 1]
+    hit_any = Fraction(sum(w for (h, _, _), w in end.weights.items() if h > 0), end.total)
     return ShotOdds(
         damage=joint.map(lambda k: k[0]),
         crits=joint.map(lambda k: k[1]),
         destroyed=destroyed,
         hit_any=hit_any,
     )
+
+
+def torso_chances(chart: dict[int, str], levels: Levels, most: int, fortunate: bool) -> list[Fraction]:
+    """The chance the Damage Chart reaches the Torso (Cockpit) within 1, 2 ... ``most`` rolls from
+    ``levels`` (L1108-L1119, L1236-L1239): :func:`chart_dist` of each number of rolls, each made from
+    the one before by one more roll (the mixture its chain makes, without weighing the first rolls
+    again for each number of rolls)."""
+    key = (tuple(chart.items()), levels, most, fortunate)
+    return _memo(_TORSO, key, lambda: _torso_chances(chart, levels, most, fortunate))
+
+
+def _torso_chances(chart: dict[int, str], levels: Levels, most: int, fortunate: bool) -> list[Fraction]:
+    steps: dict[Levels, Dist[Levels]] = {}  # one roll from each levels met
+
+    def roll(before: Levels) -> Dist[Levels]:
+        """:func:`chart_chain` of one roll from ``before``, weighed as its chain weighs it."""
+        if before not in steps:
+            if before[3] or not chart_faces(chart, before):
+                steps[before] = Dist({before: 1}, 1)
+            else:
+                step = ChartStep(chart, before).dist()
+                if fortunate:  # a Torso result rolled again once, from the levels before it
+                    weights: dict[Levels, int] = {}
+                    for after, w in step.weights.items():
+                        for again, w2 in step.weights.items() if after[3] else ((after, step.total),):
+                            weights[again] = weights.get(again, 0) + w * w2
+                    step = Dist(weights, step.total * step.total)
+                steps[before] = step
+        return steps[before]
+
+    dist = roll(levels)
+    out = [Fraction(sum(w for lv, w in dist.weights.items() if lv[3]), dist.total)]
+    for _ in range(most - 1):
+        common = lcm(*{roll(lv).total for lv in dist.weights})
+        weights: dict[Levels, int] = {}
+        for lv, w in dist.weights.items():
+            sub = roll(lv)
+            for after, w2 in sub.weights.items():
+                weights[after] = weights.get(after, 0) + w * w2 * (common // sub.total)
+        dist = Dist(weights, dist.total * common)
+        out.append(Fraction(sum(w for lv, w in dist.weights.items() if lv[3]), dist.total))
+    return out
+
+
+#: torso_chances by chart, levels, most rolls and Fortunate.
+_TORSO: dict[tuple[Any, ...], list[Fraction]] = {}
 
 
 # --- rolling ----------------------------------------------------------------------------

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from core.game import profile_as
 from core.systems.base import Requirement, read_options
 from core.systems.mechastellar.commands import (
     ambusher,
@@ -142,7 +143,7 @@ def _shot(game: Game, ref: str) -> str:
         return ""
     if any(k.value in ("fire_vulcans", "mayhem") and not k.unavailable for k in picks["skill"]):
         return ""
-    unit = Unit.model_validate(g.profile)
+    unit = profile_as(Unit, g)
     if unit.kind == "warship":  # readied, reloading, destroyed: asked weapon by weapon (L966-L993)
         return ""
     ready = [int(p.value) for p in picks["weapon"] if not p.unavailable]
@@ -161,7 +162,7 @@ def _shot(game: Game, ref: str) -> str:
 
 def _melee(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
+    unit = profile_as(Unit, g)
     if unit.kind == "warship":
         return f"{g.name} is a Stellar Warship: it makes no melee attacks"
     if not any(w.kind != "shooting" for w in unit.weapons):
@@ -171,12 +172,12 @@ def _melee(game: Game, ref: str) -> str:
 
 def _super_titan(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    return "" if Unit.model_validate(g.profile).kind == "super_titan" else f"{g.name} is not a Super Titan"
+    return "" if profile_as(Unit, g).kind == "super_titan" else f"{g.name} is not a Super Titan"
 
 
 def _shield_power(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
+    unit = profile_as(Unit, g)
     if unit.kind == "super_titan" and unit.shield_power:
         return ""
     return f"{g.name} has no shield that takes Power"
@@ -195,7 +196,7 @@ def _engaged(game: Game, ref: str) -> str:
 def _trait(keys: tuple[str, ...], what: str) -> Requirement:
     def check(game: Game, ref: str) -> str:
         _, _, g = game.unit(ref)
-        has = any(t in keys for t in Unit.model_validate(g.profile).pilot.traits)
+        has = any(t in keys for t in profile_as(Unit, g).pilot.traits)
         return "" if has else f"{g.name}'s pilot is not {what}"
 
     return check
@@ -215,7 +216,7 @@ def _crew(keys: tuple[str, ...], what: str) -> Requirement:
 
     def check(game: Game, ref: str) -> str:
         _, _, g = game.unit(ref)
-        unit = Unit.model_validate(g.profile)
+        unit = profile_as(Unit, g)
         return "" if any(captain(unit, c) for c in crew) else pilot(game, ref)
 
     return check
@@ -223,7 +224,7 @@ def _crew(keys: tuple[str, ...], what: str) -> Requirement:
 
 def _mech(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    if Unit.model_validate(g.profile).kind == "warship":
+    if profile_as(Unit, g).kind == "warship":
         return f"{g.name} is a Stellar Warship: it has its own actions (L946)"
     return ""
 
@@ -244,7 +245,7 @@ def _m_particles(game: Game, ref: str) -> str:
 def _weapon_kind(test: str, what: str) -> Requirement:
     def check(game: Game, ref: str) -> str:
         _, _, g = game.unit(ref)
-        weapons = Unit.model_validate(g.profile).weapons
+        weapons = profile_as(Unit, g).weapons
         has = any(w.energy if test == "energy" else w.indirect == test for w in weapons)
         return "" if has else f"{g.name} has no {what}"
 
@@ -274,7 +275,7 @@ def _charged(game: Game, ref: str) -> str:
 
 def _high_speed(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    if not any(w.kind == "cc" for w in Unit.model_validate(g.profile).weapons):
+    if not any(w.kind == "cc" for w in profile_as(Unit, g).weapons):
         return f"{g.name} has no [CC] weapon"
     return "" if "throttle" in g.state.conditions else f"{g.name} has not gone full throttle this turn"
 
@@ -284,22 +285,20 @@ def _persevere(game: Game, ref: str) -> str:
     if not read_options(MsOptions, game.options).expanded_skills:
         return "the Expanded Pilot Skills module is off"
     return (
-        ""
-        if Unit.model_validate(g.profile).kind in ("mobile_suit", "super_titan")
-        else f"{g.name} has no pilot skills"
+        "" if profile_as(Unit, g).kind in ("mobile_suit", "super_titan") else f"{g.name} has no pilot skills"
     )
 
 
 def _commando(game: Game, ref: str) -> str:
     _, _, g = game.unit(ref)
-    return "" if commando(Unit.model_validate(g.profile)) else f"{g.name} is not a Commando Commander"
+    return "" if commando(profile_as(Unit, g)) else f"{g.name} is not a Commando Commander"
 
 
 def _exceptional(game: Game, ref: str) -> str:
     """A Skilled or Ace pilot: Make it Count! (L274, L282); a warship's captain gives Orders instead of
     using skills (L1019)."""
     _, _, g = game.unit(ref)
-    unit = Unit.model_validate(g.profile)
+    unit = profile_as(Unit, g)
     if unit.kind == "warship":
         return f"{g.name}'s captain gives Orders instead of using skills (L1019)"
     return "" if tier_rank(unit) else f"{g.name}'s pilot is not Skilled or Ace"

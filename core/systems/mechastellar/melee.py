@@ -22,7 +22,7 @@ from pydantic import Field
 
 from core.changes import Working
 from core.dice import DiceSource, Dist
-from core.game import Game, GameUnit
+from core.game import Game, GameUnit, profile_as
 from core.pool import table
 from core.steps import Chain, ChainRoll, FacePool, FaceRoll, Last, Link, reduced
 from core.systems.base import (
@@ -319,7 +319,7 @@ def pools(game: Game, inp: Clash) -> tuple[Strike, Strike, int, int, MsOptions]:
         raise ValueError("pick an enemy unit to attack")
     if d_g.state.destroyed:
         raise ValueError(f"{d_g.name} is already destroyed")
-    att, dfn = Unit.model_validate(a_g.profile), Unit.model_validate(d_g.profile)
+    att, dfn = profile_as(Unit, a_g), profile_as(Unit, d_g)
     if att.kind == "warship":
         raise ValueError("Stellar Warships cannot make melee attacks (L954)")
     if a_g.state.destroyed:
@@ -450,7 +450,8 @@ def clash_odds(game: Game, inp: Clash) -> ActionOdds:
     strike, counter, a_pool, _, options = pools(game, inp)
     dealt = strike.dist(options).map(lambda k: strike.damage(*k, options))
     taken = counter.dist(options).map(lambda k: counter.damage(*k, options))
-    best = best_split(game, inp, a_pool)
+    moved = even_split(a_pool) if inp.attack_dice is None else inp.attack_dice  # as pools() reads it
+    best = split_of(strike, counter, moved, a_pool, options)
     return ActionOdds(
         tables={"damage dealt": table(dealt), "damage taken": table(taken)},
         facts={
@@ -469,20 +470,46 @@ def _at_least(dist: Dist[int], value: int) -> Fraction:
 
 
 def best_split(game: Game, inp: Clash, pool: int) -> int:
-    """The attacker's split dealing the most damage less damage taken, against the defender's split.
+    """The attacker's split dealing the most damage less damage taken, against the defender's split."""
+    strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": 0}))
+    return split_of(strike, counter, 0, pool, options)
+
+
+def split_of(strike: Strike, counter: Strike, moved: int, pool: int, options: MsOptions) -> int:
+    """:func:`best_split` from the strikes of a split with ``moved`` dice on the attack.
 
     A split moves dice between the attacker's attack and its defense and changes nothing else
-    (L519): the strikes are made once, all dice on defense, and each split moves ``k`` of them to
-    the attack (each pool checked as :func:`pools` checks it).
+    (L519): each split ``k`` moves ``k - moved`` dice (each pool checked as :func:`pools` checks it).
+    Remembered by both strikes with no die moved and what the mean damage reads besides (a sheet
+    asks the odds of each split, and each weighs every split).
     """
-    strike, counter, _, _, options = pools(game, inp.model_copy(update={"attack_dice": 0}))
-    scores = []
-    for k in range(pool + 1):
-        attack = FacePool.model_validate({**strike.attack.model_dump(), "dice": strike.attack.dice + k})
-        defense = FacePool.model_validate({**counter.defense.model_dump(), "dice": counter.defense.dice - k})
-        ours, theirs = replace(strike, attack=attack), replace(counter, defense=defense)
-        scores.append((expected_damage(ours, options) - expected_damage(theirs, options), k))
-    return max(scores)[1]
+    attack = FacePool(**{**strike.attack.__dict__, "dice": strike.attack.dice - moved})
+    defense = FacePool(**{**counter.defense.__dict__, "dice": counter.defense.dice + moved})
+    ours, theirs = replace(strike, attack=attack), replace(counter, defense=defense)
+    key = (
+        ours.key(),
+        theirs.key(),
+        ours.weapon.damage,
+        theirs.weapon.damage,
+        pool,
+        options.save_replaces_damage,
+    )
+    out = _SPLITS.get(key)
+    if out is None:
+        scores = []
+        for k in range(pool + 1):
+            a = FacePool(**{**attack.__dict__, "dice": attack.dice + k})
+            d = FacePool(**{**defense.__dict__, "dice": defense.dice - k})
+            mine, yours = replace(ours, attack=a), replace(theirs, defense=d)
+            scores.append((expected_damage(mine, options) - expected_damage(yours, options), k))
+        if len(_SPLITS) >= _STRIKES_MOST:
+            _SPLITS.clear()
+        out = _SPLITS[key] = max(scores)[1]
+    return out
+
+
+#: split_of by both strikes with no die moved, their damage a hit, the pool and the saves' reading.
+_SPLITS: dict[tuple[object, ...], int] = {}
 
 
 def destroys(strike: Strike, options: MsOptions) -> Fraction:
@@ -491,17 +518,68 @@ def destroys(strike: Strike, options: MsOptions) -> Fraction:
 
 
 def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
-    """The mean damage a strike deals, before Skill Defense (summed in integer weights); remembered by
-    what it depends on (each split's odds weigh every split again, :func:`best_split`)."""
+    """The mean damage a strike deals, before Skill Defense; remembered by what it depends on (each
+    split's odds weigh every split again, :func:`best_split`).
+
+    The mean of :meth:`Strike.damage` over :meth:`Strike.dist`, from the hits that land alone: a hit
+    deals the weapon's damage, and a failed save 1000 more (L208, L214) or instead of it (the
+    option); the saves of ``n`` hits are ``n`` alike dice, so their mean number of failures is
+    ``n`` times one die's (exact, in Fractions: the very mean of the whole distribution).
+    """
     key = (strike.key(), strike.weapon.damage, options.save_replaces_damage)
     out = _MEANS.get(key)
     if out is None:
-        dist = strike.dist(options)
-        total = sum(strike.damage(hit, failed, options) * w for (hit, failed), w in dist.weights.items())
+        hits, saved, total = _landed_sums(strike)
+        die = strike.save_pool(1)
+        if die.dice:
+            one = die.die_dist()
+            fail = Fraction(sum(v * w for v, w in one.weights.items()), one.total)
+        else:  # no save is rolled (no PEN, a [CC] weapon, or the save always holds)
+            fail = Fraction(0)
+        per_fail = FAILED_SAVE - strike.weapon.damage if options.save_replaces_damage else FAILED_SAVE
+        out = Fraction(hits * strike.weapon.damage, total) + Fraction(saved, total) * fail * per_fail
         if len(_MEANS) >= _STRIKES_MOST:
             _MEANS.clear()
-        out = _MEANS[key] = Fraction(total, dist.total)
+        _MEANS[key] = out
     return out
+
+
+def _landed_sums(strike: Strike) -> tuple[int, int, int]:
+    """In integer weights over every (hits, blocks) pair of the two pools: the hits that land summed,
+    the saves they cause summed (at most MAX_SAVES a strike), and the pairs' total weight.
+
+    A hit total ``h`` lands ``max(0, c - b)`` against ``b`` blocks, ``c = h + flat - blocks`` (L199-L206):
+    summed over ``b``, that is the defense's cumulative weights summed below ``c``; the saves,
+    ``min(landed, MAX_SAVES)``, the cumulative weights at ``c - 1`` ... ``c - MAX_SAVES``.  One pass
+    over each pool instead of one over every pair (the mean damage of each split, :func:`split_of`).
+    """
+    att, dfn = strike.attack.dist(), strike.defense.dist()
+    if min(dfn.weights) < 0:  # no clash die counts below 0; any other pool pair by pair
+        landed = att.combine(dfn, strike.landed)
+        return (
+            sum(n * w for n, w in landed.weights.items()),
+            sum(min(n, MAX_SAVES) * w for n, w in landed.weights.items()),
+            landed.total,
+        )
+    off = strike.flat - strike.blocks
+    top = max(att.weights) + off  # the largest c met
+    below = [0] * max(top, 0)  # below[x]: the defense's weight of totals <= x, x from 0
+    for b, w in dfn.weights.items():
+        if b < len(below):
+            below[b] += w
+    for x in range(1, len(below)):
+        below[x] += below[x - 1]
+    summed = [0] * (len(below) + 1)  # summed[c]: below[0] + ... + below[c - 1]
+    for x, w in enumerate(below):
+        summed[x + 1] = summed[x] + w
+    hits = saved = 0
+    for h, w in att.weights.items():
+        c = h + off
+        if c <= 0 or not w:
+            continue
+        hits += w * summed[c]
+        saved += w * (summed[c] - summed[max(c - MAX_SAVES, 0)])
+    return hits, saved, att.total * dfn.total
 
 
 #: expected_damage by the strike's key, its damage a hit and whether a failed save replaces it.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.game import Game, GameUnit
+from core.game import Game, GameUnit, profile_as
 from core.systems.base import read_options
 from core.systems.skirmishers.catalogue import CAT
 from core.systems.skirmishers.options import SkOptions
@@ -14,8 +14,8 @@ from core.systems.skirmishers.walk import Card
 
 def soldier(unit: GameUnit) -> Soldier:
     """The unit's card as it plays now: the card, with the gear it took, dropped, fitted or removed in
-    play (``SkUnit.kit``, L253, L600-L605)."""
-    s = Soldier.model_validate(unit.profile)
+    play (``SkUnit.kit``, L253, L600-L605); read once a pure request (not to be changed in place)."""
+    s = profile_as(Soldier, unit)
     kit = unit.state.extra.get("kit")
     if kit:
         changed = {k: v for k, v in Kit.model_validate(kit).model_dump().items() if v is not None}
