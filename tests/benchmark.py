@@ -227,7 +227,7 @@ def main() -> None:
 
     if sys.argv[1:2] == ["table"]:  # `build.py bench table [runs]`: only the table figures (issue 26)
         server = Server()
-        bench_table.report(server, int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        bench_table.report(server, int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else 3)
         server.stop()
         return
     RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else RUNS
