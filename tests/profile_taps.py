@@ -66,17 +66,22 @@ def _timed(calls: Calls, first: int = 0) -> tuple[float, float]:
 
 
 def _refresh(
-    game: dict[str, Any], flow: dict[str, Any], props: dict[str, Any], weapons: list[str], inp: dict[str, Any]
+    game: dict[str, Any],
+    flow: dict[str, Any],
+    props: dict[str, Any],
+    weapons: list[str],
+    inp: dict[str, Any],
+    action: str = "shoot",
 ) -> Calls:
     """The sheet's refresh: its gates, its odds, then each other choice's and weapon's odds."""
-    calls: Calls = [("game.gates", {"game": game, "action": "shoot", "input": inp})]
-    calls.append(("game.odds", {"game": game, "action": "shoot", "input": inp, "viewer": None}))
+    calls: Calls = [("game.gates", {"game": game, "action": action, "input": inp})]
+    calls.append(("game.odds", {"game": game, "action": action, "input": inp, "viewer": None}))
     rows = [(name, props[name]["enum"]) for name in flow["choices"]] + [("weapon", weapons)]
     for name, values in rows:
         for value in values:
             if value != inp.get(name):
                 other = {**inp, name: value}
-                calls.append(("game.odds", {"game": game, "action": "shoot", "input": other, "viewer": None}))
+                calls.append(("game.odds", {"game": game, "action": action, "input": other, "viewer": None}))
     return calls
 
 
@@ -124,6 +129,31 @@ def gundam_shot() -> list[tuple[str, Calls]]:
                 f"{name} {'on' if on else 'off'}", name, on if props[name].get("default") is False else not on
             )
     return taps
+
+
+# --- GUNFRAME: the bench's target picked ------------------------------------------------------
+
+
+def gunframe_target() -> list[tuple[str, Calls]]:
+    """The bench's GUNFRAME attack (the biggest firepower at the most defense): the target picked,
+    the sheet's gates and odds, then each other weapon band's odds."""
+    import bench_table
+
+    from core import api
+
+    game = bench_table.gunframe()[0].store["games"][0]
+    info = bench_table.describe("gunframe")
+    attack = next(a for a in info["actions"] if a["name"] == "attack")
+    flow, props = attack["flow"], attack["input_schema"]["properties"]
+    picks = api.call("game.picks", {"game": game, "action": "attack", "actor": "0/u1"})["result"]["fields"]
+    weapons = [p["value"] for p in picks.get("weapon", []) if not p["unavailable"]]
+    state: dict[str, Any] = {
+        name: field["default"]
+        for name, field in props.items()
+        if "default" in field and field["default"] is not None
+    }
+    state.update({"attacker": "0/u1", "target": "1/u1"})
+    return [("pick the target", _refresh(game, flow, props, weapons, dict(state), action="attack"))]
 
 
 # --- Mobile Suit Battles: undo -------------------------------------------------------------------
@@ -232,9 +262,10 @@ def skirmishers_apply() -> list[tuple[str, Calls]]:
 
 #: By scene: how many of a tap's first calls the tap's answer waits for (the sheet's gates and odds;
 #: the choice buttons' own odds follow in the background, game-view.js), printed apart.
-ANSWERED_BY = {"gundam_shot": 2, "mechastellar_clash": 2}
+ANSWERED_BY = {"gunframe_target": 2, "gundam_shot": 2, "mechastellar_clash": 2}
 
 SCENES = {
+    "gunframe_target": gunframe_target,
     "gundam_shot": gundam_shot,
     "msb_undo": msb_undo,
     "mechastellar_clash": mechastellar_clash,
