@@ -497,7 +497,9 @@ class Phone:
     def new_page(self, **options: Any) -> Page:
         """A page for the test. Its first is the keeper, lent (:class:`Phones`): the app loaded
         there starts its engine in the renderer already running, at about a reload's CPU (1.9 s,
-        against 3.0 in a new page); any other page is new."""
+        against 3.0 in a new page); any other page is new. What a page cannot take back (an init
+        script, an exposed function, a default timeout) goes on the phone instead (``LASTING``: the
+        phone is then not kept), never on the first page."""
         keeper = self.keeper
         if keeper is not None and not self.lent and not options and not keeper.is_closed():
             emitter = keeper._impl_obj
