@@ -152,24 +152,24 @@ def diff(game: Game, working: Game) -> list[Change]:
     return diff_json(_dump(game), _dump(working))
 
 
-def _deep(value: Any, shared: str = "") -> Any:
-    """A deep copy of a game's data: pydantic models (field by field, as their own ``__deepcopy__``
-    copies them; the field named ``shared`` of the outermost one not copied), dicts, lists, and
-    values never changed in place, shared. Three to four times faster than
+def deep_copy(value: Any, shared: str = "") -> Any:
+    """A deep copy of a game's data, or of JSON data in a change: pydantic models (field by field,
+    as their own ``__deepcopy__`` copies them; the field named ``shared`` of the outermost one not
+    copied), dicts, lists, and values never changed in place, shared. Three to four times faster than
     ``model_copy(deep=True)``, whose ``copy.deepcopy`` keeps a memo of every object; anything else
     is still copied by ``copy.deepcopy``."""
     kind: Any = type(value)
     if kind is dict:
-        return {k: _deep(v) for k, v in value.items()}
+        return {k: deep_copy(v) for k, v in value.items()}
     if kind is list:
-        return [_deep(v) for v in value]
+        return [deep_copy(v) for v in value]
     if kind in (str, int, float, bool) or value is None:
         return value
     if isinstance(value, BaseModel):
         out = kind.__new__(kind)
-        fields = {k: v if k == shared else _deep(v) for k, v in value.__dict__.items()}
+        fields = {k: v if k == shared else deep_copy(v) for k, v in value.__dict__.items()}
         object.__setattr__(out, "__dict__", fields)
-        object.__setattr__(out, "__pydantic_extra__", _deep(value.__pydantic_extra__))
+        object.__setattr__(out, "__pydantic_extra__", deep_copy(value.__pydantic_extra__))
         object.__setattr__(out, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
         private = getattr(value, "__pydantic_private__", None)
         object.__setattr__(out, "__pydantic_private__", None if private is None else copy.deepcopy(private))
@@ -187,7 +187,7 @@ def working_copy(game: Game) -> Game:
     >>> copied == game, game.sides[0].resources["fp"], copied.log is game.log
     (False, 2, True)
     """
-    out: Game = _deep(game, shared="log")
+    out: Game = deep_copy(game, shared="log")
     return out
 
 

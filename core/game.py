@@ -28,6 +28,7 @@ from typing import Any, Literal, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from core.changes import deep_copy
 from core.dice import DiceSource
 from core.squad import PROFILES_CHECKED, Name, Profile, Squad
 from core.systems import implementation
@@ -273,23 +274,10 @@ def _set(data: Any, path: list[str | int], value: Any) -> None:
         parent[last] = value
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, and values that are never changed in place): several
-    times faster than ``copy.deepcopy``, which still copies anything else."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copied(v) for k, v in value.items()}
-    if kind is list:
-        return [_copied(v) for v in value]
-    if kind in (str, int, float, bool) or value is None:
-        return value
-    return copy.deepcopy(value)
-
-
 def _old(data: Any, path: list[str | int]) -> Any:
     """The value at ``path`` before a change, or :data:`ABSENT` where a dict has no such key."""
     try:
-        return _copied(_get(data, path))
+        return deep_copy(_get(data, path))
     except KeyError:
         return ABSENT
     except (IndexError, TypeError):
@@ -311,7 +299,7 @@ def _apply(game: R, changes: list[Change]) -> tuple[R, list[Any]]:
     for change in changes:
         before.append(_old(data, change.path))
         try:
-            _set(data, change.path, change.value if change.value is ABSENT else _copied(change.value))
+            _set(data, change.path, change.value if change.value is ABSENT else deep_copy(change.value))
         except (KeyError, IndexError, TypeError) as bad:
             raise ValueError(f"no value at {change.path}") from bad
     if "log" in data or data.get("cursor") != 0:

@@ -20,8 +20,9 @@ import pytest
 from pydantic import BaseModel
 
 from core import answered, api, limits, steps
+from core.changes import deep_copy
 from core.dice import Dist
-from core.game import _copied, _reaches_profiles
+from core.game import _reaches_profiles
 from core.pool import DENSE_UP_TO, Row, Table, table
 from core.steps import FacePool
 from core.systems.base import Change
@@ -295,7 +296,7 @@ def test_a_profile_a_change_puts_in_a_game_is_still_bounded(path: list[Any]) -> 
 
 def test_copied_json_is_a_deep_copy() -> None:
     data = {"a": [1, {"b": [2, 3]}, "s", None, 1.5, True], "c": {"d": {}}}
-    out = _copied(data)
+    out = deep_copy(data)
     assert out == data == copy.deepcopy(data)
     out["a"][1]["b"].append(4)
     out["c"]["d"]["e"] = 1
@@ -600,27 +601,7 @@ def test_the_actions_greyed_for_each_unit_are_those_each_action_s_own_gates_give
     for info in SYSTEMS:
         if info.status != "playable":
             continue
-        profiles = [
-            c["profile"] for c in api.call("system.describe", {"system": info.id})["result"]["catalogue"]
-        ]
-
-        def new(red: list[Any], blue: list[Any], system: str = info.id) -> dict[str, Any]:
-            squads = [
-                {
-                    "id": f"s{n}",
-                    "name": f"S{n}",
-                    "system": system,
-                    "units": [{"key": f"u{k}", "profile": p} for k, p in enumerate(ps)],
-                }
-                for n, ps in ((1, red), (2, blue))
-            ]
-            sides = [{"name": q["name"], "squad": q} for q in squads]
-            return dict(api.call("game.new", {"id": "g", "name": "memo", "sides": sides}))
-
-        reply = new(profiles[:3], profiles[-3:])
-        if not reply["ok"]:  # an army of one faction a side (Gundam Skirmish): one unit three times
-            reply = new([profiles[0]] * 3, [profiles[-1]] * 3)
-        game = reply["result"]
+        game = _sample_game(info.id)
         hurt = copy.deepcopy(game)
         hurt["sides"][0]["units"][0]["state"]["damage"] = 1
         hurt["sides"][1]["units"][1]["state"]["destroyed"] = True
