@@ -3,7 +3,7 @@
 
     python3 build.py serve    # set up, build dist/, serve on http://127.0.0.1:8000
     python3 build.py test     # set up, build dist/, run every test (in parallel, one worker a core)
-    python3 build.py test --fast  # the same without the Chromium and Node.js tests: the edit loop
+    python3 build.py test --fast  # the edit loop: without the Chromium, Node.js and exhaustive tests
     python3 build.py test --cov   # either tier with the coverage summary of core/
     python3 build.py bench    # set up, build dist/, print the performance figures
     python3 build.py          # set up and build dist/ only
@@ -886,15 +886,15 @@ def test(rest: list[str], fast: bool, cov: bool = False) -> int:
     """pytest over tests/ and core/, in parallel: one worker a core (TC_TEST_WORKERS sets how many;
     ``-n 0`` among the arguments runs them in this process). One more worker than cores was tried:
     Chromium's processes then fight for the cores, a tap's answer takes 2-5 times as long and
-    tests time out. The tests that must share a worker
-    say so (tests/conftest.py); ``--fast`` leaves out the browser tests; ``--cov`` adds the coverage
-    summary of core/ (off by default: tracing every line makes the rule enumerations 2-3x slower)."""
+    tests time out. The tests that must share a worker say so (tests/conftest.py); ``--fast``
+    leaves out the browser and the exhaustive tests; ``--cov`` adds the coverage summary of core/
+    (off by default: tracing every line makes the rule enumerations 2-3x slower)."""
     options = ["--cov=core", "--cov-report=term"] if cov else []
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in rest):
         workers = os.environ.get("TC_TEST_WORKERS") or str(os.cpu_count() or 1)
         options += ["-n", workers, "--dist", "loadgroup"]
     if fast:
-        options += ["-m", "not browser"]
+        options += ["-m", "not browser and not exhaustive"]
     else:
         ensure_chromium()
     # "full run" / "fast run" in the closing time line only when no test was picked by name.
@@ -914,7 +914,9 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--port", type=int, default=8000, help="for serve")
     parser.add_argument(
-        "--fast", action="store_true", help="for test: leave out the tests marked browser (Chromium, Node.js)"
+        "--fast",
+        action="store_true",
+        help="for test: leave out the tests marked browser (Chromium, Node.js) and exhaustive",
     )
     parser.add_argument("--cov", action="store_true", help="for test: print the coverage summary of core/")
     # Anything else goes on to pytest (test), the benchmark (bench: the number of runs) or the

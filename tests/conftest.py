@@ -160,6 +160,12 @@ def pytest_configure(config: pytest.Config) -> None:
         "set automatically, left out by `python3 build.py test --fast`",
     )
     config.addinivalue_line(
+        "markers",
+        "exhaustive: a wide net over rules that quicker tests pin by example (every face sequence "
+        "of a roll, thousands of fuzzed links, 150 random games a property); in the full run, "
+        "left out by `python3 build.py test --fast`",
+    )
+    config.addinivalue_line(
         "markers", "xdist_group(name): run these tests on one worker (read from the file: see below)"
     )
 

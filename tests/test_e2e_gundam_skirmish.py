@@ -255,9 +255,7 @@ def test_designed_unit_shared_by_qr_crit_on_the_chart_offline(browser: Browser, 
         # fewer unobstructed, L693) at 4+, and against <P> a 3 needs a 5+, a 4-5 a 6, a 6 goes
         # through (L857-L872): (16 + 25 + 25 + 36) / 216 = 47.2%, 3 x that = 1.42 mean damage;
         # destroyed only by a critical that gets through and a Torso on the chart: 61/1296 = 4.7%.
-        expect(page.locator("#odds-headline")).to_have_text(
-            "Any damage 47.2% · mean 1.42 · Destroyed 4.7%"
-        )
+        expect(page.locator("#odds-headline")).to_have_text("Any damage 47.2% · mean 1.42 · Destroyed 4.7%")
         target = page.locator('[data-unit="1/u1"]')
         expect(target.locator(".dmg")).to_have_text("0/7")
         page.click("#action-typed")

@@ -142,6 +142,7 @@ def test_no_shield_question_when_nothing_gets_through() -> None:
     assert state(after, "1/t1").damage == 0
 
 
+@pytest.mark.exhaustive
 def test_odds_say_what_they_assume_and_match_the_assumed_answers() -> None:
     """The odds before the roll equal every face sequence resolved with the assumed answers."""
     g = tank_vs(sample("trooper"))

@@ -240,6 +240,7 @@ def every_outcome(g: Game, raw: dict[str, Any]) -> dict[int, Fraction]:
     return out
 
 
+@pytest.mark.exhaustive
 def test_lucky_odds_equal_resolution_when_every_miss_is_rerolled() -> None:
     """The odds assume Lucky rolls every missed die again; playing every face through the game with that
     pick gives exactly the odds' table (attacker with Warrior, defender plain, and a Lucky defender)."""

@@ -28,6 +28,9 @@ from core.squad import Squad, SquadUnit
 from core.systems import SYSTEMS, implementation
 from core.systems.base import Change, NeedChoice
 
+#: 150 examples of each property for each system: the full run's (not the fast tier's) widest net.
+pytestmark = pytest.mark.exhaustive
+
 #: Fewer examples when tests/mutation.py runs this file once per mutant.
 EXAMPLES = 8 if os.environ.get("TC_MUTATION") else 150
 PROPERTY = settings(

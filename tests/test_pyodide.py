@@ -250,6 +250,8 @@ def _mechastellar_corpus() -> list[dict[str, Any]]:
 
 CORPUS += _layer_corpus() + _ms_battles_corpus() + _ms_builder_corpus() + _gundam_corpus()
 CORPUS += _mechastellar_corpus()
+
+
 def _campaign_corpus() -> list[dict[str, Any]]:
     """A Gundam Skirmish campaign from its first preset: started, a turn begun, its view and odds."""
     described = api.call("campaign.describe", {"system": "gundam_skirmish"})["result"]

@@ -217,6 +217,7 @@ def check_reply(raw: str, seconds: float, name: str) -> dict[str, Any]:
 FUZZED, QUARTERS = 20_000, 4
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("quarter", range(QUARTERS))
 def test_twenty_thousand_fuzzed_tokens_through_the_seam(quarter: int) -> None:
     tokens = fuzz_tokens(FUZZED // QUARTERS, seed=10, start=quarter * FUZZED // QUARTERS)
