@@ -180,7 +180,6 @@ def test_a_campaign_on_two_phones_a_battle_result_by_link_offline(browser: Brows
     map_and_bar_in_view(a)
     # the labels, the key, the sheet and the bar read in both themes (contrast and all)
     assert axe_in_both_themes(a) == []
-    a.screenshot(path="/tmp/cmp/map.png", full_page=True)
     # whoever won priority plays: begin, the Event Die for each team, end the turn
     step(a, "Begin the turn")
     event_dice(a)
