@@ -116,3 +116,22 @@ def test_our_own_files_reference_nothing_outside_the_origin(dist: Path) -> None:
 
 def test_schemas_are_the_engine_schemas(dist: Path) -> None:
     assert json.loads((dist / "schemas.json").read_text()) == json.loads(json.dumps(api.schemas()))
+
+
+def test_the_chromium_flags_repeat_playwrights_own_disabled_features() -> None:
+    """conftest's ``--disable-features`` replaces Playwright's own (Chromium reads only the last one),
+    so it must hold every feature Playwright disables: read from the installed Playwright's bundle.
+    A Playwright of another version gets no flag of ours (and this says the list needs copying)."""
+    import importlib.metadata
+
+    import playwright
+    from conftest import CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES
+
+    version, ours = PLAYWRIGHT_DISABLED_FEATURES
+    assert importlib.metadata.version("playwright") == version, "copy Playwright's disabledFeatures again"
+    bundle = (Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js").read_text()
+    start = bundle.index("disabledFeatures = [")
+    block = bundle[start : bundle.index("]", start)]
+    assert re.findall(r'"([A-Za-z]+)"', block) == ours
+    (flag,) = [a for a in CHROMIUM_ARGS if a.startswith("--disable-features=")]
+    assert flag.split("=", 1)[1].split(",") == [*ours, "WebUIOmniboxPopup"]
