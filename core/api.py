@@ -21,6 +21,7 @@ the interface builds forms from them.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -860,10 +861,8 @@ def call(op: str, args: Any) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         parsed = operation.args.model_validate(args if args is not None else {})
-        if op in answered.REPEATABLE:  # pure: its game changes nowhere, each profile read once
-            with games.profiles_read_once():
-                result = operation.run(parsed).model_dump(mode="json")
-        else:
+        # A pure request changes no game: each unit's profile is read as a model once in it.
+        with games.profiles_read_once() if op in answered.REPEATABLE else contextlib.nullcontext():
             result = operation.run(parsed).model_dump(mode="json")
     except ValidationError as invalid:
         problems = _problems(invalid)

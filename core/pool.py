@@ -40,6 +40,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource, Dist, mean
+from core.memo import remembered
 
 #: The most dice one pool may hold.  No rulebook here builds a pool near this;
 #: it keeps a typo (200 dice) from freezing a phone.
@@ -248,12 +249,7 @@ def table(dist: Dist[int]) -> Table:
     [(0, '1/4', '1/1'), (200, '1/4', '3/4'), (300, '1/4', '1/2'), (400, '1/4', '1/4')]
     """
     key = (tuple(dist.weights.items()), dist.total)
-    out = _TABLES.get(key)
-    if out is None:
-        if len(_TABLES) >= _TABLES_MOST:
-            _TABLES.clear()
-        out = _TABLES[key] = _table(dist)
-    return out
+    return remembered(_TABLES, key, lambda: _table(dist), _TABLES_MOST)
 
 
 #: Tables by their distribution's weights (a few dozen, where the table may run to thousands of

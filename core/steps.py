@@ -64,6 +64,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from core.dice import DiceSource, Dist
+from core.memo import remembered
 from core.pool import MAX_DICE
 
 # --- a pool whose faces are each worth a number of their own ----------------------------------
@@ -113,12 +114,7 @@ class FacePool(BaseModel):
     def die_dist(self) -> Dist[int]:
         """One die, its reroll included; remembered by the die (every pool of it meets the same die)."""
         key = (self.sides, self.values, self.reroll_faces)
-        out = _DIE_DISTS.get(key)
-        if out is None:
-            if len(_DIE_DISTS) >= _FACE_DISTS_MOST:
-                _DIE_DISTS.clear()
-            out = _DIE_DISTS[key] = self._die_dist()
-        return out
+        return remembered(_DIE_DISTS, key, self._die_dist, _FACE_DISTS_MOST)
 
     def _die_dist(self) -> Dist[int]:
         die = Dist.die(self.sides)
@@ -137,18 +133,14 @@ class FacePool(BaseModel):
         >>> capped.dist().probability(2)  # both show 1 (1/4), the one rolled again shows 1 (1/2)
         Fraction(1, 8)
         """
-        out = _FACE_DISTS.get(self)
-        if out is None:
-            if len(_FACE_DISTS) >= _FACE_DISTS_MOST:
-                _FACE_DISTS.clear()
-            if self.dice == 0:
-                out = Dist.constant(0)
-            elif self.reroll_limit is not None and self.reroll_faces:
-                out = self._limited_dist()
-            else:
-                out = self.die_dist().repeat(self.dice)
-            _FACE_DISTS[self] = out
-        return out
+        return remembered(_FACE_DISTS, self, self._dist, _FACE_DISTS_MOST)
+
+    def _dist(self) -> Dist[int]:
+        if self.dice == 0:
+            return Dist.constant(0)
+        if self.reroll_limit is not None and self.reroll_faces:
+            return self._limited_dist()
+        return self.die_dist().repeat(self.dice)
 
     def _limited_dist(self) -> Dist[int]:
         """The total when at most ``reroll_limit`` dice are rolled again, the faces listed first first.
@@ -241,12 +233,10 @@ class DiceSum(BaseModel):
         >>> DiceSum(dice=2).dist().probability(7)
         Fraction(1, 6)
         """
-        out = _SUM_DISTS.get(self)
-        if out is None:
-            if len(_SUM_DISTS) >= _FACE_DISTS_MOST:
-                _SUM_DISTS.clear()
-            out = _SUM_DISTS[self] = Dist.die(self.sides).repeat(self.dice).map(lambda s: self.total([s]))
-        return out
+        return remembered(_SUM_DISTS, self, self._dist, _FACE_DISTS_MOST)
+
+    def _dist(self) -> Dist[int]:
+        return Dist.die(self.sides).repeat(self.dice).map(lambda s: self.total([s]))
 
     def at_least(self, target: int) -> Fraction:
         """Chance the total reaches ``target`` (a check: 2D6 >= N)."""

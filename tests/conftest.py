@@ -15,7 +15,6 @@ import contextlib
 import fcntl
 import functools
 import http.server
-import importlib.metadata
 import os
 import re
 import shutil
@@ -45,36 +44,29 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 
-#: Playwright's own ``--disable-features`` list, as its chromiumSwitches.ts gives it in the version
-#: named: Chromium reads only the last ``--disable-features`` of its command line, so ours repeats
+
+def playwright_disabled_features() -> list[str]:
+    """The features Playwright itself disables in Chromium, read from the installed Playwright's
+    bundle (its chromiumSwitches' ``disabledFeatures``); empty where it cannot be read."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    try:
+        text = bundle.read_text()
+        start = text.index("disabledFeatures = [")
+        return re.findall(r'"([A-Za-z]+)"', text[start : text.index("]", start)])
+    except (OSError, ValueError):
+        return []
+
+
+#: Chromium reads only the last ``--disable-features`` of its command line, so ours repeats
 #: Playwright's and adds ``WebUIOmniboxPopup``, the address bar's popup, a page of the browser's own
 #: UI that every Chromium start loads in a renderer of its own even headless: 0.6-0.8 CPU s of a
 #: start (2.4-2.6 -> 1.75-1.87 CPU s, a persistent profile opened and idle for 2.5 s, 4 starts each).
-#: No page of the app sees it. With another Playwright the flag is left out (test_build.py says so).
-PLAYWRIGHT_DISABLED_FEATURES = (
-    "1.65.2",
-    [
-        "AvoidUnnecessaryBeforeUnloadCheckSync",
-        "DestroyProfileOnBrowserClose",
-        "HttpsUpgrades",
-        "HttpsFirstBalancedModeAutoEnable",
-        "LensOverlay",
-        "MediaRouter",
-        "PaintHolding",
-        "ThirdPartyStoragePartitioning",
-        "AvoidCorsURLLoaderRestartOnRedirect",
-        "TcpPortRandomizationWin",
-        "OptimizationHints",
-        "NetworkTimeServiceQuerying",
-        "AimEnabled",
-        "PreconnectToSearch",
-        "msForceBrowserSignIn",
-        "msEdgeUpdateLaunchServicesPreferredVersion",
-    ],
-)
-if importlib.metadata.version("playwright") == PLAYWRIGHT_DISABLED_FEATURES[0]:
-    _DISABLED = [*PLAYWRIGHT_DISABLED_FEATURES[1], "WebUIOmniboxPopup"]
-    CHROMIUM_ARGS.append("--disable-features=" + ",".join(_DISABLED))
+#: No page of the app sees it. Where Playwright's list cannot be read the flag is left out
+#: (tests/test_build.py says so).
+if _PLAYWRIGHT_DISABLED := playwright_disabled_features():
+    CHROMIUM_ARGS.append("--disable-features=" + ",".join([*_PLAYWRIGHT_DISABLED, "WebUIOmniboxPopup"]))
 
 #: How long an ``expect`` waits for what the page should show unless a test says otherwise
 #: (Playwright's own 5 s): the screen after an engine answer, on a loaded 2-core machine, was

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit
+from core.memo import remembered
 from core.pool import table
 from core.steps import Chain, DiceSum, End, Last, Link, SumRoll
 from core.systems.base import ActionOdds, ActionResult, Choice, NeedChoice, needs
@@ -416,12 +417,7 @@ def strike_dist(st: Striker) -> Dist[tuple[int, int]]:
     """(damage, criticals) of one strike, exactly: :func:`strike_chain`'s distribution, remembered by the
     striker's numbers (the sheet asks the same odds again for each of its choice buttons)."""
     key = tuple(st.model_dump().values())
-    out = _STRIKES.get(key)
-    if out is None:
-        if len(_STRIKES) >= _STRIKES_MOST:
-            _STRIKES.clear()
-        out = _STRIKES[key] = strike_chain(st).dist()
-    return out
+    return remembered(_STRIKES, key, lambda: strike_chain(st).dist(), _STRIKES_MOST)
 
 
 #: strike_dist by the striker's numbers; never changed in place.

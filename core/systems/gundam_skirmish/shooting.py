@@ -30,13 +30,14 @@ Conventions (digest section 11):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from math import lcm
 from typing import Any, Generic, TypeVar
 
 from core.dice import DiceSource, Dist
+from core.memo import remembered
 from core.steps import Both, Chain, ChainRoll, DiceSum, End, Last, Link, SumRoll
 
 #: Hit kinds: (level, critical).  Level 1 for faces 2-3, 2 for 4-5, 3 for a 6 (L857-L872).
@@ -141,13 +142,7 @@ _LEFT_MOST = 1 << 16
 
 def hits_left(hits: Hits, blocks: Blocks) -> tuple[int, int]:
     """:func:`hit_count` of :func:`cancel_hits`, remembered (at most ``_LEFT_MOST`` pairs)."""
-    key = (hits, blocks)
-    out = _LEFT.get(key)
-    if out is None:
-        if len(_LEFT) >= _LEFT_MOST:
-            _LEFT.clear()
-        out = _LEFT[key] = hit_count(cancel_hits(hits, blocks))
-    return out
+    return remembered(_LEFT, (hits, blocks), lambda: hit_count(cancel_hits(hits, blocks)), _LEFT_MOST)
 
 
 def _cancellable(cancelled: Hits, blocks: Blocks) -> bool:
@@ -322,7 +317,7 @@ def chart_dist(chart: dict[int, str], levels: Levels, rolls: int, fortunate: boo
     Fraction(1, 5)
     """
     key = (tuple(chart.items()), levels, rolls, fortunate)
-    return _memo(_CHARTS, key, lambda: chart_chain(chart, levels, rolls, fortunate).dist())
+    return remembered(_CHARTS, key, lambda: chart_chain(chart, levels, rolls, fortunate).dist(), _MEMO_MOST)
 
 
 def roll_chart(
@@ -550,18 +545,6 @@ _SHOTS: dict[tuple[Any, ...], ShotOdds] = {}
 _CHARTS: dict[tuple[Any, ...], Dist[Levels]] = {}
 _MEMO_MOST = 256
 
-M = TypeVar("M")
-
-
-def _memo(memo: dict[tuple[Any, ...], M], key: tuple[Any, ...], work: Callable[[], M]) -> M:
-    """``work()``, or what it gave for ``key`` before (its results are never changed in place)."""
-    out = memo.get(key)
-    if out is None:
-        if len(memo) >= _MEMO_MOST:
-            memo.clear()
-        out = memo[key] = work()
-    return out
-
 
 def shot_key(shot: Shot) -> tuple[Any, ...]:
     """Every number of a shot, as a key (its chart as pairs)."""
@@ -573,7 +556,7 @@ def shot_key(shot: Shot) -> tuple[Any, ...]:
 def pool_hits(shot: Shot) -> Dist[Hits]:
     """The attack pool, with a D6 for the number of shots where the weapon says so."""
     key = (shot.shots, shot.extra_shots, shot.acc, shot.crit, shot.attack_rerolls)
-    return _memo(_POOLS, key, lambda: _pool_hits(shot))
+    return remembered(_POOLS, key, lambda: _pool_hits(shot), _MEMO_MOST)
 
 
 def _pool_hits(shot: Shot) -> Dist[Hits]:
@@ -631,7 +614,7 @@ def defend_dist(groups: tuple[DefendGroup, ...], rerolls: int, penetration: bool
 def block_dist(shot: Shot) -> Dist[tuple[Blocks, bool]]:
     """Blocks of the whole defend pool, and whether a shield's <P> check passed (costing integrity)."""
     key = (shot.groups, shot.defend_rerolls, shot.penetration, shot.shield_check)
-    return _memo(_BLOCKS, key, lambda: _block_dist(shot))
+    return remembered(_BLOCKS, key, lambda: _block_dist(shot), _MEMO_MOST)
 
 
 def _block_dist(shot: Shot) -> Dist[tuple[Blocks, bool]]:
@@ -666,7 +649,7 @@ def shot_outcome(shot: Shot) -> Dist[tuple[int, int]]:
 
 def shot_odds(shot: Shot) -> ShotOdds:
     """Exact damage, chart rolls and chance to destroy (no Shield Break: the defender chooses it)."""
-    return _memo(_SHOTS, shot_key(shot), lambda: _shot_odds(shot))
+    return remembered(_SHOTS, shot_key(shot), lambda: _shot_odds(shot), _MEMO_MOST)
 
 
 def _shot_odds(shot: Shot) -> ShotOdds:
@@ -704,7 +687,7 @@ def torso_chances(chart: dict[int, str], levels: Levels, most: int, fortunate: b
     the one before by one more roll (the mixture its chain makes, without weighing the first rolls
     again for each number of rolls)."""
     key = (tuple(chart.items()), levels, most, fortunate)
-    return _memo(_TORSO, key, lambda: _torso_chances(chart, levels, most, fortunate))
+    return remembered(_TORSO, key, lambda: _torso_chances(chart, levels, most, fortunate), _MEMO_MOST)
 
 
 def _torso_chances(chart: dict[int, str], levels: Levels, most: int, fortunate: bool) -> list[Fraction]:

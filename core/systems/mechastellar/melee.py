@@ -23,6 +23,7 @@ from pydantic import Field
 from core.changes import Working
 from core.dice import DiceSource, Dist
 from core.game import Game, GameUnit, profile_as
+from core.memo import remembered
 from core.pool import table
 from core.steps import Chain, ChainRoll, FacePool, FaceRoll, Last, Link, reduced
 from core.systems.base import (
@@ -218,13 +219,7 @@ class Strike:
     def dist(self, options: MsOptions) -> Dist[tuple[int, int]]:
         """Exact (hits that land, failed saves), before Skill Defense; remembered by what it depends
         on (the odds of each split of a clash weigh every split, :func:`best_split`)."""
-        key = self.key()
-        out = _STRIKES.get(key)
-        if out is None:
-            if len(_STRIKES) >= _STRIKES_MOST:
-                _STRIKES.clear()
-            out = _STRIKES[key] = self._dist()
-        return out
+        return remembered(_STRIKES, self.key(), self._dist, _STRIKES_MOST)
 
     def pools_chain(self, attack: str, defense: str) -> Chain[int]:
         """The strike's dice (L199-L206): its attack pool, then the other side's defense dice; its result
@@ -494,18 +489,17 @@ def split_of(strike: Strike, counter: Strike, moved: int, pool: int, options: Ms
         pool,
         options.save_replaces_damage,
     )
-    out = _SPLITS.get(key)
-    if out is None:
+
+    def best() -> int:
         scores = []
         for k in range(pool + 1):
             a = FacePool(**{**attack.__dict__, "dice": attack.dice + k})
             d = FacePool(**{**defense.__dict__, "dice": defense.dice - k})
             mine, yours = replace(ours, attack=a), replace(theirs, defense=d)
             scores.append((expected_damage(mine, options) - expected_damage(yours, options), k))
-        if len(_SPLITS) >= _STRIKES_MOST:
-            _SPLITS.clear()
-        out = _SPLITS[key] = max(scores)[1]
-    return out
+        return max(scores)[1]
+
+    return remembered(_SPLITS, key, best, _STRIKES_MOST)
 
 
 #: split_of by both strikes with no die moved, their damage a hit, the pool and the saves' reading.
@@ -527,21 +521,19 @@ def expected_damage(strike: Strike, options: MsOptions) -> Fraction:
     ``n`` times one die's (exact, in Fractions: the very mean of the whole distribution).
     """
     key = (strike.key(), strike.weapon.damage, options.save_replaces_damage)
-    out = _MEANS.get(key)
-    if out is None:
-        hits, saved, total = _landed_sums(strike)
-        die = strike.save_pool(1)
-        if die.dice:
-            one = die.die_dist()
-            fail = Fraction(sum(v * w for v, w in one.weights.items()), one.total)
-        else:  # no save is rolled (no PEN, a [CC] weapon, or the save always holds)
-            fail = Fraction(0)
-        per_fail = FAILED_SAVE - strike.weapon.damage if options.save_replaces_damage else FAILED_SAVE
-        out = Fraction(hits * strike.weapon.damage, total) + Fraction(saved, total) * fail * per_fail
-        if len(_MEANS) >= _STRIKES_MOST:
-            _MEANS.clear()
-        _MEANS[key] = out
-    return out
+    return remembered(_MEANS, key, lambda: _mean_damage(strike, options), _STRIKES_MOST)
+
+
+def _mean_damage(strike: Strike, options: MsOptions) -> Fraction:
+    hits, saved, total = _landed_sums(strike)
+    die = strike.save_pool(1)
+    if die.dice:
+        one = die.die_dist()
+        fail = Fraction(sum(v * w for v, w in one.weights.items()), one.total)
+    else:  # no save is rolled (no PEN, a [CC] weapon, or the save always holds)
+        fail = Fraction(0)
+    per_fail = FAILED_SAVE - strike.weapon.damage if options.save_replaces_damage else FAILED_SAVE
+    return Fraction(hits * strike.weapon.damage, total) + Fraction(saved, total) * fail * per_fail
 
 
 def _landed_sums(strike: Strike) -> tuple[int, int, int]:
