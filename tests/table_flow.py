@@ -165,22 +165,25 @@ class Player:
         )
 
 
-def settle(page: Page, quiet_ms: int = 300, timeout_ms: int = 30_000) -> None:
-    """Wait until the engine has answered every call and stayed idle for ``quiet_ms`` (the page's
-    ``data-engine-busy``, kept by web/engine-client.js), so the screen shows what the tap did."""
+def settle(page: Page, looks: int = 3, timeout_ms: int = 30_000) -> None:
+    """Wait until the page has done all that the last tap started: no engine call unanswered
+    (``data-engine-busy``, web/engine-client.js) and nothing else in flight (``data-busy``, web/dom.js:
+    a screen being drawn, a save or a read, a wait for typing to stop), seen so ``looks`` times in a
+    row 20 ms apart, so that a step the page takes in a task of its own (a route after a link's
+    tap) is not missed between two pieces of work. The screen then shows what the tap did. (Looking
+    at every animation frame instead made Chromium draw frames it would not have drawn: more CPU.)"""
     page.wait_for_function(
-        """([quiet]) => {
-          const busy = document.documentElement.dataset.engineBusy;
-          const now = performance.now();
-          if (busy && busy !== "0") { window.__tcQuiet = null; return false; }
-          window.__tcQuiet ??= now;
-          return now - window.__tcQuiet >= quiet;
+        """([looks]) => {
+          const root = document.documentElement.dataset;
+          const idle = (root.engineBusy ?? "0") === "0" && (root.busy ?? "0") === "0";
+          window.__tcIdle = idle ? (window.__tcIdle ?? 0) + 1 : 0;
+          return window.__tcIdle >= looks;
         }""",
-        arg=[quiet_ms],
-        polling=50,
+        arg=[looks],
+        polling=20,
         timeout=timeout_ms,
     )
-    page.evaluate("window.__tcQuiet = null")
+    page.evaluate("window.__tcIdle = 0")
 
 
 def _name(target: Locator) -> str:

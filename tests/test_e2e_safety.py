@@ -118,8 +118,11 @@ def test_two_tabs_changing_a_game_in_the_same_instant_lose_nothing_shown_as_save
         expect(a.locator("#round")).to_have_text(b.locator("#round").inner_text())
         before = saved(a)
         rounds_before = len([e for e in _game(before)["log"] if e["kind"] == "round"])
-        # Both taps are dispatched before either tab has heard of the other's change.
-        at = a.evaluate("Date.now() + 400")
+        # Both taps are dispatched before either tab has heard of the other's change: the instant
+        # is set far enough ahead for both tabs to be told it (two calls that return at once, a
+        # few ms; a tab told late taps at once, and the try is then one of two taps in quick
+        # succession, which must lose nothing either).
+        at = a.evaluate("Date.now() + 150")
         for page in (a, b):
             page.evaluate("(at) => { window.__tap = (" + TAP + ")(at); }", at)
         outcome = [page.evaluate("window.__tap") for page in (a, b)]
@@ -317,7 +320,8 @@ def test_a_first_visit_with_too_little_storage_works_online_and_says_so_once(
     assert reply["ok"]  # the app works
     page.reload()
     expect(page.locator("#engine-status")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    page.wait_for_timeout(1500)
+    # once this visit has found again that the site cannot be kept, the notice is not shown again
+    expect(page.locator("html")).to_have_attribute("data-offline", "no-room", timeout=BOOT_MS)
     expect(notice).to_be_hidden()  # said once
 
 

@@ -1,5 +1,5 @@
 // App shell: service worker, engine start-up, status line, routing between views.
-import { notify } from "./dom.js";
+import { notify, working } from "./dom.js";
 import { Engine } from "./engine-client.js";
 import { DiceView } from "./dice-view.js";
 import { CampaignsView } from "./campaign-view.js";
@@ -79,6 +79,7 @@ async function serviceWorker() {
 
 const NO_OFFLINE_TOLD = "tc.no-offline-told";
 function noOffline() {
+  document.documentElement.dataset.offline = "no-room"; // decided: this visit cannot keep the site
   try {
     if (localStorage.getItem(NO_OFFLINE_TOLD)) return;
     localStorage.setItem(NO_OFFLINE_TOLD, new Date().toISOString());
@@ -172,8 +173,9 @@ function route() {
   for (const [key, el] of Object.entries(views)) el.hidden = key !== shown;
   document.body.dataset.view = name || "home";
   store.showFailure(); // saving stopped: over every screen but the recover screen
-  if (shown === "dice") dice.show();
-  else if (shown === "app") ROUTES[name](...args.map(safeDecode));
+  // the screen is drawn (its reads and the engine's answers awaited) while the page says busy
+  if (shown === "dice") working(dice.show());
+  else if (shown === "app") working(ROUTES[name](...args.map(safeDecode)));
 }
 
 window.addEventListener("hashchange", route);

@@ -1,6 +1,6 @@
 // The dice tool: a pool form, the exact odds as a bar chart and a table, and rolling
 // (by the app or from real dice typed in). All arithmetic happens in core.api.
-import { el, clear, notify } from "./dom.js";
+import { el, clear, notify, hold } from "./dom.js";
 import { pct, poolLine } from "./dice-display.js";
 
 const STORE_KEY = "tc.dice";
@@ -71,7 +71,9 @@ export class DiceView {
     this.typed = null;
     this.root.querySelector("#typed").hidden = true;
     clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => this.compute(), 120);
+    this.waiting?.(); // the odds wait for the typing to stop: the page counts that as busy
+    this.waiting = hold();
+    this.debounce = setTimeout(() => { this.waiting(); this.waiting = null; this.compute(); }, 120);
   }
 
   // --- saved settings -------------------------------------------------------------

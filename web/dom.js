@@ -41,8 +41,35 @@ export function notify(text) {
   document.getElementById("notice-close").onclick = () => { box.hidden = true; };
 }
 
+// What the page is still doing for the player (a screen being drawn, a tap's handler, a save or a
+// read, a check waiting to run), counted on the page's root as data-busy; the engine's calls are
+// counted there as data-engine-busy (engine-client.js). With both at 0 the screen shows all that
+// the last tap did: tests wait for that, never for a fixed time. `hold()` counts one piece of work
+// until the function it returns is called; `working(promise)` counts the promise until it settles.
+let busy = 0;
+function showBusy() { document.documentElement.dataset.busy = String(busy); }
+export function hold() {
+  busy += 1;
+  showBusy();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    busy -= 1;
+    showBusy();
+  };
+}
+export function working(promise) {
+  const release = hold();
+  Promise.resolve(promise).then(release, release);
+  return promise;
+}
+
 export function button(text, onClick, attrs = {}) {
   const node = el("button", { type: "button", ...attrs }, text);
-  node.addEventListener("click", onClick);
+  node.addEventListener("click", (event) => {
+    const done = onClick(event);
+    if (typeof done?.then === "function") working(done);
+  });
   return node;
 }

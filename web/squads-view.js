@@ -1,6 +1,6 @@
 // Squads: the list, the editor (catalogue and own units, live points and violations),
 // own-unit entry in the system's format, roster printing, JSON export/import, sharing.
-import { el, clear, notify, button } from "./dom.js";
+import { el, clear, notify, button, hold } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
@@ -384,7 +384,13 @@ function download(name, data) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// `f` once the calls stop for `ms`; the page counts the wait as busy (dom.js).
 function debounce(f, ms) {
   let timer;
-  return () => { clearTimeout(timer); timer = setTimeout(f, ms); };
+  let release = null;
+  return () => {
+    clearTimeout(timer);
+    release ??= hold();
+    timer = setTimeout(() => { release(); release = null; f(); }, ms);
+  };
 }

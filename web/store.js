@@ -5,7 +5,7 @@
 // BroadcastChannel tells the other tabs to read what changed. What cannot be read is set
 // aside (never deleted) for the recover screen (web/recover-view.js). The engine validates
 // and migrates every record at start (store.check, core/storage.py).
-import { notify } from "./dom.js";
+import { notify, working } from "./dom.js";
 
 const DB_NAME = "tc";
 const DB_VERSION = 2; // the object stores below (2: campaigns); a newer app may add more
@@ -31,9 +31,9 @@ export class Store extends EventTarget {
     this.aliases = new Map(); // "kind/id" -> key of the record holding it, where that differs from its id
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
-    if (this.channel) this.channel.onmessage = ({ data }) => this.receive(data);
-    this.opened = this.open();
-    this.ready = this.opened.then(() => this.check());
+    if (this.channel) this.channel.onmessage = ({ data }) => working(this.receive(data));
+    this.opened = working(this.open());
+    this.ready = working(this.opened.then(() => this.check()));
     this.checked = false; // until the engine has checked what was read (lists may show it as saved)
     const done = () => { this.checked = true; };
     this.ready.then(done, done);
@@ -317,7 +317,7 @@ export class Store extends EventTarget {
     if (data === null) this.data[kind] = this.data[kind].filter((x) => x.id !== id);
     else put(this.data[kind], data);
     const run = () => this.commit(kind, id, data, text, base);
-    const done = this.queue.then(run, run);
+    const done = working(this.queue.then(run, run));
     this.queue = done.catch(() => {});
     return done;
   }
@@ -453,7 +453,7 @@ export class Store extends EventTarget {
   // --- IndexedDB ------------------------------------------------------------------------
 
   tx(stores, mode, work) {
-    return new Promise((resolve, reject) => {
+    return working(new Promise((resolve, reject) => {
       let t;
       try {
         t = this.db.transaction(stores, mode, { durability: mode === "readwrite" ? "strict" : "default" });
@@ -462,7 +462,7 @@ export class Store extends EventTarget {
       t.onerror = (event) => { event.preventDefault?.(); };
       t.onabort = () => reject(t.error ?? new DOMException("the save was cancelled", "AbortError"));
       try { work(t); } catch (error) { try { t.abort(); } catch { /* already over */ } reject(error); }
-    });
+    }));
   }
 }
 
