@@ -128,16 +128,14 @@ def resolve_one(page: Any, player: Player) -> None:
             player.tap(ask.first)
         else:
             player.tap(page.locator("#phase-next"))
-        for _ in range(50):
-            log = saved_game(page)["log"]
-            if len(log) > before:
-                # the screen drawn after the change (with the next step's question, if any)
-                expect(page.locator("#game-log li")).to_have_count(len(log), timeout=30000)
-                expect(page.locator("#toast")).to_be_visible()
-                return
-            if page.locator("#phase-ask [data-choice]").count():
-                break
-            page.wait_for_timeout(100)
+        # The tap waited for the page to finish (settle): the change is saved by now, or the step
+        # asks a question or needs one more tap, which the next turn of the loop makes.
+        log = saved_game(page)["log"]
+        if len(log) > before:
+            # the screen drawn after the change (with the next step's question, if any)
+            expect(page.locator("#game-log li")).to_have_count(len(log), timeout=30000)
+            expect(page.locator("#toast")).to_be_visible()
+            return
     raise AssertionError(f"the card did not resolve: {player.trail}")
 
 
