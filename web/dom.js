@@ -45,7 +45,9 @@ export function notify(text) {
 // read, a check waiting to run), counted on the page's root as data-busy; the engine's calls are
 // counted there as data-engine-busy (engine-client.js). With both at 0 the screen shows all that
 // the last tap did: tests wait for that, never for a fixed time. `hold()` counts one piece of work
-// until the function it returns is called; `working(promise)` counts the promise until it settles.
+// until the function it returns is called; `working(promise)` counts the promise until it settles
+// and returns a promise that settles as it does (a failure still reaches whoever awaits it, or is
+// reported as unhandled where nobody does).
 let busy = 0;
 function showBusy() { document.documentElement.dataset.busy = String(busy); }
 export function hold() {
@@ -61,8 +63,7 @@ export function hold() {
 }
 export function working(promise) {
   const release = hold();
-  Promise.resolve(promise).then(release, release);
-  return promise;
+  return Promise.resolve(promise).finally(release);
 }
 
 export function button(text, onClick, attrs = {}) {

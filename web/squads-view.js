@@ -1,6 +1,6 @@
 // Squads: the list, the editor (catalogue and own units, live points and violations),
 // own-unit entry in the system's format, roster printing, JSON export/import, sharing.
-import { el, clear, notify, button, hold } from "./dom.js";
+import { el, clear, notify, button, hold, working } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
@@ -75,7 +75,7 @@ export class SquadsView {
       location.hash = `#/squad/${squad.id}`;
     }, { id: "new-squad", class: "primary" });
     const file = el("input", { type: "file", accept: "application/json,.json", id: "import-file", hidden: "" });
-    file.addEventListener("change", () => this.importFile(file.files[0]));
+    file.addEventListener("change", () => working(this.importFile(file.files[0])));
     const importButton = button("Import JSON", () => file.click(), { id: "import-json" });
     this.root.append(list, el("div", { class: "actions" }, system, create), el("div", { class: "actions" }, importButton, file));
     // The personal library: own units kept for reuse in any squad of their system.
