@@ -8,7 +8,7 @@
 // that change the dice as buttons with their odds, common modifiers as chips, the rest
 // behind "more", a headline line of odds. Round, undo and redo sit in a bar at the bottom.
 import { greyGated, gatedOption } from "./gates.js";
-import { el, clear, notify, button, hashFor } from "./dom.js";
+import { el, clear, notify, button, hashFor, hold } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, newSeed, squadLabels } from "./store.js";
 import { shareBox, tokenBox } from "./share-box.js";
@@ -1182,8 +1182,15 @@ function said(message) {
 }
 
 // Keep what the player must look at next (a result, a prompt) on screen inside the sheet.
+// Counted as work in flight until it is done (dom.js), or for 250 ms on a page that draws no frames.
 function reveal(node) {
-  requestAnimationFrame(() => node.scrollIntoView({ block: "end", behavior: "instant" }));
+  const release = hold();
+  const fallback = setTimeout(release, 250);
+  requestAnimationFrame(() => {
+    clearTimeout(fallback);
+    node.scrollIntoView({ block: "end", behavior: "instant" });
+    release();
+  });
 }
 
 function stepper(label, value, set, { min = 0, max = null, suffix = "", id = "" } = {}) {
