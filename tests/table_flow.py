@@ -171,7 +171,7 @@ def settle(page: Page, looks: int = 3, timeout_ms: int = 30_000) -> None:
     a screen being drawn, a save or a read, a wait for typing to stop), seen so ``looks`` times in a
     row 20 ms apart, so that a step the page takes in a task of its own (a route after a link's
     tap) is not missed between two pieces of work. The screen then shows what the tap did. (Looking
-    at every animation frame instead made Chromium draw frames it would not have drawn: more CPU.)"""
+    at every animation frame instead measured the same.)"""
     page.wait_for_function(
         """([looks]) => {
           const root = document.documentElement.dataset;

@@ -1,6 +1,6 @@
 // The dice tool: a pool form, the exact odds as a bar chart and a table, and rolling
 // (by the app or from real dice typed in). All arithmetic happens in core.api.
-import { el, clear, notify, hold } from "./dom.js";
+import { el, clear, notify, debounce } from "./dom.js";
 import { pct, poolLine } from "./dice-display.js";
 
 const STORE_KEY = "tc.dice";
@@ -16,6 +16,7 @@ export class DiceView {
     this.error = root.querySelector("#form-error");
     this.typed = null;
     this.seq = 0;
+    this.computeLater = debounce(() => this.compute(), 120); // once the typing stops
     this.restore();
     this.form.addEventListener("input", () => this.changed());
     this.form.addEventListener("change", () => this.changed());
@@ -70,10 +71,7 @@ export class DiceView {
     this.save();
     this.typed = null;
     this.root.querySelector("#typed").hidden = true;
-    clearTimeout(this.debounce);
-    this.waiting?.(); // the odds wait for the typing to stop: the page counts that as busy
-    this.waiting = hold();
-    this.debounce = setTimeout(() => { this.waiting(); this.waiting = null; this.compute(); }, 120);
+    this.computeLater();
   }
 
   // --- saved settings -------------------------------------------------------------

@@ -41,13 +41,14 @@ export function notify(text) {
   document.getElementById("notice-close").onclick = () => { box.hidden = true; };
 }
 
-// What the page is still doing for the player (a screen being drawn, a tap's handler, a save or a
-// read, a check waiting to run), counted on the page's root as data-busy; the engine's calls are
-// counted there as data-engine-busy (engine-client.js). With both at 0 the screen shows all that
-// the last tap did: tests wait for that, never for a fixed time. `hold()` counts one piece of work
-// until the function it returns is called; `working(promise)` counts the promise until it settles
-// and returns a promise that settles as it does (a failure still reaches whoever awaits it, or is
-// reported as unhandled where nobody does).
+// What the page is still doing for the player, counted on the page's root as data-busy where that
+// work starts: a screen being drawn (app.js's route), a button's handler (button() below), the
+// store's start, saves and messages from other tabs (store.js), a check waiting for typing to stop
+// (debounce() below). The engine's calls are counted there as data-engine-busy (engine-client.js).
+// With both at 0 the screen shows all that the last tap did: tests wait for that, never for a fixed
+// time. `hold()` counts one piece of work until the function it returns is called;
+// `working(promise)` counts the promise until it settles and returns a promise that settles as it
+// does (a failure still reaches whoever awaits it, or is reported as unhandled where nobody does).
 let busy = 0;
 function showBusy() { document.documentElement.dataset.busy = String(busy); }
 export function hold() {
@@ -66,11 +67,19 @@ export function working(promise) {
   return Promise.resolve(promise).finally(release);
 }
 
+// `f` once the calls stop for `ms`; the wait counts as work in flight.
+export function debounce(f, ms) {
+  let timer;
+  let release = null;
+  return () => {
+    clearTimeout(timer);
+    release ??= hold();
+    timer = setTimeout(() => { release(); release = null; f(); }, ms);
+  };
+}
+
 export function button(text, onClick, attrs = {}) {
   const node = el("button", { type: "button", ...attrs }, text);
-  node.addEventListener("click", (event) => {
-    const done = onClick(event);
-    if (typeof done?.then === "function") working(done);
-  });
+  node.addEventListener("click", (event) => working(onClick(event)));
   return node;
 }

@@ -1,6 +1,6 @@
 // Squads: the list, the editor (catalogue and own units, live points and violations),
 // own-unit entry in the system's format, roster printing, JSON export/import, sharing.
-import { el, clear, notify, button, hold, working } from "./dom.js";
+import { el, clear, notify, button, debounce, working } from "./dom.js";
 import { schemaForm } from "./schema-form.js";
 import { newId, squadLabels } from "./store.js";
 import { shareBox } from "./share-box.js";
@@ -382,15 +382,4 @@ function download(name, data) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-// `f` once the calls stop for `ms`; the page counts the wait as busy (dom.js).
-function debounce(f, ms) {
-  let timer;
-  let release = null;
-  return () => {
-    clearTimeout(timer);
-    release ??= hold();
-    timer = setTimeout(() => { release(); release = null; f(); }, ms);
-  };
 }

@@ -32,8 +32,8 @@ export class Store extends EventTarget {
     this.queue = Promise.resolve(); // writes of this tab, one after the other
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("tc.store") : null;
     if (this.channel) this.channel.onmessage = ({ data }) => working(this.receive(data));
-    this.opened = working(this.open());
-    this.ready = working(this.opened.then(() => this.check()));
+    this.opened = this.open();
+    this.ready = working(this.opened.then(() => this.check())); // counted from here: opening too
     this.checked = false; // until the engine has checked what was read (lists may show it as saved)
     const done = () => { this.checked = true; };
     this.ready.then(done, done);
@@ -453,7 +453,7 @@ export class Store extends EventTarget {
   // --- IndexedDB ------------------------------------------------------------------------
 
   tx(stores, mode, work) {
-    return working(new Promise((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       let t;
       try {
         t = this.db.transaction(stores, mode, { durability: mode === "readwrite" ? "strict" : "default" });
@@ -462,7 +462,7 @@ export class Store extends EventTarget {
       t.onerror = (event) => { event.preventDefault?.(); };
       t.onabort = () => reject(t.error ?? new DOMException("the save was cancelled", "AbortError"));
       try { work(t); } catch (error) { try { t.abort(); } catch { /* already over */ } reject(error); }
-    }));
+    });
   }
 }
 
